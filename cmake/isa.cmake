@@ -1,0 +1,12 @@
+# Per-ISA kernel sources and their compile flags: the only place that knows them.  Files under
+# src/kernels/x86/<isa>/ get that ISA's flags; nothing else does.
+set(TX_ISA_SOURCES "")
+if(TX_ENABLE_SIMD AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  file(GLOB _avx2 CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/x86/avx2/*.c)
+  file(GLOB _avx512 CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/x86/avx512/*.c)
+  set_source_files_properties(${_avx2} PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma;-mf16c;-mbmi2")
+  set_source_files_properties(${_avx512} PROPERTIES
+    COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512dq;-mavx512vl;-mavx2;-mfma;-mf16c;-mbmi2")
+  list(APPEND TX_ISA_SOURCES ${_avx2} ${_avx512})
+  add_compile_definitions(TX_HAVE_X86_SIMD=1)
+endif()

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need on a fresh Debian machine (CI included).
+# Usage: scripts/install-deps.sh [--bench]   (--bench adds the benchmark peers)
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libcmocka-dev python3 python3-numpy)
+if [ "${1:-}" = "--bench" ]; then
+  pkgs+=(python3-torch libxnnpack-dev nodejs npm)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

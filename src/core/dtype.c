@@ -1,0 +1,86 @@
+/* dtype.c -- the dtype table, generated from dtypes.def, and dtype name parsing (canonical names
+ * plus TensorFlow's aliases). */
+#include "internal.h"
+
+#include <ctype.h>
+
+#define TX_DTYPE(E, name, ctype, size, kind, descr) \
+    {TX_##E, name, size, TX_KIND_##kind, descr},
+static const tx__dtype_info dtype_table[] = {
+#include "dtypes.def"
+};
+#undef TX_DTYPE
+
+/* The storage types must have the sizes the table says. */
+#define TX_DTYPE(E, name, ctype, size, kind, descr) \
+    _Static_assert(sizeof(ctype) == (size), "dtypes.def: size of " name);
+#include "dtypes.def"
+#undef TX_DTYPE
+
+#define DTYPE_COUNT (sizeof dtype_table / sizeof dtype_table[0])
+/* Largest enum value + 1; the lookup array is indexed by the TF DataType number. */
+#define DTYPE_MAX_ID 32
+
+static const tx__dtype_info *by_id[DTYPE_MAX_ID];
+static bool by_id_ready;
+
+static void build_index(void) {
+    /* Idempotent and race-free in practice: every thread writes the same pointers. */
+    for (size_t i = 0; i < DTYPE_COUNT; i++) by_id[dtype_table[i].id] = &dtype_table[i];
+    by_id_ready = true;
+}
+
+const tx__dtype_info *tx__dtype(tx_dtype t) {
+    if ((unsigned)t >= DTYPE_MAX_ID) return NULL;
+    if (!by_id_ready) build_index();
+    return by_id[t];
+}
+
+size_t tx__dtype_count(void) { return DTYPE_COUNT; }
+const tx__dtype_info *tx__dtype_at(size_t i) { return i < DTYPE_COUNT ? &dtype_table[i] : NULL; }
+
+const char *tx_dtype_name(tx_dtype t) {
+    const tx__dtype_info *d = tx__dtype(t);
+    return d ? d->name : "invalid";
+}
+
+size_t tx_dtype_size(tx_dtype t) {
+    const tx__dtype_info *d = tx__dtype(t);
+    return d ? d->size : 0;
+}
+
+tx_dtype_kind tx_dtype_kind_of(tx_dtype t) {
+    const tx__dtype_info *d = tx__dtype(t);
+    return d ? d->kind : TX_KIND_BOOL;
+}
+
+static const struct { const char *alias; tx_dtype id; } aliases[] = {
+    {"half", TX_FLOAT16},   {"float", TX_FLOAT32}, {"double", TX_FLOAT64},
+    {"f16", TX_FLOAT16},    {"bf16", TX_BFLOAT16}, {"f32", TX_FLOAT32},
+    {"f64", TX_FLOAT64},    {"i8", TX_INT8},       {"u8", TX_UINT8},
+    {"i16", TX_INT16},      {"u16", TX_UINT16},    {"i32", TX_INT32},
+    {"u32", TX_UINT32},     {"i64", TX_INT64},     {"u64", TX_UINT64},
+    {"c64", TX_COMPLEX64},  {"c128", TX_COMPLEX128}, {"bytes", TX_STRING},
+};
+
+tx_dtype tx_dtype_from_name(const char *name) {
+    if (name == NULL) {
+        tx__fail(TX_INVALID_ARGUMENT, "dtype: name is NULL");
+        return TX_INVALID_DTYPE;
+    }
+    const char *n = name;
+    if (strncmp(n, "tf.", 3) == 0) n += 3;
+    char low[32];
+    size_t len = strlen(n);
+    if (len >= sizeof low) goto unknown;
+    for (size_t i = 0; i <= len; i++) low[i] = (char)tolower((unsigned char)n[i]);
+    const char *s = low;
+    if (strncmp(s, "dt_", 3) == 0) s += 3;
+    for (size_t i = 0; i < DTYPE_COUNT; i++)
+        if (strcmp(s, dtype_table[i].name) == 0) return dtype_table[i].id;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(s, aliases[i].alias) == 0) return aliases[i].id;
+unknown:
+    tx__fail(TX_INVALID_ARGUMENT, "dtype: unknown dtype name '%.40s'", name);
+    return TX_INVALID_DTYPE;
+}

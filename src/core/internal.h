@@ -1,0 +1,148 @@
+/* internal.h -- what every tensorx source file shares: the tensor and buffer structs, the dtype
+ * table, error helpers (tx__fail, TX_REQUIRE, TX_TRY) and the overflow-checked shape helpers.
+ * Nothing here is part of the public API; internal non-static symbols use the tx__ prefix. */
+#ifndef TX_INTERNAL_H
+#define TX_INTERNAL_H
+
+#include "tensorx.h"
+
+#include <assert.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define TX_HIDDEN __attribute__((visibility("hidden")))
+#define TX_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define TX_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TX_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define TX_HIDDEN
+#define TX_PRINTF(a, b)
+#define TX_LIKELY(x) (x)
+#define TX_UNLIKELY(x) (x)
+#endif
+
+/* Storage types of the complex dtypes (real part first, as in C and TF). */
+typedef struct tx__c64 { float re, im; } tx__c64;
+typedef struct tx__c128 { double re, im; } tx__c128;
+
+/* ---- dtype table (dtype.c, generated from dtypes.def) ---- */
+typedef struct tx__dtype_info {
+    tx_dtype id;
+    const char *name;
+    size_t size;
+    tx_dtype_kind kind;
+    const char *npy_descr; /* little-endian numpy descr, NULL if numpy lacks the type */
+} tx__dtype_info;
+
+/* NULL for an unknown dtype value. */
+TX_HIDDEN const tx__dtype_info *tx__dtype(tx_dtype t);
+/* Iteration over the table: the number of dtypes and the i-th entry. */
+TX_HIDDEN size_t tx__dtype_count(void);
+TX_HIDDEN const tx__dtype_info *tx__dtype_at(size_t i);
+static inline bool tx__is_integer_kind(tx_dtype_kind k) {
+    return k == TX_KIND_SIGNED || k == TX_KIND_UNSIGNED || k == TX_KIND_QUANTIZED;
+}
+
+/* ---- errors (status.c) ---- */
+/* Formats the thread's message and returns `status`. */
+TX_HIDDEN tx_status tx__fail(tx_status status, const char *fmt, ...) TX_PRINTF(2, 3);
+/* The message with ": <previous message>" kept as context is not needed; ops name themselves. */
+
+#define TX_REQUIRE(cond, status, ...)                                                            \
+    do {                                                                                         \
+        if (TX_UNLIKELY(!(cond))) return tx__fail((status), __VA_ARGS__);                        \
+    } while (0)
+
+#define TX_TRY(expr)                                                                             \
+    do {                                                                                         \
+        tx_status tx__s_ = (expr);                                                               \
+        if (TX_UNLIKELY(tx__s_ != TX_OK)) return tx__s_;                                         \
+    } while (0)
+
+/* ---- allocation (alloc.c) ---- */
+#define TX_ALIGNMENT 64
+/* Allocates through the current allocator; on failure sets resource_exhausted naming `what`. */
+TX_HIDDEN void *tx__alloc(size_t size, const char *what);
+TX_HIDDEN void tx__free(void *ptr, size_t size);
+/* Small internal scratch memory (plans, index tables): same allocator, same failure rule. */
+TX_HIDDEN void *tx__calloc_array(size_t n, size_t elem, const char *what);
+
+/* ---- buffers and tensors (tensor.c) ---- */
+typedef struct tx__buffer tx__buffer;
+struct tx__buffer {
+    atomic_long refcount;
+    void *data;
+    size_t size;              /* bytes */
+    tx_release_fn release;    /* wrapped caller memory: called once; NULL = allocator memory */
+    void *release_ctx;
+    bool wrapped;
+    /* String tensors: the byte storages (leaf buffers) their tx_string records point into.  A
+     * data-movement op that copies records shares the input's storages (tx__share_strings). */
+    tx__buffer **deps;
+    size_t ndeps;
+};
+
+struct tx_tensor {
+    tx_dtype dtype;
+    size_t rank;
+    int64_t numel;
+    size_t nbytes;
+    tx__buffer *buf;
+    char *data;               /* = buf->data + view offset */
+    int64_t dims[];           /* rank entries */
+};
+
+TX_HIDDEN void tx__buffer_retain(tx__buffer *b);
+TX_HIDDEN void tx__buffer_release(tx__buffer *b);
+/* New uninitialised tensor (string records zeroed, i.e. empty strings).  `op` names the caller in
+ * messages.  Checks rank, dims and the byte-size limit. */
+TX_HIDDEN tx_status tx__tensor_alloc(const char *op, tx_dtype dtype, size_t rank,
+                                     const int64_t *dims, tx_tensor **out);
+/* Same, zero-filled. */
+TX_HIDDEN tx_status tx__tensor_zeros(const char *op, tx_dtype dtype, size_t rank,
+                                     const int64_t *dims, tx_tensor **out);
+/* A view: a new handle on t's buffer with another dtype/shape of the same byte size. */
+TX_HIDDEN tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype dtype,
+                                    size_t rank, const int64_t *dims, tx_tensor **out);
+/* Makes `dst` (a string tensor) keep alive every byte storage that `src`'s records point into. */
+TX_HIDDEN tx_status tx__share_strings(tx_tensor *dst, const tx_tensor *src);
+/* A new byte storage of `size` bytes to hold string bytes; dst keeps a reference.  Returns the
+ * bytes through *bytes.  Used by ops that create string contents. */
+TX_HIDDEN tx_status tx__string_storage(tx_tensor *dst, size_t size, char **bytes);
+/* Frees *out-style results on failure paths. */
+TX_HIDDEN void tx__free_all(tx_tensor **ts, size_t n);
+
+/* ---- shape helpers (shape.c) ---- */
+/* a*b with overflow check into int64 (both >= 0). false on overflow. */
+static inline bool tx__mul_i64(int64_t a, int64_t b, int64_t *r) {
+    return !__builtin_mul_overflow(a, b, r);
+}
+static inline bool tx__add_i64(int64_t a, int64_t b, int64_t *r) {
+    return !__builtin_add_overflow(a, b, r);
+}
+/* Product of dims with overflow and negativity checks; message names `op` and `what`. */
+TX_HIDDEN tx_status tx__shape_numel(const char *op, const char *what, size_t rank,
+                                    const int64_t *dims, int64_t *numel);
+/* Normalises axis in [-rank, rank) to [0, rank); `what` names the argument. */
+TX_HIDDEN tx_status tx__normalize_axis(const char *op, const char *what, int64_t axis,
+                                       size_t rank, size_t *out);
+/* Reads a rank-0 or rank-1 int32/int64 tensor into a new int64 array (freed with tx__free using
+ * n*8 bytes).  Checks dtype and rank; `what` names the argument. *n = number of entries. */
+TX_HIDDEN tx_status tx__read_int_vector(const char *op, const char *what, const tx_tensor *t,
+                                        int64_t **values, size_t *n);
+/* Reads an integer scalar tensor (int32/int64) into *value. */
+TX_HIDDEN tx_status tx__read_int_scalar(const char *op, const char *what, const tx_tensor *t,
+                                        int64_t *value);
+/* Formats dims as "[2,3,4]" into buf (truncated with "..." if long).  Returns buf. */
+TX_HIDDEN const char *tx__format_dims(char *buf, size_t cap, size_t rank, const int64_t *dims);
+#define TX_DIMS_STR_CAP 128
+/* Checks that an input handle is present. */
+#define TX_REQUIRE_TENSOR(op, t, name)                                                           \
+    TX_REQUIRE((t) != NULL, TX_INVALID_ARGUMENT, "%s: %s is NULL", (op), (name))
+#define TX_REQUIRE_OUT(op, out)                                                                  \
+    TX_REQUIRE((out) != NULL, TX_INVALID_ARGUMENT, "%s: out is NULL", (op))
+
+#endif /* TX_INTERNAL_H */

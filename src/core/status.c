@@ -1,0 +1,39 @@
+/* status.c -- status names and the per-thread error message. */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define TX_MESSAGE_CAP 512
+static _Thread_local char message[TX_MESSAGE_CAP];
+
+tx_status tx__fail(tx_status status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *tx_last_error(void) { return message; }
+void tx_clear_error(void) { message[0] = '\0'; }
+
+const char *tx_status_name(tx_status s) {
+    switch (s) {
+    case TX_OK: return "ok";
+    case TX_INVALID_ARGUMENT: return "invalid_argument";
+    case TX_RESOURCE_EXHAUSTED: return "resource_exhausted";
+    case TX_OUT_OF_RANGE: return "out_of_range";
+    case TX_UNIMPLEMENTED: return "unimplemented";
+    case TX_INTERNAL: return "internal";
+    }
+    return "unknown";
+}
+
+unsigned tx_version_number(void) { return TX_VERSION_NUMBER; }
+
+#define TX_STR2(x) #x
+#define TX_STR(x) TX_STR2(x)
+const char *tx_version_string(void) {
+    return TX_STR(TX_VERSION_MAJOR) "." TX_STR(TX_VERSION_MINOR) "." TX_STR(TX_VERSION_PATCH);
+}

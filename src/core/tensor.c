@@ -1,0 +1,344 @@
+/* tensor.c -- tensor handles and reference-counted buffers: creation, wrapping of caller memory,
+ * views (which share a buffer), and the byte storages that string records point into. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+/* A buffer made by the library holds its header and its data in one allocation; the data start
+ * TX_ALIGNMENT bytes in, so they keep the allocator's alignment. */
+#define HEADER_BYTES TX_ALIGNMENT
+_Static_assert(sizeof(tx__buffer) <= HEADER_BYTES, "buffer header must fit its slot");
+
+static tx__buffer *buffer_new(size_t size, const char *op) {
+    if (size > SIZE_MAX - HEADER_BYTES) {
+        tx__fail(TX_RESOURCE_EXHAUSTED, "%s: buffer of %zu bytes overflows size_t", op, size);
+        return NULL;
+    }
+    char *mem = tx__alloc(HEADER_BYTES + size, op);
+    if (mem == NULL) return NULL;
+    tx__buffer *b = (tx__buffer *)mem;
+    memset(b, 0, sizeof *b);
+    atomic_init(&b->refcount, 1);
+    b->data = mem + HEADER_BYTES;
+    b->size = size;
+    return b;
+}
+
+void tx__buffer_retain(tx__buffer *b) { atomic_fetch_add_explicit(&b->refcount, 1, memory_order_relaxed); }
+
+void tx__buffer_release(tx__buffer *b) {
+    if (b == NULL) return;
+    if (atomic_fetch_sub_explicit(&b->refcount, 1, memory_order_acq_rel) != 1) return;
+    for (size_t i = 0; i < b->ndeps; i++) tx__buffer_release(b->deps[i]);
+    tx__free(b->deps, b->ndeps * sizeof *b->deps);
+    if (b->wrapped) {
+        if (b->release) b->release(b->data, b->release_ctx);
+        tx__free(b, sizeof *b);
+    } else {
+        tx__free(b, HEADER_BYTES + b->size);
+    }
+}
+
+/* Validates dtype, rank and dims; computes numel and byte size with overflow checks. */
+static tx_status check_layout(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                              int64_t *numel, size_t *nbytes) {
+    const tx__dtype_info *d = tx__dtype(dtype);
+    TX_REQUIRE(d != NULL, TX_INVALID_ARGUMENT, "%s: unknown dtype %d", op, (int)dtype);
+    TX_REQUIRE(rank <= TX_MAX_RANK, TX_INVALID_ARGUMENT, "%s: rank %zu exceeds the maximum of %d",
+               op, rank, TX_MAX_RANK);
+    TX_REQUIRE(rank == 0 || dims != NULL, TX_INVALID_ARGUMENT, "%s: dims is NULL", op);
+    TX_TRY(tx__shape_numel(op, "shape", rank, dims, numel));
+    size_t bytes;
+    TX_REQUIRE((uint64_t)*numel <= SIZE_MAX && !__builtin_mul_overflow((size_t)*numel, d->size, &bytes),
+               TX_RESOURCE_EXHAUSTED, "%s: %lld elements of %s overflow size_t", op,
+               (long long)*numel, d->name);
+    TX_REQUIRE(bytes <= tx_max_tensor_bytes(), TX_RESOURCE_EXHAUSTED,
+               "%s: tensor of %zu bytes exceeds the limit of %zu bytes", op, bytes,
+               tx_max_tensor_bytes());
+    *nbytes = bytes;
+    return TX_OK;
+}
+
+static tx_tensor *handle_new(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                             int64_t numel, size_t nbytes) {
+    tx_tensor *t = tx__alloc(sizeof *t + rank * sizeof(int64_t), op);
+    if (t == NULL) return NULL;
+    t->dtype = dtype;
+    t->rank = rank;
+    t->numel = numel;
+    t->nbytes = nbytes;
+    t->buf = NULL;
+    t->data = NULL;
+    if (rank) memcpy(t->dims, dims, rank * sizeof(int64_t));
+    return t;
+}
+
+tx_status tx__tensor_alloc(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                           tx_tensor **out) {
+    *out = NULL;
+    int64_t numel;
+    size_t nbytes;
+    TX_TRY(check_layout(op, dtype, rank, dims, &numel, &nbytes));
+    tx_tensor *t = handle_new(op, dtype, rank, dims, numel, nbytes);
+    if (t == NULL) return TX_RESOURCE_EXHAUSTED;
+    t->buf = buffer_new(nbytes, op);
+    if (t->buf == NULL) {
+        tx__free(t, sizeof *t + rank * sizeof(int64_t));
+        return TX_RESOURCE_EXHAUSTED;
+    }
+    t->data = t->buf->data;
+    /* String records must always be valid: start as empty strings. */
+    if (dtype == TX_STRING) memset(t->data, 0, nbytes);
+    *out = t;
+    return TX_OK;
+}
+
+tx_status tx__tensor_zeros(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                           tx_tensor **out) {
+    TX_TRY(tx__tensor_alloc(op, dtype, rank, dims, out));
+    memset((*out)->data, 0, (*out)->nbytes);
+    return TX_OK;
+}
+
+tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype dtype, size_t rank,
+                          const int64_t *dims, tx_tensor **out) {
+    *out = NULL;
+    int64_t numel;
+    size_t nbytes;
+    TX_TRY(check_layout(op, dtype, rank, dims, &numel, &nbytes));
+    if (nbytes != t->nbytes)
+        return tx__fail(TX_INTERNAL, "%s: view of %zu bytes on a buffer of %zu bytes", op, nbytes,
+                        t->nbytes);
+    tx_tensor *v = handle_new(op, dtype, rank, dims, numel, nbytes);
+    if (v == NULL) return TX_RESOURCE_EXHAUSTED;
+    tx__buffer_retain(t->buf);
+    v->buf = t->buf;
+    v->data = t->data;
+    *out = v;
+    return TX_OK;
+}
+
+static bool has_dep(const tx__buffer *b, const tx__buffer *dep) {
+    for (size_t i = 0; i < b->ndeps; i++)
+        if (b->deps[i] == dep) return true;
+    return false;
+}
+
+/* Appends `extra` storages to b->deps (retaining each); all-or-nothing on allocation failure. */
+static tx_status add_deps(tx__buffer *b, tx__buffer *const *extra, size_t n) {
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) fresh += !has_dep(b, extra[i]);
+    if (fresh == 0) return TX_OK;
+    tx__buffer **deps = tx__alloc((b->ndeps + fresh) * sizeof *deps, "string storage list");
+    if (deps == NULL) return TX_RESOURCE_EXHAUSTED;
+    if (b->ndeps) memcpy(deps, b->deps, b->ndeps * sizeof *deps);
+    size_t k = b->ndeps;
+    for (size_t i = 0; i < n; i++) {
+        if (has_dep(b, extra[i])) continue;
+        bool dup = false; /* the same storage listed twice in `extra` */
+        for (size_t j = b->ndeps; j < k; j++) dup |= deps[j] == extra[i];
+        if (dup) continue;
+        tx__buffer_retain(extra[i]);
+        deps[k++] = extra[i];
+    }
+    tx__free(b->deps, b->ndeps * sizeof *b->deps);
+    b->deps = deps;
+    b->ndeps = k;
+    return TX_OK;
+}
+
+tx_status tx__share_strings(tx_tensor *dst, const tx_tensor *src) {
+    if (dst->dtype != TX_STRING || src->dtype != TX_STRING || dst->buf == src->buf) return TX_OK;
+    return add_deps(dst->buf, src->buf->deps, src->buf->ndeps);
+}
+
+tx_status tx__string_storage(tx_tensor *dst, size_t size, char **bytes) {
+    *bytes = NULL;
+    tx__buffer *s = buffer_new(size, "string storage");
+    if (s == NULL) return TX_RESOURCE_EXHAUSTED;
+    tx_status st = add_deps(dst->buf, &s, 1);
+    tx__buffer_release(s); /* dst's reference (if added) keeps it alive */
+    if (st != TX_OK) return st;
+    *bytes = s->data;
+    return TX_OK;
+}
+
+void tx__free_all(tx_tensor **ts, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        tx_tensor_free(ts[i]);
+        ts[i] = NULL;
+    }
+}
+
+/* ---- public API ---- */
+
+tx_status tx_tensor_new(tx_dtype dtype, size_t rank, const int64_t *dims, tx_tensor **out) {
+    TX_REQUIRE_OUT("tensor_new", out);
+    return tx__tensor_zeros("tensor_new", dtype, rank, dims, out);
+}
+
+tx_status tx_tensor_from_data(tx_dtype dtype, size_t rank, const int64_t *dims, const void *data,
+                              size_t nbytes, tx_tensor **out) {
+    TX_REQUIRE_OUT("tensor_from_data", out);
+    *out = NULL;
+    TX_REQUIRE(dtype != TX_STRING, TX_INVALID_ARGUMENT,
+               "tensor_from_data: string tensors are made with tx_tensor_new_strings");
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc("tensor_from_data", dtype, rank, dims, &t));
+    if (nbytes != t->nbytes) {
+        size_t want = t->nbytes;
+        tx_tensor_free(t);
+        return tx__fail(TX_INVALID_ARGUMENT, "tensor_from_data: nbytes is %zu, the shape needs %zu",
+                        nbytes, want);
+    }
+    TX_REQUIRE(nbytes == 0 || data != NULL, TX_INVALID_ARGUMENT, "tensor_from_data: data is NULL");
+    if (nbytes) memcpy(t->data, data, nbytes);
+    *out = t;
+    return TX_OK;
+}
+
+tx_status tx_tensor_new_strings(size_t rank, const int64_t *dims, const char *const *strings,
+                                const size_t *lengths, tx_tensor **out) {
+    static const char *op = "tensor_new_strings";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, TX_STRING, rank, dims, &t));
+    size_t total = 0;
+    tx_status st = TX_OK;
+    for (int64_t i = 0; i < t->numel; i++) {
+        if (lengths[i] && strings[i] == NULL) {
+            st = tx__fail(TX_INVALID_ARGUMENT, "%s: strings[%lld] is NULL", op, (long long)i);
+            break;
+        }
+        if (__builtin_add_overflow(total, lengths[i], &total)) {
+            st = tx__fail(TX_RESOURCE_EXHAUSTED, "%s: total string bytes overflow size_t", op);
+            break;
+        }
+    }
+    char *bytes = NULL;
+    if (st == TX_OK && total) st = tx__string_storage(t, total, &bytes);
+    if (st != TX_OK) {
+        tx_tensor_free(t);
+        return st;
+    }
+    tx_string *rec = (tx_string *)t->data;
+    size_t pos = 0;
+    for (int64_t i = 0; i < t->numel; i++) {
+        rec[i].size = lengths[i];
+        rec[i].data = lengths[i] ? bytes + pos : "";
+        if (lengths[i]) memcpy(bytes + pos, strings[i], lengths[i]);
+        pos += lengths[i];
+    }
+    *out = t;
+    return TX_OK;
+}
+
+tx_status tx_tensor_wrap(tx_dtype dtype, size_t rank, const int64_t *dims, void *data,
+                         size_t nbytes, tx_release_fn release, void *release_ctx, tx_tensor **out) {
+    static const char *op = "tensor_wrap";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE(dtype != TX_STRING, TX_UNIMPLEMENTED, "%s: string tensors cannot wrap memory", op);
+    int64_t numel;
+    size_t want;
+    TX_TRY(check_layout(op, dtype, rank, dims, &numel, &want));
+    TX_REQUIRE(nbytes == want, TX_INVALID_ARGUMENT, "%s: nbytes is %zu, the shape needs %zu", op,
+               nbytes, want);
+    TX_REQUIRE(data != NULL, TX_INVALID_ARGUMENT, "%s: data is NULL", op);
+    size_t align = tx_dtype_size(dtype) > 8 ? 8 : tx_dtype_size(dtype);
+    TX_REQUIRE(((uintptr_t)data % align) == 0, TX_INVALID_ARGUMENT,
+               "%s: data is not aligned to %zu bytes for %s", op, align, tx_dtype_name(dtype));
+    tx__buffer *b = tx__alloc(sizeof *b, op);
+    if (b == NULL) return TX_RESOURCE_EXHAUSTED;
+    memset(b, 0, sizeof *b);
+    atomic_init(&b->refcount, 1);
+    b->data = data;
+    b->size = nbytes;
+    b->wrapped = true;
+    b->release = release;
+    b->release_ctx = release_ctx;
+    tx_tensor *t = handle_new(op, dtype, rank, dims, numel, nbytes);
+    if (t == NULL) {
+        tx__free(b, sizeof *b); /* release is not called: the caller keeps data */
+        return TX_RESOURCE_EXHAUSTED;
+    }
+    t->buf = b;
+    t->data = data;
+    *out = t;
+    return TX_OK;
+}
+
+void tx_tensor_free(tx_tensor *t) {
+    if (t == NULL) return;
+    tx__buffer_release(t->buf);
+    tx__free(t, sizeof *t + t->rank * sizeof(int64_t));
+}
+
+tx_status tx_tensor_ref(const tx_tensor *t, tx_tensor **out) {
+    TX_REQUIRE_OUT("tensor_ref", out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR("tensor_ref", t, "t");
+    return tx__tensor_view("tensor_ref", t, t->dtype, t->rank, t->dims, out);
+}
+
+tx_status tx_tensor_copy(const tx_tensor *t, tx_tensor **out) {
+    TX_REQUIRE_OUT("tensor_copy", out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR("tensor_copy", t, "t");
+    tx_tensor *c;
+    TX_TRY(tx__tensor_alloc("tensor_copy", t->dtype, t->rank, t->dims, &c));
+    memcpy(c->data, t->data, t->nbytes);
+    tx_status st = tx__share_strings(c, t);
+    if (st != TX_OK) {
+        tx_tensor_free(c);
+        return st;
+    }
+    *out = c;
+    return TX_OK;
+}
+
+tx_dtype tx_tensor_dtype(const tx_tensor *t) { return t ? t->dtype : TX_INVALID_DTYPE; }
+size_t tx_tensor_rank(const tx_tensor *t) { return t ? t->rank : 0; }
+const int64_t *tx_tensor_dims(const tx_tensor *t) { return t ? t->dims : NULL; }
+int64_t tx_tensor_dim(const tx_tensor *t, size_t i) { return t && i < t->rank ? t->dims[i] : -1; }
+int64_t tx_tensor_numel(const tx_tensor *t) { return t ? t->numel : 0; }
+size_t tx_tensor_nbytes(const tx_tensor *t) { return t ? t->nbytes : 0; }
+void *tx_tensor_data(const tx_tensor *t) { return t ? t->data : NULL; }
+
+const tx_string *tx_tensor_string(const tx_tensor *t, int64_t i) {
+    if (t == NULL || t->dtype != TX_STRING || i < 0 || i >= t->numel) return NULL;
+    return (const tx_string *)t->data + i;
+}
+
+int tx_tensor_shares_buffer(const tx_tensor *a, const tx_tensor *b) {
+    return a && b && a->buf == b->buf;
+}
+
+tx_status tx_tensor_get_int(const tx_tensor *t, int64_t i, int64_t *value) {
+    static const char *op = "tensor_get_int";
+    TX_REQUIRE_TENSOR(op, t, "t");
+    TX_REQUIRE(i >= 0 && i < t->numel, TX_INVALID_ARGUMENT, "%s: index %lld out of [0, %lld)", op,
+               (long long)i, (long long)t->numel);
+    const char *p = t->data;
+    switch (t->dtype) {
+    case TX_BOOL: case TX_UINT8: case TX_QUINT8: *value = ((const uint8_t *)p)[i]; break;
+    case TX_INT8: case TX_QINT8: *value = ((const int8_t *)p)[i]; break;
+    case TX_INT16: case TX_QINT16: *value = ((const int16_t *)p)[i]; break;
+    case TX_UINT16: case TX_QUINT16: *value = ((const uint16_t *)p)[i]; break;
+    case TX_INT32: case TX_QINT32: *value = ((const int32_t *)p)[i]; break;
+    case TX_UINT32: *value = ((const uint32_t *)p)[i]; break;
+    case TX_INT64: *value = ((const int64_t *)p)[i]; break;
+    case TX_UINT64: {
+        uint64_t u = ((const uint64_t *)p)[i];
+        TX_REQUIRE(u <= INT64_MAX, TX_OUT_OF_RANGE, "%s: uint64 value %llu exceeds int64", op,
+                   (unsigned long long)u);
+        *value = (int64_t)u;
+        break;
+    }
+    default:
+        return tx__fail(TX_INVALID_ARGUMENT, "%s: dtype %s is not an integer type", op,
+                        tx_dtype_name(t->dtype));
+    }
+    return TX_OK;
+}

@@ -1,0 +1,209 @@
+/* shapes.c -- TF's "Shapes and Shaping" ops: shape, shape_n, size, rank, reshape, squeeze and
+ * expand_dims.  reshape, squeeze and expand_dims return views that share the input's buffer. */
+#include "internal.h"
+
+#include <inttypes.h>
+
+static tx_status check_index_type(const char *op, tx_dtype out_type) {
+    TX_REQUIRE(out_type == TX_INT32 || out_type == TX_INT64, TX_INVALID_ARGUMENT,
+               "%s: out_type must be int32 or int64, got %s", op, tx_dtype_name(out_type));
+    return TX_OK;
+}
+
+/* Writes `n` int64 values into a new 1-D (or, with rank 0, scalar) tensor of out_type. */
+static tx_status int_tensor(const char *op, tx_dtype out_type, size_t rank, const int64_t *vals,
+                            int64_t n, tx_tensor **out) {
+    if (out_type == TX_INT32)
+        for (int64_t i = 0; i < n; i++)
+            TX_REQUIRE(vals[i] <= INT32_MAX, TX_INVALID_ARGUMENT,
+                       "%s: value %" PRId64 " does not fit out_type int32", op, vals[i]);
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, out_type, rank, &n, &t));
+    for (int64_t i = 0; i < n; i++) {
+        if (out_type == TX_INT32) ((int32_t *)t->data)[i] = (int32_t)vals[i];
+        else ((int64_t *)t->data)[i] = vals[i];
+    }
+    *out = t;
+    return TX_OK;
+}
+
+tx_status tx_shape(const tx_tensor *input, tx_dtype out_type, tx_tensor **out) {
+    static const char *op = "shape";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_TRY(check_index_type(op, out_type));
+    return int_tensor(op, out_type, 1, input->dims, (int64_t)input->rank, out);
+}
+
+tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type,
+                     tx_tensor **outs) {
+    static const char *op = "shape_n";
+    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    for (size_t i = 0; i < n; i++) outs[i] = NULL;
+    TX_REQUIRE(n >= 1 && inputs != NULL, TX_INVALID_ARGUMENT, "%s: input must hold at least 1 tensor", op);
+    TX_TRY(check_index_type(op, out_type));
+    for (size_t i = 0; i < n; i++) {
+        if (inputs[i] == NULL) {
+            tx__free_all(outs, i);
+            return tx__fail(TX_INVALID_ARGUMENT, "%s: input[%zu] is NULL", op, i);
+        }
+        tx_status st = int_tensor(op, out_type, 1, inputs[i]->dims, (int64_t)inputs[i]->rank, &outs[i]);
+        if (st != TX_OK) {
+            tx__free_all(outs, i);
+            return st;
+        }
+    }
+    return TX_OK;
+}
+
+tx_status tx_size(const tx_tensor *input, tx_dtype out_type, tx_tensor **out) {
+    static const char *op = "size";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_TRY(check_index_type(op, out_type));
+    return int_tensor(op, out_type, 0, &input->numel, 1, out);
+}
+
+tx_status tx_rank(const tx_tensor *input, tx_tensor **out) {
+    static const char *op = "rank";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input, "input");
+    int64_t r = (int64_t)input->rank;
+    return int_tensor(op, TX_INT32, 0, &r, 1, out);
+}
+
+tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out) {
+    static const char *op = "reshape";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, tensor, "tensor");
+    TX_REQUIRE_TENSOR(op, shape, "shape");
+    TX_REQUIRE(shape->rank == 1, TX_INVALID_ARGUMENT, "%s: shape must be a vector, got rank %zu",
+               op, shape->rank);
+    int64_t *dims;
+    size_t n;
+    TX_TRY(tx__read_int_vector(op, "shape", shape, &dims, &n));
+    char sbuf[TX_DIMS_STR_CAP];
+    tx_status st = TX_OK;
+    /* TF's rules (reshape_op.h): zero entries are left out of `product` so that a -1 can still
+     * be inferred next to them; the input's zero dims are then left out of its count as well. */
+    int64_t unknown = -1, product = 1, running = 1;
+    bool shape_has_zero = false;
+    if (n > TX_MAX_RANK) {
+        st = tx__fail(TX_INVALID_ARGUMENT, "%s: shape has %zu entries, more than the maximum rank %d",
+                      op, n, TX_MAX_RANK);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (dims[i] == -1) {
+            if (unknown >= 0) {
+                st = tx__fail(TX_INVALID_ARGUMENT, "%s: shape %s has more than one -1", op,
+                              tx__format_dims(sbuf, sizeof sbuf, n, dims));
+                goto done;
+            }
+            unknown = (int64_t)i;
+        } else if (dims[i] < 0) {
+            st = tx__fail(TX_INVALID_ARGUMENT, "%s: shape %s has negative entry %" PRId64 " at index %zu",
+                          op, tx__format_dims(sbuf, sizeof sbuf, n, dims), dims[i], i);
+            goto done;
+        } else if (dims[i] == 0) {
+            shape_has_zero = true;
+            running = 0;
+        } else {
+            if (!tx__mul_i64(running, dims[i], &running)) {
+                st = tx__fail(TX_INVALID_ARGUMENT, "%s: shape %s has more elements than int64 holds",
+                              op, tx__format_dims(sbuf, sizeof sbuf, n, dims));
+                goto done;
+            }
+            if (!tx__mul_i64(product, dims[i], &product)) {
+                st = tx__fail(TX_INVALID_ARGUMENT, "%s: shape %s has more elements than int64 holds",
+                              op, tx__format_dims(sbuf, sizeof sbuf, n, dims));
+                goto done;
+            }
+        }
+    }
+    if (unknown >= 0) {
+        int64_t count = shape_has_zero ? 1 : tensor->numel;
+        bool input_has_zero = false;
+        for (size_t d = 0; d < tensor->rank && shape_has_zero; d++) {
+            if (tensor->dims[d] == 0) input_has_zero = true;
+            else if (!tx__mul_i64(count, tensor->dims[d], &count)) {
+                st = tx__fail(TX_INVALID_ARGUMENT, "%s: non-zero dims of the input overflow int64", op);
+                goto done;
+            }
+        }
+        int64_t missing = count / product;
+        if (!input_has_zero && product * missing != count) {
+            char ibuf[TX_DIMS_STR_CAP];
+            st = tx__fail(TX_INVALID_ARGUMENT,
+                          "%s: cannot infer the -1 in shape %s: input of shape %s has %" PRId64
+                          " elements, not a multiple of %" PRId64,
+                          op, tx__format_dims(sbuf, sizeof sbuf, n, dims),
+                          tx__format_dims(ibuf, sizeof ibuf, tensor->rank, tensor->dims),
+                          tensor->numel, product);
+            goto done;
+        }
+        dims[unknown] = missing;
+    }
+    int64_t want;
+    st = tx__shape_numel(op, "shape", n, dims, &want);
+    if (st != TX_OK) goto done;
+    if (want != tensor->numel) {
+        char ibuf[TX_DIMS_STR_CAP];
+        st = tx__fail(TX_INVALID_ARGUMENT,
+                      "%s: input of shape %s has %" PRId64 " elements, shape %s needs %" PRId64, op,
+                      tx__format_dims(ibuf, sizeof ibuf, tensor->rank, tensor->dims), tensor->numel,
+                      tx__format_dims(sbuf, sizeof sbuf, n, dims), want);
+        goto done;
+    }
+    st = tx__tensor_view(op, tensor, tensor->dtype, n, dims, out);
+done:
+    tx__free(dims, (n ? n : 1) * sizeof *dims);
+    return st;
+}
+
+tx_status tx_squeeze(const tx_tensor *input, const int64_t *squeeze_dims, size_t n_dims,
+                     tx_tensor **out) {
+    static const char *op = "squeeze";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_REQUIRE(n_dims == 0 || squeeze_dims != NULL, TX_INVALID_ARGUMENT, "%s: squeeze_dims is NULL", op);
+    bool drop[TX_MAX_RANK] = {false};
+    for (size_t i = 0; i < n_dims; i++) {
+        size_t d;
+        TX_TRY(tx__normalize_axis(op, "squeeze_dims entry", squeeze_dims[i], input->rank, &d));
+        TX_REQUIRE(input->dims[d] == 1, TX_INVALID_ARGUMENT,
+                   "%s: cannot squeeze dim %" PRId64 ": its size is %" PRId64 ", not 1", op,
+                   squeeze_dims[i], input->dims[d]);
+        drop[d] = true;
+    }
+    int64_t dims[TX_MAX_RANK];
+    size_t r = 0;
+    for (size_t i = 0; i < input->rank; i++) {
+        bool squeeze = n_dims ? drop[i] : input->dims[i] == 1;
+        if (!squeeze) dims[r++] = input->dims[i];
+    }
+    return tx__tensor_view(op, input, input->dtype, r, dims, out);
+}
+
+tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor **out) {
+    static const char *op = "expand_dims";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input, "input");
+    int64_t r = (int64_t)input->rank;
+    TX_REQUIRE(dim >= -1 - r && dim <= r, TX_INVALID_ARGUMENT,
+               "%s: dim %" PRId64 " is out of range [%" PRId64 ", %" PRId64 "]", op, dim, -1 - r, r);
+    TX_REQUIRE(input->rank < TX_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: the result would exceed the maximum rank %d", op, TX_MAX_RANK);
+    size_t at = (size_t)(dim < 0 ? dim + r + 1 : dim);
+    int64_t dims[TX_MAX_RANK];
+    memcpy(dims, input->dims, at * sizeof *dims);
+    dims[at] = 1;
+    memcpy(dims + at + 1, input->dims + at, (input->rank - at) * sizeof *dims);
+    return tx__tensor_view(op, input, input->dtype, input->rank + 1, dims, out);
+}

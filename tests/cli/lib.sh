@@ -1,0 +1,41 @@
+# lib.sh -- helpers for the CLI golden tests.  A test script sources this, calls the checks, and
+# ends with `finish`.  $TX is the tensorx binary (ctest sets it).
+#   expect NAME EXPECTED_STDOUT -- ARGS...     stdout must equal EXPECTED_STDOUT, exit 0
+#   expect_fail NAME STATUS FRAGMENT -- ARGS...  exit non-zero, stderr has "STATUS" and FRAGMENT
+set -u
+: "${TX:?TX must point at the tensorx binary}"
+TX_PASSED=0
+TX_FAILED=0
+TX_TMP=$(mktemp -d)
+trap 'rm -rf "$TX_TMP"' EXIT
+
+expect() {
+    local name=$1 want=$2
+    shift 3
+    local got rc
+    got=$("$TX" "$@" 2>"$TX_TMP/err") && rc=0 || rc=$?
+    if [ "$rc" -ne 0 ] || [ "$got" != "$want" ]; then
+        TX_FAILED=$((TX_FAILED + 1))
+        printf 'FAIL %s (exit %s)\n--- want\n%s\n--- got\n%s\n--- stderr\n%s\n' "$name" "$rc" "$want" "$got" "$(cat "$TX_TMP/err")"
+    else
+        TX_PASSED=$((TX_PASSED + 1))
+    fi
+}
+
+expect_fail() {
+    local name=$1 status=$2 fragment=$3
+    shift 4
+    local rc
+    "$TX" "$@" >"$TX_TMP/out" 2>"$TX_TMP/err" && rc=0 || rc=$?
+    if [ "$rc" -eq 0 ] || ! grep -qF -- "$status" "$TX_TMP/err" || ! grep -qF -- "$fragment" "$TX_TMP/err"; then
+        TX_FAILED=$((TX_FAILED + 1))
+        printf 'FAIL %s (exit %s): want %s with "%s"\n--- stderr\n%s\n' "$name" "$rc" "$status" "$fragment" "$(cat "$TX_TMP/err")"
+    else
+        TX_PASSED=$((TX_PASSED + 1))
+    fi
+}
+
+finish() {
+    echo "$TX_PASSED passed, $TX_FAILED failed"
+    [ "$TX_FAILED" -eq 0 ]
+}

@@ -1,0 +1,40 @@
+/* testutil.h -- small helpers shared by the cmocka unit tests. */
+#ifndef TX_TESTUTIL_H
+#define TX_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tensorx.h"
+
+/* A tensor of `dtype` and shape dims[0..rank) from doubles (cast with C rules; ints exact up to
+ * 2^53).  Fails the test on error. */
+tx_tensor *tu_tensor(tx_dtype dtype, size_t rank, const int64_t *dims, const double *values);
+/* 1-D int64 / int32 tensor from a list. */
+tx_tensor *tu_i64(size_t n, const int64_t *values);
+tx_tensor *tu_i32(size_t n, const int32_t *values);
+/* 1-D string tensor from NUL-terminated C strings. */
+tx_tensor *tu_strings(size_t rank, const int64_t *dims, const char *const *values);
+/* Asserts dtype and shape. */
+void tu_assert_shape(const tx_tensor *t, tx_dtype dtype, size_t rank, const int64_t *dims);
+/* Asserts every element equals values[i] after conversion to double. */
+void tu_assert_values(const tx_tensor *t, const double *values);
+/* Asserts status and that the message contains `fragment`. */
+void tu_assert_error(tx_status got, tx_status want, const char *fragment);
+
+#define TU_DIMS(...) ((const int64_t[]){__VA_ARGS__})
+#define TU_VALS(...) ((const double[]){__VA_ARGS__})
+#define TU_LEN(...) (sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
+
+/* Failure-injecting allocator: fails the k-th allocation from now (1-based; 0 = never) and counts
+ * live allocations so tests can check for leaks. */
+void tu_alloc_install(void);
+void tu_alloc_fail_at(long k);
+long tu_alloc_live(void);
+long tu_alloc_count(void);
+void tu_alloc_uninstall(void);
+
+#endif

@@ -1,0 +1,120 @@
+/* opreg.h -- the CLI's and the conformance runner's table of operations.  Each op family has one
+ * file tools/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
+ * NULL); ops.c lists the families.  An op_def names its parameters with their kinds and defaults,
+ * exactly as in ../shared/conformance/FORMAT.md's operation table, and a run function that maps
+ * them mechanically onto the C API.  Only tensorx.h is used here: the tools are the library's
+ * first user. */
+#ifndef TX_TOOLS_OPREG_H
+#define TX_TOOLS_OPREG_H
+
+#include "tensorx.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum param_kind {
+    P_TENSOR,      /* one tensor: .npy path, inline literal, @FILE (raw bytes as a string scalar) */
+    P_TENSOR_LIST, /* list of tensors (concat's values, meshgrid's args, ...) */
+    P_INT,         /* integer attribute */
+    P_BOOL,        /* true/false */
+    P_STRING,      /* text attribute ("CONSTANT", "NHWC", ...) */
+    P_DTYPE,       /* dtype name */
+    P_INT_LIST     /* list of integers attribute */
+} param_kind;
+
+/* def: the default as CLI text ("0", "true", "int32", "[]", "CONSTANT");
+ *      PARAM_REQUIRED: the argument must be given;
+ *      PARAM_OPTIONAL: may be absent, and the op sees it as absent (arg_has() is false). */
+#define PARAM_REQUIRED NULL
+#define PARAM_OPTIONAL ""
+
+typedef struct op_param {
+    const char *name;
+    param_kind kind;
+    const char *def;
+    const char *help;
+} op_param;
+
+#define OP_MAX_PARAMS 12
+
+typedef struct op_value {
+    bool present;
+    tx_tensor *tensor;  /* P_TENSOR */
+    tx_tensor **list;   /* P_TENSOR_LIST */
+    size_t nlist;
+    long long i;        /* P_INT */
+    bool b;             /* P_BOOL */
+    char *s;            /* P_STRING */
+    tx_dtype dtype;     /* P_DTYPE */
+    int64_t *ints;      /* P_INT_LIST */
+    size_t nints;
+} op_value;
+
+typedef struct op_def op_def;
+typedef struct op_args {
+    const op_def *def;
+    op_value v[OP_MAX_PARAMS];
+} op_args;
+
+/* The results of one call: run functions fill them with op_outputs_reserve + out[i]. */
+typedef struct op_outputs {
+    tx_tensor **t;
+    size_t n;
+} op_outputs;
+
+typedef tx_status (*op_run_fn)(const op_args *a, op_outputs *o);
+
+struct op_def {
+    const char *name;
+    const char *summary;
+    op_run_fn run;
+    op_param params[OP_MAX_PARAMS]; /* ends at the first entry with name NULL */
+};
+
+/* ---- helpers for run functions (opreg.c) ---- */
+/* Each accessor looks the parameter up by name; asking for a name the op_def lacks is a bug and
+ * returns a zero value. */
+const tx_tensor *arg_tensor(const op_args *a, const char *name);
+const tx_tensor *const *arg_list(const op_args *a, const char *name, size_t *n);
+long long arg_int(const op_args *a, const char *name);
+bool arg_bool(const op_args *a, const char *name);
+const char *arg_str(const op_args *a, const char *name);
+tx_dtype arg_dtype(const op_args *a, const char *name);
+const int64_t *arg_ints(const op_args *a, const char *name, size_t *n);
+bool arg_has(const op_args *a, const char *name);
+
+/* Makes room for n outputs (all NULL); returns TX_RESOURCE_EXHAUSTED on failure. */
+tx_status op_outputs_reserve(op_outputs *o, size_t n);
+/* A single-output run: `return op_single(o, tx_cast(...))` style is awkward in C, so run
+ * functions write `TX_CLI_ONE(o, tx_cast(x, dtype, OUT))` where OUT is the output slot. */
+#define TX_CLI_ONE(o, call_with_OUT)                                                   \
+    do {                                                                               \
+        tx_status s_ = op_outputs_reserve((o), 1);                                     \
+        if (s_ != TX_OK) return s_;                                                    \
+        tx_tensor **OUT = &(o)->t[0];                                                  \
+        return (call_with_OUT);                                                        \
+    } while (0)
+
+/* ---- the table ---- */
+const op_def *op_find(const char *name);
+/* Iteration: op_at(i) for i = 0.. until NULL. */
+const op_def *op_at(size_t i);
+
+/* ---- argument parsing (args.c) ---- */
+/* Parses CLI text for one parameter into v (v->present = true).  On failure returns a status and
+ * sets tx-style message via op_error(). */
+tx_status op_parse_value(const op_param *p, const char *text, op_value *v);
+/* Parses a tensor literal or source: "[[1,2],[3,4]]:float32", "1,0", "x.npy", "@file". */
+tx_status op_parse_tensor(const char *text, tx_tensor **out);
+void op_value_clear(op_value *v);
+/* Fills every absent parameter with its default (parsing the default text); checks required
+ * ones.  Returns non-OK naming a missing required parameter. */
+tx_status op_args_finish(op_args *a);
+void op_args_clear(op_args *a);
+void op_outputs_clear(op_outputs *o);
+
+/* The message of the last tools-level error (falls back to tx_last_error()). */
+const char *op_error(void);
+tx_status op_fail(tx_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
