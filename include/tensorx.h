@@ -296,9 +296,12 @@ TX_API tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor *
 /* TX_SECTION_SHAPES_END */
 
 /* ---- Slicing and joining ---------------------------------------------------------------------
- * Implemented in src/ops/slice.c, src/ops/join.c, src/ops/reorder.c. */
+ * Implemented in src/ops/slice.c, strided_slice.c, split.c, pad_tile.c (SLICING section) and
+ * src/ops/concat.c, reorder.c (REORDER section). */
 /* TX_SECTION_SLICING_BEGIN */
 /* TX_SECTION_SLICING_END */
+/* TX_SECTION_REORDER_BEGIN */
+/* TX_SECTION_REORDER_END */
 
 /* ---- Space, batch and depth ------------------------------------------------------------------
  * Implemented in src/ops/spatial.c. */

@@ -7,11 +7,13 @@
 extern const op_def tx_cli_ops_casting[];
 extern const op_def tx_cli_ops_shapes[];
 extern const op_def tx_cli_ops_slicing[];
+extern const op_def tx_cli_ops_reorder[];
 extern const op_def tx_cli_ops_spatial[];
 extern const op_def tx_cli_ops_gather[];
 
 static const op_def *const families[] = {
-    tx_cli_ops_casting, tx_cli_ops_shapes, tx_cli_ops_slicing, tx_cli_ops_spatial, tx_cli_ops_gather,
+    tx_cli_ops_casting, tx_cli_ops_shapes, tx_cli_ops_slicing, tx_cli_ops_reorder, tx_cli_ops_spatial,
+     tx_cli_ops_gather,
 };
 
 const op_def *op_at(size_t i) {
