@@ -1,0 +1,370 @@
+/* args.c -- parsing of CLI argument text: tensor literals ("[[1,2],[3,4]]:float32", "1,0",
+ * "[\"ab\",\"c\"]"), tensor sources (FILE.npy, @FILE for raw bytes, "-" for .npy on stdin), and
+ * attribute values by parameter kind. */
+#include "opreg.h"
+#include "values.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct {
+    char kind; /* 'n' number-ish word, 's' quoted string */
+    char *text;
+    size_t len;
+} leaf;
+
+typedef struct {
+    const char *p;
+    leaf *leaves;
+    size_t n, cap;
+    size_t rank;
+    int64_t dims[TX_MAX_RANK];
+    bool dim_seen[TX_MAX_RANK];
+    bool bad_shape;
+    long leaf_depth; /* depth of the first leaf; every leaf must sit at the same depth */
+} lit;
+
+static void leaves_free(lit *l) {
+    for (size_t i = 0; i < l->n; i++) free(l->leaves[i].text);
+    free(l->leaves);
+}
+
+static tx_status push(lit *l, char kind, char *text, size_t len) {
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 16;
+        leaf *nl = realloc(l->leaves, nc * sizeof *nl);
+        if (!nl) {
+            free(text);
+            return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory parsing a literal");
+        }
+        l->leaves = nl;
+        l->cap = nc;
+    }
+    l->leaves[l->n++] = (leaf){kind, text, len};
+    return TX_OK;
+}
+
+static void ws(lit *l) {
+    while (*l->p == ' ' || *l->p == '\t' || *l->p == '\n') l->p++;
+}
+
+static int hexv(char c) {
+    return isdigit((unsigned char)c) ? c - '0' : isxdigit((unsigned char)c) ? (tolower(c) - 'a' + 10) : -1;
+}
+
+static tx_status scalar(lit *l) {
+    ws(l);
+    if (*l->p == '"' || *l->p == '\'') {
+        char q = *l->p++;
+        size_t cap = strlen(l->p) + 1, n = 0;
+        char *s = malloc(cap);
+        if (!s) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory parsing a literal");
+        while (*l->p && *l->p != q) {
+            char c = *l->p++;
+            if (c == '\\') {
+                char e = *l->p++;
+                switch (e) {
+                case 'n': c = '\n'; break;
+                case 't': c = '\t'; break;
+                case 'r': c = '\r'; break;
+                case '0': c = '\0'; break;
+                case '\\': case '"': case '\'': c = e; break;
+                case 'x': {
+                    int a = hexv(l->p[0]), b = a >= 0 ? hexv(l->p[1]) : -1;
+                    if (a < 0 || b < 0) { free(s); return op_fail(TX_INVALID_ARGUMENT, "bad \\x escape in a string literal"); }
+                    c = (char)(a * 16 + b);
+                    l->p += 2;
+                    break;
+                }
+                default: free(s); return op_fail(TX_INVALID_ARGUMENT, "unknown escape '\\%c' in a string literal", e ? e : '0');
+                }
+            }
+            s[n++] = c;
+        }
+        if (*l->p != q) { free(s); return op_fail(TX_INVALID_ARGUMENT, "unterminated string literal"); }
+        l->p++;
+        return push(l, 's', s, n);
+    }
+    const char *start = l->p;
+    while (*l->p && (isalnum((unsigned char)*l->p) || strchr("+-._", *l->p))) l->p++;
+    if (l->p == start) return op_fail(TX_INVALID_ARGUMENT, "expected a value at '%.20s'", start);
+    size_t n = (size_t)(l->p - start);
+    char *s = malloc(n + 1);
+    if (!s) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory parsing a literal");
+    memcpy(s, start, n);
+    s[n] = '\0';
+    return push(l, 'n', s, n);
+}
+
+static void note_dim(lit *l, size_t depth, int64_t count) {
+    if (depth >= TX_MAX_RANK) { l->bad_shape = true; return; }
+    if (!l->dim_seen[depth]) {
+        l->dim_seen[depth] = true;
+        l->dims[depth] = count;
+        if (depth + 1 > l->rank) l->rank = depth + 1;
+    } else if (l->dims[depth] != count) l->bad_shape = true;
+}
+
+static tx_status nested(lit *l, size_t depth) {
+    ws(l);
+    if (*l->p != '[') {
+        if (l->leaf_depth < 0) l->leaf_depth = (long)depth;
+        else if (l->leaf_depth != (long)depth) l->bad_shape = true;
+        return scalar(l);
+    }
+    if (depth >= TX_MAX_RANK) return op_fail(TX_INVALID_ARGUMENT, "literal nests deeper than %d", TX_MAX_RANK);
+    l->p++;
+    int64_t count = 0;
+    ws(l);
+    if (*l->p == ']') {
+        l->p++;
+        note_dim(l, depth, 0);
+        return TX_OK;
+    }
+    for (;;) {
+        tx_status s = nested(l, depth + 1);
+        if (s != TX_OK) return s;
+        count++;
+        ws(l);
+        if (*l->p == ',') { l->p++; continue; }
+        if (*l->p == ']') { l->p++; break; }
+        return op_fail(TX_INVALID_ARGUMENT, "expected ',' or ']' at '%.20s'", l->p);
+    }
+    note_dim(l, depth, count);
+    return TX_OK;
+}
+
+static bool looks_float(const char *s) {
+    if (*s == '+' || *s == '-') s++;
+    return strpbrk(s, ".eE") || !strcasecmp(s, "nan") || !strcasecmp(s, "inf") ||
+           !strcasecmp(s, "infinity");
+}
+
+static tx_status literal(const char *text, tx_tensor **out) {
+    lit l = {0};
+    l.p = text;
+    l.leaf_depth = -1;
+    tx_status st;
+    ws(&l);
+    bool bracketed = *l.p == '[';
+    if (bracketed) {
+        st = nested(&l, 0);
+    } else {
+        /* "5" is a scalar; "1,0" a vector. */
+        st = scalar(&l);
+        ws(&l);
+        if (st == TX_OK && *l.p == ',') {
+            while (st == TX_OK && *l.p == ',') {
+                l.p++;
+                st = scalar(&l);
+                ws(&l);
+            }
+            l.rank = 1;
+            l.dims[0] = (int64_t)l.n;
+        }
+    }
+    tx_dtype dtype = TX_INVALID_DTYPE;
+    if (st == TX_OK) {
+        ws(&l);
+        if (*l.p == ':') {
+            dtype = tx_dtype_from_name(l.p + 1);
+            if (dtype == TX_INVALID_DTYPE) st = op_fail(TX_INVALID_ARGUMENT, "unknown dtype '%s' in a literal", l.p + 1);
+        } else if (*l.p) {
+            st = op_fail(TX_INVALID_ARGUMENT, "unexpected '%.20s' after a literal", l.p);
+        }
+    }
+    if (st == TX_OK && bracketed && l.leaf_depth >= 0 && (size_t)l.leaf_depth != l.rank) l.bad_shape = true;
+    if (st == TX_OK && l.bad_shape) st = op_fail(TX_INVALID_ARGUMENT, "literal '%.40s' is not rectangular", text);
+    if (st != TX_OK) {
+        leaves_free(&l);
+        return st;
+    }
+    bool strings = l.n > 0 && l.leaves[0].kind == 's';
+    for (size_t i = 0; i < l.n; i++)
+        if ((l.leaves[i].kind == 's') != strings) {
+            leaves_free(&l);
+            return op_fail(TX_INVALID_ARGUMENT, "literal mixes strings and numbers");
+        }
+    if (dtype == TX_INVALID_DTYPE) {
+        if (strings) dtype = TX_STRING;
+        else if (l.n == 0) dtype = TX_FLOAT32; /* TF's dtype for an empty list */
+        else {
+            bool fl = false, bo = true, big = false;
+            for (size_t i = 0; i < l.n; i++) {
+                const char *s = l.leaves[i].text;
+                bool isb = !strcmp(s, "true") || !strcmp(s, "false") || !strcmp(s, "True") || !strcmp(s, "False");
+                bo &= isb;
+                if (!isb && looks_float(s)) fl = true;
+                else if (!isb) {
+                    long long v = strtoll(s, NULL, 10);
+                    if (v > INT32_MAX || v < INT32_MIN) big = true;
+                }
+            }
+            dtype = bo ? TX_BOOL : fl ? TX_FLOAT32 : big ? TX_INT64 : TX_INT32;
+        }
+    }
+    if (strings != (dtype == TX_STRING)) {
+        leaves_free(&l);
+        return op_fail(TX_INVALID_ARGUMENT, "literal values do not fit dtype %s", tx_dtype_name(dtype));
+    }
+    tx_tensor *t = NULL;
+    if (strings) {
+        const char **ptrs = calloc(l.n + 1, sizeof *ptrs);
+        size_t *lens = calloc(l.n + 1, sizeof *lens);
+        for (size_t i = 0; ptrs && lens && i < l.n; i++) {
+            ptrs[i] = l.leaves[i].text;
+            lens[i] = l.leaves[i].len;
+        }
+        st = ptrs && lens ? tx_tensor_new_strings(l.rank, l.dims, ptrs, lens, &t)
+                          : op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+        free(ptrs);
+        free(lens);
+    } else {
+        st = tx_tensor_new(dtype, l.rank, l.dims, &t);
+        for (size_t i = 0; st == TX_OK && i < l.n; i++) st = tv_set_number(t, (int64_t)i, l.leaves[i].text, NULL);
+    }
+    leaves_free(&l);
+    if (st != TX_OK) {
+        tx_tensor_free(t);
+        return st;
+    }
+    *out = t;
+    return TX_OK;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+tx_status op_parse_tensor(const char *text, tx_tensor **out) {
+    *out = NULL;
+    if (text[0] == '@') {
+        char *data;
+        size_t size;
+        tx_status st = tv_read_file(text + 1, &data, &size);
+        if (st != TX_OK) return st;
+        const char *ptr = data;
+        st = tx_tensor_new_strings(0, NULL, &ptr, &size, out);
+        free(data);
+        return st;
+    }
+    if (strcmp(text, "-") == 0 || ends_with(text, ".npy")) {
+        if (strcmp(text, "-") != 0) return tx_npy_load(text, out);
+        char *data;
+        size_t size;
+        tx_status st = tv_read_file("-", &data, &size);
+        if (st != TX_OK) return st;
+        st = tx_npy_load_buffer(data, size, out);
+        free(data);
+        return st;
+    }
+    return literal(text, out);
+}
+
+/* Splits a list argument at commas outside brackets and quotes. */
+static tx_status parse_list(const char *text, op_value *v) {
+    size_t cap = 4;
+    v->list = calloc(cap, sizeof *v->list);
+    if (!v->list) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    const char *p = text;
+    while (*p) {
+        const char *s = p;
+        int depth = 0;
+        char q = 0;
+        for (; *p; p++) {
+            if (q) {
+                if (*p == '\\' && p[1]) p++;
+                else if (*p == q) q = 0;
+            } else if (*p == '"' || *p == '\'') q = *p;
+            else if (*p == '[') depth++;
+            else if (*p == ']') depth--;
+            else if (*p == ',' && depth == 0) break;
+        }
+        size_t n = (size_t)(p - s);
+        char *item = malloc(n + 1);
+        if (!item) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+        memcpy(item, s, n);
+        item[n] = '\0';
+        if (v->nlist == cap) {
+            tx_tensor **nl = realloc(v->list, 2 * cap * sizeof *nl);
+            if (!nl) { free(item); return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory"); }
+            v->list = nl;
+            cap *= 2;
+        }
+        tx_status st = op_parse_tensor(item, &v->list[v->nlist]);
+        free(item);
+        if (st != TX_OK) return st;
+        v->nlist++;
+        if (*p == ',') p++;
+    }
+    return TX_OK;
+}
+
+static tx_status parse_ints(const char *text, op_value *v) {
+    const char *p = text;
+    while (*p == ' ') p++;
+    bool br = *p == '[';
+    if (br) p++;
+    size_t cap = 8;
+    v->ints = calloc(cap, sizeof *v->ints);
+    if (!v->ints) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    for (;;) {
+        while (*p == ' ') p++;
+        if (*p == ']' || *p == '\0') break;
+        char *end;
+        long long x = strtoll(p, &end, 10);
+        if (end == p) return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a list of integers", text);
+        if (v->nints == cap) {
+            int64_t *ni = realloc(v->ints, 2 * cap * sizeof *ni);
+            if (!ni) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+            v->ints = ni;
+            cap *= 2;
+        }
+        v->ints[v->nints++] = x;
+        p = end;
+        while (*p == ' ') p++;
+        if (*p == ',') p++;
+        else break;
+    }
+    if (br && *p++ != ']') return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a list of integers", text);
+    while (*p == ' ') p++;
+    if (*p) return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a list of integers", text);
+    return TX_OK;
+}
+
+tx_status op_parse_value(const op_param *p, const char *text, op_value *v) {
+    op_value_clear(v);
+    tx_status st = TX_OK;
+    char *end;
+    switch (p->kind) {
+    case P_TENSOR: st = op_parse_tensor(text, &v->tensor); break;
+    case P_TENSOR_LIST: st = parse_list(text, v); break;
+    case P_INT:
+        v->i = strtoll(text, &end, 10);
+        if (end == text || *end) st = op_fail(TX_INVALID_ARGUMENT, "%s: '%s' is not an integer", p->name, text);
+        break;
+    case P_BOOL:
+        if (!strcmp(text, "true") || !strcmp(text, "True") || !strcmp(text, "1")) v->b = true;
+        else if (!strcmp(text, "false") || !strcmp(text, "False") || !strcmp(text, "0")) v->b = false;
+        else st = op_fail(TX_INVALID_ARGUMENT, "%s: '%s' is not true or false", p->name, text);
+        break;
+    case P_STRING:
+        v->s = strdup(text);
+        if (!v->s) st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+        break;
+    case P_DTYPE:
+        v->dtype = tx_dtype_from_name(text);
+        if (v->dtype == TX_INVALID_DTYPE) st = op_fail(TX_INVALID_ARGUMENT, "%s: unknown dtype '%s'", p->name, text);
+        break;
+    case P_INT_LIST: st = parse_ints(text, v); break;
+    }
+    if (st != TX_OK) {
+        op_value_clear(v);
+        return st;
+    }
+    v->present = true;
+    return TX_OK;
+}

@@ -1,0 +1,9 @@
+/* conform.h -- the conformance runner (tools only). */
+#ifndef TX_TOOLS_CONFORM_H
+#define TX_TOOLS_CONFORM_H
+
+/* Runs every suite file (or every *.json under a directory) named in paths.  Prints one line per
+ * failing case and the closing line "N passed, N failed[, N skipped]".  Returns the exit code. */
+int conform_main(int argc, char **argv);
+
+#endif

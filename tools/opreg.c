@@ -1,0 +1,97 @@
+/* opreg.c -- argument accessors and bookkeeping for the op table (see opreg.h). */
+#include "opreg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char tool_message[512];
+
+tx_status op_fail(tx_status s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tool_message, sizeof tool_message, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+const char *op_error(void) {
+    if (tool_message[0]) return tool_message;
+    return tx_last_error();
+}
+
+static const op_value *find(const op_args *a, const char *name, param_kind kind) {
+    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++)
+        if (strcmp(a->def->params[i].name, name) == 0)
+            return a->def->params[i].kind == kind ? &a->v[i] : NULL;
+    return NULL;
+}
+
+static const op_value empty_value;
+#define FIND(name, kind) (find(a, name, kind) ? find(a, name, kind) : &empty_value)
+
+const tx_tensor *arg_tensor(const op_args *a, const char *name) { return FIND(name, P_TENSOR)->tensor; }
+const tx_tensor *const *arg_list(const op_args *a, const char *name, size_t *n) {
+    const op_value *v = FIND(name, P_TENSOR_LIST);
+    *n = v->nlist;
+    return (const tx_tensor *const *)v->list;
+}
+long long arg_int(const op_args *a, const char *name) { return FIND(name, P_INT)->i; }
+bool arg_bool(const op_args *a, const char *name) { return FIND(name, P_BOOL)->b; }
+const char *arg_str(const op_args *a, const char *name) {
+    const char *s = FIND(name, P_STRING)->s;
+    return s ? s : "";
+}
+tx_dtype arg_dtype(const op_args *a, const char *name) { return FIND(name, P_DTYPE)->dtype; }
+const int64_t *arg_ints(const op_args *a, const char *name, size_t *n) {
+    const op_value *v = FIND(name, P_INT_LIST);
+    *n = v->nints;
+    return v->ints;
+}
+bool arg_has(const op_args *a, const char *name) {
+    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++)
+        if (strcmp(a->def->params[i].name, name) == 0) return a->v[i].present;
+    return false;
+}
+
+tx_status op_outputs_reserve(op_outputs *o, size_t n) {
+    op_outputs_clear(o);
+    o->t = calloc(n ? n : 1, sizeof *o->t);
+    if (!o->t) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    o->n = n;
+    return TX_OK;
+}
+
+void op_outputs_clear(op_outputs *o) {
+    for (size_t i = 0; o->t && i < o->n; i++) tx_tensor_free(o->t[i]);
+    free(o->t);
+    o->t = NULL;
+    o->n = 0;
+}
+
+void op_value_clear(op_value *v) {
+    tx_tensor_free(v->tensor);
+    for (size_t i = 0; i < v->nlist; i++) tx_tensor_free(v->list[i]);
+    free(v->list);
+    free(v->s);
+    free(v->ints);
+    memset(v, 0, sizeof *v);
+}
+
+void op_args_clear(op_args *a) {
+    for (size_t i = 0; i < OP_MAX_PARAMS; i++) op_value_clear(&a->v[i]);
+}
+
+tx_status op_args_finish(op_args *a) {
+    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++) {
+        const op_param *p = &a->def->params[i];
+        if (a->v[i].present) continue;
+        if (p->def == PARAM_REQUIRED)
+            return op_fail(TX_INVALID_ARGUMENT, "%s: missing required argument '%s'", a->def->name, p->name);
+        if (p->def[0] == '\0') continue; /* PARAM_OPTIONAL: stays absent */
+        tx_status st = op_parse_value(p, p->def, &a->v[i]);
+        if (st != TX_OK) return st;
+    }
+    return TX_OK;
+}

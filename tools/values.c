@@ -1,0 +1,197 @@
+/* values.c -- text to tensor elements for the CLI and the conformance runner: numbers with range
+ * checks per dtype, half-precision conversions (round to nearest even), whole-file reading. */
+#include "values.h"
+
+#include "opreg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+uint16_t tv_f64_to_f16(double d) {
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    uint16_t sign = (uint16_t)((b >> 48) & 0x8000);
+    int exp = (int)((b >> 52) & 0x7FF);
+    uint64_t man = b & 0xFFFFFFFFFFFFFull;
+    if (exp == 0x7FF) return sign | 0x7C00 | (man ? 0x200 : 0);
+    if (exp == 0) return sign;
+    int e = exp - 1023;
+    if (e > 15) return sign | 0x7C00;
+    uint64_t full = man | (1ull << 52);
+    int shift = e >= -14 ? 42 : 42 + (-14 - e);
+    if (shift > 62) return sign;
+    uint64_t kept = full >> shift, rem = full & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    if (rem > half || (rem == half && (kept & 1))) kept++;
+    if (e >= -14) {
+        unsigned he = (unsigned)(e + 15);
+        if (kept >> 11) {
+            kept >>= 1;
+            he++;
+        }
+        if (he >= 31) return sign | 0x7C00;
+        return (uint16_t)(sign | he << 10 | (kept & 0x3FF));
+    }
+    return (uint16_t)(sign | kept); /* subnormal; a carry into bit 10 is the smallest normal */
+}
+
+uint16_t tv_f32_to_bf16(float f) {
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    if ((b & 0x7FFFFFFF) > 0x7F800000) return (uint16_t)((b >> 16) | 0x40);
+    b += 0x7FFF + ((b >> 16) & 1);
+    return (uint16_t)(b >> 16);
+}
+
+float tv_f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF, b;
+    if (exp == 0x1F) b = sign | 0x7F800000 | man << 13;
+    else if (exp) b = sign | (exp + 112) << 23 | man << 13;
+    else if (man) {
+        float f = ldexpf((float)man, -24);
+        return sign ? -f : f;
+    } else b = sign;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+float tv_bf16_to_f32(uint16_t h) {
+    uint32_t b = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static bool parse_double(const char *s, double *out) {
+    if (!s || !*s) return false;
+    const char *p = s;
+    int neg = 0;
+    if (*p == '+' || *p == '-') neg = *p++ == '-';
+    if (!strcasecmp(p, "nan")) { *out = neg ? -NAN : NAN; return true; }
+    if (!strcasecmp(p, "inf") || !strcasecmp(p, "infinity")) { *out = neg ? -INFINITY : INFINITY; return true; }
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return *end == '\0' && end != s;
+}
+
+static bool parse_float(const char *s, float *out) {
+    double d;
+    if (!parse_double(s, &d)) return false;
+    if (isnan(d) || isinf(d)) { *out = (float)d; return true; }
+    char *end;
+    *out = strtof(s, &end); /* direct decimal -> float rounding, no double rounding */
+    return true;
+}
+
+static bool parse_int(const char *s, long long lo, unsigned long long hi, unsigned long long *bits) {
+    if (!s || !*s) return false;
+    if (!strcmp(s, "true") || !strcmp(s, "True")) { *bits = 1; return hi >= 1; }
+    if (!strcmp(s, "false") || !strcmp(s, "False")) { *bits = 0; return true; }
+    char *end;
+    errno = 0;
+    if (s[0] == '-') {
+        long long v = strtoll(s, &end, 10);
+        if (*end || errno || v < lo) return false;
+        *bits = (unsigned long long)v;
+        return true;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno || v > hi) return false;
+    *bits = v;
+    return true;
+}
+
+tx_status tv_set_number(tx_tensor *t, int64_t i, const char *re, const char *im) {
+    char *d = (char *)tx_tensor_data(t);
+    tx_dtype dt = tx_tensor_dtype(t);
+    size_t w = tx_dtype_size(dt);
+    unsigned long long u;
+    double x, y = 0;
+    float f, g = 0;
+    switch (dt) {
+#define INT_CASE(E, T, LO, HI)                                                                    \
+    case E: {                                                                                     \
+        if (!parse_int(re, LO, HI, &u))                                                           \
+            return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a valid %s value", re, tx_dtype_name(dt)); \
+        T v = (T)u;                                                                               \
+        memcpy(d + i * (int64_t)w, &v, sizeof v);                                                 \
+        return TX_OK;                                                                             \
+    }
+    INT_CASE(TX_BOOL, uint8_t, 0, 1)
+    INT_CASE(TX_INT8, int8_t, INT8_MIN, INT8_MAX)
+    INT_CASE(TX_QINT8, int8_t, INT8_MIN, INT8_MAX)
+    INT_CASE(TX_UINT8, uint8_t, 0, UINT8_MAX)
+    INT_CASE(TX_QUINT8, uint8_t, 0, UINT8_MAX)
+    INT_CASE(TX_INT16, int16_t, INT16_MIN, INT16_MAX)
+    INT_CASE(TX_QINT16, int16_t, INT16_MIN, INT16_MAX)
+    INT_CASE(TX_UINT16, uint16_t, 0, UINT16_MAX)
+    INT_CASE(TX_QUINT16, uint16_t, 0, UINT16_MAX)
+    INT_CASE(TX_INT32, int32_t, INT32_MIN, INT32_MAX)
+    INT_CASE(TX_QINT32, int32_t, INT32_MIN, INT32_MAX)
+    INT_CASE(TX_UINT32, uint32_t, 0, UINT32_MAX)
+    INT_CASE(TX_INT64, int64_t, INT64_MIN, INT64_MAX)
+    INT_CASE(TX_UINT64, uint64_t, 0, UINT64_MAX)
+#undef INT_CASE
+    case TX_FLOAT32:
+    case TX_COMPLEX64:
+        if (!parse_float(re, &f) || (im && !parse_float(im, &g)))
+            return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a valid %s value", re, tx_dtype_name(dt));
+        memcpy(d + i * (int64_t)w, &f, 4);
+        if (dt == TX_COMPLEX64) memcpy(d + i * (int64_t)w + 4, &g, 4);
+        return TX_OK;
+    case TX_FLOAT64:
+    case TX_COMPLEX128:
+    case TX_FLOAT16:
+    case TX_BFLOAT16:
+        if (!parse_double(re, &x) || (im && !parse_double(im, &y)))
+            return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a valid %s value", re, tx_dtype_name(dt));
+        if (dt == TX_FLOAT16 || dt == TX_BFLOAT16) {
+            uint16_t h;
+            if (dt == TX_FLOAT16) h = tv_f64_to_f16(x);
+            else {
+                parse_float(re, &f);
+                h = tv_f32_to_bf16(f);
+            }
+            memcpy(d + i * 2, &h, 2);
+            return TX_OK;
+        }
+        memcpy(d + i * (int64_t)w, &x, 8);
+        if (dt == TX_COMPLEX128) memcpy(d + i * (int64_t)w + 8, &y, 8);
+        return TX_OK;
+    default:
+        return op_fail(TX_INVALID_ARGUMENT, "cannot set a %s element from a number", tx_dtype_name(dt));
+    }
+}
+
+tx_status tv_read_file(const char *path, char **data, size_t *size) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return op_fail(TX_INVALID_ARGUMENT, "cannot open '%s': %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    bool err = ferror(f);
+    if (f != stdin) fclose(f);
+    if (!buf) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory reading '%s'", path);
+    if (err) {
+        free(buf);
+        return op_fail(TX_INVALID_ARGUMENT, "error reading '%s'", path);
+    }
+    *data = buf;
+    *size = n;
+    return TX_OK;
+}

@@ -1,0 +1,18 @@
+/* values.h -- turning text (CLI literals, JSON numbers) into tensor elements, and half-precision
+ * helpers used by parsing and printing (tools only). */
+#ifndef TX_TOOLS_VALUES_H
+#define TX_TOOLS_VALUES_H
+
+#include "tensorx.h"
+
+/* Sets element i of numeric tensor t from text: an integer, a float ("nan", "inf", "-inf"
+ * accepted), "true"/"false"; `im` is the imaginary part's text for complex dtypes (or NULL). */
+tx_status tv_set_number(tx_tensor *t, int64_t i, const char *re, const char *im);
+uint16_t tv_f64_to_f16(double d);
+uint16_t tv_f32_to_bf16(float f);
+float tv_f16_to_f32(uint16_t h);
+float tv_bf16_to_f32(uint16_t h);
+/* Reads a whole file (or stdin for "-") into malloc'd memory. */
+tx_status tv_read_file(const char *path, char **data, size_t *size);
+
+#endif
