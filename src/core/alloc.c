@@ -40,11 +40,6 @@ size_t tx_max_tensor_bytes(void) { return max_tensor_bytes; }
 /* Size 0 is asked for as 1 byte so that every buffer has a distinct, non-NULL address. */
 void *tx__alloc(size_t size, const char *what) {
     if (size == 0) size = 1;
-    if (size > max_tensor_bytes) {
-        tx__fail(TX_RESOURCE_EXHAUSTED, "%s: %zu bytes exceed the limit of %zu bytes", what, size,
-                 max_tensor_bytes);
-        return NULL;
-    }
     void *p = current.alloc(size, TX_ALIGNMENT, current.ctx);
     if (p == NULL) tx__fail(TX_RESOURCE_EXHAUSTED, "%s: out of memory allocating %zu bytes", what, size);
     return p;

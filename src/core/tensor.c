@@ -10,8 +10,9 @@
 _Static_assert(sizeof(tx__buffer) <= HEADER_BYTES, "buffer header must fit its slot");
 
 static tx__buffer *buffer_new(size_t size, const char *op) {
-    if (size > SIZE_MAX - HEADER_BYTES) {
-        tx__fail(TX_RESOURCE_EXHAUSTED, "%s: buffer of %zu bytes overflows size_t", op, size);
+    if (size > tx_max_tensor_bytes()) {
+        tx__fail(TX_RESOURCE_EXHAUSTED, "%s: %zu bytes exceed the limit of %zu bytes", op, size,
+                 tx_max_tensor_bytes());
         return NULL;
     }
     char *mem = tx__alloc(HEADER_BYTES + size, op);

@@ -324,7 +324,9 @@ tx_status tx_npy_load_buffer(const void *buffer, size_t size, tx_tensor **out) {
     npy_type ty;
     TX_TRY(decode_descr(&h, &ty));
     int64_t numel;
-    TX_TRY(tx__shape_numel("npy", "shape", h.rank, h.dims, &numel));
+    /* A shape whose product overflows cannot describe bytes that exist: the file lies. */
+    TX_REQUIRE(tx__shape_numel("npy", "shape", h.rank, h.dims, &numel) == TX_OK,
+               TX_INVALID_ARGUMENT, "npy: the number of elements of the shape overflows int64");
     size_t need;
     TX_REQUIRE((uint64_t)numel <= SIZE_MAX && !__builtin_mul_overflow((size_t)numel, ty.item, &need),
                TX_INVALID_ARGUMENT, "npy: data size overflows");

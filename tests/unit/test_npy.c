@@ -1,0 +1,231 @@
+/* test_npy.c -- .npy reading and writing: round trips of every dtype (incl. the structured-dtype
+ * convention for bfloat16 and the quantized types), versions 2.0/3.0, Fortran order, big-endian
+ * data, and hostile headers that must give clean errors. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tx_tensor *load(const char *bytes, size_t n, tx_status want) {
+    tx_tensor *t = (tx_tensor *)1;
+    tx_status st = tx_npy_load_buffer(bytes, n, &t);
+    if (st != want) fail_msg("status %s, want %s: %s", tx_status_name(st), tx_status_name(want), tx_last_error());
+    if (st != TX_OK) assert_null(t);
+    return st == TX_OK ? t : NULL;
+}
+
+/* Builds a v1.0 file from a header dict and data bytes. */
+static size_t make_npy(char *buf, const char *dict, const void *data, size_t n) {
+    size_t hl = strlen(dict);
+    size_t total = (10 + hl + 1 + 63) / 64 * 64;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (char)((total - 10) & 0xFF);
+    buf[9] = (char)((total - 10) >> 8);
+    memcpy(buf + 10, dict, hl);
+    memset(buf + 10 + hl, ' ', total - 10 - hl - 1);
+    buf[total - 1] = '\n';
+    memcpy(buf + total, data, n);
+    return total + n;
+}
+
+static void test_round_trip_all_dtypes(void **state) {
+    (void)state;
+    static const tx_dtype all[] = {TX_BOOL, TX_INT8, TX_UINT8, TX_INT16, TX_UINT16, TX_INT32, TX_UINT32,
+                                   TX_INT64, TX_UINT64, TX_FLOAT16, TX_BFLOAT16, TX_FLOAT32, TX_FLOAT64,
+                                   TX_COMPLEX64, TX_COMPLEX128, TX_QINT8, TX_QUINT8, TX_QINT16, TX_QUINT16, TX_QINT32};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        tx_tensor *t = NULL, *back = NULL;
+        assert_int_equal(tx_tensor_new(all[k], 3, TU_DIMS(2, 3, 4), &t), TX_OK);
+        unsigned char *d = tx_tensor_data(t);
+        for (size_t i = 0; i < tx_tensor_nbytes(t); i++) d[i] = (unsigned char)(i * 7 + 1);
+        if (all[k] == TX_BOOL)
+            for (size_t i = 0; i < tx_tensor_nbytes(t); i++) d[i] &= 1;
+        void *buf;
+        size_t size;
+        assert_int_equal(tx_npy_save_buffer(t, &buf, &size), TX_OK);
+        assert_int_equal(size % 64, (size_t)tx_tensor_nbytes(t) % 64);
+        back = load(buf, size, TX_OK);
+        tu_assert_shape(back, all[k], 3, TU_DIMS(2, 3, 4));
+        assert_memory_equal(tx_tensor_data(back), d, tx_tensor_nbytes(t));
+        tx_buffer_free(buf, size);
+        tx_tensor_free(t);
+        tx_tensor_free(back);
+    }
+}
+
+static void test_strings(void **state) {
+    (void)state;
+    const char *vals[] = {"Intel", "", "Open\x01VINO"};
+    tx_tensor *t = tu_strings(1, TU_DIMS(3), vals), *back;
+    void *buf;
+    size_t size;
+    assert_int_equal(tx_npy_save_buffer(t, &buf, &size), TX_OK);
+    assert_non_null(strstr((char *)buf + 10, "'|S9'"));
+    back = load(buf, size, TX_OK);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(tx_tensor_string(back, i)->size, strlen(vals[i]));
+        assert_memory_equal(tx_tensor_string(back, i)->data, vals[i], strlen(vals[i]));
+    }
+    tx_buffer_free(buf, size);
+    tx_tensor_free(t);
+    tx_tensor_free(back);
+    /* 'U' (UTF-32) becomes UTF-8: "é€😀" */
+    uint32_t u[3] = {0xE9, 0x20AC, 0x1F600};
+    char file[256];
+    size_t n = make_npy(file, "{'descr': '<U3', 'fortran_order': False, 'shape': (), }", u, sizeof u);
+    back = load(file, n, TX_OK);
+    assert_int_equal(tx_tensor_rank(back), 0);
+    assert_int_equal(tx_tensor_string(back, 0)->size, 2 + 3 + 4);
+    assert_memory_equal(tx_tensor_string(back, 0)->data, "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 9);
+    tx_tensor_free(back);
+    uint32_t bad = 0xD800;
+    n = make_npy(file, "{'descr': '<U1', 'fortran_order': False, 'shape': (1,), }", &bad, 4);
+    load(file, n, TX_INVALID_ARGUMENT);
+    assert_non_null(strstr(tx_last_error(), "invalid code point"));
+}
+
+static void test_fortran_and_big_endian(void **state) {
+    (void)state;
+    /* 2x3 int16 big-endian in Fortran order: column-major 1,4,2,5,3,6 */
+    unsigned char data[12] = {0, 1, 0, 4, 0, 2, 0, 5, 0, 3, 0, 6};
+    char file[256];
+    size_t n = make_npy(file, "{'descr': '>i2', 'fortran_order': True, 'shape': (2, 3), }", data, 12);
+    tx_tensor *t = load(file, n, TX_OK);
+    tu_assert_shape(t, TX_INT16, 2, TU_DIMS(2, 3));
+    tu_assert_values(t, TU_VALS(1, 2, 3, 4, 5, 6));
+    tx_tensor_free(t);
+    /* complex swaps each part separately */
+    unsigned char c[8] = {0x3f, 0x80, 0, 0, 0x40, 0, 0, 0};
+    n = make_npy(file, "{'descr': '>c8', 'fortran_order': False, 'shape': (), }", c, 8);
+    t = load(file, n, TX_OK);
+    float *f = tx_tensor_data(t);
+    assert_true(f[0] == 1.0f && f[1] == 2.0f);
+    tx_tensor_free(t);
+    /* bools are normalised to 0/1 */
+    unsigned char b[2] = {0, 7};
+    n = make_npy(file, "{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", b, 2);
+    t = load(file, n, TX_OK);
+    tu_assert_values(t, TU_VALS(0, 1));
+    tx_tensor_free(t);
+    /* version 3.0 with a 4-byte header length */
+    char v3[128];
+    const char *dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }";
+    size_t hl = 128 - 12 - 4;
+    memcpy(v3, "\x93NUMPY\x03\x00", 8);
+    v3[8] = (char)hl; v3[9] = v3[10] = v3[11] = 0;
+    memset(v3 + 12, ' ', hl);
+    memcpy(v3 + 12, dict, strlen(dict));
+    v3[12 + hl - 1] = '\n';
+    float one = 1.0f;
+    memcpy(v3 + 124, &one, 4);
+    t = load(v3, 128, TX_OK);
+    tu_assert_values(t, TU_VALS(1));
+    tx_tensor_free(t);
+}
+
+static void test_hostile_headers(void **state) {
+    (void)state;
+    char file[1024];
+    int32_t d[4] = {1, 2, 3, 4};
+    struct { const char *dict; size_t data; const char *fragment; } cases[] = {
+        {"{'descr': '<i4', 'fortran_order': False, 'shape': (5,), }", 16, "need 20 data bytes, the file has 16"},
+        {"{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", 16, "need 12 data bytes, the file has 16"},
+        {"{'descr': '<i4', 'fortran_order': False, 'shape': (-1,), }", 16, "shape entries"},
+        {"{'descr': '<i4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", 16, "overflow"},
+        {"{'descr': '<i4', 'fortran_order': False, 'shape': (99999999999999999999,), }", 16, "shape entries"},
+        {"{'descr': '<i4', 'fortran_order': False}", 16, "required"},
+        {"{'descr': '<i4', 'fortran_order': Maybe, 'shape': (4,), }", 16, "fortran_order"},
+        {"{'descr': 'O', 'fortran_order': False, 'shape': (4,), }", 16, "byte-order"},
+        {"{'descr': '|O8', 'fortran_order': False, 'shape': (4,), }", 16, "not supported"},
+        {"{'descr': '<i4', 'fortran_order': False, 'shape': (4,), 'x': 1}", 16, "unexpected or repeated key"},
+        {"{'descr': '<i4', 'descr': '<i4', 'fortran_order': False, 'shape': (4,)}", 16, "repeated"},
+        {"{'descr': [('a', '<i4'), ('b', '<i4')], 'fortran_order': False, 'shape': (2,)}", 16, "one field"},
+        {"{'descr': [('bfloat16', '<u4')], 'fortran_order': False, 'shape': (4,)}", 16, "stored as i2 or u2"},
+        {"{'descr': '<U99999999999999999', 'fortran_order': False, 'shape': (1,)}", 16, "data bytes"},
+        {"{'descr': '<U9999999999999999999', 'fortran_order': False, 'shape': (1,)}", 16, "item size"},
+        {"{'descr': '<i4', 'fortran_order': False, 'shape': (4,) junk", 16, "expected"},
+        {"{'descr': \"<i4", 16, "descr"},
+        {"", 16, "expected '{'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t n = make_npy(file, cases[i].dict, d, cases[i].data);
+        load(file, n, TX_INVALID_ARGUMENT);
+        if (!strstr(tx_last_error(), cases[i].fragment))
+            fail_msg("case %zu: message '%s' lacks '%s'", i, tx_last_error(), cases[i].fragment);
+    }
+    /* Truncations of a valid file at every length never read past the end (ASan checks). */
+    size_t n = make_npy(file, "{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }", d, 16);
+    for (size_t cut = 0; cut < n; cut++) {
+        char *copy = malloc(cut ? cut : 1);
+        memcpy(copy, file, cut);
+        load(copy, cut, TX_INVALID_ARGUMENT);
+        free(copy);
+    }
+    /* Header length beyond the file; bad magic; bad version. */
+    file[8] = (char)0xFF;
+    file[9] = (char)0xFF;
+    load(file, n, TX_INVALID_ARGUMENT);
+    assert_non_null(strstr(tx_last_error(), "header claims"));
+    load("\x93NUMPX\x01\x00\x00\x00", 10, TX_INVALID_ARGUMENT);
+    load("\x93NUMPY\x04\x00\x00\x00", 10, TX_INVALID_ARGUMENT);
+    assert_non_null(strstr(tx_last_error(), "version 4.0"));
+    tx_tensor *t = NULL;
+    tu_assert_error(tx_npy_load("/nonexistent/x.npy", &t), TX_INVALID_ARGUMENT, "cannot open");
+}
+
+static void test_files_and_alloc_failure(void **state) {
+    (void)state;
+    char path[] = "/tmp/tx_npy_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    tx_tensor *t = tu_tensor(TX_FLOAT64, 2, TU_DIMS(3, 2), TU_VALS(1, 2, 3, 4, 5, 6)), *back = NULL;
+    assert_int_equal(tx_npy_save(path, t), TX_OK);
+    tu_alloc_install();
+    for (long k = 1;; k++) {
+        tu_alloc_fail_at(k);
+        tx_status st = tx_npy_load(path, &back);
+        if (st == TX_OK) break;
+        assert_int_equal(st, TX_RESOURCE_EXHAUSTED);
+        assert_int_equal(tu_alloc_live(), 0);
+    }
+    tu_assert_values(back, TU_VALS(1, 2, 3, 4, 5, 6));
+    tx_tensor_free(back);
+    const char *vals[] = {"a", "bc"};
+    tx_tensor *s = NULL;
+    tu_alloc_fail_at(0);
+    s = tu_strings(1, TU_DIMS(2), vals);
+    void *buf;
+    size_t size;
+    for (long k = 1;; k++) {
+        tu_alloc_fail_at(k);
+        long before = tu_alloc_live();
+        tx_status st = tx_npy_save_buffer(s, &buf, &size);
+        if (st == TX_OK) break;
+        assert_int_equal(tu_alloc_live(), before);
+    }
+    for (long k = 1;; k++) {
+        tu_alloc_fail_at(k);
+        long before = tu_alloc_live();
+        tx_status st = tx_npy_load_buffer(buf, size, &back);
+        if (st == TX_OK) break;
+        assert_int_equal(st, TX_RESOURCE_EXHAUSTED);
+        assert_int_equal(tu_alloc_live(), before);
+    }
+    tx_tensor_free(back);
+    tx_buffer_free(buf, size);
+    tx_tensor_free(s);
+    assert_int_equal(tu_alloc_live(), 0);
+    tu_alloc_uninstall();
+    tx_tensor_free(t);
+    remove(path);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_all_dtypes), cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_fortran_and_big_endian), cmocka_unit_test(test_hostile_headers),
+        cmocka_unit_test(test_files_and_alloc_failure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
