@@ -142,7 +142,7 @@ static bool looks_float(const char *s) {
            !strcasecmp(s, "infinity");
 }
 
-static tx_status literal(const char *text, tx_tensor **out) {
+static tx_status literal(const char *text, tx_dtype empty_dtype, tx_tensor **out) {
     lit l = {0};
     l.p = text;
     l.leaf_depth = -1;
@@ -189,7 +189,7 @@ static tx_status literal(const char *text, tx_tensor **out) {
         }
     if (dtype == TX_INVALID_DTYPE) {
         if (strings) dtype = TX_STRING;
-        else if (l.n == 0) dtype = TX_FLOAT32; /* TF's dtype for an empty list */
+        else if (l.n == 0) dtype = empty_dtype ? empty_dtype : TX_FLOAT32; /* TF's default for [] */
         else {
             bool fl = false, bo = true, big = false;
             for (size_t i = 0; i < l.n; i++) {
@@ -239,7 +239,7 @@ static bool ends_with(const char *s, const char *suffix) {
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-tx_status op_parse_tensor(const char *text, tx_tensor **out) {
+static tx_status parse_tensor(const char *text, tx_dtype empty_dtype, tx_tensor **out) {
     *out = NULL;
     if (text[0] == '@') {
         char *data;
@@ -261,7 +261,11 @@ tx_status op_parse_tensor(const char *text, tx_tensor **out) {
         free(data);
         return st;
     }
-    return literal(text, out);
+    return literal(text, empty_dtype, out);
+}
+
+tx_status op_parse_tensor(const char *text, tx_tensor **out) {
+    return parse_tensor(text, TX_INVALID_DTYPE, out);
 }
 
 /* Splits a list argument at commas outside brackets and quotes. */
@@ -340,7 +344,7 @@ tx_status op_parse_value(const op_param *p, const char *text, op_value *v) {
     tx_status st = TX_OK;
     char *end;
     switch (p->kind) {
-    case P_TENSOR: st = op_parse_tensor(text, &v->tensor); break;
+    case P_TENSOR: st = parse_tensor(text, p->empty_dtype, &v->tensor); break;
     case P_TENSOR_LIST: st = parse_list(text, v); break;
     case P_INT:
         v->i = strtoll(text, &end, 10);

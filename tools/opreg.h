@@ -33,6 +33,9 @@ typedef struct op_param {
     param_kind kind;
     const char *def;
     const char *help;
+    /* P_TENSOR only: dtype of an empty literal "[]" (TX_INVALID_DTYPE = float32, TF's default).
+     * Index inputs such as reshape's shape set TX_INT32, as TF's Python layer does. */
+    tx_dtype empty_dtype;
 } op_param;
 
 #define OP_MAX_PARAMS 12

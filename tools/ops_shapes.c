@@ -48,7 +48,7 @@ const op_def tx_cli_ops_shapes[] = {
     {"rank", "number of dimensions", run_rank, {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"}}},
     {"reshape", "same data, new shape (a view; at most one -1)", run_reshape,
      {{"tensor", P_TENSOR, PARAM_REQUIRED, "any tensor"},
-      {"shape", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64"}}},
+      {"shape", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64", TX_INT32}}},
     {"squeeze", "drop size-1 dims (a view)", run_squeeze,
      {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"squeeze_dims", P_INT_LIST, "[]", "dims to drop; [] drops every size-1 dim"}}},

@@ -14,24 +14,54 @@
 #define EDGE 3
 #define SUMMARY_THRESHOLD 1000
 
-/* Python-repr-like shortest form of a double that reads back as `target` bits at `digits_max`. */
+static bool round_trips(double back, double v, tx_dtype dt) {
+    if (dt == TX_FLOAT16) return tv_f64_to_f16(back) == tv_f64_to_f16(v);
+    if (dt == TX_BFLOAT16) return tv_f32_to_bf16((float)back) == tv_f32_to_bf16((float)v);
+    if (dt == TX_FLOAT32 || dt == TX_COMPLEX64) return (float)back == (float)v;
+    return back == v;
+}
+
+/* Python repr of a float: the fewest significant digits that read back as the same value of the
+ * tensor's dtype, positional for exponents in [-4, 16), scientific (1e+20, 1e-05) otherwise,
+ * and ".0" on integral positional values. */
 static void fmt_real(char *buf, size_t cap, double v, tx_dtype dt) {
     if (isnan(v)) { snprintf(buf, cap, "nan"); return; }
     if (isinf(v)) { snprintf(buf, cap, v < 0 ? "-inf" : "inf"); return; }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, cap, "%.*g", prec, v);
-        double back = strtod(buf, NULL);
-        bool same;
-        if (dt == TX_FLOAT16) same = tv_f64_to_f16(back) == tv_f64_to_f16(v);
-        else if (dt == TX_BFLOAT16) same = tv_f32_to_bf16((float)back) == tv_f32_to_bf16((float)v);
-        else if (dt == TX_FLOAT32 || dt == TX_COMPLEX64) same = (float)back == (float)v;
-        else same = back == v;
-        if (same) break;
+    char sci[64];
+    int prec = 1;
+    for (; prec <= 17; prec++) {
+        snprintf(sci, sizeof sci, "%.*e", prec - 1, v);
+        if (round_trips(strtod(sci, NULL), v, dt)) break;
     }
-    /* Python writes 1.0 for integral values and keeps exponents as e+20 / e-05. */
-    if (!strpbrk(buf, ".eEn")) {
-        size_t n = strlen(buf);
-        if (n + 2 < cap) memcpy(buf + n, ".0", 3);
+    /* sci is [-]d[.ddd]e[+-]XX: collect the digits and the exponent. */
+    char digits[32];
+    size_t nd = 0;
+    const char *p = sci;
+    bool neg = *p == '-';
+    if (neg) p++;
+    for (; *p && *p != 'e'; p++)
+        if (*p != '.') digits[nd++] = *p;
+    int exp = atoi(p + 1);
+    while (nd > 1 && digits[nd - 1] == '0') nd--;
+    digits[nd] = '\0';
+    size_t n = 0;
+    if (neg) buf[n++] = '-';
+    if (exp >= -4 && exp < 16) {
+        if (exp < 0) {
+            n += (size_t)snprintf(buf + n, cap - n, "0.");
+            for (int k = -1; k > exp; k--) buf[n++] = '0';
+            n += (size_t)snprintf(buf + n, cap - n, "%s", digits);
+        } else {
+            for (int k = 0; k <= exp; k++) buf[n++] = (size_t)k < nd ? digits[k] : '0';
+            buf[n++] = '.';
+            if ((size_t)exp + 1 < nd) n += (size_t)snprintf(buf + n, cap - n, "%s", digits + exp + 1);
+            else buf[n++] = '0';
+            buf[n] = '\0';
+        }
+    } else {
+        buf[n++] = digits[0];
+        if (nd > 1) n += (size_t)snprintf(buf + n, cap - n, ".%s", digits + 1);
+        snprintf(buf + n, cap - n, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
     }
 }
 
@@ -110,23 +140,22 @@ static void rec(FILE *f, const tx_tensor *t, size_t axis, int64_t base, const in
     }
     fputc('[', f);
     int64_t n = dims[axis];
+    bool cut = summarize && n > 2 * EDGE;
     for (int64_t k = 0; k < n; k++) {
-        if (summarize && n > 2 * EDGE && k == EDGE) {
-            if (axis + 1 == rank) fputs("..., ", f);
-            else {
-                fputs("...,", f);
-                for (size_t nl = 0; nl < rank - axis - 1; nl++) fputc('\n', f);
-                fprintf(f, "%*s", (int)(indent + axis + 1), "");
-            }
-            k = n - EDGE;
-        }
-        if (k > 0 && !(summarize && n > 2 * EDGE && k == n - EDGE)) {
+        if (k > 0) {
+            /* numpy's separators: ", " in the last axis, ",\n" (one more newline per outer axis)
+             * and an indent elsewhere. */
             if (axis + 1 == rank) fputs(", ", f);
             else {
                 fputc(',', f);
                 for (size_t nl = 0; nl < rank - axis - 1; nl++) fputc('\n', f);
                 fprintf(f, "%*s", (int)(indent + axis + 1), "");
             }
+        }
+        if (cut && k == EDGE) {
+            fputs("...", f);
+            k = n - EDGE - 1;
+            continue;
         }
         rec(f, t, axis + 1, base + k * strides[axis], strides, indent, summarize);
     }

@@ -29,8 +29,8 @@ def _path(arr):
 
 
 def _literal(v):
-    if isinstance(v, np.ndarray):
-        return _path(v)
+    if isinstance(v, (np.ndarray, np.generic)):  # numpy scalars too (0-d results of astype)
+        return _path(np.asarray(v))
     if isinstance(v, (list, tuple)) and v and all(isinstance(e, np.ndarray) for e in v):
         return ",".join(_path(e) for e in v)
     if isinstance(v, bool):
