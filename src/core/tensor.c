@@ -77,8 +77,8 @@ static tx_tensor *handle_new(const char *op, tx_dtype dtype, size_t rank, const 
 tx_status tx__tensor_alloc(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
                            tx_tensor **out) {
     *out = NULL;
-    int64_t numel;
-    size_t nbytes;
+    int64_t numel = 0;
+    size_t nbytes = 0;
     TX_TRY(check_layout(op, dtype, rank, dims, &numel, &nbytes));
     tx_tensor *t = handle_new(op, dtype, rank, dims, numel, nbytes);
     if (t == NULL) return TX_RESOURCE_EXHAUSTED;
@@ -104,8 +104,8 @@ tx_status tx__tensor_zeros(const char *op, tx_dtype dtype, size_t rank, const in
 tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype dtype, size_t rank,
                           const int64_t *dims, tx_tensor **out) {
     *out = NULL;
-    int64_t numel;
-    size_t nbytes;
+    int64_t numel = 0;
+    size_t nbytes = 0;
     TX_TRY(check_layout(op, dtype, rank, dims, &numel, &nbytes));
     if (nbytes != t->nbytes)
         return tx__fail(TX_INTERNAL, "%s: view of %zu bytes on a buffer of %zu bytes", op, nbytes,
@@ -241,8 +241,8 @@ tx_status tx_tensor_wrap(tx_dtype dtype, size_t rank, const int64_t *dims, void 
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     TX_REQUIRE(dtype != TX_STRING, TX_UNIMPLEMENTED, "%s: string tensors cannot wrap memory", op);
-    int64_t numel;
-    size_t want;
+    int64_t numel = 0;
+    size_t want = 0;
     TX_TRY(check_layout(op, dtype, rank, dims, &numel, &want));
     TX_REQUIRE(nbytes == want, TX_INVALID_ARGUMENT, "%s: nbytes is %zu, the shape needs %zu", op,
                nbytes, want);

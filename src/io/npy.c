@@ -438,7 +438,7 @@ tx_status tx_npy_save_buffer(const tx_tensor *t, void **data, size_t *size) {
     *size = 0;
     TX_REQUIRE_TENSOR(op, t, "tensor");
     char hdr[TX_MAX_RANK * 24 + 256];
-    size_t hlen, item, maxlen;
+    size_t hlen = 0, item = 0, maxlen = 0;
     TX_TRY(build_header(t, hdr, sizeof hdr, &hlen, &item, &maxlen));
     /* Version 1.0 takes a 16-bit header length; larger headers need 2.0.  The total header is
      * padded with spaces to a multiple of 64 and ends in '\n'. */
