@@ -299,18 +299,392 @@ TX_API tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor *
  * Implemented in src/ops/slice.c, strided_slice.c, split.c, pad_tile.c (SLICING section) and
  * src/ops/concat.c, reorder.c (REORDER section). */
 /* TX_SECTION_SLICING_BEGIN */
+/* Every op in this section copies: the output has its own buffer (string outputs keep the input's
+ * string bytes alive).  Every dtype is taken, strings included.  Unlike TF's CPU kernels, which
+ * refuse some inputs of rank > 8 (pad: > 8, REFLECT/SYMMETRIC pad: > 5) as unimplemented, these
+ * ops take any rank up to TX_MAX_RANK.  Details and examples: docs/slicing.md. */
+
+/* tf.slice (src/ops/slice.c): the block of `input_` that starts at `begin` and has `size` elements
+ * per dim.  begin and size are 1-D int32 or int64 tensors (the same dtype) with one entry per dim
+ * of input_; size[i] == -1 means "to the end of dim i".
+ * Errors: invalid_argument (a NULL argument; begin/size not 1-D int32/int64 of the same dtype with
+ * rank(input_) entries; for a dim of size D_i > 0 unless 0 <= begin[i] <= D_i and
+ * 0 <= size[i] <= D_i - begin[i]; for D_i == 0 unless begin[i] == 0 and size[i] is 0 or -1 -- the
+ * message names i and the values); resource_exhausted (allocation). */
+TX_API tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const tx_tensor *size,
+                          tx_tensor **out);
+
+/* tf.strided_slice (src/ops/strided_slice.c): NumPy-style input_[spec0, ..., specN-1].  begin,
+ * end and strides are 1-D int32 or int64 tensors (the same dtype) of one length n < 32; spec i is
+ * begin[i]:end[i]:strides[i] modified by bit i of the masks:
+ *   begin_mask / end_mask: ignore begin[i] / end[i] and take the fullest range in that direction;
+ *   ellipsis_mask: spec i is "..." (at most one bit); an ellipsis is implied after the last spec;
+ *   new_axis_mask: spec i inserts a size-1 dim (tf.newaxis); ellipsis wins over new_axis;
+ *   shrink_axis_mask: spec i is the single index begin[i] (negative counts from the end) and its
+ *     dim is removed; new_axis wins over shrink.
+ * Out-of-range begin/end are clamped as in Python slicing; negative values count from the end.
+ * Errors: invalid_argument (a NULL argument; begin/end/strides not 1-D, of different lengths or
+ * dtypes, or n >= 32; more than one ellipsis bit; more non-ellipsis, non-new-axis specs than input
+ * dims ("Attempting to slice scalar input" for a scalar); strides[i] == 0 (i counts input dims);
+ * shrink with a stride <= 0; a shrink index out of [-D, D); a result above TX_MAX_RANK);
+ * resource_exhausted (allocation). */
+TX_API tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin,
+                                  const tx_tensor *end, const tx_tensor *strides,
+                                  int32_t begin_mask, int32_t end_mask, int32_t ellipsis_mask,
+                                  int32_t new_axis_mask, int32_t shrink_axis_mask,
+                                  tx_tensor **out);
+
+/* tf.split with an integer num_or_size_splits (TF op Split; src/ops/split.c): cuts `value` along
+ * split_dim (negative counts from the end) into num_split equal parts, outs[0..num_split).  outs
+ * must have room for num_split handles; on failure every one of them is NULL.
+ * Errors: invalid_argument (NULL value/outs; split_dim out of [-R, R), so any split of a scalar;
+ * num_split < 1 or > INT32_MAX; num_split not dividing value.shape[split_dim]); resource_exhausted. */
+TX_API tx_status tx_split(const tx_tensor *value, int64_t split_dim, int64_t num_split,
+                          tx_tensor **outs);
+
+/* tf.split with a list num_or_size_splits (TF op SplitV; src/ops/split.c): n parts along
+ * split_dim, part i of size_splits[i]; at most one entry may be -1 and takes the rest.  outs must
+ * have room for n handles; on failure every one of them is NULL.
+ * Errors: invalid_argument (NULL arguments; n == 0 or n > INT32_MAX; split_dim out of [-R, R);
+ * with n == 1, size_splits[0] != value.shape[split_dim] -- TF's rule, so [-1] alone is refused;
+ * two -1 entries; the other entries not summing to the dim exactly (no -1) or summing above it
+ * (with a -1); a negative entry other than the one -1); resource_exhausted. */
+TX_API tx_status tx_split_v(const tx_tensor *value, const int64_t *size_splits, size_t n,
+                            int64_t split_dim, tx_tensor **outs);
+
+/* num argument of tx_unpack: take the count from value.shape[axis] (Python's num=None). */
+#define TX_UNPACK_INFER_NUM (-1)
+
+/* tf.unpack / tf.unstack (TF op Unpack; src/ops/split.c): outs[i] = value[..., i, ...] along axis
+ * (negative counts from the end), each of rank R-1.  num is the expected count or
+ * TX_UNPACK_INFER_NUM.  outs must have room for num handles (value.shape[axis] when inferred); on
+ * failure every one of them is NULL.
+ * Errors: invalid_argument (NULL value/outs; num < -1; a scalar value; axis out of [-R, R);
+ * num != value.shape[axis]); resource_exhausted. */
+TX_API tx_status tx_unpack(const tx_tensor *value, int64_t num, int64_t axis, tx_tensor **outs);
+
+/* tf.tile (src/ops/pad_tile.c): `input` repeated multiples[i] times along dim i.  multiples is a
+ * 1-D int32 or int64 tensor with one entry per dim (a one-element scalar is taken for a 1-D input,
+ * as TF's kernel does); a scalar input with multiples [] is returned as a copy.
+ * Errors: invalid_argument (NULL arguments; multiples not int32/int64, of rank > 1 or with a
+ * length other than rank(input); a negative multiple; an output dim or element count overflowing
+ * int64, as TF's TensorShape); resource_exhausted (the output exceeds the byte limit or
+ * allocation fails). */
+TX_API tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor **out);
+
+/* Modes of tx_pad (tf.pad's mode strings "CONSTANT", "REFLECT", "SYMMETRIC"). */
+typedef enum tx_pad_mode {
+    TX_PAD_CONSTANT = 0,  /* pad with constant_values */
+    TX_PAD_REFLECT = 1,   /* mirror without the edge: [1,2,3] padded by 2 -> [3,2,1,2,3,2,1] */
+    TX_PAD_SYMMETRIC = 2  /* mirror with the edge:    [1,2,3] padded by 2 -> [2,1,1,2,3,3,2] */
+} tx_pad_mode;
+
+/* tf.pad (TF ops Pad, PadV2, MirrorPad; src/ops/pad_tile.c): adds paddings[i][0] elements before
+ * and paddings[i][1] after dim i.  paddings is an int32 or int64 tensor of shape [rank, 2].
+ * constant_values (CONSTANT only; ignored by the mirror modes, as in TF) is a scalar of the
+ * tensor's dtype, or NULL for zero (the empty string for strings).
+ * Errors: invalid_argument (NULL tensor/paddings/out; paddings not an int32/int64 [rank, 2]
+ * matrix; a negative padding; REFLECT with a padding > D-1 (so any REFLECT of a dim of size 0),
+ * SYMMETRIC with a padding > D; constant_values not a scalar of the tensor's dtype; an output dim
+ * or element count overflowing int64); unimplemented (mode not a tx_pad_mode); resource_exhausted. */
+TX_API tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode mode,
+                        const tx_tensor *constant_values, tx_tensor **out);
 /* TX_SECTION_SLICING_END */
 /* TX_SECTION_REORDER_BEGIN */
+/* Joining and reordering: concat, pack, meshgrid (src/ops/concat.c) and reverse, reverse_v2,
+ * reverse_sequence, transpose (src/ops/reorder.c).  Every op here copies into a new buffer (never
+ * a view) and moves elements of any dtype, strings included, without arithmetic, except where a
+ * doc block says otherwise (meshgrid's complex values, transpose's conjugate).
+ *
+ * concat_dim, pack's axis and reverse_v2's axis are plain integers: TensorFlow's Python API takes
+ * them as Python ints, and ../shared/conformance/FORMAT.md lists them as attributes. */
+
+/* tf.concat (ConcatV2): joins values[0..n) along concat_dim, in [-rank, rank) of values[0]
+ * (negative counts from the end).  The inputs must share dtype and rank and have equal dims except
+ * along concat_dim; zero-size inputs are allowed and contribute nothing.  As in tf.concat, a
+ * single value (n == 1) is returned as a copy without looking at concat_dim.
+ * Errors: invalid_argument (values NULL or n == 0; values[i] NULL; concat_dim out of range or
+ * values[0] a scalar; values[i]'s dtype or rank differs from values[0]'s; a dim other than
+ * concat_dim differs -- each message names the offending index i; the joined dim overflows),
+ * resource_exhausted (output too large, allocation failed). */
+TX_API tx_status tx_concat(const tx_tensor *const *values, size_t n, int64_t concat_dim,
+                           tx_tensor **out);
+
+/* tf.pack / tf.stack: n tensors of equal shape [D0..D(R-1)] and dtype become one tensor of rank
+ * R+1 with n inserted at `axis`, -(R+1) <= axis < R+1 (negative counts from the end: -1 appends).
+ * Errors: invalid_argument (values NULL or n == 0; values[i] NULL; axis out of range; values[i]'s
+ * dtype or shape differs from values[0]'s, naming i; rank R+1 > TX_MAX_RANK), resource_exhausted. */
+TX_API tx_status tx_pack(const tx_tensor *const *values, size_t n, int64_t axis, tx_tensor **out);
+
+/* meshgrid's `indexing`: "xy" (Cartesian, TensorFlow's default) or "ij" (matrix). */
+typedef enum tx_meshgrid_indexing { TX_MESHGRID_XY = 0, TX_MESHGRID_IJ = 1 } tx_meshgrid_indexing;
+
+/* tf.meshgrid: N = n coordinate tensors give N outputs of rank N.  Each args[i] is flattened to
+ * 1-D (as tf.meshgrid does with any rank) of length s_i.  With TX_MESHGRID_IJ every output has
+ * shape [s_0, ..., s_(N-1)] and outs[i][..., k_i, ...] = args[i][k_i]; with TX_MESHGRID_XY (and
+ * N >= 2) the first two dims are swapped: shape [s_1, s_0, s_2, ...].  All args must share one
+ * dtype, any dtype including string and bool.  TensorFlow builds the outputs as args[i] * ones,
+ * so for complex dtypes each value is multiplied by (1+0i) with the plain complex product
+ * (re - im*0, re*0 + im), which is the identity except for signed zeros and non-finite parts;
+ * other dtypes are copied bit for bit.  outs must have room for n handles; n == 0 gives no
+ * outputs.  On failure every outs[i] is NULL.
+ * Errors: invalid_argument (args NULL with n > 0; args[i] NULL; dtype differs from args[0]'s,
+ * naming i; unknown indexing; n > TX_MAX_RANK), resource_exhausted. */
+TX_API tx_status tx_meshgrid(const tx_tensor *const *args, size_t n,
+                             tx_meshgrid_indexing indexing, tx_tensor **outs);
+
+/* tf.reverse as on TensorFlow's page (the legacy Reverse op): reverses every dim i of `tensor`
+ * for which the bool vector dims[i] is true; len(dims) must equal the rank.  As TensorFlow's
+ * kernel does, a scalar tensor is returned (copied) whatever dims holds, as long as it is bool.
+ * Errors: invalid_argument (NULL; dims not bool; dims not 1-D; len(dims) != rank),
+ * unimplemented (rank > 8, TensorFlow's limit for reverse), resource_exhausted. */
+TX_API tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor **out);
+
+/* Current tf.reverse (ReverseV2): reverses the dims listed in axis[0..n_axis), each in
+ * [-rank, rank) (negative counts from the end); an empty list copies.  A scalar tensor is returned
+ * whatever axis holds (TensorFlow's kernel returns before reading axis).
+ * Errors: invalid_argument (axis NULL with n_axis > 0; an axis out of range, naming its index; an
+ * axis listed twice, also as a negative alias), unimplemented (rank > 8), resource_exhausted. */
+TX_API tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_axis,
+                               tx_tensor **out);
+
+/* tf.reverse_sequence: for each index b of dim batch_dim, reverses the first seq_lengths[b]
+ * elements along dim seq_dim and copies the rest.  seq_lengths is a 1-D int32/int64 tensor of
+ * length input.dims[batch_dim] with 0 <= seq_lengths[b] <= input.dims[seq_dim] (TensorFlow
+ * accepts equality, although its page says "<").  seq_dim and batch_dim are >= 0 (no negative
+ * counting in TensorFlow's kernel), below the rank, and differ.  TensorFlow's CPU kernel handles
+ * inputs of rank 2 to 5 only; other ranks are an error here as there.
+ * Errors: invalid_argument (NULL; seq_lengths not int32/int64 or not 1-D; seq_dim or batch_dim
+ * negative or >= rank; seq_dim == batch_dim; len(seq_lengths) != input.dims[batch_dim]; a length
+ * negative or above input.dims[seq_dim], naming its index; rank not in [2, 5]),
+ * resource_exhausted. */
+TX_API tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengths,
+                                     int64_t seq_dim, int64_t batch_dim, tx_tensor **out);
+
+/* tf.transpose: out.dims[i] = a.dims[perm[i]] and out[i_0..] = a[j_0..] with i_s = j_perm[s].
+ * perm is a 1-D int32/int64 tensor holding a permutation of [0, rank); as in TensorFlow's kernel,
+ * an entry may be negative (rank is added once) and int64 entries are narrowed to int32 first.
+ * perm == NULL means the reversed order (rank-1, ..., 0), tf.transpose's default.  A non-zero
+ * `conjugate` negates the imaginary part of complex64/complex128 values (tf.transpose with
+ * conjugate=True, i.e. ConjugateTranspose); for other dtypes it changes nothing.
+ * Errors: invalid_argument (NULL a; perm not int32/int64 or not 1-D; len(perm) != rank; an entry
+ * out of range, naming its index; a repeated entry, naming the missing dim), resource_exhausted. */
+TX_API tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
+                              tx_tensor **out);
 /* TX_SECTION_REORDER_END */
 
 /* ---- Space, batch and depth ------------------------------------------------------------------
  * Implemented in src/ops/spatial.c. */
 /* TX_SECTION_SPATIAL_BEGIN */
+/* Every op of this section moves data only: it takes every dtype (strings included; a string
+ * output shares the input's byte storage) and returns a new tensor with its own buffer.  Padding
+ * cells are zero (empty strings for a string tensor).  block_shape, paddings and crops are int32
+ * or int64 tensors (their dtypes may differ).  See docs/spatial.md for worked examples. */
+
+/* Layout of a 4-D image tensor (the values are TensorFlow's TensorFormat numbers). */
+typedef enum tx_data_format {
+    TX_FORMAT_NHWC = 0,       /* [batch, height, width, depth] (TF's default) */
+    TX_FORMAT_NCHW = 1,       /* [batch, depth, height, width] */
+    TX_FORMAT_NCHW_VECT_C = 2 /* TF's int8x4 GPU layout: not supported (unimplemented) */
+} tx_data_format;
+
+/* Window padding of extract_image_patches (the values are TensorFlow's Padding numbers). */
+typedef enum tx_padding {
+    TX_PADDING_VALID = 1, /* windows lie inside the image */
+    TX_PADDING_SAME = 2   /* ceil(in / stride) windows; the image is zero-padded, the extra cell
+                             of an odd padding going at the end */
+} tx_padding;
+
+/* tf.space_to_batch_nd: zero-pads spatial dims 1..M of `input` ([batch] + spatial_shape[M] +
+ * remaining_shape) by `paddings` ([M, 2]: pad_start, pad_end), cuts each padded dim i into
+ * blocks of block_shape[i] and moves the position inside the block into the batch dim.  Output
+ * shape [batch * prod(block_shape), padded[0] / block_shape[0], ..., padded[M-1] /
+ * block_shape[M-1]] + remaining_shape; output batch index = block_offset_index * batch + b, the
+ * block offsets taken in row-major order.  Any M >= 0 (M = 0 copies the input).
+ * Errors: invalid_argument (block_shape not a 1-D int32/int64 tensor; input rank < 1 + M;
+ * paddings not an int32/int64 tensor of shape [M, 2]; a block_shape entry < 1; a negative
+ * padding; a padded size not divisible by its block; a shape computation that overflows int64);
+ * resource_exhausted (the output is too large or allocation failed). */
+TX_API tx_status tx_space_to_batch_nd(const tx_tensor *input, const tx_tensor *block_shape,
+                                      const tx_tensor *paddings, tx_tensor **out);
+
+/* tf.batch_to_space_nd: the inverse of space_to_batch_nd.  `input` is [batch] + spatial_shape[M]
+ * + remaining_shape; the batch dim is split into block_shape + [batch / prod(block_shape)],
+ * interleaved back into the spatial dims and then cropped by `crops` ([M, 2]: crop_start,
+ * crop_end).  Output shape [batch / prod(block_shape), spatial[i] * block_shape[i] - crop_start[i]
+ * - crop_end[i] ...] + remaining_shape.
+ * Errors: invalid_argument (block_shape not 1-D int32/int64; input rank < 1 + M; crops not
+ * int32/int64 of shape [M, 2]; a block_shape entry < 1; batch not divisible by
+ * prod(block_shape); a negative crop; crops larger than spatial[i] * block_shape[i]; overflow);
+ * resource_exhausted. */
+TX_API tx_status tx_batch_to_space_nd(const tx_tensor *input, const tx_tensor *block_shape,
+                                      const tx_tensor *crops, tx_tensor **out);
+
+/* tf.space_to_batch (legacy 4-D form): space_to_batch_nd with block_shape = [block_size,
+ * block_size] on a 4-D [batch, height, width, depth] input; paddings is [2, 2].
+ * Errors: invalid_argument (block_size < 2, input rank != 4, and those of space_to_batch_nd). */
+TX_API tx_status tx_space_to_batch(const tx_tensor *input, const tx_tensor *paddings,
+                                   int64_t block_size, tx_tensor **out);
+
+/* tf.batch_to_space (legacy 4-D form): batch_to_space_nd with block_shape = [block_size,
+ * block_size] on a 4-D input; crops is [2, 2].
+ * Errors: invalid_argument (block_size < 2, input rank != 4, and those of batch_to_space_nd). */
+TX_API tx_status tx_batch_to_space(const tx_tensor *input, const tx_tensor *crops,
+                                   int64_t block_size, tx_tensor **out);
+
+/* tf.required_space_to_batch_paddings: the paddings that make block_shape divide input_shape,
+ * and the crops that undo the extra part.  input_shape is [M], block_shape [M] and base_paddings
+ * [M, 2] (NULL means zeros); all int32 or int64.  outs must have room for 2 handles: outs[0] =
+ * paddings, outs[1] = crops, both int32 [M, 2] as in TF:
+ *   paddings[i] = [base[i][0], base[i][1] + extra[i]],  crops[i] = [0, extra[i]],
+ *   extra[i] = (-(input_shape[i] + base[i][0] + base[i][1])) mod block_shape[i].
+ * With M == 0 both are [0, 2] and input_shape / base_paddings shapes are not checked (as in TF).
+ * Errors: invalid_argument (a non-integer dtype; block_shape not 1-D; input_shape not [M];
+ * base_paddings not [M, 2]; a negative input_shape or base_paddings entry; a block_shape entry
+ * < 1; a value or result that does not fit int32); resource_exhausted.  On failure both outs are
+ * NULL. */
+TX_API tx_status tx_required_space_to_batch_paddings(const tx_tensor *input_shape,
+                                                     const tx_tensor *block_shape,
+                                                     const tx_tensor *base_paddings,
+                                                     tx_tensor **outs);
+
+/* tf.space_to_depth: moves block_size x block_size spatial blocks into depth.  NHWC: [n, h, w, c]
+ * -> [n, h / bs, w / bs, c * bs * bs] with out[n, y, x, (dy * bs + dx) * c + k] =
+ * in[n, y * bs + dy, x * bs + dx, k] (TF's order); NCHW: the same on [n, c, h, w] ->
+ * [n, c * bs * bs, h / bs, w / bs].
+ * Errors: invalid_argument (block_size < 2; an unknown data_format; input rank != 4; height or
+ * width not divisible by block_size; overflow); unimplemented (TX_FORMAT_NCHW_VECT_C);
+ * resource_exhausted. */
+TX_API tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size,
+                                   tx_data_format data_format, tx_tensor **out);
+
+/* tf.depth_to_space: the inverse of space_to_depth (TF's "DCR" order).  NHWC: [n, h, w, c] ->
+ * [n, h * bs, w * bs, c / (bs * bs)] with out[n, y * bs + dy, x * bs + dx, k] =
+ * in[n, y, x, (dy * bs + dx) * (c / (bs * bs)) + k]; NCHW likewise on [n, c, h, w].
+ * Errors: invalid_argument (block_size < 2; an unknown data_format; input rank != 4; depth not
+ * divisible by block_size * block_size; overflow); unimplemented (TX_FORMAT_NCHW_VECT_C);
+ * resource_exhausted. */
+TX_API tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size,
+                                   tx_data_format data_format, tx_tensor **out);
+
+/* tf.image.extract_patches / tf.extract_image_patches: `images` [b, rows, cols, depth];
+ * ksizes = [1, kr, kc, 1], strides = [1, sr, sc, 1], rates = [1, rr, rc, 1] (each exactly 4
+ * entries).  With effective kernel sizes kr' = (kr - 1) * rr + 1 (and kc'), the output is
+ * [b, out_rows, out_cols, kr * kc * depth] where out = (in - k' + s) / s (VALID, C division) or
+ * ceil(in / s) (SAME, padded by max(0, (out - 1) * s + k' - in), half of it, rounded down, in
+ * front); out[b, r, c, (i * kc + j) * depth + d] = image[b, r * sr + i * rr - pad_top,
+ * c * sc + j * rc - pad_left, d], zero outside the image.
+ * Errors: invalid_argument (images rank != 4; a list without 4 entries or with an entry that
+ * does not fit int32; an unknown padding; a negative output size, as TF); unimplemented (first or
+ * last entry of a list != 1, as TF's kernel); out_of_range (a spatial entry < 1, as TF's kernel);
+ * resource_exhausted. */
+TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t *ksizes,
+                                          size_t n_ksizes, const int64_t *strides,
+                                          size_t n_strides, const int64_t *rates, size_t n_rates,
+                                          tx_padding padding, tx_tensor **out);
 /* TX_SECTION_SPATIAL_END */
 
 /* ---- Gathering, partitioning, masking and encoding -------------------------------------------
  * Implemented in src/ops/gather.c. */
 /* TX_SECTION_GATHER_BEGIN */
+/* Every op of this section returns new tensors with their own buffers.  The data-movement ops
+ * (gather, gather_nd, dynamic_partition, dynamic_stitch, boolean_mask) take every dtype; string
+ * outputs share the inputs' byte storages.  Index positions in messages are written as TF does,
+ * e.g. "gather: indices[1,0] = 7 is not in [0, 3)".  See docs/gather.md for worked examples. */
+
+/* tf.gather (GatherV2): slices of `params` along `axis` picked by `indices` (int32 or int64, any
+ * rank).  Output shape params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:].
+ * axis counts from the end when negative; batch_dims (negative: counts from the end of indices'
+ * dims) leading dims of params and indices are batch dims that must be equal and are walked in
+ * step.  TF's Python wrapper uses axis = batch_dims when no axis is given; pass that yourself.
+ * An index is checked only when the output is non-empty (as in TF, a zero-size result checks
+ * nothing).
+ * Errors: invalid_argument (a NULL input; indices not int32/int64; params rank below axis+1 or
+ * -axis; batch_dims outside [-rank(indices), rank(indices)], not below rank(params) or above
+ * axis; unequal batch dims; params.shape[axis] above INT32_MAX with int32 indices; an index
+ * outside [0, params.shape[axis]), named with its position); resource_exhausted (the output is too
+ * large, rank above TX_MAX_RANK, allocation failed). */
+TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
+                           int64_t batch_dims, tx_tensor **out);
+
+/* tf.gather_nd: `indices` (int32/int64, rank >= 1) is [d_0, ..., d_{N-1}, K] with K <= rank(params);
+ * each innermost K-vector indexes params' first K dims and picks an element (K = rank) or a slice.
+ * Output shape indices.shape[:-1] + params.shape[K:].  K = 0 picks the whole of params.
+ * Errors: invalid_argument (a NULL input; params a scalar; indices a scalar or not int32/int64;
+ * K > rank(params); more than INT32_MAX index vectors; params with more than INT32_MAX elements
+ * for int32 indices; a non-empty result from an empty params; an index vector out of bounds,
+ * named with its position and values); resource_exhausted. */
+TX_API tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out);
+
+/* tf.unique_with_counts: the distinct elements of the 1-D `x` in order of first occurrence.
+ * outs must have room for 3 handles: outs[0] = y (x's dtype), outs[1] = idx (x's length; y[idx[i]]
+ * == x[i]), outs[2] = count (y's length); idx and count are of type out_idx (TX_INT32 or TX_INT64).
+ * Expected O(n) time (a hash table).  Equality follows TF's CPU kernel: integers, bool and strings
+ * by value (bytes); float32/float64 by ==, so -0.0 and 0.0 are one value (the first seen is kept)
+ * and every NaN is distinct; float16/bfloat16 by bit pattern, so -0.0 and 0.0 stay distinct, and
+ * every NaN is distinct.  On failure every outs[i] is NULL.
+ * Errors: invalid_argument (NULL x or outs; x not 1-D; more than INT32_MAX elements; out_idx not
+ * int32/int64); unimplemented (complex and quantized dtypes, which TF's kernel does not take);
+ * resource_exhausted. */
+TX_API tx_status tx_unique_with_counts(const tx_tensor *x, tx_dtype out_idx, tx_tensor **outs);
+
+/* tf.dynamic_partition: `partitions` (int32, any shape that prefixes data's shape) sends each slice
+ * data[js, ...] to outs[partitions[js]], in row-major order of js.  outs must have room for
+ * num_partitions handles; outs[i] has shape [count of i in partitions] + data.shape[rank(partitions):]
+ * (possibly empty).  On failure every outs[i] is NULL.
+ * Errors: invalid_argument (a NULL argument; partitions not int32; num_partitions < 1 or above
+ * INT32_MAX; data.shape not starting with partitions.shape; a partition id outside
+ * [0, num_partitions), named with its position); resource_exhausted. */
+TX_API tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partitions,
+                                      int64_t num_partitions, tx_tensor **outs);
+
+/* tf.dynamic_stitch: merged[indices[m][i...], ...] = data[m][i..., ...].  indices[m] (int32) and
+ * data[m] (one dtype for all m) come in n pairs (n_indices == n_data >= 1); data[m].shape must be
+ * indices[m].shape + C with the same C for every m.  Output shape [max(indices) + 1] + C.  Entries
+ * are merged in order, so a later (m, i) wins over an earlier one.  Rows that no index names are
+ * zero (empty strings for a string tensor); TF leaves them uninitialised.  As in TF, indices are
+ * bounds-checked only when the output has rows, so all-negative indices give a 0-row output.
+ * Errors: invalid_argument (a NULL argument; n_indices != n_data or 0; indices not int32; data
+ * dtypes that differ; a shape rule broken; a negative index, named with its position);
+ * resource_exhausted. */
+TX_API tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
+                                   const tx_tensor *const *data, size_t n_data, tx_tensor **out);
+
+/* tf.boolean_mask: keeps the slices of `tensor` whose entry in the K-D bool `mask` is true; mask's
+ * shape must equal tensor.shape[axis:axis+K].  Output shape tensor.shape[:axis] + [number of true
+ * entries] + tensor.shape[axis+K:], the kept entries in row-major order of the mask.  A negative
+ * axis counts from the end, with TF's Python slicing rule: tensor.shape[axis:axis+K] is empty
+ * unless axis + K < 0, so e.g. axis = -1 with a 1-D mask is an error, as in TF.  A mask byte other
+ * than 0 counts as true.
+ * Errors: invalid_argument (a NULL input; mask not bool; mask a scalar; shape mismatch, including
+ * an axis out of range); resource_exhausted. */
+TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_t axis,
+                                 tx_tensor **out);
+
+/* tf.one_hot: output[..., j, ...] = on_value where indices[...] == j, else off_value.  `indices`
+ * is uint8, int8, int32 or int64 of any rank N; the new dim of size depth goes at `axis` (-1 =
+ * last, else 0..N).  A negative or >= depth index gives an all-off row.  on_value and off_value
+ * are scalar (rank-0) tensors of dtype `dtype` (any dtype, strings included); NULL means 1 and 0
+ * of `dtype` respectively, which a string dtype cannot use (TF needs both values then).  Each
+ * output element is written once.
+ * Errors: invalid_argument (NULL indices; indices of another dtype; depth < 0 or > INT32_MAX;
+ * axis not -1 and not in [0, N]; on/off not scalar, or of a dtype other than `dtype`; a NULL
+ * on/off value for string; unknown dtype); resource_exhausted. */
+TX_API tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
+                            const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
+                            tx_tensor **out);
+
+/* tf.sequence_mask: output[i..., j] = j < lengths[i...] for j < maxlen, cast to `dtype` (bool
+ * true/false, or 1/0 of any numeric dtype).  `lengths` is any integer dtype and rank; the output
+ * has lengths' shape + [maxlen].  maxlen is an int32/int64 scalar tensor, or NULL for
+ * max(max(lengths), 0).  As in TF, lengths are cast to maxlen's dtype before the comparison (an
+ * int64 length with an int32 maxlen wraps to 32 bits); a uint64 length above INT64_MAX counts as
+ * INT64_MAX.
+ * Errors: invalid_argument (NULL lengths; lengths not an integer dtype; maxlen not an int32/int64
+ * scalar; maxlen < 0, which TF's Range rejects; unknown dtype); unimplemented (dtype string, which
+ * TF cannot cast bool to); resource_exhausted. */
+TX_API tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
+                                  tx_tensor **out);
 /* TX_SECTION_GATHER_END */
 
 #ifdef __cplusplus

@@ -1,0 +1,175 @@
+/* spatial.c -- the loops behind space_to_batch(_nd), batch_to_space(_nd) and
+ * extract_image_patches (see spatial.h).  No validation and no allocation here.
+ *
+ * space/batch: for each block offset the cells of the batch tensor that map inside the space
+ * tensor form a box (one index range per spatial dim), so each offset is one strided copy of
+ * contiguous cells (the remaining dims are contiguous on both sides) plus, towards the batch
+ * tensor, a zero fill of the rest of the slab by whole runs.  Each output byte is written once.
+ *
+ * patches: each output cell (b, r, c) is kr runs of kc * depth elements; the part of a run that
+ * falls inside the image is one memcpy when rate_cols == 1 (else depth-sized pieces) and the
+ * rest is zeroed. */
+#include "spatial.h"
+
+#include "copy.h"
+
+/* ceil(x / b) for b > 0, clamped below at 0; written so that it cannot overflow. */
+static int64_t ceil_div_pos(int64_t x, int64_t b) { return x <= 0 ? 0 : (x - 1) / b + 1; }
+
+typedef struct sb_box {
+    int64_t lo[TX_MAX_RANK], hi[TX_MAX_RANK];
+    bool need[TX_MAX_RANK + 1]; /* some dim >= k has cells outside the box */
+} sb_box;
+
+/* Zeroes the cells of one batch-side slab (rooted at dim k) that lie outside the box. */
+static void zero_outside(char *d, size_t k, size_t m, const sb_box *box, const int64_t *n,
+                         const int64_t *stride) {
+    if (k == m || !box->need[k]) return;
+    int64_t lo = box->lo[k], hi = box->hi[k], st = stride[k];
+    if (lo > 0) memset(d, 0, (size_t)(lo * st));
+    if (hi < n[k]) memset(d + hi * st, 0, (size_t)((n[k] - hi) * st));
+    if (k + 1 < m && box->need[k + 1])
+        for (int64_t i = lo; i < hi; i++) zero_outside(d + i * st, k + 1, m, box, n, stride);
+}
+
+static void space_batch(const tx__space_batch_plan *p, const char *src, char *dst, bool to_batch) {
+    const size_t m = p->m;
+    int64_t s_str[TX_MAX_RANK + 1], t_str[TX_MAX_RANK + 1];
+    int64_t s = (int64_t)p->inner, t = (int64_t)p->inner, nblocks = 1;
+    for (size_t k = m; k-- > 0;) {
+        s_str[k + 1] = s;
+        t_str[k + 1] = t;
+        s *= p->space[k];
+        t *= p->bsp[k];
+        nblocks *= p->block[k];
+    }
+    s_str[0] = s;
+    t_str[0] = t;
+
+    sb_box box;
+    int64_t off[TX_MAX_RANK] = {0};
+    int64_t dims[TX_MAX_RANK], sst[TX_MAX_RANK], tst[TX_MAX_RANK];
+    dims[0] = p->batch;
+    sst[0] = s_str[0];
+    tst[0] = t_str[0];
+    for (size_t k = 0; k < m; k++) {
+        sst[k + 1] = p->block[k] * s_str[k + 1];
+        tst[k + 1] = t_str[k + 1];
+    }
+    for (int64_t oi = 0; oi < nblocks; oi++) {
+        int64_t t_off = oi * p->batch * t_str[0], s_off = 0;
+        bool empty = false;
+        for (size_t k = 0; k < m; k++) {
+            int64_t lo = ceil_div_pos(p->pad[k] - off[k], p->block[k]);
+            int64_t hi = ceil_div_pos(p->space[k] + p->pad[k] - off[k], p->block[k]);
+            if (hi > p->bsp[k]) hi = p->bsp[k];
+            if (lo >= hi) {
+                empty = true;
+                lo = hi = 0;
+            }
+            box.lo[k] = lo;
+            box.hi[k] = hi;
+            dims[k + 1] = hi - lo;
+        }
+        if (!empty) {
+            for (size_t k = 0; k < m; k++) {
+                t_off += box.lo[k] * t_str[k + 1];
+                s_off += (box.lo[k] * p->block[k] + off[k] - p->pad[k]) * s_str[k + 1];
+            }
+            if (to_batch)
+                tx__copy_nd(dst + t_off, src + s_off, m + 1, dims, tst, sst, p->inner);
+            else
+                tx__copy_nd(dst + s_off, src + t_off, m + 1, dims, sst, tst, p->inner);
+        }
+        if (to_batch) {
+            char *slab = dst + oi * p->batch * t_str[0];
+            if (empty) {
+                memset(slab, 0, (size_t)(p->batch * t_str[0]));
+            } else {
+                box.need[m] = false;
+                for (size_t k = m; k-- > 0;)
+                    box.need[k] = box.need[k + 1] || box.lo[k] > 0 || box.hi[k] < p->bsp[k];
+                if (box.need[0])
+                    for (int64_t b = 0; b < p->batch; b++)
+                        zero_outside(slab + b * t_str[0], 0, m, &box, p->bsp, t_str + 1);
+            }
+        }
+        /* Next block offset, row-major (the last spatial dim varies fastest). */
+        for (size_t k = m; k-- > 0;) {
+            if (++off[k] < p->block[k]) break;
+            off[k] = 0;
+        }
+    }
+}
+
+void tx__space_to_batch_run(const tx__space_batch_plan *p, const char *space, char *batch) {
+    space_batch(p, space, batch, true);
+}
+
+void tx__batch_to_space_run(const tx__space_batch_plan *p, const char *batch, char *space) {
+    space_batch(p, batch, space, false);
+}
+
+#define STRIDED_LOOP(T)                                                                          \
+    for (int64_t k = 0; k < n; k++) {                                                            \
+        T v;                                                                                     \
+        memcpy(&v, s + k * ss, sizeof v);                                                        \
+        memcpy(d + k * (int64_t)sizeof v, &v, sizeof v);                                         \
+    }
+
+/* n elements of `width` bytes from a source with byte stride ss to a contiguous destination. */
+static void gather_strided(char *d, const char *s, int64_t n, int64_t ss, size_t width) {
+    switch (width) {
+    case 1: STRIDED_LOOP(uint8_t); break;
+    case 2: STRIDED_LOOP(uint16_t); break;
+    case 4: STRIDED_LOOP(uint32_t); break;
+    case 8: STRIDED_LOOP(uint64_t); break;
+    case 16: {
+        typedef struct { uint64_t a, b; } u128;
+        STRIDED_LOOP(u128);
+        break;
+    }
+    default:
+        for (int64_t k = 0; k < n; k++) memcpy(d + k * (int64_t)width, s + k * ss, width);
+    }
+}
+
+void tx__extract_patches_run(const tx__patches_plan *p, const char *images, char *out) {
+    const int64_t dep = (int64_t)p->depth_bytes;
+    const int64_t run = p->kc * dep;     /* bytes of one (i, all j, all d) run */
+    const int64_t cell = p->kr * run;    /* bytes of one output (b, r, c) */
+    const int64_t in_row = p->in_cols * dep, in_img = p->in_rows * in_row;
+    char *o = out;
+    for (int64_t b = 0; b < p->batch; b++) {
+        const char *img = images + b * in_img;
+        for (int64_t r = 0; r < p->out_rows; r++) {
+            const int64_t y0 = r * p->sr - p->pad_top;
+            for (int64_t c = 0; c < p->out_cols; c++, o += cell) {
+                /* Kernel columns j with 0 <= x0 + j * rc < in_cols. */
+                const int64_t x0 = c * p->sc - p->pad_left;
+                int64_t jlo = ceil_div_pos(-x0, p->rc);
+                int64_t jhi = ceil_div_pos(p->in_cols - x0, p->rc);
+                if (jhi > p->kc) jhi = p->kc;
+                if (jlo >= jhi) {
+                    memset(o, 0, (size_t)cell);
+                    continue;
+                }
+                for (int64_t i = 0; i < p->kr; i++) {
+                    char *d = o + i * run;
+                    const int64_t y = y0 + i * p->rr;
+                    if (y < 0 || y >= p->in_rows) {
+                        memset(d, 0, (size_t)run);
+                        continue;
+                    }
+                    if (jlo > 0) memset(d, 0, (size_t)(jlo * dep));
+                    const char *s = img + y * in_row + (x0 + jlo * p->rc) * dep;
+                    if (p->rc == 1)
+                        memcpy(d + jlo * dep, s, (size_t)((jhi - jlo) * dep));
+                    else
+                        gather_strided(d + jlo * dep, s, jhi - jlo, p->rc * dep, p->depth_bytes);
+                    if (jhi < p->kc) memset(d + jhi * dep, 0, (size_t)((p->kc - jhi) * dep));
+                }
+            }
+        }
+    }
+}

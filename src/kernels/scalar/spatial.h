@@ -1,0 +1,46 @@
+/* spatial.h -- kernels of the space/batch/depth family and of extract_image_patches: pure loops
+ * over raw memory, planned and validated by src/ops/spatial.c.  space_to_depth and depth_to_space
+ * need no kernel of their own (they are one tx__copy_nd each); space_to_batch(_nd) and
+ * batch_to_space(_nd) share the box-copy kernel below, and extract_image_patches has its own. */
+#ifndef TX_KERNELS_SPATIAL_H
+#define TX_KERNELS_SPATIAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* The relation between a "space" tensor S of shape [batch, space[0..m), inner bytes] and a
+ * "batch" tensor T of shape [prod(block) * batch, bsp[0..m), inner bytes]:
+ *   T[o * batch + b, p[0..m)] == S[b, p[k] * block[k] + off[k] - pad[k] ...]
+ * where o is the row-major index of the block offsets off[k] in [0, block[k]), and a T cell whose
+ * S position falls outside S is padding.  pad is paddings[:, 0] for space_to_batch and
+ * crops[:, 0] for batch_to_space.  The op has checked every size; both tensors are non-empty. */
+typedef struct tx__space_batch_plan {
+    size_t m;
+    int64_t batch;               /* S's batch */
+    size_t inner;                /* bytes of one cell (remaining dims times the element size) */
+    int64_t space[TX_MAX_RANK];  /* S's spatial sizes */
+    int64_t bsp[TX_MAX_RANK];    /* T's spatial sizes */
+    int64_t block[TX_MAX_RANK];
+    int64_t pad[TX_MAX_RANK];
+} tx__space_batch_plan;
+
+/* S -> T: every T cell is written, padding cells with zero bytes. */
+TX_HIDDEN void tx__space_to_batch_run(const tx__space_batch_plan *p, const char *space,
+                                      char *batch);
+/* T -> S: every S cell is written once (cropped T cells are skipped). */
+TX_HIDDEN void tx__batch_to_space_run(const tx__space_batch_plan *p, const char *batch,
+                                      char *space);
+
+/* extract_image_patches on [batch, in_rows, in_cols, depth] -> [batch, out_rows, out_cols,
+ * kr * kc * depth]; cells outside the image are zero bytes. */
+typedef struct tx__patches_plan {
+    int64_t batch, in_rows, in_cols, out_rows, out_cols;
+    int64_t kr, kc, sr, sc, rr, rc, pad_top, pad_left;
+    size_t depth_bytes; /* depth * element size (> 0) */
+} tx__patches_plan;
+
+TX_HIDDEN void tx__extract_patches_run(const tx__patches_plan *p, const char *images, char *out);
+
+#endif

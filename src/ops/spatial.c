@@ -1,0 +1,506 @@
+/* spatial.c -- TF's "space, batch and depth" ops and image patches: space_to_batch_nd,
+ * batch_to_space_nd, their 4-D legacy forms space_to_batch and batch_to_space,
+ * required_space_to_batch_paddings, space_to_depth, depth_to_space (NHWC and NCHW) and
+ * extract_image_patches.  Each op validates its arguments in TF's order with TF's status
+ * categories, computes the output shape with overflow checks, then runs one pass: the
+ * space/batch ops and patches through the kernels of kernels/scalar/spatial.c, space/depth as a
+ * single strided copy (kernels/copy.h) whose contiguous runs are block_size * depth elements in
+ * NHWC.  All of them move bytes only, so every dtype works, strings included. */
+#include "internal.h"
+
+#include <inttypes.h>
+
+#include "copy.h"
+#include "scalar/spatial.h"
+
+/* ---- shared helpers ---------------------------------------------------------------------------- */
+
+static tx_status check_int_tensor(const char *op, const char *what, const tx_tensor *t) {
+    TX_REQUIRE_TENSOR(op, t, what);
+    TX_REQUIRE(t->dtype == TX_INT32 || t->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+               "%s: %s must be int32 or int64, got %s", op, what, tx_dtype_name(t->dtype));
+    return TX_OK;
+}
+
+static int64_t int_at(const tx_tensor *t, int64_t i) {
+    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+}
+
+/* Checks that t is an int32/int64 matrix of shape [m, 2]. */
+static tx_status check_pairs(const char *op, const char *what, const tx_tensor *t, int64_t m) {
+    TX_TRY(check_int_tensor(op, what, t));
+    if (t->rank != 2 || t->dims[0] != m || t->dims[1] != 2) {
+        char buf[TX_DIMS_STR_CAP];
+        return tx__fail(TX_INVALID_ARGUMENT, "%s: %s must have shape [%" PRId64 ", 2], got %s", op,
+                        what, m, tx__format_dims(buf, sizeof buf, t->rank, t->dims));
+    }
+    return TX_OK;
+}
+
+/* Hands a finished data-movement output to the caller; string outputs keep the input's bytes. */
+static tx_status finish(tx_tensor *o, const tx_tensor *in, tx_tensor **out) {
+    tx_status st = tx__share_strings(o, in);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* ---- space_to_batch_nd / batch_to_space_nd ------------------------------------------------------ */
+
+/* block_shape and the [M, 2] paddings/crops, read once (TF copies them too, so that a caller
+ * changing them concurrently cannot make the op index out of bounds). */
+typedef struct sb_args {
+    size_t m;
+    int64_t block[TX_MAX_RANK];
+    int64_t pairs[2 * TX_MAX_RANK];
+} sb_args;
+
+/* TF's argument shape rules of SpaceToBatchND / BatchToSpaceND (both kernels check the same). */
+static tx_status read_sb_args(const char *op, const tx_tensor *input, const tx_tensor *block_shape,
+                              const tx_tensor *pairs, const char *pairs_name, sb_args *a) {
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_TRY(check_int_tensor(op, "block_shape", block_shape));
+    TX_REQUIRE(block_shape->rank == 1, TX_INVALID_ARGUMENT,
+               "%s: block_shape must be 1-D, got rank %zu", op, block_shape->rank);
+    int64_t m = block_shape->dims[0];
+    TX_REQUIRE(m < (int64_t)input->rank, TX_INVALID_ARGUMENT,
+               "%s: input rank must be >= 1 + M = %" PRId64 " for a block_shape of %" PRId64
+               " entries, got rank %zu", op, m + 1, m, input->rank);
+    TX_TRY(check_pairs(op, pairs_name, pairs, m));
+    a->m = (size_t)m;
+    for (int64_t i = 0; i < m; i++) {
+        a->block[i] = int_at(block_shape, i);
+        a->pairs[2 * i] = int_at(pairs, 2 * i);
+        a->pairs[2 * i + 1] = int_at(pairs, 2 * i + 1);
+    }
+    return TX_OK;
+}
+
+static tx_status check_blocks(const char *op, const sb_args *a, int64_t *nblocks) {
+    int64_t p = 1;
+    for (size_t k = 0; k < a->m; k++)
+        TX_REQUIRE(a->block[k] >= 1, TX_INVALID_ARGUMENT,
+                   "%s: block_shape[%zu] = %" PRId64 " must be >= 1", op, k, a->block[k]);
+    for (size_t k = 0; k < a->m; k++)
+        TX_REQUIRE(tx__mul_i64(p, a->block[k], &p), TX_INVALID_ARGUMENT,
+                   "%s: the product of block_shape overflows int64", op);
+    *nblocks = p;
+    return TX_OK;
+}
+
+/* Kernel plan from the space-side tensor S ([batch, s_1..s_M] + remaining) and the batch-side
+ * spatial sizes.  Leading spatial dims with block 1 and no padding/cropping are folded into the
+ * batch and trailing ones into the contiguous cell, as TF does, so copies get longer runs. */
+static void make_plan(tx__space_batch_plan *p, const tx_tensor *space, const int64_t *bsp,
+                      const sb_args *a) {
+    size_t m = a->m, first = 0, last = m;
+    while (first < m && a->block[first] == 1 && a->pairs[2 * first] == 0 &&
+           a->pairs[2 * first + 1] == 0)
+        first++;
+    while (last > first && a->block[last - 1] == 1 && a->pairs[2 * (last - 1)] == 0 &&
+           a->pairs[2 * (last - 1) + 1] == 0)
+        last--;
+    p->batch = space->dims[0];
+    for (size_t k = 0; k < first; k++) p->batch *= space->dims[1 + k];
+    int64_t inner = (int64_t)tx_dtype_size(space->dtype);
+    for (size_t d = 1 + last; d < space->rank; d++) inner *= space->dims[d];
+    p->inner = (size_t)inner;
+    p->m = last - first;
+    for (size_t k = first; k < last; k++) {
+        p->space[k - first] = space->dims[1 + k];
+        p->bsp[k - first] = bsp[k];
+        p->block[k - first] = a->block[k];
+        p->pad[k - first] = a->pairs[2 * k];
+    }
+}
+
+static tx_status space_to_batch_core(const char *op, const tx_tensor *input, const sb_args *a,
+                                     tx_tensor **out) {
+    int64_t nblocks, dims[TX_MAX_RANK];
+    TX_TRY(check_blocks(op, a, &nblocks));
+    TX_REQUIRE(tx__mul_i64(input->dims[0], nblocks, &dims[0]), TX_INVALID_ARGUMENT,
+               "%s: output batch %" PRId64 " * %" PRId64 " overflows int64", op, input->dims[0],
+               nblocks);
+    for (size_t k = 0; k < a->m; k++) {
+        int64_t ps = a->pairs[2 * k], pe = a->pairs[2 * k + 1], padded;
+        TX_REQUIRE(ps >= 0 && pe >= 0, TX_INVALID_ARGUMENT,
+                   "%s: paddings[%zu] = [%" PRId64 ", %" PRId64 "] must be non-negative", op, k,
+                   ps, pe);
+        TX_REQUIRE(tx__add_i64(input->dims[1 + k], ps, &padded) && tx__add_i64(padded, pe, &padded),
+                   TX_INVALID_ARGUMENT, "%s: padded size of spatial dim %zu overflows int64", op,
+                   k);
+        TX_REQUIRE(padded % a->block[k] == 0, TX_INVALID_ARGUMENT,
+                   "%s: padded size %" PRId64 " of spatial dim %zu (%" PRId64 " + %" PRId64
+                   " + %" PRId64 ") is not divisible by block_shape[%zu] = %" PRId64, op, padded,
+                   k, input->dims[1 + k], ps, pe, k, a->block[k]);
+        dims[1 + k] = padded / a->block[k];
+    }
+    for (size_t d = 1 + a->m; d < input->rank; d++) dims[d] = input->dims[d];
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, input->dtype, input->rank, dims, &o));
+    if (o->numel > 0) {
+        tx__space_batch_plan plan;
+        make_plan(&plan, input, dims + 1, a);
+        tx__space_to_batch_run(&plan, input->data, o->data);
+    }
+    return finish(o, input, out);
+}
+
+static tx_status batch_to_space_core(const char *op, const tx_tensor *input, const sb_args *a,
+                                     tx_tensor **out) {
+    int64_t nblocks, dims[TX_MAX_RANK];
+    TX_TRY(check_blocks(op, a, &nblocks));
+    TX_REQUIRE(input->dims[0] % nblocks == 0, TX_INVALID_ARGUMENT,
+               "%s: input batch %" PRId64 " is not divisible by the product of block_shape %" PRId64,
+               op, input->dims[0], nblocks);
+    dims[0] = input->dims[0] / nblocks;
+    for (size_t k = 0; k < a->m; k++) {
+        int64_t cs = a->pairs[2 * k], ce = a->pairs[2 * k + 1], full;
+        TX_REQUIRE(cs >= 0 && ce >= 0, TX_INVALID_ARGUMENT,
+                   "%s: crops[%zu] = [%" PRId64 ", %" PRId64 "] must be non-negative", op, k, cs,
+                   ce);
+        TX_REQUIRE(tx__mul_i64(input->dims[1 + k], a->block[k], &full), TX_INVALID_ARGUMENT,
+                   "%s: spatial dim %zu of size %" PRId64 " times block_shape[%zu] = %" PRId64
+                   " overflows int64", op, k, input->dims[1 + k], k, a->block[k]);
+        TX_REQUIRE(cs <= full && ce <= full - cs, TX_INVALID_ARGUMENT,
+                   "%s: crops[%zu] = [%" PRId64 ", %" PRId64 "] are larger than spatial dim %zu"
+                   " of size %" PRId64 " * %" PRId64 " = %" PRId64, op, k, cs, ce, k,
+                   input->dims[1 + k], a->block[k], full);
+        dims[1 + k] = full - cs - ce;
+    }
+    for (size_t d = 1 + a->m; d < input->rank; d++) dims[d] = input->dims[d];
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, input->dtype, input->rank, dims, &o));
+    if (o->numel > 0) {
+        tx__space_batch_plan plan;
+        make_plan(&plan, o, input->dims + 1, a);
+        tx__batch_to_space_run(&plan, input->data, o->data);
+    }
+    return finish(o, input, out);
+}
+
+tx_status tx_space_to_batch_nd(const tx_tensor *input, const tx_tensor *block_shape,
+                               const tx_tensor *paddings, tx_tensor **out) {
+    static const char *op = "space_to_batch_nd";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    sb_args a;
+    TX_TRY(read_sb_args(op, input, block_shape, paddings, "paddings", &a));
+    return space_to_batch_core(op, input, &a, out);
+}
+
+tx_status tx_batch_to_space_nd(const tx_tensor *input, const tx_tensor *block_shape,
+                               const tx_tensor *crops, tx_tensor **out) {
+    static const char *op = "batch_to_space_nd";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    sb_args a;
+    TX_TRY(read_sb_args(op, input, block_shape, crops, "crops", &a));
+    return batch_to_space_core(op, input, &a, out);
+}
+
+/* The legacy ops: TF checks block_size > 1 when the kernel is built, then rank 4. */
+static tx_status legacy_args(const char *op, const tx_tensor *input, const tx_tensor *pairs,
+                             const char *pairs_name, int64_t block_size, sb_args *a) {
+    TX_REQUIRE(block_size > 1, TX_INVALID_ARGUMENT, "%s: block_size must be > 1, got %" PRId64, op,
+               block_size);
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_REQUIRE(input->rank == 4, TX_INVALID_ARGUMENT, "%s: input must be 4-D, got rank %zu", op,
+               input->rank);
+    TX_TRY(check_pairs(op, pairs_name, pairs, 2));
+    a->m = 2;
+    a->block[0] = a->block[1] = block_size;
+    for (int64_t i = 0; i < 4; i++) a->pairs[i] = int_at(pairs, i);
+    return TX_OK;
+}
+
+tx_status tx_space_to_batch(const tx_tensor *input, const tx_tensor *paddings, int64_t block_size,
+                            tx_tensor **out) {
+    static const char *op = "space_to_batch";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    sb_args a;
+    TX_TRY(legacy_args(op, input, paddings, "paddings", block_size, &a));
+    return space_to_batch_core(op, input, &a, out);
+}
+
+tx_status tx_batch_to_space(const tx_tensor *input, const tx_tensor *crops, int64_t block_size,
+                            tx_tensor **out) {
+    static const char *op = "batch_to_space";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    sb_args a;
+    TX_TRY(legacy_args(op, input, crops, "crops", block_size, &a));
+    return batch_to_space_core(op, input, &a, out);
+}
+
+/* ---- required_space_to_batch_paddings ----------------------------------------------------------- */
+
+/* TF's Python function converts every argument to int32, so each value must fit int32; it does not
+ * check signs, but its documented rules (base_paddings >= 0) and meaningful shapes are enforced
+ * here with clean errors instead of numpy's division by zero or wrap-around. */
+static tx_status int32_value(const char *op, const char *what, const tx_tensor *t, int64_t i,
+                             int64_t min, int64_t *v) {
+    *v = int_at(t, i);
+    TX_REQUIRE(*v >= min && *v <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: %s entry %" PRId64 " = %" PRId64 " must be in [%" PRId64 ", %d]", op, what, i,
+               *v, min, INT32_MAX);
+    return TX_OK;
+}
+
+tx_status tx_required_space_to_batch_paddings(const tx_tensor *input_shape,
+                                              const tx_tensor *block_shape,
+                                              const tx_tensor *base_paddings, tx_tensor **outs) {
+    static const char *op = "required_space_to_batch_paddings";
+    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    outs[0] = outs[1] = NULL;
+    TX_TRY(check_int_tensor(op, "input_shape", input_shape));
+    TX_TRY(check_int_tensor(op, "block_shape", block_shape));
+    if (base_paddings != NULL) TX_TRY(check_int_tensor(op, "base_paddings", base_paddings));
+    TX_REQUIRE(block_shape->rank == 1, TX_INVALID_ARGUMENT,
+               "%s: block_shape must be 1-D, got rank %zu", op, block_shape->rank);
+    const int64_t m = block_shape->dims[0];
+    int64_t dims[2] = {m, 2};
+    if (m > 0) {
+        if (input_shape->rank != 1 || input_shape->dims[0] != m) {
+            char buf[TX_DIMS_STR_CAP];
+            return tx__fail(TX_INVALID_ARGUMENT, "%s: input_shape must have shape [%" PRId64
+                            "], got %s", op, m,
+                            tx__format_dims(buf, sizeof buf, input_shape->rank, input_shape->dims));
+        }
+        if (base_paddings != NULL) TX_TRY(check_pairs(op, "base_paddings", base_paddings, m));
+        for (int64_t i = 0; i < m; i++) {
+            int64_t in, blk, b0 = 0, b1 = 0;
+            TX_TRY(int32_value(op, "input_shape", input_shape, i, 0, &in));
+            TX_TRY(int32_value(op, "block_shape", block_shape, i, 1, &blk));
+            if (base_paddings != NULL) {
+                TX_TRY(int32_value(op, "base_paddings", base_paddings, 2 * i, 0, &b0));
+                TX_TRY(int32_value(op, "base_paddings", base_paddings, 2 * i + 1, 0, &b1));
+            }
+            int64_t end = b1 + (blk - (in + b0 + b1) % blk) % blk;
+            TX_REQUIRE(end <= INT32_MAX, TX_INVALID_ARGUMENT,
+                       "%s: padding end %" PRId64 " of dim %" PRId64 " does not fit int32", op,
+                       end, i);
+        }
+    }
+    tx_tensor *pad = NULL, *crop = NULL;
+    TX_TRY(tx__tensor_alloc(op, TX_INT32, 2, dims, &pad));
+    tx_status st = tx__tensor_alloc(op, TX_INT32, 2, dims, &crop);
+    if (st != TX_OK) {
+        tx_tensor_free(pad);
+        return st;
+    }
+    int32_t *pv = (int32_t *)pad->data, *cv = (int32_t *)crop->data;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t in = int_at(input_shape, i), blk = int_at(block_shape, i);
+        int64_t b0 = base_paddings ? int_at(base_paddings, 2 * i) : 0;
+        int64_t b1 = base_paddings ? int_at(base_paddings, 2 * i + 1) : 0;
+        int64_t extra = (blk - (in + b0 + b1) % blk) % blk;
+        pv[2 * i] = (int32_t)b0;
+        pv[2 * i + 1] = (int32_t)(b1 + extra);
+        cv[2 * i] = 0;
+        cv[2 * i + 1] = (int32_t)extra;
+    }
+    outs[0] = pad;
+    outs[1] = crop;
+    return TX_OK;
+}
+
+/* ---- space_to_depth / depth_to_space ------------------------------------------------------------ */
+
+static tx_status check_depth_args(const char *op, const tx_tensor *input, int64_t block_size,
+                                  tx_data_format fmt) {
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_REQUIRE(fmt == TX_FORMAT_NHWC || fmt == TX_FORMAT_NCHW || fmt == TX_FORMAT_NCHW_VECT_C,
+               TX_INVALID_ARGUMENT, "%s: data_format %d is not NHWC (0), NCHW (1) or NCHW_VECT_C (2)",
+               op, (int)fmt);
+    TX_REQUIRE(block_size > 1, TX_INVALID_ARGUMENT, "%s: block_size must be > 1, got %" PRId64, op,
+               block_size);
+    /* TF runs NCHW_VECT_C (qint8 packed by 4, rank 5) on GPUs only. */
+    TX_REQUIRE(fmt != TX_FORMAT_NCHW_VECT_C, TX_UNIMPLEMENTED,
+               "%s: data_format NCHW_VECT_C is not supported (use NHWC or NCHW)", op);
+    TX_REQUIRE(input->rank == 4, TX_INVALID_ARGUMENT, "%s: input must be 4-D, got rank %zu", op,
+               input->rank);
+    return TX_OK;
+}
+
+/* Runs one strided copy of 6 dims whose strides are given in elements. */
+static void copy6(tx_tensor *o, const tx_tensor *in, const int64_t *dims, int64_t *dst_st,
+                  int64_t *src_st) {
+    int64_t e = (int64_t)tx_dtype_size(in->dtype);
+    for (int d = 0; d < 6; d++) {
+        dst_st[d] *= e;
+        src_st[d] *= e;
+    }
+    tx__copy_nd(o->data, in->data, 6, dims, dst_st, src_st, (size_t)e);
+}
+
+tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size, tx_data_format data_format,
+                            tx_tensor **out) {
+    static const char *op = "space_to_depth";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_TRY(check_depth_args(op, input, block_size, data_format));
+    const bool nhwc = data_format == TX_FORMAT_NHWC;
+    const int64_t bs = block_size, n = input->dims[0];
+    const int64_t c = input->dims[nhwc ? 3 : 1], h = input->dims[nhwc ? 1 : 2],
+                  w = input->dims[nhwc ? 2 : 3];
+    TX_REQUIRE(h % bs == 0 && w % bs == 0, TX_INVALID_ARGUMENT,
+               "%s: height %" PRId64 " and width %" PRId64 " must be divisible by block_size %" PRId64,
+               op, h, w, bs);
+    int64_t oc;
+    TX_REQUIRE(tx__mul_i64(c, bs, &oc) && tx__mul_i64(oc, bs, &oc), TX_INVALID_ARGUMENT,
+               "%s: output depth %" PRId64 " * %" PRId64 " * %" PRId64 " overflows int64", op, c,
+               bs, bs);
+    const int64_t oh = h / bs, ow = w / bs;
+    int64_t odims[4] = {n, oh, ow, oc};
+    if (!nhwc) odims[1] = oc, odims[2] = oh, odims[3] = ow;
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, input->dtype, 4, odims, &o));
+    if (o->numel > 0) {
+        if (nhwc) {
+            /* [n, oy, dy, ox, dx, k]: dx and k are contiguous on both sides, so every run is
+             * block_size * depth elements. */
+            int64_t dims[6] = {n, oh, bs, ow, bs, c};
+            int64_t dst[6] = {oh * ow * oc, ow * oc, bs * c, oc, c, 1};
+            int64_t src[6] = {h * w * c, bs * w * c, w * c, bs * c, c, 1};
+            copy6(o, input, dims, dst, src);
+        } else {
+            int64_t dims[6] = {n, bs, bs, c, oh, ow};
+            int64_t dst[6] = {oc * oh * ow, bs * c * oh * ow, c * oh * ow, oh * ow, ow, 1};
+            int64_t src[6] = {c * h * w, w, 1, h * w, bs * w, bs};
+            copy6(o, input, dims, dst, src);
+        }
+    }
+    return finish(o, input, out);
+}
+
+tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size, tx_data_format data_format,
+                            tx_tensor **out) {
+    static const char *op = "depth_to_space";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_TRY(check_depth_args(op, input, block_size, data_format));
+    const bool nhwc = data_format == TX_FORMAT_NHWC;
+    const int64_t bs = block_size, n = input->dims[0];
+    const int64_t c = input->dims[nhwc ? 3 : 1], h = input->dims[nhwc ? 1 : 2],
+                  w = input->dims[nhwc ? 2 : 3];
+    int64_t bs2;
+    /* A block_size * block_size past int64 divides only a depth of 0. */
+    bool bs2_ok = tx__mul_i64(bs, bs, &bs2);
+    TX_REQUIRE(bs2_ok ? c % bs2 == 0 : c == 0, TX_INVALID_ARGUMENT,
+               "%s: depth %" PRId64 " must be divisible by block_size * block_size = %" PRId64
+               " * %" PRId64, op, c, bs, bs);
+    const int64_t oc = bs2_ok ? c / bs2 : 0;
+    int64_t oh, ow;
+    TX_REQUIRE(tx__mul_i64(h, bs, &oh) && tx__mul_i64(w, bs, &ow), TX_INVALID_ARGUMENT,
+               "%s: output height %" PRId64 " * %" PRId64 " or width %" PRId64 " * %" PRId64
+               " overflows int64", op, h, bs, w, bs);
+    int64_t odims[4] = {n, oh, ow, oc};
+    if (!nhwc) odims[1] = oc, odims[2] = oh, odims[3] = ow;
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, input->dtype, 4, odims, &o));
+    if (o->numel > 0) {
+        if (nhwc) {
+            /* [n, y, dy, x, dx, k]: runs of block_size * (depth / block_size^2) elements. */
+            int64_t dims[6] = {n, h, bs, w, bs, oc};
+            int64_t dst[6] = {oh * ow * oc, bs * ow * oc, ow * oc, bs * oc, oc, 1};
+            int64_t src[6] = {h * w * c, w * c, bs * oc, c, oc, 1};
+            copy6(o, input, dims, dst, src);
+        } else {
+            int64_t dims[6] = {n, oc, h, bs, w, bs};
+            int64_t dst[6] = {oc * oh * ow, oh * ow, bs * ow, ow, bs, 1};
+            int64_t src[6] = {c * h * w, h * w, w, bs * oc * h * w, 1, oc * h * w};
+            copy6(o, input, dims, dst, src);
+        }
+    }
+    return finish(o, input, out);
+}
+
+/* ---- extract_image_patches ---------------------------------------------------------------------- */
+
+/* TF reads each list as int32 (an entry outside int32 fails when the attribute is read), then its
+ * kernel requires the batch and depth entries to be 1 (unimplemented) and the spatial ones >= 1
+ * (out_of_range). */
+static tx_status check_vec4(const char *op, const char *what, const int64_t *v, size_t n) {
+    TX_REQUIRE(n == 4 && v != NULL, TX_INVALID_ARGUMENT, "%s: %s must have 4 entries, got %zu", op,
+               what, v == NULL ? (size_t)0 : n);
+    for (size_t i = 0; i < 4; i++)
+        TX_REQUIRE(v[i] >= INT32_MIN && v[i] <= INT32_MAX, TX_INVALID_ARGUMENT,
+                   "%s: %s[%zu] = %" PRId64 " does not fit int32", op, what, i, v[i]);
+    TX_REQUIRE(v[0] == 1 && v[3] == 1, TX_UNIMPLEMENTED,
+               "%s: %s = [%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 "]: only [1, rows, cols,"
+               " 1] is supported (patches are taken across space only)", op, what, v[0], v[1], v[2],
+               v[3]);
+    TX_REQUIRE(v[1] >= 1 && v[2] >= 1, TX_OUT_OF_RANGE,
+               "%s: %s = [1, %" PRId64 ", %" PRId64 ", 1] is out of range: its spatial entries must"
+               " be >= 1", op, what, v[1], v[2]);
+    return TX_OK;
+}
+
+/* TF's GetWindowedOutputSize (kernel_shape_util.cc), with the dilated kernel size. */
+static tx_status windowed_size(const char *op, const char *what, int64_t in, int64_t k, int64_t rate,
+                               int64_t stride, tx_padding padding, int64_t *out_size,
+                               int64_t *pad_before) {
+    const int64_t keff = (k - 1) * rate + 1; /* k, rate <= INT32_MAX: no overflow */
+    int64_t sz, num;
+    *pad_before = 0;
+    if (padding == TX_PADDING_VALID) {
+        TX_REQUIRE(tx__add_i64(in - keff, stride, &num), TX_INVALID_ARGUMENT,
+                   "%s: %s output size overflows int64", op, what);
+        sz = num / stride; /* truncates toward zero, as TF's C++ does */
+    } else {
+        TX_REQUIRE(tx__add_i64(in, stride - 1, &num), TX_INVALID_ARGUMENT,
+                   "%s: %s output size overflows int64", op, what);
+        sz = num / stride;
+        int64_t needed = (sz - 1) * stride + keff - in;
+        *pad_before = needed > 0 ? needed / 2 : 0;
+    }
+    TX_REQUIRE(sz >= 0, TX_INVALID_ARGUMENT,
+               "%s: computed output size would be negative: %" PRId64 " [%s input size: %" PRId64
+               ", effective filter size: %" PRId64 ", stride: %" PRId64 "]", op, sz, what, in, keff,
+               stride);
+    *out_size = sz;
+    return TX_OK;
+}
+
+tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t *ksizes, size_t n_ksizes,
+                                   const int64_t *strides, size_t n_strides, const int64_t *rates,
+                                   size_t n_rates, tx_padding padding, tx_tensor **out) {
+    static const char *op = "extract_image_patches";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_TRY(check_vec4(op, "ksizes", ksizes, n_ksizes));
+    TX_TRY(check_vec4(op, "strides", strides, n_strides));
+    TX_TRY(check_vec4(op, "rates", rates, n_rates));
+    TX_REQUIRE(padding == TX_PADDING_VALID || padding == TX_PADDING_SAME, TX_INVALID_ARGUMENT,
+               "%s: padding %d is not VALID (1) or SAME (2)", op, (int)padding);
+    TX_REQUIRE_TENSOR(op, images, "images");
+    TX_REQUIRE(images->rank == 4, TX_INVALID_ARGUMENT, "%s: images must be 4-D, got rank %zu", op,
+               images->rank);
+    tx__patches_plan p;
+    p.batch = images->dims[0];
+    p.in_rows = images->dims[1];
+    p.in_cols = images->dims[2];
+    p.kr = ksizes[1], p.kc = ksizes[2];
+    p.sr = strides[1], p.sc = strides[2];
+    p.rr = rates[1], p.rc = rates[2];
+    TX_TRY(windowed_size(op, "rows", p.in_rows, p.kr, p.rr, p.sr, padding, &p.out_rows, &p.pad_top));
+    TX_TRY(windowed_size(op, "cols", p.in_cols, p.kc, p.rc, p.sc, padding, &p.out_cols,
+                         &p.pad_left));
+    int64_t depth = images->dims[3], odepth;
+    TX_REQUIRE(tx__mul_i64(p.kr, p.kc, &odepth) && tx__mul_i64(odepth, depth, &odepth),
+               TX_INVALID_ARGUMENT, "%s: output depth %" PRId64 " * %" PRId64 " * %" PRId64
+               " overflows int64", op, p.kr, p.kc, depth);
+    int64_t odims[4] = {p.batch, p.out_rows, p.out_cols, odepth};
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, images->dtype, 4, odims, &o));
+    if (o->numel > 0) {
+        p.depth_bytes = (size_t)depth * tx_dtype_size(images->dtype);
+        tx__extract_patches_run(&p, images->data, o->data);
+    }
+    return finish(o, images, out);
+}
