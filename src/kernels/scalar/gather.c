@@ -1,0 +1,193 @@
+/* gather.c -- portable loops of the gather family (see kernels/scalar/gather.h): gather,
+ * gather_nd, dynamic_partition, dynamic_stitch, boolean_mask, one_hot and the fill used by
+ * one_hot and sequence_mask.  Each loop is instantiated per moved width (1, 2, 4, 8, 16 bytes get a
+ * fixed-size move the compiler turns into one load and store; any other slice size uses memcpy)
+ * and, where it reads indices, per index type, so no hot loop branches on a dtype. */
+#include "scalar/gather.h"
+
+typedef struct {
+    uint64_t a, b;
+} u128;
+
+/* Expands BODY(W) with W a compile-time constant for the common widths, else the runtime size. */
+#define WIDTH_SWITCH(sb, BODY)                                                                   \
+    switch (sb) {                                                                                \
+    case 1: BODY(1); break;                                                                      \
+    case 2: BODY(2); break;                                                                      \
+    case 4: BODY(4); break;                                                                      \
+    case 8: BODY(8); break;                                                                      \
+    case 16: BODY(16); break;                                                                    \
+    default: BODY(sb); break;                                                                    \
+    }
+
+/* ---- gather ---------------------------------------------------------------------------------- */
+
+#define GATHER_LOOP(IT, W)                                                                       \
+    do {                                                                                         \
+        const int64_t sb_ = (int64_t)(W);                                                        \
+        for (int64_t b = 0; b < nbatch; b++) {                                                   \
+            const IT *ix = (const IT *)indices + b * n;                                          \
+            for (int64_t o = 0; o < nouter; o++) {                                               \
+                const char *p = params + ((b * nouter + o) * dim) * sb_;                         \
+                for (int64_t i = 0; i < n; i++) {                                                \
+                    memcpy(out, p + (int64_t)ix[i] * sb_, (W));                                  \
+                    out += sb_;                                                                  \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+    } while (0)
+
+#define GATHER_I32(W) GATHER_LOOP(int32_t, W)
+#define GATHER_I64(W) GATHER_LOOP(int64_t, W)
+
+void tx__gather_kernel(char *out, const char *params, const void *indices, bool idx64,
+                       int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
+                       size_t slice_bytes) {
+    if (idx64) {
+        WIDTH_SWITCH(slice_bytes, GATHER_I64)
+    } else {
+        WIDTH_SWITCH(slice_bytes, GATHER_I32)
+    }
+}
+
+/* ---- gather_nd ------------------------------------------------------------------------------- */
+
+#define GATHER_ND_LOOP(IT, W)                                                                    \
+    do {                                                                                         \
+        const IT *ix = (const IT *)indices;                                                      \
+        for (int64_t i = 0; i < n; i++, ix += k) {                                               \
+            int64_t off = 0;                                                                     \
+            for (size_t j = 0; j < k; j++) off += (int64_t)ix[j] * strides[j];                   \
+            memcpy(out, params + off, (W));                                                      \
+            out += (W);                                                                          \
+        }                                                                                        \
+    } while (0)
+
+#define GATHER_ND_I32(W) GATHER_ND_LOOP(int32_t, W)
+#define GATHER_ND_I64(W) GATHER_ND_LOOP(int64_t, W)
+
+void tx__gather_nd_kernel(char *out, const char *params, const void *indices, bool idx64,
+                          int64_t n, size_t k, const int64_t *strides, size_t slice_bytes) {
+    if (idx64) {
+        WIDTH_SWITCH(slice_bytes, GATHER_ND_I64)
+    } else {
+        WIDTH_SWITCH(slice_bytes, GATHER_ND_I32)
+    }
+}
+
+/* ---- dynamic_partition / dynamic_stitch ------------------------------------------------------ */
+
+#define PARTITION_LOOP(W)                                                                        \
+    for (int64_t i = 0; i < n; i++) {                                                            \
+        int32_t p = parts[i];                                                                    \
+        memcpy(outs[p] + pos[p] * (int64_t)(W), data + i * (int64_t)(W), (W));                   \
+        pos[p]++;                                                                                \
+    }
+
+void tx__partition_kernel(char *const *outs, int64_t *pos, const int32_t *parts, int64_t n,
+                          const char *data, size_t slice_bytes) {
+    WIDTH_SWITCH(slice_bytes, PARTITION_LOOP)
+}
+
+#define STITCH_LOOP(W)                                                                           \
+    for (int64_t i = 0; i < n; i++)                                                              \
+        memcpy(out + (int64_t)idx[i] * (int64_t)(W), data + i * (int64_t)(W), (W));
+
+void tx__stitch_kernel(char *out, const int32_t *idx, int64_t n, const char *data,
+                       size_t slice_bytes) {
+    WIDTH_SWITCH(slice_bytes, STITCH_LOOP)
+}
+
+/* ---- boolean_mask ---------------------------------------------------------------------------- */
+
+char *tx__mask_kernel(char *out, const char *src, const uint8_t *mask, int64_t nouter, int64_t m,
+                      size_t slice_bytes) {
+    const int64_t sb = (int64_t)slice_bytes;
+    for (int64_t o = 0; o < nouter; o++) {
+        const char *base = src + o * m * sb;
+        int64_t i = 0;
+        while (i < m) {
+            while (i < m && !mask[i]) i++;
+            int64_t start = i;
+            while (i < m && mask[i]) i++;
+            if (i > start) {
+                memcpy(out, base + start * sb, (size_t)((i - start) * sb));
+                out += (i - start) * sb;
+            }
+        }
+    }
+    return out;
+}
+
+/* ---- fill and one_hot ------------------------------------------------------------------------ */
+
+#define FILL_LOOP(T)                                                                             \
+    do {                                                                                         \
+        T v_;                                                                                    \
+        memcpy(&v_, value, sizeof v_);                                                           \
+        for (int64_t i = 0; i < count; i++) memcpy(dst + i * (int64_t)sizeof v_, &v_, sizeof v_); \
+    } while (0)
+
+void tx__fill_kernel(char *dst, const void *value, size_t width, int64_t count) {
+    switch (width) {
+    case 1: memset(dst, *(const uint8_t *)value, (size_t)count); break;
+    case 2: FILL_LOOP(uint16_t); break;
+    case 4: FILL_LOOP(uint32_t); break;
+    case 8: FILL_LOOP(uint64_t); break;
+    case 16: FILL_LOOP(u128); break;
+    default:
+        for (int64_t i = 0; i < count; i++) memcpy(dst + i * (int64_t)width, value, width);
+    }
+}
+
+/* With suffix 1 (the new axis last) a row is off...off on off...off: two fills and one store.
+ * Otherwise each element is a select between the two values.  Either way every output element
+ * is written exactly once. */
+#define ONE_HOT_LOOP(TI, T)                                                                      \
+    do {                                                                                         \
+        const TI *ix = (const TI *)indices;                                                      \
+        T on_, off_;                                                                             \
+        memcpy(&on_, on, sizeof on_);                                                            \
+        memcpy(&off_, off, sizeof off_);                                                         \
+        const int64_t w_ = (int64_t)sizeof(T);                                                   \
+        char *o = out;                                                                           \
+        if (suffix == 1) {                                                                       \
+            for (int64_t p = 0; p < prefix; p++) {                                               \
+                int64_t v = (int64_t)ix[p];                                                      \
+                if (v >= 0 && v < depth) {                                                       \
+                    for (int64_t d = 0; d < v; d++) memcpy(o + d * w_, &off_, sizeof off_);      \
+                    memcpy(o + v * w_, &on_, sizeof on_);                                        \
+                    for (int64_t d = v + 1; d < depth; d++) memcpy(o + d * w_, &off_, sizeof off_); \
+                } else {                                                                         \
+                    for (int64_t d = 0; d < depth; d++) memcpy(o + d * w_, &off_, sizeof off_);  \
+                }                                                                                \
+                o += depth * w_;                                                                 \
+            }                                                                                    \
+        } else {                                                                                 \
+            for (int64_t p = 0; p < prefix; p++, ix += suffix)                                   \
+                for (int64_t d = 0; d < depth; d++)                                              \
+                    for (int64_t s = 0; s < suffix; s++, o += w_)                                \
+                        memcpy(o, (int64_t)ix[s] == d ? &on_ : &off_, sizeof on_);               \
+        }                                                                                        \
+    } while (0)
+
+#define ONE_HOT_TI(T)                                                                            \
+    do {                                                                                         \
+        switch (ti) {                                                                            \
+        case TX_UINT8: ONE_HOT_LOOP(uint8_t, T); break;                                          \
+        case TX_INT8: ONE_HOT_LOOP(int8_t, T); break;                                            \
+        case TX_INT32: ONE_HOT_LOOP(int32_t, T); break;                                          \
+        default: ONE_HOT_LOOP(int64_t, T); break;                                                \
+        }                                                                                        \
+    } while (0)
+
+void tx__one_hot_kernel(char *out, const void *indices, tx_dtype ti, int64_t prefix, int64_t depth,
+                        int64_t suffix, const void *on, const void *off, size_t width) {
+    switch (width) {
+    case 1: ONE_HOT_TI(uint8_t); break;
+    case 2: ONE_HOT_TI(uint16_t); break;
+    case 4: ONE_HOT_TI(uint32_t); break;
+    case 8: ONE_HOT_TI(uint64_t); break;
+    default: ONE_HOT_TI(u128); break;
+    }
+}

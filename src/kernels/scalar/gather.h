@@ -1,0 +1,45 @@
+/* gather.h -- the loops of the gather family (gather, gather_nd, dynamic_partition,
+ * dynamic_stitch, boolean_mask, one_hot, sequence_mask): pure data movement over raw memory,
+ * keyed by the byte width of the moved unit (a slice of 1, 2, 4, 8, 16 bytes gets a fixed-size
+ * move, any other size a memcpy).  No validation and no allocation here: the ops in
+ * src/ops/{gather,partition,encode}.c have checked every index before calling. */
+#ifndef TX_KERNELS_SCALAR_GATHER_H
+#define TX_KERNELS_SCALAR_GATHER_H
+
+#include "internal.h"
+
+/* gather: out is [nbatch, nouter, n, slice], params [nbatch, nouter, dim, slice], indices
+ * [nbatch, n] (int32 or int64 per idx64), slice `slice_bytes` bytes.  Every index is in [0, dim). */
+TX_HIDDEN void tx__gather_kernel(char *out, const char *params, const void *indices, bool idx64,
+                                 int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
+                                 size_t slice_bytes);
+
+/* gather_nd: out[i] = params + sum_j indices[i*k + j] * strides[j] (strides in bytes), each a
+ * slice of `slice_bytes` bytes, for i < n.  Every index vector is in bounds. */
+TX_HIDDEN void tx__gather_nd_kernel(char *out, const char *params, const void *indices,
+                                    bool idx64, int64_t n, size_t k, const int64_t *strides,
+                                    size_t slice_bytes);
+
+/* dynamic_partition: slice i of `data` goes to outs[parts[i]] at row pos[parts[i]]++. */
+TX_HIDDEN void tx__partition_kernel(char *const *outs, int64_t *pos, const int32_t *parts,
+                                    int64_t n, const char *data, size_t slice_bytes);
+
+/* dynamic_stitch: row idx[i] of out receives slice i of data, in order (later wins). */
+TX_HIDDEN void tx__stitch_kernel(char *out, const int32_t *idx, int64_t n, const char *data,
+                                 size_t slice_bytes);
+
+/* boolean_mask: for each of nouter blocks of m slices, appends the slices whose mask byte is
+ * non-zero to out (contiguous runs move with one memcpy).  Returns the end of what it wrote. */
+TX_HIDDEN char *tx__mask_kernel(char *out, const char *src, const uint8_t *mask, int64_t nouter,
+                                int64_t m, size_t slice_bytes);
+
+/* Writes `count` copies of the `width`-byte value at `value` to dst. */
+TX_HIDDEN void tx__fill_kernel(char *dst, const void *value, size_t width, int64_t count);
+
+/* one_hot: out is [prefix, depth, suffix] elements of `width` bytes; element (p, d, s) is *on when
+ * indices[p*suffix + s] == d, else *off.  ti is the index dtype (uint8, int8, int32, int64). */
+TX_HIDDEN void tx__one_hot_kernel(char *out, const void *indices, tx_dtype ti, int64_t prefix,
+                                  int64_t depth, int64_t suffix, const void *on, const void *off,
+                                  size_t width);
+
+#endif

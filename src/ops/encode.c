@@ -1,0 +1,151 @@
+/* encode.c -- TF's tf.one_hot (OneHot) and tf.sequence_mask: ops that encode integer positions
+ * as dense tensors.  Both write each output element exactly once (a fill of the off/zero value
+ * around the on/one values, never a fill followed by a second pass).  The rules follow TF's
+ * one_hot_op.cc and the Python sequence_mask (a Range compared with the lengths, then a Cast). */
+#include "gather.h"
+
+#include "scalar/gather.h"
+
+#include <inttypes.h>
+
+/* ---- one_hot --------------------------------------------------------------------------------- */
+
+static tx_status check_value(const char *op, const char *what, const tx_tensor *v, tx_dtype dtype) {
+    if (v == NULL) {
+        TX_REQUIRE(dtype != TX_STRING, TX_INVALID_ARGUMENT,
+                   "%s: %s must be given for a string dtype (TF has no default for it)", op, what);
+        return TX_OK;
+    }
+    char sbuf[TX_DIMS_STR_CAP];
+    TX_REQUIRE(v->rank == 0, TX_INVALID_ARGUMENT, "%s: %s must be a scalar, but got shape %s", op,
+               what, tx__format_dims(sbuf, sizeof sbuf, v->rank, v->dims));
+    TX_REQUIRE(v->dtype == dtype, TX_INVALID_ARGUMENT, "%s: %s is %s but dtype is %s", op, what,
+               tx_dtype_name(v->dtype), tx_dtype_name(dtype));
+    return TX_OK;
+}
+
+tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
+                     const tx_tensor *off_value, int64_t axis, tx_dtype dtype, tx_tensor **out) {
+    static const char *op = "one_hot";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, indices, "indices");
+    tx_dtype ti = indices->dtype;
+    TX_REQUIRE(ti == TX_UINT8 || ti == TX_INT8 || ti == TX_INT32 || ti == TX_INT64,
+               TX_INVALID_ARGUMENT, "%s: indices must be uint8, int8, int32 or int64, got %s", op,
+               tx_dtype_name(ti));
+    TX_REQUIRE(tx__dtype(dtype) != NULL, TX_INVALID_ARGUMENT, "%s: unknown dtype %d", op, (int)dtype);
+    const int64_t irank = (int64_t)indices->rank;
+    TX_REQUIRE(axis == -1 || (axis >= 0 && axis <= irank), TX_INVALID_ARGUMENT,
+               "%s: axis must be -1 or in [0, %" PRId64 "], got %" PRId64, op, irank, axis);
+    TX_REQUIRE(depth >= 0, TX_INVALID_ARGUMENT, "%s: depth must be non-negative, got %" PRId64, op,
+               depth);
+    TX_REQUIRE(depth <= INT32_MAX, TX_INVALID_ARGUMENT, "%s: depth %" PRId64 " does not fit int32",
+               op, depth);
+    TX_TRY(check_value(op, "on_value", on_value, dtype));
+    TX_TRY(check_value(op, "off_value", off_value, dtype));
+    unsigned char one[16], zero[16] = {0};
+    tx__one_value(dtype, one); /* unused for strings: both values are given then */
+    const void *on = on_value ? (const void *)on_value->data : (const void *)one;
+    const void *off = off_value ? (const void *)off_value->data : (const void *)zero;
+
+    const size_t a = axis == -1 ? indices->rank : (size_t)axis;
+    int64_t dims[TX_MAX_RANK + 1];
+    memcpy(dims, indices->dims, a * sizeof *dims);
+    dims[a] = depth;
+    memcpy(dims + a + 1, indices->dims + a, (indices->rank - a) * sizeof *dims);
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, dtype, indices->rank + 1, dims, &o));
+    int64_t prefix = 1, suffix = 1;
+    for (size_t i = 0; i < a; i++) prefix *= indices->dims[i];
+    for (size_t i = a; i < indices->rank; i++) suffix *= indices->dims[i];
+    if (o->numel > 0)
+        tx__one_hot_kernel(o->data, indices->data, ti, prefix, depth, suffix, on, off,
+                           tx_dtype_size(dtype));
+    tx_status st = TX_OK;
+    if (on_value) st = tx__share_strings(o, on_value);
+    if (st == TX_OK && off_value) st = tx__share_strings(o, off_value);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* ---- sequence_mask --------------------------------------------------------------------------- */
+
+/* Element i of an integer tensor as int64; a uint64 above INT64_MAX saturates.  With wrap32 the
+ * value is first cast to int32 (two's complement wrap), as TF casts lengths to maxlen's dtype. */
+static int64_t length_at(const tx_tensor *t, int64_t i, bool wrap32) {
+    const char *p = t->data;
+    uint64_t raw;
+    int64_t v;
+    switch (t->dtype) {
+    case TX_INT8: v = ((const int8_t *)p)[i]; raw = (uint64_t)v; break;
+    case TX_UINT8: v = ((const uint8_t *)p)[i]; raw = (uint64_t)v; break;
+    case TX_INT16: v = ((const int16_t *)p)[i]; raw = (uint64_t)v; break;
+    case TX_UINT16: v = ((const uint16_t *)p)[i]; raw = (uint64_t)v; break;
+    case TX_INT32: v = ((const int32_t *)p)[i]; raw = (uint64_t)v; break;
+    case TX_UINT32: v = ((const uint32_t *)p)[i]; raw = (uint64_t)v; break;
+    case TX_INT64: v = ((const int64_t *)p)[i]; raw = (uint64_t)v; break;
+    default:
+        raw = ((const uint64_t *)p)[i];
+        v = raw > INT64_MAX ? INT64_MAX : (int64_t)raw;
+        break;
+    }
+    if (wrap32) {
+        uint32_t low = (uint32_t)raw;
+        return low > INT32_MAX ? (int64_t)low - 4294967296LL : (int64_t)low;
+    }
+    return v;
+}
+
+tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
+                           tx_tensor **out) {
+    static const char *op = "sequence_mask";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, lengths, "lengths");
+    tx_dtype_kind lk = tx_dtype_kind_of(lengths->dtype);
+    TX_REQUIRE(lk == TX_KIND_SIGNED || lk == TX_KIND_UNSIGNED, TX_INVALID_ARGUMENT,
+               "%s: lengths must be an integer tensor, got %s", op, tx_dtype_name(lengths->dtype));
+    TX_REQUIRE(tx__dtype(dtype) != NULL, TX_INVALID_ARGUMENT, "%s: unknown dtype %d", op, (int)dtype);
+    TX_REQUIRE(dtype != TX_STRING, TX_UNIMPLEMENTED,
+               "%s: dtype string is not supported (TF cannot cast bool to string)", op);
+    int64_t m = 0;
+    bool wrap32 = false;
+    if (maxlen != NULL) {
+        char sbuf[TX_DIMS_STR_CAP];
+        TX_REQUIRE(maxlen->rank == 0, TX_INVALID_ARGUMENT, "%s: maxlen must be a scalar, got shape %s",
+                   op, tx__format_dims(sbuf, sizeof sbuf, maxlen->rank, maxlen->dims));
+        TX_TRY(tx__read_int_scalar(op, "maxlen", maxlen, &m));
+        TX_REQUIRE(m >= 0, TX_INVALID_ARGUMENT,
+                   "%s: maxlen %" PRId64 " is negative (TF's Range needs 0 <= maxlen)", op, m);
+        wrap32 = maxlen->dtype == TX_INT32;
+    } else {
+        for (int64_t i = 0; i < lengths->numel; i++) {
+            int64_t v = length_at(lengths, i, false);
+            if (v > m) m = v;
+        }
+    }
+    int64_t dims[TX_MAX_RANK + 1];
+    memcpy(dims, lengths->dims, lengths->rank * sizeof *dims);
+    dims[lengths->rank] = m;
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, dtype, lengths->rank + 1, dims, &o));
+    if (o->numel > 0) {
+        unsigned char one[16];
+        tx__one_value(dtype, one);
+        const size_t w = tx_dtype_size(dtype);
+        char *row = o->data;
+        for (int64_t i = 0; i < lengths->numel; i++, row += m * (int64_t)w) {
+            int64_t len = length_at(lengths, i, wrap32);
+            int64_t c = len < 0 ? 0 : len > m ? m : len;
+            tx__fill_kernel(row, one, w, c);
+            memset(row + c * (int64_t)w, 0, (size_t)(m - c) * w);
+        }
+    }
+    *out = o;
+    return TX_OK;
+}

@@ -1,0 +1,289 @@
+/* gather.c -- TF's tf.gather (GatherV2, with axis and batch_dims) and tf.gather_nd, plus the
+ * helpers the gather family shares (src/ops/gather.h).  Both ops validate every index before
+ * any data moves and then run a width-keyed copy loop from kernels/scalar/gather.c: a gather with
+ * a large inner slice is one memcpy per index.  The other ops of the family live in partition.c
+ * (dynamic_partition, dynamic_stitch, boolean_mask), unique.c (unique_with_counts) and encode.c
+ * (one_hot, sequence_mask). */
+#include "gather.h"
+
+#include "scalar/gather.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+/* ---- shared helpers ------------------------------------------------------------------------- */
+
+const char *tx__position(char *buf, size_t cap, size_t rank, const int64_t *dims, int64_t flat) {
+    buf[0] = '\0';
+    if (rank == 0 || cap < 8) return buf;
+    int64_t idx[TX_MAX_RANK];
+    for (size_t d = rank; d-- > 0;) {
+        int64_t n = dims[d] > 0 ? dims[d] : 1;
+        idx[d] = flat % n;
+        flat /= n;
+    }
+    size_t pos = 0;
+    buf[pos++] = '[';
+    for (size_t d = 0; d < rank; d++) {
+        char item[32];
+        int w = snprintf(item, sizeof item, d ? ",%" PRId64 : "%" PRId64, idx[d]);
+        if (pos + (size_t)w + 5 >= cap) {
+            memcpy(buf + pos, "...", 3);
+            pos += 3;
+            break;
+        }
+        memcpy(buf + pos, item, (size_t)w);
+        pos += (size_t)w;
+    }
+    buf[pos++] = ']';
+    buf[pos] = '\0';
+    return buf;
+}
+
+bool tx__one_value(tx_dtype dtype, void *one) {
+    const tx__dtype_info *info = tx__dtype(dtype);
+    if (info == NULL || info->kind == TX_KIND_STRING) return false;
+    memset(one, 0, 16);
+    switch (dtype) {
+    case TX_FLOAT16: {
+        uint16_t h = 0x3C00;
+        memcpy(one, &h, 2);
+        break;
+    }
+    case TX_BFLOAT16: {
+        uint16_t h = 0x3F80;
+        memcpy(one, &h, 2);
+        break;
+    }
+    case TX_FLOAT32:
+    case TX_COMPLEX64: {
+        float f = 1.0f;
+        memcpy(one, &f, 4);
+        break;
+    }
+    case TX_FLOAT64:
+    case TX_COMPLEX128: {
+        double f = 1.0;
+        memcpy(one, &f, 8);
+        break;
+    }
+    default: {
+        /* bool and every integer or quantized type: the integer 1 in host byte order. */
+        uint64_t v = 1;
+        if (info->size == 1) *(uint8_t *)one = 1;
+        else if (info->size == 2) { uint16_t x = 1; memcpy(one, &x, 2); }
+        else if (info->size == 4) { uint32_t x = 1; memcpy(one, &x, 4); }
+        else memcpy(one, &v, 8);
+    }
+    }
+    return true;
+}
+
+static tx_status check_index_dtype(const char *op, const char *what, const tx_tensor *t) {
+    TX_REQUIRE(t->dtype == TX_INT32 || t->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+               "%s: %s must be int32 or int64, got %s", op, what, tx_dtype_name(t->dtype));
+    return TX_OK;
+}
+
+static inline int64_t index_at(const tx_tensor *t, int64_t i) {
+    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+}
+
+/* Row-major position of the first entry of `t` (int32/int64) outside [0, limit), or -1.  The
+ * unsigned compare catches negatives too. */
+static int64_t first_out_of_range(const tx_tensor *t, int64_t limit) {
+    const uint64_t lim = (uint64_t)limit;
+    if (t->dtype == TX_INT32) {
+        const int32_t *v = (const int32_t *)t->data;
+        for (int64_t i = 0; i < t->numel; i++)
+            if ((uint64_t)(int64_t)v[i] >= lim) return i;
+    } else {
+        const int64_t *v = (const int64_t *)t->data;
+        for (int64_t i = 0; i < t->numel; i++)
+            if ((uint64_t)v[i] >= lim) return i;
+    }
+    return -1;
+}
+
+/* ---- gather ---------------------------------------------------------------------------------- */
+
+tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
+                    int64_t batch_dims, tx_tensor **out) {
+    static const char *op = "gather";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, params, "params");
+    TX_REQUIRE_TENSOR(op, indices, "indices");
+    TX_TRY(check_index_dtype(op, "indices", indices));
+    const int64_t prank = (int64_t)params->rank, irank = (int64_t)indices->rank;
+    /* TF: params must have rank >= axis + 1 (axis >= 0) or >= -axis (axis < 0). */
+    if (axis < -prank || axis >= prank) {
+        uint64_t need = axis < 0 ? (uint64_t)0 - (uint64_t)axis : (uint64_t)axis + 1;
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: axis %" PRId64 " needs params of rank at least %" PRIu64
+                        ", got rank %" PRId64, op, axis, need, prank);
+    }
+    if (axis < 0) axis += prank;
+    if (batch_dims != 0) {
+        TX_REQUIRE(batch_dims >= -irank && batch_dims <= irank, TX_INVALID_ARGUMENT,
+                   "%s: batch_dims %" PRId64 " is out of range [%" PRId64 ", %" PRId64 "]", op,
+                   batch_dims, -irank, irank);
+        if (batch_dims < 0) batch_dims += irank;
+        TX_REQUIRE(batch_dims < prank, TX_INVALID_ARGUMENT,
+                   "%s: batch_dims (%" PRId64 ") must be less than rank(params) (%" PRId64 ")", op,
+                   batch_dims, prank);
+        TX_REQUIRE(axis >= batch_dims, TX_INVALID_ARGUMENT,
+                   "%s: batch_dims (%" PRId64 ") must be less than or equal to axis (%" PRId64 ")",
+                   op, batch_dims, axis);
+        for (int64_t i = 0; i < batch_dims; i++)
+            TX_REQUIRE(params->dims[i] == indices->dims[i], TX_INVALID_ARGUMENT,
+                       "%s: params.shape[%" PRId64 "] = %" PRId64
+                       " should be equal to indices.shape[%" PRId64 "] = %" PRId64, op, i,
+                       params->dims[i], i, indices->dims[i]);
+    }
+    const int64_t dim = params->dims[axis];
+    TX_REQUIRE(indices->dtype == TX_INT64 || dim <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: params.shape[%" PRId64 "] = %" PRId64 " is too large for int32 indexing", op,
+               axis, dim);
+
+    /* Output shape params[:axis] + indices[batch_dims:] + params[axis+1:].  The products below are
+     * of dims of existing tensors, so they cannot overflow. */
+    int64_t dims[2 * TX_MAX_RANK];
+    size_t r = 0;
+    int64_t nbatch = 1, nouter = 1, inner = 1;
+    for (int64_t i = 0; i < axis; i++) {
+        dims[r++] = params->dims[i];
+        if (i < batch_dims) nbatch *= params->dims[i];
+        else nouter *= params->dims[i];
+    }
+    for (int64_t i = batch_dims; i < irank; i++) dims[r++] = indices->dims[i];
+    for (int64_t i = axis + 1; i < prank; i++) {
+        dims[r++] = params->dims[i];
+        inner *= params->dims[i];
+    }
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, params->dtype, r, dims, &o));
+    /* TF checks indices only while it copies, so an empty result checks none. */
+    if (o->numel == 0) {
+        *out = o;
+        return TX_OK;
+    }
+    int64_t bad = first_out_of_range(indices, dim);
+    if (bad >= 0) {
+        char pos[TX_POS_STR_CAP];
+        tx_tensor_free(o);
+        return tx__fail(TX_INVALID_ARGUMENT, "%s: indices%s = %" PRId64 " is not in [0, %" PRId64 ")",
+                        op, tx__position(pos, sizeof pos, indices->rank, indices->dims, bad),
+                        index_at(indices, bad), dim);
+    }
+    const size_t slice_bytes = (size_t)inner * tx_dtype_size(params->dtype);
+    tx__gather_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64, nbatch,
+                      nouter, indices->numel / nbatch, dim, slice_bytes);
+    tx_status st = tx__share_strings(o, params);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* ---- gather_nd ------------------------------------------------------------------------------- */
+
+/* "a, b, c" of an index vector, shortened with "..." when long. */
+static const char *format_vector(char *buf, size_t cap, const tx_tensor *t, int64_t first, size_t k) {
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (size_t j = 0; j < k; j++) {
+        char item[32];
+        int w = snprintf(item, sizeof item, j ? ", %" PRId64 : "%" PRId64,
+                         index_at(t, first + (int64_t)j));
+        if (pos + (size_t)w + 4 >= cap) {
+            memcpy(buf + pos, "...", 4);
+            return buf;
+        }
+        memcpy(buf + pos, item, (size_t)w + 1);
+        pos += (size_t)w;
+    }
+    return buf;
+}
+
+tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out) {
+    static const char *op = "gather_nd";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, params, "params");
+    TX_REQUIRE_TENSOR(op, indices, "indices");
+    TX_REQUIRE(params->rank >= 1, TX_INVALID_ARGUMENT, "%s: params must be at least a vector", op);
+    TX_REQUIRE(indices->rank >= 1, TX_INVALID_ARGUMENT, "%s: indices must be at least a vector", op);
+    TX_TRY(check_index_dtype(op, "indices", indices));
+    const size_t ir = indices->rank - 1;
+    const int64_t k = indices->dims[ir];
+    TX_REQUIRE(k <= (int64_t)params->rank, TX_INVALID_ARGUMENT,
+               "%s: index innermost dimension length must be <= params rank; saw: %" PRId64
+               " vs. %zu", op, k, params->rank);
+    /* The number of index vectors; with k = 0 it is not bounded by indices' element count. */
+    int64_t n = 1;
+    bool too_many = false;
+    for (size_t i = 0; i < ir; i++)
+        if (!tx__mul_i64(n, indices->dims[i], &n)) too_many = true;
+    for (size_t i = 0; i < ir; i++)
+        if (indices->dims[i] == 0) too_many = false, n = 0;
+    TX_REQUIRE(!too_many && n <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: indices has too many elements for int indexing: more than %d index vectors",
+               op, INT32_MAX);
+    TX_REQUIRE(indices->dtype == TX_INT64 || params->numel <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: params has %" PRId64 " elements, too many for int32 indexing", op,
+               params->numel);
+
+    int64_t dims[2 * TX_MAX_RANK];
+    size_t r = 0;
+    int64_t slice = 1;
+    for (size_t i = 0; i < ir; i++) dims[r++] = indices->dims[i];
+    for (size_t i = (size_t)k; i < params->rank; i++) {
+        dims[r++] = params->dims[i];
+        slice *= params->dims[i];
+    }
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, params->dtype, r, dims, &o));
+    if (n == 0) {
+        *out = o;
+        return TX_OK;
+    }
+    char sbuf[TX_DIMS_STR_CAP];
+    if (params->numel == 0) {
+        tx_tensor_free(o);
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: requested %" PRId64 " entries, but params is empty (shape %s)", op, n,
+                        tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
+    }
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = 0; j < k; j++) {
+            int64_t v = index_at(indices, i * k + j);
+            if ((uint64_t)v < (uint64_t)params->dims[j]) continue;
+            char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP];
+            tx_tensor_free(o);
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: indices%s = [%s] does not index into param shape %s", op,
+                            tx__position(pos, sizeof pos, ir, indices->dims, i),
+                            format_vector(vals, sizeof vals, indices, i * k, (size_t)k),
+                            tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
+        }
+    }
+    const size_t elem = tx_dtype_size(params->dtype);
+    int64_t strides[TX_MAX_RANK];
+    int64_t s = slice * (int64_t)elem;
+    for (int64_t j = k; j-- > 0;) {
+        strides[j] = s;
+        s *= params->dims[j];
+    }
+    tx__gather_nd_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64, n,
+                         (size_t)k, strides, (size_t)slice * elem);
+    tx_status st = tx__share_strings(o, params);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
+}

@@ -1,0 +1,20 @@
+/* gather.h -- helpers shared by the gather family's op files (gather.c, partition.c, unique.c,
+ * encode.c): TF-style index positions for messages, and the bytes of the value 1 per dtype. */
+#ifndef TX_OPS_GATHER_H
+#define TX_OPS_GATHER_H
+
+#include "internal.h"
+
+/* Capacity for a position string such as "[12,0,3]". */
+#define TX_POS_STR_CAP 160
+
+/* Writes the multi-index of row-major element `flat` of a tensor of shape dims as "[i,j,k]" (TF's
+ * SliceDebugString), or "" for a scalar.  Long positions end with "...]".  Returns buf. */
+TX_HIDDEN const char *tx__position(char *buf, size_t cap, size_t rank, const int64_t *dims,
+                                   int64_t flat);
+
+/* Writes the bytes of the value 1 of `dtype` (1.0 for floats, 1+0i for complex, true for bool) to
+ * `one` (room for 16 bytes).  Returns false for string and unknown dtypes. */
+TX_HIDDEN bool tx__one_value(tx_dtype dtype, void *one);
+
+#endif

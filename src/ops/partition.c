@@ -1,0 +1,216 @@
+/* partition.c -- TF's tf.dynamic_partition, tf.dynamic_stitch and tf.boolean_mask: ops that
+ * split a tensor into slices and put them back by an index or a mask.  Each validates every
+ * partition id, index and shape first, then moves whole slices with the width-keyed loops of
+ * kernels/scalar/gather.c.  Shape rules and messages follow TF's dynamic_partition_op.cc,
+ * dynamic_stitch_op.cc and the Python boolean_mask in array_ops.py. */
+#include "gather.h"
+
+#include "scalar/gather.h"
+
+#include <inttypes.h>
+
+/* True when dims a (rank ra) start with dims b (rank rb): TensorShapeUtils::StartsWith. */
+static bool starts_with(size_t ra, const int64_t *a, size_t rb, const int64_t *b) {
+    if (rb > ra) return false;
+    for (size_t i = 0; i < rb; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+/* ---- dynamic_partition ----------------------------------------------------------------------- */
+
+tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partitions,
+                               int64_t num_partitions, tx_tensor **outs) {
+    static const char *op = "dynamic_partition";
+    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    TX_REQUIRE(num_partitions >= 1 && num_partitions <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: num_partitions must be in [1, %d], got %" PRId64, op, INT32_MAX,
+               num_partitions);
+    for (int64_t p = 0; p < num_partitions; p++) outs[p] = NULL;
+    TX_REQUIRE_TENSOR(op, data, "data");
+    TX_REQUIRE_TENSOR(op, partitions, "partitions");
+    TX_REQUIRE(partitions->dtype == TX_INT32, TX_INVALID_ARGUMENT,
+               "%s: partitions must be int32, got %s", op, tx_dtype_name(partitions->dtype));
+    if (!starts_with(data->rank, data->dims, partitions->rank, partitions->dims)) {
+        char a[TX_DIMS_STR_CAP], b[TX_DIMS_STR_CAP];
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: data.shape must start with partitions.shape, got data.shape = %s, "
+                        "partitions.shape = %s", op,
+                        tx__format_dims(a, sizeof a, data->rank, data->dims),
+                        tx__format_dims(b, sizeof b, partitions->rank, partitions->dims));
+    }
+    const int32_t *ids = (const int32_t *)partitions->data;
+    const int64_t n = partitions->numel;
+    for (int64_t i = 0; i < n; i++) {
+        if (ids[i] >= 0 && ids[i] < num_partitions) continue;
+        char pos[TX_POS_STR_CAP];
+        return tx__fail(TX_INVALID_ARGUMENT, "%s: partitions%s = %" PRId32 " is not in [0, %" PRId64 ")",
+                        op, tx__position(pos, sizeof pos, partitions->rank, partitions->dims, i),
+                        ids[i], num_partitions);
+    }
+    /* counts[p], then reused as the write position of each output. */
+    int64_t *counts = tx__calloc_array((size_t)num_partitions, sizeof *counts, op);
+    if (counts == NULL) return TX_RESOURCE_EXHAUSTED;
+    char **dst = tx__calloc_array((size_t)num_partitions, sizeof *dst, op);
+    tx_status st = dst ? TX_OK : TX_RESOURCE_EXHAUSTED;
+    for (int64_t i = 0; st == TX_OK && i < n; i++) counts[ids[i]]++;
+    int64_t dims[TX_MAX_RANK + 1];
+    const size_t extra = data->rank - partitions->rank;
+    memcpy(dims + 1, data->dims + partitions->rank, extra * sizeof *dims);
+    int64_t slice = 1;
+    for (size_t i = 0; i < extra; i++) slice *= dims[1 + i];
+    for (int64_t p = 0; st == TX_OK && p < num_partitions; p++) {
+        dims[0] = counts[p];
+        st = tx__tensor_alloc(op, data->dtype, extra + 1, dims, &outs[p]);
+        if (st == TX_OK) st = tx__share_strings(outs[p], data);
+        if (st == TX_OK) dst[p] = outs[p]->data;
+    }
+    if (st == TX_OK && slice > 0) {
+        memset(counts, 0, (size_t)num_partitions * sizeof *counts);
+        tx__partition_kernel(dst, counts, ids, n, data->data,
+                             (size_t)slice * tx_dtype_size(data->dtype));
+    }
+    tx__free(dst, (size_t)num_partitions * sizeof *dst);
+    tx__free(counts, (size_t)num_partitions * sizeof *counts);
+    if (st != TX_OK) tx__free_all(outs, (size_t)num_partitions);
+    return st;
+}
+
+/* ---- dynamic_stitch -------------------------------------------------------------------------- */
+
+tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
+                            const tx_tensor *const *data, size_t n_data, tx_tensor **out) {
+    static const char *op = "dynamic_stitch";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE(n_indices >= 1 && indices != NULL, TX_INVALID_ARGUMENT,
+               "%s: indices must hold at least 1 tensor", op);
+    TX_REQUIRE(data != NULL && n_data == n_indices, TX_INVALID_ARGUMENT,
+               "%s: indices has %zu tensors but data has %zu", op, n_indices,
+               data != NULL ? n_data : 0);
+    for (size_t m = 0; m < n_indices; m++) {
+        TX_REQUIRE(indices[m] != NULL, TX_INVALID_ARGUMENT, "%s: indices[%zu] is NULL", op, m);
+        TX_REQUIRE(data[m] != NULL, TX_INVALID_ARGUMENT, "%s: data[%zu] is NULL", op, m);
+        TX_REQUIRE(indices[m]->dtype == TX_INT32, TX_INVALID_ARGUMENT,
+                   "%s: indices[%zu] must be int32, got %s", op, m,
+                   tx_dtype_name(indices[m]->dtype));
+        TX_REQUIRE(data[m]->dtype == data[0]->dtype, TX_INVALID_ARGUMENT,
+                   "%s: data[%zu] is %s but data[0] is %s", op, m, tx_dtype_name(data[m]->dtype),
+                   tx_dtype_name(data[0]->dtype));
+    }
+    int64_t max_index = -1;
+    for (size_t m = 0; m < n_indices; m++) {
+        const int32_t *v = (const int32_t *)indices[m]->data;
+        for (int64_t i = 0; i < indices[m]->numel; i++)
+            if (v[i] > max_index) max_index = v[i];
+    }
+    const tx_tensor *d0 = data[0], *i0 = indices[0];
+    char a[TX_DIMS_STR_CAP], b[TX_DIMS_STR_CAP], c[TX_DIMS_STR_CAP], e[TX_DIMS_STR_CAP];
+    for (size_t m = 0; m < n_indices; m++) {
+        const tx_tensor *dm = data[m], *im = indices[m];
+        if (!starts_with(dm->rank, dm->dims, im->rank, im->dims))
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: data[%zu].shape = %s does not start with indices[%zu].shape = %s",
+                            op, m, tx__format_dims(a, sizeof a, dm->rank, dm->dims), m,
+                            tx__format_dims(b, sizeof b, im->rank, im->dims));
+        bool same = dm->rank - im->rank == d0->rank - i0->rank;
+        for (size_t k = 0; same && k < d0->rank - i0->rank; k++)
+            same = dm->dims[im->rank + k] == d0->dims[i0->rank + k];
+        if (!same)
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: need data[0].shape[%zu:] = data[%zu].shape[%zu:], got data[0].shape "
+                            "= %s, data[%zu].shape = %s, indices[0].shape = %s, indices[%zu].shape "
+                            "= %s", op, i0->rank, m, im->rank,
+                            tx__format_dims(a, sizeof a, d0->rank, d0->dims), m,
+                            tx__format_dims(b, sizeof b, dm->rank, dm->dims),
+                            tx__format_dims(c, sizeof c, i0->rank, i0->dims), m,
+                            tx__format_dims(e, sizeof e, im->rank, im->dims));
+    }
+    const int64_t rows = max_index + 1;
+    /* As in TF, only a non-empty merge checks the indices; the max makes every index < rows, so
+     * only negative ones can fail. */
+    for (size_t m = 0; rows > 0 && m < n_indices; m++) {
+        const int32_t *v = (const int32_t *)indices[m]->data;
+        for (int64_t i = 0; i < indices[m]->numel; i++) {
+            if (v[i] >= 0) continue;
+            char pos[TX_POS_STR_CAP];
+            return tx__fail(TX_INVALID_ARGUMENT, "%s: indices[%zu]%s = %" PRId32 " is not in [0, %" PRId64 ")",
+                            op, m, tx__position(pos, sizeof pos, indices[m]->rank, indices[m]->dims, i),
+                            v[i], rows);
+        }
+    }
+    int64_t dims[TX_MAX_RANK + 1];
+    const size_t extra = d0->rank - i0->rank;
+    dims[0] = rows;
+    memcpy(dims + 1, d0->dims + i0->rank, extra * sizeof *dims);
+    int64_t slice = 1;
+    for (size_t k = 0; k < extra; k++) slice *= dims[1 + k];
+    /* Rows no index names stay zero (empty strings); TF leaves them uninitialised. */
+    tx_tensor *o;
+    TX_TRY(tx__tensor_zeros(op, d0->dtype, extra + 1, dims, &o));
+    const size_t slice_bytes = (size_t)slice * tx_dtype_size(d0->dtype);
+    for (size_t m = 0; m < n_indices; m++) {
+        if (rows > 0 && slice_bytes > 0)
+            tx__stitch_kernel(o->data, (const int32_t *)indices[m]->data, indices[m]->numel,
+                              data[m]->data, slice_bytes);
+        tx_status st = tx__share_strings(o, data[m]);
+        if (st != TX_OK) {
+            tx_tensor_free(o);
+            return st;
+        }
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* ---- boolean_mask ---------------------------------------------------------------------------- */
+
+tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_t axis,
+                          tx_tensor **out) {
+    static const char *op = "boolean_mask";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, tensor, "tensor");
+    TX_REQUIRE_TENSOR(op, mask, "mask");
+    TX_REQUIRE(mask->dtype == TX_BOOL, TX_INVALID_ARGUMENT, "%s: mask must be bool, got %s", op,
+               tx_dtype_name(mask->dtype));
+    TX_REQUIRE(mask->rank >= 1, TX_INVALID_ARGUMENT, "%s: mask cannot be a scalar", op);
+    const int64_t rank = (int64_t)tensor->rank, k = (int64_t)mask->rank;
+    /* TF's Python checks tensor.shape[axis:axis+K] against mask.shape with Python slicing, so a
+     * negative axis only works while axis + K stays negative (the slice is empty otherwise). */
+    int64_t a = axis < 0 ? axis + rank : axis;
+    bool fits = axis < 0 ? (axis >= -rank && axis + k < 0) : (axis <= rank - k);
+    char sbuf[TX_DIMS_STR_CAP], mbuf[TX_DIMS_STR_CAP];
+    if (!fits || !starts_with(tensor->rank - (size_t)a, tensor->dims + a, mask->rank, mask->dims))
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: mask shape %s does not match tensor.shape[%" PRId64 ":%" PRId64
+                        "] of tensor shape %s", op,
+                        tx__format_dims(mbuf, sizeof mbuf, mask->rank, mask->dims), axis,
+                        axis + k, tx__format_dims(sbuf, sizeof sbuf, tensor->rank, tensor->dims));
+    const uint8_t *mv = (const uint8_t *)mask->data;
+    int64_t count = 0;
+    for (int64_t i = 0; i < mask->numel; i++) count += mv[i] != 0;
+    int64_t dims[TX_MAX_RANK];
+    size_t r = 0;
+    int64_t nouter = 1, inner = 1;
+    for (int64_t i = 0; i < a; i++) {
+        dims[r++] = tensor->dims[i];
+        nouter *= tensor->dims[i];
+    }
+    dims[r++] = count;
+    for (int64_t i = a + k; i < rank; i++) {
+        dims[r++] = tensor->dims[i];
+        inner *= tensor->dims[i];
+    }
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, tensor->dtype, r, dims, &o));
+    const size_t slice_bytes = (size_t)inner * tx_dtype_size(tensor->dtype);
+    if (o->numel > 0) tx__mask_kernel(o->data, tensor->data, mv, nouter, mask->numel, slice_bytes);
+    tx_status st = tx__share_strings(o, tensor);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
+}
