@@ -256,6 +256,105 @@ TX_API void tx_buffer_free(void *data, size_t size);
 /* ---- Casting ---------------------------------------------------------------------------------
  * Implemented in src/ops/cast.c, src/ops/decode.c, src/ops/string_pack.c. */
 /* TX_SECTION_CASTING_BEGIN */
+
+/* tf.cast: a new tensor of `dtype` with x's shape, each element converted by TF's CPU rule (see
+ * docs/casting.md for the full table): float -> integer truncates toward zero; NaN and values out
+ * of the target's range give the x86-64 result TF gives (e.g. NaN -> int32 is INT32_MIN,
+ * 300.0 -> int8 is 44, -1.0 -> uint8 is 255); integer -> integer wraps; x -> bool is x != 0 (NaN
+ * is true); complex -> real keeps the real part; real -> complex sets the imaginary part to 0;
+ * -> float16 / bfloat16 go through float32 and round to nearest even, keeping NaN a NaN and
+ * overflowing to infinity.  Quantized dtypes convert as their integer storage.  A cast to the same
+ * dtype is a copy (strings included).
+ * x: any tensor.  dtype: any dtype.
+ * Errors: invalid_argument (x NULL, unknown dtype); unimplemented (a cast from or to string
+ * between different dtypes, "cast: Cast string to float32 is not supported");
+ * resource_exhausted.  Always a new buffer.  Implemented in src/ops/cast.c.  Since 0.1. */
+TX_API tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out);
+
+/* tf.saturate_cast: tf.cast after clamping each value, in x's own type, to the range of `dtype`
+ * as TF's Python wrapper does: the bounds are max(in.min, out.min) and min(in.max, out.max)
+ * rounded to the input type, each moved one step toward zero if rounding put it outside the
+ * output's range (float32 -> int32 clamps to [-2^31, 2147483520]).  Complex -> complex clamps the
+ * real and imaginary parts separately; complex -> real keeps the real part and clamps it.  No
+ * clamping happens when the input's finite range fits the output's, so NaN, and infinities in that
+ * case, convert as tf.cast converts them.  TF compares the rounded upper bound with the output's
+ * max in float64, which lets 2^63 through for int64/uint64 targets (and then wraps); tensorx
+ * compares exactly, so nothing wraps (float32 -> int64 clamps to 2^63 - 2^39).
+ * value: a numeric tensor.  dtype: a numeric dtype.
+ * Errors: invalid_argument (value NULL, unknown dtype); unimplemented (bool, string or quantized
+ * input or output: TF's dtypes have no min/max for them); resource_exhausted.  Always a new
+ * buffer.  Implemented in src/ops/cast.c.  Since 0.1. */
+TX_API tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out);
+
+/* tf.to_double, tf.to_float, tf.to_bfloat16, tf.to_int32, tf.to_int64: tx_cast to float64,
+ * float32, bfloat16, int32, int64.  Errors as tx_cast.  Implemented in src/ops/cast.c. */
+TX_API tx_status tx_to_double(const tx_tensor *x, tx_tensor **out);
+TX_API tx_status tx_to_float(const tx_tensor *x, tx_tensor **out);
+TX_API tx_status tx_to_bfloat16(const tx_tensor *x, tx_tensor **out);
+TX_API tx_status tx_to_int32(const tx_tensor *x, tx_tensor **out);
+TX_API tx_status tx_to_int64(const tx_tensor *x, tx_tensor **out);
+
+/* tf.bitcast: a VIEW of input's buffer as dtype `type` (no copy; tx_tensor_shares_buffer() is
+ * true).  Equal sizes keep the shape; a larger input type appends a dim of
+ * sizeof(input)/sizeof(type) ([3] float32 -> uint8 is [3, 4]); a smaller input type requires the
+ * last dim to equal sizeof(type)/sizeof(input) and removes it.  The bytes are reinterpreted in the
+ * host's order (TX_HOST_LITTLE_ENDIAN; the tested builds are little-endian x86-64).
+ * input, type: any numeric dtype except bool (quantized, uint32 and uint64 included).
+ * Errors: invalid_argument (input NULL, unknown type, "bitcast: cannot bitcast from float32 to
+ * complex128: shape [3] ...", rank would exceed TX_MAX_RANK); unimplemented (bool or string
+ * input or type).  Implemented in src/ops/cast.c.  Since 0.1. */
+TX_API tx_status tx_bitcast(const tx_tensor *input, tx_dtype type, tx_tensor **out);
+
+/* tf.io.decode_raw (and, with fixed_length, TF's DecodePaddedRaw): each string of input_bytes
+ * becomes a row of numbers of out_type, so the result has shape input.shape + [n].
+ * out_type: float16, float32, float64, int32, uint16, uint8, int16, int8, int64, complex64,
+ * complex128, bool, bfloat16 (TF's list); with fixed_length TF's DecodePaddedRaw list, which
+ * lacks complex64, complex128 and bool.  A decoded bool is 1 for every non-zero byte.
+ * little_endian: non-zero if the bytes are little-endian; they are converted to host order
+ * (each element reversed when the orders differ; complex types reverse each part separately).
+ * fixed_length: NULL for none: every string must then have the same length, a multiple of the
+ * type size, and n = length / size (an empty tensor or empty strings give n = 0).  Otherwise
+ * *fixed_length must be a positive multiple of the type size; each string is truncated or
+ * zero-padded to it before the byte-order conversion, and n = *fixed_length / size.  (TF's own
+ * big-endian padded path reads past a short string; tensorx pads with zeros.)
+ * Errors: invalid_argument (input_bytes NULL or not string, lengths that differ without
+ * fixed_length, a length or fixed_length that is not a multiple of the type size, fixed_length
+ * <= 0); unimplemented (an out_type outside the list); resource_exhausted.  New buffer, one copy
+ * of the bytes.  Implemented in src/ops/decode.c.  Since 0.1. */
+TX_API tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int little_endian,
+                               const int64_t *fixed_length, tx_tensor **out);
+
+/* tf.strings.to_number / tf.string_to_number: parses each string as out_type (float32, float64,
+ * int32 or int64), same shape.  Floats follow TF's double-conversion settings: leading and
+ * trailing whitespace (" \t\n\v\f\r"), an optional sign, decimal digits with '.' and an exponent,
+ * hexadecimal integers "0x1F", case-insensitive "inf" and "nan" (not "infinity"), rounding to
+ * nearest (overflow gives +-inf, underflow 0); a string of only whitespace is 0; strings of 32
+ * bytes or more are rejected.  Integers: surrounding whitespace, an optional '-' (no '+'),
+ * decimal digits only, and overflow is an error.
+ * Errors: invalid_argument (string_tensor NULL or not string; a string that does not parse,
+ * naming it and its index: "string_to_number: StringToNumberOp could not correctly convert
+ * string: 10foobar ..."); unimplemented (another out_type); resource_exhausted.  New buffer.
+ * Implemented in src/ops/decode.c.  Since 0.1. */
+TX_API tx_status tx_string_to_number(const tx_tensor *string_tensor, tx_dtype out_type,
+                                     tx_tensor **out);
+
+/* OpenVINO StringTensorPack-15: output[i] = symbols[begins[i] : ends[i]] (a [begin, end) range of
+ * bytes), with the shape of begins.  begins, ends: int32 or int64 (the same dtype), of equal
+ * shapes, any rank.  symbols: 1-D uint8.  Ranges may overlap, skip bytes or be empty.
+ * Errors: invalid_argument (NULL input, index dtypes, shapes that differ, symbols not 1-D uint8,
+ * a negative begin, begin > end, an end past the symbols); resource_exhausted.  New tensor; the
+ * strings share one copy of the referenced symbol bytes.  Implemented in src/ops/string_pack.c. */
+TX_API tx_status tx_string_tensor_pack(const tx_tensor *begins, const tx_tensor *ends,
+                                       const tx_tensor *symbols, tx_tensor **out);
+
+/* OpenVINO StringTensorUnpack-15: the inverse of pack, in compact form.  outs must have room for
+ * three handles: outs[0] begins and outs[1] ends (int32, data's shape), outs[2] symbols (1-D
+ * uint8, every string's bytes concatenated in row-major order), so that
+ * tx_string_tensor_pack(outs[0], outs[1], outs[2]) gives data back.
+ * Errors: invalid_argument (data NULL or not string, total bytes beyond INT32_MAX);
+ * resource_exhausted.  On failure every outs[i] is NULL.  Implemented in src/ops/string_pack.c. */
+TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs);
+
 /* TX_SECTION_CASTING_END */
 
 /* ---- Shapes and shaping ----------------------------------------------------------------------
@@ -336,7 +435,9 @@ TX_API tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begi
 
 /* tf.split with an integer num_or_size_splits (TF op Split; src/ops/split.c): cuts `value` along
  * split_dim (negative counts from the end) into num_split equal parts, outs[0..num_split).  outs
- * must have room for num_split handles; on failure every one of them is NULL.
+ * must have room for num_split handles.  When split_dim or num_split is rejected, outs is not
+ * written (so a wrong num_split never makes the library write past the caller's array); on any
+ * later failure every outs[i] is NULL.
  * Errors: invalid_argument (NULL value/outs; split_dim out of [-R, R), so any split of a scalar;
  * num_split < 1 or > INT32_MAX; num_split not dividing value.shape[split_dim]); resource_exhausted. */
 TX_API tx_status tx_split(const tx_tensor *value, int64_t split_dim, int64_t num_split,
@@ -357,8 +458,8 @@ TX_API tx_status tx_split_v(const tx_tensor *value, const int64_t *size_splits, 
 
 /* tf.unpack / tf.unstack (TF op Unpack; src/ops/split.c): outs[i] = value[..., i, ...] along axis
  * (negative counts from the end), each of rank R-1.  num is the expected count or
- * TX_UNPACK_INFER_NUM.  outs must have room for num handles (value.shape[axis] when inferred); on
- * failure every one of them is NULL.
+ * TX_UNPACK_INFER_NUM.  outs must have room for num handles (value.shape[axis] when inferred).
+ * When an argument is rejected outs is not written; on any later failure every outs[i] is NULL.
  * Errors: invalid_argument (NULL value/outs; num < -1; a scalar value; axis out of [-R, R);
  * num != value.shape[axis]); resource_exhausted. */
 TX_API tx_status tx_unpack(const tx_tensor *value, int64_t num, int64_t axis, tx_tensor **outs);

@@ -1,0 +1,375 @@
+/* pad_tile.c -- TF's Tile (tf.tile) and Pad, PadV2, MirrorPad (tf.pad in CONSTANT, REFLECT and
+ * SYMMETRIC modes).  Validation follows TF's kernels (tile_ops.cc, pad_op.cc, mirror_pad_op.cc);
+ * output shapes are built with TF TensorShape's rules, so an output dim or element count that
+ * overflows int64 is invalid_argument, while an output too large to allocate is
+ * resource_exhausted.
+ *
+ * Kernels (the pure loops at the top of the file) move bytes without validating:
+ *  - tile copies the input into the first block of the output, then replicates along each axis
+ *    from the innermost out, each time copying the already complete block of that axis: with
+ *    doubling memcpys when blocks are large or many, with one strided-copy plan (kernels/copy.h)
+ *    when they are small.
+ *  - pad walks the output once, in order: borders are filled (CONSTANT) or mirrored from the input
+ *    (REFLECT, SYMMETRIC) and the interior of each row is one memcpy.  Dims without padding are
+ *    merged first so rows are as long as possible. */
+#include "copy.h"
+
+#include <inttypes.h>
+
+/* ================================================================================================
+ * Kernels
+ * ============================================================================================== */
+
+/* n copies of the w-byte element at pat (w is 1, 2, 4, 8 or 16: every dtype's size). */
+static void fill_elems(char *dst, int64_t n, const char *pat, size_t w, bool zero) {
+    if (n <= 0) return;
+    if (zero) {
+        memset(dst, 0, (size_t)n * w);
+        return;
+    }
+    switch (w) {
+    case 1: memset(dst, (unsigned char)pat[0], (size_t)n); return;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, pat, 2);
+        for (int64_t i = 0; i < n; i++) memcpy(dst + 2 * i, &v, 2);
+        return;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, pat, 4);
+        for (int64_t i = 0; i < n; i++) memcpy(dst + 4 * i, &v, 4);
+        return;
+    }
+    case 8: {
+        uint64_t v;
+        memcpy(&v, pat, 8);
+        for (int64_t i = 0; i < n; i++) memcpy(dst + 8 * i, &v, 8);
+        return;
+    }
+    default: {
+        /* Other widths: copy the first element, then double the filled prefix. */
+        memcpy(dst, pat, w);
+        size_t done = w, total = (size_t)n * w;
+        while (done < total) {
+            size_t k = done < total - done ? done : total - done;
+            memcpy(dst + done, dst, k);
+            done += k;
+        }
+        return;
+    }
+    }
+}
+
+/* dst[j] = src[start - j] for j < n, elements of w bytes (mirror borders). */
+static void copy_reversed(char *dst, const char *src, int64_t start, int64_t n, size_t w) {
+    switch (w) {
+    case 1:
+        for (int64_t j = 0; j < n; j++) dst[j] = src[start - j];
+        return;
+    case 2:
+        for (int64_t j = 0; j < n; j++) memcpy(dst + 2 * j, src + 2 * (start - j), 2);
+        return;
+    case 4:
+        for (int64_t j = 0; j < n; j++) memcpy(dst + 4 * j, src + 4 * (start - j), 4);
+        return;
+    case 8:
+        for (int64_t j = 0; j < n; j++) memcpy(dst + 8 * j, src + 8 * (start - j), 8);
+        return;
+    default:
+        for (int64_t j = 0; j < n; j++)
+            memcpy(dst + (size_t)j * w, src + (size_t)(start - j) * w, w);
+        return;
+    }
+}
+
+/* A pad problem after merging: `rank` dims, each with input size, padding before and after, and
+ * byte strides; elements of `w` bytes (for the mirror modes, w may cover trailing unpadded dims). */
+typedef struct pad_plan {
+    size_t rank;
+    int64_t in[TX_MAX_RANK], before[TX_MAX_RANK], after[TX_MAX_RANK];
+    int64_t in_stride[TX_MAX_RANK], out_stride[TX_MAX_RANK];
+    size_t w;
+    tx_pad_mode mode;
+    const char *pat; /* CONSTANT: the fill element */
+    bool zero;       /* CONSTANT: the fill element is all zero bytes */
+} pad_plan;
+
+static void pad_constant_rec(const pad_plan *p, size_t k, char *dst, const char *src) {
+    int64_t os = p->out_stride[k], is = p->in_stride[k], n = p->in[k];
+    size_t w = p->w;
+    if (k + 1 == p->rank) {
+        fill_elems(dst, p->before[k], p->pat, w, p->zero);
+        dst += p->before[k] * os;
+        if (n) memcpy(dst, src, (size_t)n * w);
+        fill_elems(dst + n * os, p->after[k], p->pat, w, p->zero);
+        return;
+    }
+    /* A whole border slab is one contiguous fill. */
+    int64_t slab = os / (int64_t)w;
+    fill_elems(dst, p->before[k] * slab, p->pat, w, p->zero);
+    dst += p->before[k] * os;
+    for (int64_t i = 0; i < n; i++) pad_constant_rec(p, k + 1, dst + i * os, src + i * is);
+    fill_elems(dst + n * os, p->after[k] * slab, p->pat, w, p->zero);
+}
+
+static void pad_mirror_rec(const pad_plan *p, size_t k, char *dst, const char *src) {
+    int64_t os = p->out_stride[k], is = p->in_stride[k], n = p->in[k];
+    int64_t b = p->before[k], a = p->after[k];
+    /* REFLECT leaves the edge element out of the mirror image; SYMMETRIC repeats it. */
+    int64_t off = p->mode == TX_PAD_REFLECT ? 1 : 0;
+    size_t w = p->w;
+    if (k + 1 == p->rank) {
+        copy_reversed(dst, src, b - 1 + off, b, w);
+        memcpy(dst + b * os, src, (size_t)n * w);
+        copy_reversed(dst + (b + n) * os, src, n - 1 - off, a, w);
+        return;
+    }
+    for (int64_t o = 0; o < b; o++) pad_mirror_rec(p, k + 1, dst + o * os, src + (b - 1 + off - o) * is);
+    for (int64_t i = 0; i < n; i++) pad_mirror_rec(p, k + 1, dst + (b + i) * os, src + i * is);
+    for (int64_t o = 0; o < a; o++)
+        pad_mirror_rec(p, k + 1, dst + (b + n + o) * os, src + (n - 1 - off - o) * is);
+}
+
+/* Small blocks are replicated by a strided-copy plan (typed moves for 1..16-byte blocks); larger
+ * ones by doubling memcpys per block. */
+#define TILE_PLAN_MAX_BLOCK 16
+
+/* Tiles `in` (dims d, elements of `elem` bytes) into `out` (dims d[i] * m[i], no zero dims). */
+static void tile_run(char *out, const char *in, size_t r, const int64_t *d, const int64_t *m,
+                     size_t elem) {
+    int64_t od[TX_MAX_RANK], os[TX_MAX_RANK], is[TX_MAX_RANK];
+    for (size_t i = 0; i < r; i++) od[i] = d[i] * m[i];
+    tx__contiguous_strides(r, od, elem, os);
+    tx__contiguous_strides(r, d, elem, is);
+    tx__copy_nd(out, in, r, d, os, is, elem);
+    /* Axis k: dims > k are complete, so block 0 of axis k (d[k] * os[k] bytes) is contiguous for
+     * each index of the dims < k within their first block. */
+    for (size_t k = r; k-- > 0;) {
+        if (m[k] <= 1) continue;
+        int64_t block = d[k] * os[k];
+        if (block <= TILE_PLAN_MAX_BLOCK) {
+            int64_t cd[TX_MAX_RANK + 1], cs[TX_MAX_RANK + 1], ss[TX_MAX_RANK + 1];
+            for (size_t j = 0; j < k; j++) cd[j] = d[j], cs[j] = os[j], ss[j] = os[j];
+            cd[k] = m[k] - 1, cs[k] = block, ss[k] = 0;
+            cd[k + 1] = block, cs[k + 1] = 1, ss[k + 1] = 1;
+            tx__copy_nd(out + block, out, k + 2, cd, cs, ss, 1);
+            continue;
+        }
+        /* Odometer over the first blocks of the dims < k. */
+        int64_t idx[TX_MAX_RANK] = {0};
+        int64_t total = block * m[k];
+        for (;;) {
+            int64_t base = 0;
+            for (size_t j = 0; j < k; j++) base += idx[j] * os[j];
+            char *p = out + base;
+            int64_t done = block;
+            while (done < total) {
+                int64_t c = done < total - done ? done : total - done;
+                memcpy(p + done, p, (size_t)c);
+                done += c;
+            }
+            size_t j = k;
+            while (j-- > 0) {
+                if (++idx[j] < d[j]) break;
+                idx[j] = 0;
+            }
+            if (j == (size_t)-1) break;
+        }
+    }
+}
+
+/* ================================================================================================
+ * Ops
+ * ============================================================================================== */
+
+static int64_t index_at(const tx_tensor *t, int64_t i) {
+    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+}
+
+/* TensorShape::AddDimWithStatus's element count: overflow is an error, except that a running
+ * count of 0 stays 0. */
+static tx_status add_dim_count(const char *op, int64_t *count, int64_t dim) {
+    if (*count == 0 || dim == 0) {
+        *count = 0;
+        return TX_OK;
+    }
+    TX_REQUIRE(tx__mul_i64(*count, dim, count), TX_INVALID_ARGUMENT,
+               "%s: the output's element count overflows int64 (TF: encountered overflow when "
+               "multiplying)", op);
+    return TX_OK;
+}
+
+static tx_status copy_whole(const char *op, const tx_tensor *in, size_t rank, const int64_t *dims,
+                            tx_tensor **out) {
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, in->dtype, rank, dims, &o));
+    tx_status st = tx__share_strings(o, in);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    if (o->nbytes) memcpy(o->data, in->data, o->nbytes);
+    *out = o;
+    return TX_OK;
+}
+
+tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor **out) {
+    static const char *op = "tile";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_REQUIRE_TENSOR(op, multiples, "multiples");
+    TX_REQUIRE(multiples->dtype == TX_INT32 || multiples->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+               "%s: multiples must be int32 or int64, got %s", op, tx_dtype_name(multiples->dtype));
+    size_t r = input->rank;
+    /* TF's IsLegacyVector: a vector, or a one-element scalar. */
+    TX_REQUIRE(multiples->rank <= 1 && multiples->numel == (int64_t)r, TX_INVALID_ARGUMENT,
+               "%s: expected multiples argument to be a vector of length %zu (the rank of input) "
+               "but got %" PRId64 " entries (rank %zu)",
+               op, r, multiples->numel, multiples->rank);
+    int64_t m[TX_MAX_RANK], od[TX_MAX_RANK], count = 1;
+    for (size_t i = 0; i < r; i++) {
+        m[i] = index_at(multiples, (int64_t)i);
+        TX_REQUIRE(m[i] >= 0, TX_INVALID_ARGUMENT, "%s: expected multiples[%zu] >= 0, but got %" PRId64,
+                   op, i, m[i]);
+        TX_REQUIRE(tx__mul_i64(input->dims[i], m[i], &od[i]), TX_INVALID_ARGUMENT,
+                   "%s: output dim %zu = %" PRId64 " * %" PRId64 " overflows int64", op, i,
+                   input->dims[i], m[i]);
+        TX_TRY(add_dim_count(op, &count, od[i]));
+    }
+    if (r == 0) return copy_whole(op, input, 0, NULL, out);
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, input->dtype, r, od, &o));
+    tx_status st = tx__share_strings(o, input);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    if (o->numel > 0) tile_run(o->data, input->data, r, input->dims, m, tx_dtype_size(input->dtype));
+    *out = o;
+    return TX_OK;
+}
+
+/* Merges dims so rows are long: an unpadded dim joins the dim before it (CONSTANT: always, the
+ * fill does not care; mirror modes: only when that dim is unpadded too, as a mirror image must
+ * keep rows whole), and in the mirror modes the unpadded dims after the last padded one become
+ * part of the element.  Called only when the output has elements, so every product fits. */
+static void pad_plan_make(pad_plan *p, const tx_tensor *in, const int64_t *pads, tx_pad_mode mode) {
+    size_t r = in->rank, last = 0;
+    p->mode = mode;
+    p->w = tx_dtype_size(in->dtype);
+    for (size_t d = 0; d < r; d++)
+        if (pads[2 * d] || pads[2 * d + 1]) last = d + 1;
+    if (mode != TX_PAD_CONSTANT) {
+        for (size_t d = last; d < r; d++) p->w *= (size_t)in->dims[d];
+        r = last;
+    }
+    size_t k = 0;
+    for (size_t d = 0; d < r; d++) {
+        int64_t n = in->dims[d], b = pads[2 * d], a = pads[2 * d + 1];
+        bool prev_unpadded = k > 0 && p->before[k - 1] == 0 && p->after[k - 1] == 0;
+        if (k > 0 && b == 0 && a == 0 && (mode == TX_PAD_CONSTANT || prev_unpadded)) {
+            p->in[k - 1] *= n;
+            p->before[k - 1] *= n;
+            p->after[k - 1] *= n;
+            continue;
+        }
+        p->in[k] = n, p->before[k] = b, p->after[k] = a;
+        k++;
+    }
+    p->rank = k;
+    int64_t is = (int64_t)p->w, os = (int64_t)p->w;
+    for (size_t d = k; d-- > 0;) {
+        p->in_stride[d] = is;
+        p->out_stride[d] = os;
+        is *= p->in[d];
+        os *= p->before[d] + p->in[d] + p->after[d];
+    }
+}
+
+tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode mode,
+                 const tx_tensor *constant_values, tx_tensor **out) {
+    static const char *op = "pad";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE(mode == TX_PAD_CONSTANT || mode == TX_PAD_REFLECT || mode == TX_PAD_SYMMETRIC,
+               TX_UNIMPLEMENTED, "%s: mode %d is not one of CONSTANT, REFLECT, SYMMETRIC", op,
+               (int)mode);
+    TX_REQUIRE_TENSOR(op, tensor, "tensor");
+    TX_REQUIRE_TENSOR(op, paddings, "paddings");
+    TX_REQUIRE(paddings->dtype == TX_INT32 || paddings->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+               "%s: paddings must be int32 or int64, got %s", op, tx_dtype_name(paddings->dtype));
+    size_t r = tensor->rank;
+    char pbuf[TX_DIMS_STR_CAP], tbuf[TX_DIMS_STR_CAP];
+    TX_REQUIRE(paddings->rank == 2 && paddings->dims[1] == 2, TX_INVALID_ARGUMENT,
+               "%s: paddings must be a matrix with 2 columns, got shape %s", op,
+               tx__format_dims(pbuf, sizeof pbuf, paddings->rank, paddings->dims));
+    TX_REQUIRE(paddings->dims[0] == (int64_t)r, TX_INVALID_ARGUMENT,
+               "%s: the first dimension of paddings must be the rank of tensor: paddings %s, "
+               "tensor %s",
+               op, tx__format_dims(pbuf, sizeof pbuf, paddings->rank, paddings->dims),
+               tx__format_dims(tbuf, sizeof tbuf, r, tensor->dims));
+    if (mode == TX_PAD_CONSTANT && constant_values != NULL) {
+        TX_REQUIRE(constant_values->rank == 0, TX_INVALID_ARGUMENT,
+                   "%s: constant_values must be a scalar, got shape %s", op,
+                   tx__format_dims(pbuf, sizeof pbuf, constant_values->rank, constant_values->dims));
+        TX_REQUIRE(constant_values->dtype == tensor->dtype, TX_INVALID_ARGUMENT,
+                   "%s: constant_values must have the tensor's dtype %s, got %s", op,
+                   tx_dtype_name(tensor->dtype), tx_dtype_name(constant_values->dtype));
+    }
+    int64_t pads[2 * TX_MAX_RANK], od[TX_MAX_RANK], count = 1;
+    for (size_t d = 0; d < r; d++) {
+        int64_t b = index_at(paddings, (int64_t)(2 * d)), a = index_at(paddings, (int64_t)(2 * d + 1));
+        int64_t n = tensor->dims[d];
+        TX_REQUIRE(b >= 0 && a >= 0, TX_INVALID_ARGUMENT,
+                   "%s: paddings must be non-negative, got %" PRId64 " %" PRId64 " for dim %zu", op,
+                   b, a, d);
+        if (mode == TX_PAD_SYMMETRIC)
+            TX_REQUIRE(b <= n && a <= n, TX_INVALID_ARGUMENT,
+                       "%s: SYMMETRIC paddings must be no greater than the dimension size: %" PRId64
+                       ", %" PRId64 " greater than %" PRId64 " (dim %zu)",
+                       op, b, a, n, d);
+        if (mode == TX_PAD_REFLECT)
+            TX_REQUIRE(b < n && a < n, TX_INVALID_ARGUMENT,
+                       "%s: REFLECT paddings must be less than the dimension size: %" PRId64
+                       ", %" PRId64 " not less than %" PRId64 " (dim %zu)",
+                       op, b, a, n, d);
+        TX_REQUIRE(tx__add_i64(b, n, &od[d]) && tx__add_i64(od[d], a, &od[d]), TX_INVALID_ARGUMENT,
+                   "%s: output dim %zu = %" PRId64 " + %" PRId64 " + %" PRId64 " overflows int64", op,
+                   d, b, n, a);
+        TX_TRY(add_dim_count(op, &count, od[d]));
+        pads[2 * d] = b;
+        pads[2 * d + 1] = a;
+    }
+    /* No padding (or nothing to write): TF forwards the input; we copy it. */
+    if (count == tensor->numel) return copy_whole(op, tensor, r, od, out);
+
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, tensor->dtype, r, od, &o));
+    tx_status st = tx__share_strings(o, tensor);
+    if (st == TX_OK && mode == TX_PAD_CONSTANT && constant_values != NULL)
+        st = tx__share_strings(o, constant_values);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    pad_plan *p = tx__calloc_array(1, sizeof *p, op);
+    if (p == NULL) {
+        tx_tensor_free(o);
+        return TX_RESOURCE_EXHAUSTED;
+    }
+    pad_plan_make(p, tensor, pads, mode);
+    if (mode == TX_PAD_CONSTANT) {
+        static const char zeros[16] = {0};
+        p->pat = constant_values ? constant_values->data : zeros;
+        p->zero = true;
+        for (size_t i = 0; i < p->w; i++) p->zero &= p->pat[i] == 0;
+        pad_constant_rec(p, 0, o->data, tensor->data);
+    } else {
+        pad_mirror_rec(p, 0, o->data, tensor->data);
+    }
+    tx__free(p, sizeof *p);
+    *out = o;
+    return TX_OK;
+}

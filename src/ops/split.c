@@ -1,0 +1,159 @@
+/* split.c -- TF's Split, SplitV (tf.split with a count or a list of sizes) and Unpack
+ * (tf.unpack / tf.unstack).  All three cut the input along one axis into consecutive parts; each
+ * part is one strided-copy plan (kernels/copy.h) over [rows before the axis, part x inner block],
+ * so every row of a part moves with one memcpy.  Validation follows TF's kernels (split_op.cc,
+ * split_v_op.cc, unpack_op.cc) in their order. */
+#include "copy.h"
+
+#include <inttypes.h>
+
+/* Makes outs[i] for i < n: the part of `value` that starts at `starts[i]` (or i * part when
+ * starts is NULL) along `axis` and has `sizes[i]` (or `part`) entries there.  With `drop_axis`
+ * (unpack) the part has size 1 and the axis is left out of the output's shape.  On failure every
+ * outs[i] is NULL. */
+static tx_status make_parts(const char *op, const tx_tensor *value, size_t axis, size_t n,
+                            const int64_t *sizes, int64_t part, bool drop_axis, tx_tensor **outs) {
+    size_t r = value->rank, elem = tx_dtype_size(value->dtype);
+    for (size_t i = 0; i < n; i++) outs[i] = NULL;
+    /* The input as [outer, dim, inner]; only used when the input has elements, and then the
+     * products fit int64 because numel does. */
+    int64_t outer = 1, inner = 1, dim = value->dims[axis];
+    if (value->numel > 0) {
+        for (size_t d = 0; d < axis; d++) outer *= value->dims[d];
+        for (size_t d = axis + 1; d < r; d++) inner *= value->dims[d];
+    }
+    int64_t dims[TX_MAX_RANK];
+    int64_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t len = sizes ? sizes[i] : part;
+        size_t orank = 0;
+        for (size_t d = 0; d < r; d++) {
+            if (d == axis) {
+                if (!drop_axis) dims[orank++] = len;
+            } else {
+                dims[orank++] = value->dims[d];
+            }
+        }
+        tx_status st = tx__tensor_alloc(op, value->dtype, orank, dims, &outs[i]);
+        if (st == TX_OK) st = tx__share_strings(outs[i], value);
+        if (st != TX_OK) {
+            tx__free_all(outs, i + 1);
+            return st;
+        }
+        if (outs[i]->numel > 0) {
+            /* [outer, len * inner] out of [outer, dim * inner], starting at column start * inner. */
+            int64_t cdims[2] = {outer, len * inner};
+            int64_t dst_strides[2] = {len * inner * (int64_t)elem, (int64_t)elem};
+            int64_t src_strides[2] = {dim * inner * (int64_t)elem, (int64_t)elem};
+            tx__copy_nd(outs[i]->data, value->data + start * inner * (int64_t)elem, 2, cdims,
+                        dst_strides, src_strides, elem);
+        }
+        start += len;
+    }
+    return TX_OK;
+}
+
+static tx_status check_split_dim(const char *op, const tx_tensor *value, int64_t split_dim,
+                                 size_t *axis) {
+    int64_t r = (int64_t)value->rank;
+    TX_REQUIRE(split_dim >= -r && split_dim < r, TX_INVALID_ARGUMENT,
+               "%s: expected -input rank (%" PRId64 ") <= split_dim < input rank (%" PRId64
+               "), but got %" PRId64,
+               op, -r, r, split_dim);
+    *axis = (size_t)(split_dim < 0 ? split_dim + r : split_dim);
+    return TX_OK;
+}
+
+tx_status tx_split(const tx_tensor *value, int64_t split_dim, int64_t num_split, tx_tensor **outs) {
+    static const char *op = "split";
+    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    TX_REQUIRE_TENSOR(op, value, "value");
+    size_t axis;
+    TX_TRY(check_split_dim(op, value, split_dim, &axis));
+    TX_REQUIRE(num_split > 0, TX_INVALID_ARGUMENT,
+               "%s: number of ways to split should be > 0, but got %" PRId64, op, num_split);
+    /* num_split is TF's int32 attr "num_split: int >= 1". */
+    TX_REQUIRE(num_split <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: num_split %" PRId64 " exceeds TF's int32 limit", op, num_split);
+    int64_t dim = value->dims[axis];
+    TX_REQUIRE(dim % num_split == 0, TX_INVALID_ARGUMENT,
+               "%s: number of ways to split should evenly divide the split dimension, but got "
+               "split_dim %zu (size = %" PRId64 ") and num_split %" PRId64,
+               op, axis, dim, num_split);
+    return make_parts(op, value, axis, (size_t)num_split, NULL, dim / num_split, false, outs);
+}
+
+tx_status tx_split_v(const tx_tensor *value, const int64_t *size_splits, size_t n,
+                     int64_t split_dim, tx_tensor **outs) {
+    static const char *op = "split";
+    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    for (size_t i = 0; i < n; i++) outs[i] = NULL;
+    TX_REQUIRE_TENSOR(op, value, "value");
+    TX_REQUIRE(n == 0 || size_splits != NULL, TX_INVALID_ARGUMENT, "%s: size_splits is NULL", op);
+    TX_REQUIRE(n > 0, TX_INVALID_ARGUMENT,
+               "%s: number of ways to split should be > 0, but size_splits is empty", op);
+    TX_REQUIRE(n <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: size_splits has %zu entries, above TF's int32 limit", op, n);
+    size_t axis;
+    TX_TRY(check_split_dim(op, value, split_dim, &axis));
+    int64_t dim = value->dims[axis];
+    /* TF's special case: one output must be the whole dim, so a lone -1 is refused. */
+    if (n == 1) {
+        TX_REQUIRE(size_splits[0] == dim, TX_INVALID_ARGUMENT,
+                   "%s: if there is only one output, it must have the same size as the input. "
+                   "Input size: %" PRId64 " output size: %" PRId64,
+                   op, dim, size_splits[0]);
+        return make_parts(op, value, axis, 1, size_splits, 0, false, outs);
+    }
+    size_t neg_one = n;
+    int64_t determined = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (size_splits[i] == -1) {
+            TX_REQUIRE(neg_one == n, TX_INVALID_ARGUMENT,
+                       "%s: size_splits can only have one -1 (at %zu and %zu)", op, neg_one, i);
+            neg_one = i;
+        } else {
+            TX_REQUIRE(tx__add_i64(determined, size_splits[i], &determined), TX_INVALID_ARGUMENT,
+                       "%s: the sum of size_splits overflows int64", op);
+        }
+    }
+    TX_REQUIRE((neg_one == n && determined == dim) || (neg_one < n && determined <= dim),
+               TX_INVALID_ARGUMENT,
+               "%s: determined shape must either match input shape along split_dim exactly if "
+               "fully specified, or be less than the size of the input along split_dim if not "
+               "fully specified.  Got: %" PRId64 " for dim %zu of size %" PRId64,
+               op, determined, axis, dim);
+    int64_t *sizes = tx__calloc_array(n, sizeof *sizes, op);
+    if (sizes == NULL) return TX_RESOURCE_EXHAUSTED;
+    memcpy(sizes, size_splits, n * sizeof *sizes);
+    if (neg_one < n) sizes[neg_one] = dim - determined;
+    tx_status st = TX_OK;
+    for (size_t i = 0; i < n && st == TX_OK; i++)
+        if (sizes[i] < 0)
+            st = tx__fail(TX_INVALID_ARGUMENT, "%s: split size at index %zu must be >= 0. Got: %" PRId64,
+                          op, i, sizes[i]);
+    if (st == TX_OK) st = make_parts(op, value, axis, n, sizes, 0, false, outs);
+    tx__free(sizes, n * sizeof *sizes);
+    return st;
+}
+
+tx_status tx_unpack(const tx_tensor *value, int64_t num, int64_t axis, tx_tensor **outs) {
+    static const char *op = "unpack";
+    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    TX_REQUIRE_TENSOR(op, value, "value");
+    TX_REQUIRE(num >= TX_UNPACK_INFER_NUM, TX_INVALID_ARGUMENT,
+               "%s: num must be >= 0 (or TX_UNPACK_INFER_NUM), got %" PRId64, op, num);
+    int64_t r = (int64_t)value->rank;
+    TX_REQUIRE(axis >= -r && axis < r, TX_INVALID_ARGUMENT,
+               "%s: axis = %" PRId64 " not in [%" PRId64 ", %" PRId64 ")", op, axis, -r, r);
+    size_t a = (size_t)(axis < 0 ? axis + r : axis);
+    int64_t dim = value->dims[a];
+    if (num == TX_UNPACK_INFER_NUM) num = dim;
+    if (num != dim) {
+        char sbuf[TX_DIMS_STR_CAP];
+        return tx__fail(TX_INVALID_ARGUMENT, "%s: input shape axis %zu must equal num %" PRId64
+                        ", got shape %s", op, a, num,
+                        tx__format_dims(sbuf, sizeof sbuf, value->rank, value->dims));
+    }
+    return make_parts(op, value, a, (size_t)num, NULL, 1, true, outs);
+}

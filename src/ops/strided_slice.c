@@ -1,0 +1,230 @@
+/* strided_slice.c -- TF's StridedSlice op (tf.strided_slice, the op behind tensor[...] indexing).
+ * The validation follows TF's ValidateStridedSliceOp (tensorflow/core/util/strided_slice_op.cc):
+ * the "sparse" spec (one entry per begin/end/strides element, with ellipsis and new axes) is
+ * expanded into a "dense" spec with one entry per input dim, each begin/end is canonicalised with
+ * Python's clamping rules, and the output shape is the per-dim sizes with new axes inserted and
+ * shrunk dims dropped.  The copy is one strided-copy plan over the input dims (kernels/copy.h):
+ * a negative stride is a negative byte stride, and contiguous runs move with memcpy. */
+#include "copy.h"
+
+#include <inttypes.h>
+
+/* TF builds the spec in 32-bit masks; begin may have at most 31 entries. */
+#define SPEC_MAX 32
+
+/* Entries of the output-shape recipe besides input dim numbers. */
+enum { GATHER_SHRINK = -1, GATHER_NEW_AXIS = -2 };
+
+typedef struct dense_spec {
+    size_t dims;                     /* input rank */
+    int64_t begin[TX_MAX_RANK];
+    int64_t end[TX_MAX_RANK];
+    int64_t strides[TX_MAX_RANK];
+    bool begin_mask[TX_MAX_RANK];
+    bool end_mask[TX_MAX_RANK];
+    bool shrink[TX_MAX_RANK];
+    /* How to build the final shape: an input dim number, GATHER_NEW_AXIS or GATHER_SHRINK. */
+    int gather[TX_MAX_RANK + SPEC_MAX];
+    size_t ngather;
+} dense_spec;
+
+static const char *const OP = "strided_slice";
+
+static int64_t index_at(const tx_tensor *t, size_t i) {
+    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+}
+
+static bool bit(uint32_t mask, size_t i) { return i < 32 && ((mask >> i) & 1u); }
+
+static tx_status check_spec_tensors(const tx_tensor *begin, const tx_tensor *end,
+                                    const tx_tensor *strides) {
+    const tx_tensor *ts[3] = {begin, end, strides};
+    static const char *const names[3] = {"begin", "end", "strides"};
+    for (int k = 0; k < 3; k++)
+        TX_REQUIRE(ts[k]->dtype == TX_INT32 || ts[k]->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+                   "%s: %s must be int32 or int64, got %s", OP, names[k], tx_dtype_name(ts[k]->dtype));
+    TX_REQUIRE(begin->dtype == end->dtype && end->dtype == strides->dtype, TX_INVALID_ARGUMENT,
+               "%s: begin, end and strides must have the same dtype (TF's Index), got %s, %s, %s",
+               OP, tx_dtype_name(begin->dtype), tx_dtype_name(end->dtype),
+               tx_dtype_name(strides->dtype));
+    if (begin->rank != 1 || end->rank != 1 || strides->rank != 1 ||
+        begin->numel != strides->numel || end->numel != strides->numel ||
+        begin->numel >= SPEC_MAX) {
+        char a[TX_DIMS_STR_CAP], b[TX_DIMS_STR_CAP], c[TX_DIMS_STR_CAP];
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: expected begin, end, and strides to be 1-D tensors of one size below "
+                        "%d, but got shapes %s, %s, and %s",
+                        OP, SPEC_MAX, tx__format_dims(a, sizeof a, begin->rank, begin->dims),
+                        tx__format_dims(b, sizeof b, end->rank, end->dims),
+                        tx__format_dims(c, sizeof c, strides->rank, strides->dims));
+    }
+    return TX_OK;
+}
+
+/* TF's BuildDenseSpec: expands the ellipsis (explicit or implied at the end) into full-range
+ * dims and maps each remaining spec onto the next input dim. */
+static tx_status build_dense(dense_spec *ds, size_t input_rank, const tx_tensor *begin,
+                             const tx_tensor *end, const tx_tensor *strides, uint32_t begin_mask,
+                             uint32_t end_mask, uint32_t ellipsis_mask, uint32_t new_axis_mask,
+                             uint32_t shrink_axis_mask) {
+    size_t n = (size_t)strides->numel;
+    TX_REQUIRE((ellipsis_mask & (ellipsis_mask - 1)) == 0, TX_INVALID_ARGUMENT,
+               "%s: multiple ellipses in slice spec not allowed (ellipsis_mask 0x%" PRIx32 ")", OP,
+               ellipsis_mask);
+    /* New axes after the ellipsis do not consume input dims, so the ellipsis covers more. */
+    bool ellipsis_seen = false;
+    int64_t new_after_ellipsis = 0;
+    size_t ellipsis_at = n;
+    for (size_t i = 0; i < n; i++) {
+        if (ellipsis_seen && bit(new_axis_mask, i)) new_after_ellipsis++;
+        if (bit(ellipsis_mask, i)) {
+            ellipsis_seen = true;
+            ellipsis_at = i;
+        }
+    }
+    /* Without an ellipsis among the specs, one is implied after the last (a mask bit at or
+     * beyond n does not count as one). */
+    size_t sparse_dims = ellipsis_seen ? n : n + 1;
+
+    memset(ds, 0, sizeof *ds);
+    ds->dims = input_rank;
+    int64_t dense_dims = (int64_t)input_rank;
+    size_t full = 0;
+    for (size_t i = 0; i < sparse_dims; i++) {
+        if (i == ellipsis_at) {
+            int64_t next = dense_dims - ((int64_t)sparse_dims - (int64_t)i) + 1 + new_after_ellipsis;
+            if (next > dense_dims) next = dense_dims;
+            for (; (int64_t)full < next; full++) {
+                ds->begin[full] = ds->end[full] = 0;
+                ds->strides[full] = 1;
+                ds->begin_mask[full] = ds->end_mask[full] = true;
+                ds->gather[ds->ngather++] = (int)full;
+            }
+        } else if (bit(new_axis_mask, i)) {
+            ds->gather[ds->ngather++] = GATHER_NEW_AXIS;
+        } else {
+            if (full == input_rank) {
+                TX_REQUIRE(input_rank != 0, TX_INVALID_ARGUMENT,
+                           "%s: attempting to slice scalar input (spec %zu indexes a dim)", OP, i);
+                return tx__fail(TX_INVALID_ARGUMENT,
+                                "%s: index out of range using input dim %zu; input has only %zu dims",
+                                OP, full, input_rank);
+            }
+            ds->begin[full] = index_at(begin, i);
+            ds->end[full] = index_at(end, i);
+            ds->strides[full] = index_at(strides, i);
+            ds->begin_mask[full] = bit(begin_mask, i);
+            ds->end_mask[full] = bit(end_mask, i);
+            if (bit(shrink_axis_mask, i)) {
+                ds->gather[ds->ngather++] = GATHER_SHRINK;
+                ds->shrink[full] = true;
+            } else {
+                ds->gather[ds->ngather++] = (int)full;
+            }
+            full++;
+        }
+    }
+    return TX_OK;
+}
+
+/* Python's clamping of one begin (c = 0) or end (c = 1) into the valid range for the stride's
+ * direction; a masked value takes the end of that range. */
+static int64_t canonical(int64_t x, int c, bool masked, int64_t stride, int64_t dim) {
+    int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? dim : dim - 1;
+    if (masked) {
+        if (stride > 0) return c == 0 ? lo : hi;
+        return c == 0 ? hi : lo;
+    }
+    int64_t fwd = x < 0 ? dim + x : x;
+    return fwd < lo ? lo : fwd > hi ? hi : fwd;
+}
+
+/* TF's step 3: canonical begin/end per input dim and the processing size. */
+static tx_status resolve(dense_spec *ds, const int64_t *dims, int64_t *sizes) {
+    for (size_t i = 0; i < ds->dims; i++) {
+        int64_t stride = ds->strides[i], dim = dims[i];
+        TX_REQUIRE(stride != 0, TX_INVALID_ARGUMENT, "%s: strides[%zu] must be non-zero", OP, i);
+        bool shrink = ds->shrink[i];
+        TX_REQUIRE(!shrink || stride > 0, TX_INVALID_ARGUMENT,
+                   "%s: only stride 1 allowed on non-range indexing (dim %zu is shrunk, stride %" PRId64
+                   ")", OP, i, stride);
+        if (shrink) {
+            /* foo[-1] arrives as begin -1, end 0; the end is rebuilt as begin + 1.  The masks
+             * do not apply to a shrunk dim. */
+            int64_t fwd = ds->begin[i] < 0 ? dim + ds->begin[i] : ds->begin[i];
+            TX_REQUIRE(fwd >= 0 && fwd < dim, TX_INVALID_ARGUMENT,
+                       "%s: slice index %" PRId64 " of dimension %zu out of bounds (size %" PRId64 ")",
+                       OP, ds->begin[i], i, dim);
+            ds->begin[i] = fwd;
+            ds->end[i] = fwd + 1;
+        } else {
+            ds->begin[i] = canonical(ds->begin[i], 0, ds->begin_mask[i], stride, dim);
+            ds->end[i] = canonical(ds->end[i], 1, ds->end_mask[i], stride, dim);
+        }
+        int64_t interval = ds->end[i] - ds->begin[i];
+        if (interval == 0 || (interval < 0) != (stride < 0)) sizes[i] = 0;
+        else sizes[i] = interval / stride + (interval % stride != 0);
+    }
+    return TX_OK;
+}
+
+tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin, const tx_tensor *end,
+                           const tx_tensor *strides, int32_t begin_mask, int32_t end_mask,
+                           int32_t ellipsis_mask, int32_t new_axis_mask, int32_t shrink_axis_mask,
+                           tx_tensor **out) {
+    TX_REQUIRE_OUT(OP, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(OP, input_, "input_");
+    TX_REQUIRE_TENSOR(OP, begin, "begin");
+    TX_REQUIRE_TENSOR(OP, end, "end");
+    TX_REQUIRE_TENSOR(OP, strides, "strides");
+    TX_TRY(check_spec_tensors(begin, end, strides));
+
+    dense_spec *ds = tx__calloc_array(1, sizeof *ds, OP);
+    if (ds == NULL) return TX_RESOURCE_EXHAUSTED;
+    int64_t sizes[TX_MAX_RANK];
+    tx_status st = build_dense(ds, input_->rank, begin, end, strides, (uint32_t)begin_mask,
+                               (uint32_t)end_mask, (uint32_t)ellipsis_mask,
+                               (uint32_t)new_axis_mask, (uint32_t)shrink_axis_mask);
+    if (st == TX_OK) st = resolve(ds, input_->dims, sizes);
+    if (st != TX_OK) {
+        tx__free(ds, sizeof *ds);
+        return st;
+    }
+
+    /* Final shape: processing sizes with new axes inserted and shrunk dims left out. */
+    int64_t final_dims[TX_MAX_RANK + SPEC_MAX];
+    size_t final_rank = 0;
+    for (size_t k = 0; k < ds->ngather; k++) {
+        int g = ds->gather[k];
+        if (g >= 0) final_dims[final_rank++] = sizes[g];
+        else if (g == GATHER_NEW_AXIS) final_dims[final_rank++] = 1;
+    }
+    tx_tensor *o = NULL;
+    if (final_rank > TX_MAX_RANK)
+        st = tx__fail(TX_INVALID_ARGUMENT, "%s: the result has rank %zu, above the maximum %d", OP,
+                      final_rank, TX_MAX_RANK);
+    if (st == TX_OK) st = tx__tensor_alloc(OP, input_->dtype, final_rank, final_dims, &o);
+    if (st == TX_OK) st = tx__share_strings(o, input_);
+    if (st == TX_OK && o->numel > 0) {
+        /* Every dim has size >= 1 here, so each begin is a valid index; a dim of size 1 never
+         * steps, so its (possibly huge) stride is not multiplied out. */
+        size_t r = input_->rank, elem = tx_dtype_size(input_->dtype);
+        int64_t in_strides[TX_MAX_RANK], src_strides[TX_MAX_RANK], dst_strides[TX_MAX_RANK];
+        tx__contiguous_strides(r, input_->dims, elem, in_strides);
+        tx__contiguous_strides(r, sizes, elem, dst_strides);
+        int64_t offset = 0;
+        for (size_t i = 0; i < r; i++) {
+            offset += ds->begin[i] * in_strides[i];
+            src_strides[i] = sizes[i] > 1 ? ds->strides[i] * in_strides[i] : 0;
+        }
+        tx__copy_nd(o->data, input_->data + offset, r, sizes, dst_strides, src_strides, elem);
+    }
+    tx__free(ds, sizeof *ds);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
+}
