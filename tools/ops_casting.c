@@ -1,6 +1,104 @@
-/* ops_casting.c -- CLI/conformance entries of the casting family (filled as the family lands). */
+/* ops_casting.c -- CLI/conformance entries of the casting family: cast, saturate_cast, the to_*
+ * ops, bitcast (src/ops/cast.c), decode_raw, string_to_number (src/ops/decode.c) and OpenVINO's
+ * string_tensor_pack / string_tensor_unpack (src/ops/string_pack.c).  Parameter names, kinds and
+ * defaults follow ../shared/conformance/FORMAT.md. */
 #include "opreg.h"
 
+static tx_status run_cast(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_cast(arg_tensor(a, "x"), arg_dtype(a, "dtype"), OUT));
+}
+
+static tx_status run_saturate_cast(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_saturate_cast(arg_tensor(a, "value"), arg_dtype(a, "dtype"), OUT));
+}
+
+static tx_status run_to_double(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_to_double(arg_tensor(a, "x"), OUT));
+}
+static tx_status run_to_float(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_to_float(arg_tensor(a, "x"), OUT));
+}
+static tx_status run_to_bfloat16(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_to_bfloat16(arg_tensor(a, "x"), OUT));
+}
+static tx_status run_to_int32(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_to_int32(arg_tensor(a, "x"), OUT));
+}
+static tx_status run_to_int64(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_to_int64(arg_tensor(a, "x"), OUT));
+}
+
+static tx_status run_bitcast(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_bitcast(arg_tensor(a, "input"), arg_dtype(a, "type"), OUT));
+}
+
+static tx_status run_string_to_number(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_string_to_number(arg_tensor(a, "string_tensor"), arg_dtype(a, "out_type"), OUT));
+}
+
+static tx_status run_decode_raw(const op_args *a, op_outputs *o) {
+    int64_t fixed = (int64_t)arg_int(a, "fixed_length");
+    const int64_t *fl = arg_has(a, "fixed_length") ? &fixed : NULL;
+    TX_CLI_ONE(o, tx_decode_raw(arg_tensor(a, "input_bytes"), arg_dtype(a, "out_type"),
+                                arg_bool(a, "little_endian"), fl, OUT));
+}
+
+/* For the CLI, symbols may also be given as a string scalar ("IntelOpenVINO", @FILE): its bytes
+ * are used as the 1-D uint8 symbols tensor. */
+static tx_status run_string_tensor_pack(const op_args *a, op_outputs *o) {
+    const tx_tensor *symbols = arg_tensor(a, "symbols");
+    tx_tensor *bytes = NULL;
+    if (symbols && tx_tensor_dtype(symbols) == TX_STRING && tx_tensor_rank(symbols) == 0) {
+        tx_status s = tx_decode_raw(symbols, TX_UINT8, 1, NULL, &bytes);
+        if (s != TX_OK) return s;
+        symbols = bytes;
+    }
+    tx_status s = op_outputs_reserve(o, 1);
+    if (s == TX_OK)
+        s = tx_string_tensor_pack(arg_tensor(a, "begins"), arg_tensor(a, "ends"), symbols, &o->t[0]);
+    tx_tensor_free(bytes);
+    return s;
+}
+
+static tx_status run_string_tensor_unpack(const op_args *a, op_outputs *o) {
+    tx_status s = op_outputs_reserve(o, 3);
+    if (s != TX_OK) return s;
+    return tx_string_tensor_unpack(arg_tensor(a, "data"), o->t);
+}
+
+#define TO_OP(name, fn, what)                                                                     \
+    {name, "cast to " what " (tf." name ")", fn, {{"x", P_TENSOR, PARAM_REQUIRED, "any numeric tensor"}}}
+
 const op_def tx_cli_ops_casting[] = {
+    {"string_to_number", "parse strings as numbers (tf.strings.to_number)", run_string_to_number,
+     {{"string_tensor", P_TENSOR, PARAM_REQUIRED, "string tensor"},
+      {"out_type", P_DTYPE, "float32", "float32, float64, int32 or int64"}}},
+    TO_OP("to_double", run_to_double, "float64"),
+    TO_OP("to_float", run_to_float, "float32"),
+    TO_OP("to_bfloat16", run_to_bfloat16, "bfloat16"),
+    TO_OP("to_int32", run_to_int32, "int32"),
+    TO_OP("to_int64", run_to_int64, "int64"),
+    {"cast", "convert elements to another dtype (tf.cast)", run_cast,
+     {{"x", P_TENSOR, PARAM_REQUIRED, "any tensor"},
+      {"dtype", P_DTYPE, PARAM_REQUIRED, "target dtype"}}},
+    {"bitcast", "reinterpret the bytes as another dtype (a view; tf.bitcast)", run_bitcast,
+     {{"input", P_TENSOR, PARAM_REQUIRED, "numeric tensor (not bool)"},
+      {"type", P_DTYPE, PARAM_REQUIRED, "numeric dtype (not bool)"}}},
+    {"saturate_cast", "cast after clamping to the target's range (tf.saturate_cast)",
+     run_saturate_cast,
+     {{"value", P_TENSOR, PARAM_REQUIRED, "numeric tensor"},
+      {"dtype", P_DTYPE, PARAM_REQUIRED, "numeric dtype"}}},
+    {"decode_raw", "reinterpret each string's bytes as numbers (tf.io.decode_raw)", run_decode_raw,
+     {{"input_bytes", P_TENSOR, PARAM_REQUIRED, "string tensor"},
+      {"out_type", P_DTYPE, PARAM_REQUIRED, "float16..int64, complex, bool, bfloat16"},
+      {"little_endian", P_BOOL, "true", "byte order of the data"},
+      {"fixed_length", P_INT, PARAM_OPTIONAL, "pad/truncate each string to this many bytes"}}},
+    {"string_tensor_pack", "strings from [begin, end) ranges of symbols (OpenVINO)",
+     run_string_tensor_pack,
+     {{"begins", P_TENSOR, PARAM_REQUIRED, "int32/int64 tensor"},
+      {"ends", P_TENSOR, PARAM_REQUIRED, "int32/int64 tensor, begins' shape"},
+      {"symbols", P_TENSOR, PARAM_REQUIRED, "1-D uint8 tensor (or a string scalar: its bytes)"}}},
+    {"string_tensor_unpack", "begins, ends and symbols of a string tensor (OpenVINO)",
+     run_string_tensor_unpack, {{"data", P_TENSOR, PARAM_REQUIRED, "string tensor"}}},
     {NULL, NULL, NULL, {{NULL}}},
 };

@@ -1,0 +1,195 @@
+/* cast.c -- the portable cast kernels: one loop per (from, to) pair of numeric dtypes, generated
+ * by expanding the dtype list twice, and the table tx__cast_kernel() reads.  Serves tf.cast,
+ * tf.saturate_cast and the to_* ops (src/ops/cast.c).  Each loop applies the scalar rule of
+ * convert.h; quantized dtypes use the loops of their integer storage, as TF's Cast kernel does
+ * (it bitcasts qint8 to int8 and so on).  A pair of equal dtypes is a plain copy, so no NaN payload
+ * or stray bool byte is ever rewritten by an identity cast. */
+#include "convert.h"
+
+/* Storage type of each dtype. */
+#define CT_BOOL uint8_t
+#define CT_INT8 int8_t
+#define CT_UINT8 uint8_t
+#define CT_INT16 int16_t
+#define CT_UINT16 uint16_t
+#define CT_INT32 int32_t
+#define CT_UINT32 uint32_t
+#define CT_INT64 int64_t
+#define CT_UINT64 uint64_t
+#define CT_FLOAT16 uint16_t
+#define CT_BFLOAT16 uint16_t
+#define CT_FLOAT32 float
+#define CT_FLOAT64 double
+#define CT_COMPLEX64 tx__c64
+#define CT_COMPLEX128 tx__c128
+#define CT_QINT8 int8_t
+#define CT_QUINT8 uint8_t
+#define CT_QINT16 int16_t
+#define CT_QUINT16 uint16_t
+#define CT_QINT32 int32_t
+
+/* How a source element is read: its value and its kind (I integer, F real floating, C complex).
+ * A bool byte other than 0 reads as true. */
+#define LD_BOOL(x) ((x) != 0)
+#define LD_INT8(x) (x)
+#define LD_UINT8(x) (x)
+#define LD_INT16(x) (x)
+#define LD_UINT16(x) (x)
+#define LD_INT32(x) (x)
+#define LD_UINT32(x) (x)
+#define LD_INT64(x) (x)
+#define LD_UINT64(x) (x)
+#define LD_FLOAT16(x) tx__f16_to_f32(x)
+#define LD_BFLOAT16(x) tx__bf16_to_f32(x)
+#define LD_FLOAT32(x) (x)
+#define LD_FLOAT64(x) (x)
+#define LD_COMPLEX64(x) (x)
+#define LD_COMPLEX128(x) (x)
+#define LD_QINT8(x) (x)
+#define LD_QUINT8(x) (x)
+#define LD_QINT16(x) (x)
+#define LD_QUINT16(x) (x)
+#define LD_QINT32(x) (x)
+
+#define KIND_BOOL I
+#define KIND_INT8 I
+#define KIND_UINT8 I
+#define KIND_INT16 I
+#define KIND_UINT16 I
+#define KIND_INT32 I
+#define KIND_UINT32 I
+#define KIND_INT64 I
+#define KIND_UINT64 I
+#define KIND_FLOAT16 F
+#define KIND_BFLOAT16 F
+#define KIND_FLOAT32 F
+#define KIND_FLOAT64 F
+#define KIND_COMPLEX64 C
+#define KIND_COMPLEX128 C
+#define KIND_QINT8 I
+#define KIND_QUINT8 I
+#define KIND_QINT16 I
+#define KIND_QUINT16 I
+#define KIND_QINT32 I
+
+/* ---- integer values -> each target ---- */
+#define CV_I_BOOL(v) ((uint8_t)((v) != 0))
+#define CV_I_INT8(v) ((int8_t)(v))
+#define CV_I_UINT8(v) ((uint8_t)(v))
+#define CV_I_INT16(v) ((int16_t)(v))
+#define CV_I_UINT16(v) ((uint16_t)(v))
+#define CV_I_INT32(v) ((int32_t)(v))
+#define CV_I_UINT32(v) ((uint32_t)(v))
+#define CV_I_INT64(v) ((int64_t)(v))
+#define CV_I_UINT64(v) ((uint64_t)(v))
+#define CV_I_FLOAT16(v) tx__f32_to_f16((float)(v))
+#define CV_I_BFLOAT16(v) tx__f32_to_bf16((float)(v))
+#define CV_I_FLOAT32(v) ((float)(v))
+#define CV_I_FLOAT64(v) ((double)(v))
+#define CV_I_COMPLEX64(v) ((tx__c64){(float)(v), 0.0f})
+#define CV_I_COMPLEX128(v) ((tx__c128){(double)(v), 0.0})
+
+/* ---- real floating values (float or double) -> each target ---- */
+#define CV_F_BOOL(v) ((uint8_t)((v) != 0))
+#define CV_F_INT8(v) ((int8_t)tx__cvtt_i32(v))
+#define CV_F_UINT8(v) ((uint8_t)tx__cvtt_i32(v))
+#define CV_F_INT16(v) ((int16_t)tx__cvtt_i32(v))
+#define CV_F_UINT16(v) ((uint16_t)tx__cvtt_i32(v))
+#define CV_F_INT32(v) (tx__cvtt_i32(v))
+#define CV_F_UINT32(v) ((uint32_t)tx__cvtt_i64(v))
+#define CV_F_INT64(v) (tx__cvtt_i64(v))
+#define CV_F_UINT64(v) (tx__cvtt_u64(v))
+#define CV_F_FLOAT16(v) tx__f32_to_f16((float)(v))
+#define CV_F_BFLOAT16(v) tx__f32_to_bf16((float)(v))
+#define CV_F_FLOAT32(v) ((float)(v))
+#define CV_F_FLOAT64(v) ((double)(v))
+#define CV_F_COMPLEX64(v) ((tx__c64){(float)(v), 0.0f})
+#define CV_F_COMPLEX128(v) ((tx__c128){(double)(v), 0.0})
+
+/* ---- complex values: the real part, except into complex ---- */
+#define CV_C_BOOL(c) CV_F_BOOL((c).re)
+#define CV_C_INT8(c) CV_F_INT8((c).re)
+#define CV_C_UINT8(c) CV_F_UINT8((c).re)
+#define CV_C_INT16(c) CV_F_INT16((c).re)
+#define CV_C_UINT16(c) CV_F_UINT16((c).re)
+#define CV_C_INT32(c) CV_F_INT32((c).re)
+#define CV_C_UINT32(c) CV_F_UINT32((c).re)
+#define CV_C_INT64(c) CV_F_INT64((c).re)
+#define CV_C_UINT64(c) CV_F_UINT64((c).re)
+#define CV_C_FLOAT16(c) CV_F_FLOAT16((c).re)
+#define CV_C_BFLOAT16(c) CV_F_BFLOAT16((c).re)
+#define CV_C_FLOAT32(c) CV_F_FLOAT32((c).re)
+#define CV_C_FLOAT64(c) CV_F_FLOAT64((c).re)
+#define CV_C_COMPLEX64(c) ((tx__c64){(float)(c).re, (float)(c).im})
+#define CV_C_COMPLEX128(c) ((tx__c128){(double)(c).re, (double)(c).im})
+
+/* Quantized targets convert as their storage. */
+#define CV_I_QINT8 CV_I_INT8
+#define CV_I_QUINT8 CV_I_UINT8
+#define CV_I_QINT16 CV_I_INT16
+#define CV_I_QUINT16 CV_I_UINT16
+#define CV_I_QINT32 CV_I_INT32
+#define CV_F_QINT8 CV_F_INT8
+#define CV_F_QUINT8 CV_F_UINT8
+#define CV_F_QINT16 CV_F_INT16
+#define CV_F_QUINT16 CV_F_UINT16
+#define CV_F_QINT32 CV_F_INT32
+#define CV_C_QINT8 CV_C_INT8
+#define CV_C_QUINT8 CV_C_UINT8
+#define CV_C_QINT16 CV_C_INT16
+#define CV_C_QUINT16 CV_C_UINT16
+#define CV_C_QINT32 CV_C_INT32
+
+#define CONV(K, D, v) CONV_(K, D, v)
+#define CONV_(K, D, v) CV_##K##_##D(v)
+
+/* Every (source, target) pair, without recursive macro expansion. */
+#define TARGETS(X, S)                                                                            \
+    X(S, BOOL) X(S, INT8) X(S, UINT8) X(S, INT16) X(S, UINT16) X(S, INT32) X(S, UINT32)          \
+    X(S, INT64) X(S, UINT64) X(S, FLOAT16) X(S, BFLOAT16) X(S, FLOAT32) X(S, FLOAT64)            \
+    X(S, COMPLEX64) X(S, COMPLEX128) X(S, QINT8) X(S, QUINT8) X(S, QINT16) X(S, QUINT16)         \
+    X(S, QINT32)
+#define PAIRS(X)                                                                                 \
+    TARGETS(X, BOOL) TARGETS(X, INT8) TARGETS(X, UINT8) TARGETS(X, INT16) TARGETS(X, UINT16)     \
+    TARGETS(X, INT32) TARGETS(X, UINT32) TARGETS(X, INT64) TARGETS(X, UINT64)                    \
+    TARGETS(X, FLOAT16) TARGETS(X, BFLOAT16) TARGETS(X, FLOAT32) TARGETS(X, FLOAT64)             \
+    TARGETS(X, COMPLEX64) TARGETS(X, COMPLEX128) TARGETS(X, QINT8) TARGETS(X, QUINT8)            \
+    TARGETS(X, QINT16) TARGETS(X, QUINT16) TARGETS(X, QINT32)
+
+#define DEFINE_CAST(S, D)                                                                        \
+    static void cast_##S##_##D(void *dst, const void *src, int64_t n) {                          \
+        const CT_##S *restrict s = (const CT_##S *)src;                                          \
+        CT_##D *restrict d = (CT_##D *)dst;                                                      \
+        for (int64_t i = 0; i < n; i++) d[i] = CONV(KIND_##S, D, LD_##S(s[i]));                  \
+    }
+PAIRS(DEFINE_CAST)
+#undef DEFINE_CAST
+
+#define ENTRY(S, D) [TX_##S][TX_##D] = cast_##S##_##D,
+static const tx__cast_fn table[TX__CAST_IDS][TX__CAST_IDS] = {PAIRS(ENTRY)};
+#undef ENTRY
+
+/* Identity casts are copies, by element width. */
+#define DEFINE_COPY(W)                                                                           \
+    static void copy_w##W(void *dst, const void *src, int64_t n) {                               \
+        if (n > 0) memcpy(dst, src, (size_t)n * W);                                              \
+    }
+DEFINE_COPY(1)
+DEFINE_COPY(2)
+DEFINE_COPY(4)
+DEFINE_COPY(8)
+DEFINE_COPY(16)
+#undef DEFINE_COPY
+
+tx__cast_fn tx__cast_kernel(tx_dtype from, tx_dtype to) {
+    if ((unsigned)from >= TX__CAST_IDS || (unsigned)to >= TX__CAST_IDS) return NULL;
+    tx__cast_fn fn = table[from][to];
+    if (fn == NULL || from != to) return fn;
+    switch (tx_dtype_size(from)) {
+    case 1: return copy_w1;
+    case 2: return copy_w2;
+    case 4: return copy_w4;
+    case 8: return copy_w8;
+    default: return copy_w16;
+    }
+}

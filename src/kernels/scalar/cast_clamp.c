@@ -1,0 +1,55 @@
+/* cast_clamp.c -- the clamping loops of tf.saturate_cast (src/ops/cast.c): each real dtype is
+ * clamped in place to [lo, hi] before the ordinary cast kernel runs.  The comparisons are
+ * std::min(v, hi) then std::max(., lo), as in TF's ClipByValue, so a NaN element stays NaN. */
+#include "convert.h"
+
+#define CLAMP_INT(T, lo_, hi_)                                                                   \
+    do {                                                                                         \
+        T *p = (T *)data, lo = (T)(lo_), hi = (T)(hi_);                                          \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            T v = p[i];                                                                          \
+            v = hi < v ? hi : v;                                                                 \
+            p[i] = v < lo ? lo : v;                                                              \
+        }                                                                                        \
+    } while (0)
+
+#define CLAMP_FLOAT(T)                                                                           \
+    do {                                                                                         \
+        T *p = (T *)data, lo = (T)b->flo, hi = (T)b->fhi;                                        \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            T v = p[i];                                                                          \
+            v = hi < v ? hi : v;                                                                 \
+            p[i] = v < lo ? lo : v;                                                              \
+        }                                                                                        \
+    } while (0)
+
+/* float16 / bfloat16: compare as float, store the bound's bits. */
+#define CLAMP_HALF(TO_F32, FROM_F32)                                                             \
+    do {                                                                                         \
+        uint16_t *p = (uint16_t *)data;                                                          \
+        float lo = (float)b->flo, hi = (float)b->fhi;                                            \
+        uint16_t lo_bits = FROM_F32(lo), hi_bits = FROM_F32(hi);                                 \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            float v = TO_F32(p[i]);                                                              \
+            if (hi < v) p[i] = hi_bits;                                                          \
+            else if (v < lo) p[i] = lo_bits;                                                     \
+        }                                                                                        \
+    } while (0)
+
+void tx__clamp_real(tx_dtype type, void *data, int64_t n, const tx__clamp_bounds *b) {
+    switch (type) {
+    case TX_INT8: CLAMP_INT(int8_t, b->ilo, b->ihi); break;
+    case TX_UINT8: CLAMP_INT(uint8_t, b->ilo, b->ihi); break;
+    case TX_INT16: CLAMP_INT(int16_t, b->ilo, b->ihi); break;
+    case TX_UINT16: CLAMP_INT(uint16_t, b->ilo, b->ihi); break;
+    case TX_INT32: CLAMP_INT(int32_t, b->ilo, b->ihi); break;
+    case TX_UINT32: CLAMP_INT(uint32_t, b->ilo, b->ihi); break;
+    case TX_INT64: CLAMP_INT(int64_t, b->ilo, b->ihi); break;
+    case TX_UINT64: CLAMP_INT(uint64_t, b->ilo, b->ihi); break;
+    case TX_FLOAT16: CLAMP_HALF(tx__f16_to_f32, tx__f32_to_f16); break;
+    case TX_BFLOAT16: CLAMP_HALF(tx__bf16_to_f32, tx__f32_to_bf16); break;
+    case TX_FLOAT32: CLAMP_FLOAT(float); break;
+    case TX_FLOAT64: CLAMP_FLOAT(double); break;
+    default: assert(!"tx__clamp_real: not a real dtype"); break;
+    }
+}

@@ -1,0 +1,152 @@
+/* convert.h -- TensorFlow's conversion rule for every scalar conversion that tf.cast,
+ * tf.saturate_cast and the to_* ops perform, as static inline functions, plus the type of the cast
+ * kernel table (cast.c).  Every cast path -- the scalar loops here and any SIMD kernel that
+ * overrides a (from, to) entry later -- calls these for its elements or tails, so all paths give
+ * the same bits.  The rules are those of TF's CPU kernel (Eigen's scalar_cast_op and TF's complex
+ * specialisations in tensorflow/core/kernels/cast_op.h) as built for x86-64:
+ *
+ *  - integer -> integer: two's complement wrap (keep the low bits).
+ *  - anything -> bool: x != 0; NaN is true; complex: real part != 0 (TF drops the imaginary part).
+ *  - integer/float -> float16 or bfloat16: through float32 (Eigen's half(T) and bfloat16(T) do
+ *    static_cast<float> first), then round to nearest even.  float16: overflow (|x| >= 65520) is
+ *    infinity, NaN is sign|0x7e00.  bfloat16: NaN is sign|0x7fc0 (Eigen's canonical qNaN);
+ *    float32 subnormals are kept (current Eigen no longer flushes them).
+ *  - float -> integer: truncation toward zero, and for NaN or out-of-range values what the x86-64
+ *    truncating conversions return, as clang emits them for static_cast:
+ *      int8/uint8/int16/uint16/int32: cvttsd2si to 32 bits (INT32_MIN when NaN or outside
+ *        [-2^31, 2^31)), then the low bits.  E.g. 300.0 -> int8 44, -1.0 -> uint8 255,
+ *        NaN -> int32 -2147483648, 1e10 -> int16 0.
+ *      uint32/int64: cvttsd2si to 64 bits (INT64_MIN when NaN or outside [-2^63, 2^63)), then the
+ *        low bits.  E.g. -1.0 -> uint32 4294967295, NaN -> uint32 0, inf -> int64 INT64_MIN.
+ *      uint64: values in [2^63, 2^64) convert exactly; everything else goes through the 64-bit
+ *        signed conversion, so -2.0 -> 2^64-2 and NaN, +-inf, x >= 2^64, x <= -2^63 -> 2^63.
+ *    float16/bfloat16/float32 sources convert through their exact double value (the truncating
+ *    conversion of a float and of its double are the same instruction result).
+ *  - complex -> real: the real part, converted as above; real -> complex: imaginary part 0.
+ *
+ * Nothing here invokes undefined behaviour: every float -> integer conversion is range-checked
+ * before the C conversion.  Integer narrowing to a signed type relies on GCC/Clang's documented
+ * modulo behaviour (implementation-defined in ISO C, not undefined). */
+#ifndef TX_KERNELS_SCALAR_CONVERT_H
+#define TX_KERNELS_SCALAR_CONVERT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- float16 / bfloat16 bit conversions (exact, portable) ---- */
+
+static inline float tx__bits_to_f32(uint32_t x) {
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+static inline uint32_t tx__f32_to_bits(float f) {
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    return x;
+}
+
+/* float16 -> float32: exact for every input; NaN payloads are kept. */
+static inline float tx__f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f) return tx__bits_to_f32(sign | 0x7f800000u | (m << 13));
+    if (e != 0) return tx__bits_to_f32(sign | ((e + 112u) << 23) | (m << 13));
+    if (m == 0) return tx__bits_to_f32(sign);
+    /* Subnormal half m * 2^-24: normalise so the leading 1 becomes the implicit bit. */
+    uint32_t be = 113; /* biased float exponent of 2^-14 */
+    while (!(m & 0x400u)) {
+        m <<= 1;
+        be--;
+    }
+    return tx__bits_to_f32(sign | (be << 23) | ((m & 0x3ffu) << 13));
+}
+
+/* float32 -> float16, round to nearest even (Eigen's float_to_half_rtne): |x| >= 65520 becomes
+ * infinity, NaN becomes sign|0x7e00, values below half the smallest subnormal become +-0. */
+static inline uint16_t tx__f32_to_f16(float f) {
+    uint32_t x = tx__f32_to_bits(f);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    uint32_t ax = x & 0x7fffffffu;
+    if (ax >= 0x47800000u) /* >= 65536, inf or NaN */
+        return (uint16_t)(sign | (ax > 0x7f800000u ? 0x7e00u : 0x7c00u));
+    if (ax >= 0x38800000u) { /* a normal half after rounding (or the carry into infinity) */
+        uint32_t r = ax - 0x38000000u; /* rebias the exponent from 127 to 15 */
+        r += 0x0fffu + ((r >> 13) & 1u);
+        return (uint16_t)(sign | (r >> 13));
+    }
+    uint32_t e = ax >> 23;
+    if (e < 102) return sign; /* below 2^-25: rounds to zero */
+    /* Subnormal half: the value in units of 2^-24 is mant >> (126 - e), rounded to even. */
+    uint32_t mant = (ax & 0x7fffffu) | 0x800000u, shift = 126 - e; /* 14..24 */
+    uint32_t q = mant >> shift, rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (q & 1u))) q++;
+    return (uint16_t)(sign | q); /* a carry to 0x400 is the smallest normal, correctly encoded */
+}
+
+static inline float tx__bf16_to_f32(uint16_t h) { return tx__bits_to_f32((uint32_t)h << 16); }
+
+/* float32 -> bfloat16, round to nearest even; NaN becomes sign|0x7fc0 (Eigen). */
+static inline uint16_t tx__f32_to_bf16(float f) {
+    uint32_t x = tx__f32_to_bits(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((x >> 16) & 0x8000u) | 0x7fc0u);
+    x += 0x7fffu + ((x >> 16) & 1u);
+    return (uint16_t)(x >> 16);
+}
+
+/* ---- float -> integer, x86-64 semantics without undefined behaviour ---- */
+
+/* cvttsd2si with a 32-bit destination: truncation, INT32_MIN for NaN and out of range. */
+static inline int32_t tx__cvtt_i32(double x) {
+    if (x >= -2147483648.0 && x < 2147483648.0) return (int32_t)x;
+    return INT32_MIN;
+}
+
+/* cvttsd2si with a 64-bit destination: truncation, INT64_MIN for NaN and out of range. */
+static inline int64_t tx__cvtt_i64(double x) {
+    if (x >= -0x1p63 && x < 0x1p63) return (int64_t)x;
+    return INT64_MIN;
+}
+
+/* static_cast<uint64_t>(double) as clang compiles it for x86-64 (two cvttsd2si, sign-selected). */
+static inline uint64_t tx__cvtt_u64(double x) {
+    if (x >= 0x1p63 && x < 0x1p64) return (uint64_t)x;
+    return (uint64_t)tx__cvtt_i64(x);
+}
+
+/* ---- the cast kernel table ---- */
+
+/* Converts n contiguous elements; src and dst do not overlap. */
+typedef void (*tx__cast_fn)(void *dst, const void *src, int64_t n);
+
+/* Table size: TF DataType numbers run up to 23 (uint64). */
+#define TX__CAST_IDS 24
+
+/* The portable (from, to) kernel for two dtypes, NULL when the pair has no conversion (string).
+ * Quantized types convert as their integer storage.  A SIMD dispatch layer may later override
+ * entries; callers go through tx__cast_kernel(). */
+TX_HIDDEN tx__cast_fn tx__cast_kernel(tx_dtype from, tx_dtype to);
+
+/* ---- clamping for saturate_cast (cast_clamp.c) ---- */
+
+/* Bounds in the element type being clamped: ilo/ihi for integer types, flo/fhi (values that the
+ * type represents exactly) for float16, bfloat16, float32 and float64. */
+typedef struct tx__clamp_bounds {
+    int64_t ilo;
+    uint64_t ihi;
+    double flo, fhi;
+} tx__clamp_bounds;
+
+/* v = max(min(v, hi), lo) for n contiguous elements of the real dtype `type`, in place, with
+ * std::min/std::max's comparisons as TF's ClipByValue uses them, so NaN passes through. */
+TX_HIDDEN void tx__clamp_real(tx_dtype type, void *data, int64_t n, const tx__clamp_bounds *b);
+
+/* ---- byte order (cast_swap.c), for decode_raw ---- */
+
+/* Copies n elements of `width` bytes (2, 4 or 8) from src to dst, reversing each element's bytes. */
+TX_HIDDEN void tx__swap_copy(void *dst, const void *src, int64_t n, size_t width);
+
+#endif

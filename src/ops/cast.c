@@ -1,0 +1,276 @@
+/* cast.c -- TF's casting ops on numeric tensors: cast, saturate_cast, to_double, to_float,
+ * to_bfloat16, to_int32, to_int64 and bitcast.  The element rules live in
+ * src/kernels/scalar/convert.h and the loops in src/kernels/scalar/cast.c; this file validates,
+ * allocates and plans.  bitcast returns a view of the input's buffer. */
+#include "internal.h"
+#include "scalar/convert.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+
+static tx_status check_dtype(const char *op, const char *what, tx_dtype t) {
+    TX_REQUIRE(tx__dtype(t) != NULL, TX_INVALID_ARGUMENT, "%s: %s %d is not a dtype", op, what,
+               (int)t);
+    return TX_OK;
+}
+
+/* Same-dtype cast: TF returns the input itself; tensorx returns an owned copy. */
+static tx_status copy_tensor(const char *op, const tx_tensor *x, tx_tensor **out) {
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, x->dtype, x->rank, x->dims, &t));
+    if (x->nbytes) memcpy(t->data, x->data, x->nbytes);
+    tx_status st = tx__share_strings(t, x);
+    if (st != TX_OK) {
+        tx_tensor_free(t);
+        return st;
+    }
+    *out = t;
+    return TX_OK;
+}
+
+static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, x, "x");
+    TX_TRY(check_dtype(op, "dtype", dtype));
+    if (x->dtype == dtype) return copy_tensor(op, x, out);
+    tx__cast_fn fn = tx__cast_kernel(x->dtype, dtype);
+    /* TF's CastOpBase::Unimplemented wording. */
+    TX_REQUIRE(fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
+               tx_dtype_name(x->dtype), tx_dtype_name(dtype));
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
+    fn(t->data, x->data, x->numel);
+    *out = t;
+    return TX_OK;
+}
+
+tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
+    return cast_op("cast", x, dtype, out);
+}
+tx_status tx_to_double(const tx_tensor *x, tx_tensor **out) {
+    return cast_op("to_double", x, TX_FLOAT64, out);
+}
+tx_status tx_to_float(const tx_tensor *x, tx_tensor **out) {
+    return cast_op("to_float", x, TX_FLOAT32, out);
+}
+tx_status tx_to_bfloat16(const tx_tensor *x, tx_tensor **out) {
+    return cast_op("to_bfloat16", x, TX_BFLOAT16, out);
+}
+tx_status tx_to_int32(const tx_tensor *x, tx_tensor **out) {
+    return cast_op("to_int32", x, TX_INT32, out);
+}
+tx_status tx_to_int64(const tx_tensor *x, tx_tensor **out) {
+    return cast_op("to_int64", x, TX_INT64, out);
+}
+
+/* ---- saturate_cast ------------------------------------------------------------------------- */
+
+/* The range of a real dtype as TF's DType.min/max report it. */
+typedef struct range {
+    bool is_float;
+    int64_t imin;  /* integer types */
+    uint64_t imax;
+    double fmax;   /* float types: the largest finite value; min is -fmax */
+} range;
+
+static range range_of(tx_dtype t) {
+    range r = {false, 0, 0, 0};
+    switch (t) {
+    case TX_INT8: r.imin = INT8_MIN, r.imax = INT8_MAX; break;
+    case TX_UINT8: r.imax = UINT8_MAX; break;
+    case TX_INT16: r.imin = INT16_MIN, r.imax = INT16_MAX; break;
+    case TX_UINT16: r.imax = UINT16_MAX; break;
+    case TX_INT32: r.imin = INT32_MIN, r.imax = INT32_MAX; break;
+    case TX_UINT32: r.imax = UINT32_MAX; break;
+    case TX_INT64: r.imin = INT64_MIN, r.imax = INT64_MAX; break;
+    case TX_UINT64: r.imax = UINT64_MAX; break;
+    case TX_FLOAT16: r.is_float = true, r.fmax = 65504.0; break;
+    case TX_BFLOAT16: r.is_float = true, r.fmax = 0x1.fep127; break;
+    case TX_FLOAT32: r.is_float = true, r.fmax = FLT_MAX; break;
+    default: r.is_float = true, r.fmax = DBL_MAX; break; /* float64 */
+    }
+    return r;
+}
+
+static tx_dtype real_of(tx_dtype t) {
+    return t == TX_COMPLEX64 ? TX_FLOAT32 : t == TX_COMPLEX128 ? TX_FLOAT64 : t;
+}
+
+/* Exact comparisons of a double with an integer bound. */
+static bool d_gt_u64(double d, uint64_t m) {
+    if (!(d < 0x1p64)) return d == d; /* >= 2^64 (NaN never occurs here) */
+    if (d < 0) return false;
+    uint64_t t = (uint64_t)d;
+    return t > m || (t == m && d > floor(d));
+}
+
+static bool d_lt_i64(double d, int64_t m) {
+    if (d < -0x1p63) return true;
+    if (!(d < 0x1p63)) return false;
+    int64_t t = (int64_t)d;
+    return t < m || (t == m && d < ceil(d));
+}
+
+/* d rounded to nearest in the float dtype r (d is finite). */
+static double round_to(tx_dtype r, double d) {
+    switch (r) {
+    case TX_FLOAT16: return tx__f16_to_f32(tx__f32_to_f16((float)d));
+    case TX_BFLOAT16: return tx__bf16_to_f32(tx__f32_to_bf16((float)d));
+    case TX_FLOAT32: return (float)d;
+    default: return d;
+    }
+}
+
+/* np.nextafter(v, 0) in the float dtype r, for a finite v. */
+static double toward_zero(tx_dtype r, double v) {
+    if (v == 0) return v;
+    switch (r) {
+    case TX_FLOAT16: return tx__f16_to_f32((uint16_t)(tx__f32_to_f16((float)v) - 1));
+    case TX_BFLOAT16: return tx__bf16_to_f32((uint16_t)(tx__f32_to_bf16((float)v) - 1));
+    case TX_FLOAT32: return tx__bits_to_f32(tx__f32_to_bits((float)v) - 1);
+    default: {
+        uint64_t b;
+        memcpy(&b, &v, 8);
+        b--;
+        memcpy(&v, &b, 8);
+        return v;
+    }
+    }
+}
+
+/* TF's saturate_cast bounds (math_ops.py): whether to clamp, and the bounds in type `in`. */
+static bool saturate_bounds(tx_dtype in, tx_dtype outr, tx__clamp_bounds *b) {
+    range r = range_of(in), o = range_of(outr);
+    bool below, above;
+    if (!r.is_float && !o.is_float) {
+        below = r.imin < o.imin;
+        above = r.imax > o.imax;
+    } else if (!r.is_float) {
+        below = (double)r.imin < -o.fmax;
+        above = (double)r.imax > o.fmax;
+    } else if (!o.is_float) {
+        below = d_lt_i64(-r.fmax, o.imin);
+        above = d_gt_u64(r.fmax, o.imax);
+    } else {
+        below = -r.fmax < -o.fmax;
+        above = r.fmax > o.fmax;
+    }
+    if (!below && !above) return false;
+    memset(b, 0, sizeof *b);
+    if (!r.is_float) {
+        /* max(in.min, out.min) and min(in.max, out.max) are exact integers of `in`. */
+        if (!o.is_float) {
+            b->ilo = r.imin > o.imin ? r.imin : o.imin;
+            b->ihi = r.imax < o.imax ? r.imax : o.imax;
+        } else {
+            b->ilo = below ? -(int64_t)o.fmax : r.imin;
+            b->ihi = above ? (uint64_t)o.fmax : r.imax;
+        }
+        return true;
+    }
+    double lo, hi;
+    if (!o.is_float) {
+        lo = below ? (double)o.imin : -r.fmax;
+        hi = above ? (double)o.imax : r.fmax;
+    } else {
+        lo = -(r.fmax < o.fmax ? r.fmax : o.fmax);
+        hi = r.fmax < o.fmax ? r.fmax : o.fmax;
+    }
+    lo = round_to(in, lo);
+    hi = round_to(in, hi);
+    /* Rounded outside the output's range: one step toward zero (np.nextafter(x, 0)).  TF compares
+     * in float64 and misses 2^63 > INT64_MAX and 2^64 > UINT64_MAX; this comparison is exact. */
+    if (!o.is_float ? d_lt_i64(lo, o.imin) : lo < -o.fmax) lo = toward_zero(in, lo);
+    if (!o.is_float ? d_gt_u64(hi, o.imax) : hi > o.fmax) hi = toward_zero(in, hi);
+    b->flo = lo;
+    b->fhi = hi;
+    return true;
+}
+
+static bool saturate_supported(tx_dtype t) {
+    tx_dtype_kind k = tx_dtype_kind_of(t);
+    return k == TX_KIND_SIGNED || k == TX_KIND_UNSIGNED || k == TX_KIND_FLOAT ||
+           k == TX_KIND_COMPLEX;
+}
+
+#define SATURATE_BLOCK_BYTES 16384
+
+tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out) {
+    static const char *op = "saturate_cast";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, value, "value");
+    TX_TRY(check_dtype(op, "dtype", dtype));
+    TX_REQUIRE(saturate_supported(value->dtype), TX_UNIMPLEMENTED,
+               "%s: value dtype %s has no min/max to saturate against (use cast)", op,
+               tx_dtype_name(value->dtype));
+    TX_REQUIRE(saturate_supported(dtype), TX_UNIMPLEMENTED,
+               "%s: dtype %s has no min/max to saturate against (use cast)", op,
+               tx_dtype_name(dtype));
+    tx_dtype in = value->dtype, inr = real_of(in), outr = real_of(dtype);
+    bool in_complex = in != inr, out_complex = dtype != outr;
+    tx__clamp_bounds b;
+    bool clamp = saturate_bounds(inr, outr, &b);
+    if (!clamp) return cast_op(op, value, dtype, out);
+
+    /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
+    tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */
+    tx__cast_fn extract = tx__cast_kernel(in, mid), convert = tx__cast_kernel(mid, dtype);
+    assert(extract != NULL && convert != NULL);
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
+    _Alignas(16) unsigned char scratch[SATURATE_BLOCK_BYTES];
+    size_t in_size = tx_dtype_size(in), mid_size = tx_dtype_size(mid), out_size = tx_dtype_size(dtype);
+    int64_t block = (int64_t)(SATURATE_BLOCK_BYTES / mid_size);
+    int64_t parts = (int64_t)(mid_size / tx_dtype_size(inr)); /* 2 when clamping complex parts */
+    for (int64_t i = 0; i < value->numel; i += block) {
+        int64_t k = value->numel - i < block ? value->numel - i : block;
+        extract(scratch, value->data + (size_t)i * in_size, k);
+        tx__clamp_real(inr, scratch, k * parts, &b);
+        convert(t->data + (size_t)i * out_size, scratch, k);
+    }
+    *out = t;
+    return TX_OK;
+}
+
+/* ---- bitcast ------------------------------------------------------------------------------- */
+
+tx_status tx_bitcast(const tx_tensor *input, tx_dtype type, tx_tensor **out) {
+    static const char *op = "bitcast";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_TRY(check_dtype(op, "type", type));
+    /* TF's Bitcast op takes every numeric type except bool (and never strings). */
+    TX_REQUIRE(input->dtype != TX_BOOL && input->dtype != TX_STRING, TX_UNIMPLEMENTED,
+               "%s: input dtype %s cannot be bitcast (bool and string are not supported)", op,
+               tx_dtype_name(input->dtype));
+    TX_REQUIRE(type != TX_BOOL && type != TX_STRING, TX_UNIMPLEMENTED,
+               "%s: type %s is not a bitcast target (bool and string are not supported)", op,
+               tx_dtype_name(type));
+    size_t in_size = tx_dtype_size(input->dtype), out_size = tx_dtype_size(type);
+    int64_t dims[TX_MAX_RANK];
+    size_t rank = input->rank;
+    if (rank) memcpy(dims, input->dims, rank * sizeof *dims);
+    if (in_size > out_size) {
+        TX_REQUIRE(rank < TX_MAX_RANK, TX_INVALID_ARGUMENT,
+                   "%s: bitcast from %s to %s adds a dim, and rank %zu is the maximum", op,
+                   tx_dtype_name(input->dtype), tx_dtype_name(type), rank);
+        dims[rank++] = (int64_t)(in_size / out_size);
+    } else if (in_size < out_size) {
+        int64_t want = (int64_t)(out_size / in_size);
+        if (rank == 0 || dims[rank - 1] != want) {
+            char sbuf[TX_DIMS_STR_CAP];
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: Cannot bitcast from %s to %s: shape %s (the last dimension must be "
+                            "%" PRId64 " = sizeof(%s)/sizeof(%s))",
+                            op, tx_dtype_name(input->dtype), tx_dtype_name(type),
+                            tx__format_dims(sbuf, sizeof sbuf, input->rank, input->dims), want,
+                            tx_dtype_name(type), tx_dtype_name(input->dtype));
+        }
+        rank--;
+    }
+    return tx__tensor_view(op, input, type, rank, dims, out);
+}

@@ -1,0 +1,295 @@
+/* decode.c -- TF's ops that read numbers out of string tensors: tf.io.decode_raw (DecodeRaw, and
+ * DecodePaddedRaw when fixed_length is given) and tf.strings.to_number (StringToNumber).
+ * decode_raw copies each string's bytes once into the output, reversing each element's bytes when
+ * the data's byte order is not the host's.  string_to_number reproduces TF's parsers: the
+ * double-conversion settings of tsl::safe_strtof/safe_strtod for floats and
+ * tsl::safe_strto32/safe_strto64 for integers. */
+#include "internal.h"
+#include "scalar/convert.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- decode_raw ---------------------------------------------------------------------------- */
+
+/* TF's DecodeRaw out_type list; DecodePaddedRaw (fixed_length) lacks complex and bool. */
+static bool decode_type_ok(tx_dtype t, bool padded) {
+    switch (t) {
+    case TX_FLOAT16: case TX_FLOAT32: case TX_FLOAT64: case TX_INT32: case TX_UINT16:
+    case TX_UINT8: case TX_INT16: case TX_INT8: case TX_INT64: case TX_BFLOAT16:
+        return true;
+    case TX_COMPLEX64: case TX_COMPLEX128: case TX_BOOL:
+        return !padded;
+    default:
+        return false;
+    }
+}
+
+/* Writes `len` input bytes into an output row of `row` bytes (len <= row), zero-padding the rest;
+ * with `swap`, each `part`-byte element is reversed, padding included (pad first, then swap). */
+static void decode_row(char *dst, const char *src, size_t len, size_t row, bool swap, size_t part) {
+    if (!swap) {
+        if (len) memcpy(dst, src, len);
+        if (row > len) memset(dst + len, 0, row - len);
+        return;
+    }
+    size_t full = len / part, tail = len % part, done = full * part;
+    tx__swap_copy(dst, src, (int64_t)full, part);
+    if (tail) {
+        unsigned char tmp[16] = {0};
+        memcpy(tmp, src + done, tail);
+        tx__swap_copy(dst + done, tmp, 1, part);
+        done += part;
+    }
+    if (row > done) memset(dst + done, 0, row - done);
+}
+
+tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int little_endian,
+                        const int64_t *fixed_length, tx_tensor **out) {
+    static const char *op = "decode_raw";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input_bytes, "input_bytes");
+    TX_REQUIRE(input_bytes->dtype == TX_STRING, TX_INVALID_ARGUMENT,
+               "%s: input_bytes must be a string tensor, got %s", op,
+               tx_dtype_name(input_bytes->dtype));
+    TX_REQUIRE(tx__dtype(out_type) != NULL, TX_INVALID_ARGUMENT, "%s: out_type %d is not a dtype",
+               op, (int)out_type);
+    bool padded = fixed_length != NULL;
+    TX_REQUIRE(decode_type_ok(out_type, padded), TX_UNIMPLEMENTED,
+               padded ? "%s: out_type %s is not supported with fixed_length (TF's DecodePaddedRaw "
+                        "takes float16, float32, float64, int32, uint16, uint8, int16, int8, int64, "
+                        "bfloat16)"
+                      : "%s: out_type %s is not supported (TF's DecodeRaw takes float16, float32, "
+                        "float64, int32, uint16, uint8, int16, int8, int64, complex64, complex128, "
+                        "bool, bfloat16)",
+               op, tx_dtype_name(out_type));
+    TX_REQUIRE(input_bytes->rank < TX_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: the result would exceed the maximum rank %d", op, TX_MAX_RANK);
+    const tx_string *s = (const tx_string *)input_bytes->data;
+    const int64_t n = input_bytes->numel;
+    const int64_t size = (int64_t)tx_dtype_size(out_type);
+    int64_t row; /* bytes per output row */
+    if (padded) {
+        int64_t fl = *fixed_length;
+        /* TF checks the multiple first, then the sign (decode_padded_raw_op.cc). */
+        TX_REQUIRE(fl % size == 0, TX_INVALID_ARGUMENT,
+                   "%s: fixed_length (%" PRId64 ") must be a multiple of the size of out_type "
+                   "(%" PRId64 ")", op, fl, size);
+        TX_REQUIRE(fl > 0, TX_INVALID_ARGUMENT,
+                   "%s: fixed_length (%" PRId64 ") must be greater than zero", op, fl);
+        row = fl;
+    } else {
+        int64_t len = -1;
+        for (int64_t i = 0; i < n; i++) {
+            if (len < 0) len = (int64_t)s[i].size;
+            else
+                TX_REQUIRE((uint64_t)len == s[i].size, TX_INVALID_ARGUMENT,
+                           "%s: DecodeRaw requires input strings to all be the same size, but "
+                           "element %" PRId64 " has size %" PRId64 " != %" PRIu64
+                           " (give fixed_length to pad or truncate)",
+                           op, i, len, s[i].size);
+        }
+        if (len < 0) len = 0;
+        TX_REQUIRE(len % size == 0, TX_INVALID_ARGUMENT,
+                   "%s: Input to DecodeRaw has length %" PRId64 " that is not a multiple of "
+                   "%" PRId64 ", the size of %s", op, len, size, tx_dtype_name(out_type));
+        row = len;
+    }
+    int64_t dims[TX_MAX_RANK];
+    if (input_bytes->rank) memcpy(dims, input_bytes->dims, input_bytes->rank * sizeof *dims);
+    dims[input_bytes->rank] = row / size;
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, out_type, input_bytes->rank + 1, dims, &t));
+    bool swap = size > 1 && (little_endian != 0) != (TX_HOST_LITTLE_ENDIAN != 0);
+    size_t part = (size_t)((out_type == TX_COMPLEX64 || out_type == TX_COMPLEX128) ? size / 2 : size);
+    for (int64_t i = 0; row > 0 && i < n; i++) {
+        size_t len = s[i].size < (uint64_t)row ? (size_t)s[i].size : (size_t)row;
+        decode_row(t->data + (size_t)i * (size_t)row, s[i].data, len, (size_t)row, swap, part);
+    }
+    if (out_type == TX_BOOL) /* a bool element is 0 or 1, whatever byte it came from */
+        for (size_t i = 0; i < t->nbytes; i++) t->data[i] = t->data[i] != 0;
+    *out = t;
+    return TX_OK;
+}
+
+/* ---- string_to_number ---------------------------------------------------------------------- */
+
+/* double-conversion's whitespace (and isspace() in the C locale). */
+static bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_xdigit(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+static bool only_spaces(const char *s, size_t i, size_t len) {
+    while (i < len && is_space(s[i])) i++;
+    return i == len;
+}
+
+/* tsl::safe_strtod / safe_strtof: double-conversion's StringToDoubleConverter with
+ * ALLOW_LEADING_SPACES | ALLOW_HEX | ALLOW_TRAILING_SPACES | ALLOW_CASE_INSENSIBILITY, symbols
+ * "inf" and "nan", empty-string value 0; success means it consumed at least one character.
+ * The grammar is checked here; the rounding is done by strtod/strtof on a canonical text with no
+ * radix point (so the locale cannot matter), which rounds correctly as double-conversion does. */
+static bool parse_float(const char *s, size_t len, bool is_double, double *out) {
+    if (len == 0 || len >= 32) return false; /* kFastToBufferSize */
+    size_t i = 0;
+    while (i < len && is_space(s[i])) i++;
+    if (i == len) { /* only whitespace: the empty-string value, with characters consumed */
+        *out = 0.0;
+        return true;
+    }
+    bool neg = false;
+    if (s[i] == '+' || s[i] == '-') {
+        neg = s[i] == '-';
+        i++;
+        if (i == len || is_space(s[i])) return false; /* nothing, or a space, after the sign */
+    }
+    char c = lower(s[i]);
+    if (c == 'i' || c == 'n') {
+        const char *word = c == 'i' ? "inf" : "nan";
+        if (len - i < 3 || lower(s[i + 1]) != word[1] || lower(s[i + 2]) != word[2]) return false;
+        if (!only_spaces(s, i + 3, len)) return false; /* "infinity" is junk here */
+        double v = c == 'i' ? INFINITY : NAN;
+        *out = neg ? -v : v;
+        return true;
+    }
+    char buf[48];
+    size_t b = 0;
+    if (neg) buf[b++] = '-';
+    if (s[i] == '0' && i + 1 < len && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+        size_t j = i + 2, start = j;
+        while (j < len && is_xdigit(s[j])) j++;
+        if (j == start || !only_spaces(s, j, len)) return false;
+        buf[b++] = '0';
+        buf[b++] = 'x';
+        memcpy(buf + b, s + start, j - start);
+        b += j - start;
+        buf[b] = '\0';
+    } else {
+        size_t int_digits = 0, frac_digits = 0;
+        bool leading_zero = s[i] == '0';
+        while (i < len && is_digit(s[i])) buf[b++] = s[i++], int_digits++;
+        if (i < len && s[i] == '.') {
+            i++;
+            while (i < len && is_digit(s[i])) buf[b++] = s[i++], frac_digits++;
+        }
+        if (int_digits == 0 && frac_digits == 0 && !leading_zero) return false;
+        long exponent = 0;
+        if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+            i++;
+            bool eneg = false;
+            if (i < len && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
+            if (i == len || !is_digit(s[i])) return false;
+            const long max_exp = 1073741823; /* double-conversion saturates at INT_MAX / 2 */
+            for (; i < len && is_digit(s[i]); i++) {
+                long d = s[i] - '0';
+                exponent = exponent >= max_exp / 10 ? max_exp : exponent * 10 + d;
+            }
+            if (eneg) exponent = -exponent;
+        }
+        if (!only_spaces(s, i, len)) return false;
+        if (int_digits + frac_digits == 0) buf[b++] = '0';
+        snprintf(buf + b, sizeof buf - b, "e%ld", exponent - (long)frac_digits);
+    }
+    errno = 0; /* ERANGE (overflow to inf, underflow) is a valid result here */
+    *out = is_double ? strtod(buf, NULL) : (double)strtof(buf, NULL);
+    return true;
+}
+
+/* tsl::safe_strto32 / safe_strto64: optional surrounding whitespace, an optional '-', decimal
+ * digits, no overflow. */
+static bool parse_int(const char *s, size_t len, uint64_t max_pos, uint64_t max_neg,
+                      int64_t *out) {
+    size_t i = 0;
+    while (i < len && is_space(s[i])) i++;
+    bool neg = i < len && s[i] == '-';
+    if (neg) i++;
+    if (i == len || !is_digit(s[i])) return false;
+    uint64_t limit = neg ? max_neg : max_pos, v = 0;
+    for (; i < len && is_digit(s[i]); i++) {
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (v > (limit - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    if (!only_spaces(s, i, len)) return false;
+    *out = neg ? (v == (uint64_t)1 << 63 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return true;
+}
+
+/* The offending string for an error message: printable ASCII as is, other bytes as \xHH, cut
+ * after 64 bytes. */
+static const char *quote(char *buf, size_t cap, const char *s, uint64_t len) {
+    size_t o = 0;
+    for (uint64_t i = 0; i < len && o + 8 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (i == 64) {
+            o += (size_t)snprintf(buf + o, cap - o, "...");
+            break;
+        }
+        if (c >= 32 && c < 127) buf[o++] = (char)c;
+        else o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c);
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+tx_status tx_string_to_number(const tx_tensor *string_tensor, tx_dtype out_type,
+                              tx_tensor **out) {
+    static const char *op = "string_to_number";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, string_tensor, "string_tensor");
+    TX_REQUIRE(string_tensor->dtype == TX_STRING, TX_INVALID_ARGUMENT,
+               "%s: string_tensor must be a string tensor, got %s", op,
+               tx_dtype_name(string_tensor->dtype));
+    TX_REQUIRE(out_type == TX_FLOAT32 || out_type == TX_FLOAT64 || out_type == TX_INT32 ||
+                   out_type == TX_INT64,
+               TX_UNIMPLEMENTED, "%s: out_type %s is not supported (float32, float64, int32, int64)",
+               op, tx__dtype(out_type) ? tx_dtype_name(out_type) : "(unknown)");
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, out_type, string_tensor->rank, string_tensor->dims, &t));
+    const tx_string *s = (const tx_string *)string_tensor->data;
+    for (int64_t i = 0; i < string_tensor->numel; i++) {
+        const char *p = s[i].data;
+        size_t len = (size_t)s[i].size;
+        bool ok;
+        double d;
+        int64_t v;
+        switch (out_type) {
+        case TX_FLOAT32:
+            ok = parse_float(p, len, false, &d);
+            if (ok) ((float *)t->data)[i] = (float)d;
+            break;
+        case TX_FLOAT64:
+            ok = parse_float(p, len, true, &d);
+            if (ok) ((double *)t->data)[i] = d;
+            break;
+        case TX_INT32:
+            ok = parse_int(p, len, INT32_MAX, (uint64_t)INT32_MAX + 1, &v);
+            if (ok) ((int32_t *)t->data)[i] = (int32_t)v;
+            break;
+        default:
+            ok = parse_int(p, len, INT64_MAX, (uint64_t)INT64_MAX + 1, &v);
+            if (ok) ((int64_t *)t->data)[i] = v;
+            break;
+        }
+        if (!ok) {
+            tx_tensor_free(t);
+            char q[300];
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: StringToNumberOp could not correctly convert string: %s "
+                            "(element %" PRId64 ", out_type %s)",
+                            op, quote(q, sizeof q, p, s[i].size), i, tx_dtype_name(out_type));
+        }
+    }
+    *out = t;
+    return TX_OK;
+}

@@ -1,0 +1,115 @@
+/* string_pack.c -- OpenVINO's StringTensorPack-15 and StringTensorUnpack-15: between a string
+ * tensor and its (begins, ends, symbols) form, where string i is the byte range
+ * symbols[begins[i], ends[i]).  Pack validates every range before it reads a byte and keeps one
+ * copy of the referenced part of symbols, shared by all output strings; unpack produces the
+ * compact form (int32 offsets, strings concatenated in row-major order), as OpenVINO's reference
+ * implementation does. */
+#include "internal.h"
+
+#include <inttypes.h>
+
+static int64_t index_at(const tx_tensor *t, int64_t i) {
+    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+}
+
+tx_status tx_string_tensor_pack(const tx_tensor *begins, const tx_tensor *ends,
+                                const tx_tensor *symbols, tx_tensor **out) {
+    static const char *op = "string_tensor_pack";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, begins, "begins");
+    TX_REQUIRE_TENSOR(op, ends, "ends");
+    TX_REQUIRE_TENSOR(op, symbols, "symbols");
+    TX_REQUIRE((begins->dtype == TX_INT32 || begins->dtype == TX_INT64) &&
+                   begins->dtype == ends->dtype,
+               TX_INVALID_ARGUMENT,
+               "%s: begins and ends must both be int32 or both be int64, got %s and %s", op,
+               tx_dtype_name(begins->dtype), tx_dtype_name(ends->dtype));
+    bool same_shape = begins->rank == ends->rank;
+    for (size_t d = 0; same_shape && d < begins->rank; d++)
+        same_shape = begins->dims[d] == ends->dims[d];
+    if (!same_shape) {
+        char a[TX_DIMS_STR_CAP], b[TX_DIMS_STR_CAP];
+        return tx__fail(TX_INVALID_ARGUMENT, "%s: begins shape %s and ends shape %s differ", op,
+                        tx__format_dims(a, sizeof a, begins->rank, begins->dims),
+                        tx__format_dims(b, sizeof b, ends->rank, ends->dims));
+    }
+    TX_REQUIRE(symbols->dtype == TX_UINT8 && symbols->rank == 1, TX_INVALID_ARGUMENT,
+               "%s: symbols must be a 1-D uint8 tensor, got %s of rank %zu", op,
+               tx_dtype_name(symbols->dtype), symbols->rank);
+    const int64_t n = begins->numel, nsym = symbols->numel;
+    int64_t lo = nsym, hi = 0; /* the byte span that non-empty strings use */
+    for (int64_t i = 0; i < n; i++) {
+        int64_t b = index_at(begins, i), e = index_at(ends, i);
+        TX_REQUIRE(b >= 0, TX_INVALID_ARGUMENT, "%s: begins[%" PRId64 "] = %" PRId64 " is negative",
+                   op, i, b);
+        TX_REQUIRE(e >= b, TX_INVALID_ARGUMENT,
+                   "%s: ends[%" PRId64 "] = %" PRId64 " is less than begins[%" PRId64 "] = %" PRId64,
+                   op, i, e, i, b);
+        TX_REQUIRE(e <= nsym, TX_INVALID_ARGUMENT,
+                   "%s: ends[%" PRId64 "] = %" PRId64 " is past the end of symbols (%" PRId64
+                   " bytes)", op, i, e, nsym);
+        if (e > b) {
+            if (b < lo) lo = b;
+            if (e > hi) hi = e;
+        }
+    }
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, TX_STRING, begins->rank, begins->dims, &t));
+    char *bytes = NULL;
+    if (hi > lo) {
+        tx_status st = tx__string_storage(t, (size_t)(hi - lo), &bytes);
+        if (st != TX_OK) {
+            tx_tensor_free(t);
+            return st;
+        }
+        memcpy(bytes, (const char *)symbols->data + lo, (size_t)(hi - lo));
+    }
+    tx_string *rec = (tx_string *)t->data;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t b = index_at(begins, i), e = index_at(ends, i);
+        rec[i].size = (uint64_t)(e - b);
+        rec[i].data = e > b ? bytes + (b - lo) : "";
+    }
+    *out = t;
+    return TX_OK;
+}
+
+tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs) {
+    static const char *op = "string_tensor_unpack";
+    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    outs[0] = outs[1] = outs[2] = NULL;
+    TX_REQUIRE_TENSOR(op, data, "data");
+    TX_REQUIRE(data->dtype == TX_STRING, TX_INVALID_ARGUMENT,
+               "%s: data must be a string tensor, got %s", op, tx_dtype_name(data->dtype));
+    const tx_string *s = (const tx_string *)data->data;
+    uint64_t total = 0;
+    for (int64_t i = 0; i < data->numel; i++) {
+        TX_REQUIRE(s[i].size <= (uint64_t)INT32_MAX - total, TX_INVALID_ARGUMENT,
+                   "%s: the strings hold more than %d bytes, beyond int32 offsets", op, INT32_MAX);
+        total += s[i].size;
+    }
+    int64_t sym_dims[1] = {(int64_t)total};
+    tx_tensor *tb = NULL, *te = NULL, *ts = NULL;
+    tx_status st = tx__tensor_alloc(op, TX_INT32, data->rank, data->dims, &tb);
+    if (st == TX_OK) st = tx__tensor_alloc(op, TX_INT32, data->rank, data->dims, &te);
+    if (st == TX_OK) st = tx__tensor_alloc(op, TX_UINT8, 1, sym_dims, &ts);
+    if (st != TX_OK) {
+        tx_tensor_free(tb);
+        tx_tensor_free(te);
+        return st;
+    }
+    int32_t *b = (int32_t *)tb->data, *e = (int32_t *)te->data;
+    char *sym = ts->data;
+    int32_t offset = 0;
+    for (int64_t i = 0; i < data->numel; i++) {
+        b[i] = offset;
+        if (s[i].size) memcpy(sym + offset, s[i].data, (size_t)s[i].size);
+        offset += (int32_t)s[i].size;
+        e[i] = offset;
+    }
+    outs[0] = tb;
+    outs[1] = te;
+    outs[2] = ts;
+    return TX_OK;
+}
