@@ -1,0 +1,951 @@
+/* test_gather.c -- gather, gather_nd, unique_with_counts, dynamic_partition, dynamic_stitch,
+ * boolean_mask, one_hot, sequence_mask: every example of the seed page (with TensorFlow's
+ * result where the page is wrong, and a comment saying so), TF's edge cases (zero-size results
+ * that skip index checks, batch_dims, -0.0/NaN in unique, all-off one_hot rows), string tensors,
+ * every error with its status and message, and an allocation-failure sweep per op. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers --------------------------------------------------------------------------------- */
+
+/* A tensor holding 0, 1, 2, ... in row-major order. */
+static tx_tensor *iota(tx_dtype dt, size_t rank, const int64_t *dims) {
+    tx_tensor *t = tu_tensor(dt, rank, dims, NULL);
+    double *v = calloc((size_t)tx_tensor_numel(t) + 1, sizeof *v);
+    for (int64_t i = 0; i < tx_tensor_numel(t); i++) v[i] = (double)i;
+    tx_tensor_free(t);
+    t = tu_tensor(dt, rank, dims, v);
+    free(v);
+    return t;
+}
+
+static void assert_strings(const tx_tensor *t, const char *const *want) {
+    assert_int_equal(tx_tensor_dtype(t), TX_STRING);
+    for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
+        const tx_string *s = tx_tensor_string(t, i);
+        assert_non_null(s);
+        if (s->size != strlen(want[i]) || (s->size && memcmp(s->data, want[i], s->size) != 0))
+            fail_msg("string %lld: got '%.*s', want '%s'", (long long)i, (int)s->size,
+                     s->size ? s->data : "", want[i]);
+    }
+}
+
+static tx_tensor *half_tensor(size_t n, const uint16_t *bits) {
+    int64_t d = (int64_t)n;
+    tx_tensor *t = NULL;
+    assert_int_equal(tx_tensor_from_data(TX_FLOAT16, 1, &d, bits, n * 2, &t), TX_OK);
+    return t;
+}
+
+#define T32(rank, dims, ...) tu_tensor(TX_INT32, rank, dims, TU_VALS(__VA_ARGS__))
+#define T64(rank, dims, ...) tu_tensor(TX_INT64, rank, dims, TU_VALS(__VA_ARGS__))
+#define TF32(rank, dims, ...) tu_tensor(TX_FLOAT32, rank, dims, TU_VALS(__VA_ARGS__))
+#define TB(rank, dims, ...) tu_tensor(TX_BOOL, rank, dims, TU_VALS(__VA_ARGS__))
+#define STRS(...) ((const char *const[]){__VA_ARGS__})
+
+/* ---- gather ---------------------------------------------------------------------------------- */
+
+static void test_gather_basic(void **state) {
+    (void)state;
+    /* params [[0,1,2],[3,4,5],[6,7,8],[9,10,11]] */
+    tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(4, 3)), *o = NULL;
+    /* Scalar indices: output[:, ..., :] = params[indices, :, ... :] */
+    tx_tensor *i0 = T64(0, NULL, 2);
+    assert_int_equal(tx_gather(p, i0, 0, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 1, TU_DIMS(3));
+    tu_assert_values(o, TU_VALS(6, 7, 8));
+    tx_tensor_free(o);
+    /* A permutation of length params.shape[0] permutes params (the page's note). */
+    tx_tensor *perm = T32(1, TU_DIMS(4), 3, 1, 0, 2);
+    assert_int_equal(tx_gather(p, perm, 0, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(4, 3));
+    tu_assert_values(o, TU_VALS(9, 10, 11, 3, 4, 5, 0, 1, 2, 6, 7, 8));
+    tx_tensor_free(o);
+    /* Higher-rank indices: output[i, j, :] = params[indices[i, j], :] */
+    tx_tensor *i2 = T32(2, TU_DIMS(2, 2), 0, 0, 3, 1);
+    assert_int_equal(tx_gather(p, i2, 0, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(2, 2, 3));
+    tu_assert_values(o, TU_VALS(0, 1, 2, 0, 1, 2, 9, 10, 11, 3, 4, 5));
+    tx_tensor_free(o);
+    /* axis 1 and its negative form -1 */
+    tx_tensor *ic = T32(1, TU_DIMS(2), 2, 0);
+    for (int64_t axis = -1; axis <= 1; axis += 2) {
+        assert_int_equal(tx_gather(p, ic, axis, 0, &o), TX_OK);
+        tu_assert_shape(o, TX_INT32, 2, TU_DIMS(4, 2));
+        tu_assert_values(o, TU_VALS(2, 0, 5, 3, 8, 6, 11, 9));
+        tx_tensor_free(o);
+    }
+    /* An index out of [0, 3) on axis 1 is named with its position, as TF's CPU kernel does. */
+    o = (tx_tensor *)1;
+    tu_assert_error(tx_gather(p, i2, 1, 0, &o), TX_INVALID_ARGUMENT,
+                    "gather: indices[1,0] = 3 is not in [0, 3)");
+    assert_null(o);
+    tx_tensor *neg = T32(1, TU_DIMS(3), 0, -1, 1);
+    tu_assert_error(tx_gather(p, neg, 0, 0, &o), TX_INVALID_ARGUMENT, "indices[1] = -1 is not in [0, 4)");
+    tx_tensor *huge = T64(0, NULL, 1099511627776.0);
+    tu_assert_error(tx_gather(p, huge, 0, 0, &o), TX_INVALID_ARGUMENT, "indices = 1099511627776 is not in [0, 4)");
+    tx_tensor_free(neg);
+    tx_tensor_free(huge);
+    tx_tensor_free(i0);
+    tx_tensor_free(perm);
+    tx_tensor_free(i2);
+    tx_tensor_free(ic);
+    tx_tensor_free(p);
+
+    /* 3-D params, 2-D indices, axis 1: shape [2] + [2, 1] + [2] */
+    p = iota(TX_INT32, 3, TU_DIMS(2, 3, 2));
+    tx_tensor *ix = T32(2, TU_DIMS(2, 1), 2, 0);
+    assert_int_equal(tx_gather(p, ix, 1, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 4, TU_DIMS(2, 2, 1, 2));
+    tu_assert_values(o, TU_VALS(4, 5, 0, 1, 10, 11, 6, 7));
+    tx_tensor_free(o);
+    /* axis 2 (the last) with a scalar index: single elements */
+    tx_tensor *one = T32(0, NULL, 1);
+    assert_int_equal(tx_gather(p, one, 2, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(2, 3));
+    tu_assert_values(o, TU_VALS(1, 3, 5, 7, 9, 11));
+    tx_tensor_free(o);
+    tx_tensor_free(one);
+    tx_tensor_free(ix);
+    tx_tensor_free(p);
+}
+
+static void test_gather_batch_dims(void **state) {
+    (void)state;
+    /* TF's doc example: params [[1,2,3],[4,5,6]], indices [[0,1],[2,0]], batch_dims=1, axis=1. */
+    tx_tensor *p = T32(2, TU_DIMS(2, 3), 1, 2, 3, 4, 5, 6), *o = NULL;
+    tx_tensor *ix = T32(2, TU_DIMS(2, 2), 0, 1, 2, 0);
+    assert_int_equal(tx_gather(p, ix, 1, 1, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(2, 2));
+    tu_assert_values(o, TU_VALS(1, 2, 6, 4));
+    tx_tensor_free(o);
+    /* batch_dims -1 counts from the end of indices' dims: the same as 1 here. */
+    assert_int_equal(tx_gather(p, ix, -1, -1, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(1, 2, 6, 4));
+    tx_tensor_free(o);
+    tu_assert_error(tx_gather(p, ix, 1, 3, &o), TX_INVALID_ARGUMENT, "batch_dims 3 is out of range [-2, 2]");
+    tu_assert_error(tx_gather(p, ix, 1, 2, &o), TX_INVALID_ARGUMENT,
+                    "batch_dims (2) must be less than rank(params) (2)");
+    tu_assert_error(tx_gather(p, ix, 0, 1, &o), TX_INVALID_ARGUMENT,
+                    "batch_dims (1) must be less than or equal to axis (0)");
+    tx_tensor *ix3 = T32(2, TU_DIMS(3, 1), 0, 0, 0);
+    tu_assert_error(tx_gather(p, ix3, 1, 1, &o), TX_INVALID_ARGUMENT,
+                    "params.shape[0] = 2 should be equal to indices.shape[0] = 3");
+    tx_tensor_free(ix3);
+    tx_tensor_free(ix);
+    tx_tensor_free(p);
+    /* batch_dims 1 with axis 2: out[b, o, i] = params[b, o, indices[b, i]] */
+    p = iota(TX_INT32, 3, TU_DIMS(2, 2, 3));
+    ix = T64(2, TU_DIMS(2, 1), 1, 0);
+    assert_int_equal(tx_gather(p, ix, 2, 1, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(2, 2, 1));
+    tu_assert_values(o, TU_VALS(1, 4, 6, 9));
+    tx_tensor_free(o);
+    /* An error position in a batched gather is the flat position in indices. */
+    tx_tensor *bad = T64(2, TU_DIMS(2, 1), 1, 3);
+    tu_assert_error(tx_gather(p, bad, 2, 1, &o), TX_INVALID_ARGUMENT, "indices[1,0] = 3 is not in [0, 3)");
+    tx_tensor_free(bad);
+    tx_tensor_free(ix);
+    tx_tensor_free(p);
+}
+
+static void test_gather_edges(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    /* TF checks indices only while copying: an empty result accepts any index. */
+    tx_tensor *p = tu_tensor(TX_FLOAT32, 2, TU_DIMS(4, 0), NULL);
+    tx_tensor *bad = T32(1, TU_DIMS(1), 7);
+    assert_int_equal(tx_gather(p, bad, 0, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(1, 0));
+    tx_tensor_free(o);
+    tx_tensor_free(p);
+    p = tu_tensor(TX_FLOAT32, 2, TU_DIMS(0, 3), NULL);
+    assert_int_equal(tx_gather(p, bad, 1, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(0, 1));
+    tx_tensor_free(o);
+    /* ... but a non-empty result from a zero-size axis fails. */
+    tu_assert_error(tx_gather(p, bad, 0, 0, &o), TX_INVALID_ARGUMENT, "indices[0] = 7 is not in [0, 0)");
+    tx_tensor_free(p);
+    tx_tensor *empty = tu_tensor(TX_INT32, 1, TU_DIMS(0), NULL);
+    p = iota(TX_INT32, 2, TU_DIMS(2, 3));
+    assert_int_equal(tx_gather(p, empty, 0, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(0, 3));
+    tx_tensor_free(o);
+    tx_tensor_free(empty);
+    tx_tensor_free(bad);
+    /* Argument errors. */
+    tx_tensor *s = T32(0, NULL, 0);
+    tu_assert_error(tx_gather(s, s, 0, 0, &o), TX_INVALID_ARGUMENT, "axis 0 needs params of rank at least 1, got rank 0");
+    tu_assert_error(tx_gather(p, s, 2, 0, &o), TX_INVALID_ARGUMENT, "axis 2 needs params of rank at least 3, got rank 2");
+    tu_assert_error(tx_gather(p, s, -3, 0, &o), TX_INVALID_ARGUMENT, "axis -3 needs params of rank at least 3");
+    tu_assert_error(tx_gather(p, s, INT64_MIN, 0, &o), TX_INVALID_ARGUMENT, "needs params of rank at least 9223372036854775808");
+    tx_tensor *f = TF32(1, TU_DIMS(1), 0);
+    tu_assert_error(tx_gather(p, f, 0, 0, &o), TX_INVALID_ARGUMENT, "indices must be int32 or int64, got float32");
+    tu_assert_error(tx_gather(NULL, s, 0, 0, &o), TX_INVALID_ARGUMENT, "params is NULL");
+    tu_assert_error(tx_gather(p, NULL, 0, 0, &o), TX_INVALID_ARGUMENT, "indices is NULL");
+    tu_assert_error(tx_gather(p, s, 0, 0, NULL), TX_INVALID_ARGUMENT, "out is NULL");
+    tx_tensor_free(f);
+    tx_tensor_free(s);
+    tx_tensor_free(p);
+}
+
+static void test_gather_widths_and_strings(void **state) {
+    (void)state;
+    /* Slices of 1, 2, 4, 8, 16 and 5 bytes take different copy loops. */
+    const tx_dtype dts[] = {TX_INT8, TX_INT16, TX_INT32, TX_FLOAT64, TX_INT32, TX_INT8};
+    const int64_t inner[] = {1, 1, 1, 1, 4, 5};
+    tx_tensor *ix = T32(1, TU_DIMS(4), 2, 0, 2, 1), *o = NULL;
+    for (size_t c = 0; c < 6; c++) {
+        tx_tensor *p = iota(dts[c], 2, TU_DIMS(3, inner[c]));
+        assert_int_equal(tx_gather(p, ix, 0, 0, &o), TX_OK);
+        tu_assert_shape(o, dts[c], 2, TU_DIMS(4, inner[c]));
+        double want[20];
+        const int rows[] = {2, 0, 2, 1};
+        for (int r = 0; r < 4; r++)
+            for (int64_t k = 0; k < inner[c]; k++) want[r * inner[c] + k] = (double)(rows[r] * inner[c] + k);
+        tu_assert_values(o, want);
+        tx_tensor_free(o);
+        tx_tensor_free(p);
+    }
+    /* Strings: the output shares the input's byte storage and outlives it. */
+    tx_tensor *p = tu_strings(1, TU_DIMS(3), STRS("a", "bb", "ccc"));
+    assert_int_equal(tx_gather(p, ix, 0, 0, &o), TX_OK);
+    tx_tensor_free(p);
+    assert_strings(o, STRS("ccc", "a", "ccc", "bb"));
+    tx_tensor_free(o);
+    tx_tensor_free(ix);
+}
+
+/* ---- gather_nd ------------------------------------------------------------------------------- */
+
+static tx_tensor *p2(void) { return tu_strings(2, TU_DIMS(2, 2), STRS("a", "b", "c", "d")); }
+static tx_tensor *p3(void) {
+    return tu_strings(3, TU_DIMS(2, 2, 2), STRS("a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1"));
+}
+
+static void check_nd(tx_tensor *params, tx_tensor *indices, size_t rank, const int64_t *dims,
+                     const char *const *want) {
+    tx_tensor *o = NULL;
+    assert_int_equal(tx_gather_nd(params, indices, &o), TX_OK);
+    tx_tensor_free(params); /* the output keeps the bytes alive */
+    tu_assert_shape(o, TX_STRING, rank, dims);
+    assert_strings(o, want);
+    tx_tensor_free(o);
+    tx_tensor_free(indices);
+}
+
+static void test_gather_nd_seed(void **state) {
+    (void)state;
+    /* Simple indexing into a matrix */
+    check_nd(p2(), T32(2, TU_DIMS(2, 2), 0, 0, 1, 1), 1, TU_DIMS(2), STRS("a", "d"));
+    /* Slice indexing into a matrix */
+    check_nd(p2(), T32(2, TU_DIMS(2, 1), 1, 0), 2, TU_DIMS(2, 2), STRS("c", "d", "a", "b"));
+    /* Indexing into a 3-tensor */
+    check_nd(p3(), T32(2, TU_DIMS(1, 1), 1), 3, TU_DIMS(1, 2, 2), STRS("a1", "b1", "c1", "d1"));
+    check_nd(p3(), T32(2, TU_DIMS(2, 2), 0, 1, 1, 0), 2, TU_DIMS(2, 2), STRS("c0", "d0", "a1", "b1"));
+    check_nd(p3(), T64(2, TU_DIMS(2, 3), 0, 0, 1, 1, 0, 1), 1, TU_DIMS(2), STRS("b0", "b1"));
+    /* Batched indexing into a matrix */
+    check_nd(p2(), T32(3, TU_DIMS(2, 1, 2), 0, 0, 0, 1), 2, TU_DIMS(2, 1), STRS("a", "b"));
+    /* Batched slice indexing into a matrix.  The page prints [['c', 'd'], [['a', 'b']]], which is
+     * not even rectangular; TF gives [[['c', 'd']], [['a', 'b']]] of shape [2, 1, 2]. */
+    check_nd(p2(), T32(3, TU_DIMS(2, 1, 1), 1, 0), 3, TU_DIMS(2, 1, 2), STRS("c", "d", "a", "b"));
+    /* Batched indexing into a 3-tensor.  The page's output drops the outer brackets; TF's shape
+     * is [2, 1, 2, 2]. */
+    check_nd(p3(), T32(3, TU_DIMS(2, 1, 1), 1, 0), 4, TU_DIMS(2, 1, 2, 2),
+             STRS("a1", "b1", "c1", "d1", "a0", "b0", "c0", "d0"));
+    /* The page's last two examples lack the outer brackets of params and output. */
+    check_nd(p3(), T32(3, TU_DIMS(2, 2, 2), 0, 1, 1, 0, 0, 0, 1, 1), 3, TU_DIMS(2, 2, 2),
+             STRS("c0", "d0", "a1", "b1", "a0", "b0", "c1", "d1"));
+    check_nd(p3(), T32(3, TU_DIMS(2, 2, 3), 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0), 2, TU_DIMS(2, 2),
+             STRS("b0", "b1", "d0", "c1"));
+}
+
+static void test_gather_nd_edges(void **state) {
+    (void)state;
+    tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(2, 2)), *o = NULL;
+    /* A vector of indices is one index vector: a scalar result. */
+    tx_tensor *v = T32(1, TU_DIMS(2), 1, 0);
+    assert_int_equal(tx_gather_nd(p, v, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 0, NULL);
+    tu_assert_values(o, TU_VALS(2));
+    tx_tensor_free(o);
+    tx_tensor_free(v);
+    /* K = 0: each index vector picks the whole of params. */
+    tx_tensor *k0 = tu_tensor(TX_INT64, 2, TU_DIMS(2, 0), NULL);
+    assert_int_equal(tx_gather_nd(p, k0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(2, 2, 2));
+    tu_assert_values(o, TU_VALS(0, 1, 2, 3, 0, 1, 2, 3));
+    tx_tensor_free(o);
+    tx_tensor_free(k0);
+    /* No index vectors: an empty result. */
+    tx_tensor *n0 = tu_tensor(TX_INT32, 2, TU_DIMS(0, 1), NULL);
+    assert_int_equal(tx_gather_nd(p, n0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(0, 2));
+    tx_tensor_free(o);
+    tx_tensor_free(n0);
+    /* Errors name the position (over indices.shape[:-1]) and the index vector. */
+    tx_tensor *bad = T32(3, TU_DIMS(2, 1, 2), 0, 0, 5, 0);
+    tu_assert_error(tx_gather_nd(p, bad, &o), TX_INVALID_ARGUMENT,
+                    "gather_nd: indices[1,0] = [5, 0] does not index into param shape [2,2]");
+    assert_null(o);
+    tx_tensor_free(bad);
+    bad = T64(1, TU_DIMS(2), 0, -1);
+    tu_assert_error(tx_gather_nd(p, bad, &o), TX_INVALID_ARGUMENT, "indices = [0, -1] does not index");
+    tx_tensor_free(bad);
+    bad = T32(2, TU_DIMS(1, 3), 0, 0, 0);
+    tu_assert_error(tx_gather_nd(p, bad, &o), TX_INVALID_ARGUMENT,
+                    "index innermost dimension length must be <= params rank; saw: 3 vs. 2");
+    tx_tensor_free(bad);
+    tx_tensor *s = T32(0, NULL, 0);
+    tu_assert_error(tx_gather_nd(s, s, &o), TX_INVALID_ARGUMENT, "params must be at least a vector");
+    tu_assert_error(tx_gather_nd(p, s, &o), TX_INVALID_ARGUMENT, "indices must be at least a vector");
+    tx_tensor *f = TF32(1, TU_DIMS(1), 0);
+    tu_assert_error(tx_gather_nd(p, f, &o), TX_INVALID_ARGUMENT, "indices must be int32 or int64, got float32");
+    tu_assert_error(tx_gather_nd(NULL, f, &o), TX_INVALID_ARGUMENT, "params is NULL");
+    tx_tensor_free(f);
+    tx_tensor_free(s);
+    tx_tensor_free(p);
+    /* TF refuses any entry from an empty params, even a zero-size slice. */
+    p = tu_tensor(TX_INT32, 2, TU_DIMS(2, 0), NULL);
+    tx_tensor *one = T32(2, TU_DIMS(1, 1), 1);
+    tu_assert_error(tx_gather_nd(p, one, &o), TX_INVALID_ARGUMENT, "requested 1 entries, but params is empty");
+    tx_tensor_free(one);
+    tx_tensor_free(p);
+}
+
+/* ---- unique_with_counts ---------------------------------------------------------------------- */
+
+static void unique3(tx_tensor *x, tx_dtype out_idx, tx_tensor **outs) {
+    assert_int_equal(tx_unique_with_counts(x, out_idx, outs), TX_OK);
+    tx_tensor_free(x);
+}
+
+static void free3(tx_tensor **outs) {
+    for (int i = 0; i < 3; i++) tx_tensor_free(outs[i]);
+}
+
+static void test_unique_seed(void **state) {
+    (void)state;
+    tx_tensor *outs[3];
+    for (int w = 0; w < 2; w++) {
+        tx_dtype oi = w ? TX_INT64 : TX_INT32;
+        unique3(T32(1, TU_DIMS(9), 1, 1, 2, 4, 4, 4, 7, 8, 8), oi, outs);
+        tu_assert_shape(outs[0], TX_INT32, 1, TU_DIMS(5));
+        tu_assert_values(outs[0], TU_VALS(1, 2, 4, 7, 8));
+        tu_assert_shape(outs[1], oi, 1, TU_DIMS(9));
+        tu_assert_values(outs[1], TU_VALS(0, 0, 1, 2, 2, 2, 3, 4, 4));
+        tu_assert_shape(outs[2], oi, 1, TU_DIMS(5));
+        tu_assert_values(outs[2], TU_VALS(2, 1, 3, 1, 2));
+        free3(outs);
+    }
+    /* First-occurrence order, not sorted. */
+    unique3(T64(1, TU_DIMS(6), 9, -3, 9, 5, -3, 0), TX_INT32, outs);
+    tu_assert_values(outs[0], TU_VALS(9, -3, 5, 0));
+    tu_assert_values(outs[1], TU_VALS(0, 1, 0, 2, 1, 3));
+    tu_assert_values(outs[2], TU_VALS(2, 2, 1, 1));
+    free3(outs);
+}
+
+static void test_unique_floats(void **state) {
+    (void)state;
+    tx_tensor *outs[3];
+    /* float32: -0.0 == 0.0 (one value, the first seen kept); each NaN is its own value. */
+    unique3(TF32(1, TU_DIMS(6), 0.0, -0.0, NAN, 1.0, NAN, -0.0), TX_INT32, outs);
+    tu_assert_shape(outs[0], TX_FLOAT32, 1, TU_DIMS(4));
+    tu_assert_values(outs[0], TU_VALS(0.0, NAN, 1.0, NAN));
+    assert_false(signbit(((float *)tx_tensor_data(outs[0]))[0]));
+    tu_assert_values(outs[1], TU_VALS(0, 0, 1, 2, 3, 0));
+    tu_assert_values(outs[2], TU_VALS(3, 1, 1, 1));
+    free3(outs);
+    unique3(tu_tensor(TX_FLOAT64, 1, TU_DIMS(3), TU_VALS(-0.0, 0.0, 2.5)), TX_INT32, outs);
+    tu_assert_shape(outs[0], TX_FLOAT64, 1, TU_DIMS(2));
+    assert_true(signbit(((double *)tx_tensor_data(outs[0]))[0]));
+    tu_assert_values(outs[2], TU_VALS(2, 1));
+    free3(outs);
+    /* float16 keys hash by bit pattern in TF (Eigen's std::hash), so -0.0 and 0.0 stay apart. */
+    const uint16_t h[] = {0x0000, 0x8000, 0x7E00, 0x7E00, 0x3C00, 0x8000};
+    unique3(half_tensor(6, h), TX_INT32, outs);
+    tu_assert_shape(outs[0], TX_FLOAT16, 1, TU_DIMS(5));
+    const uint16_t want[] = {0x0000, 0x8000, 0x7E00, 0x7E00, 0x3C00};
+    assert_memory_equal(tx_tensor_data(outs[0]), want, sizeof want);
+    tu_assert_values(outs[1], TU_VALS(0, 1, 2, 3, 4, 1));
+    free3(outs);
+}
+
+static void test_unique_other_dtypes(void **state) {
+    (void)state;
+    tx_tensor *outs[3];
+    unique3(tu_strings(1, TU_DIMS(6), STRS("a", "b", "a", "", "", "ab")), TX_INT32, outs);
+    assert_strings(outs[0], STRS("a", "b", "", "ab"));
+    tu_assert_values(outs[1], TU_VALS(0, 1, 0, 2, 2, 3));
+    tu_assert_values(outs[2], TU_VALS(2, 1, 2, 1));
+    free3(outs);
+    unique3(TB(1, TU_DIMS(3), 1, 0, 1), TX_INT32, outs);
+    tu_assert_shape(outs[0], TX_BOOL, 1, TU_DIMS(2));
+    tu_assert_values(outs[0], TU_VALS(1, 0));
+    free3(outs);
+    const uint64_t u[] = {1ull << 63, 1, 1ull << 63};
+    tx_tensor *x = NULL;
+    assert_int_equal(tx_tensor_from_data(TX_UINT64, 1, TU_DIMS(3), u, sizeof u, &x), TX_OK);
+    unique3(x, TX_INT64, outs);
+    assert_memory_equal(tx_tensor_data(outs[0]), u, 16);
+    free3(outs);
+    /* Empty input. */
+    unique3(tu_tensor(TX_INT16, 1, TU_DIMS(0), NULL), TX_INT32, outs);
+    tu_assert_shape(outs[0], TX_INT16, 1, TU_DIMS(0));
+    tu_assert_shape(outs[1], TX_INT32, 1, TU_DIMS(0));
+    tu_assert_shape(outs[2], TX_INT32, 1, TU_DIMS(0));
+    free3(outs);
+    /* Many values with collisions in the table: compare with a direct first-occurrence map. */
+    enum { N = 20000 };
+    x = tu_tensor(TX_INT32, 1, TU_DIMS(N), NULL);
+    int32_t *xv = tx_tensor_data(x);
+    uint32_t r = 12345;
+    for (int i = 0; i < N; i++) {
+        r = r * 1103515245u + 12345u;
+        xv[i] = (int32_t)((r >> 8) % 3000) * 65536 - 7;
+    }
+    int32_t seen[3000];
+    memset(seen, 0xFF, sizeof seen);
+    int32_t want_idx[N], nu = 0;
+    for (int i = 0; i < N; i++) {
+        int32_t key = (xv[i] + 7) / 65536;
+        if (seen[key] < 0) seen[key] = nu++;
+        want_idx[i] = seen[key];
+    }
+    assert_int_equal(tx_unique_with_counts(x, TX_INT32, outs), TX_OK);
+    assert_int_equal(tx_tensor_numel(outs[0]), nu);
+    assert_memory_equal(tx_tensor_data(outs[1]), want_idx, sizeof want_idx);
+    for (int i = 0; i < N; i++) assert_int_equal(((int32_t *)tx_tensor_data(outs[0]))[want_idx[i]], xv[i]);
+    free3(outs);
+    tx_tensor_free(x);
+}
+
+static void test_unique_errors(void **state) {
+    (void)state;
+    tx_tensor *outs[3] = {(tx_tensor *)1, (tx_tensor *)1, (tx_tensor *)1};
+    tx_tensor *m = T32(2, TU_DIMS(1, 2), 1, 2);
+    tu_assert_error(tx_unique_with_counts(m, TX_INT32, outs), TX_INVALID_ARGUMENT, "x must be 1-D");
+    assert_null(outs[0]);
+    assert_null(outs[2]);
+    tx_tensor_free(m);
+    m = T32(0, NULL, 1);
+    tu_assert_error(tx_unique_with_counts(m, TX_INT32, outs), TX_INVALID_ARGUMENT, "got rank 0");
+    tu_assert_error(tx_unique_with_counts(m, TX_FLOAT32, outs), TX_INVALID_ARGUMENT,
+                    "out_idx must be int32 or int64, got float32");
+    tx_tensor_free(m);
+    m = tu_tensor(TX_COMPLEX64, 1, TU_DIMS(2), NULL);
+    tu_assert_error(tx_unique_with_counts(m, TX_INT32, outs), TX_UNIMPLEMENTED, "dtype complex64 is not supported");
+    tx_tensor_free(m);
+    m = tu_tensor(TX_QINT8, 1, TU_DIMS(2), NULL);
+    tu_assert_error(tx_unique_with_counts(m, TX_INT32, outs), TX_UNIMPLEMENTED, "dtype qint8");
+    tx_tensor_free(m);
+    tu_assert_error(tx_unique_with_counts(NULL, TX_INT32, outs), TX_INVALID_ARGUMENT, "x is NULL");
+    tu_assert_error(tx_unique_with_counts(NULL, TX_INT32, NULL), TX_INVALID_ARGUMENT, "outs is NULL");
+}
+
+/* ---- dynamic_partition ----------------------------------------------------------------------- */
+
+static void test_dynamic_partition(void **state) {
+    (void)state;
+    tx_tensor *outs[4];
+    /* Scalar partitions: outputs[0] is empty with shape [0, 2], outputs[1] = [[10, 20]]. */
+    tx_tensor *data = T32(1, TU_DIMS(2), 10, 20), *part = T32(0, NULL, 1);
+    assert_int_equal(tx_dynamic_partition(data, part, 2, outs), TX_OK);
+    tu_assert_shape(outs[0], TX_INT32, 2, TU_DIMS(0, 2));
+    tu_assert_shape(outs[1], TX_INT32, 2, TU_DIMS(1, 2));
+    tu_assert_values(outs[1], TU_VALS(10, 20));
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(outs[1]);
+    tx_tensor_free(data);
+    tx_tensor_free(part);
+    /* Vector partitions.  The page gives partitions [0, 0, 1, 1, 0, 1] with 5 data values and
+     * outputs [10, 20, 50] / [30, 40]; TF rejects that (data.shape must start with
+     * partitions.shape).  TF's own docs use partitions [0, 0, 1, 1, 0]. */
+    data = T32(1, TU_DIMS(5), 10, 20, 30, 40, 50);
+    part = T32(1, TU_DIMS(6), 0, 0, 1, 1, 0, 1);
+    outs[0] = outs[1] = (tx_tensor *)1;
+    tu_assert_error(tx_dynamic_partition(data, part, 2, outs), TX_INVALID_ARGUMENT,
+                    "data.shape must start with partitions.shape, got data.shape = [5], partitions.shape = [6]");
+    assert_null(outs[0]);
+    assert_null(outs[1]);
+    tx_tensor_free(part);
+    part = T32(1, TU_DIMS(5), 0, 0, 1, 1, 0);
+    assert_int_equal(tx_dynamic_partition(data, part, 2, outs), TX_OK);
+    tu_assert_values(outs[0], TU_VALS(10, 20, 50));
+    tu_assert_values(outs[1], TU_VALS(30, 40));
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(outs[1]);
+    /* Unused partitions are empty. */
+    assert_int_equal(tx_dynamic_partition(data, part, 4, outs), TX_OK);
+    tu_assert_shape(outs[2], TX_INT32, 1, TU_DIMS(0));
+    tu_assert_shape(outs[3], TX_INT32, 1, TU_DIMS(0));
+    for (int i = 0; i < 4; i++) tx_tensor_free(outs[i]);
+    tx_tensor_free(part);
+    tx_tensor_free(data);
+    /* 2-D partitions over [2, 2, 2] data: slices [js, :] in row-major order of js. */
+    data = iota(TX_INT32, 3, TU_DIMS(2, 2, 2));
+    part = T32(2, TU_DIMS(2, 2), 1, 0, 2, 1);
+    assert_int_equal(tx_dynamic_partition(data, part, 3, outs), TX_OK);
+    tu_assert_shape(outs[0], TX_INT32, 2, TU_DIMS(1, 2));
+    tu_assert_values(outs[0], TU_VALS(2, 3));
+    tu_assert_shape(outs[1], TX_INT32, 2, TU_DIMS(2, 2));
+    tu_assert_values(outs[1], TU_VALS(0, 1, 6, 7));
+    tu_assert_values(outs[2], TU_VALS(4, 5));
+    for (int i = 0; i < 3; i++) tx_tensor_free(outs[i]);
+    tx_tensor_free(part);
+    /* Errors. */
+    part = T32(2, TU_DIMS(2, 2), 0, 1, 2, 0);
+    tu_assert_error(tx_dynamic_partition(data, part, 2, outs), TX_INVALID_ARGUMENT,
+                    "partitions[1,0] = 2 is not in [0, 2)");
+    assert_null(outs[0]);
+    tx_tensor_free(part);
+    part = T32(1, TU_DIMS(2), -1, 0);
+    tu_assert_error(tx_dynamic_partition(data, part, 2, outs), TX_INVALID_ARGUMENT, "partitions[0] = -1 is not in [0, 2)");
+    tu_assert_error(tx_dynamic_partition(data, part, 0, outs), TX_INVALID_ARGUMENT, "num_partitions must be in [1, 2147483647], got 0");
+    tx_tensor_free(part);
+    part = T64(1, TU_DIMS(2), 0, 0);
+    tu_assert_error(tx_dynamic_partition(data, part, 2, outs), TX_INVALID_ARGUMENT, "partitions must be int32, got int64");
+    tu_assert_error(tx_dynamic_partition(NULL, part, 2, outs), TX_INVALID_ARGUMENT, "data is NULL");
+    tu_assert_error(tx_dynamic_partition(data, part, 2, NULL), TX_INVALID_ARGUMENT, "outs is NULL");
+    tx_tensor_free(part);
+    tx_tensor_free(data);
+    /* Strings. */
+    data = tu_strings(1, TU_DIMS(3), STRS("x", "yy", "z"));
+    part = T32(1, TU_DIMS(3), 1, 1, 0);
+    assert_int_equal(tx_dynamic_partition(data, part, 2, outs), TX_OK);
+    tx_tensor_free(data);
+    assert_strings(outs[0], STRS("z"));
+    assert_strings(outs[1], STRS("x", "yy"));
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(outs[1]);
+    tx_tensor_free(part);
+}
+
+/* ---- dynamic_stitch -------------------------------------------------------------------------- */
+
+static void test_dynamic_stitch(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    /* The page's example.  The page says merged.shape = [max(indices)] + constant; it is
+     * [max(indices) + 1] + constant: 7 rows here. */
+    tx_tensor *ind[3] = {T32(0, NULL, 6), T32(1, TU_DIMS(2), 4, 1), T32(2, TU_DIMS(2, 2), 5, 2, 0, 3)};
+    tx_tensor *dat[3] = {T32(1, TU_DIMS(2), 61, 62), T32(2, TU_DIMS(2, 2), 41, 42, 11, 12),
+                         T32(3, TU_DIMS(2, 2, 2), 51, 52, 21, 22, 1, 2, 31, 32)};
+    assert_int_equal(tx_dynamic_stitch((const tx_tensor *const *)ind, 3, (const tx_tensor *const *)dat, 3, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(7, 2));
+    tu_assert_values(o, TU_VALS(1, 2, 11, 12, 21, 22, 31, 32, 41, 42, 51, 52, 61, 62));
+    tx_tensor_free(o);
+    /* Shape errors. */
+    tu_assert_error(tx_dynamic_stitch((const tx_tensor *const *)ind, 3, (const tx_tensor *const *)dat, 2, &o),
+                    TX_INVALID_ARGUMENT, "indices has 3 tensors but data has 2");
+    tu_assert_error(tx_dynamic_stitch((const tx_tensor *const *)ind, 0, (const tx_tensor *const *)dat, 0, &o),
+                    TX_INVALID_ARGUMENT, "at least 1 tensor");
+    tx_tensor *three = T32(1, TU_DIMS(3), 0, 0, 0);
+    tx_tensor *swap[3] = {dat[0], three, dat[2]};
+    tu_assert_error(tx_dynamic_stitch((const tx_tensor *const *)ind, 3, (const tx_tensor *const *)swap, 3, &o),
+                    TX_INVALID_ARGUMENT, "data[1].shape = [3] does not start with indices[1].shape = [2]");
+    tx_tensor_free(three);
+    tx_tensor *wide = T32(2, TU_DIMS(2, 3), 0, 0, 0, 0, 0, 0);
+    tx_tensor *d2[3] = {dat[0], wide, dat[2]};
+    tu_assert_error(tx_dynamic_stitch((const tx_tensor *const *)ind, 3, (const tx_tensor *const *)d2, 3, &o),
+                    TX_INVALID_ARGUMENT, "need data[0].shape[0:] = data[1].shape[1:]");
+    tx_tensor_free(wide);
+    tx_tensor *fl = TF32(1, TU_DIMS(2), 0, 0);
+    tx_tensor *d3[3] = {dat[0], fl, dat[2]};
+    tu_assert_error(tx_dynamic_stitch((const tx_tensor *const *)ind, 3, (const tx_tensor *const *)d3, 3, &o),
+                    TX_INVALID_ARGUMENT, "data[1] is float32 but data[0] is int32");
+    tx_tensor_free(fl);
+    for (int i = 0; i < 3; i++) {
+        tx_tensor_free(ind[i]);
+        tx_tensor_free(dat[i]);
+    }
+    /* Later entries win, within one tensor and across tensors; unnamed rows are zero. */
+    tx_tensor *a = T32(1, TU_DIMS(4), 0, 1, 1, 5), *b = T32(1, TU_DIMS(1), 1);
+    tx_tensor *da = TF32(1, TU_DIMS(4), 10, 20, 30, 60), *db = TF32(1, TU_DIMS(1), 99);
+    const tx_tensor *i2[2] = {a, b}, *x2[2] = {da, db};
+    assert_int_equal(tx_dynamic_stitch(i2, 2, x2, 2, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 1, TU_DIMS(6));
+    tu_assert_values(o, TU_VALS(10, 99, 0, 0, 0, 60));
+    tx_tensor_free(o);
+    assert_int_equal(tx_dynamic_stitch(i2, 1, x2, 1, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(10, 30, 0, 0, 0, 60));
+    tx_tensor_free(o);
+    tx_tensor_free(a);
+    tx_tensor_free(b);
+    tx_tensor_free(da);
+    tx_tensor_free(db);
+    /* Only a non-empty merge checks indices: all-negative indices give 0 rows, as in TF. */
+    a = T32(1, TU_DIMS(2), -1, -5);
+    da = TF32(1, TU_DIMS(2), 1, 2);
+    const tx_tensor *i1[1] = {a}, *x1[1] = {da};
+    assert_int_equal(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 1, TU_DIMS(0));
+    tx_tensor_free(o);
+    tx_tensor_free(a);
+    a = T32(2, TU_DIMS(1, 2), 2, -1);
+    i1[0] = a;
+    tx_tensor *da2 = TF32(2, TU_DIMS(1, 2), 1, 2);
+    x1[0] = da2;
+    tu_assert_error(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_INVALID_ARGUMENT, "indices[0][0,1] = -1 is not in [0, 3)");
+    tx_tensor_free(a);
+    tx_tensor_free(da2);
+    a = T64(1, TU_DIMS(2), 0, 1);
+    i1[0] = a;
+    tu_assert_error(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_INVALID_ARGUMENT, "indices[0] must be int32, got int64");
+    tx_tensor_free(a);
+    tx_tensor_free(da);
+    /* Strings: unnamed rows are empty strings. */
+    a = T32(1, TU_DIMS(2), 0, 3);
+    tx_tensor *ds = tu_strings(1, TU_DIMS(2), STRS("first", "last"));
+    i1[0] = a;
+    x1[0] = ds;
+    assert_int_equal(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_OK);
+    tx_tensor_free(ds);
+    assert_strings(o, STRS("first", "", "", "last"));
+    tx_tensor_free(o);
+    tx_tensor_free(a);
+}
+
+/* ---- boolean_mask ---------------------------------------------------------------------------- */
+
+static void test_boolean_mask(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    /* 1-D example */
+    tx_tensor *t = T32(1, TU_DIMS(4), 0, 1, 2, 3), *m = TB(1, TU_DIMS(4), 1, 0, 1, 0);
+    assert_int_equal(tx_boolean_mask(t, m, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 1, TU_DIMS(2));
+    tu_assert_values(o, TU_VALS(0, 2));
+    tx_tensor_free(o);
+    tx_tensor_free(t);
+    tx_tensor_free(m);
+    /* 2-D example */
+    t = T32(2, TU_DIMS(3, 2), 1, 2, 3, 4, 5, 6);
+    m = TB(1, TU_DIMS(3), 1, 0, 1);
+    assert_int_equal(tx_boolean_mask(t, m, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(2, 2));
+    tu_assert_values(o, TU_VALS(1, 2, 5, 6));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    /* All false: zero rows. */
+    m = TB(1, TU_DIMS(3), 0, 0, 0);
+    assert_int_equal(tx_boolean_mask(t, m, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(0, 2));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    tx_tensor_free(t);
+    /* A 2-D mask over a [2, 3, 2] tensor, and a 1-D mask at axis 1 (also written -2). */
+    t = iota(TX_INT32, 3, TU_DIMS(2, 3, 2));
+    m = TB(2, TU_DIMS(2, 3), 1, 0, 1, 0, 0, 1);
+    assert_int_equal(tx_boolean_mask(t, m, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(3, 2));
+    tu_assert_values(o, TU_VALS(0, 1, 4, 5, 10, 11));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    m = TB(1, TU_DIMS(3), 0, 1, 1);
+    for (int64_t axis = -2; axis <= 1; axis += 3) {
+        assert_int_equal(tx_boolean_mask(t, m, axis, &o), TX_OK);
+        tu_assert_shape(o, TX_INT32, 3, TU_DIMS(2, 2, 2));
+        tu_assert_values(o, TU_VALS(2, 3, 4, 5, 8, 9, 10, 11));
+        tx_tensor_free(o);
+    }
+    /* TF slices tensor.shape[axis:axis+K] the Python way: [-1:0] is empty, so axis -1 fails. */
+    tx_tensor *m2 = TB(1, TU_DIMS(2), 1, 1);
+    tu_assert_error(tx_boolean_mask(t, m2, -1, &o), TX_INVALID_ARGUMENT,
+                    "mask shape [2] does not match tensor.shape[-1:0] of tensor shape [2,3,2]");
+    assert_null(o);
+    assert_int_equal(tx_boolean_mask(t, m2, 2, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(2, 3, 2));
+    tx_tensor_free(o);
+    tu_assert_error(tx_boolean_mask(t, m2, 1, &o), TX_INVALID_ARGUMENT, "does not match tensor.shape[1:2]");
+    tu_assert_error(tx_boolean_mask(t, m2, 3, &o), TX_INVALID_ARGUMENT, "does not match");
+    tx_tensor_free(m2);
+    tx_tensor *ms = TB(0, NULL, 1);
+    tu_assert_error(tx_boolean_mask(t, ms, 0, &o), TX_INVALID_ARGUMENT, "mask cannot be a scalar");
+    tx_tensor_free(ms);
+    tx_tensor *mi = T32(1, TU_DIMS(2), 1, 0);
+    tu_assert_error(tx_boolean_mask(t, mi, 0, &o), TX_INVALID_ARGUMENT, "mask must be bool, got int32");
+    tx_tensor_free(mi);
+    tu_assert_error(tx_boolean_mask(NULL, m, 0, &o), TX_INVALID_ARGUMENT, "tensor is NULL");
+    tx_tensor *big = TB(4, TU_DIMS(2, 3, 2, 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    tu_assert_error(tx_boolean_mask(t, big, 0, &o), TX_INVALID_ARGUMENT, "does not match");
+    tx_tensor_free(big);
+    tx_tensor_free(m);
+    tx_tensor_free(t);
+    /* Strings. */
+    t = tu_strings(1, TU_DIMS(3), STRS("keep", "drop", "also"));
+    m = TB(1, TU_DIMS(3), 1, 0, 1);
+    assert_int_equal(tx_boolean_mask(t, m, 0, &o), TX_OK);
+    tx_tensor_free(t);
+    assert_strings(o, STRS("keep", "also"));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+}
+
+/* ---- one_hot --------------------------------------------------------------------------------- */
+
+static void test_one_hot_seed(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    tx_tensor *on = TF32(0, NULL, 5.0), *off = TF32(0, NULL, 0.0), *one = TF32(0, NULL, 1.0);
+    tx_tensor *i1 = T32(1, TU_DIMS(4), 0, 2, -1, 1);
+    assert_int_equal(tx_one_hot(i1, 3, on, off, -1, TX_FLOAT32, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(4, 3));
+    tu_assert_values(o, TU_VALS(5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0));
+    tx_tensor_free(o);
+    tx_tensor *i2 = T64(2, TU_DIMS(2, 2), 0, 2, 1, -1);
+    assert_int_equal(tx_one_hot(i2, 3, one, off, -1, TX_FLOAT32, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 3, TU_DIMS(2, 2, 3));
+    tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0));
+    tx_tensor_free(o);
+    /* Default on/off values. */
+    tx_tensor *i3 = T32(1, TU_DIMS(3), 0, 1, 2);
+    assert_int_equal(tx_one_hot(i3, 3, NULL, NULL, -1, TX_FLOAT32, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(3, 3));
+    tu_assert_values(o, TU_VALS(1, 0, 0, 0, 1, 0, 0, 0, 1));
+    tx_tensor_free(o);
+    /* axis 0 on a vector: depth x features */
+    assert_int_equal(tx_one_hot(i1, 3, NULL, NULL, 0, TX_FLOAT32, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(3, 4));
+    tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0));
+    tx_tensor_free(o);
+    /* axis 1 on a matrix: batch x depth x features; axis 0: depth x batch x features */
+    assert_int_equal(tx_one_hot(i2, 3, NULL, NULL, 1, TX_FLOAT32, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 3, TU_DIMS(2, 3, 2));
+    tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0));
+    tx_tensor_free(o);
+    assert_int_equal(tx_one_hot(i2, 3, NULL, NULL, 0, TX_FLOAT32, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 3, TU_DIMS(3, 2, 2));
+    tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0));
+    tx_tensor_free(o);
+    /* axis 2 = rank(indices) is the same as -1 */
+    assert_int_equal(tx_one_hot(i2, 3, NULL, NULL, 2, TX_FLOAT32, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0));
+    tx_tensor_free(o);
+    tx_tensor_free(i1);
+    tx_tensor_free(i2);
+    tx_tensor_free(i3);
+    tx_tensor_free(on);
+    tx_tensor_free(off);
+    tx_tensor_free(one);
+}
+
+static void test_one_hot_types(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    /* Scalar indices give a vector; an index >= depth an all-off row. */
+    tx_tensor *s = T32(0, NULL, 1), *big = T32(0, NULL, 3);
+    assert_int_equal(tx_one_hot(s, 3, NULL, NULL, -1, TX_INT64, &o), TX_OK);
+    tu_assert_shape(o, TX_INT64, 1, TU_DIMS(3));
+    tu_assert_values(o, TU_VALS(0, 1, 0));
+    tx_tensor_free(o);
+    assert_int_equal(tx_one_hot(big, 3, NULL, NULL, -1, TX_BOOL, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(0, 0, 0));
+    tx_tensor_free(o);
+    /* uint8 and int8 indices */
+    tx_tensor *u8 = tu_tensor(TX_UINT8, 1, TU_DIMS(2), TU_VALS(2, 200));
+    assert_int_equal(tx_one_hot(u8, 3, NULL, NULL, -1, TX_INT8, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(0, 0, 1, 0, 0, 0));
+    tx_tensor_free(o);
+    tx_tensor *i8 = tu_tensor(TX_INT8, 1, TU_DIMS(2), TU_VALS(-1, 1));
+    assert_int_equal(tx_one_hot(i8, 3, NULL, NULL, 0, TX_INT16, &o), TX_OK);
+    tu_assert_shape(o, TX_INT16, 2, TU_DIMS(3, 2));
+    tu_assert_values(o, TU_VALS(0, 0, 0, 1, 0, 0));
+    tx_tensor_free(o);
+    /* Default values in every width: float16 1.0 is 0x3C00, complex64 1 is (1, 0). */
+    assert_int_equal(tx_one_hot(s, 2, NULL, NULL, -1, TX_FLOAT16, &o), TX_OK);
+    const uint16_t hw[] = {0, 0x3C00};
+    assert_memory_equal(tx_tensor_data(o), hw, 4);
+    tx_tensor_free(o);
+    assert_int_equal(tx_one_hot(s, 2, NULL, NULL, -1, TX_COMPLEX128, &o), TX_OK);
+    const double cw[] = {0, 0, 1, 0};
+    assert_memory_equal(tx_tensor_data(o), cw, sizeof cw);
+    tx_tensor_free(o);
+    /* depth 0 */
+    assert_int_equal(tx_one_hot(u8, 0, NULL, NULL, -1, TX_FLOAT32, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(2, 0));
+    tx_tensor_free(o);
+    /* Strings: the output shares the on/off values' storage. */
+    tx_tensor *yes = tu_strings(0, NULL, STRS("yes")), *no = tu_strings(0, NULL, STRS("no"));
+    tx_tensor *v = T32(2, TU_DIMS(2, 1), 1, 0);
+    assert_int_equal(tx_one_hot(v, 2, yes, no, 1, TX_STRING, &o), TX_OK);
+    tx_tensor_free(yes);
+    tx_tensor_free(no);
+    tu_assert_shape(o, TX_STRING, 3, TU_DIMS(2, 2, 1));
+    assert_strings(o, STRS("no", "yes", "yes", "no"));
+    tx_tensor_free(o);
+    tx_tensor_free(v);
+    tx_tensor_free(u8);
+    tx_tensor_free(i8);
+    tx_tensor_free(big);
+    tx_tensor_free(s);
+}
+
+static void test_one_hot_errors(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    tx_tensor *i = T32(1, TU_DIMS(2), 0, 1), *f = TF32(1, TU_DIMS(2), 0, 1);
+    tx_tensor *on_i = T32(0, NULL, 1), *on_v = TF32(1, TU_DIMS(1), 1);
+    tu_assert_error(tx_one_hot(f, 3, NULL, NULL, -1, TX_FLOAT32, &o), TX_INVALID_ARGUMENT,
+                    "indices must be uint8, int8, int32 or int64, got float32");
+    tu_assert_error(tx_one_hot(i, 3, NULL, NULL, -2, TX_FLOAT32, &o), TX_INVALID_ARGUMENT,
+                    "axis must be -1 or in [0, 1], got -2");
+    tu_assert_error(tx_one_hot(i, 3, NULL, NULL, 2, TX_FLOAT32, &o), TX_INVALID_ARGUMENT, "got 2");
+    tu_assert_error(tx_one_hot(i, -1, NULL, NULL, -1, TX_FLOAT32, &o), TX_INVALID_ARGUMENT,
+                    "depth must be non-negative, got -1");
+    tu_assert_error(tx_one_hot(i, 1LL << 31, NULL, NULL, -1, TX_FLOAT32, &o), TX_INVALID_ARGUMENT,
+                    "depth 2147483648 does not fit int32");
+    tu_assert_error(tx_one_hot(i, 3, on_i, NULL, -1, TX_FLOAT32, &o), TX_INVALID_ARGUMENT,
+                    "on_value is int32 but dtype is float32");
+    tu_assert_error(tx_one_hot(i, 3, NULL, on_v, -1, TX_FLOAT32, &o), TX_INVALID_ARGUMENT,
+                    "off_value must be a scalar, but got shape [1]");
+    tu_assert_error(tx_one_hot(i, 3, NULL, NULL, -1, TX_STRING, &o), TX_INVALID_ARGUMENT,
+                    "on_value must be given for a string dtype");
+    tu_assert_error(tx_one_hot(i, 3, NULL, NULL, -1, (tx_dtype)99, &o), TX_INVALID_ARGUMENT, "unknown dtype 99");
+    tu_assert_error(tx_one_hot(NULL, 3, NULL, NULL, -1, TX_FLOAT32, &o), TX_INVALID_ARGUMENT, "indices is NULL");
+    assert_null(o);
+    tx_tensor_free(i);
+    tx_tensor_free(f);
+    tx_tensor_free(on_i);
+    tx_tensor_free(on_v);
+}
+
+/* ---- sequence_mask --------------------------------------------------------------------------- */
+
+static void test_sequence_mask(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    /* tf.sequence_mask([1, 3, 2], 5) */
+    tx_tensor *len = T32(1, TU_DIMS(3), 1, 3, 2), *five = T32(0, NULL, 5);
+    assert_int_equal(tx_sequence_mask(len, five, TX_BOOL, &o), TX_OK);
+    tu_assert_shape(o, TX_BOOL, 2, TU_DIMS(3, 5));
+    tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0));
+    tx_tensor_free(o);
+    /* maxlen absent: max(lengths) = 3 */
+    assert_int_equal(tx_sequence_mask(len, NULL, TX_FLOAT32, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(3, 3));
+    tu_assert_values(o, TU_VALS(1, 0, 0, 1, 1, 1, 1, 1, 0));
+    tx_tensor_free(o);
+    assert_int_equal(tx_sequence_mask(len, five, TX_FLOAT16, &o), TX_OK);
+    assert_memory_equal(tx_tensor_data(o), ((const uint16_t[]){0x3C00, 0, 0, 0, 0}), 10);
+    tx_tensor_free(o);
+    tx_tensor_free(len);
+    /* 2-D lengths, negative and too-long lengths, an int64 maxlen. */
+    len = T64(2, TU_DIMS(2, 2), 1, -4, 9, 0);
+    tx_tensor *three = T64(0, NULL, 3);
+    assert_int_equal(tx_sequence_mask(len, three, TX_INT32, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(2, 2, 3));
+    tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0));
+    tx_tensor_free(o);
+    tx_tensor_free(len);
+    /* TF casts lengths to maxlen's dtype: 2^32 + 2 becomes 2 with an int32 maxlen. */
+    len = T64(1, TU_DIMS(1), 4294967298.0);
+    assert_int_equal(tx_sequence_mask(len, five, TX_BOOL, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(1, 1, 0, 0, 0));
+    tx_tensor_free(o);
+    tx_tensor *five64 = T64(0, NULL, 5);
+    assert_int_equal(tx_sequence_mask(len, five64, TX_BOOL, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(1, 1, 1, 1, 1));
+    tx_tensor_free(o);
+    tx_tensor_free(five64);
+    tx_tensor_free(len);
+    /* Empty lengths without maxlen: [0, 0]; all-negative lengths: maxlen 0. */
+    len = tu_tensor(TX_UINT8, 1, TU_DIMS(0), NULL);
+    assert_int_equal(tx_sequence_mask(len, NULL, TX_BOOL, &o), TX_OK);
+    tu_assert_shape(o, TX_BOOL, 2, TU_DIMS(0, 0));
+    tx_tensor_free(o);
+    tx_tensor_free(len);
+    len = tu_tensor(TX_INT16, 1, TU_DIMS(2), TU_VALS(-3, -1));
+    assert_int_equal(tx_sequence_mask(len, NULL, TX_BOOL, &o), TX_OK);
+    tu_assert_shape(o, TX_BOOL, 2, TU_DIMS(2, 0));
+    tx_tensor_free(o);
+    /* Errors. */
+    tx_tensor *neg = T32(0, NULL, -1), *vec = T32(1, TU_DIMS(1), 2), *fl = TF32(0, NULL, 2);
+    tu_assert_error(tx_sequence_mask(len, neg, TX_BOOL, &o), TX_INVALID_ARGUMENT, "maxlen -1 is negative");
+    tu_assert_error(tx_sequence_mask(len, vec, TX_BOOL, &o), TX_INVALID_ARGUMENT, "maxlen must be a scalar, got shape [1]");
+    tu_assert_error(tx_sequence_mask(len, fl, TX_BOOL, &o), TX_INVALID_ARGUMENT, "maxlen must be int32 or int64, got float32");
+    tu_assert_error(tx_sequence_mask(fl, NULL, TX_BOOL, &o), TX_INVALID_ARGUMENT, "lengths must be an integer tensor, got float32");
+    tu_assert_error(tx_sequence_mask(len, five, TX_STRING, &o), TX_UNIMPLEMENTED, "dtype string is not supported");
+    tu_assert_error(tx_sequence_mask(NULL, five, TX_BOOL, &o), TX_INVALID_ARGUMENT, "lengths is NULL");
+    assert_null(o);
+    tx_tensor_free(neg);
+    tx_tensor_free(vec);
+    tx_tensor_free(fl);
+    tx_tensor_free(len);
+    tx_tensor_free(five);
+    tx_tensor_free(three);
+}
+
+/* ---- allocation failure ---------------------------------------------------------------------- */
+
+static void test_alloc_failure(void **state) {
+    (void)state;
+    tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(4, 3));
+    tx_tensor *sp = tu_strings(1, TU_DIMS(3), STRS("a", "bb", "ccc"));
+    tx_tensor *ix = T32(1, TU_DIMS(3), 2, 0, 1);
+    tx_tensor *nd = T32(2, TU_DIMS(2, 2), 0, 1, 3, 2);
+    tx_tensor *x = tu_strings(1, TU_DIMS(4), STRS("a", "b", "a", "c"));
+    tx_tensor *part = T32(1, TU_DIMS(4), 1, 0, 2, 1);
+    tx_tensor *m = TB(1, TU_DIMS(3), 1, 0, 1);
+    tx_tensor *on = tu_strings(0, NULL, STRS("on")), *off = tu_strings(0, NULL, STRS("off"));
+    tx_tensor *len = T32(1, TU_DIMS(3), 1, 3, 2);
+    const tx_tensor *si[2] = {ix, ix}, *sd[2] = {sp, sp};
+    tu_alloc_install();
+    for (int op = 0; op < 8; op++) {
+        for (long k = 1;; k++) {
+            tu_alloc_fail_at(k);
+            tx_tensor *o = NULL, *outs[3] = {NULL, NULL, NULL};
+            tx_status st;
+            switch (op) {
+            case 0: st = tx_gather(sp, ix, 0, 0, &o); break;
+            case 1: st = tx_gather_nd(p, nd, &o); break;
+            case 2: st = tx_unique_with_counts(x, TX_INT64, outs); break;
+            case 3: st = tx_dynamic_partition(p, part, 3, outs); break;
+            case 4: st = tx_dynamic_stitch(si, 2, sd, 2, &o); break;
+            case 5: st = tx_boolean_mask(sp, m, 0, &o); break;
+            case 6: st = tx_one_hot(ix, 4, on, off, 0, TX_STRING, &o); break;
+            default: st = tx_sequence_mask(len, NULL, TX_FLOAT64, &o); break;
+            }
+            if (st == TX_OK) {
+                tx_tensor_free(o);
+                for (int i = 0; i < 3; i++) tx_tensor_free(outs[i]);
+                assert_int_equal(tu_alloc_live(), 0);
+                break;
+            }
+            assert_int_equal(st, TX_RESOURCE_EXHAUSTED);
+            assert_null(o);
+            for (int i = 0; i < 3; i++) assert_null(outs[i]);
+            assert_int_equal(tu_alloc_live(), 0);
+        }
+    }
+    tu_alloc_uninstall();
+    tx_tensor_free(p);
+    tx_tensor_free(sp);
+    tx_tensor_free(ix);
+    tx_tensor_free(nd);
+    tx_tensor_free(x);
+    tx_tensor_free(part);
+    tx_tensor_free(m);
+    tx_tensor_free(on);
+    tx_tensor_free(off);
+    tx_tensor_free(len);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gather_basic),        cmocka_unit_test(test_gather_batch_dims),
+        cmocka_unit_test(test_gather_edges),        cmocka_unit_test(test_gather_widths_and_strings),
+        cmocka_unit_test(test_gather_nd_seed),      cmocka_unit_test(test_gather_nd_edges),
+        cmocka_unit_test(test_unique_seed),         cmocka_unit_test(test_unique_floats),
+        cmocka_unit_test(test_unique_other_dtypes), cmocka_unit_test(test_unique_errors),
+        cmocka_unit_test(test_dynamic_partition),   cmocka_unit_test(test_dynamic_stitch),
+        cmocka_unit_test(test_boolean_mask),        cmocka_unit_test(test_one_hot_seed),
+        cmocka_unit_test(test_one_hot_types),       cmocka_unit_test(test_one_hot_errors),
+        cmocka_unit_test(test_sequence_mask),       cmocka_unit_test(test_alloc_failure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
