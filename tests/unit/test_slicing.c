@@ -1,0 +1,941 @@
+/* test_slicing.c -- slice, strided_slice, split (count and size list), unpack, tile, pad: the seed
+ * page's examples (with TF's real result where the page is wrong), TF's edge cases and error rules
+ * (status + message), string tensors, randomized comparisons of tile and pad with naive reference
+ * loops over every element width, and an allocation-failure sweep for every op. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers --------------------------------------------------------------------------------- */
+
+static tx_tensor *iota(tx_dtype dt, size_t rank, const int64_t *dims) {
+    tx_tensor *t = tu_tensor(dt, rank, dims, NULL);
+    double *v = malloc(sizeof(double) * (size_t)(tx_tensor_numel(t) + 1));
+    for (int64_t i = 0; i < tx_tensor_numel(t); i++) v[i] = (double)(i + 1);
+    tx_tensor_free(t);
+    t = tu_tensor(dt, rank, dims, v);
+    free(v);
+    return t;
+}
+
+/* The seed page's 3x2x3 'input' [[[1,1,1],[2,2,2]], [[3,3,3],[4,4,4]], [[5,5,5],[6,6,6]]]. */
+static tx_tensor *seed_input(void) {
+    return tu_tensor(TX_INT32, 3, TU_DIMS(3, 2, 3),
+                     TU_VALS(1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6));
+}
+
+/* A string tensor whose element i is "s<i>". */
+static tx_tensor *string_iota(size_t rank, const int64_t *dims) {
+    int64_t n = 1;
+    for (size_t i = 0; i < rank; i++) n *= dims[i];
+    char **vals = calloc((size_t)n + 1, sizeof *vals);
+    for (int64_t i = 0; i < n; i++) {
+        vals[i] = malloc(24);
+        snprintf(vals[i], 24, "s%lld", (long long)i);
+    }
+    tx_tensor *t = tu_strings(rank, dims, (const char *const *)vals);
+    for (int64_t i = 0; i < n; i++) free(vals[i]);
+    free(vals);
+    return t;
+}
+
+static void assert_strings(const tx_tensor *t, const char *const *want) {
+    for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
+        const tx_string *s = tx_tensor_string(t, i);
+        assert_non_null(s);
+        if (s->size != strlen(want[i]) || (s->size && memcmp(s->data, want[i], (size_t)s->size)))
+            fail_msg("string %lld: got '%.*s', want '%s'", (long long)i, (int)s->size, s->data, want[i]);
+    }
+}
+
+/* A tensor of the given dtype whose element bytes are a pseudo-random pattern (strings: "s<i>"). */
+static tx_tensor *pattern(tx_dtype dt, size_t rank, const int64_t *dims, unsigned seed) {
+    if (dt == TX_STRING) return string_iota(rank, dims);
+    tx_tensor *t = tu_tensor(dt, rank, dims, NULL);
+    unsigned char *d = tx_tensor_data(t);
+    uint32_t x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < tx_tensor_nbytes(t); i++) {
+        x = x * 1103515245u + 12345u;
+        d[i] = (unsigned char)(x >> 16);
+        if (dt == TX_BOOL) d[i] &= 1;
+    }
+    return t;
+}
+
+/* Element i of got equals element j of want (bytes; strings by content). */
+static int same_elem(const tx_tensor *got, int64_t i, const tx_tensor *want, int64_t j) {
+    if (tx_tensor_dtype(got) == TX_STRING) {
+        const tx_string *a = tx_tensor_string(got, i), *b = tx_tensor_string(want, j);
+        return a->size == b->size && (a->size == 0 || !memcmp(a->data, b->data, (size_t)a->size));
+    }
+    size_t w = tx_dtype_size(tx_tensor_dtype(got));
+    return !memcmp((const char *)tx_tensor_data(got) + i * (int64_t)w,
+                   (const char *)tx_tensor_data(want) + j * (int64_t)w, w);
+}
+
+static uint32_t rng_state = 12345;
+static int64_t rnd(int64_t n) {
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return n > 0 ? (int64_t)((rng_state >> 8) % (uint32_t)n) : 0;
+}
+
+static tx_status do_strided_slice(const tx_tensor *in, size_t n, const int64_t *b, const int64_t *e,
+                                  const int64_t *s, int32_t bm, int32_t em, int32_t ellm, int32_t nam,
+                                  int32_t sam, tx_tensor **out) {
+    tx_tensor *tb = tu_i64(n, b), *te = tu_i64(n, e), *ts = tu_i64(n, s);
+    tx_status st = tx_strided_slice(in, tb, te, ts, bm, em, ellm, nam, sam, out);
+    tx_tensor_free(tb);
+    tx_tensor_free(te);
+    tx_tensor_free(ts);
+    return st;
+}
+#define SS(in, b, e, s, bm, em, ellm, nam, sam, out)                                               \
+    do_strided_slice(in, sizeof(b) / sizeof(int64_t), b, e, s, bm, em, ellm, nam, sam, out)
+#define V(...) ((int64_t[]){__VA_ARGS__})
+
+/* ---- slice ----------------------------------------------------------------------------------- */
+
+static void check_slice(const tx_tensor *in, size_t n, const int32_t *b, const int32_t *s, size_t rank,
+                        const int64_t *dims, const double *vals) {
+    tx_tensor *tb = tu_i32(n, b), *ts = tu_i32(n, s), *o = NULL;
+    assert_int_equal(tx_slice(in, tb, ts, &o), TX_OK);
+    tu_assert_shape(o, tx_tensor_dtype(in), rank, dims);
+    tu_assert_values(o, vals);
+    assert_false(tx_tensor_shares_buffer(o, in));
+    tx_tensor_free(o);
+    tx_tensor_free(tb);
+    tx_tensor_free(ts);
+}
+
+static void test_slice_seed_examples(void **state) {
+    (void)state;
+    tx_tensor *t = seed_input();
+    /* tf.slice(input, [1, 0, 0], [1, 1, 3]) ==> [[[3, 3, 3]]] */
+    check_slice(t, 3, (int32_t[]){1, 0, 0}, (int32_t[]){1, 1, 3}, 3, TU_DIMS(1, 1, 3), TU_VALS(3, 3, 3));
+    /* tf.slice(input, [1, 0, 0], [1, 2, 3]) ==> [[[3, 3, 3], [4, 4, 4]]] */
+    check_slice(t, 3, (int32_t[]){1, 0, 0}, (int32_t[]){1, 2, 3}, 3, TU_DIMS(1, 2, 3),
+                TU_VALS(3, 3, 3, 4, 4, 4));
+    /* tf.slice(input, [1, 0, 0], [2, 1, 3]) ==> [[[3, 3, 3]], [[5, 5, 5]]] */
+    check_slice(t, 3, (int32_t[]){1, 0, 0}, (int32_t[]){2, 1, 3}, 3, TU_DIMS(2, 1, 3),
+                TU_VALS(3, 3, 3, 5, 5, 5));
+    /* size -1 takes the rest of the dim: size[i] = D[i] - begin[i]. */
+    check_slice(t, 3, (int32_t[]){1, 1, 1}, (int32_t[]){-1, -1, -1}, 3, TU_DIMS(2, 1, 2),
+                TU_VALS(4, 4, 6, 6));
+    /* begin == D with size 0 is allowed and gives an empty slice. */
+    check_slice(t, 3, (int32_t[]){3, 0, 0}, (int32_t[]){0, 2, 3}, 3, TU_DIMS(0, 2, 3), TU_VALS(0));
+    tx_tensor_free(t);
+}
+
+static void test_slice_edge_and_errors(void **state) {
+    (void)state;
+    tx_tensor *t = seed_input(), *o = NULL;
+    /* int64 begin/size. */
+    tx_tensor *b = tu_i64(3, V(2, 1, 0)), *s = tu_i64(3, V(1, -1, 2));
+    assert_int_equal(tx_slice(t, b, s, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(1, 1, 2));
+    tu_assert_values(o, TU_VALS(6, 6));
+    tx_tensor_free(o);
+    tx_tensor_free(b);
+    tx_tensor_free(s);
+
+    struct {
+        int64_t b[3], s[3];
+        const char *frag;
+    } bad[] = {
+        {{0, 3, 0}, {1, 0, 1}, "expected begin[1] in [0, 2], but got 3"},
+        {{-1, 0, 0}, {1, 1, 1}, "expected begin[0] in [0, 3], but got -1"},
+        {{0, 0, 1}, {1, 1, 3}, "expected size[2] in [0, 2]"},
+        {{0, 0, 0}, {1, -2, 1}, "expected size[1] in [0, 2]"},
+        {{2, 0, 0}, {2, 1, 1}, "but got 2"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        b = tu_i64(3, bad[k].b);
+        s = tu_i64(3, bad[k].s);
+        o = (tx_tensor *)&o; /* must be reset to NULL */
+        tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT, bad[k].frag);
+        assert_null(o);
+        tx_tensor_free(b);
+        tx_tensor_free(s);
+    }
+    /* Shape, dtype and NULL errors. */
+    b = tu_i64(2, V(0, 0));
+    s = tu_i64(2, V(1, 1));
+    tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT, "1-D tensors of size 3");
+    tx_tensor_free(b);
+    tx_tensor_free(s);
+    b = tu_i32(3, (int32_t[]){0, 0, 0});
+    s = tu_i64(3, V(1, 1, 1));
+    tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT, "same dtype");
+    tx_tensor_free(s);
+    s = tu_tensor(TX_FLOAT32, 1, TU_DIMS(3), TU_VALS(1, 1, 1));
+    tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT, "size must be int32 or int64");
+    tu_assert_error(tx_slice(t, NULL, s, &o), TX_INVALID_ARGUMENT, "begin is NULL");
+    tu_assert_error(tx_slice(t, b, s, NULL), TX_INVALID_ARGUMENT, "out is NULL");
+    tx_tensor_free(s);
+    s = tu_tensor(TX_INT32, 2, TU_DIMS(1, 3), TU_VALS(1, 1, 1));
+    tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT, "but got shapes [3] and [1,3]");
+    tx_tensor_free(s);
+    tx_tensor_free(b);
+    tx_tensor_free(t);
+
+    /* A zero-size dim takes only begin 0 with size 0 (or -1). */
+    t = tu_tensor(TX_FLOAT32, 2, TU_DIMS(2, 0), NULL);
+    b = tu_i64(2, V(1, 0));
+    s = tu_i64(2, V(1, -1));
+    assert_int_equal(tx_slice(t, b, s, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(1, 0));
+    tx_tensor_free(o);
+    tx_tensor_free(b);
+    b = tu_i64(2, V(1, 1));
+    tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT,
+                    "expected begin[1] == 0 (got 1) and size[1] == 0 (got -1) when input_.shape[1] == 0");
+    tx_tensor_free(b);
+    tx_tensor_free(s);
+    /* INT64_MIN begin with size -1 must not overflow. */
+    b = tu_i64(2, V(0, INT64_MIN));
+    s = tu_i64(2, V(1, -1));
+    tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT, "begin[1] == 0");
+    tx_tensor_free(b);
+    tx_tensor_free(s);
+    tx_tensor_free(t);
+
+    /* A scalar takes empty begin/size. */
+    t = tu_tensor(TX_FLOAT64, 0, NULL, TU_VALS(2.5));
+    b = tu_i32(0, NULL);
+    s = tu_i32(0, NULL);
+    assert_int_equal(tx_slice(t, b, s, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT64, 0, NULL);
+    tu_assert_values(o, TU_VALS(2.5));
+    tx_tensor_free(o);
+    tx_tensor_free(b);
+    tx_tensor_free(s);
+    tx_tensor_free(t);
+}
+
+static void test_slice_strings(void **state) {
+    (void)state;
+    tx_tensor *t = string_iota(2, TU_DIMS(3, 4)), *o = NULL;
+    tx_tensor *b = tu_i32(2, (int32_t[]){1, 1}), *s = tu_i32(2, (int32_t[]){2, 2});
+    assert_int_equal(tx_slice(t, b, s, &o), TX_OK);
+    tx_tensor_free(t); /* the output keeps the string bytes alive */
+    tu_assert_shape(o, TX_STRING, 2, TU_DIMS(2, 2));
+    assert_strings(o, (const char *[]){"s5", "s6", "s9", "s10"});
+    tx_tensor_free(o);
+    tx_tensor_free(b);
+    tx_tensor_free(s);
+}
+
+/* ---- strided_slice --------------------------------------------------------------------------- */
+
+static void check_ss(const tx_tensor *in, size_t n, const int64_t *b, const int64_t *e, const int64_t *s,
+                     int32_t bm, int32_t em, int32_t ellm, int32_t nam, int32_t sam, size_t rank,
+                     const int64_t *dims, const double *vals) {
+    tx_tensor *o = NULL;
+    tx_status st = do_strided_slice(in, n, b, e, s, bm, em, ellm, nam, sam, &o);
+    if (st != TX_OK) fail_msg("strided_slice failed: %s", tx_last_error());
+    tu_assert_shape(o, tx_tensor_dtype(in), rank, dims);
+    if (vals) tu_assert_values(o, vals);
+    tx_tensor_free(o);
+}
+#define CHECK_SS(in, b, e, s, bm, em, ellm, nam, sam, rank, dims, vals)                            \
+    check_ss(in, sizeof(b) / sizeof(int64_t), b, e, s, bm, em, ellm, nam, sam, rank, dims, vals)
+
+static void test_strided_slice_seed_examples(void **state) {
+    (void)state;
+    tx_tensor *t = seed_input();
+    /* The page writes these as tf.slice with four arguments; they are tf.strided_slice calls. */
+    CHECK_SS(t, V(1, 0, 0), V(2, 1, 3), V(1, 1, 1), 0, 0, 0, 0, 0, 3, TU_DIMS(1, 1, 3), TU_VALS(3, 3, 3));
+    CHECK_SS(t, V(1, 0, 0), V(2, 2, 3), V(1, 1, 1), 0, 0, 0, 0, 0, 3, TU_DIMS(1, 2, 3),
+             TU_VALS(3, 3, 3, 4, 4, 4));
+    /* The page claims strided_slice(input, [1, 1, 0], [2, -1, 3], [1, -1, 1]) gives
+     * [[[4, 4, 4], [3, 3, 3]]].  That is wrong: in dim 1 (size 2) end -1 means index 1, so the
+     * range 1:1:-1 is empty and TF returns an empty tensor of shape [1, 0, 3].  TF's later docs
+     * use begin [1, -1, 0], end [2, -3, 3] for the page's result (checked next). */
+    CHECK_SS(t, V(1, 1, 0), V(2, -1, 3), V(1, -1, 1), 0, 0, 0, 0, 0, 3, TU_DIMS(1, 0, 3), NULL);
+    CHECK_SS(t, V(1, -1, 0), V(2, -3, 3), V(1, -1, 1), 0, 0, 0, 0, 0, 3, TU_DIMS(1, 2, 3),
+             TU_VALS(4, 4, 4, 3, 3, 3));
+    tx_tensor_free(t);
+
+    /* foo[5:,:,:3] on a 7x8x9 tensor is foo[5:7,0:8,0:3]. */
+    t = iota(TX_INT32, 3, TU_DIMS(7, 8, 9));
+    CHECK_SS(t, V(5, 0, 0), V(0, 0, 3), V(1, 1, 1), 0x2, 0x3, 0, 0, 0, 3, TU_DIMS(2, 8, 3), NULL);
+    tx_tensor *o1 = NULL, *o2 = NULL;
+    assert_int_equal(SS(t, V(5, 0, 0), V(0, 0, 3), V(1, 1, 1), 0x2, 0x3, 0, 0, 0, &o1), TX_OK);
+    assert_int_equal(SS(t, V(5, 0, 0), V(7, 8, 3), V(1, 1, 1), 0, 0, 0, 0, 0, &o2), TX_OK);
+    assert_memory_equal(tx_tensor_data(o1), tx_tensor_data(o2), tx_tensor_nbytes(o2));
+    assert_int_equal(((int32_t *)tx_tensor_data(o1))[0], 5 * 72 + 1);
+    tx_tensor_free(o1);
+    tx_tensor_free(o2);
+    tx_tensor_free(t);
+    /* foo[::-1] reverses a tensor of shape 8. */
+    t = iota(TX_INT64, 1, TU_DIMS(8));
+    CHECK_SS(t, V(0), V(0), V(-1), 1, 1, 0, 0, 0, 1, TU_DIMS(8), TU_VALS(8, 7, 6, 5, 4, 3, 2, 1));
+    tx_tensor_free(t);
+    /* foo[3:5,...,4:5] on 10x3x3x10 is foo[3:5,:,:,4:5]; foo[3:5,...] is foo[3:5,:,:,:]. */
+    t = iota(TX_INT16, 4, TU_DIMS(10, 3, 3, 10));
+    CHECK_SS(t, V(3, 0, 4), V(5, 0, 5), V(1, 1, 1), 0, 0, 0x2, 0, 0, 4, TU_DIMS(2, 3, 3, 1), NULL);
+    CHECK_SS(t, V(3, 0), V(5, 0), V(1, 1), 0, 0, 0x2, 0, 0, 4, TU_DIMS(2, 3, 3, 10), NULL);
+    tx_tensor_free(t);
+    /* foo[3:5,4] on 10x8 has shape [2]; foo[3:5,4:5] has shape [2,1]. */
+    t = iota(TX_FLOAT32, 2, TU_DIMS(10, 8));
+    CHECK_SS(t, V(3, 4), V(5, 5), V(1, 1), 0, 0, 0, 0, 0x2, 1, TU_DIMS(2), TU_VALS(29, 37));
+    CHECK_SS(t, V(3, 4), V(5, 5), V(1, 1), 0, 0, 0, 0, 0, 2, TU_DIMS(2, 1), TU_VALS(29, 37));
+    tx_tensor_free(t);
+}
+
+static void test_strided_slice_rules(void **state) {
+    (void)state;
+    tx_tensor *t = iota(TX_INT32, 2, TU_DIMS(3, 4)), *o = NULL; /* [[1..4],[5..8],[9..12]] */
+    /* Python clamping: t[-100:100, 1:-1]. */
+    CHECK_SS(t, V(-100, 1), V(100, -1), V(1, 1), 0, 0, 0, 0, 0, 2, TU_DIMS(3, 2),
+             TU_VALS(2, 3, 6, 7, 10, 11));
+    /* t[::2, ::-3]: stride 2 and -3 with masks. */
+    CHECK_SS(t, V(0, 0), V(0, 0), V(2, -3), 3, 3, 0, 0, 0, 2, TU_DIMS(2, 2), TU_VALS(4, 1, 12, 9));
+    /* t[100:-100:-1, 2]: negative stride clamps begin to D-1 and end to -1 (before 0). */
+    CHECK_SS(t, V(100, 2), V(-100, 3), V(-1, 1), 0, 0, 0, 0, 2, 1, TU_DIMS(3), TU_VALS(11, 7, 3));
+    /* t[-1] (shrink: begin -1, end 0) is the last row; t[1, -1] is one element. */
+    CHECK_SS(t, V(-1), V(0), V(1), 0, 0, 0, 0, 1, 1, TU_DIMS(4), TU_VALS(9, 10, 11, 12));
+    CHECK_SS(t, V(1, -1), V(2, 0), V(1, 1), 0, 0, 0, 0, 3, 0, NULL, TU_VALS(8));
+    /* Shrink ignores the masks and takes stride 2 (only stride <= 0 is refused). */
+    CHECK_SS(t, V(2), V(0), V(2), 1, 1, 0, 0, 1, 1, TU_DIMS(4), TU_VALS(9, 10, 11, 12));
+    /* t[tf.newaxis, ..., tf.newaxis] and t[:, tf.newaxis]. */
+    CHECK_SS(t, V(0, 0, 0), V(0, 0, 0), V(1, 1, 1), 0, 0, 0x2, 0x5, 0, 4, TU_DIMS(1, 3, 4, 1), NULL);
+    CHECK_SS(t, V(0, 0), V(0, 0), V(1, 1), 1, 1, 0, 0x2, 0, 3, TU_DIMS(3, 1, 4), NULL);
+    /* t[..., tf.newaxis, 1]: new axes after the ellipsis do not consume input dims. */
+    CHECK_SS(t, V(0, 0, 1), V(0, 0, 2), V(1, 1, 1), 0, 0, 0x1, 0x2, 0x4, 2, TU_DIMS(3, 1), TU_VALS(2, 6, 10));
+    /* new_axis wins over shrink; ellipsis wins over new_axis. */
+    CHECK_SS(t, V(0), V(0), V(1), 0, 0, 0, 1, 1, 3, TU_DIMS(1, 3, 4), NULL);
+    CHECK_SS(t, V(0), V(0), V(1), 0, 0, 1, 1, 0, 2, TU_DIMS(3, 4), NULL);
+    /* An ellipsis bit at or beyond n does not count: the implied one is at the end. */
+    CHECK_SS(t, V(1), V(2), V(1), 0, 0, 0x10, 0, 0, 2, TU_DIMS(1, 4), TU_VALS(5, 6, 7, 8));
+    /* Mask bits beyond n are ignored, bit 31 included. */
+    CHECK_SS(t, V(1), V(2), V(1), (int32_t)0x80000000, (int32_t)0xfffffff0, 0, (int32_t)0x80000000, 0, 2,
+             TU_DIMS(1, 4), TU_VALS(5, 6, 7, 8));
+    /* No specs at all: the whole tensor. */
+    check_ss(t, 0, NULL, NULL, NULL, 0, 0, 0, 0, 0, 2, TU_DIMS(3, 4), NULL);
+    /* Empty ranges: begin >= end with a positive stride, and the reverse. */
+    CHECK_SS(t, V(2, 0), V(1, 4), V(1, 1), 0, 0, 0, 0, 0, 2, TU_DIMS(0, 4), NULL);
+    CHECK_SS(t, V(0, 0), V(2, 4), V(-1, 1), 0, 0, 0, 0, 0, 2, TU_DIMS(0, 4), NULL);
+    /* A huge stride steps once. */
+    CHECK_SS(t, V(1, 0), V(3, 4), V(INT64_MAX, INT64_MIN), 0, 0, 0, 0, 0, 2, TU_DIMS(1, 0), NULL);
+    CHECK_SS(t, V(1, 3), V(3, 0), V(INT64_MAX, INT64_MIN), 0, 0, 0, 0, 0, 2, TU_DIMS(1, 1), TU_VALS(8));
+    /* int32 index tensors. */
+    tx_tensor *b = tu_i32(2, (int32_t[]){0, 1}), *e = tu_i32(2, (int32_t[]){3, 3}),
+              *s = tu_i32(2, (int32_t[]){2, 1});
+    assert_int_equal(tx_strided_slice(t, b, e, s, 0, 0, 0, 0, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(2, 2));
+    tu_assert_values(o, TU_VALS(2, 3, 10, 11));
+    tx_tensor_free(o);
+
+    /* Errors. */
+    tu_assert_error(SS(t, V(0, 0), V(1, 1), V(1, 0), 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "strides[1] must be non-zero");
+    assert_null(o);
+    tu_assert_error(SS(t, V(3), V(4), V(1), 0, 0, 0, 0, 1, &o), TX_INVALID_ARGUMENT,
+                    "slice index 3 of dimension 0 out of bounds");
+    tu_assert_error(SS(t, V(0, -5), V(1, 0), V(1, 1), 0, 0, 0, 0, 2, &o), TX_INVALID_ARGUMENT,
+                    "slice index -5 of dimension 1 out of bounds");
+    tu_assert_error(SS(t, V(1), V(0), V(-1), 0, 0, 0, 0, 1, &o), TX_INVALID_ARGUMENT,
+                    "only stride 1 allowed on non-range indexing");
+    tu_assert_error(SS(t, V(0, 0), V(1, 1), V(1, 1), 0, 0, 3, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "multiple ellipses");
+    tu_assert_error(SS(t, V(0, 0), V(1, 1), V(1, 1), 0, 0, (int32_t)0x80000001, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "multiple ellipses");
+    tu_assert_error(SS(t, V(0, 0, 0), V(1, 1, 1), V(1, 1, 1), 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "index out of range using input dim 2; input has only 2 dims");
+    /* A new axis does not use an input dim, so three specs with one new axis fit. */
+    CHECK_SS(t, V(0, 0, 0), V(1, 1, 1), V(1, 1, 1), 0, 0, 0, 2, 0, 3, TU_DIMS(1, 1, 1), TU_VALS(1));
+    tx_tensor_free(s);
+    s = tu_i32(3, (int32_t[]){1, 1, 1});
+    tu_assert_error(tx_strided_slice(t, b, e, s, 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "1-D tensors of one size");
+    tx_tensor_free(s);
+    s = tu_i64(2, V(1, 1));
+    tu_assert_error(tx_strided_slice(t, b, e, s, 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT, "same dtype");
+    tu_assert_error(tx_strided_slice(t, b, NULL, s, 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT, "end is NULL");
+    tx_tensor_free(b);
+    tx_tensor_free(e);
+    tx_tensor_free(s);
+    int64_t many[32] = {0}, ones[32];
+    for (int i = 0; i < 32; i++) ones[i] = 1;
+    tu_assert_error(do_strided_slice(t, 32, many, many, ones, 0, 0, 1, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "below 32");
+    /* 31 specs are fine when most are new axes. */
+    assert_int_equal(do_strided_slice(t, 31, many, many, ones, 0, 0, 1, 0x7ffffffe, 0, &o), TX_OK);
+    assert_int_equal(tx_tensor_rank(o), 32);
+    tx_tensor_free(o);
+    tx_tensor_free(t);
+
+    /* Scalars: an index is refused, an ellipsis or a new axis is fine. */
+    t = tu_tensor(TX_INT8, 0, NULL, TU_VALS(7));
+    tu_assert_error(SS(t, V(0), V(1), V(1), 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "attempting to slice scalar input");
+    CHECK_SS(t, V(0), V(0), V(1), 0, 0, 1, 0, 0, 0, NULL, TU_VALS(7));
+    CHECK_SS(t, V(0), V(0), V(1), 0, 0, 0, 1, 0, 1, TU_DIMS(1), TU_VALS(7));
+    tx_tensor_free(t);
+
+    /* Zero-size dims. */
+    t = tu_tensor(TX_FLOAT32, 3, TU_DIMS(2, 0, 3), NULL);
+    CHECK_SS(t, V(0, 0, 1), V(2, 5, 3), V(-1, 1, 1), 0, 0, 0, 0, 0, 3, TU_DIMS(0, 0, 2), NULL);
+    CHECK_SS(t, V(1, 0, 1), V(2, 0, 3), V(1, 1, 1), 0, 0, 0, 0, 1, 2, TU_DIMS(0, 2), NULL);
+    tu_assert_error(SS(t, V(0, 0), V(1, 1), V(1, 1), 0, 0, 0, 0, 2, &o), TX_INVALID_ARGUMENT,
+                    "slice index 0 of dimension 1 out of bounds");
+    tx_tensor_free(t);
+}
+
+static void test_strided_slice_strings(void **state) {
+    (void)state;
+    tx_tensor *t = string_iota(2, TU_DIMS(2, 3)), *o = NULL;
+    assert_int_equal(SS(t, V(0, 0), V(0, 0), V(-1, -2), 3, 3, 0, 0, 0, &o), TX_OK);
+    tx_tensor_free(t);
+    tu_assert_shape(o, TX_STRING, 2, TU_DIMS(2, 2));
+    assert_strings(o, (const char *[]){"s5", "s3", "s2", "s0"});
+    tx_tensor_free(o);
+}
+
+/* ---- split / unpack -------------------------------------------------------------------------- */
+
+static void test_split(void **state) {
+    (void)state;
+    /* 'value' is a tensor with shape [5, 30]; split0, split1, split2 = tf.split(1, 3, value);
+     * tf.shape(split0) ==> [5, 10]. */
+    tx_tensor *v = iota(TX_FLOAT32, 2, TU_DIMS(5, 30)), *outs[6];
+    assert_int_equal(tx_split(v, 1, 3, outs), TX_OK);
+    for (int i = 0; i < 3; i++) {
+        tu_assert_shape(outs[i], TX_FLOAT32, 2, TU_DIMS(5, 10));
+        for (int r = 0; r < 5; r++)
+            for (int c = 0; c < 10; c++)
+                assert_true(((float *)tx_tensor_data(outs[i]))[r * 10 + c] == (float)(r * 30 + i * 10 + c + 1));
+        tx_tensor_free(outs[i]);
+    }
+    /* Negative split_dim; num_split 1 copies. */
+    assert_int_equal(tx_split(v, -2, 5, outs), TX_OK);
+    tu_assert_shape(outs[4], TX_FLOAT32, 2, TU_DIMS(1, 30));
+    assert_true(((float *)tx_tensor_data(outs[4]))[0] == 121.0f);
+    for (int i = 0; i < 5; i++) tx_tensor_free(outs[i]);
+    assert_int_equal(tx_split(v, 0, 1, outs), TX_OK);
+    tu_assert_shape(outs[0], TX_FLOAT32, 2, TU_DIMS(5, 30));
+    assert_false(tx_tensor_shares_buffer(outs[0], v));
+    tx_tensor_free(outs[0]);
+    /* Errors leave outs untouched when num_split or split_dim is rejected. */
+    outs[0] = (tx_tensor *)outs;
+    tu_assert_error(tx_split(v, 1, 4, outs), TX_INVALID_ARGUMENT,
+                    "evenly divide the split dimension, but got split_dim 1 (size = 30) and num_split 4");
+    assert_ptr_equal(outs[0], outs);
+    tu_assert_error(tx_split(v, 2, 1, outs), TX_INVALID_ARGUMENT, "-input rank (-2) <= split_dim < input rank (2), but got 2");
+    tu_assert_error(tx_split(v, -3, 1, outs), TX_INVALID_ARGUMENT, "but got -3");
+    tu_assert_error(tx_split(v, 0, 0, outs), TX_INVALID_ARGUMENT, "should be > 0, but got 0");
+    tu_assert_error(tx_split(v, 0, 1LL << 40, outs), TX_INVALID_ARGUMENT, "int32");
+    tu_assert_error(tx_split(NULL, 0, 1, outs), TX_INVALID_ARGUMENT, "value is NULL");
+    tu_assert_error(tx_split(v, 0, 1, NULL), TX_INVALID_ARGUMENT, "outs is NULL");
+    tx_tensor_free(v);
+    /* A zero-size dim splits into any number of empty parts. */
+    v = tu_tensor(TX_INT8, 2, TU_DIMS(0, 3), NULL);
+    assert_int_equal(tx_split(v, 0, 3, outs), TX_OK);
+    for (int i = 0; i < 3; i++) {
+        tu_assert_shape(outs[i], TX_INT8, 2, TU_DIMS(0, 3));
+        tx_tensor_free(outs[i]);
+    }
+    tx_tensor_free(v);
+    v = tu_tensor(TX_INT8, 0, NULL, TU_VALS(1));
+    tu_assert_error(tx_split(v, 0, 1, outs), TX_INVALID_ARGUMENT, "-input rank (0) <= split_dim < input rank (0), but got 0");
+    tx_tensor_free(v);
+}
+
+static void test_split_v(void **state) {
+    (void)state;
+    tx_tensor *v = iota(TX_INT64, 2, TU_DIMS(2, 6)), *outs[4];
+    assert_int_equal(tx_split_v(v, V(1, -1, 2), 3, 1, outs), TX_OK);
+    tu_assert_shape(outs[0], TX_INT64, 2, TU_DIMS(2, 1));
+    tu_assert_values(outs[0], TU_VALS(1, 7));
+    tu_assert_shape(outs[1], TX_INT64, 2, TU_DIMS(2, 3));
+    tu_assert_values(outs[1], TU_VALS(2, 3, 4, 8, 9, 10));
+    tu_assert_shape(outs[2], TX_INT64, 2, TU_DIMS(2, 2));
+    tu_assert_values(outs[2], TU_VALS(5, 6, 11, 12));
+    for (int i = 0; i < 3; i++) tx_tensor_free(outs[i]);
+    /* Zero sizes and a -1 that takes nothing. */
+    assert_int_equal(tx_split_v(v, V(0, 6, -1, 0), 4, -1, outs), TX_OK);
+    tu_assert_shape(outs[0], TX_INT64, 2, TU_DIMS(2, 0));
+    tu_assert_shape(outs[1], TX_INT64, 2, TU_DIMS(2, 6));
+    tu_assert_shape(outs[2], TX_INT64, 2, TU_DIMS(2, 0));
+    for (int i = 0; i < 4; i++) tx_tensor_free(outs[i]);
+    /* One output must be the whole dim: TF refuses [-1] alone. */
+    assert_int_equal(tx_split_v(v, V(2), 1, 0, outs), TX_OK);
+    tu_assert_shape(outs[0], TX_INT64, 2, TU_DIMS(2, 6));
+    tx_tensor_free(outs[0]);
+    tu_assert_error(tx_split_v(v, V(-1), 1, 0, outs), TX_INVALID_ARGUMENT,
+                    "if there is only one output, it must have the same size as the input. Input size: 2 output size: -1");
+    assert_null(outs[0]);
+    tu_assert_error(tx_split_v(v, V(1, 2, 2), 3, 1, outs), TX_INVALID_ARGUMENT, "Got: 5 for dim 1 of size 6");
+    tu_assert_error(tx_split_v(v, V(-1, 5, 2), 3, 1, outs), TX_INVALID_ARGUMENT, "Got: 7");
+    tu_assert_error(tx_split_v(v, V(-1, -1, 2), 3, 1, outs), TX_INVALID_ARGUMENT, "only have one -1");
+    tu_assert_error(tx_split_v(v, V(8, -2), 2, 1, outs), TX_INVALID_ARGUMENT,
+                    "split size at index 1 must be >= 0. Got: -2");
+    tu_assert_error(tx_split_v(v, V(INT64_MAX, 2, -1), 3, 1, outs), TX_INVALID_ARGUMENT, "overflows");
+    tu_assert_error(tx_split_v(v, V(1), 0, 1, outs), TX_INVALID_ARGUMENT, "should be > 0");
+    tu_assert_error(tx_split_v(v, NULL, 2, 1, outs), TX_INVALID_ARGUMENT, "size_splits is NULL");
+    tu_assert_error(tx_split_v(v, V(1, 5), 2, 2, outs), TX_INVALID_ARGUMENT, "but got 2");
+    assert_null(outs[0]);
+    assert_null(outs[1]);
+    tx_tensor_free(v);
+}
+
+static void test_unpack(void **state) {
+    (void)state;
+    /* A tensor of shape (A, B, C, D) = (2, 3, 4, 5). */
+    tx_tensor *v = iota(TX_INT32, 4, TU_DIMS(2, 3, 4, 5)), *outs[8];
+    assert_int_equal(tx_unpack(v, TX_UNPACK_INFER_NUM, 0, outs), TX_OK);
+    for (int i = 0; i < 2; i++) {
+        tu_assert_shape(outs[i], TX_INT32, 3, TU_DIMS(3, 4, 5));
+        assert_int_equal(((int32_t *)tx_tensor_data(outs[i]))[0], i * 60 + 1);
+        tx_tensor_free(outs[i]);
+    }
+    assert_int_equal(tx_unpack(v, 3, 1, outs), TX_OK);
+    for (int i = 0; i < 3; i++) {
+        tu_assert_shape(outs[i], TX_INT32, 3, TU_DIMS(2, 4, 5));
+        int32_t *d = tx_tensor_data(outs[i]);
+        assert_int_equal(d[0], i * 20 + 1);
+        assert_int_equal(d[20], 60 + i * 20 + 1);
+        tx_tensor_free(outs[i]);
+    }
+    assert_int_equal(tx_unpack(v, 5, -1, outs), TX_OK);
+    for (int i = 0; i < 5; i++) {
+        tu_assert_shape(outs[i], TX_INT32, 3, TU_DIMS(2, 3, 4));
+        int32_t *d = tx_tensor_data(outs[i]);
+        assert_int_equal(d[0], i + 1);
+        assert_int_equal(d[1], i + 6);
+        tx_tensor_free(outs[i]);
+    }
+    outs[0] = (tx_tensor *)outs;
+    tu_assert_error(tx_unpack(v, 4, 0, outs), TX_INVALID_ARGUMENT,
+                    "input shape axis 0 must equal num 4, got shape [2,3,4,5]");
+    assert_ptr_equal(outs[0], outs);
+    tu_assert_error(tx_unpack(v, TX_UNPACK_INFER_NUM, 4, outs), TX_INVALID_ARGUMENT, "axis = 4 not in [-4, 4)");
+    tu_assert_error(tx_unpack(v, TX_UNPACK_INFER_NUM, -5, outs), TX_INVALID_ARGUMENT, "axis = -5 not in [-4, 4)");
+    tu_assert_error(tx_unpack(v, -2, 0, outs), TX_INVALID_ARGUMENT, "num must be >= 0");
+    tx_tensor_free(v);
+    v = tu_tensor(TX_INT32, 0, NULL, TU_VALS(3));
+    tu_assert_error(tx_unpack(v, TX_UNPACK_INFER_NUM, 0, outs), TX_INVALID_ARGUMENT, "axis = 0 not in [0, 0)");
+    tx_tensor_free(v);
+    /* A zero-size axis gives no outputs; another zero dim gives empty outputs. */
+    v = tu_tensor(TX_FLOAT64, 2, TU_DIMS(0, 3), NULL);
+    assert_int_equal(tx_unpack(v, 0, 0, outs), TX_OK);
+    assert_int_equal(tx_unpack(v, 3, 1, outs), TX_OK);
+    for (int i = 0; i < 3; i++) {
+        tu_assert_shape(outs[i], TX_FLOAT64, 1, TU_DIMS(0));
+        tx_tensor_free(outs[i]);
+    }
+    tx_tensor_free(v);
+    /* tf.unpack(x) == list(x) for strings too. */
+    v = string_iota(2, TU_DIMS(2, 2));
+    assert_int_equal(tx_unpack(v, 2, 1, outs), TX_OK);
+    tx_tensor_free(v);
+    assert_strings(outs[0], (const char *[]){"s0", "s2"});
+    assert_strings(outs[1], (const char *[]){"s1", "s3"});
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(outs[1]);
+}
+
+static void test_split_strings(void **state) {
+    (void)state;
+    tx_tensor *v = string_iota(2, TU_DIMS(2, 4)), *outs[2];
+    assert_int_equal(tx_split(v, 1, 2, outs), TX_OK);
+    tx_tensor_free(v);
+    assert_strings(outs[0], (const char *[]){"s0", "s1", "s4", "s5"});
+    assert_strings(outs[1], (const char *[]){"s2", "s3", "s6", "s7"});
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(outs[1]);
+}
+
+/* ---- tile ------------------------------------------------------------------------------------ */
+
+/* Naive reference: out[o] = in[o mod d] per dim. */
+static void check_tile_ref(const tx_tensor *in, const int64_t *m) {
+    size_t r = tx_tensor_rank(in);
+    const int64_t *d = tx_tensor_dims(in);
+    tx_tensor *mt = tu_i64(r, m), *o = NULL;
+    assert_int_equal(tx_tile(in, mt, &o), TX_OK);
+    assert_int_equal(tx_tensor_rank(o), r);
+    for (size_t i = 0; i < r; i++) assert_int_equal(tx_tensor_dims(o)[i], d[i] * m[i]);
+    int64_t idx[8] = {0};
+    for (int64_t k = 0; k < tx_tensor_numel(o); k++) {
+        int64_t rem = k, src = 0, mul = 1;
+        for (size_t i = r; i-- > 0;) {
+            idx[i] = rem % (d[i] * m[i]);
+            rem /= d[i] * m[i];
+        }
+        for (size_t i = r; i-- > 0;) {
+            src += (idx[i] % d[i]) * mul;
+            mul *= d[i];
+        }
+        if (!same_elem(o, k, in, src)) fail_msg("tile: element %lld differs", (long long)k);
+    }
+    tx_tensor_free(o);
+    tx_tensor_free(mt);
+}
+
+static void test_tile(void **state) {
+    (void)state;
+    /* Tiling [a b c d] by [2] produces [a b c d a b c d]. */
+    tx_tensor *t = iota(TX_INT32, 1, TU_DIMS(4)), *o = NULL, *m = tu_i32(1, (int32_t[]){2});
+    assert_int_equal(tx_tile(t, m, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 1, TU_DIMS(8));
+    tu_assert_values(o, TU_VALS(1, 2, 3, 4, 1, 2, 3, 4));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    /* TF's kernel takes a one-element scalar as multiples of a 1-D input (IsLegacyVector). */
+    m = tu_tensor(TX_INT64, 0, NULL, TU_VALS(3));
+    assert_int_equal(tx_tile(t, m, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 1, TU_DIMS(12));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    tx_tensor_free(t);
+    t = iota(TX_FLOAT64, 2, TU_DIMS(2, 2));
+    m = tu_i64(2, V(2, 3));
+    assert_int_equal(tx_tile(t, m, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT64, 2, TU_DIMS(4, 6));
+    tu_assert_values(o, TU_VALS(1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4, 1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    /* Zero multiples give empty outputs. */
+    m = tu_i64(2, V(0, 5));
+    assert_int_equal(tx_tile(t, m, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT64, 2, TU_DIMS(0, 10));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    /* Errors. */
+    m = tu_i64(2, V(1, -1));
+    tu_assert_error(tx_tile(t, m, &o), TX_INVALID_ARGUMENT, "expected multiples[1] >= 0, but got -1");
+    tx_tensor_free(m);
+    m = tu_i64(3, V(1, 1, 1));
+    tu_assert_error(tx_tile(t, m, &o), TX_INVALID_ARGUMENT, "vector of length 2");
+    tx_tensor_free(m);
+    m = tu_tensor(TX_INT32, 2, TU_DIMS(1, 2), TU_VALS(1, 1));
+    tu_assert_error(tx_tile(t, m, &o), TX_INVALID_ARGUMENT, "vector of length 2");
+    tx_tensor_free(m);
+    m = tu_tensor(TX_UINT8, 1, TU_DIMS(2), TU_VALS(1, 1));
+    tu_assert_error(tx_tile(t, m, &o), TX_INVALID_ARGUMENT, "multiples must be int32 or int64");
+    tx_tensor_free(m);
+    m = tu_i64(2, V(INT64_MAX / 2 + 1, 1));
+    tu_assert_error(tx_tile(t, m, &o), TX_INVALID_ARGUMENT, "output dim 0");
+    tx_tensor_free(m);
+    m = tu_i64(2, V(1LL << 40, 1LL << 40));
+    tu_assert_error(tx_tile(t, m, &o), TX_INVALID_ARGUMENT, "element count overflows int64");
+    tx_tensor_free(m);
+    /* Representable but too large to allocate. */
+    m = tu_i64(2, V(1LL << 20, 1LL << 20));
+    tx_set_max_tensor_bytes(1u << 30); /* so the sanitizers never see the huge request */
+    tu_assert_error(tx_tile(t, m, &o), TX_RESOURCE_EXHAUSTED, "exceed");
+    tx_set_max_tensor_bytes(0);
+    assert_null(o);
+    tx_tensor_free(m);
+    tx_tensor_free(t);
+    /* A scalar with multiples [] is copied. */
+    t = tu_tensor(TX_INT16, 0, NULL, TU_VALS(-4));
+    m = tu_i32(0, NULL);
+    assert_int_equal(tx_tile(t, m, &o), TX_OK);
+    tu_assert_shape(o, TX_INT16, 0, NULL);
+    tu_assert_values(o, TU_VALS(-4));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    tx_tensor_free(t);
+    /* Strings. */
+    t = string_iota(1, TU_DIMS(2));
+    m = tu_i32(1, (int32_t[]){3});
+    assert_int_equal(tx_tile(t, m, &o), TX_OK);
+    tx_tensor_free(t);
+    assert_strings(o, (const char *[]){"s0", "s1", "s0", "s1", "s0", "s1"});
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+}
+
+static void test_tile_random(void **state) {
+    (void)state;
+    static const tx_dtype dts[] = {TX_INT8, TX_INT16, TX_FLOAT32, TX_INT64, TX_COMPLEX128, TX_STRING};
+    for (int iter = 0; iter < 300; iter++) {
+        size_t r = (size_t)rnd(5) + 1;
+        int64_t d[8], m[8];
+        for (size_t i = 0; i < r; i++) {
+            d[i] = rnd(4) + (rnd(5) == 0 ? 0 : 1);
+            m[i] = rnd(4) + (rnd(6) == 0 ? 0 : 1);
+        }
+        if (iter % 10 == 0) m[r - 1] = 40 + rnd(30); /* many small blocks, then doubling */
+        tx_tensor *t = pattern(dts[iter % 6], r, d, (unsigned)iter);
+        check_tile_ref(t, m);
+        tx_tensor_free(t);
+    }
+}
+
+/* ---- pad ------------------------------------------------------------------------------------- */
+
+static tx_status do_pad(const tx_tensor *t, size_t r, const int64_t *pads, tx_pad_mode mode,
+                        const tx_tensor *cv, tx_tensor **o) {
+    tx_tensor *p = NULL;
+    assert_int_equal(tx_tensor_from_data(TX_INT64, 2, TU_DIMS((int64_t)r, 2), pads, r * 16, &p), TX_OK);
+    tx_status st = tx_pad(t, p, mode, cv, o);
+    tx_tensor_free(p);
+    return st;
+}
+
+static void test_pad_seed_examples(void **state) {
+    (void)state;
+    /* 't' is [[1, 2, 3], [4, 5, 6]]; 'paddings' is [[1, 1,], [2, 2]]. */
+    tx_tensor *t = iota(TX_INT32, 2, TU_DIMS(2, 3)), *o = NULL;
+    tx_tensor *p = tu_tensor(TX_INT32, 2, TU_DIMS(2, 2), TU_VALS(1, 1, 2, 2));
+    assert_int_equal(tx_pad(t, p, TX_PAD_CONSTANT, NULL, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(4, 7));
+    tu_assert_values(o, TU_VALS(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    tx_tensor_free(o);
+    assert_int_equal(tx_pad(t, p, TX_PAD_REFLECT, NULL, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(6, 5, 4, 5, 6, 5, 4, 3, 2, 1, 2, 3, 2, 1, 6, 5, 4, 5, 6, 5, 4, 3, 2, 1, 2, 3, 2, 1));
+    tx_tensor_free(o);
+    assert_int_equal(tx_pad(t, p, TX_PAD_SYMMETRIC, NULL, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(2, 1, 1, 2, 3, 3, 2, 2, 1, 1, 2, 3, 3, 2, 5, 4, 4, 5, 6, 6, 5, 5, 4, 4, 5, 6, 6, 5));
+    tx_tensor_free(o);
+    /* constant_values (PadV2). */
+    tx_tensor *cv = tu_tensor(TX_INT32, 0, NULL, TU_VALS(-7));
+    assert_int_equal(tx_pad(t, p, TX_PAD_CONSTANT, cv, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(-7, -7, -7, -7, -7, -7, -7, -7, -7, 1, 2, 3, -7, -7, -7, -7, 4, 5, 6, -7, -7,
+                                -7, -7, -7, -7, -7, -7, -7));
+    tx_tensor_free(o);
+    /* The mirror modes ignore constant_values, as tf.pad does. */
+    assert_int_equal(tx_pad(t, p, TX_PAD_SYMMETRIC, cv, &o), TX_OK);
+    tx_tensor_free(o);
+    tx_tensor_free(cv);
+    tx_tensor_free(p);
+    tx_tensor_free(t);
+}
+
+static void test_pad_errors(void **state) {
+    (void)state;
+    tx_tensor *t = iota(TX_FLOAT32, 2, TU_DIMS(2, 3)), *o = NULL;
+    /* REFLECT: paddings <= D-1; SYMMETRIC: paddings <= D. */
+    assert_int_equal(do_pad(t, 2, V(1, 1, 2, 2), TX_PAD_REFLECT, NULL, &o), TX_OK);
+    tx_tensor_free(o);
+    tu_assert_error(do_pad(t, 2, V(2, 0, 0, 0), TX_PAD_REFLECT, NULL, &o), TX_INVALID_ARGUMENT,
+                    "REFLECT paddings must be less than the dimension size: 2, 0 not less than 2 (dim 0)");
+    assert_null(o);
+    assert_int_equal(do_pad(t, 2, V(2, 2, 3, 3), TX_PAD_SYMMETRIC, NULL, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(6, 9));
+    tx_tensor_free(o);
+    tu_assert_error(do_pad(t, 2, V(0, 0, 0, 4), TX_PAD_SYMMETRIC, NULL, &o), TX_INVALID_ARGUMENT,
+                    "SYMMETRIC paddings must be no greater than the dimension size: 0, 4 greater than 3 (dim 1)");
+    tu_assert_error(do_pad(t, 2, V(0, 0, -1, 0), TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT,
+                    "paddings must be non-negative, got -1 0 for dim 1");
+    tu_assert_error(do_pad(t, 2, V(0, 0, 0, 0), (tx_pad_mode)3, NULL, &o), TX_UNIMPLEMENTED,
+                    "mode 3 is not one of CONSTANT, REFLECT, SYMMETRIC");
+    tu_assert_error(do_pad(t, 1, V(0, 0), TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT,
+                    "the first dimension of paddings must be the rank of tensor");
+    tx_tensor *p = tu_i64(4, V(0, 0, 0, 0));
+    tu_assert_error(tx_pad(t, p, TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT,
+                    "paddings must be a matrix with 2 columns, got shape [4]");
+    tx_tensor_free(p);
+    p = tu_tensor(TX_FLOAT32, 2, TU_DIMS(2, 2), TU_VALS(0, 0, 0, 0));
+    tu_assert_error(tx_pad(t, p, TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT, "paddings must be int32 or int64");
+    tx_tensor_free(p);
+    tx_tensor *cv = tu_tensor(TX_FLOAT64, 0, NULL, TU_VALS(1));
+    tu_assert_error(do_pad(t, 2, V(0, 0, 0, 1), TX_PAD_CONSTANT, cv, &o), TX_INVALID_ARGUMENT,
+                    "constant_values must have the tensor's dtype float32, got float64");
+    tx_tensor_free(cv);
+    cv = tu_tensor(TX_FLOAT32, 1, TU_DIMS(1), TU_VALS(1));
+    tu_assert_error(do_pad(t, 2, V(0, 0, 0, 1), TX_PAD_CONSTANT, cv, &o), TX_INVALID_ARGUMENT,
+                    "constant_values must be a scalar, got shape [1]");
+    tx_tensor_free(cv);
+    tu_assert_error(do_pad(t, 2, V(0, 0, INT64_MAX, 0), TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT,
+                    "output dim 1");
+    tu_assert_error(do_pad(t, 2, V(1LL << 40, 0, 1LL << 40, 0), TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT,
+                    "element count overflows int64");
+    tx_set_max_tensor_bytes(1u << 30); /* so the sanitizers never see the huge request */
+    tu_assert_error(do_pad(t, 2, V(1LL << 30, 0, 1LL << 30, 0), TX_PAD_CONSTANT, NULL, &o), TX_RESOURCE_EXHAUSTED,
+                    "exceed");
+    tx_set_max_tensor_bytes(0);
+    tu_assert_error(tx_pad(t, NULL, TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT, "paddings is NULL");
+    tx_tensor_free(t);
+    /* REFLECT of a zero-size dim is refused even without padding (TF: 0 is not less than 0). */
+    t = tu_tensor(TX_INT8, 2, TU_DIMS(0, 2), NULL);
+    tu_assert_error(do_pad(t, 2, V(0, 0, 1, 1), TX_PAD_REFLECT, NULL, &o), TX_INVALID_ARGUMENT,
+                    "0, 0 not less than 0");
+    assert_int_equal(do_pad(t, 2, V(0, 0, 1, 1), TX_PAD_SYMMETRIC, NULL, &o), TX_OK);
+    tu_assert_shape(o, TX_INT8, 2, TU_DIMS(0, 4));
+    tx_tensor_free(o);
+    /* CONSTANT grows an empty tensor into a filled one. */
+    cv = tu_tensor(TX_INT8, 0, NULL, TU_VALS(9));
+    assert_int_equal(do_pad(t, 2, V(1, 1, 0, 0), TX_PAD_CONSTANT, cv, &o), TX_OK);
+    tu_assert_shape(o, TX_INT8, 2, TU_DIMS(2, 2));
+    tu_assert_values(o, TU_VALS(9, 9, 9, 9));
+    tx_tensor_free(o);
+    tx_tensor_free(cv);
+    tx_tensor_free(t);
+    /* A scalar takes a [0, 2] paddings and is copied. */
+    t = tu_tensor(TX_UINT64, 0, NULL, TU_VALS(5));
+    p = tu_tensor(TX_INT32, 2, TU_DIMS(0, 2), NULL);
+    assert_int_equal(tx_pad(t, p, TX_PAD_REFLECT, NULL, &o), TX_OK);
+    tu_assert_shape(o, TX_UINT64, 0, NULL);
+    tu_assert_values(o, TU_VALS(5));
+    tx_tensor_free(o);
+    tx_tensor_free(p);
+    tx_tensor_free(t);
+}
+
+static void test_pad_strings(void **state) {
+    (void)state;
+    tx_tensor *t = string_iota(1, TU_DIMS(3)), *o = NULL;
+    const char *one = "pad";
+    size_t len = 3;
+    tx_tensor *cv = NULL;
+    assert_int_equal(tx_tensor_new_strings(0, NULL, &one, &len, &cv), TX_OK);
+    assert_int_equal(do_pad(t, 1, V(1, 2), TX_PAD_CONSTANT, cv, &o), TX_OK);
+    tx_tensor_free(cv); /* the output keeps the constant's bytes alive too */
+    assert_strings(o, (const char *[]){"pad", "s0", "s1", "s2", "pad", "pad"});
+    tx_tensor_free(o);
+    assert_int_equal(do_pad(t, 1, V(1, 1), TX_PAD_CONSTANT, NULL, &o), TX_OK);
+    assert_strings(o, (const char *[]){"", "s0", "s1", "s2", ""});
+    tx_tensor_free(o);
+    assert_int_equal(do_pad(t, 1, V(2, 1), TX_PAD_REFLECT, NULL, &o), TX_OK);
+    tx_tensor_free(t);
+    assert_strings(o, (const char *[]){"s2", "s1", "s0", "s1", "s2", "s1"});
+    tx_tensor_free(o);
+}
+
+/* Naive reference: each output element's source index per dim, or the fill. */
+static void check_pad_ref(const tx_tensor *in, const int64_t *pads, tx_pad_mode mode, const tx_tensor *cv) {
+    size_t r = tx_tensor_rank(in);
+    const int64_t *d = tx_tensor_dims(in);
+    tx_tensor *o = NULL;
+    tx_status st = do_pad(in, r, pads, mode, cv, &o);
+    if (st != TX_OK) fail_msg("pad failed: %s", tx_last_error());
+    int64_t od[8];
+    for (size_t i = 0; i < r; i++) {
+        od[i] = d[i] + pads[2 * i] + pads[2 * i + 1];
+        assert_int_equal(tx_tensor_dims(o)[i], od[i]);
+    }
+    for (int64_t k = 0; k < tx_tensor_numel(o); k++) {
+        int64_t rem = k, src = 0, mul = 1;
+        int fill = 0;
+        for (size_t i = r; i-- > 0;) {
+            int64_t x = rem % od[i] - pads[2 * i];
+            rem /= od[i];
+            if (x < 0 || x >= d[i]) {
+                if (mode == TX_PAD_CONSTANT) fill = 1;
+                else if (x < 0) x = mode == TX_PAD_REFLECT ? -x : -x - 1;
+                else x = mode == TX_PAD_REFLECT ? 2 * d[i] - 2 - x : 2 * d[i] - 1 - x;
+            }
+            src += x * mul;
+            mul *= d[i];
+        }
+        int ok;
+        if (fill && cv) ok = same_elem(o, k, cv, 0);
+        else if (fill) {
+            tx_tensor *z = tu_tensor(tx_tensor_dtype(in), 0, NULL, NULL);
+            ok = same_elem(o, k, z, 0);
+            tx_tensor_free(z);
+        } else {
+            ok = same_elem(o, k, in, src);
+        }
+        if (!ok) fail_msg("pad mode %d: element %lld differs", (int)mode, (long long)k);
+    }
+    tx_tensor_free(o);
+}
+
+static void test_pad_random(void **state) {
+    (void)state;
+    static const tx_dtype dts[] = {TX_BOOL, TX_INT16, TX_FLOAT32, TX_FLOAT64, TX_COMPLEX128, TX_STRING};
+    for (int iter = 0; iter < 600; iter++) {
+        tx_pad_mode mode = (tx_pad_mode)(iter % 3);
+        size_t r = (size_t)rnd(6);
+        int64_t d[8], pads[16];
+        for (size_t i = 0; i < r; i++) {
+            d[i] = rnd(4) + (mode == TX_PAD_REFLECT || rnd(6) ? 1 : 0);
+            int64_t lim = mode == TX_PAD_CONSTANT ? 3 : mode == TX_PAD_REFLECT ? d[i] - 1 : d[i];
+            pads[2 * i] = rnd(5) == 0 ? 0 : rnd(lim + 1);
+            pads[2 * i + 1] = rnd(5) == 0 ? 0 : rnd(lim + 1);
+        }
+        tx_dtype dt = dts[(iter / 3) % 6];
+        tx_tensor *t = pattern(dt, r, d, (unsigned)iter), *cv = NULL;
+        if (mode == TX_PAD_CONSTANT && iter % 2) cv = pattern(dt, 0, NULL, (unsigned)iter + 7);
+        check_pad_ref(t, pads, mode, cv);
+        tx_tensor_free(cv);
+        tx_tensor_free(t);
+    }
+}
+
+/* ---- allocation failures --------------------------------------------------------------------- */
+
+static void test_alloc_failure(void **state) {
+    (void)state;
+    tx_tensor *t = iota(TX_INT32, 3, TU_DIMS(3, 2, 3));
+    tx_tensor *st = string_iota(2, TU_DIMS(2, 3));
+    tx_tensor *b = tu_i32(3, (int32_t[]){1, 0, 0}), *s = tu_i32(3, (int32_t[]){2, -1, 2});
+    tx_tensor *e = tu_i32(3, (int32_t[]){3, 2, 3}), *k1 = tu_i32(3, (int32_t[]){1, -1, 2});
+    tx_tensor *b2 = tu_i32(2, (int32_t[]){0, 1}), *s2 = tu_i32(2, (int32_t[]){2, -1});
+    tx_tensor *m = tu_i32(3, (int32_t[]){2, 3, 1}), *m2 = tu_i32(2, (int32_t[]){2, 2});
+    tx_tensor *p = tu_tensor(TX_INT64, 2, TU_DIMS(3, 2), TU_VALS(1, 1, 1, 0, 0, 2));
+    tx_tensor *p2 = tu_tensor(TX_INT64, 2, TU_DIMS(2, 2), TU_VALS(1, 0, 1, 2));
+    const char *one = "c";
+    size_t len = 1;
+    tx_tensor *cv = NULL;
+    assert_int_equal(tx_tensor_new_strings(0, NULL, &one, &len, &cv), TX_OK);
+    tu_alloc_install();
+    for (int op = 0; op < 14; op++) {
+        for (long k = 1;; k++) {
+            tu_alloc_fail_at(k);
+            tx_tensor *o = NULL, *outs[4] = {NULL, NULL, NULL, NULL};
+            tx_status rc;
+            size_t nout = 1;
+            switch (op) {
+            case 0: rc = tx_slice(t, b, s, &o); break;
+            case 1: rc = tx_slice(st, b2, s2, &o); break;
+            case 2: rc = tx_strided_slice(t, b, e, k1, 0, 0, 0, 0, 0, &o); break;
+            case 3: rc = tx_strided_slice(st, b, e, k1, 0, 0, 0, 4, 1, &o); break;
+            case 4: rc = tx_split(t, 2, 3, outs); nout = 3; break;
+            case 5: rc = tx_split_v(st, (int64_t[]){1, -1}, 2, 1, outs); nout = 2; break;
+            case 6: rc = tx_unpack(t, TX_UNPACK_INFER_NUM, 0, outs); nout = 3; break;
+            case 7: rc = tx_unpack(st, 3, 1, outs); nout = 3; break;
+            case 8: rc = tx_tile(t, m, &o); break;
+            case 9: rc = tx_tile(st, m2, &o); break;
+            case 10: rc = tx_pad(t, p, TX_PAD_CONSTANT, NULL, &o); break;
+            case 11: rc = tx_pad(st, p2, TX_PAD_CONSTANT, cv, &o); break;
+            case 12: rc = tx_pad(t, p, TX_PAD_SYMMETRIC, NULL, &o); break;
+            default: rc = tx_pad(st, p2, TX_PAD_REFLECT, NULL, &o); break;
+            }
+            if (rc == TX_OK) {
+                tx_tensor_free(o);
+                for (size_t i = 0; i < nout; i++) tx_tensor_free(outs[i]);
+                assert_int_equal(tu_alloc_live(), 0);
+                break;
+            }
+            if (rc != TX_RESOURCE_EXHAUSTED) fail_msg("op %d, k %ld: %s: %s", op, k, tx_status_name(rc), tx_last_error());
+            assert_null(o);
+            for (size_t i = 0; i < nout; i++) assert_null(outs[i]);
+            assert_int_equal(tu_alloc_live(), 0);
+        }
+    }
+    tu_alloc_uninstall();
+    tx_tensor *all[] = {t, st, b, s, b2, s2, e, k1, m, m2, p, p2, cv};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) tx_tensor_free(all[i]);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_slice_seed_examples),
+        cmocka_unit_test(test_slice_edge_and_errors),
+        cmocka_unit_test(test_slice_strings),
+        cmocka_unit_test(test_strided_slice_seed_examples),
+        cmocka_unit_test(test_strided_slice_rules),
+        cmocka_unit_test(test_strided_slice_strings),
+        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_split_v),
+        cmocka_unit_test(test_unpack),
+        cmocka_unit_test(test_split_strings),
+        cmocka_unit_test(test_tile),
+        cmocka_unit_test(test_tile_random),
+        cmocka_unit_test(test_pad_seed_examples),
+        cmocka_unit_test(test_pad_errors),
+        cmocka_unit_test(test_pad_strings),
+        cmocka_unit_test(test_pad_random),
+        cmocka_unit_test(test_alloc_failure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
