@@ -788,6 +788,123 @@ TX_API tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *max
                                   tx_tensor **out);
 /* TX_SECTION_GATHER_END */
 
+/* ------------------------------------------------------------------------------------------------
+ * Interoperability: DLPack, strings over external bytes, memory-mapped files, streaming .npy
+ * Implemented in src/io/dlpack.c, src/io/mmap.c and src/io/npy_stream.c.  See docs/interop.md.
+ * --------------------------------------------------------------------------------------------- */
+/* TX_SECTION_INTEROP_BEGIN */
+
+/* DLPack (https://dmlc.github.io/dlpack/).  Only pointers to DLManagedTensor appear here, so this
+ * header does not need <dlpack/dlpack.h>; include that header yourself to look inside the struct.
+ * tensorx is built against DLPack 0.6 (Debian's libdlpack-dev); the unversioned DLManagedTensor
+ * has the same layout in every DLPack release up to 1.x, which still accepts it.
+ *
+ * dtype mapping (lanes must be 1):
+ *   bool                   <-> {code 6 (kDLBool, DLPack >= 0.8), bits 8}
+ *   int8/16/32/64          <-> {kDLInt, 8/16/32/64}      uint8/16/32/64 <-> {kDLUInt, 8/16/32/64}
+ *   float16/32/64          <-> {kDLFloat, 16/32/64}      bfloat16       <-> {kDLBfloat, 16}
+ *   complex64/complex128   <-> {kDLComplex, 64/128}
+ * Strings and the quantized dtypes have no DLPack type (unimplemented). */
+struct DLManagedTensor;
+
+/* Imports a DLPack tensor.  On TX_OK the library owns `managed`: *out is a tensor whose data are
+ * managed's data (no copy) when they are row-major (strides NULL, or strides that equal the
+ * row-major ones for every dim of size > 1) and aligned for the dtype; managed->deleter(managed)
+ * is then called exactly once, when the last tensorx tensor or view sharing that buffer is freed
+ * (from whichever thread frees it).  Otherwise (any other strides, including negative and zero
+ * ones, unaligned data, or zero elements) the elements are copied into a new buffer and the deleter
+ * is called before this function returns TX_OK.  A NULL deleter is allowed (nothing is called).
+ * On failure the deleter is NOT called: `managed` still belongs to the caller, who must delete it.
+ * The data address is data + byte_offset.  The library reads the memory, never writes it.
+ * Errors: invalid_argument (managed or out NULL; ndim < 0 or > TX_MAX_RANK; shape NULL with
+ * ndim > 0; a negative dim; data NULL with elements; lanes != 1; an element count or, for the
+ * strided copy, a byte offset that overflows); unimplemented (device other than kDLCPU; a dtype
+ * outside the table above); resource_exhausted (allocation failed; the copy exceeds the limit).
+ * Since 0.1. */
+TX_API tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out);
+
+/* Exports `t` as a DLPack tensor without copying: data points at t's buffer, device is
+ * {kDLCPU, 0}, byte_offset 0, shape and strides (row-major, in elements, never NULL) are owned
+ * by the DLManagedTensor.  The export holds its own reference on t's buffer, so t may be freed
+ * first; the consumer must call (*out)->deleter(*out) exactly once, which releases that reference
+ * (the buffer goes when its last user goes).  tensorx treats tensor contents as immutable: a
+ * consumer that writes through data changes every tensor sharing the buffer.
+ * Errors: invalid_argument (t or out NULL); unimplemented (string or quantized dtype);
+ * resource_exhausted (allocation failed).  On failure *out is NULL.
+ * Since 0.1. */
+TX_API tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out);
+
+/* A string tensor whose elements point into caller-owned bytes, without copying them: element i
+ * is strings[i] (row-major, numel(dims) records), and every non-empty strings[i] must lie inside
+ * [bytes, bytes + nbytes).  The records are copied (16 bytes each); the bytes are not.
+ * release(bytes, release_ctx) is called exactly once, when the last tensor that refers to the
+ * bytes is freed -- this includes outputs of data-movement ops (gather, transpose, ...), which
+ * keep the bytes alive as they do for any string tensor.  It is not called if this call fails
+ * (the caller still owns the bytes then).  release may be NULL.  The bytes must stay unchanged
+ * while any such tensor lives.
+ * Errors: invalid_argument (out NULL; rank > TX_MAX_RANK or a negative dim; dims NULL with
+ * rank > 0; strings NULL with elements; bytes NULL with nbytes > 0; a non-empty string outside
+ * the byte range, naming its index); resource_exhausted.  Since 0.1. */
+TX_API tx_status tx_tensor_wrap_strings(size_t rank, const int64_t *dims, const tx_string *strings,
+                                        void *bytes, size_t nbytes, tx_release_fn release,
+                                        void *release_ctx, tx_tensor **out);
+
+/* Memory-maps part of a file as a tensor, without reading it: the row-major elements of a tensor
+ * of `dtype` and `dims` stored at byte `offset` of the file at `path` (any offset that suits the
+ * dtype's alignment; pages are mapped around it).  The mapping is released when the last tensor
+ * sharing it is freed, so mapping successive windows of a large file keeps memory bounded.
+ * The data are taken in host byte order unless `byte_swapped` is non-zero, in which case each
+ * element (each part of a complex) is reversed in a private copy-on-write mapping, which then
+ * costs memory for the whole window.  bool bytes other than 0 and 1 are made 1 the same way
+ * (only the pages holding such bytes are copied).  Later changes to the file may show through.
+ * Errors: invalid_argument (path or out NULL; string dtype -- use tx_file_map_string; the window
+ * extends past the end of the file; the file cannot be opened or mapped, with the system's
+ * reason; an offset not a multiple of the element alignment); and those of tx_tensor_new;
+ * unimplemented (a platform without mmap).  Since 0.1. */
+TX_API tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, size_t rank,
+                             const int64_t *dims, int byte_swapped, tx_tensor **out);
+
+/* Memory-maps `length` bytes of the file at `path` from byte `offset` as a scalar string tensor
+ * (the input decode_raw takes), without reading or copying them.  Released as tx_file_map's.
+ * Errors: invalid_argument (path or out NULL; the window extends past the end of the file; the
+ * file cannot be opened or mapped); resource_exhausted; unimplemented (no mmap).  Since 0.1. */
+TX_API tx_status tx_file_map_string(const char *path, uint64_t offset, uint64_t length,
+                                    tx_tensor **out);
+
+/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map). */
+typedef struct tx_npy_info {
+    tx_dtype dtype;            /* the tensor's dtype (TX_STRING for 'S' and 'U' files) */
+    size_t rank;
+    int64_t dims[TX_MAX_RANK];
+    int fortran_order;         /* non-zero: the file's data are column-major */
+    int byte_swapped;          /* non-zero: the data are in the other byte order than the host's */
+    char string_kind;          /* 'S' (bytes) or 'U' (UTF-32 code points) for strings; else 0 */
+    size_t item_size;          /* bytes per element in the file */
+    uint64_t data_offset;      /* where the data start: magic + lengths + header text */
+    uint64_t data_size;        /* numel * item_size: the file holds exactly this many more bytes */
+} tx_npy_info;
+
+/* Reads and checks the header of the .npy file at `path` (format 1.0, 2.0, 3.0) without reading
+ * its data: the header follows the rules tx_npy_load applies, and the file must hold exactly
+ * data_size bytes after it.
+ * Errors: invalid_argument (path or info NULL; cannot open; a malformed, lying or unsupported
+ * header, as tx_npy_load; a file size that does not match).  Since 0.1. */
+TX_API tx_status tx_npy_read_info(const char *path, tx_npy_info *info);
+
+/* Largest header tx_npy_write_header writes, in bytes. */
+#define TX_NPY_HEADER_MAX 8192
+
+/* Writes the .npy header that tx_npy_save writes for a tensor of `dtype` and `dims` (the same
+ * bytes), so that a writer can stream the little-endian row-major data after it.  The header
+ * (format 1.0; 2.0 when it needs more than 65535 bytes) goes into buf; *len receives its size,
+ * a multiple of 64.
+ * Errors: invalid_argument (buf or len NULL; unknown dtype; rank > TX_MAX_RANK; a negative dim;
+ * cap smaller than the header); unimplemented (string dtype: its item size depends on the data).
+ * Since 0.1. */
+TX_API tx_status tx_npy_write_header(tx_dtype dtype, size_t rank, const int64_t *dims, void *buf,
+                                     size_t cap, size_t *len);
+/* TX_SECTION_INTEROP_END */
+
 #ifdef __cplusplus
 }
 #endif
