@@ -5,7 +5,7 @@
  * categories, computes the output shape with overflow checks, then runs one pass: the
  * space/batch ops and patches through the kernels of kernels/scalar/spatial.c, space/depth as a
  * single strided copy (kernels/copy.h) whose contiguous runs are block_size * depth elements in
- * NHWC.  All of them move bytes only, so every dtype works, strings included. */
+ * NHWC, and a row kernel in NCHW.  All of them move bytes only, so every dtype works, strings included. */
 #include "internal.h"
 
 #include <inttypes.h>
@@ -119,7 +119,7 @@ static void make_plan(tx__space_batch_plan *p, const tx_tensor *space, const int
 
 static tx_status space_to_batch_core(const char *op, const tx_tensor *input, const sb_args *a,
                                      tx_tensor **out) {
-    int64_t nblocks, dims[TX_MAX_RANK];
+    int64_t nblocks = 1, dims[TX_MAX_RANK];
     TX_TRY(check_blocks(op, a, &nblocks));
     TX_REQUIRE(tx__mul_i64(input->dims[0], nblocks, &dims[0]), TX_INVALID_ARGUMENT,
                "%s: output batch %" PRId64 " * %" PRId64 " overflows int64", op, input->dims[0],
@@ -151,7 +151,7 @@ static tx_status space_to_batch_core(const char *op, const tx_tensor *input, con
 
 static tx_status batch_to_space_core(const char *op, const tx_tensor *input, const sb_args *a,
                                      tx_tensor **out) {
-    int64_t nblocks, dims[TX_MAX_RANK];
+    int64_t nblocks = 1, dims[TX_MAX_RANK];
     TX_TRY(check_blocks(op, a, &nblocks));
     TX_REQUIRE(input->dims[0] % nblocks == 0, TX_INVALID_ARGUMENT,
                "%s: input batch %" PRId64 " is not divisible by the product of block_shape %" PRId64,
@@ -369,10 +369,8 @@ tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size, tx_data_
             int64_t src[6] = {h * w * c, bs * w * c, w * c, bs * c, c, 1};
             copy6(o, input, dims, dst, src);
         } else {
-            int64_t dims[6] = {n, bs, bs, c, oh, ow};
-            int64_t dst[6] = {oc * oh * ow, bs * c * oh * ow, c * oh * ow, oh * ow, ow, 1};
-            int64_t src[6] = {c * h * w, w, 1, h * w, bs * w, bs};
-            copy6(o, input, dims, dst, src);
+            tx__depth_nchw_plan p = {n, c, oh, ow, bs, tx_dtype_size(input->dtype)};
+            tx__space_to_depth_nchw_run(&p, input->data, o->data);
         }
     }
     return finish(o, input, out);
@@ -411,10 +409,8 @@ tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size, tx_data_
             int64_t src[6] = {h * w * c, w * c, bs * oc, c, oc, 1};
             copy6(o, input, dims, dst, src);
         } else {
-            int64_t dims[6] = {n, oc, h, bs, w, bs};
-            int64_t dst[6] = {oc * oh * ow, oh * ow, bs * ow, ow, bs, 1};
-            int64_t src[6] = {c * h * w, h * w, w, bs * oc * h * w, 1, oc * h * w};
-            copy6(o, input, dims, dst, src);
+            tx__depth_nchw_plan p = {n, oc, h, w, bs, tx_dtype_size(input->dtype)};
+            tx__depth_to_space_nchw_run(&p, input->data, o->data);
         }
     }
     return finish(o, input, out);

@@ -134,6 +134,56 @@ static void gather_strided(char *d, const char *s, int64_t n, int64_t ss, size_t
     }
 }
 
+#define SCATTER_LOOP(T)                                                                          \
+    for (int64_t k = 0; k < n; k++) {                                                            \
+        T v;                                                                                     \
+        memcpy(&v, s + k * (int64_t)sizeof v, sizeof v);                                         \
+        memcpy(d + k * ds, &v, sizeof v);                                                        \
+    }
+
+/* n elements of `width` bytes from a contiguous source to a destination with byte stride ds. */
+static void scatter_strided(char *d, const char *s, int64_t n, int64_t ds, size_t width) {
+    switch (width) {
+    case 1: SCATTER_LOOP(uint8_t); break;
+    case 2: SCATTER_LOOP(uint16_t); break;
+    case 4: SCATTER_LOOP(uint32_t); break;
+    case 8: SCATTER_LOOP(uint64_t); break;
+    case 16: {
+        typedef struct { uint64_t a, b; } u128;
+        SCATTER_LOOP(u128);
+        break;
+    }
+    default:
+        for (int64_t k = 0; k < n; k++) memcpy(d + k * ds, s + k * (int64_t)width, width);
+    }
+}
+
+static void depth_nchw(const tx__depth_nchw_plan *p, const char *src, char *dst, bool to_depth) {
+    const int64_t e = (int64_t)p->elem, bs = p->bs, c = p->c, h = p->h, w = p->w;
+    const int64_t srow = w * bs * e, drow = w * e; /* bytes of a space row / a depth row */
+    for (int64_t b = 0; b < p->n; b++)
+        for (int64_t k = 0; k < c; k++)
+            for (int64_t y = 0; y < h; y++)
+                for (int64_t dy = 0; dy < bs; dy++) {
+                    const int64_t so = ((b * c + k) * h * bs + y * bs + dy) * srow;
+                    for (int64_t dx = 0; dx < bs; dx++) {
+                        const int64_t dof = ((b * bs * bs + dy * bs + dx) * c + k) * h * drow + y * drow;
+                        if (to_depth)
+                            gather_strided(dst + dof, src + so + dx * e, w, bs * e, p->elem);
+                        else
+                            scatter_strided(dst + so + dx * e, src + dof, w, bs * e, p->elem);
+                    }
+                }
+}
+
+void tx__space_to_depth_nchw_run(const tx__depth_nchw_plan *p, const char *space, char *depth) {
+    depth_nchw(p, space, depth, true);
+}
+
+void tx__depth_to_space_nchw_run(const tx__depth_nchw_plan *p, const char *depth, char *space) {
+    depth_nchw(p, depth, space, false);
+}
+
 void tx__extract_patches_run(const tx__patches_plan *p, const char *images, char *out) {
     const int64_t dep = (int64_t)p->depth_bytes;
     const int64_t run = p->kc * dep;     /* bytes of one (i, all j, all d) run */

@@ -1,6 +1,7 @@
 /* spatial.h -- kernels of the space/batch/depth family and of extract_image_patches: pure loops
  * over raw memory, planned and validated by src/ops/spatial.c.  space_to_depth and depth_to_space
- * need no kernel of their own (they are one tx__copy_nd each); space_to_batch(_nd) and
+ * in NHWC need no kernel of their own (they are one tx__copy_nd each; NCHW has a row kernel
+ * below); space_to_batch(_nd) and
  * batch_to_space(_nd) share the box-copy kernel below, and extract_image_patches has its own. */
 #ifndef TX_KERNELS_SPATIAL_H
 #define TX_KERNELS_SPATIAL_H
@@ -32,6 +33,20 @@ TX_HIDDEN void tx__space_to_batch_run(const tx__space_batch_plan *p, const char 
 /* T -> S: every S cell is written once (cropped T cells are skipped). */
 TX_HIDDEN void tx__batch_to_space_run(const tx__space_batch_plan *p, const char *batch,
                                       char *space);
+
+/* space_to_depth / depth_to_space in NCHW.  The space side is [n, c, h * bs, w * bs], the depth
+ * side [n, bs * bs * c, h, w]; depth channel (dy * bs + dx) * c + k holds space[.., k, y * bs + dy,
+ * x * bs + dx].  Each space row is split into (or woven from) bs depth rows while it is in cache,
+ * so both tensors stream through memory once. */
+typedef struct tx__depth_nchw_plan {
+    int64_t n, c, h, w, bs;
+    size_t elem;
+} tx__depth_nchw_plan;
+
+TX_HIDDEN void tx__space_to_depth_nchw_run(const tx__depth_nchw_plan *p, const char *space,
+                                           char *depth);
+TX_HIDDEN void tx__depth_to_space_nchw_run(const tx__depth_nchw_plan *p, const char *depth,
+                                           char *space);
 
 /* extract_image_patches on [batch, in_rows, in_cols, depth] -> [batch, out_rows, out_cols,
  * kr * kc * depth]; cells outside the image are zero bytes. */
