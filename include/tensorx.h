@@ -905,6 +905,75 @@ TX_API tx_status tx_npy_write_header(tx_dtype dtype, size_t rank, const int64_t 
                                      size_t cap, size_t *len);
 /* TX_SECTION_INTEROP_END */
 
+/* ---- Runtime: threads, CPU dispatch, allocation cache -----------------------------------------
+ * Implemented in src/parallel/pool.c, src/dispatch/cpu.c, src/dispatch/dispatch.c and
+ * src/core/alloc.c.  Measurements and policies: docs/performance.md. */
+/* TX_SECTION_RUNTIME_BEGIN */
+
+/* Largest thread count tx_set_num_threads() takes (larger values are capped to it). */
+#define TX_MAX_THREADS 64
+
+/* Sets how many threads an op may use for its large parts (the calling thread included).
+ * n >= 1: that many (1 = the calling thread only; no thread is ever created).  n <= 0: the default,
+ * which is TENSORX_NUM_THREADS when the environment holds a positive integer there, else the
+ * number of online CPUs, at most 16.  Results are bit-identical for every thread count: work is
+ * split statically and every output element is computed by exactly one thread, in the same way.
+ * The worker threads are created on first use; if that fails, ops run on the calling thread.  The
+ * call waits for a parallel section running on another thread to end.  Ops may be called from
+ * several user threads at once: a call that finds the pool busy runs its work on its own thread. */
+TX_API void tx_set_num_threads(int n);
+/* The thread count in use (after the default and the cap are applied); always >= 1. */
+TX_API int tx_num_threads(void);
+
+/* Joins the worker threads and returns the default allocator's cached blocks to the operating
+ * system.  The library stays usable afterwards (the pool is re-created on demand).  Call it when
+ * no other thread is inside a tensorx call, e.g. before unloading the library or at exit. */
+TX_API void tx_shutdown(void);
+
+/* CPU instruction-set levels, as bundles: AVX2 = AVX2 + FMA + F16C + BMI2 (x86-64-v3);
+ * AVX512 = AVX-512 F + BW + DQ + VL (x86-64-v4).  Each level implies the ones below. */
+typedef enum tx_isa_level {
+    TX_ISA_SCALAR = 0, /* portable C only */
+    TX_ISA_AVX2 = 1,
+    TX_ISA_AVX512 = 2
+} tx_isa_level;
+
+/* The level this CPU and operating system support (cpuid and xgetbv; TX_ISA_SCALAR on other
+ * architectures or in a TX_ENABLE_SIMD=OFF build). */
+TX_API tx_isa_level tx_cpu_detected_level(void);
+/* The level the kernels use: the detected level capped by the mask. */
+TX_API tx_isa_level tx_cpu_level(void);
+/* Caps the kernel level at `max_level` (TX_ISA_SCALAR forces the portable kernels) and returns the
+ * level now in use.  Every level gives the same bits.  The initial cap comes from the environment
+ * variable TENSORX_CPU=scalar|avx2|avx512 (read once; another value is ignored), else no cap.  A
+ * value above TX_ISA_AVX512 removes the cap.  Ops already running keep the kernels they chose. */
+TX_API tx_isa_level tx_set_cpu_mask(tx_isa_level max_level);
+/* "scalar", "avx2", "avx512"; "unknown" for another value.  Never NULL. */
+TX_API const char *tx_isa_level_name(tx_isa_level level);
+
+/* The default allocator (aligned memory; large blocks are mapped with transparent huge pages where
+ * the OS allows, and recently freed large blocks are kept in a bounded cache and reused).  A
+ * custom allocator may hand requests it does not serve to it; such an allocator may also free
+ * blocks that the default allocator made.  Never NULL. */
+TX_API const tx_allocator *tx_default_allocator(void);
+
+/* The most bytes the default allocator keeps in its cache of freed large blocks (default: 1 GiB,
+ * or a sixteenth of the physical memory if that is less).  0 disables the cache.  Lowering it
+ * returns blocks to the OS at once.  Thread-safe.  Custom allocators never use the cache. */
+TX_API void tx_set_alloc_cache_bytes(size_t max_bytes);
+TX_API size_t tx_alloc_cache_bytes(void);
+
+/* Counters of the default allocator's large-block path, since the process started. */
+typedef struct tx_alloc_stats {
+    size_t cached_bytes;   /* bytes now held in the cache */
+    size_t cached_blocks;  /* blocks now held in the cache */
+    uint64_t large_allocs; /* large-block requests */
+    uint64_t cache_hits;   /* of them, served from the cache */
+} tx_alloc_stats;
+TX_API void tx_alloc_stats_get(tx_alloc_stats *stats);
+
+/* TX_SECTION_RUNTIME_END */
+
 #ifdef __cplusplus
 }
 #endif

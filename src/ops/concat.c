@@ -1,0 +1,286 @@
+/* concat.c -- TF's joining ops that build one tensor from a list: concat (ConcatV2, with
+ * tf.concat's single-value shortcut), pack (tf.stack) and meshgrid.  concat and pack see every
+ * input as [outer, chunk] and the output as [outer, sum of chunks], so each output row is the
+ * inputs' rows side by side: one memcpy per input per row, walked in blocks of rows that stay in
+ * cache while every input writes into them.  meshgrid writes one block (an argument broadcast over
+ * the dims after its own) and replicates it with doubling memcpy. */
+#include "internal.h"
+
+#include <inttypes.h>
+
+/* ---- kernels ------------------------------------------------------------------------------- */
+
+/* Copies `rows` rows of `chunk` bytes, contiguous in src, to dst rows `stride` bytes apart.
+ * Chunks of one element move with a fixed-size copy instead of a memcpy call. */
+static void copy_rows(char *dst, int64_t stride, const char *src, size_t chunk, int64_t rows) {
+#define ROWS_FIXED(N)                                                                             \
+    for (int64_t k = 0; k < rows; k++) memcpy(dst + k * stride, src + (size_t)k * (N), (N));      \
+    break;
+    switch (chunk) {
+    case 1: ROWS_FIXED(1)
+    case 2: ROWS_FIXED(2)
+    case 4: ROWS_FIXED(4)
+    case 8: ROWS_FIXED(8)
+    case 16: ROWS_FIXED(16)
+    default:
+        for (int64_t k = 0; k < rows; k++) memcpy(dst + k * stride, src + (size_t)k * chunk, chunk);
+    }
+#undef ROWS_FIXED
+}
+
+/* Output row k (out_row bytes) = row k of values[0] | row k of values[1] | ...; input i has
+ * nbytes / outer bytes per row. */
+static void join_rows(char *dst, const tx_tensor *const *values, size_t n, int64_t outer,
+                      size_t out_row) {
+    /* Rows per block: about 32 KB of output, so the block is still in L1/L2 when the next input
+     * writes its column of it. */
+    int64_t block = out_row >= 32768 ? 1 : (int64_t)(32768 / out_row);
+    for (int64_t r0 = 0; r0 < outer; r0 += block) {
+        int64_t rn = outer - r0 < block ? outer - r0 : block;
+        size_t off = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t chunk = values[i]->nbytes / (size_t)outer;
+            if (chunk)
+                copy_rows(dst + (size_t)r0 * out_row + off, (int64_t)out_row,
+                          values[i]->data + (size_t)r0 * chunk, chunk, rn);
+            off += chunk;
+        }
+    }
+}
+
+/* Fills `count` elements of `w` bytes at dst with the element at v. */
+static void fill_value(char *dst, const char *v, int64_t count, size_t w) {
+#define FILL_FIXED(T)                                                                             \
+    {                                                                                             \
+        T x;                                                                                      \
+        memcpy(&x, v, sizeof x);                                                                  \
+        for (int64_t k = 0; k < count; k++) memcpy(dst + k * (int64_t)sizeof x, &x, sizeof x);    \
+        break;                                                                                    \
+    }
+    switch (w) {
+    case 1: memset(dst, (unsigned char)*v, (size_t)count); break;
+    case 2: FILL_FIXED(uint16_t)
+    case 4: FILL_FIXED(uint32_t)
+    case 8: FILL_FIXED(uint64_t)
+    default:
+        for (int64_t k = 0; k < count; k++) memcpy(dst + (size_t)k * w, v, w);
+    }
+#undef FILL_FIXED
+}
+
+/* dst[k * size .. (k+1) * size) = dst[0 .. size) for k < copies: doubling memcpy. */
+static void replicate(char *dst, size_t size, int64_t copies) {
+    int64_t have = 1;
+    while (have < copies) {
+        int64_t take = copies - have < have ? copies - have : have;
+        memcpy(dst + (size_t)have * size, dst, (size_t)take * size);
+        have += take;
+    }
+}
+
+/* TensorFlow's meshgrid multiplies by ones; for complex values that is the plain complex product
+ * with (1+0i), which turns a -0 real part into +0 next to a negative imaginary part and spreads a
+ * non-finite part as NaN into the other part.  Eigen's vectorised product computes exactly these
+ * two expressions. */
+static void complex_times_one(char *dst, const char *src, tx_dtype dtype) {
+    if (dtype == TX_COMPLEX64) {
+        tx__c64 z, r;
+        memcpy(&z, src, sizeof z);
+        r.re = z.re * 1.0f - z.im * 0.0f;
+        r.im = z.re * 0.0f + z.im * 1.0f;
+        memcpy(dst, &r, sizeof r);
+    } else {
+        tx__c128 z, r;
+        memcpy(&z, src, sizeof z);
+        r.re = z.re * 1.0 - z.im * 0.0;
+        r.im = z.re * 0.0 + z.im * 1.0;
+        memcpy(dst, &r, sizeof r);
+    }
+}
+
+/* ---- shared validation --------------------------------------------------------------------- */
+
+/* Every values[i] present and of values[0]'s dtype; `what` names the list argument. */
+static tx_status check_list(const char *op, const char *what, const tx_tensor *const *values,
+                            size_t n, size_t min_n) {
+    TX_REQUIRE(n >= min_n, TX_INVALID_ARGUMENT, "%s: %s must hold at least %zu tensor%s, got %zu",
+               op, what, min_n, min_n == 1 ? "" : "s", n);
+    TX_REQUIRE(values != NULL, TX_INVALID_ARGUMENT, "%s: %s is NULL", op, what);
+    for (size_t i = 0; i < n; i++)
+        TX_REQUIRE(values[i] != NULL, TX_INVALID_ARGUMENT, "%s: %s[%zu] is NULL", op, what, i);
+    for (size_t i = 1; i < n; i++)
+        TX_REQUIRE(values[i]->dtype == values[0]->dtype, TX_INVALID_ARGUMENT,
+                   "%s: %s[%zu] has dtype %s but %s[0] has dtype %s; all must match", op, what, i,
+                   tx_dtype_name(values[i]->dtype), what, tx_dtype_name(values[0]->dtype));
+    return TX_OK;
+}
+
+/* A new tensor of values[0]'s dtype keeping every string input's storages alive. */
+static tx_status alloc_joined(const char *op, const tx_tensor *const *values, size_t n,
+                              size_t rank, const int64_t *dims, tx_tensor **out) {
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, values[0]->dtype, rank, dims, &o));
+    for (size_t i = 0; i < n && o->dtype == TX_STRING; i++) {
+        tx_status st = tx__share_strings(o, values[i]);
+        if (st != TX_OK) {
+            tx_tensor_free(o);
+            return st;
+        }
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* ---- concat -------------------------------------------------------------------------------- */
+
+tx_status tx_concat(const tx_tensor *const *values, size_t n, int64_t concat_dim,
+                    tx_tensor **out) {
+    static const char *op = "concat";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_TRY(check_list(op, "values", values, n, 1));
+    const tx_tensor *v0 = values[0];
+    if (n == 1) {
+        /* tf.concat returns identity(values[0]) for one value and never reads concat_dim. */
+        tx_tensor *o;
+        TX_TRY(alloc_joined(op, values, 1, v0->rank, v0->dims, &o));
+        if (o->nbytes) memcpy(o->data, v0->data, o->nbytes);
+        *out = o;
+        return TX_OK;
+    }
+    size_t r = v0->rank;
+    TX_REQUIRE(r > 0, TX_INVALID_ARGUMENT,
+               "%s: values[0] is a scalar; scalars cannot be concatenated (concat_dim %" PRId64
+               " is out of range [0, 0)); use pack", op, concat_dim);
+    size_t axis;
+    TX_TRY(tx__normalize_axis(op, "concat_dim", concat_dim, r, &axis));
+    char b0[TX_DIMS_STR_CAP], bi[TX_DIMS_STR_CAP];
+    int64_t dims[TX_MAX_RANK];
+    memcpy(dims, v0->dims, r * sizeof *dims);
+    for (size_t i = 1; i < n; i++) {
+        const tx_tensor *v = values[i];
+        TX_REQUIRE(v->rank == r, TX_INVALID_ARGUMENT,
+                   "%s: values[%zu] has rank %zu but values[0] has rank %zu; ranks must match "
+                   "(shape[0] = %s vs. shape[%zu] = %s)", op, i, v->rank, r,
+                   tx__format_dims(b0, sizeof b0, r, v0->dims), i,
+                   tx__format_dims(bi, sizeof bi, v->rank, v->dims));
+        for (size_t j = 0; j < r; j++) {
+            if (j == axis) continue;
+            TX_REQUIRE(v->dims[j] == v0->dims[j], TX_INVALID_ARGUMENT,
+                       "%s: values[%zu] differs from values[0] in dimension %zu, which is not "
+                       "concat_dim (shape[0] = %s vs. shape[%zu] = %s)", op, i, j,
+                       tx__format_dims(b0, sizeof b0, r, v0->dims), i,
+                       tx__format_dims(bi, sizeof bi, r, v->dims));
+        }
+        TX_REQUIRE(tx__add_i64(dims[axis], v->dims[axis], &dims[axis]), TX_INVALID_ARGUMENT,
+                   "%s: the sizes of dimension %zu add up to more than int64 holds", op, axis);
+    }
+    tx_tensor *o;
+    TX_TRY(alloc_joined(op, values, n, r, dims, &o));
+    if (o->numel > 0) {
+        int64_t outer = 1;
+        for (size_t d = 0; d < axis; d++) outer *= dims[d];
+        join_rows(o->data, values, n, outer, o->nbytes / (size_t)outer);
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* ---- pack ---------------------------------------------------------------------------------- */
+
+tx_status tx_pack(const tx_tensor *const *values, size_t n, int64_t axis, tx_tensor **out) {
+    static const char *op = "pack";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_TRY(check_list(op, "values", values, n, 1));
+    const tx_tensor *v0 = values[0];
+    size_t r = v0->rank;
+    /* TensorFlow checks axis against the output rank R+1 before comparing shapes. */
+    size_t ax;
+    TX_TRY(tx__normalize_axis(op, "axis", axis, r + 1, &ax));
+    TX_REQUIRE(r + 1 <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: values have rank %zu; the result's rank %zu would exceed %d", op, r, r + 1,
+               TX_MAX_RANK);
+    char b0[TX_DIMS_STR_CAP], bi[TX_DIMS_STR_CAP];
+    for (size_t i = 1; i < n; i++) {
+        const tx_tensor *v = values[i];
+        bool same = v->rank == r;
+        for (size_t j = 0; same && j < r; j++) same = v->dims[j] == v0->dims[j];
+        TX_REQUIRE(same, TX_INVALID_ARGUMENT,
+                   "%s: shapes of all inputs must match: values[0].shape = %s != values[%zu].shape "
+                   "= %s", op, tx__format_dims(b0, sizeof b0, r, v0->dims), i,
+                   tx__format_dims(bi, sizeof bi, v->rank, v->dims));
+    }
+    TX_REQUIRE(n <= (size_t)INT64_MAX, TX_INVALID_ARGUMENT, "%s: too many values", op);
+    int64_t dims[TX_MAX_RANK];
+    for (size_t d = 0, k = 0; d <= r; d++) dims[d] = d == ax ? (int64_t)n : v0->dims[k++];
+    tx_tensor *o;
+    TX_TRY(alloc_joined(op, values, n, r + 1, dims, &o));
+    if (o->numel > 0) {
+        int64_t outer = 1;
+        for (size_t d = 0; d < ax; d++) outer *= dims[d];
+        join_rows(o->data, values, n, outer, o->nbytes / (size_t)outer);
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* ---- meshgrid ------------------------------------------------------------------------------ */
+
+/* Writes output `o` of meshgrid: arg (flattened, `o->dims[ax]` elements) varies along dim ax. */
+static void meshgrid_fill(tx_tensor *o, const tx_tensor *arg, size_t ax) {
+    size_t w = tx_dtype_size(o->dtype);
+    bool complex = o->dtype == TX_COMPLEX64 || o->dtype == TX_COMPLEX128;
+    int64_t outer = 1, inner = 1, mid = o->dims[ax];
+    for (size_t d = 0; d < ax; d++) outer *= o->dims[d];
+    for (size_t d = ax + 1; d < o->rank; d++) inner *= o->dims[d];
+    /* The first block [mid, inner]: element m of the argument repeated inner times. */
+    char *block = o->data;
+    if (inner == 1 && !complex) {
+        memcpy(block, arg->data, (size_t)mid * w);
+    } else {
+        for (int64_t m = 0; m < mid; m++) {
+            char v[16];
+            if (complex) complex_times_one(v, arg->data + (size_t)m * w, o->dtype);
+            else memcpy(v, arg->data + (size_t)m * w, w);
+            fill_value(block + (size_t)(m * inner) * w, v, inner, w);
+        }
+    }
+    replicate(block, (size_t)(mid * inner) * w, outer);
+}
+
+tx_status tx_meshgrid(const tx_tensor *const *args, size_t n, tx_meshgrid_indexing indexing,
+                      tx_tensor **outs) {
+    static const char *op = "meshgrid";
+    TX_REQUIRE(outs != NULL || n == 0, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    for (size_t i = 0; i < n; i++) outs[i] = NULL;
+    TX_REQUIRE(indexing == TX_MESHGRID_XY || indexing == TX_MESHGRID_IJ, TX_INVALID_ARGUMENT,
+               "%s: indexing must be 'xy' or 'ij' (TX_MESHGRID_XY or TX_MESHGRID_IJ), got %d", op,
+               (int)indexing);
+    if (n == 0) return TX_OK;
+    TX_TRY(check_list(op, "args", args, n, 1));
+    TX_REQUIRE(n <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: %zu args would give outputs of rank %zu, more than %d", op, n, n, TX_MAX_RANK);
+    /* Each argument counts as 1-D of its element count, whatever its rank (tf.meshgrid reshapes
+     * every argument to [-1]). */
+    int64_t dims[TX_MAX_RANK];
+    for (size_t i = 0; i < n; i++) dims[i] = args[i]->numel;
+    bool swap = indexing == TX_MESHGRID_XY && n >= 2;
+    if (swap) {
+        int64_t t = dims[0];
+        dims[0] = dims[1];
+        dims[1] = t;
+    }
+    int64_t numel;
+    TX_TRY(tx__shape_numel(op, "the outputs", n, dims, &numel));
+    for (size_t i = 0; i < n; i++) {
+        tx_status st = alloc_joined(op, &args[i], 1, n, dims, &outs[i]);
+        if (st != TX_OK) {
+            tx__free_all(outs, i);
+            return st;
+        }
+    }
+    for (size_t i = 0; i < n && numel > 0; i++)
+        meshgrid_fill(outs[i], args[i], swap && i < 2 ? 1 - i : i);
+    return TX_OK;
+}

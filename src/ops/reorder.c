@@ -1,0 +1,412 @@
+/* reorder.c -- TF's reordering ops: reverse (the page's legacy Reverse with a bool `dims` vector),
+ * reverse_v2 (current tf.reverse with an axis list), reverse_sequence and transpose (with
+ * tf.transpose's conjugate flag).  Each op validates with TensorFlow's rules, plans the copy on a
+ * normalised shape, and hands the loops to kernels: reverse is a strided copy with negative
+ * source strides (kernels/copy.h: whole runs move with memcpy when the innermost dim is not
+ * reversed), transpose merges dims that stay adjacent and runs batches of tiled 2-D transposes
+ * keyed by element width (kernels/transpose.h). */
+#include "internal.h"
+
+#include <inttypes.h>
+
+#include "kernels/copy.h"
+#include "kernels/transpose.h"
+
+/* TensorFlow's Reverse and ReverseV2 kernels stop at rank 8 (reverse_op.cc). */
+#define TX_REVERSE_MAX_RANK 8
+
+/* A new tensor of t's dtype and `dims`; string outputs keep t's byte storages alive.  Done before
+ * any data moves so that a failure leaves nothing behind. */
+static tx_status alloc_like(const char *op, const tx_tensor *t, size_t rank, const int64_t *dims,
+                            tx_tensor **out) {
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, t->dtype, rank, dims, &o));
+    tx_status st = tx__share_strings(o, t);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* ---- reverse ------------------------------------------------------------------------------- */
+
+/* Copies t into a new tensor with every dim d with flip[d] reversed.  A reversed dim reads with a
+ * negative stride from its last index; the copy planner merges runs of dims with the same flag
+ * and moves the unreversed innermost run with memcpy. */
+static tx_status reverse_run(const char *op, const tx_tensor *t, const bool *flip,
+                             tx_tensor **out) {
+    tx_tensor *o;
+    TX_TRY(alloc_like(op, t, t->rank, t->dims, &o));
+    if (o->numel > 0) {
+        size_t w = tx_dtype_size(t->dtype);
+        int64_t dst[TX_REVERSE_MAX_RANK + 1], src[TX_REVERSE_MAX_RANK + 1];
+        tx__contiguous_strides(t->rank, t->dims, w, dst);
+        int64_t offset = 0;
+        for (size_t d = 0; d < t->rank; d++) {
+            src[d] = dst[d];
+            if (flip[d] && t->dims[d] > 1) {
+                offset += (t->dims[d] - 1) * dst[d];
+                src[d] = -dst[d];
+            }
+        }
+        tx__copy_nd(o->data, t->data + offset, t->rank, t->dims, dst, src, w);
+    }
+    *out = o;
+    return TX_OK;
+}
+
+/* A scalar input is returned as is by TensorFlow's kernels before the dims/axis argument is
+ * looked at; here it is copied (tensorx ops other than views always return their own buffer). */
+static tx_status copy_scalar(const char *op, const tx_tensor *t, tx_tensor **out) {
+    tx_tensor *o;
+    TX_TRY(alloc_like(op, t, 0, NULL, &o));
+    memcpy(o->data, t->data, o->nbytes);
+    *out = o;
+    return TX_OK;
+}
+
+tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor **out) {
+    static const char *op = "reverse";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, tensor, "tensor");
+    TX_REQUIRE_TENSOR(op, dims, "dims");
+    TX_REQUIRE(dims->dtype == TX_BOOL, TX_INVALID_ARGUMENT, "%s: dims must be bool, got %s", op,
+               tx_dtype_name(dims->dtype));
+    if (tensor->rank == 0) return copy_scalar(op, tensor, out);
+    TX_REQUIRE(dims->rank == 1, TX_INVALID_ARGUMENT, "%s: dims must be 1-D, got rank %zu", op,
+               dims->rank);
+    TX_REQUIRE(dims->numel == (int64_t)tensor->rank, TX_INVALID_ARGUMENT,
+               "%s: dims has %" PRId64 " values but tensor has rank %zu; they must be equal", op,
+               dims->numel, tensor->rank);
+    TX_REQUIRE(tensor->rank <= TX_REVERSE_MAX_RANK, TX_UNIMPLEMENTED,
+               "%s: tensor has rank %zu; reverse is not implemented for rank > %d (as in "
+               "TensorFlow)", op, tensor->rank, TX_REVERSE_MAX_RANK);
+    bool flip[TX_REVERSE_MAX_RANK];
+    /* Any non-zero byte is true: a bool tensor filled from foreign memory may hold other bytes. */
+    for (size_t d = 0; d < tensor->rank; d++) flip[d] = ((const uint8_t *)dims->data)[d] != 0;
+    return reverse_run(op, tensor, flip, out);
+}
+
+tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_axis,
+                        tx_tensor **out) {
+    static const char *op = "reverse_v2";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, tensor, "tensor");
+    TX_REQUIRE(axis != NULL || n_axis == 0, TX_INVALID_ARGUMENT, "%s: axis is NULL", op);
+    if (tensor->rank == 0) return copy_scalar(op, tensor, out);
+    int64_t r = (int64_t)tensor->rank;
+    bool flip[TX_MAX_RANK] = {false};
+    for (size_t i = 0; i < n_axis; i++) {
+        int64_t a = axis[i];
+        TX_REQUIRE(a >= -r && a < r, TX_INVALID_ARGUMENT,
+                   "%s: axis[%zu] = %" PRId64 " is out of range [%" PRId64 ", %" PRId64 ")", op, i,
+                   a, -r, r);
+        int64_t c = a < 0 ? a + r : a;
+        TX_REQUIRE(!flip[c], TX_INVALID_ARGUMENT,
+                   "%s: axis %" PRId64 " is specified more than once (axis[%zu] = %" PRId64 ")", op,
+                   c, i, a);
+        flip[c] = true;
+    }
+    TX_REQUIRE(tensor->rank <= TX_REVERSE_MAX_RANK, TX_UNIMPLEMENTED,
+               "%s: tensor has rank %zu; reverse is not implemented for rank > %d (as in "
+               "TensorFlow)", op, tensor->rank, TX_REVERSE_MAX_RANK);
+    return reverse_run(op, tensor, flip, out);
+}
+
+/* ---- reverse_sequence ---------------------------------------------------------------------- */
+
+/* Moves one row of `n` bytes; rows of one element take a fixed-size move. */
+static inline void copy_row(char *d, const char *s, size_t n) {
+    switch (n) {
+    case 1: *d = *s; break;
+    case 2: memcpy(d, s, 2); break;
+    case 4: memcpy(d, s, 4); break;
+    case 8: memcpy(d, s, 8); break;
+    case 16: memcpy(d, s, 16); break;
+    default: memcpy(d, s, n);
+    }
+}
+
+/* The kernel on the input seen as [P, X, M, Y, Q]: X and Y are the batch and sequence dims (in
+ * that order when batch_first), P, M and Q the products of the dims before, between and after
+ * them; a row is Q contiguous elements (`row` bytes). */
+static void reverse_sequence_kernel(char *dst, const char *src, int64_t P, int64_t X, int64_t M,
+                                    int64_t Y, size_t row, bool batch_first,
+                                    const int64_t *lens) {
+    const int64_t sy = (int64_t)row, sm = Y * sy, sx = M * sm, sp = X * sx;
+    for (int64_t p = 0; p < P; p++) {
+        for (int64_t x = 0; x < X; x++) {
+            for (int64_t m = 0; m < M; m++) {
+                int64_t base = p * sp + x * sx + m * sm;
+                char *d = dst + base;
+                const char *s = src + base;
+                if (batch_first) {
+                    /* x is the batch index: reverse rows [0, L) of this run, copy the rest whole. */
+                    int64_t L = lens[x];
+                    for (int64_t y = 0; y < L; y++) copy_row(d + y * sy, s + (L - 1 - y) * sy, row);
+                    if (L < Y) memcpy(d + L * sy, s + L * sy, (size_t)((Y - L) * sy));
+                } else {
+                    /* x is the sequence index, y the batch index. */
+                    for (int64_t y = 0; y < Y; y++) {
+                        int64_t L = lens[y];
+                        int64_t from = x < L ? L - 1 - x : x;
+                        copy_row(d + y * sy, s + (from - x) * sx + y * sy, row);
+                    }
+                }
+            }
+        }
+    }
+}
+
+tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengths,
+                              int64_t seq_dim, int64_t batch_dim, tx_tensor **out) {
+    static const char *op = "reverse_sequence";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, input, "input");
+    TX_REQUIRE_TENSOR(op, seq_lengths, "seq_lengths");
+    /* TensorFlow's checks, in its order (reverse_sequence_op.cc). */
+    TX_REQUIRE(batch_dim >= 0, TX_INVALID_ARGUMENT, "%s: batch_dim %" PRId64 " is negative", op,
+               batch_dim);
+    TX_REQUIRE(seq_dim >= 0, TX_INVALID_ARGUMENT, "%s: seq_dim %" PRId64 " is negative", op,
+               seq_dim);
+    TX_REQUIRE(seq_lengths->dtype == TX_INT32 || seq_lengths->dtype == TX_INT64,
+               TX_INVALID_ARGUMENT, "%s: seq_lengths must be int32 or int64, got %s", op,
+               tx_dtype_name(seq_lengths->dtype));
+    TX_REQUIRE(seq_lengths->rank == 1, TX_INVALID_ARGUMENT,
+               "%s: seq_lengths must be 1-D, got rank %zu", op, seq_lengths->rank);
+    TX_REQUIRE(batch_dim != seq_dim, TX_INVALID_ARGUMENT,
+               "%s: batch_dim and seq_dim must differ, both are %" PRId64, op, seq_dim);
+    int64_t r = (int64_t)input->rank;
+    TX_REQUIRE(seq_dim < r, TX_INVALID_ARGUMENT,
+               "%s: seq_dim %" PRId64 " must be < the input rank %" PRId64, op, seq_dim, r);
+    TX_REQUIRE(batch_dim < r, TX_INVALID_ARGUMENT,
+               "%s: batch_dim %" PRId64 " must be < the input rank %" PRId64, op, batch_dim, r);
+    int64_t nb = input->dims[batch_dim], ns = input->dims[seq_dim];
+    TX_REQUIRE(seq_lengths->numel == nb, TX_INVALID_ARGUMENT,
+               "%s: seq_lengths has %" PRId64 " values, input.dims[batch_dim=%" PRId64
+               "] is %" PRId64 "; they must be equal", op, seq_lengths->numel, batch_dim, nb);
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t L = seq_lengths->dtype == TX_INT32 ? ((const int32_t *)seq_lengths->data)[b]
+                                                   : ((const int64_t *)seq_lengths->data)[b];
+        TX_REQUIRE(L >= 0, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
+                   " is negative", op, b, L);
+        TX_REQUIRE(L <= ns, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
+                   " is above input.dims[seq_dim=%" PRId64 "] = %" PRId64, op, b, L, seq_dim, ns);
+    }
+    TX_REQUIRE(r >= 2 && r <= 5, TX_INVALID_ARGUMENT,
+               "%s: input has rank %" PRId64 "; TensorFlow's kernel handles ranks 2 to 5 only", op,
+               r);
+
+    int64_t *lens;
+    size_t nlens;
+    TX_TRY(tx__read_int_vector(op, "seq_lengths", seq_lengths, &lens, &nlens));
+    tx_tensor *o;
+    tx_status st = alloc_like(op, input, input->rank, input->dims, &o);
+    if (st == TX_OK && o->numel > 0) {
+        int64_t lo = batch_dim < seq_dim ? batch_dim : seq_dim;
+        int64_t hi = batch_dim < seq_dim ? seq_dim : batch_dim;
+        int64_t P = 1, M = 1, Q = 1;
+        for (int64_t d = 0; d < lo; d++) P *= input->dims[d];
+        for (int64_t d = lo + 1; d < hi; d++) M *= input->dims[d];
+        for (int64_t d = hi + 1; d < r; d++) Q *= input->dims[d];
+        size_t row = (size_t)Q * tx_dtype_size(input->dtype);
+        reverse_sequence_kernel(o->data, input->data, P, input->dims[lo], M, input->dims[hi], row,
+                                batch_dim < seq_dim, lens);
+    }
+    tx__free(lens, (nlens ? nlens : 1) * sizeof *lens);
+    if (st == TX_OK) *out = o;
+    return st;
+}
+
+/* ---- transpose ----------------------------------------------------------------------------- */
+
+/* Reads and checks perm as TensorFlow's TransposeOp does: int64 entries are narrowed to int32,
+ * a negative entry gets rank added once, every entry must then be in [0, rank) and appear once. */
+static tx_status read_perm(const char *op, const tx_tensor *a, const tx_tensor *perm, size_t *p) {
+    size_t r = a->rank;
+    if (perm == NULL) {
+        for (size_t i = 0; i < r; i++) p[i] = r - 1 - i;
+        return TX_OK;
+    }
+    TX_REQUIRE(perm->dtype == TX_INT32 || perm->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+               "%s: perm must be int32 or int64, got %s", op, tx_dtype_name(perm->dtype));
+    char buf[TX_DIMS_STR_CAP];
+    TX_REQUIRE(perm->rank == 1, TX_INVALID_ARGUMENT, "%s: perm must be rank 1, got shape %s", op,
+               tx__format_dims(buf, sizeof buf, perm->rank, perm->dims));
+    TX_REQUIRE(perm->numel == (int64_t)r, TX_INVALID_ARGUMENT,
+               "%s: perm has %" PRId64 " entries but a has rank %zu; they must be equal", op,
+               perm->numel, r);
+    bool seen[TX_MAX_RANK] = {false};
+    int64_t norm[TX_MAX_RANK];
+    for (size_t i = 0; i < r; i++) {
+        int64_t raw = perm->dtype == TX_INT32 ? ((const int32_t *)perm->data)[i]
+                                              : ((const int64_t *)perm->data)[i];
+        /* TensorFlow keeps perm as int32; the low 32 bits of an int64 entry, as signed, count. */
+        int64_t d = (int64_t)(uint32_t)(uint64_t)raw;
+        if (d > INT32_MAX) d -= (int64_t)1 << 32;
+        bool narrowed = d != raw;
+        if (d < 0) d += (int64_t)r;
+        TX_REQUIRE(d >= 0 && d < (int64_t)r, TX_INVALID_ARGUMENT,
+                   "%s: perm[%zu] = %" PRId64 " is out of range [%" PRId64 ", %zu)%s", op, i, raw,
+                   -(int64_t)r, r,
+                   narrowed ? " (int64 entries are narrowed to int32, as in TensorFlow)" : "");
+        norm[i] = d;
+        seen[d] = true;
+        p[i] = (size_t)d;
+    }
+    for (size_t i = 0; i < r; i++)
+        TX_REQUIRE(seen[i], TX_INVALID_ARGUMENT,
+                   "%s: perm %s is not a permutation of [0, %zu): %zu is missing", op,
+                   tx__format_dims(buf, sizeof buf, r, norm), r, i);
+    return TX_OK;
+}
+
+/* A transpose reduced to its essentials: `rank` input dims `dims` of `width`-byte elements and
+ * the output order `perm`, with no size-1 dims, no two dims that stay adjacent, and the innermost
+ * input dim folded into the width when it stays innermost. */
+typedef struct transpose_plan {
+    size_t rank;
+    int64_t dims[TX_MAX_RANK];
+    size_t perm[TX_MAX_RANK];
+    size_t width;
+} transpose_plan;
+
+static void transpose_plan_make(transpose_plan *pl, const tx_tensor *a, const size_t *perm) {
+    size_t r = 0, map[TX_MAX_RANK], q[TX_MAX_RANK], inv[TX_MAX_RANK];
+    int64_t dims[TX_MAX_RANK];
+    /* Drop size-1 dims: they move nothing. */
+    for (size_t d = 0; d < a->rank; d++) {
+        map[d] = a->dims[d] == 1 ? SIZE_MAX : r;
+        if (a->dims[d] != 1) dims[r++] = a->dims[d];
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < a->rank; i++)
+        if (map[perm[i]] != SIZE_MAX) q[k++] = map[perm[i]];
+    for (size_t j = 0; j < r; j++) inv[q[j]] = j;
+    /* Merge input dim d into d-1 when it follows d-1 directly in the output too. */
+    size_t group[TX_MAX_RANK], g = 0;
+    for (size_t d = 0; d < r; d++) {
+        if (d > 0 && inv[d] == inv[d - 1] + 1) {
+            pl->dims[g - 1] *= dims[d];
+        } else {
+            pl->dims[g++] = dims[d];
+        }
+        group[d] = g - 1;
+    }
+    size_t n = 0;
+    for (size_t j = 0; j < r; j++)
+        if (j == 0 || group[q[j]] != group[q[j - 1]]) pl->perm[n++] = group[q[j]];
+    pl->rank = g;
+    pl->width = tx_dtype_size(a->dtype);
+    /* An innermost dim that stays innermost is a contiguous run on both sides: a wider element. */
+    if (g > 0 && pl->perm[g - 1] == g - 1) {
+        pl->width *= (size_t)pl->dims[g - 1];
+        pl->rank = g - 1;
+    }
+}
+
+/* Runs the plan: batches of 2-D transposes when the element width has a tiled kernel, otherwise
+ * the generic strided copy (wide elements move with memcpy). */
+static void transpose_run(const transpose_plan *pl, char *dst, const char *src) {
+    size_t r = pl->rank, w = pl->width;
+    if (r == 0) {
+        memcpy(dst, src, w);
+        return;
+    }
+    int64_t in_strides[TX_MAX_RANK], odims[TX_MAX_RANK], ostrides[TX_MAX_RANK],
+        src_strides[TX_MAX_RANK];
+    tx__contiguous_strides(r, pl->dims, w, in_strides);
+    for (size_t j = 0; j < r; j++) {
+        odims[j] = pl->dims[pl->perm[j]];
+        src_strides[j] = in_strides[pl->perm[j]];
+    }
+    tx__contiguous_strides(r, odims, w, ostrides);
+    tx__transpose2d_fn kernel = tx__transpose2d_kernel(w);
+    if (kernel == NULL) {
+        tx__copy_nd(dst, src, r, odims, ostrides, src_strides, w);
+        return;
+    }
+    /* The plane: output-innermost dim a (source rows) by input-innermost dim b (source columns,
+     * at output position qb); the other dims form the batch, walked in output order. */
+    size_t a = pl->perm[r - 1], b = r - 1, qb = 0;
+    while (pl->perm[qb] != b) qb++;
+    size_t nb = 0;
+    int64_t bdims[TX_MAX_RANK], bsrc[TX_MAX_RANK], bdst[TX_MAX_RANK], idx[TX_MAX_RANK];
+    for (size_t j = 0; j + 1 < r; j++) {
+        if (j == qb) continue;
+        bdims[nb] = odims[j];
+        bsrc[nb] = src_strides[j];
+        bdst[nb] = ostrides[j];
+        idx[nb] = 0;
+        nb++;
+    }
+    int64_t rows = pl->dims[a], cols = pl->dims[b];
+    int64_t sstride = in_strides[a], dstride = ostrides[qb];
+    const char *s = src;
+    char *d = dst;
+    for (;;) {
+        kernel(d, s, rows, cols, sstride, dstride);
+        size_t k = nb;
+        for (;;) {
+            if (k == 0) return;
+            k--;
+            if (++idx[k] < bdims[k]) {
+                s += bsrc[k];
+                d += bdst[k];
+                break;
+            }
+            idx[k] = 0;
+            s -= (bdims[k] - 1) * bsrc[k];
+            d -= (bdims[k] - 1) * bdst[k];
+        }
+    }
+}
+
+/* Negates the imaginary part of every complex value: flipping the sign bit is exactly what
+ * negation does to an IEEE value, NaN and zero included. */
+static void conjugate_in_place(tx_tensor *t) {
+    char *p = t->data;
+    if (t->dtype == TX_COMPLEX64) {
+        for (int64_t i = 0; i < t->numel; i++) {
+            uint32_t im;
+            memcpy(&im, p + 8 * i + 4, 4);
+            im ^= UINT32_C(0x80000000);
+            memcpy(p + 8 * i + 4, &im, 4);
+        }
+    } else if (t->dtype == TX_COMPLEX128) {
+        for (int64_t i = 0; i < t->numel; i++) {
+            uint64_t im;
+            memcpy(&im, p + 16 * i + 8, 8);
+            im ^= UINT64_C(0x8000000000000000);
+            memcpy(p + 16 * i + 8, &im, 8);
+        }
+    }
+}
+
+tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
+                       tx_tensor **out) {
+    static const char *op = "transpose";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, a, "a");
+    size_t p[TX_MAX_RANK];
+    TX_TRY(read_perm(op, a, perm, p));
+    int64_t odims[TX_MAX_RANK];
+    for (size_t i = 0; i < a->rank; i++) odims[i] = a->dims[p[i]];
+    tx_tensor *o;
+    TX_TRY(alloc_like(op, a, a->rank, odims, &o));
+    if (o->numel > 0) {
+        transpose_plan pl;
+        transpose_plan_make(&pl, a, p);
+        transpose_run(&pl, o->data, a->data);
+        /* tf.transpose(conjugate=True) uses ConjugateTranspose only for complex dtypes. */
+        if (conjugate) conjugate_in_place(o);
+    }
+    *out = o;
+    return TX_OK;
+}
