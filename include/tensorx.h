@@ -703,8 +703,8 @@ TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t
  * Errors: invalid_argument (a NULL input; indices not int32/int64; params rank below axis+1 or
  * -axis; batch_dims outside [-rank(indices), rank(indices)], not below rank(params) or above
  * axis; unequal batch dims; params.shape[axis] above INT32_MAX with int32 indices; an index
- * outside [0, params.shape[axis]), named with its position); resource_exhausted (the output is too
- * large, rank above TX_MAX_RANK, allocation failed). */
+ * outside [0, params.shape[axis]), named with its position; an output rank above TX_MAX_RANK);
+ * resource_exhausted (the output is too large, or allocation failed). */
 TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                            int64_t batch_dims, tx_tensor **out);
 
@@ -746,8 +746,8 @@ TX_API tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *pa
  * zero (empty strings for a string tensor); TF leaves them uninitialised.  As in TF, indices are
  * bounds-checked only when the output has rows, so all-negative indices give a 0-row output.
  * Errors: invalid_argument (a NULL argument; n_indices != n_data or 0; indices not int32; data
- * dtypes that differ; a shape rule broken; a negative index, named with its position);
- * resource_exhausted. */
+ * dtypes that differ; a shape rule broken; a negative index, named with its position; an index of
+ * INT32_MAX, whose row count overflows TF's int); resource_exhausted. */
 TX_API tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
                                    const tx_tensor *const *data, size_t n_data, tx_tensor **out);
 

@@ -126,6 +126,10 @@ tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
                             tx__format_dims(c, sizeof c, i0->rank, i0->dims), m,
                             tx__format_dims(e, sizeof e, im->rank, im->dims));
     }
+    /* TF counts rows in an int: max + 1 must fit, or TF's own arithmetic overflows. */
+    TX_REQUIRE(max_index < INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: index %" PRId64 " makes %" PRId64 " rows, more than int32 counts", op,
+               max_index, max_index + 1);
     const int64_t rows = max_index + 1;
     /* As in TF, only a non-empty merge checks the indices; the max makes every index < rows, so
      * only negative ones can fail. */

@@ -595,7 +595,13 @@ static void test_dynamic_stitch(void **state) {
     tx_tensor_free(da2);
     a = T64(1, TU_DIMS(2), 0, 1);
     i1[0] = a;
+    x1[0] = da;
     tu_assert_error(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_INVALID_ARGUMENT, "indices[0] must be int32, got int64");
+    tx_tensor_free(a);
+    /* INT32_MAX + 1 rows would overflow TF's int row count. */
+    a = T32(1, TU_DIMS(2), 2147483647.0, 0);
+    i1[0] = a;
+    tu_assert_error(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_INVALID_ARGUMENT, "makes 2147483648 rows");
     tx_tensor_free(a);
     tx_tensor_free(da);
     /* Strings: unnamed rows are empty strings. */
