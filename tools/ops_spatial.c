@@ -45,14 +45,14 @@ static tx_status data_format(const char *op, const op_args *a, tx_data_format *f
 }
 
 static tx_status run_space_to_depth(const op_args *a, op_outputs *o) {
-    tx_data_format f;
+    tx_data_format f = TX_FORMAT_NHWC;
     tx_status s = data_format("space_to_depth", a, &f);
     if (s != TX_OK) return s;
     TX_CLI_ONE(o, tx_space_to_depth(arg_tensor(a, "input"), arg_int(a, "block_size"), f, OUT));
 }
 
 static tx_status run_depth_to_space(const op_args *a, op_outputs *o) {
-    tx_data_format f;
+    tx_data_format f = TX_FORMAT_NHWC;
     tx_status s = data_format("depth_to_space", a, &f);
     if (s != TX_OK) return s;
     TX_CLI_ONE(o, tx_depth_to_space(arg_tensor(a, "input"), arg_int(a, "block_size"), f, OUT));
