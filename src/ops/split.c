@@ -68,7 +68,7 @@ tx_status tx_split(const tx_tensor *value, int64_t split_dim, int64_t num_split,
     static const char *op = "split";
     TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
     TX_REQUIRE_TENSOR(op, value, "value");
-    size_t axis;
+    size_t axis = 0;
     TX_TRY(check_split_dim(op, value, split_dim, &axis));
     TX_REQUIRE(num_split > 0, TX_INVALID_ARGUMENT,
                "%s: number of ways to split should be > 0, but got %" PRId64, op, num_split);
@@ -94,7 +94,7 @@ tx_status tx_split_v(const tx_tensor *value, const int64_t *size_splits, size_t 
                "%s: number of ways to split should be > 0, but size_splits is empty", op);
     TX_REQUIRE(n <= INT32_MAX, TX_INVALID_ARGUMENT,
                "%s: size_splits has %zu entries, above TF's int32 limit", op, n);
-    size_t axis;
+    size_t axis = 0;
     TX_TRY(check_split_dim(op, value, split_dim, &axis));
     int64_t dim = value->dims[axis];
     /* TF's special case: one output must be the whole dim, so a lone -1 is refused. */
