@@ -16,7 +16,8 @@
  *   T[o * batch + b, p[0..m)] == S[b, p[k] * block[k] + off[k] - pad[k] ...]
  * where o is the row-major index of the block offsets off[k] in [0, block[k]), and a T cell whose
  * S position falls outside S is padding.  pad is paddings[:, 0] for space_to_batch and
- * crops[:, 0] for batch_to_space.  The op has checked every size; both tensors are non-empty. */
+ * crops[:, 0] for batch_to_space.  The op has checked every size and calls these only for a
+ * non-empty destination (the source may be empty: a zero-size spatial dim padded up to a block). */
 typedef struct tx__space_batch_plan {
     size_t m;
     int64_t batch;               /* S's batch */
