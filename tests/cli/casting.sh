@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Golden CLI tests for the casting family: every example of the seed pages for tf.io.decode_raw
+# (000), tf.bitcast (001 in Hindi, 003), OpenVINO's StringTensorPack (002) and the Casting section
+# of TF's Tensor Transformations page (004), with TF's results, plus errors.
+. "$(dirname "$0")/lib.sh"
+
+# ---- 000: tf.io.decode_raw ----
+expect dr_1 "array([49], dtype=uint8)" -- decode_raw input_bytes='"1"' out_type=uint8
+expect dr_1_2 "array([49, 44, 50], dtype=uint8)" -- decode_raw input_bytes='"1,2"' out_type=uint8
+expect dr_rank2 "array([[49],
+       [50]], dtype=uint8)" -- decode_raw input_bytes='["1","2"]' out_type=uint8
+expect dr_rank3 "array([[[49]],
+
+       [[50]]], dtype=uint8)" -- decode_raw input_bytes='[["1"],["2"]]' out_type=uint8
+expect dr_123 "array([49, 50, 51], dtype=uint8)" -- decode_raw input_bytes='"123"' out_type=uint8
+expect dr_1234 "array([49, 50, 51, 52], dtype=uint8)" -- decode_raw input_bytes='"1234"' out_type=uint8
+expect dr_u16_12 "array([12849], dtype=uint16)" -- decode_raw input_bytes='"12"' out_type=uint16
+expect dr_u16_1234 "array([12849, 13363], dtype=uint16)" -- decode_raw input_bytes='"1234"' out_type=uint16
+expect dr_i64 "array([4050765991979987505], dtype=int64)" -- decode_raw input_bytes='"12345678"' out_type=int64
+expect dr_i64_2 "array([4050765991979987505, 3544952156018063160], dtype=int64)" -- \
+    decode_raw input_bytes='"1234567887654321"' out_type=int64
+expect dr_le "array([2826], dtype=int16)" -- decode_raw input_bytes='"\x0a\x0b"' out_type=int16
+expect dr_be "array([2571], dtype=int16)" -- decode_raw input_bytes='"\x0a\x0b"' out_type=int16 little_endian=false
+expect dr_fixed_pad "array([[[49, 0, 0, 0]],
+
+       [[50, 51, 0, 0]]], dtype=uint8)" -- decode_raw input_bytes='[["1"],["23"]]' out_type=uint8 fixed_length=4
+expect dr_fixed_multi "array([[12849, 12849]], dtype=uint16)" -- decode_raw input_bytes='["1212"]' out_type=uint16 fixed_length=4
+expect dr_fixed_trunc "array([513], dtype=uint16)" -- \
+    decode_raw input_bytes='"\x01\x02\x03\x04"' out_type=uint16 fixed_length=2
+expect dr_fixed_trunc_be "array([258], dtype=uint16)" -- \
+    decode_raw input_bytes='"\x01\x02\x03\x04"' out_type=uint16 fixed_length=2 little_endian=false
+X16="array([[12849, 13363, 13877, 14391],
+       [14136, 13622, 13108, 12594]], dtype=int16)"
+expect dr_same_len "$X16" -- decode_raw input_bytes='["12345678","87654321"]' out_type=int16
+expect dr_same_len_fixed "$X16" -- decode_raw input_bytes='["12345678","87654321"]' out_type=int16 fixed_length=8
+# raw bytes from a file, big-endian float32, complex parts swapped separately, zero-padding
+printf '\x3f\x80\x00\x00\xc0\x00\x00\x00' >"$TX_TMP/be.bin"
+expect dr_file_be "array([1.0, -2.0], dtype=float32)" -- decode_raw input_bytes=@"$TX_TMP/be.bin" out_type=float32 little_endian=false
+expect dr_c64_be "array([(1-2j)], dtype=complex64)" -- decode_raw input_bytes=@"$TX_TMP/be.bin" out_type=complex64 little_endian=false
+expect dr_pad_be "array([[258, 768, 0]], dtype=uint16)" -- \
+    decode_raw input_bytes='["\x01\x02\x03"]' out_type=uint16 fixed_length=6 little_endian=false
+expect dr_empty "array([], shape=(2, 0), dtype=float32)" -- decode_raw input_bytes='["",""]' out_type=float32
+expect_fail dr_sizes invalid_argument "requires input strings to all be the same size, but element 1 has size 1 != 2" -- \
+    decode_raw input_bytes='["1","23"]' out_type=uint8
+expect_fail dr_multiple invalid_argument "Input to DecodeRaw has length 3 that is not a multiple of 2" -- \
+    decode_raw input_bytes='"123"' out_type=uint16
+expect_fail dr_fixed_multiple invalid_argument "fixed_length (3) must be a multiple of the size of out_type (2)" -- \
+    decode_raw input_bytes='"1234"' out_type=uint16 fixed_length=3
+expect_fail dr_fixed_zero invalid_argument "fixed_length (0) must be greater than zero" -- \
+    decode_raw input_bytes='"1234"' out_type=uint16 fixed_length=0
+expect_fail dr_type unimplemented "out_type uint32 is not supported" -- decode_raw input_bytes='"1234"' out_type=uint32
+expect_fail dr_not_string invalid_argument "input_bytes must be a string tensor" -- decode_raw input_bytes=[1,2] out_type=uint8
+
+# ---- 001 / 003: tf.bitcast ----
+expect_fail bc_complex invalid_argument "Cannot bitcast from float32 to complex128: shape [3]" -- \
+    bitcast input='[1.,2.,3.]' type=complex128
+expect cast_complex "array([(1+0j), (2+0j), (3+0j)], dtype=complex128)" -- cast x='[1.,2.,3.]' dtype=complex128
+expect bc_uint32 "array([255, 255, 255, 255], dtype=uint8)" -- bitcast input=4294967295:uint32 type=uint8
+expect eq_cast "array([0.0, 1.0, 1.0], dtype=float32)" -- cast x='[false,true,true]' dtype=float32
+expect bc_equality "array([[0, 0, 0, 0],
+       [0, 0, 128, 63],
+       [0, 0, 128, 63]], dtype=uint8)" -- bitcast input='[0.,1.,1.]' type=uint8
+expect bc_larger "array([67305985, 134678021], dtype=int32)" -- bitcast input='[[1,2,3,4],[5,6,7,8]]:int8' type=int32
+expect bc_same "array([1065353216], dtype=int32)" -- bitcast input=[1.0] type=int32
+expect_fail bc_last_dim invalid_argument "Cannot bitcast from int8 to int32: shape [1,1]" -- bitcast input='[[1]]:int8' type=int32
+expect_fail bc_bool unimplemented "input dtype bool cannot be bitcast" -- bitcast input=[true] type=uint8
+
+# ---- 004: Casting ----
+expect cast_seed "array([1, 2], dtype=int32)" -- cast x=[1.8,2.2] dtype=int32
+expect cast_tf_int "array([1, -1, -2147483648, -2147483648, -2147483648], dtype=int32)" -- \
+    cast x='[1.9,-1.9,nan,inf,3e9]' dtype=int32
+expect cast_int8_wrap "array([44, 127, 0, -1], dtype=int8)" -- cast x='[300.0,-129.0,nan,255.5]' dtype=int8
+expect cast_uint8_neg "array([255, 254], dtype=uint8)" -- cast x='[-1.0,-2.5]' dtype=uint8
+expect cast_f16 "array([65500.0, inf, 1.0, nan], dtype=float16)" -- cast x='[65504,65520,1.0004,nan]' dtype=float16
+expect cast_bool "array([False, True, True], dtype=bool)" -- cast x='[0.0,nan,-2]' dtype=bool
+expect_fail cast_string unimplemented "Cast string to float32 is not supported" -- cast x='["1.5"]' dtype=float32
+expect to_double "array([1.5, 2.0], dtype=float64)" -- to_double x='[1.5,2]:float32'
+expect to_float "array(3.14, dtype=float32)" -- to_float x=3.14:float64
+expect to_bfloat16 "array([3.14, 1.0], dtype=bfloat16)" -- to_bfloat16 x='[3.14,1]'
+expect to_int32 "array([3, -3], dtype=int32)" -- to_int32 x='[3.9,-3.9]:float64'
+expect to_int64 "array([1, 2], dtype=int64)" -- to_int64 x='[1,2]:int32'
+expect sat_int32 "array([-2147483648, 300, 2147483520], dtype=int32)" -- saturate_cast value='[-1e10,300,3e9]' dtype=int32
+expect sat_uint8 "array([0, 200, 255], dtype=uint8)" -- saturate_cast value='[-5,200.5,1e9]' dtype=uint8
+expect sat_f32 "array([3.4028235e+38, -3.4028235e+38, 1.0], dtype=float32)" -- \
+    saturate_cast value='[inf,-1e300,1]:float64' dtype=float32
+expect_fail sat_bool unimplemented "dtype bool has no min/max" -- saturate_cast value=[1.0] dtype=bool
+# string_to_number: "int32 overflow results in an error while float overflow results in a rounded value"
+expect s2n_float "array([0.0, 3.0, -1.0, 1.12, 15.0, -10.5, 3.40282e+38, inf, -inf, nan, inf], dtype=float32)" -- \
+    string_to_number string_tensor='["0","3","-1","1.12","0xF","   -10.5","3.40282e+38","3.40283e+38","-3.40283e+38","NAN","INF"]'
+expect s2n_double "array([3.40283e+38, -10.5], dtype=float64)" -- \
+    string_to_number string_tensor='["3.40283e+38"," -10.5"]' out_type=float64
+expect s2n_int32 "array([-2147483648, 2147483647, -10], dtype=int32)" -- \
+    string_to_number string_tensor='["-2147483648","2147483647","    -10"]' out_type=int32
+expect s2n_int64 "array([2147483648], dtype=int64)" -- string_to_number string_tensor='["2147483648"]' out_type=int64
+expect_fail s2n_overflow invalid_argument "could not correctly convert string: 2147483648" -- \
+    string_to_number string_tensor='["1","2147483648"]' out_type=int32
+expect_fail s2n_junk invalid_argument "could not correctly convert string: 10foobar" -- \
+    string_to_number string_tensor='["10foobar"]'
+expect_fail s2n_type unimplemented "out_type int16 is not supported" -- string_to_number string_tensor='["1"]' out_type=int16
+
+# ---- 002: OpenVINO StringTensorPack ----
+expect pack_1 "array([b'Intel', b'OpenVINO'], dtype=string)" -- \
+    string_tensor_pack begins=[0,5]:int64 ends=[5,13]:int64 symbols='"IntelOpenVINO"'
+expect pack_2 "array([b'OMZ', b'', b'GenAI', b' ', b'2024'], dtype=string)" -- \
+    string_tensor_pack begins=[0,3,3,8,9]:int64 ends=[3,3,8,9,13]:int64 symbols='"OMZGenAI 2024"'
+expect pack_3 "array([b'1', b'9'], dtype=string)" -- \
+    string_tensor_pack begins=[0,8]:int64 ends=[1,9]:int64 symbols='"123456789"'
+expect pack_4 "array([[b'Intel', b'OpenVINO'],
+       [b'OMZ', b'GenAI']], dtype=string)" -- \
+    string_tensor_pack begins='[[0,5],[13,16]]:int64' ends='[[5,13],[16,21]]:int64' symbols='"IntelOpenVINOOMZGenAI"'
+expect pack_uint8 "array([b'Int', b'l'], dtype=string)" -- \
+    string_tensor_pack begins=[0,4]:int32 ends=[3,5]:int32 symbols=[73,110,116,101,108]:uint8
+expect unpack "array([[0, 5],
+       [13, 16]], dtype=int32)
+array([[5, 13],
+       [16, 21]], dtype=int32)
+array([73, 110, 116, 101, 108, 79, 112, 101, 110, 86, 73, 78, 79, 79, 77, 90, 71, 101, 110, 65, 73], dtype=uint8)" -- \
+    string_tensor_unpack data='[["Intel","OpenVINO"],["OMZ","GenAI"]]'
+expect_fail pack_past_end invalid_argument "ends[1] = 14 is past the end of symbols (13 bytes)" -- \
+    string_tensor_pack begins=[0,5]:int64 ends=[5,14]:int64 symbols='"IntelOpenVINO"'
+expect_fail pack_negative invalid_argument "begins[0] = -1 is negative" -- \
+    string_tensor_pack begins=[-1,5]:int64 ends=[5,13]:int64 symbols='"IntelOpenVINO"'
+expect_fail pack_reversed invalid_argument "ends[0] = 2 is less than begins[0] = 5" -- \
+    string_tensor_pack begins=[5]:int64 ends=[2]:int64 symbols='"IntelOpenVINO"'
+expect_fail pack_shapes invalid_argument "begins shape [2] and ends shape [1] differ" -- \
+    string_tensor_pack begins=[0,5]:int64 ends=[5]:int64 symbols='"IntelOpenVINO"'
+expect_fail pack_types invalid_argument "got int64 and int32" -- \
+    string_tensor_pack begins=[0]:int64 ends=[5]:int32 symbols='"IntelOpenVINO"'
+
+finish
