@@ -2,7 +2,7 @@
 # Installs what the build and the tests need on a fresh Debian machine (CI included).
 # Usage: scripts/install-deps.sh [--bench]   (--bench adds the benchmark peers)
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libcmocka-dev python3 python3-numpy)
+pkgs=(build-essential cmake pkg-config libcmocka-dev python3 python3-numpy libdlpack-dev)
 if [ "${1:-}" = "--bench" ]; then
   pkgs+=(python3-torch libxnnpack-dev nodejs npm)
 fi

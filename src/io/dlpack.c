@@ -1,0 +1,207 @@
+/* dlpack.c -- DLPack import and export (tx_tensor_from_dlpack, tx_tensor_to_dlpack), so tensors
+ * move between tensorx and PyTorch / NumPy / JAX style code without copies.  Built against
+ * Debian's <dlpack/dlpack.h> (DLPack 0.6); the public header only forward-declares the struct.
+ * An import wraps the producer's memory with tx_tensor_wrap's machinery, whose release callback
+ * calls the producer's deleter once; an export hands out a DLManagedTensor that holds a tensor
+ * reference until the consumer calls its deleter. */
+#include "internal.h"
+
+#include <dlpack/dlpack.h>
+#include <stdio.h>
+
+#include "kernels/copy.h"
+
+/* kDLBool joined the enum in DLPack 0.8; the value is fixed by the specification, so we name it
+ * here for builds against older headers such as Debian's 0.6. */
+#define TX_DL_BOOL 6
+
+typedef struct {
+    tx_dtype dtype;
+    uint8_t code, bits;
+} dl_type;
+
+static const dl_type dl_types[] = {
+    {TX_BOOL, TX_DL_BOOL, 8},
+    {TX_INT8, kDLInt, 8},       {TX_INT16, kDLInt, 16},        {TX_INT32, kDLInt, 32},
+    {TX_INT64, kDLInt, 64},     {TX_UINT8, kDLUInt, 8},        {TX_UINT16, kDLUInt, 16},
+    {TX_UINT32, kDLUInt, 32},   {TX_UINT64, kDLUInt, 64},      {TX_FLOAT16, kDLFloat, 16},
+    {TX_FLOAT32, kDLFloat, 32}, {TX_FLOAT64, kDLFloat, 64},    {TX_BFLOAT16, kDLBfloat, 16},
+    {TX_COMPLEX64, kDLComplex, 64}, {TX_COMPLEX128, kDLComplex, 128},
+};
+#define N_DL_TYPES (sizeof dl_types / sizeof dl_types[0])
+
+/* Re-fails with `op: ` in front of the current message (copied first: tx__fail writes the same
+ * thread-local buffer it would read). */
+static tx_status prefixed(tx_status st, const char *op) {
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s", tx_last_error());
+    return tx__fail(st, "%s: %s", op, tmp);
+}
+
+/* ---- import ------------------------------------------------------------------------------------- */
+
+static void call_deleter(void *data, void *ctx) {
+    (void)data;
+    DLManagedTensor *m = ctx;
+    if (m->deleter) m->deleter(m);
+}
+
+/* True when `strides` (elements) describe the row-major layout of dims; size-1 dims may carry any
+ * stride (PyTorch exports arbitrary strides there) and zero-size tensors have no layout. */
+static bool row_major(size_t rank, const int64_t *dims, const int64_t *strides, int64_t numel) {
+    if (strides == NULL || numel == 0) return true;
+    int64_t want = 1;
+    for (size_t d = rank; d-- > 0;) {
+        if (dims[d] != 1 && strides[d] != want) return false;
+        want *= dims[d]; /* no overflow: the product of all dims is numel */
+    }
+    return true;
+}
+
+/* Copies a strided (or unaligned, or empty) DLPack tensor into a new row-major tensor. */
+static tx_status import_copy(const DLTensor *dl, tx_dtype dtype, const char *src, int64_t numel,
+                             tx_tensor **out) {
+    static const char *op = "from_dlpack";
+    size_t rank = (size_t)dl->ndim;
+    if (numel == 0) return tx__tensor_alloc(op, dtype, rank, dl->shape, out);
+    size_t elem = tx_dtype_size(dtype);
+    /* Allocating first bounds the byte size (<= the tensor limit), so the row-major strides below
+     * cannot overflow. */
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, dtype, rank, dl->shape, &t));
+    int64_t src_strides[TX_MAX_RANK], dst_strides[TX_MAX_RANK];
+    tx__contiguous_strides(rank, dl->shape, elem, dst_strides);
+    /* Every byte offset the copy forms must fit int64 (the memory itself is the producer's
+     * promise): the sum of |stride| * (dim - 1) over the dims. */
+    int64_t reach = 0;
+    for (size_t d = 0; d < rank; d++) {
+        int64_t s = dl->strides ? dl->strides[d] : dst_strides[d] / (int64_t)elem, span;
+        bool ok = s != INT64_MIN && tx__mul_i64(s < 0 ? -s : s, (int64_t)elem, &src_strides[d]) &&
+                  tx__mul_i64(src_strides[d], dl->shape[d] - 1, &span) &&
+                  tx__add_i64(reach, span, &reach);
+        if (!ok) {
+            tx_tensor_free(t);
+            return tx__fail(TX_INVALID_ARGUMENT, "%s: strides[%zu] = %lld overflows a byte offset",
+                            op, d, (long long)s);
+        }
+        if (s < 0) src_strides[d] = -src_strides[d];
+    }
+    tx__copy_nd(t->data, src, rank, dl->shape, dst_strides, src_strides, elem);
+    if (dtype == TX_BOOL) /* tensorx bools are 0 or 1, as TF's */
+        for (int64_t i = 0; i < t->numel; i++) t->data[i] = t->data[i] != 0;
+    *out = t;
+    return TX_OK;
+}
+
+tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out) {
+    static const char *op = "from_dlpack";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE(managed != NULL, TX_INVALID_ARGUMENT, "%s: managed is NULL", op);
+    const DLTensor *dl = &managed->dl_tensor;
+    TX_REQUIRE(dl->device.device_type == kDLCPU, TX_UNIMPLEMENTED,
+               "%s: device type %d is not the CPU (kDLCPU = 1)", op, (int)dl->device.device_type);
+    TX_REQUIRE(dl->ndim >= 0 && dl->ndim <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: ndim %d is not in [0, %d]", op, dl->ndim, TX_MAX_RANK);
+    size_t rank = (size_t)dl->ndim;
+    TX_REQUIRE(rank == 0 || dl->shape != NULL, TX_INVALID_ARGUMENT, "%s: shape is NULL", op);
+    TX_REQUIRE(dl->dtype.lanes == 1, TX_INVALID_ARGUMENT, "%s: dtype has %u lanes; only 1 is taken",
+               op, (unsigned)dl->dtype.lanes);
+    tx_dtype dtype = TX_INVALID_DTYPE;
+    for (size_t i = 0; i < N_DL_TYPES; i++)
+        if (dl_types[i].code == dl->dtype.code && dl_types[i].bits == dl->dtype.bits)
+            dtype = dl_types[i].dtype;
+    TX_REQUIRE(dtype != TX_INVALID_DTYPE, TX_UNIMPLEMENTED,
+               "%s: DLPack dtype {code %u, bits %u} has no tensorx dtype", op,
+               (unsigned)dl->dtype.code, (unsigned)dl->dtype.bits);
+    int64_t numel;
+    TX_TRY(tx__shape_numel(op, "shape", rank, dl->shape, &numel));
+    TX_REQUIRE(numel == 0 || dl->data != NULL, TX_INVALID_ARGUMENT,
+               "%s: data is NULL for %lld elements", op, (long long)numel);
+    const char *src = numel ? (const char *)dl->data + dl->byte_offset : NULL;
+    size_t elem = tx_dtype_size(dtype);
+    size_t align = elem > 8 ? 8 : elem;
+    bool aligned = ((uintptr_t)src % align) == 0;
+    if (numel == 0 || !aligned || !row_major(rank, dl->shape, dl->strides, numel)) {
+        TX_TRY(import_copy(dl, dtype, src, numel, out));
+        call_deleter(NULL, managed); /* nothing refers to the producer's memory any more */
+        return TX_OK;
+    }
+    size_t nbytes = (size_t)numel * elem; /* fits: tx__shape_numel bounded numel, wrap re-checks */
+    if (dtype == TX_BOOL) {
+        /* A DLPack bool byte other than 0/1 cannot be normalised in memory we do not own. */
+        for (int64_t i = 0; i < numel; i++)
+            if ((unsigned char)src[i] > 1) {
+                TX_TRY(import_copy(dl, dtype, src, numel, out));
+                call_deleter(NULL, managed);
+                return TX_OK;
+            }
+    }
+    /* tx_tensor_wrap takes a mutable pointer for its release callback; tensorx never writes. */
+    tx_status st = tx_tensor_wrap(dtype, rank, dl->shape, (void *)(uintptr_t)src, nbytes,
+                                  call_deleter, managed, out);
+    if (st != TX_OK) return prefixed(st, op);
+    return TX_OK;
+}
+
+/* ---- export ------------------------------------------------------------------------------------- */
+
+/* One allocation: the DLManagedTensor, the tensor reference and shape + strides. */
+typedef struct {
+    DLManagedTensor managed;
+    tx_tensor *ref;
+    size_t bytes;
+    int64_t dims[]; /* shape (rank entries) then strides (rank entries) */
+} export_block;
+
+static void export_deleter(DLManagedTensor *self) {
+    if (self == NULL) return;
+    export_block *b = self->manager_ctx;
+    tx_tensor_free(b->ref);
+    tx__free(b, b->bytes);
+}
+
+tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) {
+    static const char *op = "to_dlpack";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, t, "t");
+    const dl_type *ty = NULL;
+    for (size_t i = 0; i < N_DL_TYPES; i++)
+        if (dl_types[i].dtype == t->dtype) ty = &dl_types[i];
+    TX_REQUIRE(ty != NULL, TX_UNIMPLEMENTED, "%s: %s has no DLPack dtype", op,
+               tx_dtype_name(t->dtype));
+    size_t bytes = sizeof(export_block) + 2 * t->rank * sizeof(int64_t);
+    export_block *b = tx__alloc(bytes, op);
+    if (b == NULL) return TX_RESOURCE_EXHAUSTED;
+    memset(b, 0, sizeof *b);
+    b->bytes = bytes;
+    tx_status st = tx_tensor_ref(t, &b->ref);
+    if (st != TX_OK) {
+        tx__free(b, bytes);
+        return st;
+    }
+    int64_t *shape = b->dims, *strides = b->dims + t->rank;
+    int64_t s = 1;
+    for (size_t d = t->rank; d-- > 0;) {
+        shape[d] = t->dims[d];
+        strides[d] = s;
+        /* Only a tensor with a 0-size dim can overflow here, and its strides are never used. */
+        if (!tx__mul_i64(s, t->dims[d] ? t->dims[d] : 1, &s)) s = INT64_MAX;
+    }
+    DLTensor *dl = &b->managed.dl_tensor;
+    dl->data = t->data;
+    dl->device.device_type = kDLCPU;
+    dl->device.device_id = 0;
+    dl->ndim = (int)t->rank;
+    dl->dtype.code = ty->code;
+    dl->dtype.bits = ty->bits;
+    dl->dtype.lanes = 1;
+    dl->shape = shape;
+    dl->strides = strides;
+    dl->byte_offset = 0;
+    b->managed.manager_ctx = b;
+    b->managed.deleter = export_deleter;
+    *out = &b->managed;
+    return TX_OK;
+}
