@@ -886,6 +886,47 @@ static void test_sequence_mask(void **state) {
     tx_tensor_free(three);
 }
 
+/* ---- hostile shapes --------------------------------------------------------------------------- */
+
+static void test_max_rank(void **state) {
+    (void)state;
+    /* Results whose rank would pass TX_MAX_RANK are clean errors; rank-254 inputs work. */
+    int64_t ones[TX_MAX_RANK];
+    for (int i = 0; i < TX_MAX_RANK; i++) ones[i] = 1;
+    tx_tensor *big = tu_tensor(TX_INT32, TX_MAX_RANK, ones, NULL), *o = NULL;
+    tx_tensor *bmask = tu_tensor(TX_BOOL, TX_MAX_RANK, ones, TU_VALS(1));
+    tu_assert_error(tx_gather(big, big, 0, 0, &o), TX_INVALID_ARGUMENT, "rank");
+    assert_null(o);
+    tu_assert_error(tx_one_hot(big, 2, NULL, NULL, -1, TX_FLOAT32, &o), TX_INVALID_ARGUMENT, "rank");
+    tu_assert_error(tx_sequence_mask(big, NULL, TX_BOOL, &o), TX_INVALID_ARGUMENT, "rank");
+    assert_int_equal(tx_boolean_mask(big, bmask, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 1, TU_DIMS(1));
+    tx_tensor_free(o);
+    tx_tensor *outs[1];
+    assert_int_equal(tx_dynamic_partition(big, big, 1, outs), TX_OK);
+    tu_assert_shape(outs[0], TX_INT32, 1, TU_DIMS(1));
+    tx_tensor_free(outs[0]);
+    /* gather_nd with a 254-long index vector picks the one element. */
+    int64_t idims[2] = {1, TX_MAX_RANK};
+    tx_tensor *ix = tu_tensor(TX_INT64, 2, idims, NULL);
+    assert_int_equal(tx_gather_nd(big, ix, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 1, TU_DIMS(1));
+    tx_tensor_free(o);
+    ((int64_t *)tx_tensor_data(ix))[TX_MAX_RANK - 1] = 1;
+    tu_assert_error(tx_gather_nd(big, ix, &o), TX_INVALID_ARGUMENT, "does not index into param shape");
+    tx_tensor_free(ix);
+    tx_tensor_free(bmask);
+    tx_tensor_free(big);
+    /* gather_nd with K = 0 and an index count that overflows int64. */
+    tx_tensor *p = T32(1, TU_DIMS(1), 5);
+    int64_t huge[3] = {1LL << 40, 1LL << 40, 0};
+    tx_tensor *k0 = NULL;
+    assert_int_equal(tx_tensor_new(TX_INT32, 3, huge, &k0), TX_OK);
+    tu_assert_error(tx_gather_nd(p, k0, &o), TX_INVALID_ARGUMENT, "too many elements for int indexing");
+    tx_tensor_free(k0);
+    tx_tensor_free(p);
+}
+
 /* ---- allocation failure ---------------------------------------------------------------------- */
 
 static void test_alloc_failure(void **state) {
@@ -951,7 +992,8 @@ int main(void) {
         cmocka_unit_test(test_dynamic_partition),   cmocka_unit_test(test_dynamic_stitch),
         cmocka_unit_test(test_boolean_mask),        cmocka_unit_test(test_one_hot_seed),
         cmocka_unit_test(test_one_hot_types),       cmocka_unit_test(test_one_hot_errors),
-        cmocka_unit_test(test_sequence_mask),       cmocka_unit_test(test_alloc_failure),
+        cmocka_unit_test(test_sequence_mask),       cmocka_unit_test(test_max_rank),
+        cmocka_unit_test(test_alloc_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
