@@ -3,6 +3,7 @@
 #include "conform.h"
 #include "opreg.h"
 #include "print.h"
+#include "stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,20 +64,25 @@ static int info(const char *path) {
 }
 
 static int fail(tx_status st, const char *op) {
+    progress_stop();
     fprintf(stderr, "tensorx: %s: %s: %s\n", op, tx_status_name(st), op_error());
     return 1;
 }
 
 static int run_op(const op_def *d, int argc, char **argv) {
+    int rc = 0;
+    /* Big files: decode_raw / cast / bitcast chunk by chunk over mapped windows (stream.c). */
+    if (stream_run(d, argc, argv, &rc)) return rc;
     op_args a;
     memset(&a, 0, sizeof a);
     a.def = d;
     const char *outs[256];
     size_t nouts = 0;
-    int rc = 0;
     tx_status st = TX_OK;
+    progress_start(d->name, 0);
     for (int i = 0; i < argc && st == TX_OK; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            progress_stop();
             op_help(d);
             op_args_clear(&a);
             return 0;
@@ -120,20 +126,22 @@ static int run_op(const op_def *d, int argc, char **argv) {
     if (st != TX_OK) {
         rc = fail(st, d->name);
     } else if (nouts == 0) {
+        progress_stop();
         for (size_t i = 0; i < o.n; i++) print_tensor(stdout, o.t[i]);
     } else if (nouts == 1 && strstr(outs[0], "{}")) {
         for (size_t i = 0; i < o.n && rc == 0; i++) {
             const char *p = strstr(outs[0], "{}");
             char name[4096];
             snprintf(name, sizeof name, "%.*s%zu%s", (int)(p - outs[0]), outs[0], i, p + 2);
-            if ((st = tx_npy_save(name, o.t[i])) != TX_OK) rc = fail(st, d->name);
+            if ((st = stream_save(name, o.t[i])) != TX_OK) rc = fail(st, d->name);
         }
     } else if (nouts != o.n) {
         rc = fail(op_fail(TX_INVALID_ARGUMENT, "%zu -o given for %zu outputs (use one -o with {} in the name)", nouts, o.n), d->name);
     } else {
         for (size_t i = 0; i < o.n && rc == 0; i++)
-            if ((st = tx_npy_save(outs[i], o.t[i])) != TX_OK) rc = fail(st, d->name);
+            if ((st = stream_save(outs[i], o.t[i])) != TX_OK) rc = fail(st, d->name);
     }
+    progress_stop();
     op_outputs_clear(&o);
     op_args_clear(&a);
     return rc;

@@ -1,0 +1,394 @@
+/* stream.c -- files larger than memory, pipes and progress for the CLI.  decode_raw, cast and
+ * bitcast on a big file run chunk by chunk: each window of the input is memory-mapped
+ * (tx_file_map / tx_file_map_string), handed to the op through the public API, and the result is
+ * appended to the output .npy after a header written up front (tx_npy_write_header), so memory
+ * stays bounded by the chunk size whatever the file size.  Anything the streaming path is not sure
+ * of (an argument error, a Fortran-order or string .npy, a shape bitcast would refuse) goes back
+ * to the normal path, which reports errors exactly as for small inputs.  Only tensorx.h is used. */
+#include "stream.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB (1024u * 1024u)
+
+static uint64_t env_bytes(const char *name, uint64_t def) {
+    const char *s = getenv(name);
+    if (s == NULL || *s == '\0') return def;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    return *end == '\0' ? (uint64_t)v : def;
+}
+
+/* ---- output ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    FILE *f;
+    const char *path;
+    bool is_stdout;
+} sink;
+
+static tx_status sink_open(sink *s, const char *path) {
+    s->path = path;
+    s->is_stdout = strcmp(path, "-") == 0;
+    if (s->is_stdout) {
+        if (isatty(STDOUT_FILENO))
+            return op_fail(TX_INVALID_ARGUMENT,
+                           "-o -: refusing to write .npy data to a terminal (redirect or pipe it)");
+        s->f = stdout;
+        return TX_OK;
+    }
+    s->f = fopen(path, "wb");
+    if (s->f == NULL) return op_fail(TX_INVALID_ARGUMENT, "cannot create '%s': %s", path, strerror(errno));
+    return TX_OK;
+}
+
+static tx_status sink_write(sink *s, const void *data, size_t n) {
+    if (n && fwrite(data, 1, n, s->f) != n)
+        return op_fail(TX_INVALID_ARGUMENT, "error writing '%s': %s", s->path, strerror(errno));
+    return TX_OK;
+}
+
+/* Closes the sink; a failed run removes a partial output file. */
+static tx_status sink_close(sink *s, tx_status st) {
+    if (s->f == NULL) return st;
+    int bad = s->is_stdout ? fflush(s->f) : fclose(s->f);
+    if (bad && st == TX_OK) st = op_fail(TX_INVALID_ARGUMENT, "error writing '%s': %s", s->path, strerror(errno));
+    if (st != TX_OK && !s->is_stdout) remove(s->path);
+    s->f = NULL;
+    return st;
+}
+
+tx_status stream_save(const char *path, const tx_tensor *t) {
+    if (strcmp(path, "-") != 0) return tx_npy_save(path, t);
+    sink s = {0};
+    tx_status st = sink_open(&s, path);
+    if (st != TX_OK) return st;
+    void *buf;
+    size_t size;
+    st = tx_npy_save_buffer(t, &buf, &size);
+    if (st == TX_OK) {
+        st = sink_write(&s, buf, size);
+        tx_buffer_free(buf, size);
+    }
+    return sink_close(&s, st);
+}
+
+/* ---- progress ----------------------------------------------------------------------------------- */
+
+static struct {
+    bool active;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop;
+    bool drawn;
+    const char *label;
+    uint64_t total;
+    _Atomic uint64_t done;
+    struct timespec start;
+    double delay;
+} pg = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static double since(const struct timespec *t0) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void human(char *buf, size_t cap, double bytes) {
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) bytes /= 1024, u++;
+    snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+}
+
+static void draw(double elapsed) {
+    enum { WIDTH = 30 };
+    char bar[WIDTH + 1];
+    uint64_t done = atomic_load(&pg.done);
+    char line[256];
+    if (pg.total) {
+        double frac = done >= pg.total ? 1.0 : (double)done / (double)pg.total;
+        int fill = (int)(frac * WIDTH);
+        for (int i = 0; i < WIDTH; i++) bar[i] = i < fill ? '#' : '.';
+        bar[WIDTH] = '\0';
+        char a[32], b[32];
+        human(a, sizeof a, (double)done);
+        human(b, sizeof b, (double)pg.total);
+        snprintf(line, sizeof line, "tensorx %s [%s] %3d%%  %s / %s  %.1f s", pg.label, bar,
+                 (int)(frac * 100), a, b, elapsed);
+    } else {
+        int pos = (int)(elapsed * 10) % (2 * (WIDTH - 3));
+        if (pos >= WIDTH - 3) pos = 2 * (WIDTH - 3) - pos;
+        for (int i = 0; i < WIDTH; i++) bar[i] = i >= pos && i < pos + 3 ? '=' : ' ';
+        bar[WIDTH] = '\0';
+        snprintf(line, sizeof line, "tensorx %s [%s] %.1f s", pg.label, bar, elapsed);
+    }
+    fprintf(stderr, "\r%s\033[K", line);
+    fflush(stderr);
+    pg.drawn = true;
+}
+
+static void *progress_thread(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&pg.mu);
+    while (!pg.stop) {
+        double e = since(&pg.start);
+        if (e >= pg.delay) draw(e);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&pg.cv, &pg.mu, &until);
+    }
+    pthread_mutex_unlock(&pg.mu);
+    return NULL;
+}
+
+void progress_start(const char *label, uint64_t total) {
+    if (pg.active || !isatty(STDERR_FILENO)) return;
+    const char *off = getenv("TENSORX_NO_PROGRESS");
+    if (off && *off && strcmp(off, "0") != 0) return;
+    const char *d = getenv("TENSORX_PROGRESS_DELAY");
+    pg.delay = d && *d ? strtod(d, NULL) : 1.0;
+    pg.label = label;
+    pg.total = total;
+    atomic_store(&pg.done, 0);
+    pg.stop = false;
+    pg.drawn = false;
+    clock_gettime(CLOCK_MONOTONIC, &pg.start);
+    if (pg.delay <= 0) draw(0); /* no delay asked: show it at once, however short the work */
+    pg.active = pthread_create(&pg.thread, NULL, progress_thread, NULL) == 0;
+    if (!pg.active && pg.drawn) fputs("\r\033[K", stderr);
+}
+
+void progress_set(uint64_t done) { atomic_store(&pg.done, done); }
+
+void progress_stop(void) {
+    if (!pg.active) return;
+    pthread_mutex_lock(&pg.mu);
+    pg.stop = true;
+    pthread_cond_signal(&pg.cv);
+    pthread_mutex_unlock(&pg.mu);
+    pthread_join(pg.thread, NULL);
+    pg.active = false;
+    if (pg.drawn) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+}
+
+/* ---- streaming ---------------------------------------------------------------------------------- */
+
+/* The op's arguments, parsed as the normal path parses them, except the input, which is only
+ * named (stream->path). */
+typedef struct {
+    op_args a;
+    const char *input;  /* the input argument's text */
+    const char *out;    /* the one -o */
+    uint64_t size;      /* the input file's size */
+} stream_cmd;
+
+static bool regular_file(const char *path, uint64_t *size) {
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return false;
+    *size = (uint64_t)sb.st_size;
+    return true;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Parses argv for `d` whose input parameter is `input_name`.  false = leave it to the normal path. */
+static bool parse_cmd(const op_def *d, const char *input_name, int argc, char **argv, stream_cmd *c) {
+    memset(c, 0, sizeof *c);
+    c->a.def = d;
+    size_t input_k = OP_MAX_PARAMS;
+    for (size_t k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++)
+        if (!strcmp(d->params[k].name, input_name)) input_k = k;
+    if (input_k == OP_MAX_PARAMS) return false;
+    bool ok = true;
+    for (int i = 0; i < argc && ok; i++) {
+        if (!strcmp(argv[i], "-o")) {
+            ok = i + 1 < argc && c->out == NULL && !strstr(argv[i + 1], "{}");
+            if (ok) c->out = argv[++i];
+            continue;
+        }
+        const char *eq = strchr(argv[i], '=');
+        if (eq == NULL) { ok = false; break; }
+        size_t n = (size_t)(eq - argv[i]), k;
+        for (k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++)
+            if (strlen(d->params[k].name) == n && !strncmp(d->params[k].name, argv[i], n)) break;
+        if (k == OP_MAX_PARAMS || !d->params[k].name || c->a.v[k].present) { ok = false; break; }
+        if (k == input_k) {
+            c->input = eq + 1;
+            c->a.v[k].present = true; /* a placeholder: op_args_finish must not miss it */
+        } else {
+            ok = op_parse_value(&d->params[k], eq + 1, &c->a.v[k]) == TX_OK;
+        }
+    }
+    ok = ok && c->input && c->out && op_args_finish(&c->a) == TX_OK;
+    if (!ok) op_args_clear(&c->a);
+    op_fail(TX_OK, "%s", ""); /* parsing errors are the normal path's to report */
+    return ok;
+}
+
+static int report(const op_def *d, tx_status st) {
+    progress_stop();
+    fprintf(stderr, "tensorx: %s: %s: %s\n", d->name, tx_status_name(st), op_error());
+    return 1;
+}
+
+static uint64_t chunk_bytes(void) {
+    uint64_t c = env_bytes("TENSORX_CHUNK_BYTES", 16 * MIB);
+    return c ? c : 16 * MIB;
+}
+
+/* decode_raw input_bytes=@FILE: the file is one string; out is 1-D of size / item elements. */
+static bool stream_decode_raw(const op_def *d, stream_cmd *c, int *rc) {
+    const char *path = c->input + 1;
+    tx_dtype type = arg_dtype(&c->a, "out_type");
+    int little = arg_bool(&c->a, "little_endian");
+    /* Validate out_type on an empty string: errors then read exactly as for any input. */
+    tx_tensor *empty = NULL, *probe = NULL;
+    const char *nothing = "";
+    size_t zero = 0;
+    tx_status st = tx_tensor_new_strings(0, NULL, &nothing, &zero, &empty);
+    if (st == TX_OK) st = tx_decode_raw(empty, type, little, NULL, &probe);
+    tx_tensor_free(empty);
+    tx_tensor_free(probe);
+    if (st != TX_OK) {
+        *rc = report(d, st);
+        return true;
+    }
+    size_t item = tx_dtype_size(type);
+    if (c->size % item != 0) {
+        /* The op's own error: decode the whole file mapped (it fails before touching the data). */
+        tx_tensor *all = NULL, *o = NULL;
+        st = tx_file_map_string(path, 0, c->size, &all);
+        if (st != TX_OK) return false; /* cannot map it all: the normal path reports */
+        st = tx_decode_raw(all, type, little, NULL, &o);
+        tx_tensor_free(all);
+        if (st == TX_OK) {
+            tx_tensor_free(o);
+            return false;
+        }
+        *rc = report(d, st);
+        return true;
+    }
+    int64_t n = (int64_t)(c->size / item);
+    unsigned char hdr[TX_NPY_HEADER_MAX];
+    size_t hlen;
+    sink s = {0};
+    st = tx_npy_write_header(type, 1, &n, hdr, sizeof hdr, &hlen);
+    if (st == TX_OK) st = sink_open(&s, c->out);
+    if (st == TX_OK) st = sink_write(&s, hdr, hlen);
+    uint64_t step = chunk_bytes() / item * item;
+    if (step == 0) step = item;
+    progress_start(d->name, c->size);
+    for (uint64_t off = 0; st == TX_OK && off < c->size; off += step) {
+        uint64_t len = c->size - off < step ? c->size - off : step;
+        tx_tensor *win = NULL, *o = NULL;
+        st = tx_file_map_string(path, off, len, &win);
+        if (st == TX_OK) st = tx_decode_raw(win, type, little, NULL, &o);
+        if (st == TX_OK) st = sink_write(&s, tx_tensor_data(o), tx_tensor_nbytes(o));
+        tx_tensor_free(win);
+        tx_tensor_free(o);
+        progress_set(off + len);
+    }
+    st = sink_close(&s, st);
+    progress_stop();
+    *rc = st == TX_OK ? 0 : report(d, st);
+    return true;
+}
+
+/* cast x=FILE.npy and bitcast input=FILE.npy: windows of whole elements (whole rows of the last
+ * dim for a bitcast to a wider type). */
+static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
+    tx_npy_info info;
+    if (tx_npy_read_info(c->input, &info) != TX_OK) return false;
+    if (info.dtype == TX_STRING || (info.fortran_order && info.rank > 1)) return false;
+    tx_dtype to = arg_dtype(&c->a, is_cast ? "dtype" : "type");
+    size_t in = info.item_size, out_size = tx_dtype_size(to);
+    /* Rows of `row` input elements go in each op call: bitcast to a wider type takes the last
+     * dim (which must be out / in) as one output element. */
+    int64_t row = !is_cast && out_size > in ? (int64_t)(out_size / in) : 1;
+    int64_t out_dims[TX_MAX_RANK + 1];
+    size_t out_rank = info.rank;
+    memcpy(out_dims, info.dims, info.rank * sizeof(int64_t));
+    if (!is_cast && out_size > in) {
+        if (info.rank == 0 || info.dims[info.rank - 1] != row) return false; /* op's error */
+        out_rank--;
+    } else if (!is_cast && out_size && out_size < in) {
+        if (info.rank == TX_MAX_RANK) return false;
+        out_dims[out_rank++] = (int64_t)(in / out_size);
+    }
+    /* Validate the dtypes on a tiny tensor of the input's type (no data of the file involved). */
+    tx_tensor *small = NULL, *probe = NULL;
+    int64_t pdims[2] = {1, row};
+    tx_status st = tx_tensor_new(info.dtype, 2, pdims, &small);
+    if (st == TX_OK) st = is_cast ? tx_cast(small, to, &probe) : tx_bitcast(small, to, &probe);
+    tx_tensor_free(small);
+    tx_tensor_free(probe);
+    if (st != TX_OK) {
+        *rc = report(d, st);
+        return true;
+    }
+    int64_t numel = in ? (int64_t)(info.data_size / in) : 0;
+    unsigned char hdr[TX_NPY_HEADER_MAX];
+    size_t hlen;
+    sink s = {0};
+    st = tx_npy_write_header(to, out_rank, out_dims, hdr, sizeof hdr, &hlen);
+    if (st == TX_OK) st = sink_open(&s, c->out);
+    if (st == TX_OK) st = sink_write(&s, hdr, hlen);
+    int64_t rows_per = (int64_t)(chunk_bytes() / (in * (uint64_t)row));
+    if (rows_per < 1) rows_per = 1;
+    int64_t rows = numel / row;
+    progress_start(d->name, info.data_size);
+    for (int64_t r = 0; st == TX_OK && r < rows; r += rows_per) {
+        int64_t k = rows - r < rows_per ? rows - r : rows_per;
+        int64_t wdims[2] = {k, row};
+        uint64_t off = info.data_offset + (uint64_t)r * (uint64_t)row * in;
+        tx_tensor *win = NULL, *o = NULL;
+        st = tx_file_map(c->input, off, info.dtype, row > 1 ? 2 : 1, wdims, info.byte_swapped, &win);
+        if (st == TX_OK) st = is_cast ? tx_cast(win, to, &o) : tx_bitcast(win, to, &o);
+        if (st == TX_OK) st = sink_write(&s, tx_tensor_data(o), tx_tensor_nbytes(o));
+        tx_tensor_free(win);
+        tx_tensor_free(o);
+        progress_set((uint64_t)(r + k) * (uint64_t)row * in);
+    }
+    st = sink_close(&s, st);
+    progress_stop();
+    *rc = st == TX_OK ? 0 : report(d, st);
+    return true;
+}
+
+bool stream_run(const op_def *d, int argc, char **argv, int *rc) {
+    if (!TX_HOST_LITTLE_ENDIAN) return false; /* the streamed data are written as they are */
+    bool decode = !strcmp(d->name, "decode_raw"), cast = !strcmp(d->name, "cast"),
+         bitcast = !strcmp(d->name, "bitcast");
+    if (!decode && !cast && !bitcast) return false;
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return false;
+    stream_cmd c;
+    if (!parse_cmd(d, decode ? "input_bytes" : cast ? "x" : "input", argc, argv, &c)) return false;
+    bool taken = false;
+    uint64_t min = env_bytes("TENSORX_STREAM_MIN_BYTES", 64 * MIB);
+    if (decode && c.input[0] == '@' && strcmp(c.input, "@-") != 0 && !arg_has(&c.a, "fixed_length") &&
+        regular_file(c.input + 1, &c.size) && c.size >= min)
+        taken = stream_decode_raw(d, &c, rc);
+    else if (!decode && ends_with(c.input, ".npy") && regular_file(c.input, &c.size) && c.size >= min)
+        taken = stream_npy(d, &c, cast, rc);
+    op_args_clear(&c.a);
+    return taken;
+}

@@ -1,0 +1,30 @@
+/* stream.h -- the CLI's handling of big inputs and outputs: streaming decode_raw / cast / bitcast
+ * over memory-mapped windows of files larger than memory, .npy output to a file or stdout ("-"),
+ * and the progress bar shown on a terminal for long work (tools only). */
+#ifndef TX_TOOLS_STREAM_H
+#define TX_TOOLS_STREAM_H
+
+#include "opreg.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Runs `d` with argv (the op's arguments) in streaming mode when it can: decode_raw with
+ * input_bytes=@FILE (no fixed_length), cast x=FILE.npy, bitcast input=FILE.npy, one -o, and an
+ * input file of at least TENSORX_STREAM_MIN_BYTES bytes (default 64 MiB).  Returns false when it
+ * did not take the command (the normal path then runs it and reports any error); otherwise
+ * *rc is the exit code and any error has been printed. */
+bool stream_run(const op_def *d, int argc, char **argv, int *rc);
+
+/* Writes t as .npy to `path`, or to stdout when path is "-" (refused when stdout is a terminal). */
+tx_status stream_save(const char *path, const tx_tensor *t);
+
+/* Progress on stderr, drawn only when stderr is a terminal and the work has lasted more than a
+ * second (TENSORX_PROGRESS_DELAY=seconds changes the delay; TENSORX_NO_PROGRESS=1 turns it off).
+ * total = 0: unknown amount (an activity bar with the elapsed time).  progress_stop clears the
+ * line; call it before printing anything else. */
+void progress_start(const char *label, uint64_t total);
+void progress_set(uint64_t done);
+void progress_stop(void);
+
+#endif
