@@ -727,6 +727,14 @@ static void test_transpose_brute(void **state) {
         for (size_t i = 0; i < ns; i++)
             for (size_t j = 0; j < ns; j += 1 + (i % 3))
                 check_transpose(dts[k], 2, (int64_t[]){sizes[i], sizes[j]}, (size_t[]){1, 0});
+    /* Past the TLB blocks (256 elements for 1- and 2-byte widths, 128, 64 for 16 bytes). */
+    static const int64_t big[] = {1, 64, 257, 300};
+    for (size_t k = 0; k < 5; k++)
+        for (size_t i = 2; i < 4; i++)
+            for (size_t j = 0; j < 4; j++) {
+                check_transpose(dts[k], 2, (int64_t[]){big[i], big[j]}, (size_t[]){1, 0});
+                check_transpose(dts[k], 2, (int64_t[]){big[j], big[i]}, (size_t[]){1, 0});
+            }
     /* Random ranks 1..6 with random permutations, including size-1 and zero-size dims, and
      * inner runs that fold into widths the tiled kernels do not take (3, 12, 24 bytes ...). */
     for (int trial = 0; trial < 1500; trial++) {

@@ -1,68 +1,183 @@
 /* transpose.c -- portable scalar 2-D transpose kernels (see kernels/transpose.h) for elements of
- * 1, 2, 4, 8 and 16 bytes.  The plane is walked in square tiles small enough that a tile's source
- * rows and destination rows both stay in L1 while it is transposed, so every cache line fetched
- * from either side is used whole instead of once per element; inside a tile the destination is
- * written in 4-column strips so that each source row is read 4 elements at a time. */
+ * 1, 2, 4, 8 and 16 bytes.
+ *
+ * The plane is cut into tiles of TR source rows by TC source columns, and every tile goes through
+ * a small contiguous buffer: the tile's source rows are read front to back, four rows at a time,
+ * and scattered into the buffer already transposed; then each buffer row is written to its
+ * destination row in one run.  Memory is thus only touched in whole-row bursts on both sides, so
+ * each cache line fetched or written is used whole at once.  Walking a tile directly would revisit
+ * every source line once per column strip, and with power-of-two row strides (a 4096-float matrix)
+ * all rows of a tile fall into one cache set and evict each other before the revisit.  A plane
+ * with fewer rows than a tile has short destination rows, where the buffer's extra pass costs more
+ * than it saves: it is transposed directly, four columns per pass.  Tiles are visited in blocks of
+ * SB x SB elements so that the pages one pass touches on either side stay in the TLB, and 1- and
+ * 2-byte elements move in 8x8 and 4x4 blocks transposed inside 64-bit words. */
 #include "transpose.h"
-
-/* Tile edges in elements: 64-byte lines on both sides and at most ~8 KB of each per tile. */
-#define TILE_W1 64
-#define TILE_W2 64
-#define TILE_W4 32
-#define TILE_W8 32
-#define TILE_W16 16
 
 typedef struct tx__u128 {
     uint64_t lo, hi;
 } tx__u128;
 
-/* Elements move through memcpy of a fixed size, which compiles to one load and one store and
- * assumes no alignment. */
-#define DEFINE_TRANSPOSE2D(NAME, T, TILE)                                                        \
-    static inline void NAME##_tile(char *dst, const char *src, int64_t rn, int64_t cn,           \
-                                   int64_t ss, int64_t ds) {                                     \
-        const int64_t w = (int64_t)sizeof(T);                                                    \
-        int64_t c = 0;                                                                           \
-        for (; c + 4 <= cn; c += 4) {                                                            \
-            char *d0 = dst + c * ds, *d1 = d0 + ds, *d2 = d1 + ds, *d3 = d2 + ds;                \
-            const char *s = src + c * w;                                                         \
-            for (int64_t r = 0; r < rn; r++, s += ss) {                                          \
-                T a[4];                                                                          \
-                memcpy(a, s, sizeof a);                                                          \
-                memcpy(d0 + r * w, &a[0], sizeof(T));                                            \
-                memcpy(d1 + r * w, &a[1], sizeof(T));                                            \
-                memcpy(d2 + r * w, &a[2], sizeof(T));                                            \
-                memcpy(d3 + r * w, &a[3], sizeof(T));                                            \
+/* In-register transposes of small square blocks held one row per 64-bit word (little-endian:
+ * element j of a row is its j-th lowest unit): each stage swaps the off-diagonal halves of 2x2
+ * blocks of units between pairs of rows, from single units up to half words.  8x8 bytes take
+ * three stages, 4x4 16-bit units two. */
+#define SWAP_UNITS(a, b, shift, mask)                                                            \
+    do {                                                                                         \
+        uint64_t t_ = (((a) >> (shift)) ^ (b)) & (mask);                                         \
+        (b) ^= t_;                                                                               \
+        (a) ^= t_ << (shift);                                                                    \
+    } while (0)
+
+static inline void block8x8_u8(uint64_t *x) {
+    uint64_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];
+    const uint64_t m8 = UINT64_C(0x00FF00FF00FF00FF), m16 = UINT64_C(0x0000FFFF0000FFFF),
+                   m32 = UINT64_C(0x00000000FFFFFFFF);
+    SWAP_UNITS(x0, x1, 8, m8);
+    SWAP_UNITS(x2, x3, 8, m8);
+    SWAP_UNITS(x4, x5, 8, m8);
+    SWAP_UNITS(x6, x7, 8, m8);
+    SWAP_UNITS(x0, x2, 16, m16);
+    SWAP_UNITS(x1, x3, 16, m16);
+    SWAP_UNITS(x4, x6, 16, m16);
+    SWAP_UNITS(x5, x7, 16, m16);
+    SWAP_UNITS(x0, x4, 32, m32);
+    SWAP_UNITS(x1, x5, 32, m32);
+    SWAP_UNITS(x2, x6, 32, m32);
+    SWAP_UNITS(x3, x7, 32, m32);
+    x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5, x[6] = x6, x[7] = x7;
+}
+
+static inline void block4x4_u16(uint64_t *x) {
+    uint64_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+    const uint64_t m16 = UINT64_C(0x0000FFFF0000FFFF), m32 = UINT64_C(0x00000000FFFFFFFF);
+    SWAP_UNITS(x0, x1, 16, m16);
+    SWAP_UNITS(x2, x3, 16, m16);
+    SWAP_UNITS(x0, x2, 32, m32);
+    SWAP_UNITS(x1, x3, 32, m32);
+    x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3;
+}
+
+/* Transposes the B x B block at src (rows ss bytes apart) into buf rows rn elements apart, for
+ * elements of 8 / B bytes.  B == 1 means no block path. */
+#define BLOCK_GATHER(B, FN, buf, src, rn, ss)                                                    \
+    do {                                                                                         \
+        uint64_t x_[8];                                                                          \
+        for (int i_ = 0; i_ < (B); i_++) memcpy(&x_[i_], (src) + i_ * (ss), 8);                 \
+        FN(x_);                                                                                  \
+        for (int i_ = 0; i_ < (B); i_++) memcpy((buf) + i_ * (rn), &x_[i_], 8);                 \
+    } while (0)
+
+/* Elements move through memcpy of a fixed size, which compiles to plain loads and stores and
+ * assumes no alignment.  Pointers advance by increments so that no index product can overflow. */
+#define DEFINE_TRANSPOSE2D(NAME, T, TR, TC, B, BFN, SB)                                                      \
+    /* buf[c][r] = src[r][c] for a tile of rn x cn elements; buf rows are rn elements long. */   \
+    static inline void NAME##_gather(T *buf, const char *src, int rn, int cn, int64_t ss) {      \
+        int r = 0;                                                                               \
+        if ((B) > 1) {                                                                           \
+            /* Whole B x B blocks in registers; the rest of their rows element by element. */    \
+            for (; r + (B) <= rn; r += (B)) {                                                    \
+                const char *s = src + r * ss;                                                    \
+                int c = 0;                                                                       \
+                for (; c + (B) <= cn; c += (B)) BLOCK_GATHER(B, BFN, buf + c * rn + r,           \
+                                                             s + c * (int)sizeof(T), rn, ss);    \
+                for (int i = 0; i < (B); i++) {                                                  \
+                    const char *si = s + i * ss + c * (int)sizeof(T);                            \
+                    T *bi = buf + c * rn + r + i;                                                \
+                    for (int cc = c; cc < cn; cc++, si += sizeof(T), bi += rn)                   \
+                        memcpy(bi, si, sizeof(T));                                               \
+                }                                                                                \
             }                                                                                    \
         }                                                                                        \
-        for (; c < cn; c++) {                                                                    \
-            char *d = dst + c * ds;                                                              \
-            const char *s = src + c * w;                                                         \
-            for (int64_t r = 0; r < rn; r++, s += ss) {                                          \
-                T v;                                                                             \
-                memcpy(&v, s, sizeof v);                                                         \
-                memcpy(d + r * w, &v, sizeof v);                                                 \
+        for (; r + 4 <= rn; r += 4) {                                                            \
+            const char *s = src + r * ss;                                                        \
+            T *b = buf + r;                                                                      \
+            for (int c = 0; c < cn; c++, s += sizeof(T), b += rn) {                              \
+                T v[4];                                                                          \
+                memcpy(&v[0], s, sizeof(T));                                                     \
+                memcpy(&v[1], s + ss, sizeof(T));                                                \
+                memcpy(&v[2], s + 2 * ss, sizeof(T));                                            \
+                memcpy(&v[3], s + 3 * ss, sizeof(T));                                            \
+                memcpy(b, v, sizeof v);                                                          \
+            }                                                                                    \
+        }                                                                                        \
+        for (; r < rn; r++) {                                                                    \
+            const char *s = src + r * ss;                                                        \
+            T *b = buf + r;                                                                      \
+            for (int c = 0; c < cn; c++, s += sizeof(T), b += rn) memcpy(b, s, sizeof(T));       \
+        }                                                                                        \
+    }                                                                                            \
+    /* Few rows: each destination row is short; walk four source columns per pass. */            \
+    static void NAME##_direct(char *dst, const char *src, int64_t rows, int64_t cols,            \
+                              int64_t ss, int64_t ds) {                                          \
+        int64_t c = 0;                                                                           \
+        for (; c + 4 <= cols; c += 4, src += 4 * sizeof(T), dst += 4 * ds) {                     \
+            const char *s = src;                                                                 \
+            char *d = dst;                                                                       \
+            for (int64_t r = 0; r < rows; r++, s += ss, d += sizeof(T)) {                       \
+                T v[4];                                                                          \
+                memcpy(v, s, sizeof v);                                                          \
+                memcpy(d, &v[0], sizeof(T));                                                     \
+                memcpy(d + ds, &v[1], sizeof(T));                                                \
+                memcpy(d + 2 * ds, &v[2], sizeof(T));                                            \
+                memcpy(d + 3 * ds, &v[3], sizeof(T));                                            \
+            }                                                                                    \
+        }                                                                                        \
+        for (; c < cols; c++, src += sizeof(T), dst += ds) {                                     \
+            const char *s = src;                                                                 \
+            char *d = dst;                                                                       \
+            for (int64_t r = 0; r < rows; r++, s += ss, d += sizeof(T)) memcpy(d, s, sizeof(T)); \
+        }                                                                                        \
+    }                                                                                            \
+    /* The tiles of a rows x cols block, row of tiles by row of tiles. */                       \
+    static void NAME##_tiles(char *dst, const char *src, int64_t rows, int64_t cols,             \
+                             int64_t src_stride, int64_t dst_stride) {                           \
+        T buf[(TR) * (TC)];                                                                      \
+        for (int64_t r0 = 0; r0 < rows; r0 += (TR)) {                                            \
+            int rn = rows - r0 < (TR) ? (int)(rows - r0) : (TR);                                 \
+            const char *s = src + r0 * src_stride;                                               \
+            char *d = dst + r0 * (int64_t)sizeof(T);                                             \
+            for (int64_t c0 = 0; c0 < cols; c0 += (TC)) {                                        \
+                int cn = cols - c0 < (TC) ? (int)(cols - c0) : (TC);                             \
+                if (rn == (TR) && cn == (TC)) {                                                  \
+                    /* Constant trip counts let the compiler unroll the full tiles. */           \
+                    NAME##_gather(buf, s, (TR), (TC), src_stride);                               \
+                    for (int c = 0; c < (TC); c++, d += dst_stride)                              \
+                        memcpy(d, buf + c * (TR), (TR) * sizeof(T));                             \
+                } else {                                                                         \
+                    NAME##_gather(buf, s, rn, cn, src_stride);                                   \
+                    for (int c = 0; c < cn; c++, d += dst_stride)                                \
+                        memcpy(d, buf + c * rn, (size_t)rn * sizeof(T));                         \
+                }                                                                                \
+                s += (TC) * sizeof(T);                                                           \
             }                                                                                    \
         }                                                                                        \
     }                                                                                            \
     void NAME(char *dst, const char *src, int64_t rows, int64_t cols, int64_t src_stride,        \
               int64_t dst_stride) {                                                              \
-        const int64_t w = (int64_t)sizeof(T);                                                    \
-        for (int64_t r0 = 0; r0 < rows; r0 += (TILE)) {                                          \
-            int64_t rn = rows - r0 < (TILE) ? rows - r0 : (TILE);                                \
-            for (int64_t c0 = 0; c0 < cols; c0 += (TILE)) {                                      \
-                int64_t cn = cols - c0 < (TILE) ? cols - c0 : (TILE);                            \
-                NAME##_tile(dst + c0 * dst_stride + r0 * w, src + r0 * src_stride + c0 * w, rn,  \
-                            cn, src_stride, dst_stride);                                         \
-            }                                                                                    \
+        if (rows < (TR)) {                                                                       \
+            NAME##_direct(dst, src, rows, cols, src_stride, dst_stride);                         \
+            return;                                                                              \
         }                                                                                        \
+        /* Blocks of SB x SB elements bound the pages one pass of tiles touches on either side  \
+         * (SB source rows, SB destination rows), so they stay in the TLB while it is reused. */ \
+        for (int64_t R0 = 0; R0 < rows; R0 += SB)                                                \
+            for (int64_t C0 = 0; C0 < cols; C0 += SB)                                            \
+                NAME##_tiles(dst + C0 * dst_stride + R0 * (int64_t)sizeof(T),                    \
+                             src + R0 * src_stride + C0 * (int64_t)sizeof(T),                    \
+                             rows - R0 < SB ? rows - R0 : SB, cols - C0 < SB ? cols - C0 : SB,   \
+                             src_stride, dst_stride);                                            \
     }
 
-DEFINE_TRANSPOSE2D(tx__transpose2d_w1, uint8_t, TILE_W1)
-DEFINE_TRANSPOSE2D(tx__transpose2d_w2, uint16_t, TILE_W2)
-DEFINE_TRANSPOSE2D(tx__transpose2d_w4, uint32_t, TILE_W4)
-DEFINE_TRANSPOSE2D(tx__transpose2d_w8, uint64_t, TILE_W8)
-DEFINE_TRANSPOSE2D(tx__transpose2d_w16, tx__u128, TILE_W16)
+#define NO_BLOCK(x) ((void)(x))
+
+/* Tiles: 64 x 64 elements of 1 and 2 bytes, 32 x 32 of 4 and 8, 16 x 16 of 16 (buffers of 4 to
+ * 8 KB, bursts of at least one 64-byte line); TLB blocks of 256, 256, 128, 128 and 64 elements. */
+DEFINE_TRANSPOSE2D(tx__transpose2d_w1, uint8_t, 64, 64, 8, block8x8_u8, 256)
+DEFINE_TRANSPOSE2D(tx__transpose2d_w2, uint16_t, 64, 64, 4, block4x4_u16, 256)
+DEFINE_TRANSPOSE2D(tx__transpose2d_w4, uint32_t, 32, 32, 1, NO_BLOCK, 128)
+DEFINE_TRANSPOSE2D(tx__transpose2d_w8, uint64_t, 32, 32, 1, NO_BLOCK, 128)
+DEFINE_TRANSPOSE2D(tx__transpose2d_w16, tx__u128, 16, 16, 1, NO_BLOCK, 64)
 
 tx__transpose2d_fn tx__transpose2d_kernel(size_t width) {
     switch (width) {
