@@ -1274,6 +1274,58 @@ static void test_pack_errors(void **state) {
     tx_tensor_free(s);
 }
 
+/* ---- hostile inputs: random bytes never crash, leak or read out of bounds (ASan) ------------ */
+
+static void test_hostile_inputs(void **state) {
+    (void)state;
+    static const char alphabet[] = "0123456789.eE+-xXabcdefinINaAfF \t\n\v\r\0\x80\xff";
+    const tx_dtype types[4] = {TX_FLOAT32, TX_FLOAT64, TX_INT32, TX_INT64};
+    srand(777);
+    for (int iter = 0; iter < 4000; iter++) {
+        char buf[48];
+        size_t len = (size_t)(rand() % 40);
+        for (size_t i = 0; i < len; i++) buf[i] = alphabet[rand() % (int)(sizeof alphabet - 1)];
+        tx_tensor *x = str_scalar(buf, len), *o = NULL;
+        tx_status st = tx_string_to_number(x, types[iter % 4], &o);
+        assert_true(st == TX_OK || st == TX_INVALID_ARGUMENT);
+        assert_true((st == TX_OK) == (o != NULL));
+        if (st == TX_OK && types[iter % 4] == TX_FLOAT64) {
+            /* whatever parsed must also parse as float32, to the same value rounded */
+            tx_tensor *o32 = NULL;
+            assert_int_equal(tx_string_to_number(x, TX_FLOAT32, &o32), TX_OK);
+            double d = *(const double *)tx_tensor_data(o);
+            float f = *(const float *)tx_tensor_data(o32);
+            assert_true((isnan(d) && isnan(f)) || (float)d == f || fabs((double)f - d) <= fabs(d) * 0x1p-23);
+            tx_tensor_free(o32);
+        }
+        tx_tensor_free(o);
+        /* decode_raw with random fixed lengths and byte orders */
+        int64_t fl = (int64_t)(rand() % 20) - 4;
+        tx_dtype dt = (tx_dtype)(rand() % 24);
+        st = tx_decode_raw(x, dt, rand() & 1, (rand() & 1) ? &fl : NULL, &o);
+        assert_true(st == TX_OK || st == TX_INVALID_ARGUMENT || st == TX_UNIMPLEMENTED);
+        tx_tensor_free(o);
+        tx_tensor_free(x);
+        /* pack with random ranges over 6 symbols */
+        int64_t b[3], e[3];
+        for (int k = 0; k < 3; k++) b[k] = rand() % 10 - 2, e[k] = rand() % 10 - 2;
+        tx_tensor *tb = tu_i64(3, b), *te = tu_i64(3, e), *ts = raw1(TX_UINT8, 6, "abcdef");
+        st = tx_string_tensor_pack(tb, te, ts, &o);
+        bool valid = true;
+        for (int k = 0; k < 3; k++) valid &= b[k] >= 0 && e[k] >= b[k] && e[k] <= 6;
+        assert_int_equal(st, valid ? TX_OK : TX_INVALID_ARGUMENT);
+        for (int k = 0; valid && k < 3; k++) {
+            const tx_string *r = tx_tensor_string(o, k);
+            assert_int_equal(r->size, (uint64_t)(e[k] - b[k]));
+            if (r->size) assert_memory_equal(r->data, "abcdef" + b[k], r->size);
+        }
+        tx_tensor_free(o);
+        tx_tensor_free(tb);
+        tx_tensor_free(te);
+        tx_tensor_free(ts);
+    }
+}
+
 /* ---- allocation failures ------------------------------------------------------------------ */
 
 static void test_alloc_failure(void **state) {
@@ -1351,6 +1403,7 @@ int main(void) {
         cmocka_unit_test(test_pack_seed),
         cmocka_unit_test(test_pack_edges),
         cmocka_unit_test(test_pack_errors),
+        cmocka_unit_test(test_hostile_inputs),
         cmocka_unit_test(test_alloc_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
