@@ -1,12 +1,175 @@
-/* alloc.c -- the replaceable allocator and the tensor byte-size limit.  Every allocation of the
- * library goes through tx__alloc, so a test allocator can fail the k-th one. */
+/* alloc.c -- the replaceable allocator, the default allocator and its cache of large blocks, and
+ * the tensor byte-size limit.  Every allocation of the library goes through tx__alloc, so a test
+ * allocator can fail the k-th one.
+ *
+ * Why a cache: writing into freshly mapped memory costs a page fault per 4 KiB page (measured
+ * 3-4 GB/s against 20+ GB/s into memory already touched), so for large outputs the allocation
+ * decided the speed of the op.  The default allocator therefore
+ *  - rounds a large request (>= LARGE_MIN) up to a size class (8 classes per power of two, so at
+ *    most 12.5% more address space, which is never touched and so never resident),
+ *  - asks the OS for transparent huge pages on it (madvise(MADV_HUGEPAGE); the kernel's default
+ *    policy on Debian is "madvise", i.e. only regions that ask get them), and
+ *  - keeps freed large blocks in a bounded cache, keyed by size class, from which a later request
+ *    of the same class is served with memory that is already mapped and faulted in.
+ * The cache holds at most tx_alloc_cache_bytes() bytes and CACHE_SLOTS blocks (oldest evicted
+ * first), is guarded by a mutex, and is emptied by tx_shutdown().  Every block is plain
+ * posix_memalign memory, so free() could release any of them, and under AddressSanitizer the
+ * cached blocks and the slack after each request are poisoned, so a use after free is still
+ * reported.  Custom allocators (tx_set_allocator) never see the cache. */
+#define _DEFAULT_SOURCE 1 /* madvise, MADV_HUGEPAGE */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "parallel/pool.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TX_ASAN 1
+#endif
+#endif
+#ifdef TX_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#define LARGE_MIN ((size_t)1 << 20)     /* requests from this size on use classes and the cache */
+#define HUGE_MIN ((size_t)4 << 20)      /* classes from this size on are 2 MiB aligned + madvised */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define CACHE_SLOTS 64
+#define DEFAULT_CACHE_MAX ((size_t)1 << 30)
+
+/* ---- the default allocator -------------------------------------------------------------------- */
+
+typedef struct cache_entry {
+    void *ptr;
+    size_t cap;
+} cache_entry;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry cache[CACHE_SLOTS]; /* oldest first */
+static size_t cache_n, cache_bytes;
+static size_t cache_max;
+static bool cache_max_set;
+static uint64_t stat_large, stat_hits;
+
+/* The size class of a large request: size rounded up to a multiple of 1/8 of its power of two
+ * (at least a page).  0 if that overflows. */
+static size_t size_class(size_t size) {
+    int lg = 63 - __builtin_clzll((unsigned long long)size);
+    size_t step = lg >= 3 + 12 ? (size_t)1 << (lg - 3) : 4096;
+    if (size > SIZE_MAX - (step - 1)) return 0;
+    return (size + step - 1) / step * step;
+}
+
+/* Under cache_lock. */
+static size_t cache_limit(void) {
+    if (!cache_max_set) {
+        cache_max = DEFAULT_CACHE_MAX;
+        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && psize > 0) {
+            uint64_t phys = (uint64_t)pages * (uint64_t)psize;
+            if (phys / 16 < cache_max) cache_max = (size_t)(phys / 16);
+        }
+        cache_max_set = true;
+    }
+    return cache_max;
+}
+
+/* Under cache_lock: removes the oldest entries until `need` more bytes fit (or everything when
+ * need is SIZE_MAX) and moves them into victims[]; returns how many. */
+static size_t cache_evict(size_t need, cache_entry *victims) {
+    size_t limit = cache_limit(), nv = 0;
+    bool slot = need > 0; /* room for one more entry is needed too */
+    while (cache_n > 0 && (need == SIZE_MAX || cache_bytes + need > limit ||
+                           (slot && cache_n == CACHE_SLOTS))) {
+        victims[nv++] = cache[0];
+        cache_bytes -= cache[0].cap;
+        memmove(cache, cache + 1, (cache_n - 1) * sizeof cache[0]);
+        cache_n--;
+    }
+    return nv;
+}
+
+static void release_victims(const cache_entry *v, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        UNPOISON(v[i].ptr, v[i].cap);
+        free(v[i].ptr);
+    }
+}
+
+static void *large_alloc(size_t size, size_t alignment) {
+    size_t cap = size_class(size);
+    if (cap == 0) return NULL;
+    pthread_mutex_lock(&cache_lock);
+    stat_large++;
+    for (size_t i = cache_n; i-- > 0;) { /* newest first: its pages are likelier in cache */
+        if (cache[i].cap != cap) continue;
+        void *p = cache[i].ptr;
+        cache_bytes -= cap;
+        memmove(cache + i, cache + i + 1, (cache_n - i - 1) * sizeof cache[0]);
+        cache_n--;
+        stat_hits++;
+        pthread_mutex_unlock(&cache_lock);
+        UNPOISON(p, size);
+        return p;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    size_t align = cap >= HUGE_MIN ? HUGE_PAGE : alignment < 4096 ? 4096 : alignment;
+    void *p = NULL;
+    if (posix_memalign(&p, align, cap) != 0) {
+        /* Cached blocks may be what is missing: give them back and try once more. */
+        cache_entry victims[CACHE_SLOTS];
+        pthread_mutex_lock(&cache_lock);
+        size_t nv = cache_evict(SIZE_MAX, victims);
+        pthread_mutex_unlock(&cache_lock);
+        release_victims(victims, nv);
+        if (nv == 0 || posix_memalign(&p, align, cap) != 0) return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    if (cap >= HUGE_MIN) (void)madvise(p, cap, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
+    POISON((char *)p + size, cap - size);
+    return p;
+}
+
+static void large_free(void *ptr, size_t size) {
+    size_t cap = size_class(size);
+    cache_entry victims[CACHE_SLOTS];
+    size_t nv = 0;
+    bool kept = false;
+    pthread_mutex_lock(&cache_lock);
+    if (cap <= cache_limit()) {
+        nv = cache_evict(cap, victims);
+        cache[cache_n].ptr = ptr;
+        cache[cache_n].cap = cap;
+        cache_n++;
+        cache_bytes += cap;
+        kept = true;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    release_victims(victims, nv);
+    if (kept) {
+        POISON(ptr, cap);
+    } else {
+        UNPOISON(ptr, cap);
+        free(ptr);
+    }
+}
 
 static void *default_alloc(size_t size, size_t alignment, void *ctx) {
     (void)ctx;
+    if (size >= LARGE_MIN) return large_alloc(size, alignment);
     void *p = NULL;
     if (posix_memalign(&p, alignment < sizeof(void *) ? sizeof(void *) : alignment, size) != 0)
         return NULL;
@@ -14,13 +177,60 @@ static void *default_alloc(size_t size, size_t alignment, void *ctx) {
 }
 
 static void default_free(void *ptr, size_t size, void *ctx) {
-    (void)size;
     (void)ctx;
-    free(ptr);
+    if (ptr == NULL) return;
+    if (size >= LARGE_MIN)
+        large_free(ptr, size);
+    else
+        free(ptr);
 }
 
 static const tx_allocator default_allocator = {default_alloc, default_free, NULL};
 static tx_allocator current = {default_alloc, default_free, NULL};
+
+const tx_allocator *tx_default_allocator(void) { return &default_allocator; }
+
+void tx_set_alloc_cache_bytes(size_t max_bytes) {
+    cache_entry victims[CACHE_SLOTS];
+    pthread_mutex_lock(&cache_lock);
+    cache_max = max_bytes;
+    cache_max_set = true;
+    size_t nv = cache_evict(0, victims);
+    pthread_mutex_unlock(&cache_lock);
+    release_victims(victims, nv);
+}
+
+size_t tx_alloc_cache_bytes(void) {
+    pthread_mutex_lock(&cache_lock);
+    size_t v = cache_limit();
+    pthread_mutex_unlock(&cache_lock);
+    return v;
+}
+
+void tx_alloc_stats_get(tx_alloc_stats *stats) {
+    if (stats == NULL) return;
+    pthread_mutex_lock(&cache_lock);
+    stats->cached_bytes = cache_bytes;
+    stats->cached_blocks = cache_n;
+    stats->large_allocs = stat_large;
+    stats->cache_hits = stat_hits;
+    pthread_mutex_unlock(&cache_lock);
+}
+
+static void cache_release_all(void) {
+    cache_entry victims[CACHE_SLOTS];
+    pthread_mutex_lock(&cache_lock);
+    size_t nv = cache_evict(SIZE_MAX, victims);
+    pthread_mutex_unlock(&cache_lock);
+    release_victims(victims, nv);
+}
+
+void tx_shutdown(void) {
+    tx__pool_shutdown();
+    cache_release_all();
+}
+
+/* ---- the current allocator and the limit ------------------------------------------------------- */
 
 #define DEFAULT_MAX_BYTES (SIZE_MAX / 2)
 static size_t max_tensor_bytes = DEFAULT_MAX_BYTES;

@@ -20,6 +20,7 @@ typedef struct tx__copy_plan {
     int64_t src_strides[TX_MAX_RANK]; /* bytes; may be negative */
     size_t width;                     /* bytes moved per innermost element (>= element size) */
     int64_t count;                    /* total number of innermost elements */
+    bool stream;                      /* large enough for streaming stores (see copy.c) */
 } tx__copy_plan;
 
 /* Builds the plan: element of `elem` bytes at dst + sum(i[d] * dst_strides[d]) receives the one at
@@ -33,9 +34,39 @@ TX_HIDDEN void tx__copy_plan_run(const tx__copy_plan *p, char *dst, const char *
 /* Number of outer rows of the plan (the unit of tx__copy_plan_run's range). */
 TX_HIDDEN int64_t tx__copy_plan_rows(const tx__copy_plan *p);
 
-/* Plan and run in one call. */
+/* Plan and run in one call; a large copy is split over the thread pool (tx__parallel_for). */
 TX_HIDDEN void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
                            const int64_t *dst_strides, const int64_t *src_strides, size_t elem);
+
+/* ---- kernels the copy uses, chosen per CPU level by dispatch/dispatch.c ---- */
+
+/* dst[0, n) = src[0, n) for large blocks that do not overlap; the SIMD versions use streaming
+ * (non-temporal) stores, which skip reading the destination into the cache first.  Blocks under
+ * a few KiB go to memcpy. */
+typedef void (*tx__bulk_copy_fn)(void *dst, const void *src, size_t n);
+/* Element k of dst (contiguous, k < n) = the element k places BELOW src, i.e. a reversed run:
+ * src points at the run's first element in output order, which is its highest address. */
+typedef void (*tx__reverse_fn)(char *dst, const char *src, int64_t n);
+
+TX_HIDDEN void tx__bulk_copy_scalar(void *dst, const void *src, size_t n);
+TX_HIDDEN void tx__copy_reversed_w1_scalar(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w2_scalar(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w4_scalar(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w8_scalar(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w16_scalar(char *dst, const char *src, int64_t n);
+#ifdef TX_HAVE_X86_SIMD
+TX_HIDDEN void tx__bulk_copy_avx2(void *dst, const void *src, size_t n);
+TX_HIDDEN void tx__copy_reversed_w1_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w2_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w4_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w8_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w16_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__bulk_copy_avx512(void *dst, const void *src, size_t n);
+TX_HIDDEN void tx__copy_reversed_w1_avx512(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w2_avx512(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w4_avx512(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_w8_avx512(char *dst, const char *src, int64_t n);
+#endif
 
 /* Row-major contiguous byte strides of dims for elements of `elem` bytes. */
 TX_HIDDEN void tx__contiguous_strides(size_t rank, const int64_t *dims, size_t elem,

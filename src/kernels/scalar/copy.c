@@ -1,7 +1,24 @@
-/* copy.c -- the generic N-d strided copy (see kernels/copy.h): planning (drop unit dims, merge
- * contiguous dims, fold the contiguous innermost run into a wider element) and the loops, with the
- * innermost loop specialised by element width. */
+/* copy.c -- the generic N-d strided copy (see kernels/copy.h) behind slice, strided_slice, reverse,
+ * transpose's fallback, tile, pad, concat, split and space/depth: planning (drop unit dims, merge
+ * contiguous dims, fold the contiguous innermost run into a wider element), the loops (the
+ * innermost one specialised by element width, reversed runs and large contiguous blocks handed to
+ * the dispatched SIMD kernels), the split of large copies over the thread pool, and the portable
+ * versions of the dispatched kernels. */
 #include "copy.h"
+
+#include "dispatch/dispatch.h"
+#include "parallel/pool.h"
+
+/* Copies moving fewer bytes run on the calling thread: waking a worker costs tens of
+ * microseconds, the time of a copy of about a megabyte. */
+#define PARALLEL_MIN_BYTES ((int64_t)1 << 20)
+/* Smallest piece a thread takes. */
+#define GRAIN_BYTES ((int64_t)256 << 10)
+/* Copies writing more than this use streaming stores for their contiguous runs of at least
+ * STREAM_MIN_RUN bytes: the destination cannot stay in the caches anyway, and skipping the read
+ * of each destination line before it is written measured 1.3-1.6x faster (docs/performance.md). */
+#define STREAM_MIN_BYTES ((int64_t)8 << 20)
+#define STREAM_MIN_RUN 1024
 
 void tx__contiguous_strides(size_t rank, const int64_t *dims, size_t elem, int64_t *strides) {
     int64_t s = (int64_t)elem;
@@ -15,6 +32,7 @@ void tx__copy_plan_make(tx__copy_plan *p, size_t rank, const int64_t *dims,
                         const int64_t *dst_strides, const int64_t *src_strides, size_t elem) {
     size_t r = 0;
     p->count = 1;
+    p->stream = false;
     for (size_t d = 0; d < rank; d++) {
         p->count *= dims[d];
         if (dims[d] == 1) continue;
@@ -46,6 +64,9 @@ void tx__copy_plan_make(tx__copy_plan *p, size_t rank, const int64_t *dims,
     p->rank = r;
     p->count = 1;
     for (size_t d = 0; d < r; d++) p->count *= p->dims[d];
+    /* count * width is the output's byte size, which fits size_t. */
+    p->stream = p->width >= STREAM_MIN_RUN &&
+                (uint64_t)p->count * p->width >= (uint64_t)STREAM_MIN_BYTES;
 }
 
 int64_t tx__copy_plan_rows(const tx__copy_plan *p) {
@@ -54,6 +75,27 @@ int64_t tx__copy_plan_rows(const tx__copy_plan *p) {
     return p->count / p->dims[p->rank - 1];
 }
 
+/* ---- portable kernels (the dispatch table's scalar entries) ---------------------------------- */
+
+void tx__bulk_copy_scalar(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+
+#define REVERSED_SCALAR(W, T)                                                                    \
+    void tx__copy_reversed_w##W##_scalar(char *dst, const char *src, int64_t n) {                \
+        for (int64_t k = 0; k < n; k++) {                                                        \
+            T v;                                                                                 \
+            memcpy(&v, src - k * (W), sizeof v);                                                 \
+            memcpy(dst + k * (W), &v, sizeof v);                                                 \
+        }                                                                                        \
+    }
+typedef struct { uint64_t a, b; } u128;
+REVERSED_SCALAR(1, uint8_t)
+REVERSED_SCALAR(2, uint16_t)
+REVERSED_SCALAR(4, uint32_t)
+REVERSED_SCALAR(8, uint64_t)
+REVERSED_SCALAR(16, u128)
+
+/* ---- the loops --------------------------------------------------------------------------------- */
+
 #define INNER_LOOP(T)                                                                            \
     for (int64_t k = 0; k < n; k++) {                                                            \
         T v;                                                                                     \
@@ -61,27 +103,35 @@ int64_t tx__copy_plan_rows(const tx__copy_plan *p) {
         memcpy(d + k * ds, &v, sizeof v);                                                        \
     }
 
-static void inner(char *d, const char *s, int64_t n, int64_t ds, int64_t ss, size_t width) {
+/* n elements of `width` bytes, dst and src stepping by ds and ss bytes. */
+static void inner(const tx__kernels *K, char *d, const char *s, int64_t n, int64_t ds, int64_t ss,
+                  size_t width, bool stream) {
+    if (ds == (int64_t)width && ss == -(int64_t)width) {
+        int wi = tx__width_index(width);
+        if (wi >= 0) {
+            K->copy_reversed[wi](d, s, n);
+            return;
+        }
+    }
     switch (width) {
     case 1: INNER_LOOP(uint8_t); break;
     case 2: INNER_LOOP(uint16_t); break;
     case 4: INNER_LOOP(uint32_t); break;
     case 8: INNER_LOOP(uint64_t); break;
-    case 16: {
-        typedef struct { uint64_t a, b; } u128;
-        INNER_LOOP(u128);
-        break;
-    }
+    case 16: INNER_LOOP(u128); break;
     default:
-        for (int64_t k = 0; k < n; k++) memcpy(d + k * ds, s + k * ss, width);
+        if (stream)
+            for (int64_t k = 0; k < n; k++) K->bulk_copy(d + k * ds, s + k * ss, width);
+        else
+            for (int64_t k = 0; k < n; k++) memcpy(d + k * ds, s + k * ss, width);
     }
 }
 
-void tx__copy_plan_run(const tx__copy_plan *p, char *dst, const char *src, int64_t begin,
-                       int64_t end) {
+static void run_rows(const tx__kernels *K, const tx__copy_plan *p, char *dst, const char *src,
+                     int64_t begin, int64_t end) {
     if (p->width == 0 || begin >= end) return;
     if (p->rank == 0) {
-        memcpy(dst, src, p->width);
+        (p->stream ? K->bulk_copy : tx__bulk_copy_scalar)(dst, src, p->width);
         return;
     }
     size_t r = p->rank;
@@ -98,7 +148,7 @@ void tx__copy_plan_run(const tx__copy_plan *p, char *dst, const char *src, int64
         d += idx[k] * p->dst_strides[k];
     }
     for (int64_t row = begin; row < end; row++) {
-        inner(d, s, n, p->dst_strides[r - 1], p->src_strides[r - 1], p->width);
+        inner(K, d, s, n, p->dst_strides[r - 1], p->src_strides[r - 1], p->width, p->stream);
         for (size_t k = r - 1; k-- > 0;) {
             if (++idx[k] < p->dims[k]) {
                 s += p->src_strides[k];
@@ -112,9 +162,88 @@ void tx__copy_plan_run(const tx__copy_plan *p, char *dst, const char *src, int64
     }
 }
 
+void tx__copy_plan_run(const tx__copy_plan *p, char *dst, const char *src, int64_t begin,
+                       int64_t end) {
+    run_rows(tx__kernels_get(), p, dst, src, begin, end);
+}
+
+/* ---- the parallel split ------------------------------------------------------------------------ */
+
+typedef enum { SPLIT_ROWS, SPLIT_ROW, SPLIT_BLOCK } split_mode;
+
+typedef struct copy_job {
+    const tx__kernels *K;
+    const tx__copy_plan *p;
+    char *dst;
+    const char *src;
+    split_mode mode;
+} copy_job;
+
+#define BLOCK_UNIT 4096 /* SPLIT_BLOCK cuts one contiguous block at page multiples */
+
+static void copy_piece(void *ctx, int64_t begin, int64_t end) {
+    const copy_job *j = ctx;
+    const tx__copy_plan *p = j->p;
+    switch (j->mode) {
+    case SPLIT_ROWS:
+        run_rows(j->K, p, j->dst, j->src, begin, end);
+        break;
+    case SPLIT_ROW: { /* elements [begin, end) of one row; dst/src point at the row */
+        int64_t ds = p->dst_strides[p->rank - 1], ss = p->src_strides[p->rank - 1];
+        inner(j->K, j->dst + begin * ds, j->src + begin * ss, end - begin, ds, ss, p->width,
+              p->stream);
+        break;
+    }
+    case SPLIT_BLOCK: {
+        size_t b = (size_t)begin * BLOCK_UNIT;
+        size_t e = (size_t)end * BLOCK_UNIT;
+        if (e > p->width) e = p->width;
+        (p->stream ? j->K->bulk_copy : tx__bulk_copy_scalar)(j->dst + b, j->src + b, e - b);
+        break;
+    }
+    }
+}
+
+static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
+
 void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
                  const int64_t *dst_strides, const int64_t *src_strides, size_t elem) {
     tx__copy_plan p;
     tx__copy_plan_make(&p, rank, dims, dst_strides, src_strides, elem);
-    tx__copy_plan_run(&p, dst, src, 0, tx__copy_plan_rows(&p));
+    const tx__kernels *K = tx__kernels_get();
+    int64_t rows = tx__copy_plan_rows(&p);
+    uint64_t total = (uint64_t)p.count * p.width;
+    if (total < (uint64_t)PARALLEL_MIN_BYTES || tx_num_threads() < 2) {
+        run_rows(K, &p, dst, src, 0, rows);
+        return;
+    }
+    copy_job j = {K, &p, dst, src, SPLIT_ROWS};
+    if (p.rank == 0) {
+        j.mode = SPLIT_BLOCK;
+        int64_t units = (int64_t)((p.width + BLOCK_UNIT - 1) / BLOCK_UNIT);
+        tx__parallel_for(units, GRAIN_BYTES / BLOCK_UNIT, copy_piece, &j);
+        return;
+    }
+    int64_t n = p.dims[p.rank - 1];
+    int64_t row_bytes = (int64_t)((uint64_t)total / (uint64_t)rows);
+    if (rows >= 4 * (int64_t)tx_num_threads() || row_bytes < 2 * GRAIN_BYTES) {
+        tx__parallel_for(rows, at_least_one(GRAIN_BYTES / row_bytes), copy_piece, &j);
+        return;
+    }
+    /* A few long rows: split each row's elements instead. */
+    j.mode = SPLIT_ROW;
+    int64_t grain = at_least_one(GRAIN_BYTES / (int64_t)p.width);
+    int64_t idx[TX_MAX_RANK] = {0};
+    for (int64_t row = 0; row < rows; row++) {
+        int64_t rem = row, doff = 0, soff = 0;
+        for (size_t k = p.rank - 1; k-- > 0;) {
+            idx[k] = rem % p.dims[k];
+            rem /= p.dims[k];
+            doff += idx[k] * p.dst_strides[k];
+            soff += idx[k] * p.src_strides[k];
+        }
+        j.dst = dst + doff;
+        j.src = src + soff;
+        tx__parallel_for(n, grain, copy_piece, &j);
+    }
 }

@@ -1,0 +1,92 @@
+/* cpu.c -- detection of the x86-64 instruction-set levels (cpuid for the features, xgetbv for the
+ * register state the OS saves, as dav1d does: a CPU with AVX2 under an OS that does not save YMM
+ * registers must not run AVX2 code), the level cap from tx_set_cpu_mask() / TENSORX_CPU, and the
+ * public introspection calls tx_cpu_detected_level / tx_cpu_level / tx_isa_level_name. */
+#include "cpu.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#if defined(TX_HAVE_X86_SIMD) && (defined(__x86_64__) || defined(__i386__))
+#include <cpuid.h>
+#define TX_X86 1
+#endif
+
+static pthread_once_t detect_once = PTHREAD_ONCE_INIT;
+static tx_isa_level detected = TX_ISA_SCALAR;
+static atomic_int cap = TX_ISA_AVX512; /* set from TENSORX_CPU in detect_run */
+
+#ifdef TX_X86
+static uint64_t xgetbv0(void) {
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static tx_isa_level detect_x86(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || a < 7) return TX_ISA_SCALAR;
+    __get_cpuid(1, &a, &b, &c, &d);
+    bool osxsave = c & (1u << 27), avx = c & (1u << 28), fma = c & (1u << 12),
+         f16c = c & (1u << 29);
+    if (!(osxsave && avx)) return TX_ISA_SCALAR;
+    uint64_t xcr0 = xgetbv0();
+    if ((xcr0 & 0x6) != 0x6) return TX_ISA_SCALAR; /* XMM and YMM state */
+    __get_cpuid_count(7, 0, &a, &b, &c, &d);
+    bool avx2 = b & (1u << 5), bmi2 = b & (1u << 8);
+    if (!(avx2 && bmi2 && fma && f16c)) return TX_ISA_SCALAR;
+    bool f = b & (1u << 16), dq = b & (1u << 17), bw = b & (1u << 30), vl = b & (1u << 31);
+    /* opmask, upper halves of ZMM0-15 and ZMM16-31 */
+    if (f && dq && bw && vl && (xcr0 & 0xE6) == 0xE6) return TX_ISA_AVX512;
+    return TX_ISA_AVX2;
+}
+#endif
+
+int tx__cpu_parse_level(const char *name) {
+    if (name == NULL) return -1;
+    if (strcasecmp(name, "scalar") == 0) return TX_ISA_SCALAR;
+    if (strcasecmp(name, "avx2") == 0) return TX_ISA_AVX2;
+    if (strcasecmp(name, "avx512") == 0) return TX_ISA_AVX512;
+    return -1;
+}
+
+static void detect_run(void) {
+#ifdef TX_X86
+    detected = detect_x86();
+#endif
+    int lv = tx__cpu_parse_level(getenv("TENSORX_CPU"));
+    if (lv >= 0) atomic_store(&cap, lv);
+}
+
+tx_isa_level tx__cpu_detect(void) {
+    pthread_once(&detect_once, detect_run);
+    return detected;
+}
+
+tx_isa_level tx__cpu_active(void) {
+    tx_isa_level d = tx__cpu_detect();
+    int c = atomic_load_explicit(&cap, memory_order_relaxed);
+    return (int)d < c ? d : (tx_isa_level)c;
+}
+
+tx_isa_level tx_cpu_detected_level(void) { return tx__cpu_detect(); }
+tx_isa_level tx_cpu_level(void) { return tx__cpu_active(); }
+
+tx_isa_level tx_set_cpu_mask(tx_isa_level max_level) {
+    tx__cpu_detect(); /* the environment's cap must not overwrite this one later */
+    int c = (int)max_level;
+    if (c < TX_ISA_SCALAR) c = TX_ISA_SCALAR;
+    if (c > TX_ISA_AVX512) c = TX_ISA_AVX512;
+    atomic_store(&cap, c);
+    return tx__cpu_active();
+}
+
+const char *tx_isa_level_name(tx_isa_level level) {
+    switch (level) {
+    case TX_ISA_SCALAR: return "scalar";
+    case TX_ISA_AVX2: return "avx2";
+    case TX_ISA_AVX512: return "avx512";
+    }
+    return "unknown";
+}

@@ -1,0 +1,35 @@
+/* dispatch.h -- the table of kernels chosen for the CPU (struct tx__kernels), filled once per
+ * instruction-set level with the portable kernels first and then each SIMD level's overrides
+ * (dav1d's pattern).  Ops fetch the table with tx__kernels_get(); a family adds its kernels by
+ * adding fields here and lines in dispatch.c. */
+#ifndef TX_DISPATCH_DISPATCH_H
+#define TX_DISPATCH_DISPATCH_H
+
+#include "internal.h"
+#include "kernels/copy.h"
+
+/* Index of an element width in the per-width arrays below (1, 2, 4, 8, 16 -> 0..4); -1 otherwise. */
+static inline int tx__width_index(size_t width) {
+    switch (width) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    case 16: return 4;
+    }
+    return -1;
+}
+#define TX_NUM_WIDTHS 5
+
+typedef struct tx__kernels {
+    tx_isa_level level;                           /* the level this table was filled for */
+    tx__bulk_copy_fn bulk_copy;                   /* large contiguous copies, streaming stores */
+    tx__reverse_fn copy_reversed[TX_NUM_WIDTHS];  /* dst[k] = src[-k], by element width */
+} tx__kernels;
+
+/* The table for the level in use (tx_cpu_level()). */
+TX_HIDDEN const tx__kernels *tx__kernels_get(void);
+/* The table for `level`, capped at the detected level (for tests and benchmarks). */
+TX_HIDDEN const tx__kernels *tx__kernels_at(tx_isa_level level);
+
+#endif

@@ -1,0 +1,31 @@
+/* pool.h -- the library's thread pool and tx__parallel_for, which every op uses for the parts of
+ * its work above a size threshold (copies, casts, transposes, gathers ...).  Work is split
+ * statically: the range [0, n) is cut into at most one piece per thread, each piece a whole number
+ * of grains (the last one also takes the partial grain at the end), so an op whose pieces compute disjoint outputs gives the same bits
+ * for any thread count. */
+#ifndef TX_PARALLEL_POOL_H
+#define TX_PARALLEL_POOL_H
+
+#include <stdint.h>
+
+#include "internal.h"
+
+/* Computes the part [begin, end) of a range; called once per piece, from any thread. */
+typedef void (*tx__range_fn)(void *ctx, int64_t begin, int64_t end);
+
+/* Runs fn over [0, n) in pieces of at least `grain` indices (grain < 1 counts as 1): one piece per
+ * thread, at most tx_num_threads() pieces, and a single call fn(ctx, 0, n) when n < 2 * grain, when
+ * one thread is configured, when the pool is busy with another caller's work (or this is a nested
+ * call from inside a piece), or when the workers cannot be created.  Returns when every piece is
+ * done; the pieces' writes are then visible to the caller.  n <= 0 does nothing. */
+TX_HIDDEN void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx);
+
+/* The pieces tx__parallel_for uses for n indices, grain and `threads` threads: returns the number
+ * of pieces k and writes piece i's start to starts[i] for i <= k (starts[k] = n).  starts must have
+ * room for TX_MAX_THREADS + 1 entries.  Exposed for the tests. */
+TX_HIDDEN int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts);
+
+/* Joins the workers (tx_shutdown's first half). */
+TX_HIDDEN void tx__pool_shutdown(void);
+
+#endif
