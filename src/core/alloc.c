@@ -148,6 +148,7 @@ static void large_free(void *ptr, size_t size) {
     cache_entry victims[CACHE_SLOTS];
     size_t nv = 0;
     bool kept = false;
+    POISON(ptr, cap); /* before it is shared: another thread may take it as soon as it is in */
     pthread_mutex_lock(&cache_lock);
     if (cap <= cache_limit()) {
         nv = cache_evict(cap, victims);
@@ -159,9 +160,7 @@ static void large_free(void *ptr, size_t size) {
     }
     pthread_mutex_unlock(&cache_lock);
     release_victims(victims, nv);
-    if (kept) {
-        POISON(ptr, cap);
-    } else {
+    if (!kept) {
         UNPOISON(ptr, cap);
         free(ptr);
     }

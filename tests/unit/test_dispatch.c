@@ -1,0 +1,242 @@
+/* test_dispatch.c -- CPU dispatch (src/dispatch/): the detected level and the mask
+ * (TENSORX_CPU, tx_set_cpu_mask), the kernel tables per level, and every dispatched kernel at every
+ * level the CPU has against the scalar reference: odd sizes, misaligned pointers, guard bytes on
+ * both sides of the destination (checkasm-style).  Also the copy through tx__copy_nd and a public
+ * op at each level. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "dispatch/cpu.h"
+#include "dispatch/dispatch.h"
+
+#define GUARD 128
+#define GUARD_BYTE 0xA5
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Run first: main() sets TENSORX_CPU=scalar before anything reads it. */
+static void env_mask_applies(void **state) {
+    (void)state;
+    assert_int_equal(tx_cpu_level(), TX_ISA_SCALAR);
+    assert_int_equal(tx__kernels_get()->level, TX_ISA_SCALAR);
+    tx_isa_level have = tx_cpu_detected_level();
+    assert_int_equal(tx_set_cpu_mask(TX_ISA_AVX512), have);
+    assert_int_equal(tx_cpu_level(), have);
+    assert_int_equal(tx__kernels_get()->level, have);
+    assert_int_equal(tx_set_cpu_mask(TX_ISA_SCALAR), TX_ISA_SCALAR);
+    assert_int_equal(tx_set_cpu_mask((tx_isa_level)99), have);      /* above the top: no cap */
+    assert_int_equal(tx_set_cpu_mask((tx_isa_level)-3), TX_ISA_SCALAR); /* below: scalar */
+    tx_set_cpu_mask(TX_ISA_AVX512);
+}
+
+static void levels_and_names(void **state) {
+    (void)state;
+    assert_string_equal(tx_isa_level_name(TX_ISA_SCALAR), "scalar");
+    assert_string_equal(tx_isa_level_name(TX_ISA_AVX2), "avx2");
+    assert_string_equal(tx_isa_level_name(TX_ISA_AVX512), "avx512");
+    assert_string_equal(tx_isa_level_name((tx_isa_level)7), "unknown");
+    assert_int_equal(tx__cpu_parse_level("scalar"), TX_ISA_SCALAR);
+    assert_int_equal(tx__cpu_parse_level("AVX2"), TX_ISA_AVX2);
+    assert_int_equal(tx__cpu_parse_level("avx512"), TX_ISA_AVX512);
+    assert_int_equal(tx__cpu_parse_level("sse2"), -1);
+    assert_int_equal(tx__cpu_parse_level(""), -1);
+    assert_int_equal(tx__cpu_parse_level(NULL), -1);
+    tx_isa_level have = tx_cpu_detected_level();
+    assert_true(have >= TX_ISA_SCALAR && have <= TX_ISA_AVX512);
+#if !defined(TX_HAVE_X86_SIMD)
+    assert_int_equal(have, TX_ISA_SCALAR);
+#endif
+    /* tables above the detected level are capped to it; each table says its level */
+    for (int lv = TX_ISA_SCALAR; lv <= TX_ISA_AVX512; lv++) {
+        const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
+        assert_int_equal(k->level, lv <= (int)have ? lv : (int)have);
+        assert_non_null(k->bulk_copy);
+        for (int w = 0; w < TX_NUM_WIDTHS; w++) assert_non_null(k->copy_reversed[w]);
+    }
+    assert_int_equal(tx__width_index(1), 0);
+    assert_int_equal(tx__width_index(16), 4);
+    assert_int_equal(tx__width_index(3), -1);
+    assert_int_equal(tx__width_index(32), -1);
+}
+
+/* A destination with guard bytes around it; returns the usable start (misaligned by `mis`). */
+static unsigned char *guarded(size_t n, size_t mis, unsigned char **block) {
+    *block = malloc(n + 2 * GUARD + 64);
+    assert_non_null(*block);
+    memset(*block, GUARD_BYTE, n + 2 * GUARD + 64);
+    return *block + GUARD + mis;
+}
+
+static void check_guards(const unsigned char *block, size_t n, size_t mis) {
+    for (size_t i = 0; i < GUARD + mis; i++) assert_int_equal(block[i], GUARD_BYTE);
+    for (size_t i = GUARD + mis + n; i < n + 2 * GUARD + 64; i++) assert_int_equal(block[i], GUARD_BYTE);
+}
+
+static void bulk_copy_matches_scalar(void **state) {
+    (void)state;
+    const size_t sizes[] = {0, 1, 7, 63, 64, 65, 4095, 8191, 8192, 8193, 16383, 16384, 16385,
+                            65536 + 31, 100003, (size_t)1 << 20, ((size_t)3 << 20) + 17};
+    const size_t maxn = ((size_t)3 << 20) + 17;
+    unsigned char *src = malloc(maxn + 64);
+    assert_non_null(src);
+    for (size_t i = 0; i < maxn + 64; i++) src[i] = (unsigned char)rnd();
+    tx_isa_level have = tx_cpu_detected_level();
+    for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
+        const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+            for (size_t mis = 0; mis < 64; mis += 13) {
+                size_t n = sizes[si];
+                unsigned char *block;
+                unsigned char *dst = guarded(n, mis, &block);
+                const unsigned char *s = src + (mis * 7) % 64;
+                k->bulk_copy(dst, s, n);
+                assert_memory_equal(dst, s, n);
+                check_guards(block, n, mis);
+                free(block);
+            }
+        }
+    }
+    free(src);
+}
+
+static void reversed_matches_scalar(void **state) {
+    (void)state;
+    const int64_t counts[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 1000, 4097};
+    const size_t widths[] = {1, 2, 4, 8, 16};
+    const size_t maxb = 4097 * 16 + 64;
+    unsigned char *src = malloc(maxb);
+    assert_non_null(src);
+    for (size_t i = 0; i < maxb; i++) src[i] = (unsigned char)rnd();
+    const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
+    tx_isa_level have = tx_cpu_detected_level();
+    for (int wi = 0; wi < 5; wi++) {
+        size_t w = widths[wi];
+        for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {
+            int64_t n = counts[ci];
+            for (size_t mis = 0; mis < 3; mis++) {
+                size_t bytes = (size_t)n * w;
+                /* the run's first output element is its highest address */
+                const char *s = (const char *)src + mis + (n > 0 ? (size_t)(n - 1) * w : 0);
+                unsigned char *rblock, *block;
+                unsigned char *want = guarded(bytes, mis, &rblock);
+                ref->copy_reversed[wi]((char *)want, s, n);
+                for (int64_t k = 0; k < n; k++)
+                    assert_memory_equal(want + k * (int64_t)w, s - k * (int64_t)w, w);
+                for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
+                    unsigned char *got = guarded(bytes, mis, &block);
+                    tx__kernels_at((tx_isa_level)lv)->copy_reversed[wi]((char *)got, s, n);
+                    assert_memory_equal(got, want, bytes);
+                    check_guards(block, bytes, mis);
+                    free(block);
+                }
+                check_guards(rblock, bytes, mis);
+                free(rblock);
+            }
+        }
+    }
+    free(src);
+}
+
+/* tx__copy_nd at each level: a reversed-row copy (reverse / [::-1]) and a large contiguous one
+ * (streaming stores), against the scalar level's bytes. */
+static void copy_nd_same_bits_at_every_level(void **state) {
+    (void)state;
+    const int64_t rows = 37, cols = 70001;
+    const size_t elems[] = {1, 2, 4, 8, 16};
+    tx_isa_level have = tx_cpu_detected_level();
+    for (size_t e = 0; e < 5; e++) {
+        size_t w = elems[e], bytes = (size_t)(rows * cols) * w;
+        unsigned char *src = malloc(bytes), *ref = malloc(bytes + 2 * GUARD), *got = malloc(bytes + 2 * GUARD);
+        assert_non_null(src);
+        assert_non_null(ref);
+        assert_non_null(got);
+        for (size_t i = 0; i < bytes; i++) src[i] = (unsigned char)rnd();
+        const int64_t dims[2] = {rows, cols};
+        int64_t dst_st[2], src_st[2] = {cols * (int64_t)w, -(int64_t)w};
+        tx__contiguous_strides(2, dims, w, dst_st);
+        const char *base = (const char *)src + (cols - 1) * (int64_t)w;
+        for (int pass = 0; pass < 2; pass++) { /* pass 1: contiguous (one large block) */
+            int64_t sst[2] = {src_st[0], pass ? (int64_t)w : src_st[1]};
+            const char *b = pass ? (const char *)src : base;
+            for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
+                tx_set_cpu_mask((tx_isa_level)lv);
+                unsigned char *out = lv == TX_ISA_SCALAR ? ref : got;
+                memset(out, GUARD_BYTE, bytes + 2 * GUARD);
+                tx__copy_nd((char *)out + GUARD, b, 2, dims, dst_st, sst, w);
+                for (size_t g = 0; g < GUARD; g++) {
+                    assert_int_equal(out[g], GUARD_BYTE);
+                    assert_int_equal(out[GUARD + bytes + g], GUARD_BYTE);
+                }
+                if (lv > TX_ISA_SCALAR) assert_memory_equal(ref, got, bytes + 2 * GUARD);
+            }
+            if (pass) assert_memory_equal(ref + GUARD, src, bytes);
+            else
+                for (int64_t r = 0; r < rows; r += 5)
+                    for (int64_t c = 0; c < cols; c += 997)
+                        assert_memory_equal(ref + GUARD + (r * cols + c) * (int64_t)w,
+                                            src + (r * cols + cols - 1 - c) * (int64_t)w, w);
+        }
+        free(src);
+        free(ref);
+        free(got);
+    }
+    tx_set_cpu_mask(TX_ISA_AVX512);
+}
+
+/* A public op (reverse, which runs through the reversed-run kernels) at each level. */
+static void public_op_same_bits_at_every_level(void **state) {
+    (void)state;
+    const int64_t dims[3] = {3, 5, 1001};
+    const tx_dtype types[] = {TX_UINT8, TX_INT16, TX_FLOAT32, TX_FLOAT64, TX_COMPLEX128};
+    tx_isa_level have = tx_cpu_detected_level();
+    for (size_t t = 0; t < 5; t++) {
+        tx_tensor *x = NULL;
+        assert_int_equal(tx_tensor_new(types[t], 3, dims, &x), TX_OK);
+        unsigned char *p = tx_tensor_data(x);
+        for (size_t i = 0; i < tx_tensor_nbytes(x); i++) p[i] = (unsigned char)rnd();
+        const int64_t axis[2] = {2, 0};
+        tx_tensor *ref = NULL;
+        tx_set_cpu_mask(TX_ISA_SCALAR);
+        assert_int_equal(tx_reverse_v2(x, axis, 2, &ref), TX_OK);
+        for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
+            tx_set_cpu_mask((tx_isa_level)lv);
+            tx_tensor *got = NULL;
+            assert_int_equal(tx_reverse_v2(x, axis, 2, &got), TX_OK);
+            assert_memory_equal(tx_tensor_data(ref), tx_tensor_data(got), tx_tensor_nbytes(ref));
+            tx_tensor_free(got);
+        }
+        size_t w = tx_dtype_size(types[t]);
+        const unsigned char *r = tx_tensor_data(ref);
+        for (int64_t i = 0; i < 3; i++)
+            for (int64_t j = 0; j < 5; j++)
+                for (int64_t k = 0; k < 1001; k += 7)
+                    assert_memory_equal(r + ((i * 5 + j) * 1001 + k) * w,
+                                        p + (((2 - i) * 5 + j) * 1001 + 1000 - k) * w, w);
+        tx_tensor_free(ref);
+        tx_tensor_free(x);
+    }
+    tx_set_cpu_mask(TX_ISA_AVX512);
+}
+
+int main(void) {
+    setenv("TENSORX_CPU", "scalar", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(env_mask_applies),
+        cmocka_unit_test(levels_and_names),
+        cmocka_unit_test(bulk_copy_matches_scalar),
+        cmocka_unit_test(reversed_matches_scalar),
+        cmocka_unit_test(copy_nd_same_bits_at_every_level),
+        cmocka_unit_test(public_op_same_bits_at_every_level),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    tx_shutdown();
+    return rc;
+}
