@@ -1,0 +1,72 @@
+/* mkseed.c -- makes fuzz seeds from CLI invocations: `fuzz_mkseed OP name=value ...` parses the
+ * arguments exactly as the tensorx CLI does and writes (1) the op call in the generic op fuzzer's
+ * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, as the argument fuzzer's input,
+ * to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the bytes, so repeats collapse.
+ * fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here to harvest their calls.
+ * Anything it cannot parse is skipped silently (exit 0): the golden tests also try bad input. */
+#include "opcodec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void write_seed(const char *dir, const char *prefix, const uint8_t *data, size_t n) {
+    if (!dir || !*dir) return;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ data[i]) * 1099511628211ull;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-%016llx", dir, prefix, (unsigned long long)h);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fwrite(data, 1, n, f);
+    fclose(f);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return 0;
+    const op_def *d = op_find(argv[1]);
+    if (!d) return 0;
+    if (fz_op_select(fz_op_hash(d->name)) != d) {
+        fprintf(stderr, "mkseed: op name hash of '%s' collides; change fz_op_hash\n", d->name);
+        return 1;
+    }
+    const char *args_dir = getenv("FZ_ARGS_DIR");
+    op_args a;
+    memset(&a, 0, sizeof a);
+    a.def = d;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-o")) {
+            i++;
+            continue;
+        }
+        char *eq = strchr(argv[i], '=');
+        if (!eq) goto skip;
+        size_t k;
+        for (k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++)
+            if (strlen(d->params[k].name) == (size_t)(eq - argv[i]) && !strncmp(d->params[k].name, argv[i], (size_t)(eq - argv[i])))
+                break;
+        if (k == OP_MAX_PARAMS || !d->params[k].name || a.v[k].present) goto skip;
+        /* The argument fuzzer's seed: kind byte, empty-literal dtype byte, the text. */
+        const char *text = eq + 1;
+        if (!strchr(text, '@') && !strstr(text, ".npy") && strcmp(text, "-")) {
+            fz_buf b = {0};
+            fz_buf_u8(&b, (uint8_t)d->params[k].kind);
+            fz_buf_u8(&b, (uint8_t)d->params[k].empty_dtype);
+            fz_buf_put(&b, text, strlen(text));
+            write_seed(args_dir, "arg", b.p, b.n);
+            free(b.p);
+        }
+        if (op_parse_value(&d->params[k], text, &a.v[k]) != TX_OK) goto skip;
+    }
+    /* Encoded before the defaults are filled in, so the seed leaves out what the call left out. */
+    fz_buf b = {0};
+    fz_op_encode(&a, 0, 0, &b);
+    if (op_args_finish(&a) == TX_OK) write_seed(getenv("FZ_OPS_DIR"), d->name, b.p, b.n);
+    free(b.p);
+skip:
+    op_args_clear(&a);
+    return 0;
+}

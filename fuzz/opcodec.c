@@ -1,0 +1,337 @@
+/* opcodec.c -- decoding (for fuzz_ops.c) and encoding (for mkseed.c) of one op call; the layout
+ * is described in opcodec.h.  Encoder and decoder sit side by side so that they stay inverse. */
+#include "opcodec.h"
+
+#include "../tools/values.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint16_t fz_op_hash(const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 16777619u;
+    return (uint16_t)(h ^ (h >> 16));
+}
+
+size_t fz_op_count(void) {
+    size_t n = 0;
+    while (op_at(n)) n++;
+    return n;
+}
+
+const op_def *fz_op_select(uint16_t selector) {
+    size_t n = fz_op_count();
+    for (size_t i = 0; i < n; i++)
+        if (fz_op_hash(op_at(i)->name) == selector) return op_at(i);
+    return n ? op_at(selector % n) : NULL;
+}
+
+/* Words the string attributes take, so the fuzzer reaches past their checks without guessing. */
+static const char *const words[] = {
+    "CONSTANT", "REFLECT", "SYMMETRIC", "constant", "reflect", "symmetric", "NHWC", "NCHW",
+    "NCHW_VECT_C", "VALID", "SAME", "xy", "ij", "", "0", "1", "-1", "nan", "inf", "-inf", "1e+300",
+    "true", "false", "a", "\xff\xfe", "65536", "-129", "3.5",
+};
+#define NWORDS (sizeof words / sizeof words[0])
+
+/* ---- decoding ---- */
+static void set_number(tx_tensor *t, int64_t i, int64_t v) {
+    unsigned char *d = tx_tensor_data(t);
+    tx_dtype dt = tx_tensor_dtype(t);
+    size_t es = tx_dtype_size(dt);
+    unsigned char *e = d + (size_t)i * es;
+    switch (dt) {
+    case TX_FLOAT32: { float f = (float)v; memcpy(e, &f, 4); break; }
+    case TX_FLOAT64: { double f = (double)v; memcpy(e, &f, 8); break; }
+    case TX_COMPLEX64: { float f[2] = {(float)v, 0}; memcpy(e, f, 8); break; }
+    case TX_COMPLEX128: { double f[2] = {(double)v, 0}; memcpy(e, f, 16); break; }
+    case TX_FLOAT16: { uint16_t h = tv_f64_to_f16((double)v); memcpy(e, &h, 2); break; }
+    case TX_BFLOAT16: { uint16_t h = tv_f32_to_bf16((float)v); memcpy(e, &h, 2); break; }
+    case TX_BOOL: *e = v != 0; break;
+    default: {
+        /* Integers (quantized included): the low bytes of the two's complement value. */
+        uint64_t u = (uint64_t)v;
+        for (size_t k = 0; k < es; k++) e[k] = (unsigned char)(u >> (8 * k));
+    }
+    }
+}
+
+static bool decode_strings(fz_in *in, size_t rank, const int64_t *dims, int64_t numel, int fill, tx_tensor **out) {
+    size_t n = (size_t)numel;
+    const char **ptrs = calloc(n + 1, sizeof *ptrs);
+    size_t *lens = calloc(n + 1, sizeof *lens);
+    char (*num)[24] = fill == 2 ? calloc(n + 1, sizeof *num) : NULL;
+    static const char letters[] = "abcdefgh";
+    bool ok = ptrs && lens && (fill != 2 || num);
+    const uint8_t *cdata = NULL;
+    size_t clen = 0;
+    if (ok && fill == 3) {
+        clen = fz_u8(in);
+        clen = fz_bytes(in, clen, &cdata);
+    }
+    for (size_t i = 0; ok && i < n; i++) {
+        if (fill == 0) {
+            size_t len = fz_u8(in);
+            if (len == 255) len = fz_u16(in);
+            const uint8_t *b;
+            lens[i] = fz_bytes(in, len, &b);
+            ptrs[i] = (const char *)b;
+        } else if (fill == 1) {
+            lens[i] = fz_u8(in) & 7;
+            ptrs[i] = letters;
+        } else if (fill == 2) {
+            lens[i] = (size_t)snprintf(num[i], sizeof num[i], "%zu", i);
+            ptrs[i] = num[i];
+        } else {
+            lens[i] = clen;
+            ptrs[i] = (const char *)cdata;
+        }
+    }
+    tx_status st = ok ? tx_tensor_new_strings(rank, dims, ptrs, lens, out) : TX_RESOURCE_EXHAUSTED;
+    free(ptrs);
+    free(lens);
+    free(num);
+    if (st != TX_OK && ok) fz_check_failure(st, "tx_tensor_new_strings", tx_last_error());
+    return st == TX_OK;
+}
+
+static bool decode_tensor(fz_in *in, tx_tensor **out) {
+    *out = NULL;
+    tx_dtype dt = fz_dtypes[fz_u8(in) % FZ_NDTYPES];
+    uint8_t r = fz_u8(in);
+    size_t rank = r < 0xF8 ? (size_t)(r & 7) : fz_u8(in);
+    int64_t dims[256];
+    bool bad = rank > TX_MAX_RANK, ovf = false, zero = false;
+    int64_t numel = 1;
+    for (size_t i = 0; i < rank; i++) {
+        dims[i] = fz_dim(in);
+        if (dims[i] < 0) bad = true;
+        else if (dims[i] == 0) zero = true;
+        else if (!ovf && __builtin_mul_overflow(numel, dims[i], &numel)) ovf = true;
+    }
+    if (zero) numel = 0;
+    size_t es = tx_dtype_size(dt), nbytes = 0;
+    bool huge = !zero && (ovf || numel > (int64_t)(SIZE_MAX / es) || (size_t)numel * es > tx_max_tensor_bytes());
+    if (!bad && !huge) nbytes = (size_t)numel * es;
+    if (!bad && zero && ovf) {
+        /* [2^62, 2^62, 0]: TF refuses the partial product; holding no element, it may also be
+         * taken.  Either is fine. */
+        tx_tensor *t = NULL;
+        tx_status st = tx_tensor_new(dt, rank, dims, &t);
+        if (st != TX_OK) {
+            fz_check_failure(st, "tx_tensor_new", tx_last_error());
+            return false;
+        }
+        tx_tensor_free(t);
+    }
+    if (bad || huge) {
+        /* tensorx must refuse it, before allocating anything. */
+        long before = fz_alloc_count();
+        tx_tensor *t = NULL;
+        tx_status st = tx_tensor_new(dt, rank, dims, &t);
+        if (st == TX_OK) fz_die("tx_tensor_new accepted rank %zu with a negative or oversized shape", rank);
+        if (t) fz_die("tx_tensor_new failed but set *out");
+        fz_check_failure(st, "tx_tensor_new", tx_last_error());
+        if (fz_alloc_count() != before) fz_die("tx_tensor_new allocated before refusing an impossible shape");
+        /* With both faults either answer is right. */
+        if (bad && !huge && st != TX_INVALID_ARGUMENT)
+            fz_die("tx_tensor_new: %s for a negative dim or rank > 254", tx_status_name(st));
+        if (!bad && st != TX_RESOURCE_EXHAUSTED) fz_die("tx_tensor_new: %s for an oversized tensor", tx_status_name(st));
+        return false;
+    }
+    int fill = fz_u8(in) & 3;
+    if (dt == TX_STRING) return decode_strings(in, rank, dims, numel, fill, out);
+    tx_status st = tx_tensor_new(dt, rank, dims, out);
+    if (st != TX_OK) {
+        fz_check_failure(st, "tx_tensor_new", tx_last_error());
+        return false;
+    }
+    unsigned char *d = tx_tensor_data(*out);
+    if (fill == 0) {
+        const uint8_t *b;
+        size_t got = fz_bytes(in, nbytes, &b);
+        if (got) memcpy(d, b, got);
+    } else if (fill == 3) {
+        int64_t v = (int8_t)fz_u8(in);
+        for (int64_t i = 0; i < numel; i++) set_number(*out, i, v);
+    } else {
+        for (int64_t i = 0; i < numel; i++) set_number(*out, i, fill == 1 ? (int8_t)fz_u8(in) : i);
+    }
+    return true;
+}
+
+static bool decode_value(fz_in *in, const op_param *p, op_value *v) {
+    switch (p->kind) {
+    case P_TENSOR: return decode_tensor(in, &v->tensor);
+    case P_TENSOR_LIST: {
+        size_t n = fz_u8(in) % 16;
+        v->list = calloc(n + 1, sizeof *v->list);
+        if (!v->list) return false;
+        for (size_t i = 0; i < n; i++) {
+            if (!decode_tensor(in, &v->list[i])) return false;
+            v->nlist++;
+        }
+        return true;
+    }
+    case P_INT: v->i = fz_int(in); return true;
+    case P_BOOL: v->b = fz_u8(in) & 1; return true;
+    case P_STRING: {
+        uint8_t c = fz_u8(in);
+        if (c >= 0x80) {
+            v->s = strdup(words[(c - 0x80) % NWORDS]);
+        } else {
+            const uint8_t *b;
+            size_t n = fz_bytes(in, c, &b);
+            v->s = calloc(n + 1, 1);
+            if (v->s) memcpy(v->s, b, n);
+        }
+        return v->s != NULL;
+    }
+    case P_DTYPE: v->dtype = fz_dtypes[fz_u8(in) % (FZ_NDTYPES + 2)]; return true;
+    case P_INT_LIST: {
+        size_t n = fz_u8(in) % 32;
+        v->ints = calloc(n + 1, sizeof *v->ints);
+        if (!v->ints) return false;
+        for (size_t i = 0; i < n; i++) v->ints[v->nints++] = fz_int(in);
+        return true;
+    }
+    }
+    return false;
+}
+
+bool fz_op_decode(const uint8_t *data, size_t size, fz_op_case *c) {
+    memset(c, 0, sizeof *c);
+    fz_in in = {data, size};
+    c->def = fz_op_select(fz_u16(&in));
+    if (!c->def) return false;
+    c->args.def = c->def;
+    c->fail_k = fz_u8(&in);
+    c->flags = fz_u8(&in);
+    for (size_t i = 0; i < OP_MAX_PARAMS && c->def->params[i].name; i++) {
+        if (fz_u8(&in) & 0x80) continue;
+        if (!decode_value(&in, &c->def->params[i], &c->args.v[i])) {
+            op_args_clear(&c->args);
+            return false;
+        }
+        c->args.v[i].present = true;
+    }
+    /* Defaults, parsed from the table's CLI text; a missing required argument ends the case. */
+    if (op_args_finish(&c->args) != TX_OK) {
+        op_args_clear(&c->args);
+        return false;
+    }
+    return true;
+}
+
+/* ---- encoding ---- */
+void fz_buf_put(fz_buf *b, const void *data, size_t n) {
+    if (b->n + n > b->cap) {
+        size_t nc = b->cap ? b->cap : 256;
+        while (nc < b->n + n) nc *= 2;
+        uint8_t *np = realloc(b->p, nc);
+        if (!np) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
+        b->p = np;
+        b->cap = nc;
+    }
+    if (n) memcpy(b->p + b->n, data, n);
+    b->n += n;
+}
+
+void fz_buf_u8(fz_buf *b, uint8_t v) { fz_buf_put(b, &v, 1); }
+
+static void put_u16(fz_buf *b, uint16_t v) {
+    fz_buf_u8(b, (uint8_t)v);
+    fz_buf_u8(b, (uint8_t)(v >> 8));
+}
+
+static void put_raw_i64(fz_buf *b, int64_t v) {
+    uint64_t u = (uint64_t)v;
+    fz_buf_u8(b, 0xFF);
+    for (int i = 0; i < 8; i++) fz_buf_u8(b, (uint8_t)(u >> (8 * i)));
+}
+
+static void put_int(fz_buf *b, int64_t v) {
+    if (v >= -0x70 && v < 0xE0 - 0x70) fz_buf_u8(b, (uint8_t)(v + 0x70));
+    else put_raw_i64(b, v);
+}
+
+static void put_dim(fz_buf *b, int64_t v) {
+    if (v >= 0 && v < 0xE0) fz_buf_u8(b, (uint8_t)v);
+    else put_raw_i64(b, v);
+}
+
+static uint8_t dtype_index(tx_dtype dt) {
+    for (size_t i = 0; i < FZ_NDTYPES + 2; i++)
+        if (fz_dtypes[i] == dt) return (uint8_t)i;
+    return 0;
+}
+
+static void put_tensor(fz_buf *b, const tx_tensor *t) {
+    fz_buf_u8(b, dtype_index(tx_tensor_dtype(t)));
+    size_t rank = tx_tensor_rank(t);
+    if (rank < 8) fz_buf_u8(b, (uint8_t)rank);
+    else {
+        fz_buf_u8(b, 0xF8);
+        fz_buf_u8(b, (uint8_t)rank);
+    }
+    for (size_t i = 0; i < rank; i++) put_dim(b, tx_tensor_dims(t)[i]);
+    fz_buf_u8(b, 0); /* raw fill */
+    if (tx_tensor_dtype(t) != TX_STRING) {
+        fz_buf_put(b, tx_tensor_data(t), tx_tensor_nbytes(t));
+        return;
+    }
+    for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
+        const tx_string *s = tx_tensor_string(t, i);
+        size_t len = s->size > 65535 ? 65535 : (size_t)s->size;
+        if (len < 255) fz_buf_u8(b, (uint8_t)len);
+        else {
+            fz_buf_u8(b, 255);
+            put_u16(b, (uint16_t)len);
+        }
+        fz_buf_put(b, s->data, len);
+    }
+}
+
+void fz_op_encode(const op_args *a, long fail_k, uint8_t flags, fz_buf *b) {
+    put_u16(b, fz_op_hash(a->def->name));
+    fz_buf_u8(b, (uint8_t)fail_k);
+    fz_buf_u8(b, flags);
+    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++) {
+        const op_param *p = &a->def->params[i];
+        const op_value *v = &a->v[i];
+        if (!v->present) {
+            fz_buf_u8(b, 0x80);
+            continue;
+        }
+        fz_buf_u8(b, 0);
+        switch (p->kind) {
+        case P_TENSOR: put_tensor(b, v->tensor); break;
+        case P_TENSOR_LIST: {
+            size_t n = v->nlist < 16 ? v->nlist : 15;
+            fz_buf_u8(b, (uint8_t)n);
+            for (size_t k = 0; k < n; k++) put_tensor(b, v->list[k]);
+            break;
+        }
+        case P_INT: put_int(b, v->i); break;
+        case P_BOOL: fz_buf_u8(b, v->b ? 1 : 0); break;
+        case P_STRING: {
+            size_t n = strlen(v->s);
+            if (n > 127) n = 127;
+            fz_buf_u8(b, (uint8_t)n);
+            fz_buf_put(b, v->s, n);
+            break;
+        }
+        case P_DTYPE: fz_buf_u8(b, dtype_index(v->dtype)); break;
+        case P_INT_LIST: {
+            size_t n = v->nints < 32 ? v->nints : 31;
+            fz_buf_u8(b, (uint8_t)n);
+            for (size_t k = 0; k < n; k++) put_int(b, v->ints[k]);
+            break;
+        }
+        }
+    }
+}
