@@ -3,6 +3,7 @@
  * src/kernels/scalar/convert.h and the loops in src/kernels/scalar/cast.c; this file validates,
  * allocates and plans.  bitcast returns a view of the input's buffer. */
 #include "internal.h"
+#include "parallel/pool.h"
 #include "scalar/convert.h"
 
 #include <float.h>
@@ -15,7 +16,9 @@ static tx_status check_dtype(const char *op, const char *what, tx_dtype t) {
     return TX_OK;
 }
 
-/* Same-dtype cast: TF returns the input itself; tensorx returns an owned copy. */
+/* Same-dtype string cast: TF returns the input itself; tensorx returns an owned copy of the
+ * records that keeps the input's bytes alive.  (Numeric same-dtype casts go through the copy
+ * kernels of the cast table.) */
 static tx_status copy_tensor(const char *op, const tx_tensor *x, tx_tensor **out) {
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, x->dtype, x->rank, x->dims, &t));
@@ -29,19 +32,41 @@ static tx_status copy_tensor(const char *op, const tx_tensor *x, tx_tensor **out
     return TX_OK;
 }
 
+/* Large element-wise work is split over the thread pool in pieces of about this many bytes of the
+ * wider side; the pieces write disjoint outputs, so the bits do not depend on the thread count. */
+#define CAST_GRAIN_BYTES ((int64_t)256 << 10)
+
+typedef struct cast_job {
+    tx__cast_fn fn;
+    char *dst;
+    const char *src;
+    size_t dst_size, src_size;
+} cast_job;
+
+static void cast_piece(void *ctx, int64_t begin, int64_t end) {
+    const cast_job *j = ctx;
+    j->fn(j->dst + (size_t)begin * j->dst_size, j->src + (size_t)begin * j->src_size, end - begin);
+}
+
+static int64_t grain_for(size_t a, size_t b) {
+    int64_t g = CAST_GRAIN_BYTES / (int64_t)(a > b ? a : b);
+    return g > 0 ? g : 1;
+}
+
 static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     TX_REQUIRE_TENSOR(op, x, "x");
     TX_TRY(check_dtype(op, "dtype", dtype));
-    if (x->dtype == dtype) return copy_tensor(op, x, out);
+    if (x->dtype == dtype && dtype == TX_STRING) return copy_tensor(op, x, out);
     tx__cast_fn fn = tx__cast_kernel(x->dtype, dtype);
     /* TF's CastOpBase::Unimplemented wording. */
     TX_REQUIRE(fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
                tx_dtype_name(x->dtype), tx_dtype_name(dtype));
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
-    fn(t->data, x->data, x->numel);
+    cast_job j = {fn, t->data, x->data, tx_dtype_size(dtype), tx_dtype_size(x->dtype)};
+    tx__parallel_for(x->numel, grain_for(j.dst_size, j.src_size), cast_piece, &j);
     *out = t;
     return TX_OK;
 }
@@ -197,6 +222,27 @@ static bool saturate_supported(tx_dtype t) {
 
 #define SATURATE_BLOCK_BYTES 16384
 
+typedef struct saturate_job {
+    tx__cast_fn extract, convert; /* input -> scratch (copy or real part), scratch -> output */
+    tx_dtype real;                /* the element type clamped in the scratch */
+    const tx__clamp_bounds *b;
+    char *dst;
+    const char *src;
+    size_t dst_size, src_size;
+    int64_t parts, block;         /* reals per scratch element; scratch elements per block */
+} saturate_job;
+
+static void saturate_piece(void *ctx, int64_t begin, int64_t end) {
+    const saturate_job *j = ctx;
+    _Alignas(16) unsigned char scratch[SATURATE_BLOCK_BYTES];
+    for (int64_t i = begin; i < end; i += j->block) {
+        int64_t k = end - i < j->block ? end - i : j->block;
+        j->extract(scratch, j->src + (size_t)i * j->src_size, k);
+        tx__clamp_real(j->real, scratch, k * j->parts, j->b);
+        j->convert(j->dst + (size_t)i * j->dst_size, scratch, k);
+    }
+}
+
 tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out) {
     static const char *op = "saturate_cast";
     TX_REQUIRE_OUT(op, out);
@@ -217,20 +263,15 @@ tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **o
 
     /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
     tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */
-    tx__cast_fn extract = tx__cast_kernel(in, mid), convert = tx__cast_kernel(mid, dtype);
-    assert(extract != NULL && convert != NULL);
+    saturate_job j = {tx__cast_kernel(in, mid), tx__cast_kernel(mid, dtype), inr, &b, NULL,
+                      value->data, tx_dtype_size(dtype), tx_dtype_size(in),
+                      (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr)),
+                      (int64_t)(SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
+    assert(j.extract != NULL && j.convert != NULL);
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
-    _Alignas(16) unsigned char scratch[SATURATE_BLOCK_BYTES];
-    size_t in_size = tx_dtype_size(in), mid_size = tx_dtype_size(mid), out_size = tx_dtype_size(dtype);
-    int64_t block = (int64_t)(SATURATE_BLOCK_BYTES / mid_size);
-    int64_t parts = (int64_t)(mid_size / tx_dtype_size(inr)); /* 2 when clamping complex parts */
-    for (int64_t i = 0; i < value->numel; i += block) {
-        int64_t k = value->numel - i < block ? value->numel - i : block;
-        extract(scratch, value->data + (size_t)i * in_size, k);
-        tx__clamp_real(inr, scratch, k * parts, &b);
-        convert(t->data + (size_t)i * out_size, scratch, k);
-    }
+    j.dst = t->data;
+    tx__parallel_for(value->numel, grain_for(j.dst_size, j.src_size), saturate_piece, &j);
     *out = t;
     return TX_OK;
 }

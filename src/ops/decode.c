@@ -5,6 +5,7 @@
  * double-conversion settings of tsl::safe_strtof/safe_strtod for floats and
  * tsl::safe_strto32/safe_strto64 for integers. */
 #include "internal.h"
+#include "parallel/pool.h"
 #include "scalar/convert.h"
 
 #include <errno.h>
@@ -45,6 +46,24 @@ static void decode_row(char *dst, const char *src, size_t len, size_t row, bool 
         done += part;
     }
     if (row > done) memset(dst + done, 0, row - done);
+}
+
+typedef struct decode_job {
+    char *dst;
+    const tx_string *s;
+    size_t row, part;
+    bool swap, to_bool;
+} decode_job;
+
+static void decode_piece(void *ctx, int64_t begin, int64_t end) {
+    const decode_job *j = ctx;
+    for (int64_t i = begin; i < end; i++) {
+        char *dst = j->dst + (size_t)i * j->row;
+        size_t len = j->s[i].size < j->row ? (size_t)j->s[i].size : j->row;
+        decode_row(dst, j->s[i].data, len, j->row, j->swap, j->part);
+        if (j->to_bool) /* a bool element is 0 or 1, whatever byte it came from */
+            for (size_t k = 0; k < j->row; k++) dst[k] = dst[k] != 0;
+    }
 }
 
 tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int little_endian,
@@ -104,14 +123,11 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     dims[input_bytes->rank] = row / size;
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, out_type, input_bytes->rank + 1, dims, &t));
-    bool swap = size > 1 && (little_endian != 0) != (TX_HOST_LITTLE_ENDIAN != 0);
-    size_t part = (size_t)((out_type == TX_COMPLEX64 || out_type == TX_COMPLEX128) ? size / 2 : size);
-    for (int64_t i = 0; row > 0 && i < n; i++) {
-        size_t len = s[i].size < (uint64_t)row ? (size_t)s[i].size : (size_t)row;
-        decode_row(t->data + (size_t)i * (size_t)row, s[i].data, len, (size_t)row, swap, part);
-    }
-    if (out_type == TX_BOOL) /* a bool element is 0 or 1, whatever byte it came from */
-        for (size_t i = 0; i < t->nbytes; i++) t->data[i] = t->data[i] != 0;
+    decode_job j = {t->data, s, (size_t)row,
+                    (size_t)((out_type == TX_COMPLEX64 || out_type == TX_COMPLEX128) ? size / 2 : size),
+                    size > 1 && (little_endian != 0) != (TX_HOST_LITTLE_ENDIAN != 0),
+                    out_type == TX_BOOL};
+    if (row > 0) tx__parallel_for(n, (256 << 10) / row + 1, decode_piece, &j);
     *out = t;
     return TX_OK;
 }

@@ -1326,6 +1326,55 @@ static void test_hostile_inputs(void **state) {
     }
 }
 
+/* ---- large tensors: the thread pool's pieces give the same bits as one thread -------------- */
+
+static void test_threads_same_bits(void **state) {
+    (void)state;
+    enum { N = 3 << 20 };
+    double *v = malloc(N * sizeof *v);
+    for (int i = 0; i < N; i++) v[i] = (i % 7 == 0) ? NAN : (double)(i - N / 2) * 1234.5678 + (i % 3) * 1e12;
+    tx_tensor *x = raw1(TX_FLOAT64, N, v);
+    free(v);
+    enum { NREC = 200000 };
+    const char **recs = malloc(NREC * sizeof *recs);
+    size_t *lens = malloc(NREC * sizeof *lens);
+    for (int i = 0; i < NREC; i++) recs[i] = "abcdefgh" + (i % 5), lens[i] = 8 - (size_t)(i % 5);
+    tx_tensor *r = strs(1, TU_DIMS(NREC), recs, lens);
+    free(recs);
+    free(lens);
+    int64_t fl = 8;
+    tx_tensor *one[5], *many[5];
+    for (int pass = 0; pass < 2; pass++) {
+        tx_set_num_threads(pass == 0 ? 1 : 4);
+        tx_tensor **o = pass == 0 ? one : many;
+        assert_int_equal(tx_cast(x, TX_FLOAT16, &o[0]), TX_OK);
+        assert_int_equal(tx_cast(x, TX_INT16, &o[1]), TX_OK);
+        assert_int_equal(tx_saturate_cast(x, TX_INT8, &o[2]), TX_OK);
+        assert_int_equal(tx_decode_raw(r, TX_INT32, 0, &fl, &o[3]), TX_OK);
+        assert_int_equal(tx_cast(x, TX_FLOAT64, &o[4]), TX_OK);
+    }
+    tx_set_num_threads(0);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(tx_tensor_nbytes(one[i]), tx_tensor_nbytes(many[i]));
+        assert_memory_equal(tx_tensor_data(one[i]), tx_tensor_data(many[i]), tx_tensor_nbytes(one[i]));
+        tx_tensor_free(one[i]);
+        tx_tensor_free(many[i]);
+    }
+    /* spot checks of the results themselves */
+    tx_tensor *o = NULL;
+    assert_int_equal(tx_saturate_cast(x, TX_INT8, &o), TX_OK);
+    const int8_t *q = tx_tensor_data(o);
+    assert_int_equal(q[0], 0);         /* NaN: cast(NaN) */
+    assert_int_equal(q[3], -128);
+    assert_int_equal(q[N - 1], 127);
+    tx_tensor_free(o);
+    assert_int_equal(tx_decode_raw(r, TX_UINT8, 1, &fl, &o), TX_OK);
+    assert_memory_equal((const char *)tx_tensor_data(o) + 8 * 199999, "efgh\0\0\0\0", 8);
+    tx_tensor_free(o);
+    tx_tensor_free(r);
+    tx_tensor_free(x);
+}
+
 /* ---- allocation failures ------------------------------------------------------------------ */
 
 static void test_alloc_failure(void **state) {
@@ -1404,6 +1453,7 @@ int main(void) {
         cmocka_unit_test(test_pack_edges),
         cmocka_unit_test(test_pack_errors),
         cmocka_unit_test(test_hostile_inputs),
+        cmocka_unit_test(test_threads_same_bits),
         cmocka_unit_test(test_alloc_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
