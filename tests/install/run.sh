@@ -27,6 +27,15 @@ cc -std=c11 -Wall -Wextra -Werror "$src/examples/consumer/consumer.c" -o "$tmp/p
 "$tmp/pcs" > "$tmp/out3"
 cmp "$tmp/out1" "$tmp/out3"
 
+# The example programs out of tree: all of them through find_package (examples/CMakeLists.txt run
+# on its own), sensor_be also through pkg-config; and the man page is installed.
+cmake -S "$src/examples" -B "$tmp/ex" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/ex" >/dev/null
+LD_LIBRARY_PATH="$(dirname "$libdir")" ctest --test-dir "$tmp/ex" --output-on-failure >/dev/null
+cc -std=c11 -Wall -Wextra -Werror "$src/examples/sensor_be.c" -o "$tmp/sensor" $(pkg-config --cflags --libs tensorx)
+LD_LIBRARY_PATH="$(dirname "$libdir")" "$tmp/sensor" "$src/examples/data" | grep -q "8x4 samples"
+test -f "$tmp/prefix/share/man/man1/tensorx.1"
+
 # The header alone, as C11 and as C++.
 printf '#include <tensorx.h>\nint main(void) { return tx_dtype_size(TX_FLOAT32) == 4 ? 0 : 1; }\n' > "$tmp/h.c"
 cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$tmp/prefix/include" -c "$tmp/h.c" -o "$tmp/h.o"
