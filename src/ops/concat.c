@@ -8,6 +8,20 @@
 
 #include <inttypes.h>
 
+#include "kernels/copy.h"
+#include "parallel/pool.h"
+
+/* Work under PARALLEL_MIN_BYTES stays on the calling thread (waking workers costs about what a
+ * megabyte copy does); a thread's piece moves at least GRAIN_BYTES.  The values of copy.c. */
+#define PARALLEL_MIN_BYTES ((int64_t)1 << 20)
+#define GRAIN_BYTES ((int64_t)256 << 10)
+/* Inputs whose rows average at least this many bytes are copied one by one with the generic
+ * strided copy (parallel, with streaming stores for large outputs); narrower rows are joined row
+ * block by row block, so that each output block is written while it is in cache. */
+#define WIDE_CHUNK_BYTES 1024
+
+static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
+
 /* ---- kernels ------------------------------------------------------------------------------- */
 
 /* Copies `rows` rows of `chunk` bytes, contiguous in src, to dst rows `stride` bytes apart.
@@ -29,23 +43,50 @@ static void copy_rows(char *dst, int64_t stride, const char *src, size_t chunk, 
 }
 
 /* Output row k (out_row bytes) = row k of values[0] | row k of values[1] | ...; input i has
- * nbytes / outer bytes per row. */
-static void join_rows(char *dst, const tx_tensor *const *values, size_t n, int64_t outer,
-                      size_t out_row) {
+ * nbytes / outer bytes per row.  A unit of work is one output row. */
+typedef struct join_job {
+    char *dst;
+    const tx_tensor *const *values;
+    size_t n;
+    int64_t outer;
+    size_t out_row;
+} join_job;
+
+static void join_piece(void *ctx, int64_t begin, int64_t end) {
+    const join_job *j = ctx;
     /* Rows per block: about 32 KB of output, so the block is still in L1/L2 when the next input
      * writes its column of it. */
-    int64_t block = out_row >= 32768 ? 1 : (int64_t)(32768 / out_row);
-    for (int64_t r0 = 0; r0 < outer; r0 += block) {
-        int64_t rn = outer - r0 < block ? outer - r0 : block;
+    int64_t block = j->out_row >= 32768 ? 1 : (int64_t)(32768 / j->out_row);
+    for (int64_t r0 = begin; r0 < end; r0 += block) {
+        int64_t rn = end - r0 < block ? end - r0 : block;
         size_t off = 0;
-        for (size_t i = 0; i < n; i++) {
-            size_t chunk = values[i]->nbytes / (size_t)outer;
+        for (size_t i = 0; i < j->n; i++) {
+            size_t chunk = j->values[i]->nbytes / (size_t)j->outer;
             if (chunk)
-                copy_rows(dst + (size_t)r0 * out_row + off, (int64_t)out_row,
-                          values[i]->data + (size_t)r0 * chunk, chunk, rn);
+                copy_rows(j->dst + (size_t)r0 * j->out_row + off, (int64_t)j->out_row,
+                          j->values[i]->data + (size_t)r0 * chunk, chunk, rn);
             off += chunk;
         }
     }
+}
+
+static void join_rows(char *dst, const tx_tensor *const *values, size_t n, int64_t outer,
+                      size_t out_row) {
+    size_t total = (size_t)outer * out_row;
+    if (out_row / n >= WIDE_CHUNK_BYTES) {
+        size_t off = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t chunk = values[i]->nbytes / (size_t)outer;
+            int64_t dims[2] = {outer, (int64_t)chunk}, ds[2] = {(int64_t)out_row, 1},
+                    ss[2] = {(int64_t)chunk, 1};
+            if (chunk) tx__copy_nd(dst + off, values[i]->data, 2, dims, ds, ss, 1);
+            off += chunk;
+        }
+        return;
+    }
+    join_job j = {dst, values, n, outer, out_row};
+    if ((int64_t)total < PARALLEL_MIN_BYTES) join_piece(&j, 0, outer);
+    else tx__parallel_for(outer, at_least_one(GRAIN_BYTES / (int64_t)out_row), join_piece, &j);
 }
 
 /* Fills `count` elements of `w` bytes at dst with the element at v. */
@@ -227,26 +268,58 @@ tx_status tx_pack(const tx_tensor *const *values, size_t n, int64_t axis, tx_ten
 
 /* ---- meshgrid ------------------------------------------------------------------------------ */
 
-/* Writes output `o` of meshgrid: arg (flattened, `o->dims[ax]` elements) varies along dim ax. */
-static void meshgrid_fill(tx_tensor *o, const tx_tensor *arg, size_t ax) {
-    size_t w = tx_dtype_size(o->dtype);
-    bool complex = o->dtype == TX_COMPLEX64 || o->dtype == TX_COMPLEX128;
-    int64_t outer = 1, inner = 1, mid = o->dims[ax];
-    for (size_t d = 0; d < ax; d++) outer *= o->dims[d];
-    for (size_t d = ax + 1; d < o->rank; d++) inner *= o->dims[d];
-    /* The first block [mid, inner]: element m of the argument repeated inner times. */
-    char *block = o->data;
-    if (inner == 1 && !complex) {
-        memcpy(block, arg->data, (size_t)mid * w);
-    } else {
-        for (int64_t m = 0; m < mid; m++) {
-            char v[16];
-            if (complex) complex_times_one(v, arg->data + (size_t)m * w, o->dtype);
-            else memcpy(v, arg->data + (size_t)m * w, w);
-            fill_value(block + (size_t)(m * inner) * w, v, inner, w);
-        }
+/* Output `o` of meshgrid is [outer, mid, inner] with the argument (mid elements) varying along
+ * the middle: block [mid, inner] holds element m repeated inner times, and the other outer
+ * positions repeat the block. */
+typedef struct mesh_job {
+    char *out;
+    const char *arg;
+    tx_dtype dtype;
+    size_t w;
+    int64_t mid, inner;
+    size_t block; /* bytes of one [mid, inner] block */
+} mesh_job;
+
+/* Elements m in [begin, end) of the first block. */
+static void mesh_fill_piece(void *ctx, int64_t begin, int64_t end) {
+    const mesh_job *j = ctx;
+    bool complex = j->dtype == TX_COMPLEX64 || j->dtype == TX_COMPLEX128;
+    if (j->inner == 1 && !complex) {
+        memcpy(j->out + (size_t)begin * j->w, j->arg + (size_t)begin * j->w,
+               (size_t)(end - begin) * j->w);
+        return;
     }
-    replicate(block, (size_t)(mid * inner) * w, outer);
+    for (int64_t m = begin; m < end; m++) {
+        char v[16];
+        if (complex) complex_times_one(v, j->arg + (size_t)m * j->w, j->dtype);
+        else memcpy(v, j->arg + (size_t)m * j->w, j->w);
+        fill_value(j->out + (size_t)(m * j->inner) * j->w, v, j->inner, j->w);
+    }
+}
+
+/* Copies of the first block at outer positions [begin, end) (begin >= 1): one copy from the first
+ * block, then doubling within the range. */
+static void mesh_copy_piece(void *ctx, int64_t begin, int64_t end) {
+    const mesh_job *j = ctx;
+    if (begin < 1) begin = 1;
+    if (begin >= end) return;
+    char *first = j->out + (size_t)begin * j->block;
+    memcpy(first, j->out, j->block);
+    replicate(first, j->block, end - begin);
+}
+
+static void meshgrid_fill(tx_tensor *o, const tx_tensor *arg, size_t ax) {
+    mesh_job j = {o->data, arg->data, o->dtype, tx_dtype_size(o->dtype), o->dims[ax], 1, 0};
+    int64_t outer = 1;
+    for (size_t d = 0; d < ax; d++) outer *= o->dims[d];
+    for (size_t d = ax + 1; d < o->rank; d++) j.inner *= o->dims[d];
+    j.block = (size_t)(j.mid * j.inner) * j.w;
+    bool serial = (int64_t)o->nbytes < PARALLEL_MIN_BYTES;
+    int64_t row = (int64_t)j.w * j.inner;
+    if (serial || (int64_t)j.block < PARALLEL_MIN_BYTES) mesh_fill_piece(&j, 0, j.mid);
+    else tx__parallel_for(j.mid, at_least_one(GRAIN_BYTES / row), mesh_fill_piece, &j);
+    if (serial) mesh_copy_piece(&j, 1, outer);
+    else tx__parallel_for(outer, at_least_one(GRAIN_BYTES / (int64_t)j.block), mesh_copy_piece, &j);
 }
 
 tx_status tx_meshgrid(const tx_tensor *const *args, size_t n, tx_meshgrid_indexing indexing,

@@ -11,6 +11,14 @@
 
 #include "kernels/copy.h"
 #include "kernels/transpose.h"
+#include "parallel/pool.h"
+
+/* Work under PARALLEL_MIN_BYTES stays on the calling thread (waking workers costs about what a
+ * megabyte copy does); a thread's piece moves at least GRAIN_BYTES.  The values of copy.c. */
+#define PARALLEL_MIN_BYTES ((int64_t)1 << 20)
+#define GRAIN_BYTES ((int64_t)256 << 10)
+
+static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
 
 /* TensorFlow's Reverse and ReverseV2 kernels stop at rank 8 (reverse_op.cc). */
 #define TX_REVERSE_MAX_RANK 8
@@ -131,32 +139,38 @@ static inline void copy_row(char *d, const char *s, size_t n) {
     }
 }
 
-/* The kernel on the input seen as [P, X, M, Y, Q]: X and Y are the batch and sequence dims (in
- * that order when batch_first), P, M and Q the products of the dims before, between and after
- * them; a row is Q contiguous elements (`row` bytes). */
-static void reverse_sequence_kernel(char *dst, const char *src, int64_t P, int64_t X, int64_t M,
-                                    int64_t Y, size_t row, bool batch_first,
-                                    const int64_t *lens) {
-    const int64_t sy = (int64_t)row, sm = Y * sy, sx = M * sm, sp = X * sx;
-    for (int64_t p = 0; p < P; p++) {
-        for (int64_t x = 0; x < X; x++) {
-            for (int64_t m = 0; m < M; m++) {
-                int64_t base = p * sp + x * sx + m * sm;
-                char *d = dst + base;
-                const char *s = src + base;
-                if (batch_first) {
-                    /* x is the batch index: reverse rows [0, L) of this run, copy the rest whole. */
-                    int64_t L = lens[x];
-                    for (int64_t y = 0; y < L; y++) copy_row(d + y * sy, s + (L - 1 - y) * sy, row);
-                    if (L < Y) memcpy(d + L * sy, s + L * sy, (size_t)((Y - L) * sy));
-                } else {
-                    /* x is the sequence index, y the batch index. */
-                    for (int64_t y = 0; y < Y; y++) {
-                        int64_t L = lens[y];
-                        int64_t from = x < L ? L - 1 - x : x;
-                        copy_row(d + y * sy, s + (from - x) * sx + y * sy, row);
-                    }
-                }
+/* The input seen as [P, X, M, Y, Q]: X and Y are the batch and sequence dims (in that order
+ * when batch_first), P, M and Q the products of the dims before, between and after them; a row is
+ * Q contiguous elements (`row` bytes).  A unit of work is one (p, x, m): Y rows. */
+typedef struct reverse_sequence_job {
+    char *dst;
+    const char *src;
+    int64_t X, M, Y;
+    size_t row;
+    bool batch_first;
+    const int64_t *lens;
+} reverse_sequence_job;
+
+static void reverse_sequence_piece(void *ctx, int64_t begin, int64_t end) {
+    const reverse_sequence_job *j = ctx;
+    const int64_t sy = (int64_t)j->row, sm = j->Y * sy, sx = j->M * sm;
+    const size_t row = j->row;
+    for (int64_t u = begin; u < end; u++) {
+        int64_t x = (u / j->M) % j->X;
+        /* Units are laid out like the data: unit u = (p, x, m) starts u * sm bytes in. */
+        char *d = j->dst + u * sm;
+        const char *s = j->src + u * sm;
+        if (j->batch_first) {
+            /* x is the batch index: reverse rows [0, L) of this run, copy the rest whole. */
+            int64_t L = j->lens[x];
+            for (int64_t y = 0; y < L; y++) copy_row(d + y * sy, s + (L - 1 - y) * sy, row);
+            if (L < j->Y) memcpy(d + L * sy, s + L * sy, (size_t)((j->Y - L) * sy));
+        } else {
+            /* x is the sequence index, y the batch index. */
+            for (int64_t y = 0; y < j->Y; y++) {
+                int64_t L = j->lens[y];
+                int64_t from = x < L ? L - 1 - x : x;
+                copy_row(d + y * sy, s + (from - x) * sx + y * sy, row);
             }
         }
     }
@@ -214,9 +228,12 @@ tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengt
         for (int64_t d = 0; d < lo; d++) P *= input->dims[d];
         for (int64_t d = lo + 1; d < hi; d++) M *= input->dims[d];
         for (int64_t d = hi + 1; d < r; d++) Q *= input->dims[d];
-        size_t row = (size_t)Q * tx_dtype_size(input->dtype);
-        reverse_sequence_kernel(o->data, input->data, P, input->dims[lo], M, input->dims[hi], row,
-                                batch_dim < seq_dim, lens);
+        reverse_sequence_job j = {o->data, input->data, input->dims[lo], M, input->dims[hi],
+                                  (size_t)Q * tx_dtype_size(input->dtype), batch_dim < seq_dim,
+                                  lens};
+        int64_t units = P * j.X * M, unit_bytes = (int64_t)o->nbytes / units;
+        if ((int64_t)o->nbytes < PARALLEL_MIN_BYTES) reverse_sequence_piece(&j, 0, units);
+        else tx__parallel_for(units, at_least_one(GRAIN_BYTES / unit_bytes), reverse_sequence_piece, &j);
     }
     tx__free(lens, (nlens ? nlens : 1) * sizeof *lens);
     if (st == TX_OK) *out = o;
@@ -310,12 +327,58 @@ static void transpose_plan_make(transpose_plan *pl, const tx_tensor *a, const si
     }
 }
 
+/* The batched 2-D part of a transpose: planes of rows x cols (source rows sstride bytes apart,
+ * destination rows dstride apart) at batch offsets walked by an odometer over nb dims.  A unit of
+ * work is a chunk of up to chunk_rows rows of one plane (nchunks per plane). */
+typedef struct transpose_job {
+    tx__transpose2d_fn kernel;
+    char *dst;
+    const char *src;
+    size_t width;
+    int64_t rows, cols, sstride, dstride, chunk_rows, nchunks;
+    size_t nb;
+    int64_t bdims[TX_MAX_RANK], bsrc[TX_MAX_RANK], bdst[TX_MAX_RANK];
+} transpose_job;
+
+static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
+    const transpose_job *j = ctx;
+    int64_t idx[TX_MAX_RANK];
+    int64_t batch = begin / j->nchunks, chunk = begin % j->nchunks;
+    const char *s = j->src;
+    char *d = j->dst;
+    for (size_t k = j->nb; k-- > 0;) {
+        idx[k] = batch % j->bdims[k];
+        batch /= j->bdims[k];
+        s += idx[k] * j->bsrc[k];
+        d += idx[k] * j->bdst[k];
+    }
+    for (int64_t u = begin; u < end; u++) {
+        int64_t r0 = chunk * j->chunk_rows;
+        int64_t rn = j->rows - r0 < j->chunk_rows ? j->rows - r0 : j->chunk_rows;
+        j->kernel(d + r0 * (int64_t)j->width, s + r0 * j->sstride, rn, j->cols, j->sstride,
+                  j->dstride);
+        if (++chunk < j->nchunks) continue;
+        chunk = 0;
+        for (size_t k = j->nb; k-- > 0;) {
+            if (++idx[k] < j->bdims[k]) {
+                s += j->bsrc[k];
+                d += j->bdst[k];
+                break;
+            }
+            idx[k] = 0;
+            s -= (j->bdims[k] - 1) * j->bsrc[k];
+            d -= (j->bdims[k] - 1) * j->bdst[k];
+        }
+    }
+}
+
 /* Runs the plan: batches of 2-D transposes when the element width has a tiled kernel, otherwise
- * the generic strided copy (wide elements move with memcpy). */
+ * the generic strided copy (wide elements move with memcpy).  Both split large work over the
+ * thread pool. */
 static void transpose_run(const transpose_plan *pl, char *dst, const char *src) {
     size_t r = pl->rank, w = pl->width;
     if (r == 0) {
-        memcpy(dst, src, w);
+        tx__copy_nd(dst, src, 0, NULL, NULL, NULL, w);
         return;
     }
     int64_t in_strides[TX_MAX_RANK], odims[TX_MAX_RANK], ostrides[TX_MAX_RANK],
@@ -333,59 +396,69 @@ static void transpose_run(const transpose_plan *pl, char *dst, const char *src) 
     }
     /* The plane: output-innermost dim a (source rows) by input-innermost dim b (source columns,
      * at output position qb); the other dims form the batch, walked in output order. */
+    transpose_job j;
     size_t a = pl->perm[r - 1], b = r - 1, qb = 0;
     while (pl->perm[qb] != b) qb++;
-    size_t nb = 0;
-    int64_t bdims[TX_MAX_RANK], bsrc[TX_MAX_RANK], bdst[TX_MAX_RANK], idx[TX_MAX_RANK];
-    for (size_t j = 0; j + 1 < r; j++) {
-        if (j == qb) continue;
-        bdims[nb] = odims[j];
-        bsrc[nb] = src_strides[j];
-        bdst[nb] = ostrides[j];
-        idx[nb] = 0;
-        nb++;
+    j.nb = 0;
+    int64_t nbatch = 1;
+    for (size_t k = 0; k + 1 < r; k++) {
+        if (k == qb) continue;
+        j.bdims[j.nb] = odims[k];
+        j.bsrc[j.nb] = src_strides[k];
+        j.bdst[j.nb] = ostrides[k];
+        nbatch *= odims[k];
+        j.nb++;
     }
-    int64_t rows = pl->dims[a], cols = pl->dims[b];
-    int64_t sstride = in_strides[a], dstride = ostrides[qb];
-    const char *s = src;
-    char *d = dst;
-    for (;;) {
-        kernel(d, s, rows, cols, sstride, dstride);
-        size_t k = nb;
-        for (;;) {
-            if (k == 0) return;
-            k--;
-            if (++idx[k] < bdims[k]) {
-                s += bsrc[k];
-                d += bdst[k];
-                break;
-            }
-            idx[k] = 0;
-            s -= (bdims[k] - 1) * bsrc[k];
-            d -= (bdims[k] - 1) * bdst[k];
+    j.kernel = kernel;
+    j.dst = dst;
+    j.src = src;
+    j.width = w;
+    j.rows = pl->dims[a];
+    j.cols = pl->dims[b];
+    j.sstride = in_strides[a];
+    j.dstride = ostrides[qb];
+    int64_t plane = j.rows * j.cols * (int64_t)w, total = nbatch * plane;
+    /* Planes above a grain are cut into chunks of 64 rows (a whole number of tiles for every
+     * width) so that a few large planes still spread over the threads. */
+    j.chunk_rows = plane > GRAIN_BYTES && j.rows > 64 ? 64 : j.rows;
+    j.nchunks = (j.rows + j.chunk_rows - 1) / j.chunk_rows;
+    int64_t units = nbatch * j.nchunks, unit_bytes = plane / j.nchunks;
+    if (total < PARALLEL_MIN_BYTES) transpose_piece(&j, 0, units);
+    else tx__parallel_for(units, at_least_one(GRAIN_BYTES / at_least_one(unit_bytes)), transpose_piece, &j);
+}
+
+/* Negates the imaginary part of complex values [begin, end): flipping the sign bit is exactly
+ * what negation does to an IEEE value, NaN and zero included. */
+typedef struct conj_job {
+    char *data;
+    tx_dtype dtype;
+} conj_job;
+
+static void conjugate_piece(void *ctx, int64_t begin, int64_t end) {
+    const conj_job *j = ctx;
+    if (j->dtype == TX_COMPLEX64) {
+        for (int64_t i = begin; i < end; i++) {
+            uint32_t im;
+            memcpy(&im, j->data + 8 * i + 4, 4);
+            im ^= UINT32_C(0x80000000);
+            memcpy(j->data + 8 * i + 4, &im, 4);
+        }
+    } else {
+        for (int64_t i = begin; i < end; i++) {
+            uint64_t im;
+            memcpy(&im, j->data + 16 * i + 8, 8);
+            im ^= UINT64_C(0x8000000000000000);
+            memcpy(j->data + 16 * i + 8, &im, 8);
         }
     }
 }
 
-/* Negates the imaginary part of every complex value: flipping the sign bit is exactly what
- * negation does to an IEEE value, NaN and zero included. */
 static void conjugate_in_place(tx_tensor *t) {
-    char *p = t->data;
-    if (t->dtype == TX_COMPLEX64) {
-        for (int64_t i = 0; i < t->numel; i++) {
-            uint32_t im;
-            memcpy(&im, p + 8 * i + 4, 4);
-            im ^= UINT32_C(0x80000000);
-            memcpy(p + 8 * i + 4, &im, 4);
-        }
-    } else if (t->dtype == TX_COMPLEX128) {
-        for (int64_t i = 0; i < t->numel; i++) {
-            uint64_t im;
-            memcpy(&im, p + 16 * i + 8, 8);
-            im ^= UINT64_C(0x8000000000000000);
-            memcpy(p + 16 * i + 8, &im, 8);
-        }
-    }
+    if (t->dtype != TX_COMPLEX64 && t->dtype != TX_COMPLEX128) return;
+    conj_job j = {t->data, t->dtype};
+    int64_t w = (int64_t)tx_dtype_size(t->dtype);
+    if ((int64_t)t->nbytes < PARALLEL_MIN_BYTES) conjugate_piece(&j, 0, t->numel);
+    else tx__parallel_for(t->numel, GRAIN_BYTES / w, conjugate_piece, &j);
 }
 
 tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,

@@ -854,6 +854,85 @@ static void test_transpose_errors(void **state) {
     for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
 }
 
+/* ---- large inputs: the thread-pool paths give the naive loops' bytes for 1 and 4 threads ---- */
+
+static void test_large_parallel(void **state) {
+    (void)state;
+    for (int threads = 1; threads <= 4; threads += 3) {
+        tx_set_num_threads(threads);
+        /* transpose: a few big planes (chunked), many small planes, a wide-element copy. */
+        check_transpose(TX_FLOAT32, 2, (int64_t[]){700, 650}, (size_t[]){1, 0});
+        check_transpose(TX_INT16, 3, (int64_t[]){3, 500, 420}, (size_t[]){2, 0, 1});
+        check_transpose(TX_UINT8, 3, (int64_t[]){40000, 7, 5}, (size_t[]){0, 2, 1});
+        check_transpose(TX_FLOAT64, 3, (int64_t[]){300, 200, 3}, (size_t[]){1, 0, 2});
+        check_transpose(TX_COMPLEX64, 3, (int64_t[]){1, 1, 200000}, (size_t[]){1, 0, 2});
+        /* conjugate on a large complex tensor */
+        tx_tensor *z = random_tensor(TX_COMPLEX128, 2, TU_DIMS(300, 500)), *o = NULL;
+        assert_int_equal(tx_transpose(z, NULL, 1, &o), TX_OK);
+        char *want = malloc(tx_tensor_nbytes(z));
+        naive_transpose(z, (size_t[]){1, 0}, want);
+        for (int64_t i = 0; i < tx_tensor_numel(z); i++) want[16 * i + 15] ^= (char)0x80;
+        assert_memory_equal(tx_tensor_data(o), want, tx_tensor_nbytes(z));
+        tx_tensor_free(o);
+        free(want);
+        tx_tensor_free(z);
+        /* reverse_sequence, both dim orders */
+        tx_tensor *in = random_tensor(TX_INT32, 3, TU_DIMS(64, 100, 50));
+        int64_t lens[100];
+        for (int b = 0; b < 100; b++) lens[b] = (int64_t)(rnd() % 65);
+        tx_tensor *lt = tu_i64(100, lens);
+        want = malloc(tx_tensor_nbytes(in));
+        assert_int_equal(tx_reverse_sequence(in, lt, 0, 1, &o), TX_OK);
+        naive_reverse_sequence(in, lens, 0, 1, want);
+        assert_memory_equal(tx_tensor_data(o), want, tx_tensor_nbytes(in));
+        tx_tensor_free(o);
+        tx_tensor_free(lt);
+        for (int b = 0; b < 64; b++) lens[b] = (int64_t)(rnd() % 101);
+        lt = tu_i64(64, lens);
+        assert_int_equal(tx_reverse_sequence(in, lt, 1, 0, &o), TX_OK);
+        naive_reverse_sequence(in, lens, 1, 0, want);
+        assert_memory_equal(tx_tensor_data(o), want, tx_tensor_nbytes(in));
+        tx_tensor_free(o);
+        tx_tensor_free(lt);
+        free(want);
+        /* concat: narrow rows (row blocks) and wide rows (per-input strided copies). */
+        tx_tensor *a = random_tensor(TX_UINT16, 2, TU_DIMS(100000, 3)), *b = random_tensor(TX_UINT16, 2, TU_DIMS(100000, 5));
+        const tx_tensor *ab[3] = {a, b, a};
+        assert_int_equal(tx_concat(ab, 3, 1, &o), TX_OK);
+        const uint16_t *r = tx_tensor_data(o), *pa = tx_tensor_data(a), *pb = tx_tensor_data(b);
+        for (int64_t k = 0; k < 100000; k += 997) {
+            assert_memory_equal(r + 11 * k, pa + 3 * k, 6);
+            assert_memory_equal(r + 11 * k + 3, pb + 5 * k, 10);
+            assert_memory_equal(r + 11 * k + 8, pa + 3 * k, 6);
+        }
+        tx_tensor_free(o);
+        tx_tensor *c = random_tensor(TX_INT8, 2, TU_DIMS(300, 3000)), *e = random_tensor(TX_INT8, 2, TU_DIMS(300, 2000));
+        const tx_tensor *ce[2] = {c, e};
+        assert_int_equal(tx_concat(ce, 2, -1, &o), TX_OK);
+        for (int64_t k = 0; k < 300; k++) {
+            assert_memory_equal((char *)tx_tensor_data(o) + 5000 * k, (char *)tx_tensor_data(c) + 3000 * k, 3000);
+            assert_memory_equal((char *)tx_tensor_data(o) + 5000 * k + 3000, (char *)tx_tensor_data(e) + 2000 * k, 2000);
+        }
+        tx_tensor_free(o);
+        /* meshgrid: big first block (outer 1) and many copies of a small block. */
+        tx_tensor *x = iota(TX_INT32, 1, TU_DIMS(700)), *y = iota_from(TX_INT32, 1, TU_DIMS(600), 1000);
+        const tx_tensor *xy[2] = {x, y};
+        tx_tensor *outs[2];
+        assert_int_equal(tx_meshgrid(xy, 2, TX_MESHGRID_IJ, outs), TX_OK);
+        const int32_t *g0 = tx_tensor_data(outs[0]), *g1 = tx_tensor_data(outs[1]);
+        for (int64_t i = 0; i < 700; i++)
+            for (int64_t k = 0; k < 600; k++) {
+                if (g0[i * 600 + k] != i + 1 || g1[i * 600 + k] != 1000 + k)
+                    fail_msg("meshgrid [%lld, %lld]: %d %d", (long long)i, (long long)k, g0[i * 600 + k], g1[i * 600 + k]);
+            }
+        tx_tensor_free(outs[0]);
+        tx_tensor_free(outs[1]);
+        tx_tensor *tt[] = {in, a, b, c, e, x, y};
+        for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
+    }
+    tx_set_num_threads(0);
+}
+
 /* ---- allocation failure ---- */
 
 static void test_alloc_failure(void **state) {
@@ -926,6 +1005,7 @@ int main(void) {
         cmocka_unit_test(test_transpose_edge),
         cmocka_unit_test(test_transpose_conjugate),
         cmocka_unit_test(test_transpose_errors),
+        cmocka_unit_test(test_large_parallel),
         cmocka_unit_test(test_alloc_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
