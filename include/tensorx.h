@@ -857,17 +857,20 @@ TX_API tx_status tx_tensor_wrap_strings(size_t rank, const int64_t *dims, const 
  * element (each part of a complex) is reversed in a private copy-on-write mapping, which then
  * costs memory for the whole window.  bool bytes other than 0 and 1 are made 1 the same way
  * (only the pages holding such bytes are copied).  Later changes to the file may show through.
- * Errors: invalid_argument (path or out NULL; string dtype -- use tx_file_map_string; the window
- * extends past the end of the file; the file cannot be opened or mapped, with the system's
- * reason; an offset not a multiple of the element alignment); and those of tx_tensor_new;
- * unimplemented (a platform without mmap).  Since 0.1. */
+ * Errors: invalid_argument (path or out NULL; unknown or string dtype -- strings use
+ * tx_file_map_string; rank > TX_MAX_RANK, dims NULL, a negative dim; an offset not a multiple of
+ * the element alignment; not a regular file; the window extends past the end of the file; the
+ * file cannot be opened or mapped, with the system's reason); resource_exhausted (mmap found no
+ * memory or address space; allocation failed); unimplemented (a platform without mmap).
+ * Since 0.1. */
 TX_API tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, size_t rank,
                              const int64_t *dims, int byte_swapped, tx_tensor **out);
 
 /* Memory-maps `length` bytes of the file at `path` from byte `offset` as a scalar string tensor
  * (the input decode_raw takes), without reading or copying them.  Released as tx_file_map's.
- * Errors: invalid_argument (path or out NULL; the window extends past the end of the file; the
- * file cannot be opened or mapped); resource_exhausted; unimplemented (no mmap).  Since 0.1. */
+ * Errors: invalid_argument (path or out NULL; not a regular file; the window extends past the
+ * end of the file; the file cannot be opened or mapped); resource_exhausted (mmap found no memory
+ * or address space; allocation failed); unimplemented (no mmap).  Since 0.1. */
 TX_API tx_status tx_file_map_string(const char *path, uint64_t offset, uint64_t length,
                                     tx_tensor **out);
 

@@ -153,4 +153,73 @@ if command -v script >/dev/null; then
     check "-o - refuses a terminal" grep -q "refusing to write .npy data to a terminal" "$TX_TMP/tty.out"
 fi
 unset TENSORX_PROGRESS_DELAY
+
+# ---- the docs do not rot ----
+ROOT=$(cd "$DATA/../.." && pwd)
+cat >"$TX_TMP/doccheck.py" <<'PYEOF'
+# Runs every "$ tensorx ..." line of the ```sh blocks of a page (from a copy of examples/data) and
+# compares stdout+stderr with the lines below it.
+import os, re, subprocess, sys
+doc, tx, data = sys.argv[1:4]
+cmds = []
+for block in re.findall(r"```sh\n(.*?)```", open(doc).read(), re.S):
+    cur = None
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            cur = [line[2:], []]
+            cmds.append(cur)
+        elif cur is not None:
+            cur[1].append(line)
+env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(tx)) + ":" + os.environ["PATH"])
+for cmd, want in cmds:
+    r = subprocess.run(["bash", "-c", cmd + " 2>&1"], cwd=data, env=env, capture_output=True, text=True)
+    got = r.stdout.rstrip("\n").split("\n") if r.stdout.strip() else []
+    print("PASS" if got == want else "FAIL", cmd)
+    if got != want:
+        print("--- want\n%s\n--- got\n%s" % ("\n".join(want), "\n".join(got)))
+PYEOF
+mkdir -p "$TX_TMP/docdata"
+cp "$DATA"/* "$TX_TMP/docdata/"
+$PY "$TX_TMP/doccheck.py" "$ROOT/docs/cli.md" "$TX" "$TX_TMP/docdata" >"$TX_TMP/doc.out"
+n_pass=$(grep -c '^PASS' "$TX_TMP/doc.out")
+n_fail=$(grep -c '^FAIL' "$TX_TMP/doc.out")
+TX_PASSED=$((TX_PASSED + n_pass))
+TX_FAILED=$((TX_FAILED + n_fail))
+[ "$n_fail" -eq 0 ] || grep -A12 '^FAIL' "$TX_TMP/doc.out"
+check "docs/cli.md has examples" test "$n_pass" -ge 5
+# Every local link of docs/*.md resolves, and the index links every page of docs/.
+check "docs: local links resolve" $PY -c '
+import os, re, sys
+bad = []
+root = sys.argv[1]
+for page in os.listdir(os.path.join(root, "docs")):
+    if not page.endswith(".md"): continue
+    for link in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", open(os.path.join(root, "docs", page)).read()):
+        if not os.path.exists(os.path.join(root, "docs", link)): bad.append(page + " -> " + link)
+sys.exit("broken: " + ", ".join(bad) if bad else 0)' "$ROOT"
+for page in "$ROOT"/docs/*.md "$ROOT"/docs/tensorx.1; do
+    name=$(basename "$page")
+    [ "$name" = index.md ] && continue
+    check "docs/index.md links $name" grep -qF "]($name)" "$ROOT/docs/index.md"
+done
+# The C excerpts of docs/interop.md are verbatim parts of examples/*.c (which the tests build).
+check "docs/interop.md C excerpts are in examples/" $PY -c '
+import glob, re, sys
+root = sys.argv[1]
+src = "".join(open(f).read() for f in glob.glob(root + "/examples/*.c"))
+blocks = re.findall(r"```c\n(.*?)```", open(root + "/docs/interop.md").read(), re.S)
+missing = [b.splitlines()[0] for b in blocks if b not in src]
+sys.exit("not in examples: %s" % missing if missing or not blocks else 0)' "$ROOT"
+# The man page names every op of the CLI.
+for op in $("$TX" help | sed -n '/^ops:/,$p' | awk 'NR > 1 {print $1}'); do
+    check "tensorx.1 names $op" grep -qw -- "$op" "$ROOT/docs/tensorx.1"
+done
+if command -v groff >/dev/null; then
+    check "tensorx.1 renders without warnings" bash -c "groff -man -Tutf8 -ww '$ROOT/docs/tensorx.1' 2>&1 >/dev/null | (! grep .)"
+fi
+# The shared library's SONAME carries the major version.
+so=$(dirname "$TX")/libtensorx.so
+if [ -e "$so" ] && command -v readelf >/dev/null; then
+    check "SONAME is libtensorx.so.MAJOR" bash -c "readelf -d '$so' | grep -q 'SONAME.*\[libtensorx.so.$(ver MAJOR)\]'"
+fi
 finish
