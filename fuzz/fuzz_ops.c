@@ -68,7 +68,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (fz_alloc_live() > live_before) fz_die("decoding leaked");
         return 0;
     }
+    const char *name = c.def->name;
     long n = run_case(&c, c.fail_k, live_before);
+    if (getenv("FZ_VERBOSE")) fprintf(stderr, "  %s: %s, %ld allocation(s)\n", name, n >= 0 ? "ok" : "error", n);
     if (!fz_replay_mode || c.fail_k || n <= 0) return 0;
     /* The allocation-failure sweep: each allocation of the successful run fails once. */
     for (long k = 1; k <= n; k++) {

@@ -112,7 +112,7 @@ static bool decode_tensor(fz_in *in, tx_tensor **out) {
     }
     if (zero) numel = 0;
     size_t es = tx_dtype_size(dt), nbytes = 0;
-    bool huge = !zero && (ovf || numel > (int64_t)(SIZE_MAX / es) || (size_t)numel * es > tx_max_tensor_bytes());
+    bool huge = !zero && (ovf || (uint64_t)numel > SIZE_MAX / es || (size_t)numel * es > tx_max_tensor_bytes());
     if (!bad && !huge) nbytes = (size_t)numel * es;
     if (!bad && zero && ovf) {
         /* [2^62, 2^62, 0]: TF refuses the partial product; holding no element, it may also be

@@ -64,6 +64,8 @@ static tx_status scalar(lit *l) {
         while (*l->p && *l->p != q) {
             char c = *l->p++;
             if (c == '\\') {
+                /* A backslash ending the text must not step over the terminating NUL. */
+                if (*l->p == '\0') break;
                 char e = *l->p++;
                 switch (e) {
                 case 'n': c = '\n'; break;

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) and runs each for
+# SECONDS (default 30).  Usage:
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: npy args decode string_pack ops (default: all)
+# Environment: TX_FUZZ_BUILD (build dir, default build/fuzz), TX_FUZZ_JOBS (build jobs, default 2),
+# TX_FUZZ_FLAGS (extra libFuzzer flags).  New inputs go to $TX_FUZZ_BUILD/corpus/<target> (the seeds in
+# fuzz/corpora/<target> are read, never written); a crash is saved as
+# $TX_FUZZ_BUILD/artifacts/<target>-crash-<sha1>, and the script exits non-zero after running all
+# targets.  See docs/reliability.md for minimising a crash and adding it to the corpus.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=30
+if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then secs=$1; shift; fi
+all=(npy args decode string_pack ops)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+build=${TX_FUZZ_BUILD:-build/fuzz}
+jobs=${TX_FUZZ_JOBS:-2}
+
+# clang and its sanitizer/libFuzzer runtimes, plus what the build's tests directory configures.
+pkgs=(clang libclang-rt-14-dev cmake make pkg-config libcmocka-dev python3 python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# -O1 keeps the fuzzers fast while the Debug build type keeps assert() on.
+CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="-O1 -fsanitize=fuzzer-no-link" \
+  -DTX_SANITIZE='address;undefined' -DTX_BUILD_FUZZ=ON -DTX_WERROR=OFF -DTX_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j"$jobs" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+failed=()
+for t in "${targets[@]}"; do
+  mkdir -p "$build/corpus/$t" "$build/artifacts"
+  echo "== fuzz_$t: ${secs}s"
+  start=$(date +%s)
+  # shellcheck disable=SC2086
+  if "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$build/artifacts/$t-" ${TX_FUZZ_FLAGS:-} "$build/corpus/$t" "fuzz/corpora/$t" \
+      >"$build/fuzz_$t.log" 2>&1; then
+    echo "   ok in $(( $(date +%s) - start ))s: $(grep -E '^stat::number_of_executed_units' "$build/fuzz_$t.log" | awk '{print $2}') runs," \
+         "$(grep -cE '^#[0-9]+.*(NEW|REDUCE)' "$build/fuzz_$t.log" || true) new/reduced inputs"
+  else
+    echo "   CRASH (log: $build/fuzz_$t.log):"
+    grep -E 'ERROR|INVARIANT|runtime error|Test unit written' "$build/fuzz_$t.log" | head -5 | sed 's/^/   /'
+    failed+=("$t")
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: ${#failed[@]} target(s) crashed: ${failed[*]}"
+  echo "${#targets[@]} fuzzers: $(( ${#targets[@]} - ${#failed[@]} )) passed, ${#failed[@]} failed"
+  exit 1
+fi
+echo "${#targets[@]} passed, 0 failed"
