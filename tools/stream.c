@@ -204,6 +204,14 @@ static bool regular_file(const char *path, uint64_t *size) {
     return true;
 }
 
+/* True when `out` names the same file as `in`: writing it would truncate the file being mapped,
+ * so such a command goes through the normal path (which reads everything before writing). */
+static bool same_file(const char *in, const char *out) {
+    struct stat a, b;
+    if (!strcmp(out, "-")) return false;
+    return stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static bool ends_with(const char *s, const char *suffix) {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
@@ -373,6 +381,16 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
     return true;
 }
 
+tx_status stream_load_npy(const char *path, tx_tensor **out) {
+    tx_npy_info info;
+    uint64_t min = env_bytes("TENSORX_STREAM_MIN_BYTES", 64 * MIB);
+    if (tx_npy_read_info(path, &info) == TX_OK && info.dtype != TX_STRING && !info.byte_swapped &&
+        (!info.fortran_order || info.rank <= 1) && info.data_size >= min &&
+        tx_file_map(path, info.data_offset, info.dtype, info.rank, info.dims, 0, out) == TX_OK)
+        return TX_OK;
+    return tx_npy_load(path, out);
+}
+
 bool stream_run(const op_def *d, int argc, char **argv, int *rc) {
     if (!TX_HOST_LITTLE_ENDIAN) return false; /* the streamed data are written as they are */
     bool decode = !strcmp(d->name, "decode_raw"), cast = !strcmp(d->name, "cast"),
@@ -385,9 +403,10 @@ bool stream_run(const op_def *d, int argc, char **argv, int *rc) {
     bool taken = false;
     uint64_t min = env_bytes("TENSORX_STREAM_MIN_BYTES", 64 * MIB);
     if (decode && c.input[0] == '@' && strcmp(c.input, "@-") != 0 && !arg_has(&c.a, "fixed_length") &&
-        regular_file(c.input + 1, &c.size) && c.size >= min)
+        regular_file(c.input + 1, &c.size) && c.size >= min && !same_file(c.input + 1, c.out))
         taken = stream_decode_raw(d, &c, rc);
-    else if (!decode && ends_with(c.input, ".npy") && regular_file(c.input, &c.size) && c.size >= min)
+    else if (!decode && ends_with(c.input, ".npy") && regular_file(c.input, &c.size) && c.size >= min &&
+             !same_file(c.input, c.out))
         taken = stream_npy(d, &c, cast, rc);
     op_args_clear(&c.a);
     return taken;

@@ -16,6 +16,11 @@
  * *rc is the exit code and any error has been printed. */
 bool stream_run(const op_def *d, int argc, char **argv, int *rc);
 
+/* Loads a .npy for reading a few elements (tensorx info): a file of at least
+ * TENSORX_STREAM_MIN_BYTES that is numeric, C-order and in host byte order is memory-mapped
+ * instead of read, so only the pages looked at are read; anything else goes to tx_npy_load. */
+tx_status stream_load_npy(const char *path, tx_tensor **out);
+
 /* Writes t as .npy to `path`, or to stdout when path is "-" (refused when stdout is a terminal). */
 tx_status stream_save(const char *path, const tx_tensor *t);
 

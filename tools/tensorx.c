@@ -50,7 +50,7 @@ static void op_help(const op_def *d) {
 
 static int info(const char *path) {
     tx_tensor *t = NULL;
-    tx_status st = tx_npy_load(path, &t);
+    tx_status st = stream_load_npy(path, &t); /* big files are mapped: the preview reads little */
     if (st != TX_OK) {
         fprintf(stderr, "tensorx: info: %s: %s\n", tx_status_name(st), tx_last_error());
         return 1;

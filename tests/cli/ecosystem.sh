@@ -88,6 +88,15 @@ expect_fail "stream: bitcast bool" unimplemented "bool" -- bitcast input="$DATA/
 expect_fail "stream: bitcast shape" invalid_argument "last dimension must be 2" -- bitcast input="$DATA/images_nhwc.npy" type=uint16 -o "$TX_TMP/x.npy"
 expect_fail "stream: unwritable output" invalid_argument "cannot create" -- cast x="$DATA/labels.npy" dtype=int8 -o /nonexistent/dir/x.npy
 expect_fail "stream: bad argument" invalid_argument "unknown argument 'bogus'" -- cast x="$DATA/labels.npy" dtype=int8 bogus=1 -o "$TX_TMP/x.npy"
+# info maps big files instead of reading them: the same report.
+for f in "$DATA/images_nhwc.npy" "$DATA/labels.npy" "$TX_TMP/f23.npy"; do
+    expect "info mapped $(basename "$f")" "$(TENSORX_STREAM_MIN_BYTES=999999999 "$TX" info "$f")" -- info "$f"
+done
+# Writing over the input: streaming would truncate the file it maps, so the normal path runs.
+cp "$TX_TMP/f23.npy" "$TX_TMP/same.npy"
+"$TX" cast x="$TX_TMP/same.npy" dtype=float64 -o "$TX_TMP/same.npy"
+expect "stream: -o over the input" "$("$TX" cast x="$TX_TMP/f23.npy" dtype=float32)" -- cast x="$TX_TMP/same.npy" dtype=float32
+check "stream: -o over the input (dtype)" bash -c "'$TX' info '$TX_TMP/same.npy' | grep -qx 'dtype: float64'"
 unset TENSORX_STREAM_MIN_BYTES TENSORX_CHUNK_BYTES
 
 # ---- files larger than the memory limit ----
