@@ -26,6 +26,7 @@ step one_hot indices=data/labels.npy depth=4
 # 4. Strings: OpenVINO's pack/unpack.
 step decode_raw input_bytes='"IntelOpenVINO"' out_type=uint8 -o "$out/symbols.npy"
 step string_tensor_pack begins=0,5 ends=5,13 symbols="$out/symbols.npy" -o "$out/strings.npy"
+step info "$out/strings.npy"
 step string_tensor_unpack data="$out/strings.npy"
 echo
 echo "demo finished"
