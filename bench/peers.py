@@ -1,0 +1,556 @@
+#!/usr/bin/python3
+"""peers.py -- runs the peers of the tensorx benchmark on bench.c's workloads, in the same run, and
+merges their medians with tensorx's.
+
+Peers: NumPy (one thread: its copies are single-threaded), PyTorch at 1 and 2 threads (torch1,
+torch2), pandas for unique_with_counts (factorize keeps first-occurrence order as TF does), and,
+through small helper programs, ONNX Runtime (bench/ort_peer.js on node with onnxruntime-node) and
+XNNPACK (bench/xnn_peer.c) where the op exists there.  A peer that cannot run a workload is left
+out of that workload's "peers" object.
+
+  peers.py [--quick] [--filter SUBSTR] [--peers numpy,torch1,torch2,pandas,ort,xnnpack]
+           [--tensorx BENCH.jsonl] [--json] [--ort-cmd CMD] [--xnn-cmd CMD]
+
+With --tensorx (the output of `tensorx_bench --json`), prints the side-by-side table (or, with
+--json, one JSON object per workload in the issue's format); without it, prints the peers' own
+JSON lines.  Sizes and workload names must match bench/bench.c (the same scale rules are below).
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+
+warnings.filterwarnings("ignore")
+
+# ---- sizes (mirror bench.c) ------------------------------------------------------------------
+
+
+def side4096(div):
+    return 1024 if div >= 16 else 2048 if div >= 4 else 4096
+
+
+def side8192(div):
+    return 2048 if div >= 16 else 4096 if div >= 4 else 8192
+
+
+N64M = 64 << 20
+RNG = np.random.default_rng(7)
+
+
+def floats(n, lo=-1000.0, hi=1000.0, dtype=np.float32):
+    return RNG.uniform(lo, hi, n).astype(dtype)
+
+
+def rand_f32(shape):
+    return RNG.standard_normal(shape, dtype=np.float32)
+
+
+# ---- workloads: name -> builder(div) returning {peer: thunk} ---------------------------------
+# Each builder makes its inputs once and returns closures that run the op and return the result.
+
+
+def torch_mod():
+    import torch  # noqa: PLC0415  (optional peer)
+    return torch
+
+
+def with_torch(d, fn):
+    """Adds torch1/torch2 entries (the same thunk; the thread count is set when timing)."""
+    try:
+        torch = torch_mod()
+    except Exception:
+        return d
+    t = fn(torch)
+    if t is not None:
+        d["torch1"] = t
+        d["torch2"] = t
+    return d
+
+
+NP_T = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "f64": np.float64, "u8": np.uint8}
+
+
+def cast_builder(src, dst):
+    def build(div):
+        n = N64M // div
+        if src == "u8":
+            x = RNG.integers(0, 256, n, dtype=np.uint8)
+        elif src == "i32":
+            x = floats(n).astype(np.int32)
+        else:
+            x = floats(n, dtype=NP_T[src])
+        d = {}
+        if dst != "bf16":
+            d["numpy"] = lambda: x.astype(NP_T[dst])
+
+        def tb(torch):
+            tt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+                  "i32": torch.int32, "f64": torch.float64, "u8": torch.uint8}[dst]
+            t = torch.from_numpy(x)
+            return lambda: t.to(tt)
+        return with_torch(d, tb)
+    return build
+
+
+def saturate_builder(div):
+    x = floats(N64M // div, -100.0, 400.0)
+    d = {"numpy": lambda: np.clip(x, 0, 255).astype(np.uint8)}
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: t.clamp(0, 255).to(torch.uint8)
+    return with_torch(d, tb)
+
+
+def bitcast_builder(div):
+    x = floats(N64M // div)
+    d = {"numpy": lambda: x.view(np.int32)}
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: t.view(torch.int32)
+    return with_torch(d, tb)
+
+
+def decode_one_builder(dt, little):
+    def build(div):
+        n = (256 << 20) // div
+        b = RNG.integers(0, 1 << 62, n // 8, dtype=np.int64).tobytes()
+        npt = np.dtype(dt).newbyteorder("<" if little else ">")
+        d = {"numpy": (lambda: np.frombuffer(b, npt).copy()) if little
+             else (lambda: np.frombuffer(b, npt).astype(np.dtype(dt)))}
+
+        def tb(torch):
+            tt = {"int16": torch.int16, "float32": torch.float32}[dt]
+            size = np.dtype(dt).itemsize
+            if little:
+                return lambda: torch.frombuffer(b, dtype=tt).clone()
+            return lambda: (torch.frombuffer(b, dtype=torch.uint8).view(-1, size).flip(1)
+                            .contiguous().view(tt).reshape(-1))
+        return with_torch(d, tb)
+    return build
+
+
+def decode_records_builder(div):
+    n = (1 << 20) // div
+    buf = RNG.integers(0, 1 << 62, n * 8, dtype=np.int64).tobytes()
+    recs = [buf[i * 64:(i + 1) * 64] for i in range(n)]  # a string tensor's elements
+    d = {"numpy": lambda: np.frombuffer(b"".join(recs), "<f4").reshape(n, 16)}
+
+    def tb(torch):
+        return lambda: torch.frombuffer(b"".join(recs), dtype=torch.float32).reshape(n, 16)
+    return with_torch(d, tb)
+
+
+def transpose_builder(case):
+    def build(div):
+        if case == 0:
+            s = side8192(div)
+            shape, perm = (s, s), (1, 0)
+        elif case in (1, 2):
+            shape = (max(64 // div, 1), 512, 512)
+            perm = (0, 2, 1) if case == 1 else (2, 0, 1)
+        else:
+            shape, perm = (max(32 // div, 1), 224, 224, 3), (0, 3, 1, 2)
+        x = rand_f32(shape)
+        d = {"numpy": lambda: np.ascontiguousarray(x.transpose(perm))}
+
+        def tb(torch):
+            t = torch.from_numpy(x)
+            return lambda: t.permute(perm).contiguous()
+        return with_torch(d, tb)
+    return build
+
+
+def concat_builder(axis):
+    def build(div):
+        s = side4096(div)
+        a, b = rand_f32((s, s)), rand_f32((s, s))
+        d = {"numpy": lambda: np.concatenate((a, b), axis)}
+
+        def tb(torch):
+            ta, tb_ = torch.from_numpy(a), torch.from_numpy(b)
+            return lambda: torch.cat((ta, tb_), axis)
+        return with_torch(d, tb)
+    return build
+
+
+def reverse_builder(div):
+    s = side8192(div)
+    x = rand_f32((s, s))
+    d = {"numpy": lambda: np.flip(x, 1).copy()}
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: torch.flip(t, [1])
+    return with_torch(d, tb)
+
+
+def pad_builder(mode):
+    def build(div):
+        s = side4096(div)
+        x = rand_f32((s, s))
+        d = {"numpy": (lambda: np.pad(x, 16)) if mode == "constant"
+             else (lambda: np.pad(x, 16, mode="reflect"))}
+
+        def tb(torch):
+            import torch.nn.functional as F  # noqa: PLC0415
+            t = torch.from_numpy(x)
+            if mode == "constant":
+                return lambda: F.pad(t, (16, 16, 16, 16))
+            return lambda: F.pad(t[None], (16, 16, 16, 16), mode="reflect")[0]
+        return with_torch(d, tb)
+    return build
+
+
+def tile_builder(div):
+    s = 512 if div >= 4 else 1024
+    x = rand_f32((s, s))
+    d = {"numpy": lambda: np.tile(x, (4, 4))}
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: t.repeat(4, 4)
+    return with_torch(d, tb)
+
+
+def strided_builder(div):
+    s = side8192(div)
+    x = rand_f32((s, s))
+    d = {"numpy": lambda: x[::2, ::-1].copy()}
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: t[::2].flip(1)
+    return with_torch(d, tb)
+
+
+def gather_rows_builder(div):
+    rows = (1 << 20) // div
+    x = rand_f32((rows, 64))
+    idx = RNG.integers(0, rows, rows, dtype=np.int32)
+    d = {"numpy": lambda: np.take(x, idx, axis=0)}
+
+    def tb(torch):
+        t, i = torch.from_numpy(x), torch.from_numpy(idx.astype(np.int64))
+        return lambda: torch.index_select(t, 0, i)
+    return with_torch(d, tb)
+
+
+def gather_axis1_builder(div):
+    s = side4096(div)
+    x = rand_f32((s, s))
+    idx = RNG.integers(0, s, s, dtype=np.int32)
+    d = {"numpy": lambda: np.take(x, idx, axis=1)}
+
+    def tb(torch):
+        t, i = torch.from_numpy(x), torch.from_numpy(idx.astype(np.int64))
+        return lambda: torch.index_select(t, 1, i)
+    return with_torch(d, tb)
+
+
+def gather_nd_builder(div):
+    n = (1 << 20) // div
+    x = rand_f32((1024, 1024, 16))
+    i0 = RNG.integers(0, 1024, n, dtype=np.int32)
+    i1 = RNG.integers(0, 1024, n, dtype=np.int32)
+    d = {"numpy": lambda: x[i0, i1]}
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        a, b = torch.from_numpy(i0.astype(np.int64)), torch.from_numpy(i1.astype(np.int64))
+        return lambda: t[a, b]
+    return with_torch(d, tb)
+
+
+def one_hot_builder(div):
+    n = (1 << 20) // div
+    idx = RNG.integers(0, 1000, n, dtype=np.int32)
+    rows = np.arange(n)
+
+    def np_one_hot():
+        out = np.zeros((n, 1000), np.float32)
+        out[rows, idx] = 1.0
+        return out
+    d = {"numpy": np_one_hot}
+
+    def tb(torch):
+        i = torch.from_numpy(idx.astype(np.int64))[:, None]
+        return lambda: torch.zeros(n, 1000).scatter_(1, i, 1.0)
+    return with_torch(d, tb)
+
+
+def unique_builder(div):
+    n = (16 << 20) // div
+    vals = RNG.integers(0, 1 << 31, 1000, dtype=np.int64).astype(np.int32)
+    x = vals[RNG.integers(0, 1000, n)]
+    d = {"numpy": lambda: np.unique(x, return_inverse=True, return_counts=True)}
+    try:
+        import pandas as pd  # noqa: PLC0415
+
+        def pd_unique():
+            codes, uniq = pd.factorize(x)
+            return uniq, codes, np.bincount(codes)
+        d["pandas"] = pd_unique
+    except Exception:
+        pass
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: torch.unique(t, return_inverse=True, return_counts=True)
+    return with_torch(d, tb)
+
+
+def s2d_builder(inverse):
+    def build(div):
+        n = 8 // min(div, 8)
+        x = rand_f32((n, 256, 256, 64))
+        if inverse:
+            def np_f():
+                return (x.reshape(n, 256, 256, 2, 2, 16).transpose(0, 1, 3, 2, 4, 5)
+                        .reshape(n, 512, 512, 16))
+        else:
+            def np_f():
+                return (x.reshape(n, 128, 2, 128, 2, 64).transpose(0, 1, 3, 2, 4, 5)
+                        .reshape(n, 128, 128, 256))
+        d = {"numpy": np_f}
+
+        def tb(torch):
+            t = torch.from_numpy(x)
+            if inverse:
+                return lambda: (t.reshape(n, 256, 256, 2, 2, 16).permute(0, 1, 3, 2, 4, 5)
+                                .reshape(n, 512, 512, 16))
+            return lambda: (t.reshape(n, 128, 2, 128, 2, 64).permute(0, 1, 3, 2, 4, 5)
+                            .reshape(n, 128, 128, 256))
+        return with_torch(d, tb)
+    return build
+
+
+def copy_builder(div):
+    x = rand_f32(N64M // div)
+    d = {"numpy": lambda: x.copy()}
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: t.clone()
+    return with_torch(d, tb)
+
+
+WORKLOADS = [
+    ("copy_f32_64M", copy_builder),
+    ("cast_f32_f16", cast_builder("f32", "f16")),
+    ("cast_f16_f32", cast_builder("f16", "f32")),
+    ("cast_f32_bf16", cast_builder("f32", "bf16")),
+    ("cast_f32_i32", cast_builder("f32", "i32")),
+    ("cast_i32_f32", cast_builder("i32", "f32")),
+    ("cast_f64_f32", cast_builder("f64", "f32")),
+    ("cast_u8_f32", cast_builder("u8", "f32")),
+    ("saturate_cast_f32_u8", saturate_builder),
+    ("bitcast_f32_i32", bitcast_builder),
+    ("decode_raw_le_i16", decode_one_builder("int16", True)),
+    ("decode_raw_be_i16", decode_one_builder("int16", False)),
+    ("decode_raw_le_f32", decode_one_builder("float32", True)),
+    ("decode_raw_be_f32", decode_one_builder("float32", False)),
+    ("decode_raw_records_1M_x64", decode_records_builder),
+    ("transpose_8192x8192", transpose_builder(0)),
+    ("transpose_64x512x512_021", transpose_builder(1)),
+    ("transpose_64x512x512_201", transpose_builder(2)),
+    ("transpose_nhwc_nchw_32x224x224x3", transpose_builder(3)),
+    ("concat_2x4096x4096_axis0", concat_builder(0)),
+    ("concat_2x4096x4096_axis1", concat_builder(1)),
+    ("reverse_8192x8192_axis1", reverse_builder),
+    ("pad_4096x4096_16_constant", pad_builder("constant")),
+    ("pad_4096x4096_16_reflect", pad_builder("reflect")),
+    ("tile_1024x1024_4x4", tile_builder),
+    ("strided_slice_8192x8192_s2_rev", strided_builder),
+    ("gather_rows_1Mx64_1M", gather_rows_builder),
+    ("gather_axis1_4096x4096", gather_axis1_builder),
+    ("gather_nd_1024x1024x16_1M", gather_nd_builder),
+    ("one_hot_1M_depth1000", one_hot_builder),
+    ("unique_with_counts_16M_1000", unique_builder),
+    ("space_to_depth_8x256x256x64_b2", s2d_builder(False)),
+    ("depth_to_space_8x256x256x64_b2", s2d_builder(True)),
+]
+
+# ---- timing -------------------------------------------------------------------------------------
+
+
+def time_thunk(f, reps):
+    """Median seconds of f() after one warm-up; results are dropped outside the timed region."""
+    t0 = time.perf_counter()
+    r = f()
+    first = time.perf_counter() - t0
+    del r
+    if first > 2.0:
+        reps = 1
+    elif first > 0.5:
+        reps = min(reps, 3)
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        r = f()
+        ts.append(time.perf_counter() - t0)
+        del r
+    ts.sort()
+    k = len(ts)
+    return ts[k // 2] if k % 2 else 0.5 * (ts[k // 2 - 1] + ts[k // 2])
+
+
+def run_python_peers(names, div, reps, peers):
+    """{workload: {peer: seconds}} for the in-process peers."""
+    out = {}
+    torch = None
+    if "torch1" in peers or "torch2" in peers:
+        try:
+            torch = torch_mod()
+        except Exception as e:  # pragma: no cover - depends on the machine
+            print(f"peers: PyTorch unavailable ({e}); skipping torch1/torch2", file=sys.stderr)
+    for name, build in WORKLOADS:
+        if name not in names:
+            continue
+        thunks = build(div)
+        res = {}
+        for peer in ("numpy", "pandas", "torch1", "torch2"):
+            if peer not in peers or peer not in thunks:
+                continue
+            if peer.startswith("torch"):
+                if torch is None:
+                    continue
+                torch.set_num_threads(1 if peer == "torch1" else 2)
+            try:
+                res[peer] = time_thunk(thunks[peer], reps)
+            except Exception as e:  # a peer that cannot run it is left out
+                print(f"peers: {peer} failed on {name}: {e}", file=sys.stderr)
+        out[name] = res
+        del thunks
+    return out
+
+
+def run_external(cmd, div, names):
+    """Runs a helper peer that prints JSON lines {"workload", "peer", "s"}; merges them."""
+    out = {}
+    if not cmd:
+        return out
+    full = cmd + (["--quick"] if div > 1 else [])
+    try:
+        p = subprocess.run(full, capture_output=True, text=True, timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        print(f"peers: {' '.join(cmd)} could not run: {e}", file=sys.stderr)
+        return out
+    if p.returncode != 0:
+        print(f"peers: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-400:]}",
+              file=sys.stderr)
+    for line in p.stdout.splitlines():
+        try:
+            o = json.loads(line)
+        except ValueError:
+            continue
+        if o.get("workload") in names and isinstance(o.get("s"), (int, float)):
+            out.setdefault(o["workload"], {})[o["peer"]] = o["s"]
+    return out
+
+
+# ---- output -------------------------------------------------------------------------------------
+
+PEER_ORDER = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack"]
+
+
+def fmt_ms(s):
+    return "-" if s is None else f"{s * 1e3:.2f}"
+
+
+def merge_and_print(tx_lines, peers, as_json):
+    rows, probe = [], None
+    for o in tx_lines:
+        if "probe" in o:
+            probe = o
+            continue
+        w = o["workload"]
+        o["peers"] = {k: peers.get(w, {})[k] for k in PEER_ORDER if k in peers.get(w, {})}
+        best = min(o["peers"].values()) if o["peers"] else None
+        o["ratio_best_peer"] = (o["tensorx_s"] / best) if best else None
+        rows.append(o)
+    if as_json:
+        for o in rows:
+            keys = ["workload", "bytes", "tensorx_s", "peers", "memcpy_gbps", "ratio_best_peer",
+                    "ratio_memcpy"]
+            extra = [k for k in o if k not in keys]
+            print(json.dumps({k: o[k] for k in keys + extra}))
+        if probe:
+            print(json.dumps(probe))
+        return rows
+    m1 = rows[0]["memcpy_gbps"] if rows else float("nan")
+    m2 = rows[0].get("memcpy2_gbps", float("nan")) if rows else float("nan")
+    print(f"memcpy (same run): {m1:.1f} GB/s on 1 thread, {m2:.1f} GB/s on 2 (read + write)")
+    if probe:
+        print(f"write into new memory: malloc+memset {probe['fresh_libc_gbps']:.1f} GB/s, "
+              f"tensorx fresh {probe['fresh_tensorx_gbps']:.1f}, tensorx reused "
+              f"{probe['reused_tensorx_gbps']:.1f}")
+    cols = [p for p in PEER_ORDER if any(p in r["peers"] for r in rows)]
+    head = f"{'workload':34s} {'tensorx':>9s} {'into':>8s} " + " ".join(f"{c:>8s}" for c in cols)
+    head += f" {'tx/best':>8s} {'MB':>8s} {'GB/s':>6s} {'x memcpy':>8s}"
+    print(head)
+    print("(times in ms, medians; tx/best < 1 means tensorx is faster than every peer)")
+    ratios = []
+    for r in rows:
+        line = f"{r['workload']:34s} {fmt_ms(r['tensorx_s']):>9s} "
+        line += f"{fmt_ms(r.get('tensorx_into_s')):>8s} "
+        line += " ".join(f"{fmt_ms(r['peers'].get(c)):>8s}" for c in cols)
+        rb = r["ratio_best_peer"]
+        if rb and r["bytes"]:
+            ratios.append(rb)
+        gb = r["bytes"] / r["tensorx_s"] / 1e9 if r["bytes"] and r["tensorx_s"] else None
+        rm = r.get("ratio_memcpy")
+        line += f" {('%.2f' % rb) if rb else '-':>8s} {r['bytes'] / 1e6:8.1f}"
+        line += f" {('%.1f' % gb) if gb else '-':>6s} {('%.2f' % rm) if rm else '-':>8s}"
+        print(line)
+    if ratios:
+        gm = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        wins = sum(1 for x in ratios if x < 1)
+        print(f"geometric mean tensorx/best-peer: {gm:.2f} over {len(ratios)} workloads; "
+              f"tensorx faster on {wins}")
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--filter")
+    ap.add_argument("--peers", default="numpy,pandas,torch1,torch2,ort,xnnpack")
+    ap.add_argument("--tensorx", help="tensorx_bench --json output to merge")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--reps", type=int, default=0)
+    ap.add_argument("--ort-cmd", help="command line of the ONNX Runtime peer")
+    ap.add_argument("--xnn-cmd", help="command line of the XNNPACK peer")
+    a = ap.parse_args()
+    div = 8 if a.quick else 1
+    reps = a.reps or (3 if a.quick else 5)
+    peers = set(a.peers.split(","))
+    names = [n for n, _ in WORKLOADS if not a.filter or a.filter in n]
+    tx_lines = []
+    if a.tensorx:
+        with open(a.tensorx) as f:
+            tx_lines = [json.loads(x) for x in f if x.strip().startswith("{")]
+        have = {o["workload"] for o in tx_lines if "workload" in o}
+        names = [n for n in names if n in have]
+    res = run_python_peers(set(names), div, reps, peers)
+    for peer, cmd in (("ort", a.ort_cmd), ("xnnpack", a.xnn_cmd)):
+        if peer in peers and cmd:
+            for w, d in run_external(cmd.split(), div, set(names)).items():
+                res.setdefault(w, {}).update(d)
+    if a.tensorx:
+        merge_and_print(tx_lines, res, a.json)
+    else:
+        for w in names:
+            for p, s in res.get(w, {}).items():
+                print(json.dumps({"workload": w, "peer": p, "s": s}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs the tensorx benchmark side by side with its peers in one run and prints the table: per
+# workload tensorx's median (allocating call and into-existing-memory call), each peer's median
+# (NumPy, pandas, PyTorch at 1 and 2 threads, ONNX Runtime, XNNPACK), tensorx/best-peer, bytes
+# moved, GB/s and the ratio to this machine's memcpy measured in the same run.  Installs the peers
+# when they are missing (Debian packages; onnxruntime-node from npm into bench/node_modules).
+#
+# Usage: scripts/bench.sh [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install]
+#                         [--peers numpy,pandas,torch1,torch2,ort,xnnpack]
+#   --quick   smaller sizes and fewer runs (under a minute); the full run takes a few minutes
+#   --json    one JSON object per workload (the format in docs/performance.md)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${TX_BENCH_BUILD_DIR:-$root/build-bench}
+quick=() filter=() json=() threads=() peers=() install=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=(--quick) ;;
+    --json) json=(--json) ;;
+    --filter) filter=(--filter "$2"); shift ;;
+    --threads) threads=(--threads "$2"); shift ;;
+    --peers) peers=(--peers "$2"); shift ;;
+    --no-install) install=0 ;;
+    *) echo "usage: $0 [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install] [--peers LIST]" >&2; exit 2 ;;
+  esac
+  shift
+done
+say() { echo "bench.sh: $*" >&2; }
+
+if [ "$install" = 1 ]; then
+  pkgs=(build-essential cmake pkg-config python3 python3-numpy python3-torch python3-pandas
+        libxnnpack-dev libpthreadpool-dev)
+  command -v node > /dev/null || pkgs+=(nodejs)
+  command -v npm > /dev/null || pkgs+=(npm)
+  missing=()
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    say "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq >&2
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+      say "some peers could not be installed; they are left out"
+  fi
+  if command -v npm > /dev/null && [ ! -d "$root/bench/node_modules/onnxruntime-node" ]; then
+    say "installing onnxruntime-node into bench/node_modules"
+    ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "$root/bench" --no-save --no-audit --no-fund \
+      onnxruntime-node >&2 || say "onnxruntime-node could not be installed; ONNX Runtime is left out"
+  fi
+fi
+
+say "building (Release) in $build"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTX_BUILD_TESTS=OFF -DTX_BUILD_BENCH=ON > /dev/null
+cmake --build "$build" -j2 --target tensorx_bench > /dev/null
+xnn_cmd=""
+if cmake --build "$build" -j2 --target tensorx_xnn_peer > /dev/null 2>&1; then
+  xnn_cmd="$build/bench/tensorx_xnn_peer"
+fi
+ort_cmd=""
+if command -v node > /dev/null && [ -d "$root/bench/node_modules/onnxruntime-node" ]; then
+  ort_cmd="node $root/bench/ort_peer.js"
+fi
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+say "running tensorx"
+"$build/bench/tensorx_bench" --json "${quick[@]}" "${filter[@]}" "${threads[@]}" > "$out"
+say "running the peers"
+py=/usr/bin/python3; [ -x "$py" ] || py=python3
+args=(--tensorx "$out" "${quick[@]}" "${filter[@]}" "${json[@]}" "${peers[@]}")
+[ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")
+[ -n "$xnn_cmd" ] && args+=(--xnn-cmd "$xnn_cmd")
+"$py" "$root/bench/peers.py" "${args[@]}"
