@@ -108,9 +108,19 @@ static void release_victims(const cache_entry *v, size_t n) {
     }
 }
 
+/* fork() from a thread while another one holds cache_lock would leave the child's copy locked:
+ * the child gets a fresh lock (the cached blocks are its own copies and stay valid). */
+static void atfork_child(void) {
+    static const pthread_mutex_t init = PTHREAD_MUTEX_INITIALIZER;
+    cache_lock = init;
+}
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void atfork_register(void) { pthread_atfork(NULL, NULL, atfork_child); }
+
 static void *large_alloc(size_t size, size_t alignment) {
     size_t cap = size_class(size);
     if (cap == 0) return NULL;
+    pthread_once(&atfork_once, atfork_register);
     pthread_mutex_lock(&cache_lock);
     stat_large++;
     for (size_t i = cache_n; i-- > 0;) { /* newest first: its pages are likelier in cache */

@@ -96,9 +96,26 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
+/* A child of fork() has none of the workers, and a lock another thread held at the fork stays
+ * held forever: the child starts again from an empty pool with fresh locks. */
+static void atfork_child(void) {
+    static const pthread_mutex_t mutex_init = PTHREAD_MUTEX_INITIALIZER;
+    static const pthread_cond_t cond_init = PTHREAD_COND_INITIALIZER;
+    run_lock = mutex_init;
+    the_pool.m = mutex_init;
+    the_pool.work_cv = cond_init;
+    the_pool.done_cv = cond_init;
+    the_pool.nworkers = 0;
+    the_pool.stop = false;
+    pool_started = false;
+}
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void atfork_register(void) { pthread_atfork(NULL, NULL, atfork_child); }
+
 /* Under run_lock.  Starts up to want workers; keeps however many could be started. */
 static void pool_start(int want) {
     pool *p = &the_pool;
+    pthread_once(&atfork_once, atfork_register);
     pthread_mutex_lock(&p->m);
     p->stop = false;
     p->generation = 0;

@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -286,6 +288,35 @@ static void shutdown_and_reuse(void **state) {
     tx_set_num_threads(0);
 }
 
+/* A child made by fork() after the pool started has no workers: it must still run parallel work
+ * (on a fresh pool) instead of waiting forever for threads that do not exist. */
+static void fork_child_gets_a_fresh_pool(void **state) {
+    (void)state;
+    tx_set_num_threads(2);
+    atomic_int hits[1000];
+    mark_ctx m = {hits, 0};
+    for (int i = 0; i < 1000; i++) atomic_store(&hits[i], 0);
+    tx__parallel_for(1000, 10, mark, &m); /* the parent's workers exist now */
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(20); /* a hang becomes a failure */
+        int bad = 0;
+        for (int round = 0; round < 3; round++) {
+            mark_ctx c = {hits, 0};
+            for (int i = 0; i < 1000; i++) atomic_store(&hits[i], 0);
+            tx__parallel_for(1000, 10, mark, &c);
+            for (int i = 0; i < 1000; i++) bad += atomic_load(&hits[i]) != 1;
+        }
+        _exit(bad == 0 ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    tx_set_num_threads(0);
+}
+
 /* Run first: main() sets TENSORX_NUM_THREADS=3 before anything reads it. */
 static void env_sets_default(void **state) {
     (void)state;
@@ -346,6 +377,7 @@ int main(void) {
         cmocka_unit_test(nested_calls_run_inline),
         cmocka_unit_test(concurrent_callers),
         cmocka_unit_test(shutdown_and_reuse),
+        cmocka_unit_test(fork_child_gets_a_fresh_pool),
         cmocka_unit_test(op_identical_across_thread_counts),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
