@@ -817,9 +817,10 @@ struct DLManagedTensor;
  * On failure the deleter is NOT called: `managed` still belongs to the caller, who must delete it.
  * The data address is data + byte_offset.  The library reads the memory, never writes it.
  * Errors: invalid_argument (managed or out NULL; ndim < 0 or > TX_MAX_RANK; shape NULL with
- * ndim > 0; a negative dim; data NULL with elements; lanes != 1; an element count or, for the
- * strided copy, a byte offset that overflows); unimplemented (device other than kDLCPU; a dtype
- * outside the table above); resource_exhausted (allocation failed; the copy exceeds the limit).
+ * ndim > 0; a negative dim; data NULL with elements; lanes != 1; for the strided copy, a byte
+ * offset that overflows int64); unimplemented (device other than kDLCPU; a dtype outside the
+ * table above); resource_exhausted (an element count that overflows int64; allocation failed;
+ * the copy exceeds the tensor size limit).
  * Since 0.1. */
 TX_API tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out);
 
@@ -856,7 +857,8 @@ TX_API tx_status tx_tensor_wrap_strings(size_t rank, const int64_t *dims, const 
  * The data are taken in host byte order unless `byte_swapped` is non-zero, in which case each
  * element (each part of a complex) is reversed in a private copy-on-write mapping, which then
  * costs memory for the whole window.  bool bytes other than 0 and 1 are made 1 the same way
- * (only the pages holding such bytes are copied).  Later changes to the file may show through.
+ * (only the pages holding such bytes are copied).  Later changes to the file may show through,
+ * and, as with any mapping, reading a page that a truncation removed raises SIGBUS.
  * Errors: invalid_argument (path or out NULL; unknown or string dtype -- strings use
  * tx_file_map_string; rank > TX_MAX_RANK, dims NULL, a negative dim; an offset not a multiple of
  * the element alignment; not a regular file; the window extends past the end of the file; the
