@@ -278,7 +278,9 @@ static void test_import_errors(void **state) {
     p->m.dl_tensor.shape = p->shape;
     p->shape[1] = -2;
     tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT, "negative dimension -2");
-    p->shape[1] = 2;
+    p->shape[0] = p->shape[1] = (int64_t)1 << 40;
+    tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_RESOURCE_EXHAUSTED, "overflows int64");
+    p->shape[0] = p->shape[1] = 2;
     p->m.dl_tensor.data = NULL;
     tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT, "data is NULL");
     p->m.dl_tensor.data = p->block;
