@@ -131,7 +131,7 @@ void fz_alloc_setup(void) {
     static const tx_allocator a = {fz_alloc, fz_free, NULL};
     tx_set_allocator(&a);
     /* Small enough to keep every run fast, large enough for real work. */
-    tx_set_max_tensor_bytes((size_t)8 << 20);
+    tx_set_max_tensor_bytes((size_t)4 << 20);
 }
 
 void fz_alloc_fail_at(long k) {

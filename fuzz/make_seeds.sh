@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make_seeds.sh BUILD_DIR -- regenerates the seed corpora in fuzz/corpora/ from a build (any build
 # type with tests; the corpora do not depend on it):
-#   ops/   every call of test_oom's table (test_oom --print-cases) and of the CLI golden tests
+#   ops/   every call of fuzz/op_examples.h (fuzz_mkseed --examples) and of the CLI golden tests
 #          (tests/cli/*.sh run with TX pointing at fuzz_mkseed), in opcodec.h's encoding
 #   args/  the argument texts of those calls, plus a few JSON documents
 #   npy/   .npy files made by NumPy (every dtype, orders, versions) and broken ones
@@ -12,7 +12,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 build=$(cd "${1:?usage: fuzz/make_seeds.sh BUILD_DIR}" && pwd)
 mk=$build/tests/fuzz/fuzz_mkseed
-oom=$build/tests/test_oom
 corp=$here/corpora
 for t in ops args npy decode string_pack; do
   mkdir -p "$corp/$t"
@@ -20,9 +19,7 @@ for t in ops args npy decode string_pack; do
 done
 
 export FZ_OPS_DIR=$corp/ops FZ_ARGS_DIR=$corp/args
-"$oom" --print-cases | while IFS=$'\t' read -r -a call; do
-  "$mk" "${call[@]}" </dev/null
-done
+"$mk" --examples </dev/null
 for t in "$root"/tests/cli/*.sh; do
   [ "$(basename "$t")" = lib.sh ] && continue
   TX=$mk bash "$t" </dev/null >/dev/null 2>&1 || true

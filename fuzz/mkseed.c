@@ -2,8 +2,10 @@
  * arguments exactly as the tensorx CLI does and writes (1) the op call in the generic op fuzzer's
  * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, as the argument fuzzer's input,
  * to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the bytes, so repeats collapse.
- * fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here to harvest their calls.
- * Anything it cannot parse is skipped silently (exit 0): the golden tests also try bad input. */
+ * fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here to harvest their calls, and
+ * `fuzz_mkseed --examples` for every call of op_examples.h.  Anything it cannot parse is skipped
+ * silently (exit 0): the golden tests also try bad input. */
+#include "op_examples.h"
 #include "opcodec.h"
 
 #include <stdio.h>
@@ -25,7 +27,22 @@ static void write_seed(const char *dir, const char *prefix, const uint8_t *data,
     fclose(f);
 }
 
+static int make(int argc, char **argv);
+
 int main(int argc, char **argv) {
+    if (argc == 2 && !strcmp(argv[1], "--examples")) {
+        for (size_t i = 0; i < sizeof tx_op_examples / sizeof tx_op_examples[0]; i++) {
+            char *args[OPX_MAX_ARGS + 2] = {argv[0], (char *)tx_op_examples[i].op};
+            int n = 2;
+            for (size_t k = 0; k < OPX_MAX_ARGS && tx_op_examples[i].args[k]; k++) args[n++] = (char *)tx_op_examples[i].args[k];
+            if (make(n, args) != 0) return 1;
+        }
+        return 0;
+    }
+    return make(argc, argv);
+}
+
+static int make(int argc, char **argv) {
     if (argc < 2) return 0;
     const op_def *d = op_find(argv[1]);
     if (!d) return 0;

@@ -19,10 +19,11 @@
  *            second u8 is the rank (0..255); rank x fz_dim; u8 fill:
  *            0 raw (numbers: the next nbytes; strings: per element u8 length, 255 = u16 length
  *              follows, then the bytes), 1 one signed byte per element as its value,
- *            2 element i = i, 3 one signed byte for every element.
+ *            2 element i = i, 3 one signed byte for every element (1-3: the first 4096
+ *            elements; the rest stay 0 or empty).
  *
  * Dims may be negative, huge, or multiply past int64: the decoder asks tensorx to make such a
- * tensor, requires a refusal, and stops there (the op is not run).  Tensors above 8 MiB are
+ * tensor, requires a refusal, and stops there (the op is not run).  Tensors above 4 MiB are
  * refused by the limit fz_alloc_setup sets. */
 #ifndef TX_FUZZ_OPCODEC_H
 #define TX_FUZZ_OPCODEC_H

@@ -1,25 +1,26 @@
 /* test_oom.c -- allocation-failure sweeps and size limits for every op and for .npy I/O.
  *
  * Every op of the CLI's table (tools/ops_*.c, so every op of include/tensorx.h that has a CLI
- * row) runs on a representative valid argument set given as CLI text (the table `cases` below:
- * one line per call; an op may have several, e.g. a string variant) with the testutil allocator
- * failing its k-th allocation, k = 1, 2, ... until a run needs fewer than k: each failing run must
- * return TX_RESOURCE_EXHAUSTED with a message, leave every output NULL and leak nothing, and the
- * last run must succeed.  Two guards keep the table complete: every op of the CLI table needs a
- * row here, and every op declared in include/tensorx.h needs a CLI op (directly or through the
- * alias list).  The same rows seed the generic op fuzzer (`test_oom --print-cases`, used by
- * fuzz/make_seeds.sh) and drive tests/unit/test_reentrancy.c's concurrency check.
+ * row) runs on the representative valid calls of fuzz/op_examples.h (CLI text, one line per call;
+ * a new op is covered by adding a line there) with the testutil allocator failing its k-th
+ * allocation, k = 1, 2, ... until a run needs fewer than k: each failing run must return
+ * TX_RESOURCE_EXHAUSTED with a message, leave every output NULL and leak nothing, and the last run
+ * must succeed.  Two guards keep the coverage complete: every op of the CLI table needs a line in
+ * op_examples.h, and every op declared in include/tensorx.h needs a CLI op (directly or through
+ * the alias list below).
  *
  * .npy: load and save, from and to buffers and files, for many dtypes and layouts (Fortran order,
  * big-endian, unicode, structured bfloat16, zero-size), swept the same way.
  *
- * Limits: the output-size-heavy ops (tile, pad, one_hot, space_to_batch_nd,
- * extract_image_patches, sequence_mask, concat, ...) must refuse a result above
- * tx_set_max_tensor_bytes() with TX_RESOURCE_EXHAUSTED before asking the allocator for it, refuse
- * shapes whose products or sums overflow, and succeed once the limit is lifted. */
+ * Limits: the output-size-heavy ops (tile, pad, one_hot, space_to_batch(_nd),
+ * extract_image_patches, sequence_mask, meshgrid) must refuse a result above
+ * tx_set_max_tensor_bytes() with TX_RESOURCE_EXHAUSTED without asking the allocator for it, and
+ * succeed once the limit is lifted; shapes whose products or sums overflow int64 (built from
+ * zero-size tensors with huge dims) must be refused before allocation. */
 #include "testutil.h"
 
 #include "opreg.h"
+#include "../../fuzz/op_examples.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,93 +30,7 @@
 /* Optional runtime knob (the thread pool's): one thread keeps allocation counts deterministic. */
 extern __typeof__(tx_set_num_threads) tx_set_num_threads __attribute__((weak));
 
-#define MAX_ARGS 8
-typedef struct oom_case {
-    const char *op;
-    const char *args[MAX_ARGS]; /* "name=value" as on the command line */
-} oom_case;
-
-/* One representative valid call per line.  A new op gets covered by adding a line. */
-static const oom_case cases[] = {
-    {"string_to_number", {"string_tensor=[\"1.5\",\" -7\",\"0x1F\",\"nan\"]", "out_type=float64"}},
-    {"string_to_number", {"string_tensor=[\"12\",\"-3\"]", "out_type=int64"}},
-    {"to_double", {"x=[[1,2],[3,4]]"}},
-    {"to_float", {"x=[1,2,3]:int64"}},
-    {"to_bfloat16", {"x=[1.5,2.5]"}},
-    {"to_int32", {"x=[1.9,-2.5]:float64"}},
-    {"to_int64", {"x=[1,2]:uint8"}},
-    {"cast", {"x=[[1.5,-2.5],[300,-1]]", "dtype=uint8"}},
-    {"cast", {"x=[\"a\",\"bc\"]", "dtype=string"}},
-    {"cast", {"x=[1,0,2]", "dtype=complex64"}},
-    {"bitcast", {"input=[1,2,3]:int32", "type=uint8"}},
-    {"bitcast", {"input=[[1,2],[3,4]]:uint8", "type=uint16"}},
-    {"saturate_cast", {"value=[-1e10,3.5,1e10]", "dtype=int32"}},
-    {"decode_raw", {"input_bytes=[\"abcd\",\"efgh\"]", "out_type=int16"}},
-    {"decode_raw", {"input_bytes=[\"abcd\",\"ef\"]", "out_type=int16", "little_endian=false", "fixed_length=4"}},
-    {"string_tensor_pack", {"begins=[0,5]", "ends=[5,13]", "symbols=\"IntelOpenVINO\""}},
-    {"string_tensor_pack", {"begins=[[0,1],[2,2]]:int64", "ends=[[1,2],[2,4]]:int64", "symbols=[65,66,67,68]:uint8"}},
-    {"string_tensor_unpack", {"data=[[\"Intel\",\"\"],[\"OpenVINO\",\"x\"]]"}},
-    {"shape", {"input=[[1,2,3],[4,5,6]]"}},
-    {"shape_n", {"input=[[1,2,3],[4,5,6]],[1],7", "out_type=int64"}},
-    {"size", {"input=[[1,2,3],[4,5,6]]", "out_type=int64"}},
-    {"rank", {"input=[[1,2,3],[4,5,6]]"}},
-    {"reshape", {"tensor=[1,2,3,4,5,6]", "shape=3,-1"}},
-    {"reshape", {"tensor=[\"a\",\"b\",\"c\",\"d\"]", "shape=2,2"}},
-    {"squeeze", {"input=[[[1],[2]]]"}},
-    {"squeeze", {"input=[[[1],[2]]]", "squeeze_dims=[0]"}},
-    {"expand_dims", {"input=[1,2]", "dim=-1"}},
-    {"slice", {"input_=[[1,2,3],[4,5,6]]", "begin=0,1", "size=2,-1"}},
-    {"slice", {"input_=[[\"a\",\"b\"],[\"c\",\"d\"]]", "begin=1,0", "size=1,2"}},
-    {"strided_slice", {"input_=[[1,2,3],[4,5,6]]", "begin=0,2", "end=2,0", "strides=1,-1"}},
-    {"strided_slice", {"input_=[[1,2,3],[4,5,6]]", "begin=0,1", "end=1,2", "strides=1,1", "shrink_axis_mask=1", "new_axis_mask=2"}},
-    {"split", {"value=[[1,2,3,4],[5,6,7,8]]", "split_dim=1", "num_split=2"}},
-    {"split", {"value=[[\"a\",\"b\",\"c\"]]", "split_dim=1", "size_splits=1,-1"}},
-    {"unpack", {"value=[[1,2],[3,4],[5,6]]", "axis=1"}},
-    {"unpack", {"value=[[\"a\",\"b\"],[\"c\",\"d\"]]"}},
-    {"tile", {"input=[[1,2],[3,4]]", "multiples=2,3"}},
-    {"tile", {"input=[\"a\",\"b\"]", "multiples=2"}},
-    {"pad", {"tensor=[[1,2],[3,4]]", "paddings=[[1,1],[2,2]]", "constant_values=9"}},
-    {"pad", {"tensor=[[1,2,3],[4,5,6]]", "paddings=[[1,1],[2,2]]", "mode=REFLECT"}},
-    {"pad", {"tensor=[[1,2,3],[4,5,6]]", "paddings=[[1,1],[2,2]]", "mode=SYMMETRIC"}},
-    {"pad", {"tensor=[\"a\",\"b\"]", "paddings=[[1,2]]", "constant_values=z"}},
-    {"meshgrid", {"args=[1,2,3],[4,5]"}},
-    {"meshgrid", {"args=[\"a\",\"b\"],[\"c\"]", "indexing=ij"}},
-    {"concat", {"values=[[1,2]],[[3,4]]", "concat_dim=0"}},
-    {"concat", {"values=[\"a\"],[\"b\",\"c\"]", "concat_dim=-1"}},
-    {"pack", {"values=[1,2],[3,4],[5,6]", "axis=1"}},
-    {"pack", {"values=[\"a\"],[\"b\"]"}},
-    {"reverse_sequence", {"input=[[1,2,3],[4,5,6]]", "seq_lengths=2,3", "seq_dim=1"}},
-    {"reverse", {"tensor=[[1,2,3],[4,5,6]]", "dims=[false,true]"}},
-    {"reverse", {"tensor=[[\"a\",\"b\"],[\"c\",\"d\"]]", "axis=0,1"}},
-    {"transpose", {"a=[[1,2,3],[4,5,6]]"}},
-    {"transpose", {"a=[[[1,2],[3,4]],[[5,6],[7,8]]]", "perm=2,0,1"}},
-    {"transpose", {"a=[[\"a\",\"b\"],[\"c\",\"d\"]]", "perm=1,0"}},
-    {"extract_image_patches", {"images=[[[[1],[2],[3]],[[4],[5],[6]],[[7],[8],[9]]]]", "ksizes=1,2,2,1", "strides=1,1,1,1", "rates=1,1,1,1", "padding=SAME"}},
-    {"space_to_batch_nd", {"input=[[[[1],[2]],[[3],[4]]]]", "block_shape=2,2", "paddings=[[0,0],[0,0]]"}},
-    {"space_to_batch", {"input=[[[[1],[2]],[[3],[4]]]]", "paddings=[[0,0],[0,2]]", "block_size=2"}},
-    {"required_space_to_batch_paddings", {"input_shape=4,5", "block_shape=2,3", "base_paddings=[[1,0],[0,1]]"}},
-    {"batch_to_space_nd", {"input=[[[[1]]],[[[2]]],[[[3]]],[[[4]]]]", "block_shape=2,2", "crops=[[0,0],[0,1]]"}},
-    {"batch_to_space", {"input=[[[[1]]],[[[2]]],[[[3]]],[[[4]]]]", "crops=[[0,0],[0,0]]", "block_size=2"}},
-    {"space_to_depth", {"input=[[[[1],[2]],[[3],[4]]]]", "block_size=2"}},
-    {"space_to_depth", {"input=[[[[1,2],[3,4]]]]", "block_size=2", "data_format=NCHW"}},
-    {"depth_to_space", {"input=[[[[1,2,3,4]]]]", "block_size=2"}},
-    {"gather", {"params=[[1,2],[3,4],[5,6]]", "indices=[2,0]"}},
-    {"gather", {"params=[[\"a\",\"b\"],[\"c\",\"d\"]]", "indices=[[1],[0]]", "axis=1", "batch_dims=1"}},
-    {"gather_nd", {"params=[[\"a\",\"b\"],[\"c\",\"d\"]]", "indices=[[0,0],[1,1]]"}},
-    {"unique_with_counts", {"x=[1,1,2,4,4,4,7,8,8]", "out_idx=int64"}},
-    {"unique_with_counts", {"x=[\"b\",\"a\",\"b\"]"}},
-    {"dynamic_partition", {"data=[10,20,30,40,50]", "partitions=[0,0,1,1,0]", "num_partitions=2"}},
-    {"dynamic_partition", {"data=[\"a\",\"b\",\"c\"]", "partitions=[1,0,1]", "num_partitions=3"}},
-    {"dynamic_stitch", {"indices=[0,2],[1]", "data=[[1,2],[5,6]],[[3,4]]"}},
-    {"dynamic_stitch", {"indices=[1],[0]", "data=[\"x\"],[\"y\"]"}},
-    {"boolean_mask", {"tensor=[[1,2],[3,4],[5,6]]", "mask=[true,false,true]"}},
-    {"boolean_mask", {"tensor=[\"a\",\"b\"]", "mask=[false,true]"}},
-    {"one_hot", {"indices=[0,2,-1]", "depth=3"}},
-    {"one_hot", {"indices=[[0,2],[1,5]]", "depth=3", "on_value=on", "off_value=off", "axis=0", "dtype=string"}},
-    {"sequence_mask", {"lengths=[1,3,2]", "maxlen=4"}},
-    {"sequence_mask", {"lengths=[[1],[3]]", "dtype=float32"}},
-};
-#define NCASES (sizeof cases / sizeof cases[0])
+#define NCASES (sizeof tx_op_examples / sizeof tx_op_examples[0])
 
 /* Header functions whose CLI op has another name (the CLI picks the TF op by its arguments). */
 static const char *const aliases[][2] = {
@@ -124,11 +39,11 @@ static const char *const aliases[][2] = {
 };
 
 /* ---- running a case through the CLI's table ---- */
-static void parse_case(const oom_case *c, op_args *a) {
+static void parse_case(const op_example *c, op_args *a) {
     memset(a, 0, sizeof *a);
     a->def = op_find(c->op);
     if (!a->def) fail_msg("op '%s' is not in the CLI table", c->op);
-    for (size_t i = 0; i < MAX_ARGS && c->args[i]; i++) {
+    for (size_t i = 0; i < OPX_MAX_ARGS && c->args[i]; i++) {
         const char *eq = strchr(c->args[i], '=');
         if (!eq) fail_msg("%s: '%s' is not name=value", c->op, c->args[i]);
         size_t k;
@@ -150,7 +65,7 @@ static tx_status run(const op_args *a, op_outputs *o) {
     return a->def->run(a, o);
 }
 
-static void sweep_case(const oom_case *c) {
+static void sweep_case(const op_example *c) {
     op_args a;
     tu_alloc_fail_at(0);
     parse_case(c, &a);
@@ -191,7 +106,7 @@ static void test_ops_sweep(void **state) {
     (void)state;
     if (tx_set_num_threads) tx_set_num_threads(1);
     tu_alloc_install();
-    for (size_t i = 0; i < NCASES; i++) sweep_case(&cases[i]);
+    for (size_t i = 0; i < NCASES; i++) sweep_case(&tx_op_examples[i]);
     tu_alloc_uninstall();
 }
 
@@ -200,13 +115,13 @@ static void test_every_table_op_has_a_case(void **state) {
     char missing[4096] = "";
     for (size_t i = 0; op_at(i); i++) {
         bool found = false;
-        for (size_t k = 0; k < NCASES && !found; k++) found = !strcmp(cases[k].op, op_at(i)->name);
+        for (size_t k = 0; k < NCASES && !found; k++) found = !strcmp(tx_op_examples[k].op, op_at(i)->name);
         if (!found && strlen(missing) + strlen(op_at(i)->name) + 2 < sizeof missing) {
             strcat(missing, " ");
             strcat(missing, op_at(i)->name);
         }
     }
-    if (missing[0]) fail_msg("ops without a line in tests/unit/test_oom.c's cases:%s", missing);
+    if (missing[0]) fail_msg("ops without a line in fuzz/op_examples.h:%s", missing);
 }
 
 /* Every `TX_API tx_status tx_NAME(` between the Operations banner and the interop section. */
@@ -393,7 +308,7 @@ static void rec_free(void *p, size_t size, void *ctx) {
 
 typedef struct limit_case {
     const char *op;
-    const char *args[MAX_ARGS];
+    const char *args[OPX_MAX_ARGS];
     bool fits_without_limit; /* below 64 MiB: must succeed once the limit is lifted */
 } limit_case;
 
@@ -432,7 +347,7 @@ static void test_limits_table_ops(void **state) {
     char what[256];
     for (size_t i = 0; i < sizeof over_limit / sizeof over_limit[0]; i++) {
         const limit_case *lc = &over_limit[i];
-        oom_case c = {lc->op, {NULL}};
+        op_example c = {lc->op, {NULL}};
         memcpy(c.args, lc->args, sizeof c.args);
         op_args a;
         parse_case(&c, &a);
@@ -511,16 +426,7 @@ static void test_limits_direct(void **state) {
     tx_set_allocator(NULL);
 }
 
-int main(int argc, char **argv) {
-    if (argc == 2 && !strcmp(argv[1], "--print-cases")) {
-        /* For fuzz/make_seeds.sh: one call per line, op and arguments separated by tabs. */
-        for (size_t i = 0; i < NCASES; i++) {
-            printf("%s", cases[i].op);
-            for (size_t k = 0; k < MAX_ARGS && cases[i].args[k]; k++) printf("\t%s", cases[i].args[k]);
-            printf("\n");
-        }
-        return 0;
-    }
+int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_table_op_has_a_case),
         cmocka_unit_test(test_every_header_op_is_covered),
