@@ -2,6 +2,7 @@
  * every length in the header is checked against the bytes actually present before any read.
  * Conventions for dtypes numpy lacks are described in tensorx.h. */
 #include "internal.h"
+#include "io/npy_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -68,12 +69,11 @@ static bool parse_int(cursor *c, int64_t *v) {
     return c->p > s;
 }
 
+/* The header dict before its descr is decoded; rank and dims go straight into tx_npy_info. */
 typedef struct {
     char descr[64];
     char field[64]; /* structured descr: the one field's name; "" otherwise */
     int fortran;    /* -1 = missing */
-    size_t rank;
-    int64_t dims[TX_MAX_RANK];
     bool has_shape;
 } npy_header;
 
@@ -100,7 +100,7 @@ static tx_status parse_descr(cursor *c, npy_header *h) {
     return TX_OK;
 }
 
-static tx_status parse_header(const char *text, size_t len, npy_header *h) {
+static tx_status parse_header(const char *text, size_t len, npy_header *h, tx_npy_info *info) {
     cursor c = {text, text + len};
     memset(h, 0, sizeof *h);
     h->fortran = -1;
@@ -121,10 +121,11 @@ static tx_status parse_header(const char *text, size_t len, npy_header *h) {
         } else if (strcmp(key, "shape") == 0 && !h->has_shape) {
             if (!eat(&c, '(')) return bad("shape must be a tuple");
             while (!eat(&c, ')')) {
-                if (h->rank >= TX_MAX_RANK)
+                if (info->rank >= TX_MAX_RANK)
                     return tx__fail(TX_INVALID_ARGUMENT, "npy: shape has more than %d dims", TX_MAX_RANK);
-                if (!parse_int(&c, &h->dims[h->rank])) return bad("shape entries must be non-negative integers");
-                h->rank++;
+                if (!parse_int(&c, &info->dims[info->rank]))
+                    return bad("shape entries must be non-negative integers");
+                info->rank++;
                 if (!eat(&c, ',')) {
                     if (!eat(&c, ')')) return bad("expected ',' or ')' in shape");
                     break;
@@ -147,65 +148,94 @@ static tx_status parse_header(const char *text, size_t len, npy_header *h) {
 
 /* ---- descr <-> dtype ---------------------------------------------------------------------------- */
 
-typedef struct {
-    tx_dtype dtype;
-    bool swap;        /* data are in the other byte order */
-    size_t item;      /* bytes per element in the file */
-    char str_kind;    /* 'S', 'U' or 0 */
-    size_t swap_unit; /* byte-swap granularity (element, or half of it for complex) */
-} npy_type;
-
-static tx_status decode_descr(const npy_header *h, npy_type *t) {
+static tx_status decode_descr(const npy_header *h, tx_npy_info *info) {
     const char *d = h->descr;
-    memset(t, 0, sizeof *t);
     char order = d[0];
     if (order != '<' && order != '>' && order != '|' && order != '=')
         return tx__fail(TX_INVALID_ARGUMENT, "npy: descr '%s' has no byte-order character", d);
     bool little = order == '<' || order == '|' || (order == '=' && TX_HOST_LITTLE_ENDIAN);
-    t->swap = little != (bool)TX_HOST_LITTLE_ENDIAN;
+    info->byte_swapped = little != (bool)TX_HOST_LITTLE_ENDIAN;
     char kind = d[1];
     int64_t n = 0;
     cursor c = {d + 2, d + strlen(d)};
-    if (!parse_int(&c, &n) || c.p != c.end)
+    if (kind == '\0' || !parse_int(&c, &n) || c.p != c.end)
         return tx__fail(TX_INVALID_ARGUMENT, "npy: descr '%s' has no valid item size", d);
     if (kind == 'S' || kind == 'U') {
         if (h->field[0]) return tx__fail(TX_INVALID_ARGUMENT, "npy: structured string descr is not supported");
         int64_t unit = kind == 'U' ? 4 : 1;
         if (n > (int64_t)(SIZE_MAX / 8) / unit)
             return tx__fail(TX_INVALID_ARGUMENT, "npy: string item size %" PRId64 " is too large", n);
-        t->dtype = TX_STRING;
-        t->str_kind = kind;
-        t->item = (size_t)(n * unit);
-        t->swap_unit = (size_t)unit;
+        info->dtype = TX_STRING;
+        info->string_kind = kind;
+        info->item_size = (size_t)(n * unit);
         return TX_OK;
     }
-    /* Match against the table's little-endian descr by kind and size. */
-    char want[16];
-    snprintf(want, sizeof want, "%c%" PRId64, kind, n);
-    if (h->field[0]) {
-        /* tensorx's convention: [('bfloat16', '<u2')] */
-        for (size_t i = 0; i < tx__dtype_count(); i++) {
-            const tx__dtype_info *info = tx__dtype_at(i);
-            if (strcmp(info->name, h->field) != 0 || info->kind == TX_KIND_STRING) continue;
-            if ((kind != 'u' && kind != 'i') || (size_t)n != info->size)
-                return tx__fail(TX_INVALID_ARGUMENT, "npy: field '%s' must be stored as i%zu or u%zu, got '%s'",
-                                h->field, info->size, info->size, d);
-            t->dtype = info->id;
-            t->item = info->size;
-            t->swap_unit = info->size;
-            return TX_OK;
-        }
-        return tx__fail(TX_INVALID_ARGUMENT, "npy: structured dtype with field '%s' is not supported", h->field);
-    }
+    /* Match against the table's little-endian descr by kind and size, or tensorx's structured
+     * convention [('bfloat16', '<u2')] by field name. */
     for (size_t i = 0; i < tx__dtype_count(); i++) {
-        const tx__dtype_info *info = tx__dtype_at(i);
-        if (info->npy_descr == NULL || strcmp(info->npy_descr + 1, want) != 0) continue;
-        t->dtype = info->id;
-        t->item = info->size;
-        t->swap_unit = info->kind == TX_KIND_COMPLEX ? info->size / 2 : info->size;
+        const tx__dtype_info *t = tx__dtype_at(i);
+        if (h->field[0]) {
+            if (strcmp(t->name, h->field) != 0 || t->kind == TX_KIND_STRING) continue;
+            if ((kind != 'u' && kind != 'i') || (size_t)n != t->size)
+                return tx__fail(TX_INVALID_ARGUMENT, "npy: field '%s' must be stored as i%zu or u%zu, got '%s'",
+                                h->field, t->size, t->size, d);
+        } else {
+            char want[24];
+            snprintf(want, sizeof want, "%c%" PRId64, kind, n);
+            if (t->npy_descr == NULL || strcmp(t->npy_descr + 1, want) != 0) continue;
+        }
+        info->dtype = t->id;
+        info->item_size = t->size;
         return TX_OK;
     }
+    if (h->field[0])
+        return tx__fail(TX_INVALID_ARGUMENT, "npy: structured dtype with field '%s' is not supported", h->field);
     return tx__fail(TX_INVALID_ARGUMENT, "npy: descr '%s' is not supported", d);
+}
+
+tx_status tx__npy_prefix(const unsigned char *b, size_t have, uint64_t file_size, size_t *hstart,
+                         uint64_t *hlen) {
+    TX_REQUIRE(have >= 10 && file_size >= 10 && memcmp(b, MAGIC, 6) == 0, TX_INVALID_ARGUMENT,
+               "npy: not a .npy file (bad magic or shorter than 10 bytes)");
+    unsigned major = b[6];
+    TX_REQUIRE(major >= 1 && major <= 3, TX_INVALID_ARGUMENT, "npy: unsupported format version %u.%u",
+               major, b[7]);
+    if (major == 1) {
+        *hlen = (uint64_t)b[8] | (uint64_t)b[9] << 8;
+        *hstart = 10;
+    } else {
+        TX_REQUIRE(have >= 12 && file_size >= 12, TX_INVALID_ARGUMENT, "npy: truncated header length");
+        *hlen = (uint64_t)b[8] | (uint64_t)b[9] << 8 | (uint64_t)b[10] << 16 | (uint64_t)b[11] << 24;
+        *hstart = 12;
+    }
+    TX_REQUIRE(*hlen <= file_size - *hstart, TX_INVALID_ARGUMENT,
+               "npy: header claims %llu bytes, only %llu remain", (unsigned long long)*hlen,
+               (unsigned long long)(file_size - *hstart));
+    return TX_OK;
+}
+
+tx_status tx__npy_parse(const unsigned char *b, size_t have, uint64_t file_size, tx_npy_info *info) {
+    memset(info, 0, sizeof *info);
+    size_t hstart;
+    uint64_t hlen;
+    TX_TRY(tx__npy_prefix(b, have, file_size, &hstart, &hlen));
+    TX_REQUIRE(hlen <= have - hstart, TX_INTERNAL, "npy: header of %llu bytes not in the buffer",
+               (unsigned long long)hlen);
+    npy_header h;
+    TX_TRY(parse_header((const char *)b + hstart, (size_t)hlen, &h, info));
+    TX_TRY(decode_descr(&h, info));
+    info->fortran_order = h.fortran;
+    int64_t numel;
+    /* A shape whose product overflows cannot describe bytes that exist: the file lies. */
+    TX_REQUIRE(tx__shape_numel("npy", "shape", info->rank, info->dims, &numel) == TX_OK,
+               TX_INVALID_ARGUMENT, "npy: the number of elements of the shape overflows int64");
+    TX_REQUIRE(!__builtin_mul_overflow((uint64_t)numel, (uint64_t)info->item_size, &info->data_size),
+               TX_INVALID_ARGUMENT, "npy: data size overflows");
+    info->data_offset = hstart + hlen;
+    TX_REQUIRE(file_size - info->data_offset == info->data_size, TX_INVALID_ARGUMENT,
+               "npy: shape and descr need %llu data bytes, the file has %llu",
+               (unsigned long long)info->data_size, (unsigned long long)(file_size - info->data_offset));
+    return TX_OK;
 }
 
 /* ---- reading ------------------------------------------------------------------------------------ */
@@ -219,7 +249,7 @@ static void swap_bytes(char *p, size_t unit) {
 }
 
 /* Row-major index -> byte offset of that element in a column-major (Fortran) layout. */
-static size_t fortran_offset(const npy_header *h, const int64_t *idx, size_t item) {
+static size_t fortran_offset(const tx_npy_info *h, const int64_t *idx, size_t item) {
     size_t off = 0, stride = item;
     for (size_t d = 0; d < h->rank; d++) {
         off += (size_t)idx[d] * stride;
@@ -228,7 +258,7 @@ static size_t fortran_offset(const npy_header *h, const int64_t *idx, size_t ite
     return off;
 }
 
-static void next_index(const npy_header *h, int64_t *idx) {
+static void next_index(const tx_npy_info *h, int64_t *idx) {
     for (size_t d = h->rank; d-- > 0;) {
         if (++idx[d] < h->dims[d]) return;
         idx[d] = 0;
@@ -251,12 +281,11 @@ static uint32_t read_u32(const unsigned char *p, bool big) {
                : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
-static tx_status load_strings(const npy_header *h, const npy_type *ty, const char *data,
-                              tx_tensor *t) {
+static tx_status load_strings(const tx_npy_info *h, const char *data, tx_tensor *t) {
     /* First pass: the UTF-8 size of every element (validating code points), then one storage. */
     size_t total = 0;
     int64_t idx[TX_MAX_RANK] = {0};
-    bool big = ty->swap ? TX_HOST_LITTLE_ENDIAN : !TX_HOST_LITTLE_ENDIAN;
+    bool big = h->byte_swapped ? TX_HOST_LITTLE_ENDIAN : !TX_HOST_LITTLE_ENDIAN;
     for (int pass = 0; pass < 2; pass++) {
         char *bytes = NULL;
         if (pass == 1 && total) TX_TRY(tx__string_storage(t, total, &bytes));
@@ -264,15 +293,15 @@ static tx_status load_strings(const npy_header *h, const npy_type *ty, const cha
         memset(idx, 0, sizeof idx);
         tx_string *rec = (tx_string *)t->data;
         for (int64_t i = 0; i < t->numel; i++) {
-            size_t off = h->fortran ? fortran_offset(h, idx, ty->item) : (size_t)i * ty->item;
+            size_t off = h->fortran_order ? fortran_offset(h, idx, h->item_size) : (size_t)i * h->item_size;
             const unsigned char *e = (const unsigned char *)data + off;
             size_t len = 0;
-            if (ty->str_kind == 'S') {
-                len = ty->item;
+            if (h->string_kind == 'S') {
+                len = h->item_size;
                 while (len && e[len - 1] == 0) len--;
                 if (pass == 1 && len) memcpy(bytes + pos, e, len);
             } else {
-                size_t ncp = ty->item / 4;
+                size_t ncp = h->item_size / 4;
                 while (ncp && read_u32(e + 4 * (ncp - 1), big) == 0) ncp--;
                 for (size_t k = 0; k < ncp; k++) {
                     uint32_t cp = read_u32(e + 4 * k, big);
@@ -292,7 +321,7 @@ static tx_status load_strings(const npy_header *h, const npy_type *ty, const cha
                 rec[i].data = len ? bytes + pos : "";
                 pos += len;
             }
-            if (h->fortran) next_index(h, idx);
+            if (h->fortran_order) next_index(h, idx);
         }
     }
     return TX_OK;
@@ -302,43 +331,15 @@ tx_status tx_npy_load_buffer(const void *buffer, size_t size, tx_tensor **out) {
     TX_REQUIRE_OUT("npy", out);
     *out = NULL;
     TX_REQUIRE(buffer != NULL || size == 0, TX_INVALID_ARGUMENT, "npy: data is NULL");
-    const unsigned char *b = buffer;
-    TX_REQUIRE(size >= 10 && memcmp(b, MAGIC, 6) == 0, TX_INVALID_ARGUMENT,
-               "npy: not a .npy file (bad magic or shorter than 10 bytes)");
-    unsigned major = b[6];
-    TX_REQUIRE(major >= 1 && major <= 3, TX_INVALID_ARGUMENT, "npy: unsupported format version %u.%u",
-               major, b[7]);
-    size_t hlen, hstart;
-    if (major == 1) {
-        hlen = (size_t)b[8] | (size_t)b[9] << 8;
-        hstart = 10;
-    } else {
-        TX_REQUIRE(size >= 12, TX_INVALID_ARGUMENT, "npy: truncated header length");
-        hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24;
-        hstart = 12;
-    }
-    TX_REQUIRE(hlen <= size - hstart, TX_INVALID_ARGUMENT,
-               "npy: header claims %zu bytes, only %zu remain", hlen, size - hstart);
-    npy_header h;
-    TX_TRY(parse_header((const char *)b + hstart, hlen, &h));
-    npy_type ty;
-    TX_TRY(decode_descr(&h, &ty));
-    int64_t numel;
-    /* A shape whose product overflows cannot describe bytes that exist: the file lies. */
-    TX_REQUIRE(tx__shape_numel("npy", "shape", h.rank, h.dims, &numel) == TX_OK,
-               TX_INVALID_ARGUMENT, "npy: the number of elements of the shape overflows int64");
-    size_t need;
-    TX_REQUIRE((uint64_t)numel <= SIZE_MAX && !__builtin_mul_overflow((size_t)numel, ty.item, &need),
-               TX_INVALID_ARGUMENT, "npy: data size overflows");
-    size_t have = size - hstart - hlen;
-    TX_REQUIRE(have == need, TX_INVALID_ARGUMENT,
-               "npy: shape and descr need %zu data bytes, the file has %zu", need, have);
-    const char *data = (const char *)b + hstart + hlen;
+    tx_npy_info h;
+    TX_TRY(tx__npy_parse(buffer, size, size, &h));
+    const char *data = (const char *)buffer + h.data_offset;
+    size_t need = (size_t)h.data_size, item = h.item_size;
 
     tx_tensor *t;
-    TX_TRY(tx__tensor_alloc("npy", ty.dtype, h.rank, h.dims, &t));
-    if (ty.dtype == TX_STRING) {
-        tx_status st = load_strings(&h, &ty, data, t);
+    TX_TRY(tx__tensor_alloc("npy", h.dtype, h.rank, h.dims, &t));
+    if (h.dtype == TX_STRING) {
+        tx_status st = load_strings(&h, data, t);
         if (st != TX_OK) {
             tx_tensor_free(t);
             return st;
@@ -346,19 +347,21 @@ tx_status tx_npy_load_buffer(const void *buffer, size_t size, tx_tensor **out) {
         *out = t;
         return TX_OK;
     }
-    if (!h.fortran || h.rank <= 1) {
+    if (!h.fortran_order || h.rank <= 1) {
         memcpy(t->data, data, need);
     } else {
         int64_t idx[TX_MAX_RANK] = {0};
-        for (int64_t i = 0; i < numel; i++) {
-            memcpy(t->data + (size_t)i * ty.item, data + fortran_offset(&h, idx, ty.item), ty.item);
+        for (int64_t i = 0; i < t->numel; i++) {
+            memcpy(t->data + (size_t)i * item, data + fortran_offset(&h, idx, item), item);
             next_index(&h, idx);
         }
     }
-    if (ty.swap && ty.swap_unit > 1)
-        for (size_t off = 0; off < need; off += ty.swap_unit) swap_bytes(t->data + off, ty.swap_unit);
-    if (ty.dtype == TX_BOOL) /* TF bools are 0 or 1 */
-        for (int64_t i = 0; i < numel; i++) t->data[i] = t->data[i] != 0;
+    /* Complex parts are swapped separately. */
+    size_t unit = tx_dtype_kind_of(h.dtype) == TX_KIND_COMPLEX ? item / 2 : item;
+    if (h.byte_swapped && unit > 1)
+        for (size_t off = 0; off < need; off += unit) swap_bytes(t->data + off, unit);
+    if (h.dtype == TX_BOOL) /* TF bools are 0 or 1 */
+        for (int64_t i = 0; i < t->numel; i++) t->data[i] = t->data[i] != 0;
     *out = t;
     return TX_OK;
 }
@@ -400,34 +403,49 @@ tx_status tx_npy_load(const char *path, tx_tensor **out) {
 
 /* ---- writing ------------------------------------------------------------------------------------ */
 
-static tx_status build_header(const tx_tensor *t, char *hdr, size_t cap, size_t *hlen,
-                              size_t *item, size_t *maxlen) {
-    const tx__dtype_info *info = tx__dtype(t->dtype);
+tx_status tx__npy_header(tx_dtype dtype, size_t rank, const int64_t *dims, size_t string_item,
+                         char *buf, size_t cap, size_t *len) {
+    const tx__dtype_info *info = tx__dtype(dtype);
     char descr[96];
-    *maxlen = 0;
-    if (t->dtype == TX_STRING) {
-        const tx_string *rec = (const tx_string *)t->data;
-        for (int64_t i = 0; i < t->numel; i++)
-            if (rec[i].size > *maxlen) *maxlen = (size_t)rec[i].size;
-        *item = *maxlen ? *maxlen : 1;
-        snprintf(descr, sizeof descr, "'|S%zu'", *item);
+    if (dtype == TX_STRING) {
+        snprintf(descr, sizeof descr, "'|S%zu'", string_item);
     } else if (info->npy_descr) {
-        *item = info->size;
         snprintf(descr, sizeof descr, "'%s'", info->npy_descr);
     } else {
-        *item = info->size;
-        bool is_unsigned = t->dtype == TX_QUINT8 || t->dtype == TX_QUINT16 || t->dtype == TX_BFLOAT16;
+        bool is_unsigned = dtype == TX_QUINT8 || dtype == TX_QUINT16 || dtype == TX_BFLOAT16;
         snprintf(descr, sizeof descr, "[('%s', '%c%c%zu')]", info->name, info->size == 1 ? '|' : '<',
                  is_unsigned ? 'u' : 'i', info->size);
     }
-    size_t n = (size_t)snprintf(hdr, cap, "{'descr': %s, 'fortran_order': False, 'shape': (", descr);
-    for (size_t d = 0; d < t->rank; d++) {
-        if (n + 32 >= cap) return tx__fail(TX_INTERNAL, "npy: header too long");
-        n += (size_t)snprintf(hdr + n, cap - n, t->rank == 1 ? "%" PRId64 "," : (d ? ", %" PRId64 : "%" PRId64),
-                              t->dims[d]);
+    /* numpy's own dict layout. */
+    char text[TX_MAX_RANK * 24 + 256];
+    size_t n = (size_t)snprintf(text, sizeof text, "{'descr': %s, 'fortran_order': False, 'shape': (", descr);
+    for (size_t d = 0; d < rank; d++)
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              rank == 1 ? "%" PRId64 "," : (d ? ", %" PRId64 : "%" PRId64), dims[d]);
+    n += (size_t)snprintf(text + n, sizeof text - n, "), }");
+    /* Version 1.0 takes a 16-bit header length; larger headers need 2.0.  The total header is
+     * padded with spaces to a multiple of 64 and ends in '\n'. */
+    size_t pre = 10, total = (pre + n + 1 + 63) / 64 * 64;
+    if (total - pre > 65535) {
+        pre = 12;
+        total = (pre + n + 1 + 63) / 64 * 64;
     }
-    n += (size_t)snprintf(hdr + n, cap - n, "), }");
-    *hlen = n;
+    TX_REQUIRE(total <= cap, TX_INVALID_ARGUMENT, "npy: the header needs %zu bytes, cap is %zu",
+               total, cap);
+    size_t field = total - pre;
+    memcpy(buf, MAGIC, 6);
+    buf[6] = pre == 10 ? 1 : 2;
+    buf[7] = 0;
+    buf[8] = (char)(field & 0xFF);
+    buf[9] = (char)(field >> 8 & 0xFF);
+    if (pre == 12) {
+        buf[10] = (char)(field >> 16 & 0xFF);
+        buf[11] = (char)(field >> 24 & 0xFF);
+    }
+    memcpy(buf + pre, text, n);
+    memset(buf + pre + n, ' ', total - pre - n - 1);
+    buf[total - 1] = '\n';
+    *len = total;
     return TX_OK;
 }
 
@@ -437,35 +455,22 @@ tx_status tx_npy_save_buffer(const tx_tensor *t, void **data, size_t *size) {
     *data = NULL;
     *size = 0;
     TX_REQUIRE_TENSOR(op, t, "tensor");
-    char hdr[TX_MAX_RANK * 24 + 256];
-    size_t hlen = 0, item = 0, maxlen = 0;
-    TX_TRY(build_header(t, hdr, sizeof hdr, &hlen, &item, &maxlen));
-    /* Version 1.0 takes a 16-bit header length; larger headers need 2.0.  The total header is
-     * padded with spaces to a multiple of 64 and ends in '\n'. */
-    size_t pre = 10;
-    size_t total_hdr = (pre + hlen + 1 + 63) / 64 * 64;
-    if (total_hdr - pre > 65535) {
-        pre = 12;
-        total_hdr = (pre + hlen + 1 + 63) / 64 * 64;
+    size_t item = tx_dtype_size(t->dtype);
+    if (t->dtype == TX_STRING) { /* 'S<longest>', at least S1 as numpy writes */
+        const tx_string *rec = (const tx_string *)t->data;
+        item = 1;
+        for (int64_t i = 0; i < t->numel; i++)
+            if (rec[i].size > item) item = (size_t)rec[i].size;
     }
+    char hdr[TX_NPY_HEADER_MAX];
+    size_t total_hdr = 0;
+    TX_TRY(tx__npy_header(t->dtype, t->rank, t->dims, item, hdr, sizeof hdr, &total_hdr));
     size_t body;
-    TX_REQUIRE(!__builtin_mul_overflow((size_t)t->numel, item, &body) &&
-                   body <= SIZE_MAX - total_hdr, TX_RESOURCE_EXHAUSTED, "%s: file size overflows", op);
+    TX_REQUIRE(!__builtin_mul_overflow((size_t)t->numel, item, &body) && body <= SIZE_MAX - total_hdr,
+               TX_RESOURCE_EXHAUSTED, "%s: file size overflows", op);
     char *buf = tx__alloc(total_hdr + body, op);
     if (buf == NULL) return TX_RESOURCE_EXHAUSTED;
-    memcpy(buf, MAGIC, 6);
-    buf[6] = pre == 10 ? 1 : 2;
-    buf[7] = 0;
-    size_t field = total_hdr - pre;
-    buf[8] = (char)(field & 0xFF);
-    buf[9] = (char)(field >> 8 & 0xFF);
-    if (pre == 12) {
-        buf[10] = (char)(field >> 16 & 0xFF);
-        buf[11] = (char)(field >> 24 & 0xFF);
-    }
-    memcpy(buf + pre, hdr, hlen);
-    memset(buf + pre + hlen, ' ', total_hdr - pre - hlen - 1);
-    buf[total_hdr - 1] = '\n';
+    memcpy(buf, hdr, total_hdr);
     char *dst = buf + total_hdr;
     if (t->dtype == TX_STRING) {
         const tx_string *rec = (const tx_string *)t->data;
@@ -475,8 +480,7 @@ tx_status tx_npy_save_buffer(const tx_tensor *t, void **data, size_t *size) {
     } else if (body) {
         memcpy(dst, t->data, body);
         if (!TX_HOST_LITTLE_ENDIAN) {
-            const tx__dtype_info *info = tx__dtype(t->dtype);
-            size_t unit = info->kind == TX_KIND_COMPLEX ? info->size / 2 : info->size;
+            size_t unit = tx_dtype_kind_of(t->dtype) == TX_KIND_COMPLEX ? item / 2 : item;
             for (size_t off = 0; unit > 1 && off < body; off += unit) swap_bytes(dst + off, unit);
         }
     }
