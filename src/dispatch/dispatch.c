@@ -19,6 +19,7 @@ static void fill_scalar(tx__kernels *k) {
     k->copy_reversed[2] = tx__copy_reversed_w4_scalar;
     k->copy_reversed[3] = tx__copy_reversed_w8_scalar;
     k->copy_reversed[4] = tx__copy_reversed_w16_scalar;
+    k->cast = tx__cast_simd_scalar;
 }
 
 #ifdef TX_HAVE_X86_SIMD
@@ -30,6 +31,7 @@ static void fill_avx2(tx__kernels *k) {
     k->copy_reversed[2] = tx__copy_reversed_w4_avx2;
     k->copy_reversed[3] = tx__copy_reversed_w8_avx2;
     k->copy_reversed[4] = tx__copy_reversed_w16_avx2;
+    k->cast = tx__cast_simd_avx2;
 }
 
 static void fill_avx512(tx__kernels *k) {
@@ -39,6 +41,7 @@ static void fill_avx512(tx__kernels *k) {
     k->copy_reversed[1] = tx__copy_reversed_w2_avx512;
     k->copy_reversed[2] = tx__copy_reversed_w4_avx512;
     k->copy_reversed[3] = tx__copy_reversed_w8_avx512;
+    k->cast = tx__cast_simd_avx512;
 }
 #endif
 

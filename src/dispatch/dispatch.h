@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "kernels/copy.h"
+#include "kernels/cast_simd.h"
 
 /* Index of an element width in the per-width arrays below (1, 2, 4, 8, 16 -> 0..4); -1 otherwise. */
 static inline int tx__width_index(size_t width) {
@@ -25,6 +26,7 @@ typedef struct tx__kernels {
     tx_isa_level level;                           /* the level this table was filled for */
     tx__bulk_copy_fn bulk_copy;                   /* large contiguous copies, streaming stores */
     tx__reverse_fn copy_reversed[TX_NUM_WIDTHS];  /* dst[k] = src[-k], by element width */
+    tx__cast_simd cast;                           /* hot cast pairs, decode_raw byte swaps */
 } tx__kernels;
 
 /* The table for the level in use (tx_cpu_level()). */

@@ -3,6 +3,7 @@
  * src/kernels/scalar/convert.h and the loops in src/kernels/scalar/cast.c; this file validates,
  * allocates and plans.  bitcast returns a view of the input's buffer. */
 #include "internal.h"
+#include "dispatch/dispatch.h"
 #include "parallel/pool.h"
 #include "scalar/convert.h"
 
@@ -53,6 +54,13 @@ static int64_t grain_for(size_t a, size_t b) {
     return g > 0 ? g : 1;
 }
 
+/* The CPU level's kernel for a hot pair (kernels/cast_simd.h): streaming stores when the output
+ * cannot stay in the caches anyway. */
+static tx__cast_fn hot_kernel(int pair, size_t out_bytes) {
+    const tx__cast_simd *k = &tx__kernels_get()->cast;
+    return (int64_t)out_bytes >= TX__CAST_STREAM_BYTES ? k->cast_nt[pair] : k->cast[pair];
+}
+
 static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
@@ -65,6 +73,8 @@ static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_
                tx_dtype_name(x->dtype), tx_dtype_name(dtype));
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
+    int pair = tx__cast_pair_of(x->dtype, dtype);
+    if (pair >= 0) fn = hot_kernel(pair, t->nbytes);
     cast_job j = {fn, t->data, x->data, tx_dtype_size(dtype), tx_dtype_size(x->dtype)};
     tx__parallel_for(x->numel, grain_for(j.dst_size, j.src_size), cast_piece, &j);
     *out = t;
@@ -260,6 +270,16 @@ tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **o
     tx__clamp_bounds b;
     bool clamp = saturate_bounds(inr, outr, &b);
     if (!clamp) return cast_op(op, value, dtype, out);
+    if (in == TX_FLOAT32 && dtype == TX_UINT8) {
+        /* One pass with the dispatched kernel, whose fixed bounds are the ones computed here. */
+        assert(b.flo == 0.0 && b.fhi == 255.0);
+        tx_tensor *t;
+        TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
+        cast_job j = {hot_kernel(TX__CP_SAT_F32_U8, t->nbytes), t->data, value->data, 1, 4};
+        tx__parallel_for(value->numel, grain_for(1, 4), cast_piece, &j);
+        *out = t;
+        return TX_OK;
+    }
 
     /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
     tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */

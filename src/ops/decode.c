@@ -5,6 +5,7 @@
  * double-conversion settings of tsl::safe_strtof/safe_strtod for floats and
  * tsl::safe_strto32/safe_strto64 for integers. */
 #include "internal.h"
+#include "dispatch/dispatch.h"
 #include "parallel/pool.h"
 #include "scalar/convert.h"
 
@@ -29,42 +30,60 @@ static bool decode_type_ok(tx_dtype t, bool padded) {
     }
 }
 
-/* Writes `len` input bytes into an output row of `row` bytes (len <= row), zero-padding the rest;
- * with `swap`, each `part`-byte element is reversed, padding included (pad first, then swap). */
-static void decode_row(char *dst, const char *src, size_t len, size_t row, bool swap, size_t part) {
-    if (!swap) {
-        if (len) memcpy(dst, src, len);
-        if (row > len) memset(dst + len, 0, row - len);
-        return;
-    }
-    size_t full = len / part, tail = len % part, done = full * part;
-    tx__swap_copy(dst, src, (int64_t)full, part);
-    if (tail) {
-        unsigned char tmp[16] = {0};
-        memcpy(tmp, src + done, tail);
-        tx__swap_copy(dst + done, tmp, 1, part);
-        done += part;
-    }
-    if (row > done) memset(dst + done, 0, row - done);
-}
-
+/* The work is split over the flat output, in whole elements, so that one long string is shared
+ * between the threads as well as many short ones.  Large outputs use the streaming-store copy and
+ * swap kernels of the CPU level (the output cannot stay in the caches anyway). */
 typedef struct decode_job {
     char *dst;
     const tx_string *s;
-    size_t row, part;
-    bool swap, to_bool;
+    size_t row, size, part; /* bytes per output row, per element, per swapped part */
+    tx__cast_fn swap;       /* the byte-reversing copy for `part`, or NULL for a plain copy */
+    tx__bulk_copy_fn copy;
+    bool to_bool;
 } decode_job;
+
+/* Bytes [lo, hi) of output row r (lo, hi multiples of the element size): the input bytes that
+ * are there, zero padding after them; with a swap, each `part`-byte element is reversed, padding
+ * included (pad first, then swap). */
+static void decode_span(const decode_job *j, int64_t r, size_t lo, size_t hi) {
+    char *dst = j->dst + (size_t)r * j->row;
+    const char *src = j->s[r].data;
+    size_t len = j->s[r].size < j->row ? (size_t)j->s[r].size : j->row;
+    size_t have = len < hi ? len : hi, done = lo; /* input bytes end at `have` in this span */
+    if (have > lo) {
+        if (!j->swap) {
+            j->copy(dst + lo, src + lo, have - lo);
+            done = have;
+        } else {
+            size_t full = (have - lo) / j->part;
+            j->swap(dst + lo, src + lo, (int64_t)full);
+            done = lo + full * j->part;
+            if (done < have) { /* a partial last element: zero-pad it, then swap */
+                unsigned char tmp[16] = {0};
+                memcpy(tmp, src + done, have - done);
+                j->swap(dst + done, tmp, 1);
+                done += j->part;
+            }
+        }
+    }
+    if (hi > done) memset(dst + done, 0, hi - done);
+    if (j->to_bool) /* a bool element is 0 or 1, whatever byte it came from */
+        for (size_t k = lo; k < hi; k++) dst[k] = dst[k] != 0;
+}
 
 static void decode_piece(void *ctx, int64_t begin, int64_t end) {
     const decode_job *j = ctx;
-    for (int64_t i = begin; i < end; i++) {
-        char *dst = j->dst + (size_t)i * j->row;
-        size_t len = j->s[i].size < j->row ? (size_t)j->s[i].size : j->row;
-        decode_row(dst, j->s[i].data, len, j->row, j->swap, j->part);
-        if (j->to_bool) /* a bool element is 0 or 1, whatever byte it came from */
-            for (size_t k = 0; k < j->row; k++) dst[k] = dst[k] != 0;
+    const int64_t per = (int64_t)(j->row / j->size); /* elements per row */
+    int64_t r = begin / per, e = begin;
+    while (e < end) {
+        int64_t row_end = (r + 1) * per, stop = end < row_end ? end : row_end;
+        decode_span(j, r, (size_t)(e - r * per) * j->size, (size_t)(stop - r * per) * j->size);
+        e = stop;
+        r++;
     }
 }
+
+static void plain_copy(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 
 tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int little_endian,
                         const int64_t *fixed_length, tx_tensor **out) {
@@ -123,11 +142,14 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     dims[input_bytes->rank] = row / size;
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, out_type, input_bytes->rank + 1, dims, &t));
-    decode_job j = {t->data, s, (size_t)row,
-                    (size_t)((out_type == TX_COMPLEX64 || out_type == TX_COMPLEX128) ? size / 2 : size),
-                    size > 1 && (little_endian != 0) != (TX_HOST_LITTLE_ENDIAN != 0),
-                    out_type == TX_BOOL};
-    if (row > 0) tx__parallel_for(n, (256 << 10) / row + 1, decode_piece, &j);
+    size_t part = (size_t)((out_type == TX_COMPLEX64 || out_type == TX_COMPLEX128) ? size / 2 : size);
+    bool swap = size > 1 && (little_endian != 0) != (TX_HOST_LITTLE_ENDIAN != 0);
+    const tx__kernels *K = tx__kernels_get();
+    bool stream = (int64_t)t->nbytes >= TX__CAST_STREAM_BYTES;
+    decode_job j = {t->data, s, (size_t)row, (size_t)size, part, NULL,
+                    stream ? K->bulk_copy : plain_copy, out_type == TX_BOOL};
+    if (swap) j.swap = (stream ? K->cast.swap_nt : K->cast.swap)[tx__swap_index(part)];
+    if (row > 0) tx__parallel_for(t->numel, ((int64_t)256 << 10) / size, decode_piece, &j);
     *out = t;
     return TX_OK;
 }

@@ -1,0 +1,214 @@
+/* cast.c (AVX2 + F16C) -- the hot cast pairs of tf.cast / tf.saturate_cast (kernels/cast_simd.h):
+ * float32 <-> float16, float32 <-> bfloat16, float32 <-> int32, float64 -> float32, uint8 ->
+ * float32 and saturate_cast float32 -> uint8, eight or more lanes at a time, with plain and
+ * streaming stores.  Each gives the bits of the scalar rules in scalar/convert.h; where an
+ * instruction disagrees with TF's rule the NaN lanes are patched:
+ *  - vcvtps2ph keeps the top of a NaN's payload (sign|0x7e00|payload>>13); TF (Eigen's
+ *    float_to_half_rtne) gives sign|0x7e00, so the low nine payload bits are cleared.
+ *  - vcvtph2ps quiets a signalling NaN (sets bit 22); TF widens the payload unchanged, so bit 22
+ *    is put back from the half's quiet bit.
+ * cvttps2dq (INT32_MIN for NaN and out of range), cvtdq2ps, cvtpd2ps (MXCSR rounding, like the
+ * scalar conversions the compiler emits) already agree with the scalar rules.  bfloat16 rounding
+ * is done in integer lanes: the AVX-512 BF16 instruction flushes subnormals and keeps NaN
+ * payloads, which TF does not.  Tails and the head before a streaming-store alignment run the
+ * scalar rules element by element; nothing outside the buffers is read or written. */
+#include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/cast_simd.h"
+
+#define ALIGN 32 /* streaming stores need 32-byte aligned destinations */
+
+static inline void store256(void *p, __m256i v, bool nt) {
+    if (nt) _mm256_stream_si256((__m256i *)p, v);
+    else _mm256_storeu_si256((__m256i *)p, v);
+}
+
+static inline __m256i load256(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline __m128i load128(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
+
+/* ---- vector bodies: STEP elements from s to d (d is 32-byte aligned when nt) ---- */
+
+/* float32 -> float16, 16 lanes. */
+static inline void v_f32_f16(void *d, const void *s, bool nt) {
+    const float *f = (const float *)s;
+    __m128i lo = _mm256_cvtps_ph(_mm256_loadu_ps(f), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m128i hi = _mm256_cvtps_ph(_mm256_loadu_ps(f + 8), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256i h = _mm256_set_m128i(hi, lo);
+    /* A NaN stays a NaN through vcvtps2ph, and only NaNs are above 0x7c00 once the sign is off. */
+    __m256i nan = _mm256_cmpgt_epi16(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)),
+                                     _mm256_set1_epi16(0x7c00));
+    h = _mm256_andnot_si256(_mm256_and_si256(nan, _mm256_set1_epi16(0x01ff)), h);
+    store256(d, h, nt);
+}
+
+/* float16 -> float32, 8 lanes. */
+static inline __m256i f16_f32_8(__m128i h) {
+    __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
+    __m256i w = _mm256_cvtepu16_epi32(h);
+    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(w, _mm256_set1_epi32(0x7fff)),
+                                     _mm256_set1_epi32(0x7c00));
+    __m256i bit = _mm256_and_si256(nan, _mm256_set1_epi32(0x00400000));
+    __m256i quiet = _mm256_and_si256(_mm256_slli_epi32(w, 13), bit);
+    return _mm256_or_si256(_mm256_andnot_si256(bit, f), quiet);
+}
+
+static inline void v_f16_f32(void *d, const void *s, bool nt) {
+    const char *p = (const char *)s;
+    char *q = (char *)d;
+    store256(q, f16_f32_8(load128(p)), nt);
+    store256(q + 32, f16_f32_8(load128(p + 16)), nt);
+}
+
+/* float32 bits -> bfloat16 in the low half of each 32-bit lane, 8 lanes. */
+static inline __m256i f32_bf16_8(__m256i x) {
+    __m256i top = _mm256_srli_epi32(x, 16);
+    __m256i bias = _mm256_add_epi32(_mm256_and_si256(top, _mm256_set1_epi32(1)),
+                                    _mm256_set1_epi32(0x7fff));
+    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(x, bias), 16);
+    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)),
+                                     _mm256_set1_epi32(0x7f800000));
+    __m256i qnan = _mm256_or_si256(_mm256_and_si256(top, _mm256_set1_epi32(0x8000)),
+                                   _mm256_set1_epi32(0x7fc0));
+    return _mm256_blendv_epi8(r, qnan, nan);
+}
+
+static inline void v_f32_bf16(void *d, const void *s, bool nt) {
+    const char *p = (const char *)s;
+    __m256i a = f32_bf16_8(load256(p)), b = f32_bf16_8(load256(p + 32));
+    /* values are 0..0xffff, so the saturating pack is exact; it interleaves 128-bit lanes */
+    __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8);
+    store256(d, r, nt);
+}
+
+static inline void v_bf16_f32(void *d, const void *s, bool nt) {
+    const char *p = (const char *)s;
+    char *q = (char *)d;
+    store256(q, _mm256_slli_epi32(_mm256_cvtepu16_epi32(load128(p)), 16), nt);
+    store256(q + 32, _mm256_slli_epi32(_mm256_cvtepu16_epi32(load128(p + 16)), 16), nt);
+}
+
+static inline void v_f32_i32(void *d, const void *s, bool nt) {
+    const float *f = (const float *)s;
+    char *q = (char *)d;
+    store256(q, _mm256_cvttps_epi32(_mm256_loadu_ps(f)), nt);
+    store256(q + 32, _mm256_cvttps_epi32(_mm256_loadu_ps(f + 8)), nt);
+}
+
+static inline void v_i32_f32(void *d, const void *s, bool nt) {
+    const char *p = (const char *)s;
+    char *q = (char *)d;
+    store256(q, _mm256_castps_si256(_mm256_cvtepi32_ps(load256(p))), nt);
+    store256(q + 32, _mm256_castps_si256(_mm256_cvtepi32_ps(load256(p + 32))), nt);
+}
+
+/* float64 -> float32, 16 lanes. */
+static inline void v_f64_f32(void *d, const void *s, bool nt) {
+    const double *f = (const double *)s;
+    char *q = (char *)d;
+    __m256 a = _mm256_set_m128(_mm256_cvtpd_ps(_mm256_loadu_pd(f + 4)),
+                               _mm256_cvtpd_ps(_mm256_loadu_pd(f)));
+    __m256 b = _mm256_set_m128(_mm256_cvtpd_ps(_mm256_loadu_pd(f + 12)),
+                               _mm256_cvtpd_ps(_mm256_loadu_pd(f + 8)));
+    store256(q, _mm256_castps_si256(a), nt);
+    store256(q + 32, _mm256_castps_si256(b), nt);
+}
+
+/* uint8 -> float32, 16 lanes. */
+static inline void v_u8_f32(void *d, const void *s, bool nt) {
+    const char *p = (const char *)s;
+    char *q = (char *)d;
+    __m128i b = load128(p);
+    __m256 lo = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+    __m256 hi = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(b, 8)));
+    store256(q, _mm256_castps_si256(lo), nt);
+    store256(q + 32, _mm256_castps_si256(hi), nt);
+}
+
+/* saturate_cast float32 -> uint8, 32 lanes.  min(hi, v) and max(lo, v) return their second
+ * operand when either is NaN, as TF's clip does; cvttps2dq then gives INT32_MIN, which the
+ * saturating packs turn into 0 -- the low byte the scalar rule keeps. */
+static inline __m256i sat_8(const float *f) {
+    __m256 v = _mm256_loadu_ps(f);
+    v = _mm256_min_ps(_mm256_set1_ps(255.0f), v);
+    v = _mm256_max_ps(_mm256_setzero_ps(), v);
+    return _mm256_cvttps_epi32(v);
+}
+
+static inline void v_sat_f32_u8(void *d, const void *s, bool nt) {
+    const float *f = (const float *)s;
+    __m256i ab = _mm256_packus_epi32(sat_8(f), sat_8(f + 8));
+    __m256i cd = _mm256_packus_epi32(sat_8(f + 16), sat_8(f + 24));
+    __m256i r = _mm256_packus_epi16(ab, cd);
+    r = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    store256(d, r, nt);
+}
+
+/* ---- scalar bodies: one element, the rules of convert.h (memcpy: any alignment) ---- */
+
+#define DEFINE_ONE(NAME, TIN, TOUT, EXPR)                                                        \
+    static inline void o_##NAME(void *d, const void *s) {                                        \
+        TIN x;                                                                                   \
+        memcpy(&x, s, sizeof x);                                                                 \
+        TOUT y = EXPR;                                                                           \
+        memcpy(d, &y, sizeof y);                                                                 \
+    }
+DEFINE_ONE(f32_f16, float, uint16_t, tx__f32_to_f16(x))
+DEFINE_ONE(f16_f32, uint16_t, float, tx__f16_to_f32(x))
+DEFINE_ONE(f32_bf16, float, uint16_t, tx__f32_to_bf16(x))
+DEFINE_ONE(bf16_f32, uint16_t, float, tx__bf16_to_f32(x))
+DEFINE_ONE(f32_i32, float, int32_t, tx__cvtt_i32(x))
+DEFINE_ONE(i32_f32, int32_t, float, (float)x)
+DEFINE_ONE(f64_f32, double, float, (float)x)
+DEFINE_ONE(u8_f32, uint8_t, float, (float)x)
+DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
+#undef DEFINE_ONE
+
+/* The loop around a vector body: a scalar head up to the streaming-store alignment (only when the
+ * destination is element-aligned; otherwise plain stores), the vector body, a scalar tail. */
+#define DEFINE_CAST(NAME, SIN, SOUT, STEP)                                                       \
+    static inline void run_##NAME(void *dst, const void *src, int64_t n, bool nt) {              \
+        char *d = (char *)dst;                                                                   \
+        const char *s = (const char *)src;                                                       \
+        int64_t i = 0;                                                                           \
+        if (nt && (uintptr_t)d % (SOUT) != 0) nt = false;                                        \
+        if (nt)                                                                                  \
+            for (; i < n && (uintptr_t)(d + i * (SOUT)) % ALIGN != 0; i++)                       \
+                o_##NAME(d + i * (SOUT), s + i * (SIN));                                         \
+        if (nt)                                                                                  \
+            for (; n - i >= (STEP); i += (STEP)) v_##NAME(d + i * (SOUT), s + i * (SIN), true);  \
+        else                                                                                     \
+            for (; n - i >= (STEP); i += (STEP)) v_##NAME(d + i * (SOUT), s + i * (SIN), false); \
+        for (; i < n; i++) o_##NAME(d + i * (SOUT), s + i * (SIN));                              \
+        if (nt) _mm_sfence();                                                                    \
+    }                                                                                            \
+    static void NAME##_plain(void *dst, const void *src, int64_t n) {                            \
+        run_##NAME(dst, src, n, false);                                                          \
+    }                                                                                            \
+    static void NAME##_nt(void *dst, const void *src, int64_t n) { run_##NAME(dst, src, n, true); }
+
+DEFINE_CAST(f32_f16, 4, 2, 16)
+DEFINE_CAST(f16_f32, 2, 4, 16)
+DEFINE_CAST(f32_bf16, 4, 2, 16)
+DEFINE_CAST(bf16_f32, 2, 4, 16)
+DEFINE_CAST(f32_i32, 4, 4, 16)
+DEFINE_CAST(i32_f32, 4, 4, 16)
+DEFINE_CAST(f64_f32, 8, 4, 16)
+DEFINE_CAST(u8_f32, 1, 4, 16)
+DEFINE_CAST(sat_f32_u8, 4, 1, 32)
+
+#define PAIRS(SUFFIX)                                                                            \
+    [TX__CP_F32_F16] = f32_f16_##SUFFIX, [TX__CP_F16_F32] = f16_f32_##SUFFIX,                    \
+    [TX__CP_F32_BF16] = f32_bf16_##SUFFIX, [TX__CP_BF16_F32] = bf16_f32_##SUFFIX,                \
+    [TX__CP_F32_I32] = f32_i32_##SUFFIX, [TX__CP_I32_F32] = i32_f32_##SUFFIX,                    \
+    [TX__CP_F64_F32] = f64_f32_##SUFFIX, [TX__CP_U8_F32] = u8_f32_##SUFFIX,                      \
+    [TX__CP_SAT_F32_U8] = sat_f32_u8_##SUFFIX
+
+const tx__cast_simd tx__cast_simd_avx2 = {
+    .cast = {PAIRS(plain)},
+    .cast_nt = {PAIRS(nt)},
+    .swap = {tx__swap2_avx2, tx__swap4_avx2, tx__swap8_avx2},
+    .swap_nt = {tx__swap2_avx2_nt, tx__swap4_avx2_nt, tx__swap8_avx2_nt},
+};

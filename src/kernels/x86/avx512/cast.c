@@ -1,0 +1,190 @@
+/* cast.c (AVX-512 F/BW/DQ/VL) -- the hot cast pairs of tf.cast / tf.saturate_cast
+ * (kernels/cast_simd.h) sixteen lanes at a time, the tail done with masked loads and stores (the
+ * masked-off lanes are neither read nor written, so nothing outside the buffers is touched).  Same
+ * bits as the scalar rules of scalar/convert.h, with the NaN fix-ups the AVX2 file describes:
+ * vcvtps2ph's kept NaN payload is cleared to TF's sign|0x7e00, vcvtph2ps's quieting of a
+ * signalling NaN is undone.  cvttps2dq, cvtdq2ps and cvtpd2ps agree with the scalar rules as they
+ * are; saturate_cast's NaN (INT32_MIN after the conversion) keeps its low byte, 0, through the
+ * truncating vpmovdb.  Streaming-store versions for large outputs; the head before their 64-byte
+ * alignment runs the scalar rules through memcpy. */
+#include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/cast_simd.h"
+
+#define ALIGN 64
+
+enum { PLAIN, STREAM, MASKED };
+
+static inline __mmask16 lanes(int64_t k) { return k >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << k) - 1u); }
+
+/* loads of 16 elements of 4, 2 and 1 bytes (masked: only the lanes in m) */
+static inline __m512i ld32(const void *p, int mode, __mmask16 m) {
+    return mode == MASKED ? _mm512_maskz_loadu_epi32(m, p) : _mm512_loadu_si512(p);
+}
+static inline __m256i ld16(const void *p, int mode, __mmask16 m) {
+    return mode == MASKED ? _mm256_maskz_loadu_epi16(m, p) : _mm256_loadu_si256((const __m256i *)p);
+}
+static inline __m128i ld8(const void *p, int mode, __mmask16 m) {
+    return mode == MASKED ? _mm_maskz_loadu_epi8(m, p) : _mm_loadu_si128((const __m128i *)p);
+}
+
+/* stores of 16 elements of 4, 2 and 1 bytes */
+static inline void st32(void *p, __m512i v, int mode, __mmask16 m) {
+    if (mode == MASKED) _mm512_mask_storeu_epi32(p, m, v);
+    else if (mode == STREAM) _mm512_stream_si512((__m512i *)p, v);
+    else _mm512_storeu_si512(p, v);
+}
+static inline void st16(void *p, __m256i v, int mode, __mmask16 m) {
+    if (mode == MASKED) _mm256_mask_storeu_epi16(p, m, v);
+    else if (mode == STREAM) _mm256_stream_si256((__m256i *)p, v);
+    else _mm256_storeu_si256((__m256i *)p, v);
+}
+static inline void st8(void *p, __m128i v, int mode, __mmask16 m) {
+    if (mode == MASKED) _mm_mask_storeu_epi8(p, m, v);
+    else if (mode == STREAM) _mm_stream_si128((__m128i *)p, v);
+    else _mm_storeu_si128((__m128i *)p, v);
+}
+
+/* ---- 16-lane bodies ---- */
+
+static inline void v_f32_f16(void *d, const void *s, int mode, __mmask16 m) {
+    __m512 v = _mm512_castsi512_ps(ld32(s, mode, m));
+    __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __mmask16 nan = _mm256_cmpgt_epi16_mask(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)),
+                                            _mm256_set1_epi16(0x7c00));
+    h = _mm256_mask_mov_epi16(h, nan, _mm256_and_si256(h, _mm256_set1_epi16((short)0xfe00)));
+    st16(d, h, mode, m);
+}
+
+static inline void v_f16_f32(void *d, const void *s, int mode, __mmask16 m) {
+    __m256i h = ld16(s, mode, m);
+    __m512i f = _mm512_castps_si512(_mm512_cvtph_ps(h));
+    __m512i w = _mm512_cvtepu16_epi32(h);
+    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(w, _mm512_set1_epi32(0x7fff)),
+                                            _mm512_set1_epi32(0x7c00));
+    __m512i bit = _mm512_set1_epi32(0x00400000);
+    __m512i fixed = _mm512_or_si512(_mm512_andnot_si512(bit, f),
+                                    _mm512_and_si512(_mm512_slli_epi32(w, 13), bit));
+    st32(d, _mm512_mask_mov_epi32(f, nan, fixed), mode, m);
+}
+
+static inline void v_f32_bf16(void *d, const void *s, int mode, __mmask16 m) {
+    __m512i x = ld32(s, mode, m);
+    __m512i top = _mm512_srli_epi32(x, 16);
+    __m512i bias = _mm512_add_epi32(_mm512_and_si512(top, _mm512_set1_epi32(1)),
+                                    _mm512_set1_epi32(0x7fff));
+    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(x, bias), 16);
+    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
+                                            _mm512_set1_epi32(0x7f800000));
+    __m512i qnan = _mm512_or_si512(_mm512_and_si512(top, _mm512_set1_epi32(0x8000)),
+                                   _mm512_set1_epi32(0x7fc0));
+    st16(d, _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(r, nan, qnan)), mode, m);
+}
+
+static inline void v_bf16_f32(void *d, const void *s, int mode, __mmask16 m) {
+    st32(d, _mm512_slli_epi32(_mm512_cvtepu16_epi32(ld16(s, mode, m)), 16), mode, m);
+}
+
+static inline void v_f32_i32(void *d, const void *s, int mode, __mmask16 m) {
+    st32(d, _mm512_cvttps_epi32(_mm512_castsi512_ps(ld32(s, mode, m))), mode, m);
+}
+
+static inline void v_i32_f32(void *d, const void *s, int mode, __mmask16 m) {
+    st32(d, _mm512_castps_si512(_mm512_cvtepi32_ps(ld32(s, mode, m))), mode, m);
+}
+
+static inline void v_f64_f32(void *d, const void *s, int mode, __mmask16 m) {
+    const double *f = (const double *)s;
+    __m512d a, b;
+    if (mode == MASKED) {
+        a = _mm512_maskz_loadu_pd((__mmask8)m, f);
+        b = _mm512_maskz_loadu_pd((__mmask8)(m >> 8), f + 8);
+    } else {
+        a = _mm512_loadu_pd(f);
+        b = _mm512_loadu_pd(f + 8);
+    }
+    __m512 r = _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(a)), _mm512_cvtpd_ps(b), 1);
+    st32(d, _mm512_castps_si512(r), mode, m);
+}
+
+static inline void v_u8_f32(void *d, const void *s, int mode, __mmask16 m) {
+    __m512 f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(ld8(s, mode, m)));
+    st32(d, _mm512_castps_si512(f), mode, m);
+}
+
+/* min(hi, v) / max(lo, v) return v when it is NaN (TF's clip lets NaN through). */
+static inline void v_sat_f32_u8(void *d, const void *s, int mode, __mmask16 m) {
+    __m512 v = _mm512_castsi512_ps(ld32(s, mode, m));
+    v = _mm512_min_ps(_mm512_set1_ps(255.0f), v);
+    v = _mm512_max_ps(_mm512_setzero_ps(), v);
+    st8(d, _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(v)), mode, m);
+}
+
+/* ---- one element, for the head before the streaming alignment ---- */
+
+#define DEFINE_ONE(NAME, TIN, TOUT, EXPR)                                                        \
+    static inline void o_##NAME(void *d, const void *s) {                                        \
+        TIN x;                                                                                   \
+        memcpy(&x, s, sizeof x);                                                                 \
+        TOUT y = EXPR;                                                                           \
+        memcpy(d, &y, sizeof y);                                                                 \
+    }
+DEFINE_ONE(f32_f16, float, uint16_t, tx__f32_to_f16(x))
+DEFINE_ONE(f16_f32, uint16_t, float, tx__f16_to_f32(x))
+DEFINE_ONE(f32_bf16, float, uint16_t, tx__f32_to_bf16(x))
+DEFINE_ONE(bf16_f32, uint16_t, float, tx__bf16_to_f32(x))
+DEFINE_ONE(f32_i32, float, int32_t, tx__cvtt_i32(x))
+DEFINE_ONE(i32_f32, int32_t, float, (float)x)
+DEFINE_ONE(f64_f32, double, float, (float)x)
+DEFINE_ONE(u8_f32, uint8_t, float, (float)x)
+DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
+#undef DEFINE_ONE
+
+#define DEFINE_CAST(NAME, SIN, SOUT)                                                             \
+    static inline void run_##NAME(void *dst, const void *src, int64_t n, bool nt) {              \
+        char *d = (char *)dst;                                                                   \
+        const char *s = (const char *)src;                                                       \
+        int64_t i = 0;                                                                           \
+        if (nt && (uintptr_t)d % (SOUT) != 0) nt = false;                                        \
+        if (nt) {                                                                                \
+            for (; i < n && (uintptr_t)(d + i * (SOUT)) % ALIGN != 0; i++)                       \
+                o_##NAME(d + i * (SOUT), s + i * (SIN));                                         \
+            for (; n - i >= 16; i += 16)                                                         \
+                v_##NAME(d + i * (SOUT), s + i * (SIN), STREAM, 0xffff);                         \
+            _mm_sfence();                                                                        \
+        } else {                                                                                 \
+            for (; n - i >= 16; i += 16) v_##NAME(d + i * (SOUT), s + i * (SIN), PLAIN, 0xffff); \
+        }                                                                                        \
+        if (i < n) v_##NAME(d + i * (SOUT), s + i * (SIN), MASKED, lanes(n - i));                \
+    }                                                                                            \
+    static void NAME##_plain(void *dst, const void *src, int64_t n) {                            \
+        run_##NAME(dst, src, n, false);                                                          \
+    }                                                                                            \
+    static void NAME##_nt(void *dst, const void *src, int64_t n) { run_##NAME(dst, src, n, true); }
+
+DEFINE_CAST(f32_f16, 4, 2)
+DEFINE_CAST(f16_f32, 2, 4)
+DEFINE_CAST(f32_bf16, 4, 2)
+DEFINE_CAST(bf16_f32, 2, 4)
+DEFINE_CAST(f32_i32, 4, 4)
+DEFINE_CAST(i32_f32, 4, 4)
+DEFINE_CAST(f64_f32, 8, 4)
+DEFINE_CAST(u8_f32, 1, 4)
+DEFINE_CAST(sat_f32_u8, 4, 1)
+
+#define PAIRS(SUFFIX)                                                                            \
+    [TX__CP_F32_F16] = f32_f16_##SUFFIX, [TX__CP_F16_F32] = f16_f32_##SUFFIX,                    \
+    [TX__CP_F32_BF16] = f32_bf16_##SUFFIX, [TX__CP_BF16_F32] = bf16_f32_##SUFFIX,                \
+    [TX__CP_F32_I32] = f32_i32_##SUFFIX, [TX__CP_I32_F32] = i32_f32_##SUFFIX,                    \
+    [TX__CP_F64_F32] = f64_f32_##SUFFIX, [TX__CP_U8_F32] = u8_f32_##SUFFIX,                      \
+    [TX__CP_SAT_F32_U8] = sat_f32_u8_##SUFFIX
+
+const tx__cast_simd tx__cast_simd_avx512 = {
+    .cast = {PAIRS(plain)},
+    .cast_nt = {PAIRS(nt)},
+    .swap = {tx__swap2_avx512, tx__swap4_avx512, tx__swap8_avx512},
+    .swap_nt = {tx__swap2_avx512_nt, tx__swap4_avx512_nt, tx__swap8_avx512_nt},
+};
