@@ -19,6 +19,7 @@ static void fill_scalar(tx__kernels *k) {
     k->copy_reversed[2] = tx__copy_reversed_w4_scalar;
     k->copy_reversed[3] = tx__copy_reversed_w8_scalar;
     k->copy_reversed[4] = tx__copy_reversed_w16_scalar;
+    for (int w = 0; w < TX_NUM_WIDTHS; w++) k->copy_reversed_stream[w] = k->copy_reversed[w];
     k->cast = tx__cast_simd_scalar;
 }
 
@@ -31,6 +32,11 @@ static void fill_avx2(tx__kernels *k) {
     k->copy_reversed[2] = tx__copy_reversed_w4_avx2;
     k->copy_reversed[3] = tx__copy_reversed_w8_avx2;
     k->copy_reversed[4] = tx__copy_reversed_w16_avx2;
+    k->copy_reversed_stream[0] = tx__copy_reversed_stream_w1_avx2;
+    k->copy_reversed_stream[1] = tx__copy_reversed_stream_w2_avx2;
+    k->copy_reversed_stream[2] = tx__copy_reversed_stream_w4_avx2;
+    k->copy_reversed_stream[3] = tx__copy_reversed_stream_w8_avx2;
+    k->copy_reversed_stream[4] = tx__copy_reversed_stream_w16_avx2;
     k->cast = tx__cast_simd_avx2;
 }
 
@@ -41,6 +47,10 @@ static void fill_avx512(tx__kernels *k) {
     k->copy_reversed[1] = tx__copy_reversed_w2_avx512;
     k->copy_reversed[2] = tx__copy_reversed_w4_avx512;
     k->copy_reversed[3] = tx__copy_reversed_w8_avx512;
+    k->copy_reversed_stream[0] = tx__copy_reversed_stream_w1_avx512;
+    k->copy_reversed_stream[1] = tx__copy_reversed_stream_w2_avx512;
+    k->copy_reversed_stream[2] = tx__copy_reversed_stream_w4_avx512;
+    k->copy_reversed_stream[3] = tx__copy_reversed_stream_w8_avx512;
     k->cast = tx__cast_simd_avx512;
 }
 #endif

@@ -26,6 +26,7 @@ typedef struct tx__kernels {
     tx_isa_level level;                           /* the level this table was filled for */
     tx__bulk_copy_fn bulk_copy;                   /* large contiguous copies, streaming stores */
     tx__reverse_fn copy_reversed[TX_NUM_WIDTHS];  /* dst[k] = src[-k], by element width */
+    tx__reverse_fn copy_reversed_stream[TX_NUM_WIDTHS]; /* the same with streaming stores */
     tx__cast_simd cast;                           /* hot cast pairs, decode_raw byte swaps */
 } tx__kernels;
 

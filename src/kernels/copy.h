@@ -54,7 +54,18 @@ TX_HIDDEN void tx__copy_reversed_w2_scalar(char *dst, const char *src, int64_t n
 TX_HIDDEN void tx__copy_reversed_w4_scalar(char *dst, const char *src, int64_t n);
 TX_HIDDEN void tx__copy_reversed_w8_scalar(char *dst, const char *src, int64_t n);
 TX_HIDDEN void tx__copy_reversed_w16_scalar(char *dst, const char *src, int64_t n);
+/* Streaming-store versions of the reversed runs, for large outputs (the scalar table uses the
+ * plain ones). */
 #ifdef TX_HAVE_X86_SIMD
+TX_HIDDEN void tx__copy_reversed_stream_w1_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_stream_w2_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_stream_w4_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_stream_w8_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_stream_w16_avx2(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_stream_w1_avx512(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_stream_w2_avx512(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_stream_w4_avx512(char *dst, const char *src, int64_t n);
+TX_HIDDEN void tx__copy_reversed_stream_w8_avx512(char *dst, const char *src, int64_t n);
 TX_HIDDEN void tx__bulk_copy_avx2(void *dst, const void *src, size_t n);
 TX_HIDDEN void tx__copy_reversed_w1_avx2(char *dst, const char *src, int64_t n);
 TX_HIDDEN void tx__copy_reversed_w2_avx2(char *dst, const char *src, int64_t n);

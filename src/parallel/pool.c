@@ -22,6 +22,7 @@
 typedef struct pool {
     pthread_t threads[TX_MAX_THREADS];
     int nworkers;               /* threads started */
+    int wanted;                 /* threads asked for (more than nworkers if creation failed) */
     pthread_mutex_t m;          /* guards everything below */
     pthread_cond_t work_cv;     /* workers wait here for a new generation */
     pthread_cond_t done_cv;     /* the caller waits here for remaining == 0 */
@@ -120,6 +121,7 @@ static void pool_start(int want) {
     p->stop = false;
     p->generation = 0;
     p->nworkers = 0;
+    p->wanted = want;
     pthread_mutex_unlock(&p->m);
     pthread_attr_t attr;
     bool attr_ok = pthread_attr_init(&attr) == 0;
@@ -158,7 +160,7 @@ void tx_set_num_threads(int n) {
     if (n < 0) n = 0;
     pthread_mutex_lock(&run_lock);
     atomic_store_explicit(&requested, n, memory_order_relaxed);
-    if (pool_started && the_pool.nworkers + 1 != tx_num_threads()) pool_stop();
+    if (pool_started && the_pool.wanted + 1 != tx_num_threads()) pool_stop();
     pthread_mutex_unlock(&run_lock);
 }
 
@@ -192,7 +194,7 @@ void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
         return;
     }
     pool *p = &the_pool;
-    if (!pool_started || p->nworkers + 1 != threads) {
+    if (!pool_started || p->wanted + 1 != threads) {
         pool_stop();
         pool_start(threads - 1);
     }

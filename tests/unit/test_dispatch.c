@@ -110,8 +110,9 @@ static void bulk_copy_matches_scalar(void **state) {
 static void reversed_matches_scalar(void **state) {
     (void)state;
     const int64_t counts[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 1000, 4097};
+    /* (mis below reaches 3 * width: the source buffer has room for it) */
     const size_t widths[] = {1, 2, 4, 8, 16};
-    const size_t maxb = 4097 * 16 + 64;
+    const size_t maxb = 4097 * 16 + 64 + 64;
     unsigned char *src = malloc(maxb);
     assert_non_null(src);
     for (size_t i = 0; i < maxb; i++) src[i] = (unsigned char)rnd();
@@ -121,7 +122,11 @@ static void reversed_matches_scalar(void **state) {
         size_t w = widths[wi];
         for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {
             int64_t n = counts[ci];
-            for (size_t mis = 0; mis < 3; mis++) {
+            /* misalignments: 0, odd (elements not aligned: no streaming), and multiples of the
+             * width that leave dst off the vector boundary */
+            const size_t miss[5] = {0, 1, w, 2 * w, 3 * w};
+            for (size_t mi = 0; mi < 5; mi++) {
+                size_t mis = miss[mi];
                 size_t bytes = (size_t)n * w;
                 /* the run's first output element is its highest address */
                 const char *s = (const char *)src + mis + (n > 0 ? (size_t)(n - 1) * w : 0);
@@ -130,12 +135,15 @@ static void reversed_matches_scalar(void **state) {
                 ref->copy_reversed[wi]((char *)want, s, n);
                 for (int64_t k = 0; k < n; k++)
                     assert_memory_equal(want + k * (int64_t)w, s - k * (int64_t)w, w);
-                for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
-                    unsigned char *got = guarded(bytes, mis, &block);
-                    tx__kernels_at((tx_isa_level)lv)->copy_reversed[wi]((char *)got, s, n);
-                    assert_memory_equal(got, want, bytes);
-                    check_guards(block, bytes, mis);
-                    free(block);
+                for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
+                    for (int stream = 0; stream < 2; stream++) {
+                        const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
+                        unsigned char *got = guarded(bytes, mis, &block);
+                        (stream ? k->copy_reversed_stream : k->copy_reversed)[wi]((char *)got, s, n);
+                        assert_memory_equal(got, want, bytes);
+                        check_guards(block, bytes, mis);
+                        free(block);
+                    }
                 }
                 check_guards(rblock, bytes, mis);
                 free(rblock);

@@ -65,8 +65,7 @@ void tx__copy_plan_make(tx__copy_plan *p, size_t rank, const int64_t *dims,
     p->count = 1;
     for (size_t d = 0; d < r; d++) p->count *= p->dims[d];
     /* count * width is the output's byte size, which fits size_t. */
-    p->stream = p->width >= STREAM_MIN_RUN &&
-                (uint64_t)p->count * p->width >= (uint64_t)STREAM_MIN_BYTES;
+    p->stream = (uint64_t)p->count * p->width >= (uint64_t)STREAM_MIN_BYTES;
 }
 
 int64_t tx__copy_plan_rows(const tx__copy_plan *p) {
@@ -109,7 +108,8 @@ static void inner(const tx__kernels *K, char *d, const char *s, int64_t n, int64
     if (ds == (int64_t)width && ss == -(int64_t)width) {
         int wi = tx__width_index(width);
         if (wi >= 0) {
-            K->copy_reversed[wi](d, s, n);
+            bool long_run = (uint64_t)n * width >= STREAM_MIN_RUN;
+            (stream && long_run ? K->copy_reversed_stream : K->copy_reversed)[wi](d, s, n);
             return;
         }
     }
@@ -120,7 +120,7 @@ static void inner(const tx__kernels *K, char *d, const char *s, int64_t n, int64
     case 8: INNER_LOOP(uint64_t); break;
     case 16: INNER_LOOP(u128); break;
     default:
-        if (stream)
+        if (stream && width >= STREAM_MIN_RUN)
             for (int64_t k = 0; k < n; k++) K->bulk_copy(d + k * ds, s + k * ss, width);
         else
             for (int64_t k = 0; k < n; k++) memcpy(d + k * ds, s + k * ss, width);
@@ -131,7 +131,8 @@ static void run_rows(const tx__kernels *K, const tx__copy_plan *p, char *dst, co
                      int64_t begin, int64_t end) {
     if (p->width == 0 || begin >= end) return;
     if (p->rank == 0) {
-        (p->stream ? K->bulk_copy : tx__bulk_copy_scalar)(dst, src, p->width);
+        (p->stream && p->width >= STREAM_MIN_RUN ? K->bulk_copy : tx__bulk_copy_scalar)(
+            dst, src, p->width);
         return;
     }
     size_t r = p->rank;
@@ -198,7 +199,8 @@ static void copy_piece(void *ctx, int64_t begin, int64_t end) {
         size_t b = (size_t)begin * BLOCK_UNIT;
         size_t e = (size_t)end * BLOCK_UNIT;
         if (e > p->width) e = p->width;
-        (p->stream ? j->K->bulk_copy : tx__bulk_copy_scalar)(j->dst + b, j->src + b, e - b);
+        (p->stream && p->width >= STREAM_MIN_RUN ? j->K->bulk_copy : tx__bulk_copy_scalar)(
+            j->dst + b, j->src + b, e - b);
         break;
     }
     }

@@ -73,8 +73,33 @@ static inline __m256i rev_u32(__m256i v) {
 static inline __m256i rev_u64(__m256i v) { return _mm256_permute4x64_epi64(v, 0x1B); }
 static inline __m256i rev_u128(__m256i v) { return _mm256_permute2x128_si256(v, v, 0x01); }
 
+/* The streaming version: element by element until dst is 32-byte aligned (when the elements are
+ * aligned at all), then whole vectors with streaming stores. */
+#define REVERSE_STREAM_BODY(W, PERMUTE)                                                          \
+    const int64_t per = 32 / (W);                                                                \
+    int64_t k = 0;                                                                               \
+    if ((uintptr_t)dst % (W) == 0) {                                                             \
+        for (; k < n && ((uintptr_t)(dst + k * (W)) & 31) != 0; k++)                             \
+            memcpy(dst + k * (W), src - k * (W), (W));                                           \
+        for (; k + per <= n; k += per) {                                                         \
+            __m256i v = _mm256_loadu_si256((const __m256i *)(src - (k + per - 1) * (W)));        \
+            _mm256_stream_si256((__m256i *)(dst + k * (W)), PERMUTE(v));                         \
+        }                                                                                        \
+        _mm_sfence();                                                                            \
+    }                                                                                            \
+    for (; k + per <= n; k += per) {                                                             \
+        __m256i v = _mm256_loadu_si256((const __m256i *)(src - (k + per - 1) * (W)));            \
+        _mm256_storeu_si256((__m256i *)(dst + k * (W)), PERMUTE(v));                             \
+    }                                                                                            \
+    for (; k < n; k++) memcpy(dst + k * (W), src - k * (W), (W));
+
 void tx__copy_reversed_w1_avx2(char *dst, const char *src, int64_t n) { REVERSE_BODY(1, rev_bytes) }
 void tx__copy_reversed_w2_avx2(char *dst, const char *src, int64_t n) { REVERSE_BODY(2, rev_u16) }
 void tx__copy_reversed_w4_avx2(char *dst, const char *src, int64_t n) { REVERSE_BODY(4, rev_u32) }
 void tx__copy_reversed_w8_avx2(char *dst, const char *src, int64_t n) { REVERSE_BODY(8, rev_u64) }
 void tx__copy_reversed_w16_avx2(char *dst, const char *src, int64_t n) { REVERSE_BODY(16, rev_u128) }
+void tx__copy_reversed_stream_w1_avx2(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(1, rev_bytes) }
+void tx__copy_reversed_stream_w2_avx2(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(2, rev_u16) }
+void tx__copy_reversed_stream_w4_avx2(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(4, rev_u32) }
+void tx__copy_reversed_stream_w8_avx2(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(8, rev_u64) }
+void tx__copy_reversed_stream_w16_avx2(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(16, rev_u128) }

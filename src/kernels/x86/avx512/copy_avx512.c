@@ -66,6 +66,29 @@ static inline __m512i rev_u64(__m512i v) {
     return _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), v);
 }
 
+#define REVERSE_STREAM_BODY(W, PERMUTE)                                                          \
+    const int64_t per = 64 / (W);                                                                \
+    int64_t k = 0;                                                                               \
+    if ((uintptr_t)dst % (W) == 0) {                                                             \
+        for (; k < n && ((uintptr_t)(dst + k * (W)) & 63) != 0; k++)                             \
+            memcpy(dst + k * (W), src - k * (W), (W));                                           \
+        for (; k + per <= n; k += per) {                                                         \
+            __m512i v = _mm512_loadu_si512(src - (k + per - 1) * (W));                           \
+            _mm512_stream_si512((void *)(dst + k * (W)), PERMUTE(v));                            \
+        }                                                                                        \
+        _mm_sfence();                                                                            \
+    }                                                                                            \
+    for (; k + per <= n; k += per) {                                                             \
+        __m512i v = _mm512_loadu_si512(src - (k + per - 1) * (W));                               \
+        _mm512_storeu_si512(dst + k * (W), PERMUTE(v));                                          \
+    }                                                                                            \
+    for (; k < n; k++) memcpy(dst + k * (W), src - k * (W), (W));
+
+void tx__copy_reversed_stream_w1_avx512(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(1, rev_bytes) }
+void tx__copy_reversed_stream_w2_avx512(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(2, rev_u16) }
+void tx__copy_reversed_stream_w4_avx512(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(4, rev_u32) }
+void tx__copy_reversed_stream_w8_avx512(char *dst, const char *src, int64_t n) { REVERSE_STREAM_BODY(8, rev_u64) }
+
 void tx__copy_reversed_w1_avx512(char *dst, const char *src, int64_t n) { REVERSE_BODY(1, rev_bytes) }
 void tx__copy_reversed_w2_avx512(char *dst, const char *src, int64_t n) { REVERSE_BODY(2, rev_u16) }
 void tx__copy_reversed_w4_avx512(char *dst, const char *src, int64_t n) { REVERSE_BODY(4, rev_u32) }
