@@ -31,15 +31,18 @@ static bool decode_type_ok(tx_dtype t, bool padded) {
 }
 
 /* The work is split over the flat output, in whole elements, so that one long string is shared
- * between the threads as well as many short ones.  Large outputs use the streaming-store copy and
- * swap kernels of the CPU level (the output cannot stay in the caches anyway). */
+ * between the threads as well as many short ones.  Long spans of a large output use the
+ * streaming-store copy and swap kernels of the CPU level (the output cannot stay in the caches
+ * anyway); short ones (records) use the plain kernels, which need no store fence per call. */
+#define DECODE_STREAM_SPAN ((size_t)64 << 10)
+
 typedef struct decode_job {
     char *dst;
     const tx_string *s;
-    size_t row, size, part; /* bytes per output row, per element, per swapped part */
-    tx__cast_fn swap;       /* the byte-reversing copy for `part`, or NULL for a plain copy */
-    tx__bulk_copy_fn copy;
-    bool to_bool;
+    size_t row, size, part;   /* bytes per output row, per element, per swapped part */
+    bool swap, stream, to_bool;
+    tx__cast_fn swap_plain, swap_stream; /* the byte-reversing copies for `part` */
+    tx__bulk_copy_fn bulk_copy;
 } decode_job;
 
 /* Bytes [lo, hi) of output row r (lo, hi multiples of the element size): the input bytes that
@@ -51,17 +54,19 @@ static void decode_span(const decode_job *j, int64_t r, size_t lo, size_t hi) {
     size_t len = j->s[r].size < j->row ? (size_t)j->s[r].size : j->row;
     size_t have = len < hi ? len : hi, done = lo; /* input bytes end at `have` in this span */
     if (have > lo) {
+        bool stream = j->stream && have - lo >= DECODE_STREAM_SPAN;
         if (!j->swap) {
-            j->copy(dst + lo, src + lo, have - lo);
+            if (stream) j->bulk_copy(dst + lo, src + lo, have - lo);
+            else memcpy(dst + lo, src + lo, have - lo);
             done = have;
         } else {
             size_t full = (have - lo) / j->part;
-            j->swap(dst + lo, src + lo, (int64_t)full);
+            (stream ? j->swap_stream : j->swap_plain)(dst + lo, src + lo, (int64_t)full);
             done = lo + full * j->part;
             if (done < have) { /* a partial last element: zero-pad it, then swap */
                 unsigned char tmp[16] = {0};
                 memcpy(tmp, src + done, have - done);
-                j->swap(dst + done, tmp, 1);
+                j->swap_plain(dst + done, tmp, 1);
                 done += j->part;
             }
         }
@@ -82,8 +87,6 @@ static void decode_piece(void *ctx, int64_t begin, int64_t end) {
         r++;
     }
 }
-
-static void plain_copy(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 
 tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int little_endian,
                         const int64_t *fixed_length, tx_tensor **out) {
@@ -145,10 +148,13 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     size_t part = (size_t)((out_type == TX_COMPLEX64 || out_type == TX_COMPLEX128) ? size / 2 : size);
     bool swap = size > 1 && (little_endian != 0) != (TX_HOST_LITTLE_ENDIAN != 0);
     const tx__kernels *K = tx__kernels_get();
-    bool stream = (int64_t)t->nbytes >= TX__CAST_STREAM_BYTES;
-    decode_job j = {t->data, s, (size_t)row, (size_t)size, part, NULL,
-                    stream ? K->bulk_copy : plain_copy, out_type == TX_BOOL};
-    if (swap) j.swap = (stream ? K->cast.swap_nt : K->cast.swap)[tx__swap_index(part)];
+    decode_job j = {t->data, s, (size_t)row, (size_t)size, part, swap,
+                    (int64_t)t->nbytes >= TX__CAST_STREAM_BYTES, out_type == TX_BOOL,
+                    NULL, NULL, K->bulk_copy};
+    if (swap) {
+        j.swap_plain = K->cast.swap[tx__swap_index(part)];
+        j.swap_stream = K->cast.swap_nt[tx__swap_index(part)];
+    }
     if (row > 0) tx__parallel_for(t->numel, ((int64_t)256 << 10) / size, decode_piece, &j);
     *out = t;
     return TX_OK;

@@ -537,8 +537,37 @@ static void public_decode_raw_same_at_every_level(void **state) {
     tx_tensor_free(var);
 }
 
+/* Run first.  Under TENSORX_CPU=scalar (the second ctest registration) the library starts at the
+ * scalar level with the portable kernels installed, and the ops give the same bits as at the
+ * detected level once the cap is lifted.  Without the variable the default is the detected level. */
+static void env_level_then_default(void **state) {
+    (void)state;
+    const char *e = getenv("TENSORX_CPU");
+    bool forced = e != NULL && strcmp(e, "scalar") == 0;
+    assert_int_equal(tx_cpu_level(), forced ? TX_ISA_SCALAR : tx_cpu_detected_level());
+    if (forced)
+        assert_ptr_equal(tx__kernels_get()->cast.cast[TX__CP_F32_F16],
+                         tx__cast_simd_scalar.cast[TX__CP_F32_F16]);
+    const tx_dtype from[] = {TX_FLOAT32, TX_FLOAT16, TX_FLOAT64, TX_UINT8};
+    const tx_dtype to[] = {TX_FLOAT16, TX_FLOAT32, TX_FLOAT32, TX_FLOAT32};
+    for (int p = 0; p < 4; p++) {
+        tx_tensor *x = random_tensor(from[p], ((int64_t)5 << 20) + 3), *ref = NULL, *got = NULL;
+        assert_int_equal(tx_cast(x, to[p], &ref), TX_OK); /* at the initial level */
+        tx_set_cpu_mask((tx_isa_level)99);
+        assert_int_equal(tx_cpu_level(), tx_cpu_detected_level());
+        assert_int_equal(tx_cast(x, to[p], &got), TX_OK);
+        assert_memory_equal(tx_tensor_data(got), tx_tensor_data(ref), tx_tensor_nbytes(ref));
+        if (forced) tx_set_cpu_mask(TX_ISA_SCALAR);
+        tx_tensor_free(x);
+        tx_tensor_free(ref);
+        tx_tensor_free(got);
+    }
+    tx_set_cpu_mask((tx_isa_level)99);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(env_level_then_default),
         cmocka_unit_test(scalar_rules_on_nan_payloads),
         cmocka_unit_test(fused_saturate_matches_clamp_then_cast),
         cmocka_unit_test(every_kernel_every_level),
