@@ -453,6 +453,18 @@ TX_API tx_status tx_split(const tx_tensor *value, int64_t split_dim, int64_t num
 TX_API tx_status tx_split_v(const tx_tensor *value, const int64_t *size_splits, size_t n,
                             int64_t split_dim, tx_tensor **outs);
 
+/* ONNX Split (opset 18) with num_outputs (src/ops/split.c), the ONNX preset of tx_split: cuts
+ * `value` along split_dim into num_split parts of ceil(D / num_split) entries each, except the
+ * last, which takes the rest and so may be smaller (even 0): D = 7, num_split = 4 -> 2, 2, 2, 1.
+ * When num_split divides D this is tx_split.  outs must have room for num_split handles; when
+ * split_dim or num_split is rejected outs is not written; on any later failure every outs[i] is
+ * NULL.
+ * Errors: invalid_argument (NULL value/outs; split_dim out of [-R, R); num_split < 1 or
+ * > INT32_MAX; (num_split - 1) * ceil(D / num_split) > D, which leaves no entries for the last
+ * part, e.g. D = 7 and num_split = 5); resource_exhausted. */
+TX_API tx_status tx_split_uneven(const tx_tensor *value, int64_t split_dim, int64_t num_split,
+                                 tx_tensor **outs);
+
 /* num argument of tx_unpack: take the count from value.shape[axis] (Python's num=None). */
 #define TX_UNPACK_INFER_NUM (-1)
 
@@ -477,17 +489,25 @@ TX_API tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_
 typedef enum tx_pad_mode {
     TX_PAD_CONSTANT = 0,  /* pad with constant_values */
     TX_PAD_REFLECT = 1,   /* mirror without the edge: [1,2,3] padded by 2 -> [3,2,1,2,3,2,1] */
-    TX_PAD_SYMMETRIC = 2  /* mirror with the edge:    [1,2,3] padded by 2 -> [2,1,1,2,3,3,2] */
+    TX_PAD_SYMMETRIC = 2, /* mirror with the edge:    [1,2,3] padded by 2 -> [2,1,1,2,3,3,2] */
+    /* ONNX Pad presets (no TF twin; NumPy's np.pad modes of the same names): */
+    TX_PAD_EDGE = 3,      /* repeat the border element: [1,2,3] padded by 2 -> [1,1,1,2,3,3,3] */
+    TX_PAD_WRAP = 4       /* wrap around (a torus):     [1,2,3] padded by 2 -> [2,3,1,2,3,1,2] */
 } tx_pad_mode;
 
 /* tf.pad (TF ops Pad, PadV2, MirrorPad; src/ops/pad_tile.c): adds paddings[i][0] elements before
  * and paddings[i][1] after dim i.  paddings is an int32 or int64 tensor of shape [rank, 2].
- * constant_values (CONSTANT only; ignored by the mirror modes, as in TF) is a scalar of the
+ * constant_values (CONSTANT only; ignored by the other modes, as in TF) is a scalar of the
  * tensor's dtype, or NULL for zero (the empty string for strings).
+ * TX_PAD_EDGE and TX_PAD_WRAP are ONNX Pad's (opset 19) 'edge' and 'wrap' modes: out[j] =
+ * in[clamp(j - before, 0, D-1)] and in[(j - before) mod D].  A padding may exceed D (wrap repeats
+ * the dim periodically, as np.pad), but a dim of size 0 cannot be padded in these modes (np.pad's
+ * rule); ONNX's negative pads (cropping) are not taken.
  * Errors: invalid_argument (NULL tensor/paddings/out; paddings not an int32/int64 [rank, 2]
  * matrix; a negative padding; REFLECT with a padding > D-1 (so any REFLECT of a dim of size 0),
- * SYMMETRIC with a padding > D; constant_values not a scalar of the tensor's dtype; an output dim
- * or element count overflowing int64); unimplemented (mode not a tx_pad_mode); resource_exhausted. */
+ * SYMMETRIC with a padding > D; EDGE/WRAP with a nonzero padding of a dim of size 0;
+ * constant_values not a scalar of the tensor's dtype; an output dim or element count overflowing
+ * int64); unimplemented (mode not a tx_pad_mode); resource_exhausted. */
 TX_API tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode mode,
                         const tx_tensor *constant_values, tx_tensor **out);
 /* TX_SECTION_SLICING_END */
@@ -668,6 +688,21 @@ TX_API tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size,
 TX_API tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size,
                                    tx_data_format data_format, tx_tensor **out);
 
+/* Orders of the depth entries of tx_depth_to_space_ex (ONNX DepthToSpace's mode attribute). */
+typedef enum tx_depth_mode {
+    TX_DEPTH_DCR = 0, /* depth-column-row: channel (dy * bs + dx) * oc + k (TF's only order) */
+    TX_DEPTH_CRD = 1  /* column-row-depth: channel k * bs * bs + dy * bs + dx (ONNX mode CRD) */
+} tx_depth_mode;
+
+/* tx_depth_to_space with a choice of depth order: TX_DEPTH_DCR is tx_depth_to_space; TX_DEPTH_CRD
+ * is the ONNX preset, out[n, y * bs + dy, x * bs + dx, k] = in[n, y, x, k * bs * bs + dy * bs + dx]
+ * (NHWC; NCHW likewise on [n, c, h, w], which is ONNX's own layout).
+ * Errors: those of tx_depth_to_space, and invalid_argument for a mode that is not a
+ * tx_depth_mode. */
+TX_API tx_status tx_depth_to_space_ex(const tx_tensor *input, int64_t block_size,
+                                      tx_data_format data_format, tx_depth_mode mode,
+                                      tx_tensor **out);
+
 /* tf.image.extract_patches / tf.extract_image_patches: `images` [b, rows, cols, depth];
  * ksizes = [1, kr, kc, 1], strides = [1, sr, sc, 1], rates = [1, rr, rc, 1] (each exactly 4
  * entries).  With effective kernel sizes kr' = (kr - 1) * rr + 1 (and kc'), the output is
@@ -786,6 +821,15 @@ TX_API tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_te
  * TF cannot cast bool to); resource_exhausted. */
 TX_API tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
                                   tx_tensor **out);
+/* tx_unique_with_counts with ONNX Unique's sorted=1 rule (src/ops/unique.c) when `sorted` is
+ * non-zero (0: exactly tx_unique_with_counts): y holds the distinct values in ascending order, idx maps
+ * each x[i] to its place in that sorted y, count as before.  Values compare as NumPy's np.unique
+ * (which ONNX's reference uses): numbers by value, so -0.0 == 0.0 for every float dtype (y keeps
+ * the first seen), all NaNs are ONE value sorted last (y keeps the first NaN's bits); bool and
+ * integers by value; strings by bytes, lexicographically (a prefix first).  O(n log n).
+ * Errors: those of tx_unique_with_counts. */
+TX_API tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, int sorted,
+                                          tx_tensor **outs);
 /* TX_SECTION_GATHER_END */
 
 /* ------------------------------------------------------------------------------------------------

@@ -55,11 +55,14 @@ static tx_status run_split(const op_args *a, op_outputs *o) {
         return tx_split_v(value, sizes, n, split_dim, o->t);
     }
     long long num = arg_int(a, "num_split");
+    bool uneven = arg_bool(a, "uneven");
     /* Room for the outputs only when num_split can be right; otherwise the library refuses it
      * without writing to the array. */
     int64_t dim = axis_dim(value, split_dim);
-    size_t room = num >= 1 && num <= INT32_MAX && dim >= 0 && (dim == 0 || num <= dim) ? (size_t)num : 0;
+    /* ONNX's uneven rule allows up to dim + 1 parts (the last one empty). */
+    size_t room = num >= 1 && num <= INT32_MAX && dim >= 0 && (dim == 0 || num <= dim + uneven) ? (size_t)num : 0;
     if ((s = op_outputs_reserve(o, room)) != TX_OK) return s;
+    if (uneven) return tx_split_uneven(value, split_dim, num, o->t);
     return tx_split(value, split_dim, num, o->t);
 }
 
@@ -113,9 +116,11 @@ static tx_status run_pad(const op_args *a, op_outputs *o) {
     if (!strcasecmp(mode_text, "CONSTANT")) mode = TX_PAD_CONSTANT;
     else if (!strcasecmp(mode_text, "REFLECT")) mode = TX_PAD_REFLECT;
     else if (!strcasecmp(mode_text, "SYMMETRIC")) mode = TX_PAD_SYMMETRIC;
+    else if (!strcasecmp(mode_text, "EDGE")) mode = TX_PAD_EDGE; /* ONNX presets */
+    else if (!strcasecmp(mode_text, "WRAP")) mode = TX_PAD_WRAP;
     else
-        return op_fail(TX_UNIMPLEMENTED, "pad: mode '%s' is not one of CONSTANT, REFLECT, SYMMETRIC",
-                       mode_text);
+        return op_fail(TX_UNIMPLEMENTED,
+                       "pad: mode '%s' is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP", mode_text);
     const tx_tensor *tensor = arg_tensor(a, "tensor");
     tx_tensor *cv = NULL;
     if (mode == TX_PAD_CONSTANT && arg_has(a, "constant_values")) {
@@ -147,7 +152,8 @@ const op_def tx_cli_ops_slicing[] = {
      {{"value", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
       {"split_dim", P_INT, PARAM_REQUIRED, "the dim to cut; negative counts from the end"},
       {"num_split", P_INT, PARAM_OPTIONAL, "number of equal parts (must divide the dim)"},
-      {"size_splits", P_INT_LIST, PARAM_OPTIONAL, "sizes of the parts, one -1 allowed (instead of num_split)"}}},
+      {"size_splits", P_INT_LIST, PARAM_OPTIONAL, "sizes of the parts, one -1 allowed (instead of num_split)"},
+      {"uneven", P_BOOL, "false", "ONNX Split-18 preset: num_split parts of ceil(dim / num_split), the last smaller"}}},
     {"unpack", "the slices value[..., i, ...] along axis, each of rank R-1", run_unpack,
      {{"value", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
       {"num", P_INT, PARAM_OPTIONAL, "expected count (absent: value.shape[axis])"},
@@ -158,7 +164,7 @@ const op_def tx_cli_ops_slicing[] = {
     {"pad", "pad each dim by paddings[i] = [before, after]", run_pad,
      {{"tensor", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"paddings", P_TENSOR, PARAM_REQUIRED, "int32/int64 [rank, 2]", TX_INT32},
-      {"mode", P_STRING, "CONSTANT", "CONSTANT, REFLECT or SYMMETRIC (any case)"},
+      {"mode", P_STRING, "CONSTANT", "CONSTANT, REFLECT, SYMMETRIC, or the ONNX presets EDGE, WRAP (any case)"},
       {"constant_values", P_STRING, PARAM_OPTIONAL,
        "CONSTANT fill value as text, default 0 (the empty string for strings)"}}},
     {NULL, NULL, NULL, {{NULL}}},

@@ -55,7 +55,12 @@ static tx_status run_depth_to_space(const op_args *a, op_outputs *o) {
     tx_data_format f = TX_FORMAT_NHWC;
     tx_status s = data_format("depth_to_space", a, &f);
     if (s != TX_OK) return s;
-    TX_CLI_ONE(o, tx_depth_to_space(arg_tensor(a, "input"), arg_int(a, "block_size"), f, OUT));
+    const char *ms = arg_str(a, "mode");
+    tx_depth_mode mode;
+    if (ms && strcmp(ms, "DCR") == 0) mode = TX_DEPTH_DCR;
+    else if (ms && strcmp(ms, "CRD") == 0) mode = TX_DEPTH_CRD;
+    else return op_fail(TX_INVALID_ARGUMENT, "depth_to_space: mode '%s' is not DCR or CRD", ms ? ms : "");
+    TX_CLI_ONE(o, tx_depth_to_space_ex(arg_tensor(a, "input"), arg_int(a, "block_size"), f, mode, OUT));
 }
 
 static tx_status run_extract_image_patches(const op_args *a, op_outputs *o) {
@@ -113,6 +118,7 @@ const op_def tx_cli_ops_spatial[] = {
     {"depth_to_space", "move depth into block_size x block_size spatial blocks", run_depth_to_space,
      {{"input", P_TENSOR, PARAM_REQUIRED, "4-D"},
       {"block_size", P_INT, PARAM_REQUIRED, ">= 2"},
-      {"data_format", P_STRING, "NHWC", "NHWC or NCHW"}}},
+      {"data_format", P_STRING, "NHWC", "NHWC or NCHW"},
+      {"mode", P_STRING, "DCR", "DCR (TF) or the ONNX preset CRD"}}},
     {NULL, NULL, NULL, {{NULL}}},
 };

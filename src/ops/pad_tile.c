@@ -1,5 +1,5 @@
 /* pad_tile.c -- TF's Tile (tf.tile) and Pad, PadV2, MirrorPad (tf.pad in CONSTANT, REFLECT and
- * SYMMETRIC modes).  Validation follows TF's kernels (tile_ops.cc, pad_op.cc, mirror_pad_op.cc);
+ * SYMMETRIC modes), plus ONNX Pad's 'edge' and 'wrap' modes as presets (TX_PAD_EDGE, TX_PAD_WRAP).  Validation follows TF's kernels (tile_ops.cc, pad_op.cc, mirror_pad_op.cc);
  * output shapes are built with TF TensorShape's rules, so an output dim or element count that
  * overflows int64 is invalid_argument, while an output too large to allocate is
  * resource_exhausted.
@@ -10,7 +10,8 @@
  *    doubling memcpys when blocks are large or many, with one strided-copy plan (kernels/copy.h)
  *    when they are small.
  *  - pad walks the output once, in order: borders are filled (CONSTANT) or mirrored from the input
- *    (REFLECT, SYMMETRIC) and the interior of each row is one memcpy.  Dims without padding are
+ *    (REFLECT, SYMMETRIC), replicated (EDGE) or wrapped (WRAP) from the input, and the interior of
+ *    each row is one memcpy.  Dims without padding are
  *    merged first so rows are as long as possible. */
 #include "copy.h"
 
@@ -84,7 +85,7 @@ static void copy_reversed(char *dst, const char *src, int64_t start, int64_t n, 
 }
 
 /* A pad problem after merging: `rank` dims, each with input size, padding before and after, and
- * byte strides; elements of `w` bytes (for the mirror modes, w may cover trailing unpadded dims). */
+ * byte strides; elements of `w` bytes (for the non-CONSTANT modes, w may cover trailing unpadded dims). */
 typedef struct pad_plan {
     size_t rank;
     int64_t in[TX_MAX_RANK], before[TX_MAX_RANK], after[TX_MAX_RANK];
@@ -129,6 +130,50 @@ static void pad_mirror_rec(const pad_plan *p, size_t k, char *dst, const char *s
     for (int64_t i = 0; i < n; i++) pad_mirror_rec(p, k + 1, dst + (b + i) * os, src + i * is);
     for (int64_t o = 0; o < a; o++)
         pad_mirror_rec(p, k + 1, dst + (b + n + o) * os, src + (n - 1 - off - o) * is);
+}
+
+/* dst[j] = src[(start + j) mod n] for j < count (0 <= start < n): WRAP borders, in runs. */
+static void copy_cyclic(char *dst, const char *src, int64_t start, int64_t count, int64_t n, size_t w) {
+    while (count > 0) {
+        int64_t run = n - start < count ? n - start : count;
+        memcpy(dst, src + (size_t)start * w, (size_t)run * w);
+        dst += (size_t)run * w;
+        count -= run;
+        start = 0;
+    }
+}
+
+/* Source row of output position j < before along a dim of size n (n > 0) for EDGE / WRAP; the
+ * positions after the interior use (j - before) too, so one rule serves both borders. */
+static inline int64_t edge_wrap_src(tx_pad_mode mode, int64_t j, int64_t before, int64_t n) {
+    int64_t t = j - before;
+    if (mode == TX_PAD_EDGE) return t < 0 ? 0 : t >= n ? n - 1 : t;
+    int64_t m = t % n;
+    return m < 0 ? m + n : m;
+}
+
+static void pad_edge_wrap_rec(const pad_plan *p, size_t k, char *dst, const char *src) {
+    int64_t os = p->out_stride[k], is = p->in_stride[k], n = p->in[k];
+    int64_t b = p->before[k], a = p->after[k];
+    size_t w = p->w;
+    if (k + 1 == p->rank) {
+        if (p->mode == TX_PAD_EDGE) {
+            fill_elems(dst, b, src, w, false);
+            memcpy(dst + b * os, src, (size_t)n * w);
+            fill_elems(dst + (b + n) * os, a, src + (n - 1) * is, w, false);
+        } else {
+            copy_cyclic(dst, src, edge_wrap_src(TX_PAD_WRAP, 0, b, n), b, n, w);
+            memcpy(dst + b * os, src, (size_t)n * w);
+            copy_cyclic(dst + (b + n) * os, src, 0, a, n, w);
+        }
+        return;
+    }
+    /* Border rows are copies of interior rows: build the interior, then copy whole rows. */
+    for (int64_t i = 0; i < n; i++) pad_edge_wrap_rec(p, k + 1, dst + (b + i) * os, src + i * is);
+    for (int64_t o = 0; o < b; o++)
+        memcpy(dst + o * os, dst + (b + edge_wrap_src(p->mode, o, b, n)) * os, (size_t)os);
+    for (int64_t o = b + n; o < b + n + a; o++)
+        memcpy(dst + o * os, dst + (b + edge_wrap_src(p->mode, o, b, n)) * os, (size_t)os);
 }
 
 /* Small blocks are replicated by a strided-copy plan (typed moves for 1..16-byte blocks); larger
@@ -252,8 +297,8 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
 }
 
 /* Merges dims so rows are long: an unpadded dim joins the dim before it (CONSTANT: always, the
- * fill does not care; mirror modes: only when that dim is unpadded too, as a mirror image must
- * keep rows whole), and in the mirror modes the unpadded dims after the last padded one become
+ * fill does not care; other modes: only when that dim is unpadded too, as a mirror image must
+ * keep rows whole), and in those modes the unpadded dims after the last padded one become
  * part of the element.  Called only when the output has elements, so every product fits. */
 static void pad_plan_make(pad_plan *p, const tx_tensor *in, const int64_t *pads, tx_pad_mode mode) {
     size_t r = in->rank, last = 0;
@@ -293,9 +338,10 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
     static const char *op = "pad";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
-    TX_REQUIRE(mode == TX_PAD_CONSTANT || mode == TX_PAD_REFLECT || mode == TX_PAD_SYMMETRIC,
-               TX_UNIMPLEMENTED, "%s: mode %d is not one of CONSTANT, REFLECT, SYMMETRIC", op,
-               (int)mode);
+    TX_REQUIRE(mode == TX_PAD_CONSTANT || mode == TX_PAD_REFLECT || mode == TX_PAD_SYMMETRIC ||
+                   mode == TX_PAD_EDGE || mode == TX_PAD_WRAP,
+               TX_UNIMPLEMENTED, "%s: mode %d is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP",
+               op, (int)mode);
     TX_REQUIRE_TENSOR(op, tensor, "tensor");
     TX_REQUIRE_TENSOR(op, paddings, "paddings");
     TX_REQUIRE(paddings->dtype == TX_INT32 || paddings->dtype == TX_INT64, TX_INVALID_ARGUMENT,
@@ -335,6 +381,11 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
                        "%s: REFLECT paddings must be less than the dimension size: %" PRId64
                        ", %" PRId64 " not less than %" PRId64 " (dim %zu)",
                        op, b, a, n, d);
+        /* np.pad (ONNX's reference) cannot extend an empty axis except with a constant. */
+        if (mode == TX_PAD_EDGE || mode == TX_PAD_WRAP)
+            TX_REQUIRE(n > 0 || (b == 0 && a == 0), TX_INVALID_ARGUMENT,
+                       "%s: %s cannot pad dim %zu of size 0 (paddings %" PRId64 ", %" PRId64 ")",
+                       op, mode == TX_PAD_EDGE ? "EDGE" : "WRAP", d, b, a);
         TX_REQUIRE(tx__add_i64(b, n, &od[d]) && tx__add_i64(od[d], a, &od[d]), TX_INVALID_ARGUMENT,
                    "%s: output dim %zu = %" PRId64 " + %" PRId64 " + %" PRId64 " overflows int64", op,
                    d, b, n, a);
@@ -366,6 +417,8 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
         p->zero = true;
         for (size_t i = 0; i < p->w; i++) p->zero &= p->pat[i] == 0;
         pad_constant_rec(p, 0, o->data, tensor->data);
+    } else if (mode == TX_PAD_EDGE || mode == TX_PAD_WRAP) {
+        pad_edge_wrap_rec(p, 0, o->data, tensor->data);
     } else {
         pad_mirror_rec(p, 0, o->data, tensor->data);
     }

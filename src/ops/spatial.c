@@ -1,7 +1,7 @@
 /* spatial.c -- TF's "space, batch and depth" ops and image patches: space_to_batch_nd,
  * batch_to_space_nd, their 4-D legacy forms space_to_batch and batch_to_space,
- * required_space_to_batch_paddings, space_to_depth, depth_to_space (NHWC and NCHW) and
- * extract_image_patches.  Each op validates its arguments in TF's order with TF's status
+ * required_space_to_batch_paddings, space_to_depth, depth_to_space (NHWC and NCHW; TF's DCR
+ * order and, as an ONNX preset, CRD) and extract_image_patches.  Each op validates its arguments in TF's order with TF's status
  * categories, computes the output shape with overflow checks, then runs one pass: the
  * space/batch ops and patches through the kernels of kernels/scalar/spatial.c, space/depth as a
  * single strided copy (kernels/copy.h) whose contiguous runs are block_size * depth elements in
@@ -378,10 +378,17 @@ tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size, tx_data_
 
 tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size, tx_data_format data_format,
                             tx_tensor **out) {
+    return tx_depth_to_space_ex(input, block_size, data_format, TX_DEPTH_DCR, out);
+}
+
+tx_status tx_depth_to_space_ex(const tx_tensor *input, int64_t block_size,
+                               tx_data_format data_format, tx_depth_mode mode, tx_tensor **out) {
     static const char *op = "depth_to_space";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     TX_TRY(check_depth_args(op, input, block_size, data_format));
+    TX_REQUIRE(mode == TX_DEPTH_DCR || mode == TX_DEPTH_CRD, TX_INVALID_ARGUMENT,
+               "%s: mode %d is not DCR (0) or CRD (1)", op, (int)mode);
     const bool nhwc = data_format == TX_FORMAT_NHWC;
     const int64_t bs = block_size, n = input->dims[0];
     const int64_t c = input->dims[nhwc ? 3 : 1], h = input->dims[nhwc ? 1 : 2],
@@ -401,7 +408,20 @@ tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size, tx_data_
     if (!nhwc) odims[1] = oc, odims[2] = oh, odims[3] = ow;
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc(op, input->dtype, 4, odims, &o));
-    if (o->numel > 0) {
+    if (o->numel > 0 && mode == TX_DEPTH_CRD) {
+        /* ONNX CRD: input channel k * bs * bs + dy * bs + dx, so k is the slowest of the three. */
+        if (nhwc) {
+            int64_t dims[6] = {n, h, bs, w, bs, oc};
+            int64_t dst[6] = {oh * ow * oc, bs * ow * oc, ow * oc, bs * oc, oc, 1};
+            int64_t src[6] = {h * w * c, w * c, bs, c, 1, bs2};
+            copy6(o, input, dims, dst, src);
+        } else {
+            int64_t dims[6] = {n, oc, h, bs, w, bs};
+            int64_t dst[6] = {oc * oh * ow, oh * ow, bs * ow, ow, bs, 1};
+            int64_t src[6] = {c * h * w, bs2 * h * w, w, bs * h * w, 1, h * w};
+            copy6(o, input, dims, dst, src);
+        }
+    } else if (o->numel > 0) {
         if (nhwc) {
             /* [n, y, dy, x, dx, k]: runs of block_size * (depth / block_size^2) elements. */
             int64_t dims[6] = {n, h, bs, w, bs, oc};

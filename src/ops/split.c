@@ -1,5 +1,6 @@
 /* split.c -- TF's Split, SplitV (tf.split with a count or a list of sizes) and Unpack
- * (tf.unpack / tf.unstack).  All three cut the input along one axis into consecutive parts; each
+ * (tf.unpack / tf.unstack), plus ONNX Split-18's uneven num_outputs rule as a preset
+ * (tx_split_uneven).  All three cut the input along one axis into consecutive parts; each
  * part is one strided-copy plan (kernels/copy.h) over [rows before the axis, part x inner block],
  * so every row of a part moves with one memcpy.  Validation follows TF's kernels (split_op.cc,
  * split_v_op.cc, unpack_op.cc) in their order. */
@@ -81,6 +82,41 @@ tx_status tx_split(const tx_tensor *value, int64_t split_dim, int64_t num_split,
                "split_dim %zu (size = %" PRId64 ") and num_split %" PRId64,
                op, axis, dim, num_split);
     return make_parts(op, value, axis, (size_t)num_split, NULL, dim / num_split, false, outs);
+}
+
+/* ONNX Split-18 with num_outputs: parts of ceil(dim / k), the last one taking what is left.  The
+ * validation order and messages are tx_split's, so the TF and ONNX forms can be diffed. */
+tx_status tx_split_uneven(const tx_tensor *value, int64_t split_dim, int64_t num_split,
+                          tx_tensor **outs) {
+    static const char *op = "split";
+    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
+    TX_REQUIRE_TENSOR(op, value, "value");
+    size_t axis = 0;
+    TX_TRY(check_split_dim(op, value, split_dim, &axis));
+    TX_REQUIRE(num_split > 0, TX_INVALID_ARGUMENT,
+               "%s: number of ways to split should be > 0, but got %" PRId64, op, num_split);
+    TX_REQUIRE(num_split <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: num_split %" PRId64 " exceeds TF's int32 limit", op, num_split);
+    int64_t dim = value->dims[axis];
+    /* ceil without overflow: dim >= 0 and num_split >= 1. */
+    int64_t chunk = dim / num_split + (dim % num_split != 0);
+    /* (num_split - 1) * chunk <= dim is checked by division so it cannot overflow. */
+    TX_REQUIRE(num_split == 1 || chunk <= dim / (num_split - 1), TX_INVALID_ARGUMENT,
+               "%s: uneven split of dim %zu (size = %" PRId64 ") into %" PRId64
+               " parts of ceil(%" PRId64 " / %" PRId64 ") = %" PRId64
+               " leaves nothing for the last part: %" PRId64 " parts before it need more",
+               op, axis, dim, num_split, dim, num_split, chunk, num_split - 1);
+    if (dim % num_split == 0)
+        return make_parts(op, value, axis, (size_t)num_split, NULL, chunk, false, outs);
+    for (int64_t i = 0; i < num_split; i++) outs[i] = NULL;
+    size_t n = (size_t)num_split;
+    int64_t *sizes = tx__calloc_array(n, sizeof *sizes, op);
+    if (sizes == NULL) return TX_RESOURCE_EXHAUSTED;
+    for (size_t i = 0; i + 1 < n; i++) sizes[i] = chunk;
+    sizes[n - 1] = dim - chunk * (num_split - 1);
+    tx_status st = make_parts(op, value, axis, n, sizes, 0, false, outs);
+    tx__free(sizes, n * sizeof *sizes);
+    return st;
 }
 
 tx_status tx_split_v(const tx_tensor *value, const int64_t *size_splits, size_t n,

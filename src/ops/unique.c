@@ -8,10 +8,15 @@
  * one value (the first seen is kept in y); NaN != NaN, so every NaN is a value of its own.  TF's
  * float16 and bfloat16 keys go through Eigen's std::hash, which hashes the bit pattern, so -0.0
  * and 0.0 land in different buckets and stay distinct (the bucket count is a prime, which never
- * divides 0x8000), while NaNs again never match.  Integers, bool and strings compare by value. */
-#include "gather.h"
-
-#include "scalar/gather.h"
+ * divides 0x8000), while NaNs again never match.  Integers, bool and strings compare by value.
+ *
+ * tx_unique_with_counts_ex(sorted = true) is the ONNX Unique sorted=1 preset, whose reference is
+ * np.unique: y ascending, -0.0 == 0.0 for every float dtype, all NaNs one value placed last.  It
+ * maps each element to an order-preserving 64-bit key (NaN: the largest key), sorts (key,
+ * position) pairs with a bottom-up merge sort (strings: positions, by bytes) and reads y, idx and
+ * count off the runs of equal keys; the first position of a run is the value's first occurrence,
+ * whose bits y keeps. */
+#include "internal.h"
 
 #include <inttypes.h>
 
@@ -168,7 +173,164 @@ static int64_t unique_run(const tx_tensor *x, table_t t, int32_t *first, void *i
     return u;
 }
 
+/* y[j] = x[first[j]] for j < u, elements of w bytes (1, 2, 4, 8 or 16: every dtype's size). */
+static void gather_first(char *y, const char *x, const int32_t *first, int64_t u, size_t w) {
+    switch (w) {
+#define GATHER_W(W)                                                                               \
+    case W:                                                                                       \
+        for (int64_t j = 0; j < u; j++) memcpy(y + j * W, x + (int64_t)first[j] * W, W);          \
+        return;
+        GATHER_W(1)
+        GATHER_W(2)
+        GATHER_W(4)
+        GATHER_W(8)
+        GATHER_W(16)
+#undef GATHER_W
+    default:
+        for (int64_t j = 0; j < u; j++) memcpy(y + (size_t)j * w, x + (size_t)first[j] * w, w);
+    }
+}
+
+/* ---- sorted (ONNX) preset ---------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t key;
+    int64_t pos;
+} sort_item;
+
+/* Order-preserving key of a float of `bits` width given its bit pattern b: NaN (exponent all ones,
+ * mantissa nonzero: magnitude above inf) is the largest key, -0 is +0. */
+static inline uint64_t float_key(uint64_t b, unsigned bits, uint64_t inf) {
+    uint64_t sign = 1ull << (bits - 1), mag = b & (sign - 1);
+    if (mag > inf) return UINT64_MAX;
+    if (mag == 0) return sign;
+    return (b & sign) ? (~b & (sign | (sign - 1))) : (b | sign);
+}
+
+/* Fills keys for a numeric x; returns false for a dtype without an ordering here. */
+static bool sort_keys(const tx_tensor *x, sort_item *it) {
+    const int64_t n = x->numel;
+    const char *p = x->data;
+#define KEYS(T, EXPR)                                                                             \
+    for (int64_t i = 0; i < n; i++) {                                                             \
+        T v;                                                                                      \
+        memcpy(&v, p + i * (int64_t)sizeof v, sizeof v);                                          \
+        it[i].key = (EXPR);                                                                       \
+        it[i].pos = i;                                                                            \
+    }
+    switch (x->dtype) {
+    case TX_BOOL: KEYS(uint8_t, v != 0) break;
+    case TX_UINT8: KEYS(uint8_t, v) break;
+    case TX_UINT16: KEYS(uint16_t, v) break;
+    case TX_UINT32: KEYS(uint32_t, v) break;
+    case TX_UINT64: KEYS(uint64_t, v) break;
+    case TX_INT8: KEYS(uint8_t, (uint8_t)(v ^ 0x80u)) break;
+    case TX_INT16: KEYS(uint16_t, (uint16_t)(v ^ 0x8000u)) break;
+    case TX_INT32: KEYS(uint32_t, v ^ 0x80000000u) break;
+    case TX_INT64: KEYS(uint64_t, v ^ 0x8000000000000000ull) break;
+    case TX_FLOAT16: KEYS(uint16_t, float_key(v, 16, 0x7C00)) break;
+    case TX_BFLOAT16: KEYS(uint16_t, float_key(v, 16, 0x7F80)) break;
+    case TX_FLOAT32: KEYS(uint32_t, float_key(v, 32, 0x7F800000u)) break;
+    case TX_FLOAT64: KEYS(uint64_t, float_key(v, 64, 0x7FF0000000000000ull)) break;
+    default: return false;
+    }
+#undef KEYS
+    return true;
+}
+
+static inline bool item_le(const sort_item *a, const sort_item *b) {
+    return a->key < b->key || (a->key == b->key && a->pos <= b->pos);
+}
+
+/* Bottom-up merge sort of a[0..n) using tmp; returns the buffer that holds the result. */
+static sort_item *sort_items(sort_item *a, sort_item *tmp, int64_t n) {
+    for (int64_t width = 1; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = item_le(&a[i], &a[j]) ? a[i++] : a[j++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
+        }
+        sort_item *t = a;
+        a = tmp;
+        tmp = t;
+    }
+    return a;
+}
+
+/* Bytewise order, a proper prefix first; equal strings by position (so a run starts at the
+ * first occurrence). */
+static inline int string_cmp(const tx_string *a, const tx_string *b) {
+    uint64_t m = a->size < b->size ? a->size : b->size;
+    int c = m ? memcmp(a->data, b->data, (size_t)m) : 0;
+    if (c) return c;
+    return a->size < b->size ? -1 : a->size > b->size;
+}
+
+static int32_t *sort_positions(const tx_string *xv, int32_t *a, int32_t *tmp, int64_t n) {
+    for (int64_t width = 1; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = string_cmp(&xv[a[i]], &xv[a[j]]) <= 0 ? a[i++] : a[j++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
+        }
+        int32_t *t = a;
+        a = tmp;
+        tmp = t;
+    }
+    return a;
+}
+
+/* Sorted unique into first[] (position in x of each value of y, ascending) and idx; returns the
+ * number of values, or -1 when a scratch allocation fails. */
+static int64_t unique_sorted_run(const char *op, const tx_tensor *x, int32_t *first, void *idx,
+                                 bool i64) {
+    const int64_t n = x->numel;
+    int64_t u = 0;
+    if (x->dtype == TX_STRING) {
+        const size_t bytes = (size_t)(n ? n : 1) * sizeof(int32_t);
+        int32_t *a = tx__alloc(bytes, op), *b = a ? tx__alloc(bytes, op) : NULL;
+        if (b == NULL) {
+            tx__free(a, bytes);
+            return -1;
+        }
+        for (int64_t i = 0; i < n; i++) a[i] = (int32_t)i;
+        const tx_string *xv = (const tx_string *)x->data;
+        const int32_t *s = sort_positions(xv, a, b, n);
+        for (int64_t i = 0; i < n; i++) {
+            if (i == 0 || string_cmp(&xv[s[i - 1]], &xv[s[i]]) != 0) first[u++] = s[i];
+            put_index(idx, i64, s[i], u - 1);
+        }
+        tx__free(a, bytes);
+        tx__free(b, bytes);
+        return u;
+    }
+    const size_t bytes = (size_t)(n ? n : 1) * sizeof(sort_item);
+    sort_item *a = tx__alloc(bytes, op), *b = a ? tx__alloc(bytes, op) : NULL;
+    if (b == NULL) {
+        tx__free(a, bytes);
+        return -1;
+    }
+    sort_keys(x, a);
+    const sort_item *s = sort_items(a, b, n);
+    for (int64_t i = 0; i < n; i++) {
+        if (i == 0 || s[i - 1].key != s[i].key) first[u++] = (int32_t)s[i].pos;
+        put_index(idx, i64, s[i].pos, u - 1);
+    }
+    tx__free(a, bytes);
+    tx__free(b, bytes);
+    return u;
+}
+
 tx_status tx_unique_with_counts(const tx_tensor *x, tx_dtype out_idx, tx_tensor **outs) {
+    return tx_unique_with_counts_ex(x, out_idx, 0, outs);
+}
+
+tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, int sorted,
+                                   tx_tensor **outs) {
     static const char *op = "unique_with_counts";
     TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
     outs[0] = outs[1] = outs[2] = NULL;
@@ -184,6 +346,11 @@ tx_status tx_unique_with_counts(const tx_tensor *x, tx_dtype out_idx, tx_tensor 
     TX_REQUIRE(kind != TX_KIND_COMPLEX && kind != TX_KIND_QUANTIZED, TX_UNIMPLEMENTED,
                "%s: dtype %s is not supported (TF's Unique kernel takes real numbers, bool and "
                "strings)", op, tx_dtype_name(x->dtype));
+    /* A dtype added to the library later needs its own ordering before sorted mode takes it. */
+    TX_REQUIRE(!sorted || kind != TX_KIND_FLOAT || x->dtype == TX_FLOAT16 ||
+                   x->dtype == TX_BFLOAT16 || x->dtype == TX_FLOAT32 || x->dtype == TX_FLOAT64,
+               TX_UNIMPLEMENTED, "%s: sorted mode has no ordering for dtype %s", op,
+               tx_dtype_name(x->dtype));
     const int64_t n = x->numel;
     const bool i64 = out_idx == TX_INT64;
     tx_status st = tx__tensor_alloc(op, out_idx, 1, &n, &outs[1]);
@@ -191,16 +358,20 @@ tx_status tx_unique_with_counts(const tx_tensor *x, tx_dtype out_idx, tx_tensor 
     table_t t = {0};
     const size_t first_bytes = (size_t)(n ? n : 1) * sizeof(int32_t);
     int32_t *first = tx__alloc(first_bytes, op);
-    st = first ? table_init(op, &t, n) : TX_RESOURCE_EXHAUSTED;
+    if (first == NULL) st = TX_RESOURCE_EXHAUSTED;
+    else if (!sorted) st = table_init(op, &t, n);
+    int64_t u = 0;
     if (st == TX_OK) {
-        int64_t u = unique_run(x, t, first, outs[1]->data, i64);
+        u = sorted ? unique_sorted_run(op, x, first, outs[1]->data, i64)
+                   : unique_run(x, t, first, outs[1]->data, i64);
+        if (u < 0) st = TX_RESOURCE_EXHAUSTED;
+    }
+    if (st == TX_OK) {
         st = tx__tensor_alloc(op, x->dtype, 1, &u, &outs[0]);
         if (st == TX_OK) st = tx__tensor_zeros(op, out_idx, 1, &u, &outs[2]);
         if (st == TX_OK) st = tx__share_strings(outs[0], x);
         if (st == TX_OK) {
-            if (u > 0)
-                tx__gather_kernel(outs[0]->data, x->data, first, false, 1, 1, u, n,
-                                  tx_dtype_size(x->dtype));
+            gather_first(outs[0]->data, x->data, first, u, tx_dtype_size(x->dtype));
             if (i64) {
                 const int64_t *iv = (const int64_t *)outs[1]->data;
                 int64_t *cv = (int64_t *)outs[2]->data;

@@ -724,8 +724,8 @@ static void test_pad_errors(void **state) {
                     "SYMMETRIC paddings must be no greater than the dimension size: 0, 4 greater than 3 (dim 1)");
     tu_assert_error(do_pad(t, 2, V(0, 0, -1, 0), TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT,
                     "paddings must be non-negative, got -1 0 for dim 1");
-    tu_assert_error(do_pad(t, 2, V(0, 0, 0, 0), (tx_pad_mode)3, NULL, &o), TX_UNIMPLEMENTED,
-                    "mode 3 is not one of CONSTANT, REFLECT, SYMMETRIC");
+    tu_assert_error(do_pad(t, 2, V(0, 0, 0, 0), (tx_pad_mode)5, NULL, &o), TX_UNIMPLEMENTED,
+                    "mode 5 is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP");
     tu_assert_error(do_pad(t, 1, V(0, 0), TX_PAD_CONSTANT, NULL, &o), TX_INVALID_ARGUMENT,
                     "the first dimension of paddings must be the rank of tensor");
     tx_tensor *p = tu_i64(4, V(0, 0, 0, 0));
@@ -819,6 +819,8 @@ static void check_pad_ref(const tx_tensor *in, const int64_t *pads, tx_pad_mode 
             rem /= od[i];
             if (x < 0 || x >= d[i]) {
                 if (mode == TX_PAD_CONSTANT) fill = 1;
+                else if (mode == TX_PAD_EDGE) x = x < 0 ? 0 : d[i] - 1;
+                else if (mode == TX_PAD_WRAP) x = ((x % d[i]) + d[i]) % d[i];
                 else if (x < 0) x = mode == TX_PAD_REFLECT ? -x : -x - 1;
                 else x = mode == TX_PAD_REFLECT ? 2 * d[i] - 2 - x : 2 * d[i] - 1 - x;
             }
@@ -842,17 +844,20 @@ static void check_pad_ref(const tx_tensor *in, const int64_t *pads, tx_pad_mode 
 static void test_pad_random(void **state) {
     (void)state;
     static const tx_dtype dts[] = {TX_BOOL, TX_INT16, TX_FLOAT32, TX_FLOAT64, TX_COMPLEX128, TX_STRING};
-    for (int iter = 0; iter < 600; iter++) {
-        tx_pad_mode mode = (tx_pad_mode)(iter % 3);
+    /* Modes 3 and 4 are the ONNX presets EDGE and WRAP: any padding of a non-empty dim (wrap
+     * past the dim's size too), none of an empty one. */
+    for (int iter = 0; iter < 1000; iter++) {
+        tx_pad_mode mode = (tx_pad_mode)(iter % 5);
         size_t r = (size_t)rnd(6);
         int64_t d[8], pads[16];
         for (size_t i = 0; i < r; i++) {
             d[i] = rnd(4) + (mode == TX_PAD_REFLECT || rnd(6) ? 1 : 0);
             int64_t lim = mode == TX_PAD_CONSTANT ? 3 : mode == TX_PAD_REFLECT ? d[i] - 1 : d[i];
+            if (mode == TX_PAD_EDGE || mode == TX_PAD_WRAP) lim = d[i] ? 2 * d[i] + 1 : 0;
             pads[2 * i] = rnd(5) == 0 ? 0 : rnd(lim + 1);
             pads[2 * i + 1] = rnd(5) == 0 ? 0 : rnd(lim + 1);
         }
-        tx_dtype dt = dts[(iter / 3) % 6];
+        tx_dtype dt = dts[(iter / 5) % 6];
         tx_tensor *t = pattern(dt, r, d, (unsigned)iter), *cv = NULL;
         if (mode == TX_PAD_CONSTANT && iter % 2) cv = pattern(dt, 0, NULL, (unsigned)iter + 7);
         check_pad_ref(t, pads, mode, cv);
