@@ -723,6 +723,29 @@ TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t
 /* ---- Gathering, partitioning, masking and encoding -------------------------------------------
  * Implemented in src/ops/gather.c. */
 /* TX_SECTION_GATHER_BEGIN */
+/* Out-of-range index policy of gather, gather_nd, one_hot and dynamic_stitch (the `_ex` forms;
+ * the plain forms use TX_OOB_ERROR).  Results are the same on every machine.  Per op:
+ *  - TX_OOB_ERROR: TensorFlow's CPU kernels.  gather, gather_nd and dynamic_stitch fail naming the
+ *    index and its position; one_hot gives an all-off row (TF's behaviour, not an error).
+ *  - TX_OOB_ZERO (TF's GPU kernels, OpenVINO): an out-of-range index yields zeros (empty strings)
+ *    for its slice; a gather_nd index vector with any component out of range yields a zero slice;
+ *    one_hot gives an all-off row; dynamic_stitch drops the entry (its data slice is not written).
+ *  - TX_OOB_CLAMP (XLA): the index is clamped into [0, dim - 1] (gather_nd per component; one_hot
+ *    into [0, depth - 1]; dynamic_stitch: a negative index goes to row 0).
+ *  - TX_OOB_WRAP (NumPy's take(mode='wrap')): the index is taken modulo dim with a non-negative
+ *    result, so -1 is dim - 1 (gather_nd per component; one_hot modulo depth; dynamic_stitch
+ *    modulo the row count max(indices) + 1).
+ * dynamic_stitch's output always has max(indices) + 1 rows, so only negative indices are out of
+ * range there.  Under clamp and wrap an index into a dim of size 0 has no valid target: that is an
+ * invalid_argument error when the output is non-empty (one_hot's depth 0 and dynamic_stitch's 0
+ * rows always give empty outputs, so never fail). */
+typedef enum tx_oob_policy {
+    TX_OOB_ERROR = 0,
+    TX_OOB_ZERO = 1,
+    TX_OOB_CLAMP = 2,
+    TX_OOB_WRAP = 3
+} tx_oob_policy;
+
 /* Every op of this section returns new tensors with their own buffers.  The data-movement ops
  * (gather, gather_nd, dynamic_partition, dynamic_stitch, boolean_mask) take every dtype; string
  * outputs share the inputs' byte storages.  Index positions in messages are written as TF does,
@@ -743,6 +766,14 @@ TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t
 TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                            int64_t batch_dims, tx_tensor **out);
 
+/* tx_gather with an out-of-range policy `oob` (see tx_oob_policy); tx_gather(...) is
+ * tx_gather_ex(..., TX_OOB_ERROR, out).  Under zero, clamp and wrap no index is an error, except
+ * that clamp and wrap fail when params.shape[axis] is 0 and the output is non-empty.
+ * Errors: those of tx_gather (the out-of-range one only under TX_OOB_ERROR); invalid_argument for
+ * an unknown policy or clamp/wrap into an empty axis. */
+TX_API tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
+                              int64_t batch_dims, tx_oob_policy oob, tx_tensor **out);
+
 /* tf.gather_nd: `indices` (int32/int64, rank >= 1) is [d_0, ..., d_{N-1}, K] with K <= rank(params);
  * each innermost K-vector indexes params' first K dims and picks an element (K = rank) or a slice.
  * Output shape indices.shape[:-1] + params.shape[K:].  K = 0 picks the whole of params.
@@ -751,6 +782,16 @@ TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, in
  * for int32 indices; a non-empty result from an empty params; an index vector out of bounds,
  * named with its position and values); resource_exhausted. */
 TX_API tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out);
+
+/* tx_gather_nd with an out-of-range policy `oob` (see tx_oob_policy), applied to each component
+ * of an index vector against its dim of params (zero: any component out of range zeroes the whole
+ * slice).  Under zero, clamp and wrap an empty params is no error by itself: zero gives zeros;
+ * clamp and wrap fail only when the output is non-empty (some indexed dim is 0, so no valid index
+ * exists).
+ * Errors: those of tx_gather_nd (the out-of-range and empty-params ones only under TX_OOB_ERROR);
+ * invalid_argument for an unknown policy or clamp/wrap into an empty dim. */
+TX_API tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices,
+                                 tx_oob_policy oob, tx_tensor **out);
 
 /* tf.unique_with_counts: the distinct elements of the 1-D `x` in order of first occurrence.
  * outs must have room for 3 handles: outs[0] = y (x's dtype), outs[1] = idx (x's length; y[idx[i]]
@@ -786,6 +827,16 @@ TX_API tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *pa
 TX_API tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
                                    const tx_tensor *const *data, size_t n_data, tx_tensor **out);
 
+/* tx_dynamic_stitch with an out-of-range policy `oob` for negative indices (see tx_oob_policy):
+ * zero drops the entry, clamp sends it to row 0, wrap to row index mod (max(indices) + 1); entries
+ * still merge in order, later winning.  An index of INT32_MAX is an error under every policy (it
+ * is a row-count limit, not an out-of-range index).
+ * Errors: those of tx_dynamic_stitch (the negative-index one only under TX_OOB_ERROR);
+ * invalid_argument for an unknown policy. */
+TX_API tx_status tx_dynamic_stitch_ex(const tx_tensor *const *indices, size_t n_indices,
+                                      const tx_tensor *const *data, size_t n_data,
+                                      tx_oob_policy oob, tx_tensor **out);
+
 /* tf.boolean_mask: keeps the slices of `tensor` whose entry in the K-D bool `mask` is true; mask's
  * shape must equal tensor.shape[axis:axis+K].  Output shape tensor.shape[:axis] + [number of true
  * entries] + tensor.shape[axis+K:], the kept entries in row-major order of the mask.  A negative
@@ -809,6 +860,15 @@ TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask,
 TX_API tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
                             const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
                             tx_tensor **out);
+
+/* tx_one_hot with an out-of-range policy `oob` for indices outside [0, depth) (see
+ * tx_oob_policy): error (TF's behaviour) and zero give an all-off row; clamp puts the on value at
+ * the clamped position (0 or depth - 1); wrap at index mod depth (-1 -> depth - 1).  depth 0 gives
+ * an empty output under every policy.
+ * Errors: those of tx_one_hot; invalid_argument for an unknown policy. */
+TX_API tx_status tx_one_hot_ex(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
+                               const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
+                               tx_oob_policy oob, tx_tensor **out);
 
 /* tf.sequence_mask: output[i..., j] = j < lengths[i...] for j < maxlen, cast to `dtype` (bool
  * true/false, or 1/0 of any numeric dtype).  `lengths` is any integer dtype and rank; the output

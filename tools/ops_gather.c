@@ -2,7 +2,9 @@
  * unique.c, encode.c): gather, gather_nd, unique_with_counts, dynamic_partition, dynamic_stitch,
  * boolean_mask, one_hot and sequence_mask.  Parameter names and defaults follow FORMAT.md's
  * operation table; where TF's Python wrapper decides a default from other arguments (gather's
- * axis, one_hot's dtype) the run function does the same. */
+ * axis, one_hot's dtype) the run function does the same.  The `oob` attribute (not in FORMAT.md,
+ * default "error" = TF) picks the out-of-range policy of gather, gather_nd, dynamic_stitch and
+ * one_hot. */
 #include "opreg.h"
 #include "values.h"
 
@@ -11,15 +13,34 @@
 #include <string.h>
 #include <strings.h>
 
+/* The out-of-range policy named by the `oob` attribute (any case; absent: error). */
+static tx_status oob_arg(const char *op, const op_args *a, tx_oob_policy *oob) {
+    const char *t = arg_str(a, "oob");
+    if (!strcasecmp(t, "error")) *oob = TX_OOB_ERROR;
+    else if (!strcasecmp(t, "zero")) *oob = TX_OOB_ZERO;
+    else if (!strcasecmp(t, "clamp")) *oob = TX_OOB_CLAMP;
+    else if (!strcasecmp(t, "wrap")) *oob = TX_OOB_WRAP;
+    else
+        return op_fail(TX_INVALID_ARGUMENT, "%s: oob '%s' is not one of error, zero, clamp, wrap",
+                       op, t);
+    return TX_OK;
+}
+
 static tx_status run_gather(const op_args *a, op_outputs *o) {
     /* tf.gather uses axis = batch_dims when no axis is given (0 unless batch_dims is set). */
     long long bd = arg_int(a, "batch_dims");
     long long axis = arg_has(a, "axis") ? arg_int(a, "axis") : bd;
-    TX_CLI_ONE(o, tx_gather(arg_tensor(a, "params"), arg_tensor(a, "indices"), axis, bd, OUT));
+    tx_oob_policy oob;
+    tx_status s = oob_arg("gather", a, &oob);
+    if (s != TX_OK) return s;
+    TX_CLI_ONE(o, tx_gather_ex(arg_tensor(a, "params"), arg_tensor(a, "indices"), axis, bd, oob, OUT));
 }
 
 static tx_status run_gather_nd(const op_args *a, op_outputs *o) {
-    TX_CLI_ONE(o, tx_gather_nd(arg_tensor(a, "params"), arg_tensor(a, "indices"), OUT));
+    tx_oob_policy oob;
+    tx_status s = oob_arg("gather_nd", a, &oob);
+    if (s != TX_OK) return s;
+    TX_CLI_ONE(o, tx_gather_nd_ex(arg_tensor(a, "params"), arg_tensor(a, "indices"), oob, OUT));
 }
 
 static tx_status run_unique_with_counts(const op_args *a, op_outputs *o) {
@@ -42,7 +63,10 @@ static tx_status run_dynamic_stitch(const op_args *a, op_outputs *o) {
     size_t ni, nd;
     const tx_tensor *const *ind = arg_list(a, "indices", &ni);
     const tx_tensor *const *data = arg_list(a, "data", &nd);
-    TX_CLI_ONE(o, tx_dynamic_stitch(ind, ni, data, nd, OUT));
+    tx_oob_policy oob;
+    tx_status s = oob_arg("dynamic_stitch", a, &oob);
+    if (s != TX_OK) return s;
+    TX_CLI_ONE(o, tx_dynamic_stitch_ex(ind, ni, data, nd, oob, OUT));
 }
 
 static tx_status run_boolean_mask(const op_args *a, op_outputs *o) {
@@ -102,12 +126,15 @@ static tx_status run_one_hot(const op_args *a, op_outputs *o) {
         dtype = has_on ? on_t : off_t;
     }
     tx_tensor *on = NULL, *off = NULL;
-    tx_status st = TX_OK;
+    tx_oob_policy oob;
+    tx_status st = oob_arg("one_hot", a, &oob);
+    if (st != TX_OK) return st;
     if (has_on) st = value_tensor("on_value", on_text, dtype, &on);
     if (st == TX_OK && has_off) st = value_tensor("off_value", off_text, dtype, &off);
     if (st == TX_OK) st = op_outputs_reserve(o, 1);
     if (st == TX_OK)
-        st = tx_one_hot(arg_tensor(a, "indices"), arg_int(a, "depth"), on, off, arg_int(a, "axis"), dtype, &o->t[0]);
+        st = tx_one_hot_ex(arg_tensor(a, "indices"), arg_int(a, "depth"), on, off, arg_int(a, "axis"), dtype,
+                           oob, &o->t[0]);
     tx_tensor_free(on);
     tx_tensor_free(off);
     return st;
@@ -123,10 +150,12 @@ const op_def tx_cli_ops_gather[] = {
      {{"params", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
       {"indices", P_TENSOR, PARAM_REQUIRED, "int32/int64, any rank, entries in [0, params.shape[axis])", TX_INT32},
       {"axis", P_INT, PARAM_OPTIONAL, "axis of params (negative counts from the end); absent: batch_dims, i.e. 0"},
-      {"batch_dims", P_INT, "0", "leading dims shared by params and indices"}}},
+      {"batch_dims", P_INT, "0", "leading dims shared by params and indices"},
+      {"oob", P_STRING, "error", "out-of-range indices: error, zero (zero slice), clamp, wrap (mod dim)"}}},
     {"gather_nd", "elements or slices of params picked by index vectors", run_gather_nd,
      {{"params", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
-      {"indices", P_TENSOR, PARAM_REQUIRED, "int32/int64 [..., K], K <= rank(params)", TX_INT32}}},
+      {"indices", P_TENSOR, PARAM_REQUIRED, "int32/int64 [..., K], K <= rank(params)", TX_INT32},
+      {"oob", P_STRING, "error", "out-of-range components: error, zero (zero slice), clamp, wrap (mod dim)"}}},
     {"unique_with_counts", "distinct values in first-occurrence order, with idx and counts", run_unique_with_counts,
      {{"x", P_TENSOR, PARAM_REQUIRED, "1-D tensor (not complex or quantized)"},
       {"out_idx", P_DTYPE, "int32", "int32 or int64 (dtype of idx and count)"}}},
@@ -136,7 +165,8 @@ const op_def tx_cli_ops_gather[] = {
       {"num_partitions", P_INT, PARAM_REQUIRED, ">= 1"}}},
     {"dynamic_stitch", "interleave data slices at the rows named by indices (later wins)", run_dynamic_stitch,
      {{"indices", P_TENSOR_LIST, PARAM_REQUIRED, "list of int32 tensors"},
-      {"data", P_TENSOR_LIST, PARAM_REQUIRED, "list of tensors, data[m].shape = indices[m].shape + C"}}},
+      {"data", P_TENSOR_LIST, PARAM_REQUIRED, "list of tensors, data[m].shape = indices[m].shape + C"},
+      {"oob", P_STRING, "error", "negative indices: error, zero (dropped), clamp (row 0), wrap (mod rows)"}}},
     {"boolean_mask", "the slices of tensor where the K-D mask is true", run_boolean_mask,
      {{"tensor", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"mask", P_TENSOR, PARAM_REQUIRED, "bool, shape = tensor.shape[axis:axis+K]", TX_BOOL},
@@ -147,7 +177,8 @@ const op_def tx_cli_ops_gather[] = {
       {"on_value", P_STRING, PARAM_OPTIONAL, "a number or text (for dtype string); absent: 1"},
       {"off_value", P_STRING, PARAM_OPTIONAL, "a number or text (for dtype string); absent: 0"},
       {"axis", P_INT, "-1", "-1 (last) or 0..rank(indices)"},
-      {"dtype", P_DTYPE, PARAM_OPTIONAL, "absent: on_value's (else off_value's) type, else float32"}}},
+      {"dtype", P_DTYPE, PARAM_OPTIONAL, "absent: on_value's (else off_value's) type, else float32"},
+      {"oob", P_STRING, "error", "indices outside [0, depth): error/zero (all-off row), clamp, wrap (mod depth)"}}},
     {"sequence_mask", "mask of the first lengths[i] positions of each row", run_sequence_mask,
      {{"lengths", P_TENSOR, PARAM_REQUIRED, "integer tensor, any rank", TX_INT32},
       {"maxlen", P_TENSOR, PARAM_OPTIONAL, "int32/int64 scalar >= 0; absent: max(lengths)"},

@@ -1,7 +1,8 @@
 /* encode.c -- TF's tf.one_hot (OneHot) and tf.sequence_mask: ops that encode integer positions
  * as dense tensors.  Both write each output element exactly once (a fill of the off/zero value
  * around the on/one values, never a fill followed by a second pass).  The rules follow TF's
- * one_hot_op.cc and the Python sequence_mask (a Range compared with the lengths, then a Cast). */
+ * one_hot_op.cc and the Python sequence_mask (a Range compared with the lengths, then a Cast).
+ * tx_one_hot_ex maps out-of-range indices under clamp/wrap; error and zero keep TF's all-off row. */
 #include "gather.h"
 
 #include "scalar/gather.h"
@@ -26,9 +27,16 @@ static tx_status check_value(const char *op, const char *what, const tx_tensor *
 
 tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
                      const tx_tensor *off_value, int64_t axis, tx_dtype dtype, tx_tensor **out) {
+    return tx_one_hot_ex(indices, depth, on_value, off_value, axis, dtype, TX_OOB_ERROR, out);
+}
+
+tx_status tx_one_hot_ex(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
+                        const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
+                        tx_oob_policy oob, tx_tensor **out) {
     static const char *op = "one_hot";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
+    TX_TRY(tx__check_oob(op, oob));
     TX_REQUIRE_TENSOR(op, indices, "indices");
     tx_dtype ti = indices->dtype;
     TX_REQUIRE(ti == TX_UINT8 || ti == TX_INT8 || ti == TX_INT32 || ti == TX_INT64,
@@ -61,7 +69,7 @@ tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *o
     for (size_t i = a; i < indices->rank; i++) suffix *= indices->dims[i];
     if (o->numel > 0)
         tx__one_hot_kernel(o->data, indices->data, ti, prefix, depth, suffix, on, off,
-                           tx_dtype_size(dtype));
+                           tx_dtype_size(dtype), oob);
     tx_status st = TX_OK;
     if (on_value) st = tx__share_strings(o, on_value);
     if (st == TX_OK && off_value) st = tx__share_strings(o, off_value);

@@ -1,7 +1,8 @@
 /* gather.c -- TF's tf.gather (GatherV2, with axis and batch_dims) and tf.gather_nd, plus the
  * helpers the gather family shares (src/ops/gather.h).  Both ops validate every index before
  * any data moves and then run a width-keyed copy loop from kernels/scalar/gather.c: a gather with
- * a large inner slice is one memcpy per index.  The other ops of the family live in partition.c
+ * a large inner slice is one memcpy per index.  The _ex forms take an out-of-range policy (error,
+ * zero, clamp, wrap); the kernel picks one loop per policy, so TF's default path is unchanged.  The other ops of the family live in partition.c
  * (dynamic_partition, dynamic_stitch, boolean_mask), unique.c (unique_with_counts) and encode.c
  * (one_hot, sequence_mask). */
 #include "gather.h"
@@ -79,6 +80,22 @@ bool tx__one_value(tx_dtype dtype, void *one) {
     return true;
 }
 
+tx_status tx__check_oob(const char *op, tx_oob_policy oob) {
+    TX_REQUIRE((unsigned)oob <= (unsigned)TX_OOB_WRAP, TX_INVALID_ARGUMENT,
+               "%s: oob policy %d is not one of error (0), zero (1), clamp (2), wrap (3)", op,
+               (int)oob);
+    return TX_OK;
+}
+
+const char *tx__oob_name(tx_oob_policy oob) {
+    switch (oob) {
+    case TX_OOB_ZERO: return "zero";
+    case TX_OOB_CLAMP: return "clamp";
+    case TX_OOB_WRAP: return "wrap";
+    default: return "error";
+    }
+}
+
 static tx_status check_index_dtype(const char *op, const char *what, const tx_tensor *t) {
     TX_REQUIRE(t->dtype == TX_INT32 || t->dtype == TX_INT64, TX_INVALID_ARGUMENT,
                "%s: %s must be int32 or int64, got %s", op, what, tx_dtype_name(t->dtype));
@@ -109,9 +126,15 @@ static int64_t first_out_of_range(const tx_tensor *t, int64_t limit) {
 
 tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                     int64_t batch_dims, tx_tensor **out) {
+    return tx_gather_ex(params, indices, axis, batch_dims, TX_OOB_ERROR, out);
+}
+
+tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
+                       int64_t batch_dims, tx_oob_policy oob, tx_tensor **out) {
     static const char *op = "gather";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
+    TX_TRY(tx__check_oob(op, oob));
     TX_REQUIRE_TENSOR(op, params, "params");
     TX_REQUIRE_TENSOR(op, indices, "indices");
     TX_TRY(check_index_dtype(op, "indices", indices));
@@ -168,17 +191,29 @@ tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t a
         *out = o;
         return TX_OK;
     }
-    int64_t bad = first_out_of_range(indices, dim);
-    if (bad >= 0) {
-        char pos[TX_POS_STR_CAP];
+    if (oob == TX_OOB_ERROR) {
+        int64_t bad = first_out_of_range(indices, dim);
+        if (bad >= 0) {
+            char pos[TX_POS_STR_CAP];
+            tx_tensor_free(o);
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: indices%s = %" PRId64 " is not in [0, %" PRId64 ")", op,
+                            tx__position(pos, sizeof pos, indices->rank, indices->dims, bad),
+                            index_at(indices, bad), dim);
+        }
+    } else if (dim == 0 && oob != TX_OOB_ZERO) {
+        /* A non-empty output here means at least one index, and no row exists to map it to. */
         tx_tensor_free(o);
-        return tx__fail(TX_INVALID_ARGUMENT, "%s: indices%s = %" PRId64 " is not in [0, %" PRId64 ")",
-                        op, tx__position(pos, sizeof pos, indices->rank, indices->dims, bad),
-                        index_at(indices, bad), dim);
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: oob=%s needs params.shape[%" PRId64 "] > 0, got 0 (no valid index)",
+                        op, tx__oob_name(oob), axis);
     }
     const size_t slice_bytes = (size_t)inner * tx_dtype_size(params->dtype);
-    tx__gather_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64, nbatch,
-                      nouter, indices->numel / nbatch, dim, slice_bytes);
+    if (dim == 0) /* oob=zero: every index is out of range */
+        memset(o->data, 0, (size_t)o->numel * tx_dtype_size(params->dtype));
+    else
+        tx__gather_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64,
+                          nbatch, nouter, indices->numel / nbatch, dim, slice_bytes, oob);
     tx_status st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
@@ -208,10 +243,40 @@ static const char *format_vector(char *buf, size_t cap, const tx_tensor *t, int6
     return buf;
 }
 
+/* TF's checks (TX_OOB_ERROR) of n index vectors of length k: a non-empty request needs a
+ * non-empty params, and every vector must be in bounds. */
+static tx_status check_nd_indices(const char *op, const tx_tensor *params,
+                                  const tx_tensor *indices, int64_t n, int64_t k) {
+    char sbuf[TX_DIMS_STR_CAP];
+    if (params->numel == 0)
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: requested %" PRId64 " entries, but params is empty (shape %s)", op, n,
+                        tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = 0; j < k; j++) {
+            int64_t v = index_at(indices, i * k + j);
+            if ((uint64_t)v < (uint64_t)params->dims[j]) continue;
+            char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP];
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: indices%s = [%s] does not index into param shape %s", op,
+                            tx__position(pos, sizeof pos, indices->rank - 1, indices->dims, i),
+                            format_vector(vals, sizeof vals, indices, i * k, (size_t)k),
+                            tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
+        }
+    }
+    return TX_OK;
+}
+
 tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out) {
+    return tx_gather_nd_ex(params, indices, TX_OOB_ERROR, out);
+}
+
+tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_oob_policy oob,
+                          tx_tensor **out) {
     static const char *op = "gather_nd";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
+    TX_TRY(tx__check_oob(op, oob));
     TX_REQUIRE_TENSOR(op, params, "params");
     TX_REQUIRE_TENSOR(op, indices, "indices");
     TX_REQUIRE(params->rank >= 1, TX_INVALID_ARGUMENT, "%s: params must be at least a vector", op);
@@ -250,25 +315,21 @@ tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_ten
         *out = o;
         return TX_OK;
     }
-    char sbuf[TX_DIMS_STR_CAP];
-    if (params->numel == 0) {
-        tx_tensor_free(o);
-        return tx__fail(TX_INVALID_ARGUMENT,
-                        "%s: requested %" PRId64 " entries, but params is empty (shape %s)", op, n,
-                        tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
+    tx_status st = TX_OK;
+    if (oob == TX_OOB_ERROR) {
+        st = check_nd_indices(op, params, indices, n, k);
+    } else if (o->numel > 0 && oob != TX_OOB_ZERO && params->numel == 0) {
+        /* No TF rule applies under the other policies: an empty params only fails when clamp or
+         * wrap must map an index into a dim of size 0 for a non-empty output. */
+        char sbuf[TX_DIMS_STR_CAP];
+        st = tx__fail(TX_INVALID_ARGUMENT,
+                      "%s: oob=%s needs the indexed dims of params to be non-empty, got shape %s "
+                      "(no valid index)", op, tx__oob_name(oob),
+                      tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
     }
-    for (int64_t i = 0; i < n; i++) {
-        for (int64_t j = 0; j < k; j++) {
-            int64_t v = index_at(indices, i * k + j);
-            if ((uint64_t)v < (uint64_t)params->dims[j]) continue;
-            char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP];
-            tx_tensor_free(o);
-            return tx__fail(TX_INVALID_ARGUMENT,
-                            "%s: indices%s = [%s] does not index into param shape %s", op,
-                            tx__position(pos, sizeof pos, ir, indices->dims, i),
-                            format_vector(vals, sizeof vals, indices, i * k, (size_t)k),
-                            tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
-        }
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
     }
     const size_t elem = tx_dtype_size(params->dtype);
     int64_t strides[TX_MAX_RANK];
@@ -277,9 +338,10 @@ tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_ten
         strides[j] = s;
         s *= params->dims[j];
     }
-    tx__gather_nd_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64, n,
-                         (size_t)k, strides, (size_t)slice * elem);
-    tx_status st = tx__share_strings(o, params);
+    if (o->numel > 0)
+        tx__gather_nd_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64, n,
+                             (size_t)k, params->dims, strides, (size_t)slice * elem, oob);
+    st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;

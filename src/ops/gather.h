@@ -1,5 +1,6 @@
 /* gather.h -- helpers shared by the gather family's op files (gather.c, partition.c, unique.c,
- * encode.c): TF-style index positions for messages, and the bytes of the value 1 per dtype. */
+ * encode.c): TF-style index positions for messages, the bytes of the value 1 per dtype, and the
+ * out-of-range policy checks. */
 #ifndef TX_OPS_GATHER_H
 #define TX_OPS_GATHER_H
 
@@ -16,5 +17,11 @@ TX_HIDDEN const char *tx__position(char *buf, size_t cap, size_t rank, const int
 /* Writes the bytes of the value 1 of `dtype` (1.0 for floats, 1+0i for complex, true for bool) to
  * `one` (room for 16 bytes).  Returns false for string and unknown dtypes. */
 TX_HIDDEN bool tx__one_value(tx_dtype dtype, void *one);
+
+/* invalid_argument unless `oob` is one of the tx_oob_policy values. */
+TX_HIDDEN tx_status tx__check_oob(const char *op, tx_oob_policy oob);
+
+/* "error", "zero", "clamp" or "wrap". */
+TX_HIDDEN const char *tx__oob_name(tx_oob_policy oob);
 
 #endif

@@ -2,7 +2,8 @@
  * split a tensor into slices and put them back by an index or a mask.  Each validates every
  * partition id, index and shape first, then moves whole slices with the width-keyed loops of
  * kernels/scalar/gather.c.  Shape rules and messages follow TF's dynamic_partition_op.cc,
- * dynamic_stitch_op.cc and the Python boolean_mask in array_ops.py. */
+ * dynamic_stitch_op.cc and the Python boolean_mask in array_ops.py.  tx_dynamic_stitch_ex adds an
+ * out-of-range policy for negative indices (drop, row 0, or modulo the row count). */
 #include "gather.h"
 
 #include "scalar/gather.h"
@@ -80,9 +81,16 @@ tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partition
 
 tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
                             const tx_tensor *const *data, size_t n_data, tx_tensor **out) {
+    return tx_dynamic_stitch_ex(indices, n_indices, data, n_data, TX_OOB_ERROR, out);
+}
+
+tx_status tx_dynamic_stitch_ex(const tx_tensor *const *indices, size_t n_indices,
+                               const tx_tensor *const *data, size_t n_data, tx_oob_policy oob,
+                               tx_tensor **out) {
     static const char *op = "dynamic_stitch";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
+    TX_TRY(tx__check_oob(op, oob));
     TX_REQUIRE(n_indices >= 1 && indices != NULL, TX_INVALID_ARGUMENT,
                "%s: indices must hold at least 1 tensor", op);
     TX_REQUIRE(data != NULL && n_data == n_indices, TX_INVALID_ARGUMENT,
@@ -132,8 +140,8 @@ tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
                max_index, max_index + 1);
     const int64_t rows = max_index + 1;
     /* As in TF, only a non-empty merge checks the indices; the max makes every index < rows, so
-     * only negative ones can fail. */
-    for (size_t m = 0; rows > 0 && m < n_indices; m++) {
+     * only negative ones can fail.  The other policies map or drop them in the kernel. */
+    for (size_t m = 0; oob == TX_OOB_ERROR && rows > 0 && m < n_indices; m++) {
         const int32_t *v = (const int32_t *)indices[m]->data;
         for (int64_t i = 0; i < indices[m]->numel; i++) {
             if (v[i] >= 0) continue;
@@ -156,7 +164,7 @@ tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
     for (size_t m = 0; m < n_indices; m++) {
         if (rows > 0 && slice_bytes > 0)
             tx__stitch_kernel(o->data, (const int32_t *)indices[m]->data, indices[m]->numel,
-                              data[m]->data, slice_bytes);
+                              data[m]->data, slice_bytes, rows, oob);
         tx_status st = tx__share_strings(o, data[m]);
         if (st != TX_OK) {
             tx_tensor_free(o);

@@ -2,7 +2,8 @@
  * gather_nd, dynamic_partition, dynamic_stitch, boolean_mask, one_hot and the fill used by
  * one_hot and sequence_mask.  Each loop is instantiated per moved width (1, 2, 4, 8, 16 bytes get a
  * fixed-size move the compiler turns into one load and store; any other slice size uses memcpy)
- * and, where it reads indices, per index type, so no hot loop branches on a dtype. */
+ * and, where it reads indices, per index type and out-of-range policy, so no hot loop branches on
+ * a dtype or a policy. */
 #include "scalar/gather.h"
 
 typedef struct {
@@ -22,7 +23,18 @@ typedef struct {
 
 /* ---- gather ---------------------------------------------------------------------------------- */
 
-#define GATHER_LOOP(IT, W)                                                                       \
+/* How one index v fetches its slice into `out`, per policy.  p is the [dim, slice] block. */
+#define FETCH_PLAIN(v, W) memcpy(out, p + (v) * sb_, (W))
+#define FETCH_ZERO(v, W)                                                                         \
+    do {                                                                                         \
+        if ((uint64_t)(v) < (uint64_t)dim) memcpy(out, p + (v) * sb_, (W));                      \
+        else memset(out, 0, (W));                                                                \
+    } while (0)
+#define FETCH_CLAMP(v, W) memcpy(out, p + tx__clamp_index((v), dim) * sb_, (W))
+#define FETCH_WRAP(v, W)                                                                         \
+    memcpy(out, p + ((uint64_t)(v) < (uint64_t)dim ? (v) : tx__wrap_index((v), dim)) * sb_, (W))
+
+#define GATHER_LOOP(IT, W, FETCH)                                                                \
     do {                                                                                         \
         const int64_t sb_ = (int64_t)(W);                                                        \
         for (int64_t b = 0; b < nbatch; b++) {                                                   \
@@ -30,19 +42,68 @@ typedef struct {
             for (int64_t o = 0; o < nouter; o++) {                                               \
                 const char *p = params + ((b * nouter + o) * dim) * sb_;                         \
                 for (int64_t i = 0; i < n; i++) {                                                \
-                    memcpy(out, p + (int64_t)ix[i] * sb_, (W));                                  \
+                    const int64_t v_ = (int64_t)ix[i];                                           \
+                    FETCH(v_, W);                                                                \
                     out += sb_;                                                                  \
                 }                                                                                \
             }                                                                                    \
         }                                                                                        \
     } while (0)
 
-#define GATHER_I32(W) GATHER_LOOP(int32_t, W)
-#define GATHER_I64(W) GATHER_LOOP(int64_t, W)
+#define GATHER_I32(W) GATHER_LOOP(int32_t, W, FETCH_PLAIN)
+#define GATHER_I64(W) GATHER_LOOP(int64_t, W, FETCH_PLAIN)
+#define GATHER_I32_ZERO(W) GATHER_LOOP(int32_t, W, FETCH_ZERO)
+#define GATHER_I64_ZERO(W) GATHER_LOOP(int64_t, W, FETCH_ZERO)
+#define GATHER_I32_CLAMP(W) GATHER_LOOP(int32_t, W, FETCH_CLAMP)
+#define GATHER_I64_CLAMP(W) GATHER_LOOP(int64_t, W, FETCH_CLAMP)
+#define GATHER_I32_WRAP(W) GATHER_LOOP(int32_t, W, FETCH_WRAP)
+#define GATHER_I64_WRAP(W) GATHER_LOOP(int64_t, W, FETCH_WRAP)
+
+/* The policy loops are kept out of line so the default loop compiles exactly as before. */
+static void gather_zero(char *out, const char *params, const void *indices, bool idx64,
+                        int64_t nbatch, int64_t nouter, int64_t n, int64_t dim, size_t slice_bytes) {
+    if (idx64) {
+        WIDTH_SWITCH(slice_bytes, GATHER_I64_ZERO)
+    } else {
+        WIDTH_SWITCH(slice_bytes, GATHER_I32_ZERO)
+    }
+}
+
+static void gather_clamp(char *out, const char *params, const void *indices, bool idx64,
+                         int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
+                         size_t slice_bytes) {
+    if (idx64) {
+        WIDTH_SWITCH(slice_bytes, GATHER_I64_CLAMP)
+    } else {
+        WIDTH_SWITCH(slice_bytes, GATHER_I32_CLAMP)
+    }
+}
+
+static void gather_wrap(char *out, const char *params, const void *indices, bool idx64,
+                        int64_t nbatch, int64_t nouter, int64_t n, int64_t dim, size_t slice_bytes) {
+    if (idx64) {
+        WIDTH_SWITCH(slice_bytes, GATHER_I64_WRAP)
+    } else {
+        WIDTH_SWITCH(slice_bytes, GATHER_I32_WRAP)
+    }
+}
 
 void tx__gather_kernel(char *out, const char *params, const void *indices, bool idx64,
                        int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
-                       size_t slice_bytes) {
+                       size_t slice_bytes, tx_oob_policy policy) {
+    switch (policy) {
+    case TX_OOB_ZERO:
+        gather_zero(out, params, indices, idx64, nbatch, nouter, n, dim, slice_bytes);
+        return;
+    case TX_OOB_CLAMP:
+        gather_clamp(out, params, indices, idx64, nbatch, nouter, n, dim, slice_bytes);
+        return;
+    case TX_OOB_WRAP:
+        gather_wrap(out, params, indices, idx64, nbatch, nouter, n, dim, slice_bytes);
+        return;
+    default:
+        break;
+    }
     if (idx64) {
         WIDTH_SWITCH(slice_bytes, GATHER_I64)
     } else {
@@ -52,22 +113,70 @@ void tx__gather_kernel(char *out, const char *params, const void *indices, bool 
 
 /* ---- gather_nd ------------------------------------------------------------------------------- */
 
-#define GATHER_ND_LOOP(IT, W)                                                                    \
+/* How component v of index vector entry j adds to `off`, per policy; ZERO clears ok_ instead. */
+#define ND_PLAIN(v, j) off += (v) * strides[j]
+#define ND_ZERO(v, j)                                                                            \
+    do {                                                                                         \
+        if ((uint64_t)(v) < (uint64_t)dims[j]) off += (v) * strides[j];                          \
+        else ok_ = false;                                                                        \
+    } while (0)
+#define ND_CLAMP(v, j) off += tx__clamp_index((v), dims[j]) * strides[j]
+#define ND_WRAP(v, j)                                                                            \
+    off += ((uint64_t)(v) < (uint64_t)dims[j] ? (v) : tx__wrap_index((v), dims[j])) * strides[j]
+
+#define GATHER_ND_LOOP(IT, W, ADD)                                                               \
     do {                                                                                         \
         const IT *ix = (const IT *)indices;                                                      \
         for (int64_t i = 0; i < n; i++, ix += k) {                                               \
             int64_t off = 0;                                                                     \
-            for (size_t j = 0; j < k; j++) off += (int64_t)ix[j] * strides[j];                   \
-            memcpy(out, params + off, (W));                                                      \
+            bool ok_ = true;                                                                     \
+            for (size_t j = 0; j < k; j++) {                                                     \
+                const int64_t v_ = (int64_t)ix[j];                                               \
+                ADD(v_, j);                                                                      \
+            }                                                                                    \
+            if (ok_) memcpy(out, params + off, (W));                                             \
+            else memset(out, 0, (W));                                                            \
             out += (W);                                                                          \
         }                                                                                        \
     } while (0)
 
-#define GATHER_ND_I32(W) GATHER_ND_LOOP(int32_t, W)
-#define GATHER_ND_I64(W) GATHER_ND_LOOP(int64_t, W)
+#define GATHER_ND_I32(W) GATHER_ND_LOOP(int32_t, W, ND_PLAIN)
+#define GATHER_ND_I64(W) GATHER_ND_LOOP(int64_t, W, ND_PLAIN)
+#define GATHER_ND_I32_ZERO(W) GATHER_ND_LOOP(int32_t, W, ND_ZERO)
+#define GATHER_ND_I64_ZERO(W) GATHER_ND_LOOP(int64_t, W, ND_ZERO)
+#define GATHER_ND_I32_CLAMP(W) GATHER_ND_LOOP(int32_t, W, ND_CLAMP)
+#define GATHER_ND_I64_CLAMP(W) GATHER_ND_LOOP(int64_t, W, ND_CLAMP)
+#define GATHER_ND_I32_WRAP(W) GATHER_ND_LOOP(int32_t, W, ND_WRAP)
+#define GATHER_ND_I64_WRAP(W) GATHER_ND_LOOP(int64_t, W, ND_WRAP)
 
 void tx__gather_nd_kernel(char *out, const char *params, const void *indices, bool idx64,
-                          int64_t n, size_t k, const int64_t *strides, size_t slice_bytes) {
+                          int64_t n, size_t k, const int64_t *dims, const int64_t *strides,
+                          size_t slice_bytes, tx_oob_policy policy) {
+    switch (policy) {
+    case TX_OOB_ZERO:
+        if (idx64) {
+            WIDTH_SWITCH(slice_bytes, GATHER_ND_I64_ZERO)
+        } else {
+            WIDTH_SWITCH(slice_bytes, GATHER_ND_I32_ZERO)
+        }
+        return;
+    case TX_OOB_CLAMP:
+        if (idx64) {
+            WIDTH_SWITCH(slice_bytes, GATHER_ND_I64_CLAMP)
+        } else {
+            WIDTH_SWITCH(slice_bytes, GATHER_ND_I32_CLAMP)
+        }
+        return;
+    case TX_OOB_WRAP:
+        if (idx64) {
+            WIDTH_SWITCH(slice_bytes, GATHER_ND_I64_WRAP)
+        } else {
+            WIDTH_SWITCH(slice_bytes, GATHER_ND_I32_WRAP)
+        }
+        return;
+    default:
+        break;
+    }
     if (idx64) {
         WIDTH_SWITCH(slice_bytes, GATHER_ND_I64)
     } else {
@@ -93,9 +202,24 @@ void tx__partition_kernel(char *const *outs, int64_t *pos, const int32_t *parts,
     for (int64_t i = 0; i < n; i++)                                                              \
         memcpy(out + (int64_t)idx[i] * (int64_t)(W), data + i * (int64_t)(W), (W));
 
+/* Negative indices only: every index is < rows by construction (rows = max + 1). */
+#define STITCH_POLICY_LOOP(W)                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                            \
+        int64_t r = idx[i];                                                                      \
+        if (r < 0) {                                                                             \
+            if (policy == TX_OOB_ZERO) continue;                                                 \
+            r = policy == TX_OOB_CLAMP ? 0 : tx__wrap_index(r, rows);                            \
+        }                                                                                        \
+        memcpy(out + r * (int64_t)(W), data + i * (int64_t)(W), (W));                           \
+    }
+
 void tx__stitch_kernel(char *out, const int32_t *idx, int64_t n, const char *data,
-                       size_t slice_bytes) {
-    WIDTH_SWITCH(slice_bytes, STITCH_LOOP)
+                       size_t slice_bytes, int64_t rows, tx_oob_policy policy) {
+    if (policy == TX_OOB_ERROR) {
+        WIDTH_SWITCH(slice_bytes, STITCH_LOOP)
+    } else {
+        WIDTH_SWITCH(slice_bytes, STITCH_POLICY_LOOP)
+    }
 }
 
 /* ---- boolean_mask ---------------------------------------------------------------------------- */
@@ -142,8 +266,13 @@ void tx__fill_kernel(char *dst, const void *value, size_t width, int64_t count) 
 
 /* With suffix 1 (the new axis last) a row is off...off on off...off: two fills and one store.
  * Otherwise each element is a select between the two values.  Either way every output element
- * is written exactly once. */
-#define ONE_HOT_LOOP(TI, T)                                                                      \
+ * is written exactly once.  MAP turns a raw index into the hot position (identity for the error
+ * and zero policies, whose out-of-range rows stay all off). */
+#define MAP_NONE(v) (v)
+#define MAP_CLAMP(v) tx__clamp_index((v), depth)
+#define MAP_WRAP(v) ((uint64_t)(v) < (uint64_t)depth ? (v) : tx__wrap_index((v), depth))
+
+#define ONE_HOT_LOOP(TI, T, MAP)                                                                 \
     do {                                                                                         \
         const TI *ix = (const TI *)indices;                                                      \
         T on_, off_;                                                                             \
@@ -153,7 +282,8 @@ void tx__fill_kernel(char *dst, const void *value, size_t width, int64_t count) 
         char *o = out;                                                                           \
         if (suffix == 1) {                                                                       \
             for (int64_t p = 0; p < prefix; p++) {                                               \
-                int64_t v = (int64_t)ix[p];                                                      \
+                const int64_t raw_ = (int64_t)ix[p];                                             \
+                int64_t v = MAP(raw_);                                                           \
                 if (v >= 0 && v < depth) {                                                       \
                     for (int64_t d = 0; d < v; d++) memcpy(o + d * w_, &off_, sizeof off_);      \
                     memcpy(o + v * w_, &on_, sizeof on_);                                        \
@@ -166,28 +296,38 @@ void tx__fill_kernel(char *dst, const void *value, size_t width, int64_t count) 
         } else {                                                                                 \
             for (int64_t p = 0; p < prefix; p++, ix += suffix)                                   \
                 for (int64_t d = 0; d < depth; d++)                                              \
-                    for (int64_t s = 0; s < suffix; s++, o += w_)                                \
-                        memcpy(o, (int64_t)ix[s] == d ? &on_ : &off_, sizeof on_);               \
+                    for (int64_t s = 0; s < suffix; s++, o += w_) {                              \
+                        const int64_t raw_ = (int64_t)ix[s];                                     \
+                        memcpy(o, MAP(raw_) == d ? &on_ : &off_, sizeof on_);                    \
+                    }                                                                            \
         }                                                                                        \
     } while (0)
 
-#define ONE_HOT_TI(T)                                                                            \
+#define ONE_HOT_TI(T, MAP)                                                                       \
     do {                                                                                         \
         switch (ti) {                                                                            \
-        case TX_UINT8: ONE_HOT_LOOP(uint8_t, T); break;                                          \
-        case TX_INT8: ONE_HOT_LOOP(int8_t, T); break;                                            \
-        case TX_INT32: ONE_HOT_LOOP(int32_t, T); break;                                          \
-        default: ONE_HOT_LOOP(int64_t, T); break;                                                \
+        case TX_UINT8: ONE_HOT_LOOP(uint8_t, T, MAP); break;                                     \
+        case TX_INT8: ONE_HOT_LOOP(int8_t, T, MAP); break;                                       \
+        case TX_INT32: ONE_HOT_LOOP(int32_t, T, MAP); break;                                     \
+        default: ONE_HOT_LOOP(int64_t, T, MAP); break;                                           \
+        }                                                                                        \
+    } while (0)
+
+#define ONE_HOT_WIDTH(MAP)                                                                       \
+    do {                                                                                         \
+        switch (width) {                                                                         \
+        case 1: ONE_HOT_TI(uint8_t, MAP); break;                                                 \
+        case 2: ONE_HOT_TI(uint16_t, MAP); break;                                                \
+        case 4: ONE_HOT_TI(uint32_t, MAP); break;                                                \
+        case 8: ONE_HOT_TI(uint64_t, MAP); break;                                                \
+        default: ONE_HOT_TI(u128, MAP); break;                                                   \
         }                                                                                        \
     } while (0)
 
 void tx__one_hot_kernel(char *out, const void *indices, tx_dtype ti, int64_t prefix, int64_t depth,
-                        int64_t suffix, const void *on, const void *off, size_t width) {
-    switch (width) {
-    case 1: ONE_HOT_TI(uint8_t); break;
-    case 2: ONE_HOT_TI(uint16_t); break;
-    case 4: ONE_HOT_TI(uint32_t); break;
-    case 8: ONE_HOT_TI(uint64_t); break;
-    default: ONE_HOT_TI(u128); break;
-    }
+                        int64_t suffix, const void *on, const void *off, size_t width,
+                        tx_oob_policy policy) {
+    if (policy == TX_OOB_CLAMP) ONE_HOT_WIDTH(MAP_CLAMP);
+    else if (policy == TX_OOB_WRAP) ONE_HOT_WIDTH(MAP_WRAP);
+    else ONE_HOT_WIDTH(MAP_NONE);
 }

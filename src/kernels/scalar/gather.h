@@ -8,25 +8,45 @@
 
 #include "internal.h"
 
+/* An out-of-range index v (dim > 0) under TX_OOB_WRAP: v mod dim in [0, dim), Python's rule for
+ * negatives.  No overflow: |v % dim| < dim. */
+static inline int64_t tx__wrap_index(int64_t v, int64_t dim) {
+    int64_t r = v % dim;
+    return r < 0 ? r + dim : r;
+}
+
+/* v clamped into [0, dim - 1] (dim > 0), for TX_OOB_CLAMP. */
+static inline int64_t tx__clamp_index(int64_t v, int64_t dim) {
+    return v < 0 ? 0 : v >= dim ? dim - 1 : v;
+}
+
 /* gather: out is [nbatch, nouter, n, slice], params [nbatch, nouter, dim, slice], indices
- * [nbatch, n] (int32 or int64 per idx64), slice `slice_bytes` bytes.  Every index is in [0, dim). */
+ * [nbatch, n] (int32 or int64 per idx64), slice `slice_bytes` bytes.  Under TX_OOB_ERROR every
+ * index is in [0, dim) (checked by the op); under zero an out-of-range index writes a zero slice;
+ * under clamp/wrap dim > 0 and the index is mapped.  The policy picks a loop once, outside the
+ * copy loops, so the default loop has no per-index test. */
 TX_HIDDEN void tx__gather_kernel(char *out, const char *params, const void *indices, bool idx64,
                                  int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
-                                 size_t slice_bytes);
+                                 size_t slice_bytes, tx_oob_policy policy);
 
 /* gather_nd: out[i] = params + sum_j indices[i*k + j] * strides[j] (strides in bytes), each a
- * slice of `slice_bytes` bytes, for i < n.  Every index vector is in bounds. */
+ * slice of `slice_bytes` bytes, for i < n.  dims[j] is params' dim j.  Under TX_OOB_ERROR every
+ * index vector is in bounds; under zero a vector with a component outside [0, dims[j]) writes a
+ * zero slice; under clamp/wrap every dims[j] > 0 and each component is mapped. */
 TX_HIDDEN void tx__gather_nd_kernel(char *out, const char *params, const void *indices,
-                                    bool idx64, int64_t n, size_t k, const int64_t *strides,
-                                    size_t slice_bytes);
+                                    bool idx64, int64_t n, size_t k, const int64_t *dims,
+                                    const int64_t *strides, size_t slice_bytes,
+                                    tx_oob_policy policy);
 
 /* dynamic_partition: slice i of `data` goes to outs[parts[i]] at row pos[parts[i]]++. */
 TX_HIDDEN void tx__partition_kernel(char *const *outs, int64_t *pos, const int32_t *parts,
                                     int64_t n, const char *data, size_t slice_bytes);
 
-/* dynamic_stitch: row idx[i] of out receives slice i of data, in order (later wins). */
+/* dynamic_stitch: row idx[i] of out receives slice i of data, in order (later wins).  Every
+ * index is < rows; a negative one is skipped (zero), sent to row 0 (clamp) or to idx mod rows
+ * (wrap); under TX_OOB_ERROR there is none. */
 TX_HIDDEN void tx__stitch_kernel(char *out, const int32_t *idx, int64_t n, const char *data,
-                                 size_t slice_bytes);
+                                 size_t slice_bytes, int64_t rows, tx_oob_policy policy);
 
 /* boolean_mask: for each of nouter blocks of m slices, appends the slices whose mask byte is
  * non-zero to out (contiguous runs move with one memcpy).  Returns the end of what it wrote. */
@@ -37,9 +57,11 @@ TX_HIDDEN char *tx__mask_kernel(char *out, const char *src, const uint8_t *mask,
 TX_HIDDEN void tx__fill_kernel(char *dst, const void *value, size_t width, int64_t count);
 
 /* one_hot: out is [prefix, depth, suffix] elements of `width` bytes; element (p, d, s) is *on when
- * indices[p*suffix + s] == d, else *off.  ti is the index dtype (uint8, int8, int32, int64). */
+ * indices[p*suffix + s] == d, else *off.  ti is the index dtype (uint8, int8, int32, int64).
+ * Under clamp/wrap an index outside [0, depth) is first mapped into it (depth > 0); error and
+ * zero leave it, giving an all-off row. */
 TX_HIDDEN void tx__one_hot_kernel(char *out, const void *indices, tx_dtype ti, int64_t prefix,
                                   int64_t depth, int64_t suffix, const void *on, const void *off,
-                                  size_t width);
+                                  size_t width, tx_oob_policy policy);
 
 #endif
