@@ -5,7 +5,7 @@
 #          (tests/cli/*.sh run with TX pointing at fuzz_mkseed), in opcodec.h's encoding
 #   args/  the argument texts of those calls, plus a few JSON documents
 #   npy/   .npy files made by NumPy (every dtype, orders, versions) and broken ones
-#   decode/, string_pack/  hand-made inputs in fuzz_decode.c's and fuzz_string_pack.c's layouts
+#   decode/, string_pack/, dlpack/  hand-made inputs in those targets' layouts
 # Files named crash-* (regressions found by fuzzing) are kept; everything else is remade.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +13,7 @@ root=$(dirname "$here")
 build=$(cd "${1:?usage: fuzz/make_seeds.sh BUILD_DIR}" && pwd)
 mk=$build/tests/fuzz/fuzz_mkseed
 corp=$here/corpora
-for t in ops args npy decode string_pack; do
+for t in ops args npy decode string_pack dlpack; do
   mkdir -p "$corp/$t"
   find "$corp/$t" -type f ! -name 'crash-*' -delete
 done
@@ -118,7 +118,30 @@ put('string_pack', 'shape-mismatch', bytes([3 << 2, 2]) + ints(0, 1) + ints(1, 2
 put('string_pack', 'symbols-int8', bytes([16, 1]) + ints(0) + ints(1) + b'a')
 put('string_pack', 'symbols-2d', bytes([32, 1]) + ints(0) + ints(1) + b'a')
 put('string_pack', 'huge-end', bytes([1, 1]) + ints(0) + bytes([0xE3]) + b'a')
+
+# dlpack: ndim, type index, flags, extra offset, shape (fz_dim), strides (fz_int), memory bytes.
+def dims(*vs):
+    return bytes(vs)
+mem = bytes(range(1, 200))
+put('dlpack', 'f32-2x3-rowmajor', bytes([2, 10, 2, 0]) + dims(2, 3) + ints(0, 0) + mem)
+put('dlpack', 'f32-2x3-strides', bytes([2, 10, 0, 0]) + dims(2, 3) + ints(3, 1) + mem)
+put('dlpack', 'i16-transposed', bytes([2, 2, 0, 4]) + dims(3, 2) + ints(1, 3) + mem)
+put('dlpack', 'u8-negative-strides', bytes([2, 5, 0, 0]) + dims(2, 4) + ints(-4, -1) + mem)
+put('dlpack', 'i64-broadcast-zero-stride', bytes([2, 4, 0, 0]) + dims(3, 2) + ints(0, 1) + mem)
+put('dlpack', 'bool-nonbinary', bytes([1, 0, 2, 0]) + dims(5) + ints(0) + bytes([0, 1, 2, 255, 1]))
+put('dlpack', 'c128-misaligned', bytes([1, 14, 64, 1]) + dims(2) + ints(1) + mem)
+put('dlpack', 'f16-scalar', bytes([0, 9, 0, 0]) + mem)
+put('dlpack', 'zero-size-huge-strides', bytes([3, 3, 0, 0]) + dims(4, 0, 7) + bytes([0xE3, 0xE2, 0xE0]))
+put('dlpack', 'overflowing-strides', bytes([2, 11, 0, 0]) + dims(3, 2) + bytes([0xE3]) + ints(1) + mem)
+put('dlpack', 'ndim-255', bytes([0xF1, 10, 0, 0]))
+put('dlpack', 'ndim-negative', bytes([0xF0, 10, 0, 0]))
+put('dlpack', 'gpu', bytes([1, 10, 16, 0]) + dims(2) + ints(1) + mem)
+put('dlpack', 'lanes-2', bytes([1, 10, 8, 0]) + dims(2) + ints(1) + mem)
+put('dlpack', 'null-data', bytes([1, 10, 4, 0]) + dims(2) + ints(1))
+put('dlpack', 'null-shape', bytes([1, 10, 1, 0]) + dims(2) + ints(1))
+put('dlpack', 'unknown-type', bytes([1, 15, 0, 0]) + dims(2) + ints(1) + mem)
+put('dlpack', 'bf16-no-deleter', bytes([1, 12, 32 | 2, 0]) + dims(3) + ints(0) + mem)
 EOF
-for t in ops args npy decode string_pack; do
+for t in ops args npy decode string_pack dlpack; do
   printf '%s: %s files\n' "$t" "$(find "$corp/$t" -type f | wc -l)"
 done

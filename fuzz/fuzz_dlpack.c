@@ -1,0 +1,174 @@
+/* fuzz_dlpack.c -- DLPack import (tx_tensor_from_dlpack, src/io/dlpack.c) on producer tensors
+ * decoded from the input: any ndim (negative and above TX_MAX_RANK included), dtype codes and bit
+ * widths (valid or not), lanes, device, NULL shape / strides / data / deleter, any shape and
+ * element strides (negative, zero, huge), byte offsets and misaligned data.  Input:
+ *   u8 ndim: < 0xF0: ndim % 7; 0xF0 -1, 0xF1 255, 0xF2 254, else 300
+ *   u8 dtype (index into `types`, invalid pairs included)
+ *   u8 flags: bit 0 shape NULL, 1 strides NULL, 2 data NULL, 3 lanes 2, 4 a GPU device,
+ *             5 no deleter, 6 data one byte off alignment
+ *   u8 extra byte offset; ndim x fz_dim shape; ndim x fz_int strides; the rest fills the memory.
+ * The memory a tensor needs is computed here from shape and strides and allocated exactly (at most
+ * 1 MiB), so ASan sees any read outside it.  A layout whose byte extent overflows int64 cannot
+ * exist and must be refused (then the buffer is 1 byte: a read would be caught).  Checks: an
+ * accepted tensor holds the producer's elements (bools normalised to 0/1); the deleter runs exactly
+ * once (before return when the data were copied, at the last free otherwise) and never on failure;
+ * export (tx_tensor_to_dlpack) and re-import give the same tensor back. */
+#include "fuzz.h"
+
+#include <dlpack/dlpack.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    fz_alloc_setup();
+    return 0;
+}
+
+static const struct {
+    uint8_t code, bits;
+} types[] = {
+    {6, 8},          {kDLInt, 8},     {kDLInt, 16},    {kDLInt, 32},     {kDLInt, 64},
+    {kDLUInt, 8},    {kDLUInt, 16},   {kDLUInt, 32},   {kDLUInt, 64},    {kDLFloat, 16},
+    {kDLFloat, 32},  {kDLFloat, 64},  {kDLBfloat, 16}, {kDLComplex, 64}, {kDLComplex, 128},
+    /* no tensorx dtype: */
+    {kDLInt, 24},    {kDLFloat, 8},   {kDLOpaqueHandle, 64}, {kDLBfloat, 32}, {9, 8}, {kDLComplex, 32},
+};
+#define NTYPES (sizeof types / sizeof types[0])
+#define NVALID 15
+
+static int deleted;
+static void deleter(DLManagedTensor *m) {
+    (void)m;
+    deleted++;
+}
+
+static size_t type_bytes(size_t t) { return t < NVALID ? types[t].bits / 8 : 1; }
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fz_alloc_setup();
+    fz_in in = {data, size};
+    uint8_t nsel = fz_u8(&in);
+    int ndim = nsel < 0xF0 ? nsel % 7 : nsel == 0xF0 ? -1 : nsel == 0xF1 ? 255 : nsel == 0xF2 ? 254 : 300;
+    size_t t = fz_u8(&in) % NTYPES;
+    uint8_t flags = fz_u8(&in);
+    uint64_t extra = fz_u8(&in);
+    size_t es = type_bytes(t);
+    size_t nd = ndim > 0 && ndim <= TX_MAX_RANK ? (size_t)ndim : 0;
+    int64_t *shape = calloc(nd + 1, sizeof *shape), *strides = calloc(nd + 1, sizeof *strides);
+    if (!shape || !strides) fz_die("out of memory");
+    for (size_t i = 0; i < nd; i++) shape[i] = fz_dim(&in);
+    for (size_t i = 0; i < nd; i++) strides[i] = fz_int(&in);
+
+    /* The layout's extent in elements, [lo, hi], when strides are given (else row-major). */
+    bool neg = false, zero = false, ovf = false;
+    int64_t numel = 1, lo = 0, hi = 0, row = 1;
+    for (size_t i = nd; i-- > 0;) {
+        if (shape[i] < 0) neg = true;
+        else if (shape[i] == 0) zero = true;
+        else if (!ovf && __builtin_mul_overflow(numel, shape[i], &numel)) ovf = true;
+    }
+    bool strided = !(flags & 2);
+    for (size_t i = nd; !neg && !zero && !ovf && i-- > 0;) {
+        int64_t s = strided ? strides[i] : row, span;
+        if (!strided && __builtin_mul_overflow(row, shape[i], &row)) ovf = true;
+        if (__builtin_mul_overflow(s, shape[i] - 1, &span) || __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
+            ovf = true;
+    }
+    /* tensorx bounds the byte reach (hi - lo) * es; a reach past int64 must be refused. */
+    int64_t reach = 0, bytes = 0;
+    if (!neg && !zero && !ovf &&
+        (__builtin_sub_overflow(hi, lo, &reach) || __builtin_mul_overflow(reach, (int64_t)es, &reach)))
+        ovf = true;
+    if (!neg && !zero && !ovf) bytes = reach + (int64_t)es;
+    if (!neg && !ovf && !zero && bytes > ((int64_t)1 << 20)) {
+        /* Fits int64 but is larger than this fuzzer lends: nothing to test. */
+        free(shape);
+        free(strides);
+        return 0;
+    }
+    bool exists = !neg && !ovf;
+    bool misalign = flags & 64;
+    size_t cap = exists && !zero ? (size_t)(extra + (uint64_t)bytes + misalign) : 1;
+    unsigned char *mem = malloc(cap);
+    if (!mem) fz_die("out of memory");
+    const uint8_t *fill;
+    size_t got = fz_bytes(&in, in.n, &fill);
+    for (size_t i = 0; i < cap; i++) mem[i] = got ? fill[i % got] : (unsigned char)i;
+
+    DLManagedTensor m;
+    memset(&m, 0, sizeof m);
+    m.dl_tensor.data = (flags & 4) ? NULL : mem + misalign;
+    m.dl_tensor.device.device_type = (flags & 16) ? kDLCUDA : kDLCPU;
+    m.dl_tensor.ndim = ndim;
+    m.dl_tensor.dtype.code = types[t].code;
+    m.dl_tensor.dtype.bits = types[t].bits;
+    m.dl_tensor.dtype.lanes = (flags & 8) ? 2 : 1;
+    m.dl_tensor.shape = (flags & 1) ? NULL : shape;
+    m.dl_tensor.strides = strided ? strides : NULL;
+    /* The first element sits `extra` bytes into the buffer; lo <= 0 steps back from it. */
+    m.dl_tensor.byte_offset = extra + (uint64_t)(-lo) * es;
+    m.deleter = (flags & 32) ? NULL : deleter;
+    deleted = 0;
+
+    long live = fz_alloc_live();
+    tx_tensor *x = NULL;
+    tx_status st = tx_tensor_from_dlpack(&m, &x);
+    if (getenv("FZ_VERBOSE")) fprintf(stderr, "  from_dlpack: %s %s\n", tx_status_name(st), st ? tx_last_error() : "");
+    bool valid = t < NVALID && ndim >= 0 && ndim <= TX_MAX_RANK && !(flags & 8) && !(flags & 16) &&
+                 (nd == 0 || !(flags & 1)) && !neg && !ovf && (!(flags & 4) || zero);
+    if (st != TX_OK) {
+        fz_check_failure(st, "from_dlpack", tx_last_error());
+        if (x) fz_die("from_dlpack failed but set *out");
+        if (deleted) fz_die("from_dlpack failed but called the deleter");
+        if (valid && st != TX_RESOURCE_EXHAUSTED)
+            fz_die("from_dlpack refused a valid tensor: %s", tx_last_error());
+    } else {
+        if (!valid) fz_die("from_dlpack accepted an invalid tensor (flags %u, ndim %d, type %zu)", flags, ndim, t);
+        if (ovf) fz_die("from_dlpack accepted a layout whose extent overflows");
+        fz_check_tensor(x, "from_dlpack");
+        /* Element i (row-major) against the producer's memory. */
+        const unsigned char *base = mem + misalign + extra;
+        const unsigned char *o = tx_tensor_data(x);
+        int64_t idx[TX_MAX_RANK] = {0};
+        for (int64_t i = 0; i < tx_tensor_numel(x); i++) {
+            int64_t off = -lo, r = 1;
+            for (size_t d = nd; d-- > 0;) {
+                off += idx[d] * (strided ? strides[d] : r);
+                r *= shape[d];
+            }
+            const unsigned char *src = base + off * (int64_t)es;
+            for (size_t b = 0; b < es; b++) {
+                unsigned char want = types[t].code == 6 ? src[b] != 0 : src[b];
+                if (o[(size_t)i * es + b] != want) fz_die("from_dlpack: element %lld byte %zu differs", (long long)i, b);
+            }
+            for (size_t d = nd; d-- > 0;) {
+                if (++idx[d] < shape[d]) break;
+                idx[d] = 0;
+            }
+        }
+        /* Export and import again. */
+        DLManagedTensor *e = NULL;
+        if (tx_tensor_to_dlpack(x, &e) != TX_OK) fz_die("to_dlpack of an imported tensor: %s", tx_last_error());
+        tx_tensor *y = NULL;
+        DLManagedTensor copy = *e;
+        if (tx_tensor_from_dlpack(e, &y) != TX_OK) {
+            copy.deleter(e);
+            fz_die("from_dlpack(to_dlpack(x)): %s", tx_last_error());
+        }
+        if (tx_tensor_nbytes(y) != tx_tensor_nbytes(x) || memcmp(tx_tensor_data(y), tx_tensor_data(x), tx_tensor_nbytes(x)))
+            fz_die("from_dlpack(to_dlpack(x)) differs from x");
+        tx_tensor_free(x);
+        if (deleted > 1) fz_die("deleter called %d times", deleted);
+        fz_check_tensor(y, "from_dlpack(to_dlpack(x)) after x was freed");
+        tx_tensor_free(y);
+        if (m.deleter && deleted != 1) fz_die("deleter called %d times after the last free", deleted);
+    }
+    if (fz_alloc_live() != live) fz_die("dlpack import leaked %ld block(s)", fz_alloc_live() - live);
+    free(mem);
+    free(shape);
+    free(strides);
+    return 0;
+}
