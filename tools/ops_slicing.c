@@ -49,6 +49,8 @@ static tx_status run_split(const op_args *a, op_outputs *o) {
         return op_fail(TX_INVALID_ARGUMENT, "split: give exactly one of num_split and size_splits");
     tx_status s;
     if (has_sizes) {
+        if (arg_bool(a, "uneven"))
+            return op_fail(TX_INVALID_ARGUMENT, "split: uneven=true applies to num_split, not size_splits");
         size_t n;
         const int64_t *sizes = arg_ints(a, "size_splits", &n);
         if ((s = op_outputs_reserve(o, n)) != TX_OK) return s;

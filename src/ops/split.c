@@ -104,8 +104,9 @@ tx_status tx_split_uneven(const tx_tensor *value, int64_t split_dim, int64_t num
     TX_REQUIRE(num_split == 1 || chunk <= dim / (num_split - 1), TX_INVALID_ARGUMENT,
                "%s: uneven split of dim %zu (size = %" PRId64 ") into %" PRId64
                " parts of ceil(%" PRId64 " / %" PRId64 ") = %" PRId64
-               " leaves nothing for the last part: %" PRId64 " parts before it need more",
-               op, axis, dim, num_split, dim, num_split, chunk, num_split - 1);
+               " leaves nothing for the last part (the %" PRId64 " parts before it need more than %"
+               PRId64 ")",
+               op, axis, dim, num_split, dim, num_split, chunk, num_split - 1, dim);
     if (dim % num_split == 0)
         return make_parts(op, value, axis, (size_t)num_split, NULL, chunk, false, outs);
     for (int64_t i = 0; i < num_split; i++) outs[i] = NULL;

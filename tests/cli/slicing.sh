@@ -110,7 +110,36 @@ expect pad_constant_values "array([[1.5, 1.5, 1.5],
 expect pad_strings "array([b'', b'x', b'-', b'-'], dtype=string)" -- pad tensor='["",  "x"]' paddings=[[0,2]] constant_values=-
 expect pad_strings_quoted "array([b'a\\x00', b'q'], dtype=string)" -- pad tensor='["q"]' paddings=[[1,0]] constant_values='"a\x00"'
 expect pad_strings_default "array([b'', b'q'], dtype=string)" -- pad tensor='["q"]' paddings=[[1,0]]
-expect_fail pad_mode unimplemented "mode 'EDGE' is not one of CONSTANT, REFLECT, SYMMETRIC" -- pad tensor=[1,2] paddings=[[1,1]] mode=EDGE
+expect_fail pad_mode unimplemented "mode 'BOGUS' is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP" -- pad tensor=[1,2] paddings=[[1,1]] mode=BOGUS
+# ONNX presets (issue 10): pad modes EDGE and WRAP (ONNX Pad 'edge' / 'wrap', np.pad's modes).
+expect pad_edge "array([[1, 1, 1, 2, 3, 3, 3],
+       [1, 1, 1, 2, 3, 3, 3],
+       [4, 4, 4, 5, 6, 6, 6],
+       [4, 4, 4, 5, 6, 6, 6]], dtype=int32)" -- pad tensor=[[1,2,3],[4,5,6]] paddings="$P" mode=EDGE
+expect pad_wrap "array([[5, 6, 4, 5, 6, 4, 5],
+       [2, 3, 1, 2, 3, 1, 2],
+       [5, 6, 4, 5, 6, 4, 5],
+       [2, 3, 1, 2, 3, 1, 2]], dtype=int32)" -- pad tensor=[[1,2,3],[4,5,6]] paddings="$P" mode=wrap
+expect pad_wrap_past_dim "array([b'b', b'a', b'b', b'a', b'b', b'a'], dtype=string)" -- pad tensor='["a","b"]' paddings=[[3,1]] mode=WRAP
+expect pad_edge_ignores_cv "array([1, 1, 2, 2], dtype=int32)" -- pad tensor=[1,2] paddings=[[1,1]] mode=EDGE constant_values=9
+expect_fail pad_edge_empty invalid_argument "EDGE cannot pad dim 0 of size 0" -- pad tensor=[]:int32 paddings=[[1,0]] mode=EDGE
+# ONNX Split-18 uneven num_outputs: parts of ceil(7 / 4) = 2, the last smaller.
+expect split_uneven "array([1, 2], dtype=int32)
+array([3, 4], dtype=int32)
+array([5, 6], dtype=int32)
+array([7], dtype=int32)" -- split value=[1,2,3,4,5,6,7] split_dim=0 num_split=4 uneven=true
+expect split_uneven_2d "array([[1.0, 2.0, 3.0],
+       [9.0, 10.0, 11.0]], dtype=float32)
+array([[4.0, 5.0, 6.0],
+       [12.0, 13.0, 14.0]], dtype=float32)
+array([[7.0, 8.0],
+       [15.0, 16.0]], dtype=float32)" -- split value=[[1.,2,3,4,5,6,7,8],[9,10,11,12,13,14,15,16]] split_dim=1 num_split=3 uneven=true
+expect split_uneven_empty_last "array([1], dtype=int32)
+array([2], dtype=int32)
+array([], dtype=int32)" -- split value=[1,2] split_dim=0 num_split=3 uneven=true
+expect_fail split_uneven_too_many invalid_argument "leaves nothing for the last part" -- split value=[1,2,3,4,5,6,7] split_dim=0 num_split=5 uneven=true
+expect_fail split_uneven_default invalid_argument "evenly divide" -- split value=[1,2,3,4,5,6,7] split_dim=0 num_split=4
+expect_fail split_uneven_sizes invalid_argument "applies to num_split" -- split value=[1,2,3] split_dim=0 size_splits=1,2 uneven=true
 expect_fail pad_negative invalid_argument "paddings must be non-negative" -- pad tensor=[1,2] paddings=[[-1,1]]
 expect_fail pad_reflect_limit invalid_argument "REFLECT paddings must be less than the dimension size: 2, 0 not less than 2" -- pad tensor=[1,2] paddings=[[2,0]] mode=REFLECT
 expect_fail pad_symmetric_limit invalid_argument "no greater than the dimension size: 0, 3 greater than 2" -- pad tensor=[1,2] paddings=[[0,3]] mode=SYMMETRIC

@@ -1,9 +1,11 @@
 """NumPy oracle for the slicing family: strided_slice vs Python slicing with random begin/end/steps,
 ints (shrink), Ellipsis and None (new axis); slice vs a[b:b+s]; np.pad in constant, reflect and
-symmetric modes; np.split and np.split at the cumulative sizes (split's size_splits form, with -1);
+symmetric modes, and the ONNX presets EDGE / WRAP vs np.pad's 'edge' / 'wrap'; np.split and np.split at the cumulative sizes (split's size_splits form, with -1);
 np.tile; unpack vs indexing.  Random shapes up to rank 6 with zero-size dims, every dtype NumPy
 has (bool, ints, uints, float16/32/64, complex64/128, 'S' byte strings).  TF's rules where NumPy
-differs (REFLECT on an empty dim, a lone -1 in size_splits) are checked as errors."""
+differs (REFLECT on an empty dim, a lone -1 in size_splits) are checked as errors.  ONNX Split-18's
+uneven num_outputs (uneven=true: parts of ceil(d / k), the last smaller) vs np.split at multiples of
+that chunk."""
 import numpy as np
 import txoracle as tx
 
@@ -198,7 +200,7 @@ def pad_errors():
     assert "less than the dimension size" in tx.fails("pad", tensor=a, paddings=np.array([[0, 0], [3, 0]]), mode="REFLECT")
     assert "no greater than the dimension size" in tx.fails("pad", tensor=a, paddings=np.array([[3, 0], [0, 0]]), mode="SYMMETRIC")
     assert "non-negative" in tx.fails("pad", tensor=a, paddings=np.array([[0, -1], [0, 0]]))
-    assert "unimplemented" in tx.fails("pad", tensor=a, paddings=np.array([[0, 0], [0, 0]]), mode="WRAP")
+    assert "unimplemented" in tx.fails("pad", tensor=a, paddings=np.array([[0, 0], [0, 0]]), mode="TORUS")
 
 
 c.check("pad_errors", pad_errors)
@@ -275,5 +277,59 @@ for i in range(150):
         same(got, np.tile(a, reps) if shape else a.copy(), "tile %s by %s" % (shape, reps))
 
     c.check("tile%d" % i, tile_case)
+
+# ---- ONNX presets (issue 10): pad EDGE / WRAP vs np.pad, uneven split vs np.split ---------------
+
+for i in range(120):
+    mode = ["EDGE", "WRAP"][i % 2]
+    dt = pick_dtype(i // 2)
+    shape = rand_shape()
+    a = arr(shape, dt)
+    pads = []
+    for d in shape:
+        # WRAP may go past the dim (np.pad repeats it); an empty dim cannot be padded.
+        lim = 0 if d == 0 else (2 * d + 1 if mode == "WRAP" else 4)
+        pads.append([int(rng.integers(0, lim + 1)) if rng.random() < 0.8 else 0 for _ in range(2)])
+    bad = [k for k, d in enumerate(shape) if d == 0]
+    if bad and rng.random() < 0.3:
+        pads[bad[0]][int(rng.integers(0, 2))] = int(rng.integers(1, 3))
+    paddings = np.array(pads, dtype=np.int64 if i % 4 < 2 else np.int32).reshape(len(shape), 2)
+
+    def preset_pad_case():
+        if any(d == 0 and (p[0] or p[1]) for d, p in zip(shape, pads)):
+            # np.pad: "can't extend empty axis ... using modes other than 'constant' or 'empty'".
+            assert "cannot pad dim" in tx.fails("pad", tensor=a, paddings=paddings, mode=mode)
+            return
+        got = tx.run("pad", tensor=a, paddings=paddings, mode=mode.lower() if i % 3 == 0 else mode)
+        want = np.pad(a, [tuple(p) for p in pads], mode=mode.lower()) if shape else a.copy()
+        if mode == "WRAP" and shape and any(p[0] > d or p[1] > d for d, p in zip(shape, pads)):
+            # ONNX's torus: out[j] = in[(j - before) mod d].  NumPy < 1.25 pads wrap in rounds and
+            # breaks the period when a padding exceeds the dim, so the model is the index rule.
+            want = a[np.ix_(*[np.arange(-p[0], d + p[1]) % d for d, p in zip(shape, pads)])]
+        same(got, want, "pad %s %s %s %s" % (mode, shape, pads, dt))
+
+    c.check("pad_%s%d" % (mode.lower(), i), preset_pad_case)
+
+for i in range(80):
+    shape = rand_shape(lo=1)
+    dt = pick_dtype(i + 3)
+    a = arr(shape, dt)
+    axis = int(rng.integers(-len(shape), len(shape)))
+    d = shape[axis]
+    k = int(rng.integers(1, d + 3))
+    chunk = -(-d // k)
+
+    def uneven_case():
+        if (k - 1) * chunk > d:
+            assert "leaves nothing for the last part" in tx.fails("split", value=a, split_dim=axis, num_split=k, uneven=True)
+            return
+        got = tx.run("split", value=a, split_dim=axis, num_split=k, uneven=True, outputs=k)
+        if k == 1:
+            got = [got]
+        want = np.split(a, [chunk * j for j in range(1, k)], axis=axis)
+        for j in range(k):
+            same(got[j], want[j], "split uneven %s axis %d into %d, part %d" % (shape, axis, k, j))
+
+    c.check("split_uneven%d" % i, uneven_case)
 
 c.finish()
