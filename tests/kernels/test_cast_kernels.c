@@ -512,6 +512,9 @@ static void public_decode_raw_same_at_every_level(void **state) {
     tx_tensor *recs = random_strings(20001, 64, false);
     tx_tensor *odd = random_strings(3, 48, false);
     tx_tensor *var = random_strings(5003, 40, true);
+    /* rows of 24 bytes: the 2-thread split falls inside a row, next to padding and partial
+     * elements */
+    tx_tensor *var24 = random_strings(30001, 20, true);
     for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
         same_at_levels(decode_le, one, types[t]);
         same_at_levels(decode_be, one, types[t]);
@@ -520,8 +523,31 @@ static void public_decode_raw_same_at_every_level(void **state) {
         if (types[t] != TX_COMPLEX64 && types[t] != TX_COMPLEX128 && types[t] != TX_BOOL) {
             for (fixed_len = 8; fixed_len <= 64; fixed_len += 56) /* truncation and padding */
                 same_at_levels(decode_be_fixed, var, types[t]);
+            fixed_len = 24;
+            same_at_levels(decode_be_fixed, var24, types[t]);
         }
     }
+    /* fixed_length 24, big-endian: each string zero-padded or cut to 24 bytes, then each element
+     * reversed (checked directly, at 2 threads so a piece boundary falls inside a row) */
+    tx_set_num_threads(2);
+    const size_t widths[] = {2, 4, 8};
+    const tx_dtype wtypes[] = {TX_INT16, TX_INT32, TX_INT64};
+    for (int w = 0; w < 3; w++) {
+        tx_tensor *o = NULL;
+        int64_t fl = 24;
+        assert_int_equal(tx_decode_raw(var24, wtypes[w], 0, &fl, &o), TX_OK);
+        const unsigned char *d = tx_tensor_data(o);
+        for (int64_t r = 0; r < 30001; r++) {
+            const tx_string *e = tx_tensor_string(var24, r);
+            unsigned char row[24] = {0};
+            memcpy(row, e->data, e->size < 24 ? e->size : 24);
+            for (size_t k = 0; k < 24; k++)
+                assert_int_equal(d[r * 24 + (int64_t)k],
+                                 row[k / widths[w] * widths[w] + widths[w] - 1 - k % widths[w]]);
+        }
+        tx_tensor_free(o);
+    }
+    tx_set_num_threads(0);
     /* the big-endian result is the byte-reversed little-endian one, element by element */
     tx_tensor *le = NULL, *be = NULL;
     assert_int_equal(tx_decode_raw(one, TX_COMPLEX128, 1, NULL, &le), TX_OK);
@@ -535,6 +561,7 @@ static void public_decode_raw_same_at_every_level(void **state) {
     tx_tensor_free(recs);
     tx_tensor_free(odd);
     tx_tensor_free(var);
+    tx_tensor_free(var24);
 }
 
 /* Run first.  Under TENSORX_CPU=scalar (the second ctest registration) the library starts at the
