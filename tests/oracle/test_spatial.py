@@ -5,7 +5,8 @@ transpose + reshape + crop) over random M, blocks, paddings/crops, remaining dim
 zero-size dims, every kind of dtype (strings included) and int32/int64 arguments; the round trip
 s2b -> b2s with crops = paddings; the legacy 4-D forms; required_space_to_batch_paddings against
 TF's Python formula; space_to_depth / depth_to_space against reshape + transpose in NHWC and NCHW
-and their round trip; extract_image_patches against a NumPy loop (SAME/VALID, strides, rates > 1).
+and their round trip; depth_to_space mode=CRD (the ONNX preset) against ONNX's own NCHW
+reshape + transpose formula; extract_image_patches against a NumPy loop (SAME/VALID, strides, rates > 1).
 """
 import numpy as np
 import txoracle as tx
@@ -266,6 +267,29 @@ for i in range(40):
                        "depth_to_space %s %s bs %d %s" % (y.dtype, y.shape, bs, fmt))
 
     c.check("depth%d" % i, depth_case)
+
+
+def d2s_crd_ref(x, bs, fmt):
+    """ONNX DepthToSpace, mode CRD, as its specification writes it (NCHW)."""
+    if fmt == "NHWC":
+        return d2s_crd_ref(x.transpose(0, 3, 1, 2), bs, "NCHW").transpose(0, 2, 3, 1)
+    b, ch, h, w = x.shape
+    tmp = x.reshape(b, ch // (bs * bs), bs, bs, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return tmp.reshape(b, ch // (bs * bs), h * bs, w * bs)
+
+
+for i in range(40):
+    bs = int(rng.integers(2, 5))
+    fmt = "NCHW" if i % 2 else "NHWC"
+    dt = DTYPES[i % len(DTYPES)]
+    n, h, w, oc = int(rng.integers(0, 3)), int(rng.integers(0, 4)), int(rng.integers(0, 4)), int(rng.integers(0, 4))
+    y = arr((n, h, w, bs * bs * oc) if fmt == "NHWC" else (n, bs * bs * oc, h, w), dt)
+
+    def crd_case():
+        same(tx.run("depth_to_space", input=y, block_size=bs, data_format=fmt, mode="CRD"),
+             d2s_crd_ref(y, bs, fmt), "depth_to_space CRD %s %s bs %d %s" % (y.dtype, y.shape, bs, fmt))
+
+    c.check("depth_crd%d" % i, crd_case)
 
 
 # ---- extract_image_patches ----------------------------------------------------------------------------------
