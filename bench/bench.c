@@ -6,8 +6,12 @@
  * touched (a caller-planned arena installed with tx_set_allocator, the way a runtime that plans
  * its buffers would use the library).  Medians of several runs; no assertion on time anywhere.
  *
- *   tensorx_bench [--quick] [--filter SUBSTR] [--json] [--threads N] [--reps N] [--list]
- *                 [--no-into] [--no-alloc-probe]
+ *   tensorx_bench [--quick] [--filter SUBSTR] [--exact NAME] [--json] [--threads N] [--reps N]
+ *                 [--list] [--no-into] [--no-alloc-probe] [--probes-only] [--memcpy GBPS1,GBPS2]
+ *
+ * bench/peers.py drives it one workload at a time (--exact, with the memcpy figures of the run's
+ * --probes-only call passed back through --memcpy), so that tensorx and the peers run each
+ * workload back to back under the same machine load.
  *
  * Workloads are grouped by op family (one block each) so a family's entries are easy to find. */
 #define _DEFAULT_SOURCE 1
@@ -493,8 +497,8 @@ static void arena_free(void *p, size_t size, void *ctx) {
 /* ---- timing ------------------------------------------------------------------------------------ */
 
 typedef struct options {
-    bool quick, json, list, into, alloc_probe;
-    const char *filter;
+    bool quick, json, list, into, alloc_probe, probes_only;
+    const char *filter, *exact, *memcpy_given;
     int threads, reps;
 } options;
 
@@ -602,20 +606,24 @@ static void alloc_probe(size_t n, int reps, const options *o) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: tensorx_bench [--quick] [--filter SUBSTR] [--json] [--threads N] [--reps N]\n"
-            "                     [--list] [--no-into] [--no-alloc-probe]\n");
+            "usage: tensorx_bench [--quick] [--filter SUBSTR] [--exact NAME] [--json] [--threads N]\n"
+            "                     [--reps N] [--list] [--no-into] [--no-alloc-probe] [--probes-only]\n"
+            "                     [--memcpy GBPS1,GBPS2]\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    options o = {false, false, false, true, true, NULL, 0, 0};
+    options o = {false, false, false, true, true, false, NULL, NULL, NULL, 0, 0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) o.quick = true;
         else if (!strcmp(argv[i], "--json")) o.json = true;
         else if (!strcmp(argv[i], "--list")) o.list = true;
         else if (!strcmp(argv[i], "--no-into")) o.into = false;
         else if (!strcmp(argv[i], "--no-alloc-probe")) o.alloc_probe = false;
+        else if (!strcmp(argv[i], "--probes-only")) o.probes_only = true;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) o.filter = argv[++i];
+        else if (!strcmp(argv[i], "--exact") && i + 1 < argc) o.exact = argv[++i];
+        else if (!strcmp(argv[i], "--memcpy") && i + 1 < argc) o.memcpy_given = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) o.reps = atoi(argv[++i]);
         else usage();
@@ -631,19 +639,29 @@ int main(int argc, char **argv) {
     if (o.threads > 0) tx_set_num_threads(o.threads);
 
     size_t mn = (size_t)(o.quick ? 64 : 256) << 20;
-    char *msrc = big_buffer(mn), *mdst = big_buffer(mn);
-    double m1 = memcpy_gbps(mdst, msrc, mn, 1, o.quick ? 5 : 9);
-    double m2 = memcpy_gbps(mdst, msrc, mn, 2, o.quick ? 5 : 9);
-    free(msrc);
-    free(mdst);
+    double m1, m2;
+    if (o.memcpy_given == NULL || sscanf(o.memcpy_given, "%lf,%lf", &m1, &m2) != 2) {
+        char *msrc = big_buffer(mn), *mdst = big_buffer(mn);
+        m1 = memcpy_gbps(mdst, msrc, mn, 1, o.quick ? 5 : 9);
+        m2 = memcpy_gbps(mdst, msrc, mn, 2, o.quick ? 5 : 9);
+        free(msrc);
+        free(mdst);
+    }
+    if (o.probes_only && o.json)
+        printf("{\"probe\": \"memcpy\", \"bytes\": %zu, \"memcpy_gbps\": %.2f, "
+               "\"memcpy2_gbps\": %.2f}\n", mn, m1, m2);
     if (!o.json) {
         printf("tensorx %s, %d threads, CPU level %s (detected %s); memcpy %zu MiB: %.1f GB/s on 1 "
                "thread, %.1f GB/s on 2 (read + write counted)\n",
                tx_version_string(), tx_num_threads(), tx_isa_level_name(tx_cpu_level()),
                tx_isa_level_name(tx_cpu_detected_level()), mn >> 20, m1, m2);
     }
-    if (o.alloc_probe && (!o.filter || strstr("alloc_write", o.filter)))
+    if (o.alloc_probe && !o.exact && (!o.filter || strstr("alloc_write", o.filter)))
         alloc_probe((size_t)(o.quick ? 64 : 256) << 20, o.quick ? 5 : 7, &o);
+    if (o.probes_only) {
+        tx_shutdown();
+        return 0;
+    }
     if (!o.json)
         printf("%-34s %10s %10s %10s %8s %8s\n", "workload", "alloc ms", "into ms", "MB moved",
                "GB/s", "x memcpy");
@@ -651,6 +669,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < NUM_WORKLOADS; i++) {
         const workload *w = &WORKLOADS[i];
         if (o.filter && !strstr(w->name, o.filter)) continue;
+        if (o.exact && strcmp(w->name, o.exact) != 0) continue;
         wl_state s;
         memset(&s, 0, sizeof s);
         w->setup(&s, div, w);

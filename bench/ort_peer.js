@@ -5,7 +5,7 @@
 // output tensor; the best of the four is reported.  Prints JSON lines {"workload", "peer", "s"}.
 // Needs onnxruntime-node in bench/node_modules:
 //   cd bench && ONNXRUNTIME_NODE_INSTALL=skip npm install --no-save onnxruntime-node
-// Usage: node bench/ort_peer.js [--quick] [--filter SUBSTR] [--reps N]
+// Usage: node bench/ort_peer.js [--quick] [--filter SUBSTR] [--exact NAME] [--reps N] [--list]
 'use strict';
 const ort = require('onnxruntime-node');
 
@@ -217,11 +217,18 @@ async function main() {
   const quick = args.includes('--quick');
   const fi = args.indexOf('--filter');
   const filter = fi >= 0 ? args[fi + 1] : null;
+  const ei = args.indexOf('--exact');
+  const exact = ei >= 0 ? args[ei + 1] : null;
+  if (args.includes('--list')) {
+    for (const name of Object.keys(WORKLOADS)) console.log(name);
+    return;
+  }
   const ri = args.indexOf('--reps');
   const reps = ri >= 0 ? Number(args[ri + 1]) : quick ? 3 : 5;
   const div = quick ? 8 : 1;
   for (const [name, build] of Object.entries(WORKLOADS)) {
     if (filter && !name.includes(filter)) continue;
+    if (exact && name !== exact) continue;
     let best = Infinity;
     try {
       const w = build(div);

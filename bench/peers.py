@@ -9,10 +9,13 @@ XNNPACK (bench/xnn_peer.c) where the op exists there.  A peer that cannot run a 
 out of that workload's "peers" object.
 
   peers.py [--quick] [--filter SUBSTR] [--peers numpy,torch1,torch2,pandas,ort,xnnpack]
-           [--tensorx BENCH.jsonl] [--json] [--ort-cmd CMD] [--xnn-cmd CMD]
+           [--tx-bench PATH [--threads N] | --tensorx BENCH.jsonl] [--json]
+           [--ort-cmd CMD] [--xnn-cmd CMD]
 
-With --tensorx (the output of `tensorx_bench --json`), prints the side-by-side table (or, with
---json, one JSON object per workload in the issue's format); without it, prints the peers' own
+With --tx-bench (what scripts/bench.sh uses), runs tensorx_bench itself one workload at a time,
+each followed at once by the peers on the same workload, and prints the side-by-side table (or,
+with --json, one JSON object per workload in the issue's format).  With --tensorx (the output of
+an earlier `tensorx_bench --json`), merges that instead.  With neither, prints the peers' own
 JSON lines.  Sizes and workload names must match bench/bench.c (the same scale rules are below).
 """
 import argparse
@@ -432,12 +435,12 @@ def run_python_peers(names, div, reps, peers):
     return out
 
 
-def run_external(cmd, div, names):
+def run_external(cmd, div, names, extra=()):
     """Runs a helper peer that prints JSON lines {"workload", "peer", "s"}; merges them."""
     out = {}
     if not cmd:
         return out
-    full = cmd + (["--quick"] if div > 1 else [])
+    full = cmd + (["--quick"] if div > 1 else []) + list(extra)
     try:
         p = subprocess.run(full, capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -518,12 +521,62 @@ def merge_and_print(tx_lines, peers, as_json):
     return rows
 
 
+def lines_of(cmd):
+    """stdout lines of a command, [] if it cannot run."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        print(f"peers: {' '.join(cmd)} could not run: {e}", file=sys.stderr)
+        return []
+    if p.returncode != 0:
+        print(f"peers: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-400:]}",
+              file=sys.stderr)
+    return p.stdout.splitlines()
+
+
+def interleaved(a, div, reps, peers):
+    """Runs tensorx_bench one workload at a time, each followed at once by every peer on the same
+    workload, so that both see the same machine load.  Returns (tensorx JSON objects, peers)."""
+    base = [a.tx_bench, "--json"] + (["--quick"] if a.quick else [])
+    if a.threads:
+        base += ["--threads", str(a.threads)]
+    tx = [json.loads(x) for x in lines_of(base + ["--probes-only"]) if x.startswith("{")]
+    mem = next((o for o in tx if o.get("probe") == "memcpy"), None)
+    if mem is None:
+        sys.exit("peers: tensorx_bench --probes-only gave no memcpy figure")
+    tx = [o for o in tx if o.get("probe") != "memcpy"]
+    names = [x.split()[1] for x in lines_of([a.tx_bench, "--list"]) if len(x.split()) == 2]
+    names = [n for n in names if not a.filter or a.filter in n]
+    ort = a.ort_cmd.split() if a.ort_cmd and "ort" in peers else None
+    xnn = a.xnn_cmd.split() if a.xnn_cmd and "xnnpack" in peers else None
+    ort_names = set(lines_of(ort + ["--list"])) if ort else set()
+    xnn_names = set(lines_of(xnn + ["--list"])) if xnn else set()
+    known = {n for n, _ in WORKLOADS}
+    res = {}
+    for n in names:
+        print(f"peers: {n}", file=sys.stderr)
+        got = [json.loads(x) for x in lines_of(base + ["--exact", n, "--no-alloc-probe", "--memcpy",
+                                                        f"{mem['memcpy_gbps']},{mem['memcpy2_gbps']}"])
+               if x.startswith("{")]
+        tx += got
+        if n in known:
+            res.update(run_python_peers({n}, div, reps, peers))
+        for cmd, have in ((ort, ort_names), (xnn, xnn_names)):
+            if cmd and n in have:
+                for w, d in run_external(cmd, div, {n}, ["--exact", n]).items():
+                    res.setdefault(w, {}).update(d)
+    return tx, res
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--filter")
     ap.add_argument("--peers", default="numpy,pandas,torch1,torch2,ort,xnnpack")
     ap.add_argument("--tensorx", help="tensorx_bench --json output to merge")
+    ap.add_argument("--tx-bench", help="tensorx_bench to run workload by workload, interleaved "
+                    "with the peers (the fairest comparison on a busy machine)")
+    ap.add_argument("--threads", type=int, default=0, help="tensorx's thread count (--tx-bench)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--ort-cmd", help="command line of the ONNX Runtime peer")
@@ -533,6 +586,10 @@ def main():
     reps = a.reps or (3 if a.quick else 5)
     peers = set(a.peers.split(","))
     names = [n for n, _ in WORKLOADS if not a.filter or a.filter in n]
+    if a.tx_bench:
+        tx_lines, res = interleaved(a, div, reps, peers)
+        merge_and_print(tx_lines, res, a.json)
+        return
     tx_lines = []
     if a.tensorx:
         with open(a.tensorx) as f:

@@ -4,7 +4,7 @@
  * and 2 threads; the better of the two is reported.  XNNPACK always writes into caller memory, so
  * this is its into-existing-memory time (the output is touched by the warm-up run).  Prints JSON
  * lines {"workload", "peer": "xnnpack", "s"}.  Sizes mirror bench/bench.c.
- *   tensorx_xnn_peer [--quick] [--filter SUBSTR] [--reps N] */
+ *   tensorx_xnn_peer [--quick] [--filter SUBSTR] [--exact NAME] [--reps N] [--list] */
 #define _DEFAULT_SOURCE 1
 #include <pthreadpool.h>
 #include <stdint.h>
@@ -55,10 +55,13 @@ static int64_t side4096(int64_t div) { return div >= 16 ? 1024 : div >= 4 ? 2048
 
 int main(int argc, char **argv) {
     int quick = 0, reps = 0;
-    const char *filter = NULL;
+    const char *filter = NULL, *exact = NULL;
+    int list = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+        else if (!strcmp(argv[i], "--exact") && i + 1 < argc) exact = argv[++i];
+        else if (!strcmp(argv[i], "--list")) list = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     }
     if (reps <= 0) reps = quick ? 3 : 5;
@@ -70,8 +73,13 @@ int main(int argc, char **argv) {
     static const char *names[] = {"copy_f32_64M", "cast_f32_f16", "cast_f16_f32",
                                   "pad_4096x4096_16_constant", "concat_2x4096x4096_axis0",
                                   "concat_2x4096x4096_axis1", "depth_to_space_8x256x256x64_b2"};
+    if (list) {
+        for (int w = 0; w < 7; w++) printf("%s\n", names[w]);
+        return 0;
+    }
     for (int w = 0; w < 7; w++) {
         if (filter && !strstr(names[w], filter)) continue;
+        if (exact && strcmp(names[w], exact) != 0) continue;
         double best = -1;
         for (int threads = 1; threads <= 2; threads++) {
             pthreadpool_t tp = pthreadpool_create((size_t)threads);

@@ -63,13 +63,10 @@ if command -v node > /dev/null && [ -d "$root/bench/node_modules/onnxruntime-nod
   ort_cmd="node $root/bench/ort_peer.js"
 fi
 
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-say "running tensorx"
-"$build/bench/tensorx_bench" --json "${quick[@]}" "${filter[@]}" "${threads[@]}" > "$out"
-say "running the peers"
+say "running tensorx and the peers, workload by workload"
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
-args=(--tensorx "$out" "${quick[@]}" "${filter[@]}" "${json[@]}" "${peers[@]}")
+args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${filter[@]}" "${json[@]}" "${peers[@]}"
+      "${threads[@]}")
 [ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")
 [ -n "$xnn_cmd" ] && args+=(--xnn-cmd "$xnn_cmd")
 "$py" "$root/bench/peers.py" "${args[@]}"
