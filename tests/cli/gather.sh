@@ -135,4 +135,38 @@ expect_fail one_hot_mixed_values invalid_argument 'on_value (int32) and off_valu
 expect_fail sequence_mask_negative invalid_argument 'maxlen -1 is negative' -- sequence_mask 'lengths=[1]' maxlen=-1
 expect_fail sequence_mask_string unimplemented 'dtype string is not supported' -- sequence_mask 'lengths=[1]' dtype=string
 
+# out-of-range policies (oob=): zero (TF GPU / OpenVINO), clamp (XLA), wrap (NumPy's take mode='wrap')
+expect gather_oob_zero 'array([[5, 6],
+       [0, 0],
+       [0, 0]], dtype=int32)' -- gather 'params=[[1,2],[3,4],[5,6]]' 'indices=[2,-1,3]' oob=zero
+expect gather_oob_zero_strings "array([b'TF', b'', b''], dtype=string)" -- gather 'params=["Intel","OpenVINO","TF"]' 'indices=[2,3,-9]' oob=zero
+expect gather_oob_clamp 'array([1, 3, 3, 1], dtype=int32)' -- gather 'params=[1,2,3]' 'indices=[-1,3,7,0]' oob=clamp
+expect gather_oob_wrap 'array([3, 1, 2, 1], dtype=int32)' -- gather 'params=[1,2,3]' 'indices=[-1,3,7,0]' oob=wrap
+expect gather_oob_wrap_int64 'array([10, 70], dtype=int32)' -- gather 'params=[10,20,30,40,50,60,70]' 'indices=[9223372036854775807,-9223372036854775808]' oob=wrap
+expect gather_oob_zero_axis1 'array([[0, 1],
+       [0, 4]], dtype=int32)' -- gather 'params=[[1,2,3],[4,5,6]]' 'indices=[3,0]' axis=1 oob=zero
+expect gather_oob_zero_empty 'array([0.0, 0.0], dtype=float32)' -- gather 'params=[]:float32' 'indices=[0,-1]' oob=zero
+expect gather_nd_oob_zero "array([b'a', b'', b''], dtype=string)" -- gather_nd 'params=[["a","b"],["c","d"]]' 'indices=[[0,0],[1,2],[-1,1]]' oob=zero
+expect gather_nd_oob_zero_rows 'array([[0, 0],
+       [3, 4]], dtype=int32)' -- gather_nd 'params=[[1,2],[3,4]]' 'indices=[[2],[1]]' oob=zero
+expect gather_nd_oob_clamp "array([b'b', b'c'], dtype=string)" -- gather_nd 'params=[["a","b"],["c","d"]]' 'indices=[[0,5],[9,-3]]' oob=clamp
+expect gather_nd_oob_wrap "array([b'b', b'd'], dtype=string)" -- gather_nd 'params=[["a","b"],["c","d"]]' 'indices=[[0,5],[-1,-3]]' oob=wrap
+expect one_hot_oob_zero 'array([[1.0, 0.0, 0.0],
+       [0.0, 0.0, 0.0],
+       [0.0, 0.0, 0.0]], dtype=float32)' -- one_hot 'indices=[0,-1,5]' depth=3 oob=zero
+expect one_hot_oob_clamp 'array([[1, 0, 0],
+       [1, 0, 0],
+       [0, 0, 1]], dtype=int32)' -- one_hot 'indices=[0,-1,5]' depth=3 dtype=int32 oob=clamp
+expect one_hot_oob_wrap 'array([[1, 0, 0],
+       [0, 0, 1],
+       [0, 0, 1]], dtype=int32)' -- one_hot 'indices=[0,-1,5]' depth=3 dtype=int32 oob=wrap
+expect stitch_oob_zero 'array([3, 1], dtype=int32)' -- dynamic_stitch 'indices=[1],[-1,0]' 'data=[1],[2,3]' oob=zero
+expect stitch_oob_clamp 'array([3, 1], dtype=int32)' -- dynamic_stitch 'indices=[1],[-1,0]' 'data=[1],[2,3]' oob=clamp
+expect stitch_oob_wrap 'array([3, 2], dtype=int32)' -- dynamic_stitch 'indices=[1],[-1,0]' 'data=[1],[2,3]' oob=wrap
+expect stitch_oob_zero_strings "array([b'z', b'x'], dtype=string)" -- dynamic_stitch 'indices=[1],[-1,0]' 'data=["x"],["y","z"]' oob=zero
+expect_fail gather_oob_error_default invalid_argument 'indices[1] = -1 is not in [0, 3)' -- gather 'params=[1,2,3]' 'indices=[0,-1]' oob=error
+expect_fail gather_oob_unknown invalid_argument "oob 'nearest' is not one of error, zero, clamp, wrap" -- gather 'params=[1,2,3]' 'indices=[0]' oob=nearest
+expect_fail gather_oob_wrap_empty invalid_argument 'oob=wrap needs params.shape[0] > 0, got 0 (no valid index)' -- gather 'params=[]:float32' 'indices=[0]' oob=wrap
+expect_fail gather_nd_oob_clamp_empty invalid_argument 'oob=clamp needs the indexed dims of params to be non-empty' -- gather_nd 'params=[]:float32' 'indices=[[0]]' oob=clamp
+
 finish

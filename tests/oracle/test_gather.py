@@ -4,7 +4,9 @@ equality: -0.0 == 0.0 for float32/64, float16 by bit pattern, every NaN distinct
 dynamic_partition (boolean indexing per partition), dynamic_stitch (a Python merge loop, unnamed
 rows zero), boolean_mask (boolean indexing at an axis), one_hot (an eye-like comparison with
 arange) and sequence_mask (arange compared with the lengths), over random shapes with zero-size
-dims, ranks up to 6 and every relevant dtype; plus out-of-range indices that must fail cleanly."""
+dims, ranks up to 6 and every relevant dtype; plus out-of-range indices that must fail cleanly,
+and the out-of-range policies zero/clamp/wrap of gather, gather_nd, one_hot and dynamic_stitch
+against np.take / np.ravel_multi_index modes and masks."""
 import math
 
 import numpy as np
@@ -310,5 +312,197 @@ for it in range(40):
         same(tx.run("sequence_mask", **kw), want, "sequence_mask %s maxlen=%s %s" % (lshape, maxlen, dt))
 
     c.check("sequence_mask%d" % it, seq_case)
+
+
+# ---- out-of-range policies (oob=zero|clamp|wrap) -----------------------------------------------------
+# The NumPy model: clamp is np.take(mode='clip') / np.ravel_multi_index(mode='clip'), wrap is
+# mode='wrap' (Python's modulo for negatives), zero takes a safe index and then zeroes the slices
+# of out-of-range indices through a mask.  Indices run well outside [0, dim) and include extremes.
+
+POLICIES = ["zero", "clamp", "wrap"]
+
+
+def wild_indices(shape, dim, idt):
+    lim = 2 * dim + 3
+    v = rng.integers(-lim, lim + 1, shape).astype(np.int64)
+    info = np.iinfo(idt)
+    flat = v.reshape(-1)
+    for _ in range(2):
+        if flat.size and rng.random() < 0.5:
+            flat[int(rng.integers(0, flat.size))] = [info.min, info.max, -(1 << 30), 1 << 30][int(rng.integers(0, 4))]
+    return v.astype(idt)
+
+
+def zeros_like_out(shape, dtype):
+    return np.zeros(shape, dtype=dtype)
+
+
+def take_policy(p, idx, axis, pol):
+    """np.take along axis under an oob policy (dim > 0)."""
+    dim = p.shape[axis]
+    if pol == "clamp":
+        return np.take(p, idx.astype(np.int64), axis=axis, mode="clip")
+    if pol == "wrap":
+        # np.take's mode='wrap', with the modulo taken first: NumPy wraps by repeated
+        # subtraction, which never ends for indices near 2^63.
+        return np.take(p, np.mod(idx.astype(np.int64), dim), axis=axis, mode="wrap")
+    ok = (idx >= 0) & (idx < dim)
+    res = np.take(p, np.where(ok, idx, 0).astype(np.int64), axis=axis)
+    mask = ok.reshape((1,) * axis + idx.shape + (1,) * (p.ndim - axis - 1))
+    return np.where(mask, res, np.zeros((), dtype=p.dtype))
+
+
+def ref_gather_oob(params, indices, axis, bd, pol):
+    out_shape = params.shape[:axis] + indices.shape[bd:] + params.shape[axis + 1:]
+    if int(np.prod(out_shape, dtype=np.int64)) == 0:
+        return np.zeros(out_shape, params.dtype)
+    if params.shape[axis] == 0:
+        return None if pol != "zero" else np.zeros(out_shape, params.dtype)
+    if bd == 0:
+        return take_policy(params, indices, axis, pol)
+    B = int(np.prod(params.shape[:bd], dtype=np.int64))
+    p = params.reshape((B,) + params.shape[bd:])
+    i = indices.reshape((B,) + indices.shape[bd:])
+    parts = [take_policy(p[b], i[b], axis - bd, pol) for b in range(B)]
+    return np.stack(parts).reshape(out_shape)
+
+
+for it in range(90):
+    dt = DTYPES[(it * 3) % len(DTYPES)]
+    pol = POLICIES[it % 3]
+    shape = rand_shape(1, 5, dims=(0, 1, 2, 3, 4) if it % 4 == 0 else (1, 2, 3, 4))
+    params = arr(shape, dt)
+    r = len(shape)
+    axis = int(rng.integers(0, r))
+    bd = int(rng.integers(0, axis + 1)) if rng.random() < 0.3 else 0
+    extra = rand_shape(0, 3 if r + 3 <= 8 else 1, dims=(0, 1, 2, 3))
+    ishape = shape[:bd] + extra
+    idt = INDEX_DTYPES[(it // 3) % 2]
+    indices = wild_indices(ishape, shape[axis], idt)
+    ax = axis - r if rng.random() < 0.5 else axis
+
+    def gather_oob_case():
+        want = ref_gather_oob(params, indices, axis, bd, pol)
+        kw = dict(params=params, indices=indices, axis=ax, oob=pol)
+        if bd:
+            kw["batch_dims"] = bd
+        what = "gather oob=%s %s axis=%d bd=%d idx%s %s" % (pol, shape, ax, bd, ishape, dt)
+        if want is None:
+            assert "needs params.shape[%d] > 0" % axis in tx.fails("gather", **kw), what
+        else:
+            same(tx.run("gather", **kw), want, what)
+
+    c.check("gather_oob%d" % it, gather_oob_case)
+
+
+def ref_gather_nd_oob(params, indices, pol):
+    k = indices.shape[-1]
+    batch = indices.shape[:-1]
+    shape = params.shape
+    out_shape = batch + shape[k:]
+    if int(np.prod(out_shape, dtype=np.int64)) == 0:
+        return np.zeros(out_shape, params.dtype)
+    if any(d == 0 for d in shape[:k]):
+        return None if pol != "zero" else np.zeros(out_shape, params.dtype)
+    flatp = params.reshape((int(np.prod(shape[:k], dtype=np.int64)),) + shape[k:])
+    cols = [indices[..., j].astype(np.int64).reshape(-1) for j in range(k)]
+    n = int(np.prod(batch, dtype=np.int64))
+    if k == 0:
+        return np.broadcast_to(params, out_shape).copy()
+    if pol == "wrap":  # np.ravel_multi_index(mode='wrap'), modulo first (see take_policy)
+        cols = [np.mod(cols[j], shape[j]) for j in range(k)]
+    if pol in ("clamp", "wrap"):
+        flat = np.ravel_multi_index(tuple(cols), shape[:k], mode="clip" if pol == "clamp" else "wrap")
+        return flatp[flat].reshape(out_shape)
+    ok = np.ones(n, bool)
+    for j in range(k):
+        ok &= (cols[j] >= 0) & (cols[j] < shape[j])
+    safe = tuple(np.where(ok, cols[j], 0) for j in range(k))
+    res = flatp[np.ravel_multi_index(safe, shape[:k])]
+    res = np.where(ok.reshape((n,) + (1,) * (len(shape) - k)), res, np.zeros((), params.dtype))
+    return res.reshape(out_shape)
+
+
+for it in range(60):
+    dt = DTYPES[(it * 5) % len(DTYPES)]
+    pol = POLICIES[it % 3]
+    shape = rand_shape(1, 5, dims=(1, 2, 3, 4) if it % 5 else (0, 1, 2, 3))
+    params = arr(shape, dt)
+    k = int(rng.integers(0, len(shape) + 1))
+    batch = rand_shape(0, 2, dims=(0, 1, 2, 3))
+    idt = INDEX_DTYPES[(it // 3) % 2]
+    cols = [wild_indices(batch, shape[j], idt) for j in range(k)]
+    indices = (np.stack(cols, axis=-1) if k else np.zeros(batch + (0,), np.int64)).astype(idt)
+
+    def nd_oob_case():
+        want = ref_gather_nd_oob(params, indices, pol)
+        what = "gather_nd oob=%s %s idx%s %s" % (pol, shape, indices.shape, dt)
+        if want is None:
+            assert "needs the indexed dims of params to be non-empty" in \
+                tx.fails("gather_nd", params=params, indices=indices, oob=pol), what
+        else:
+            same(tx.run("gather_nd", params=params, indices=indices, oob=pol), want, what)
+
+    c.check("gather_nd_oob%d" % it, nd_oob_case)
+
+
+for it in range(45):
+    pol = ["error", "zero", "clamp", "wrap"][it % 4]
+    ishape = rand_shape(0, 3, dims=(0, 1, 2, 3))
+    depth = int(rng.integers(0, 6))
+    idt = [np.int32, np.int64, np.uint8, np.int8][(it // 4) % 4]
+    indices = wild_indices(ishape, max(depth, 1), idt) if idt != np.uint8 else \
+        rng.integers(0, 256, ishape).astype(np.uint8)
+    axis = -1 if it % 3 == 0 else int(rng.integers(0, len(ishape) + 1))
+    dt = np.dtype([np.float32, np.int32, np.bool_, np.float64][it % 4])
+
+    def one_hot_oob_case():
+        v = indices.astype(np.int64)
+        if depth > 0 and pol == "clamp":
+            v = np.clip(v, 0, depth - 1)
+        elif depth > 0 and pol == "wrap":
+            v = np.mod(v, depth)
+        want = (v[..., None] == np.arange(depth)).astype(dt)
+        want = np.moveaxis(want, -1, axis if axis >= 0 else len(ishape))
+        got = tx.run("one_hot", indices=indices, depth=depth, axis=axis, dtype=dt.name, oob=pol)
+        same(got, want, "one_hot oob=%s %s %s depth=%d axis=%d" % (pol, ishape, indices.dtype, depth, axis))
+
+    c.check("one_hot_oob%d" % it, one_hot_oob_case)
+
+
+for it in range(45):
+    dt = DTYPES[(it * 7) % len(DTYPES)]
+    pol = POLICIES[it % 3]
+    const = rand_shape(0, 3)
+    rows = int(rng.integers(0, 8))
+    m = int(rng.integers(1, 4))
+    ind, dat = [], []
+    for _ in range(m):
+        ishape = rand_shape(0, 2, dims=(0, 1, 2, 3))
+        v = rng.integers(-2 * rows - 3, max(rows, 1), ishape).astype(np.int64)
+        if v.size and rng.random() < 0.3:
+            v.reshape(-1)[0] = np.iinfo(np.int32).min
+        ind.append(np.asarray(v.astype(np.int32)))
+        dat.append(np.asarray(arr(ishape + const, dt)))
+
+    def stitch_oob_case():
+        flat_i = [a.reshape(-1) for a in ind]
+        mx = max([int(a.max()) for a in flat_i if a.size] + [-1])
+        nrows = mx + 1
+        want = np.zeros((nrows,) + const, dtype="S8" if dt == "S" else dat[0].dtype)
+        for a, d in zip(flat_i, dat):
+            d2 = d.reshape((a.size,) + const)
+            for j, r in enumerate(a.tolist()):
+                if nrows == 0:
+                    continue
+                if r < 0:
+                    if pol == "zero":
+                        continue
+                    r = 0 if pol == "clamp" else r % nrows
+                want[r] = d2[j]
+        got = tx.run("dynamic_stitch", indices=ind, data=dat, oob=pol)
+        same(got, want, "dynamic_stitch oob=%s m=%d const=%s %s" % (pol, m, const, dt))
+
+    c.check("dynamic_stitch_oob%d" % it, stitch_oob_case)
 
 c.finish()
