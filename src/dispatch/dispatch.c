@@ -20,6 +20,11 @@ static void fill_scalar(tx__kernels *k) {
     k->copy_reversed[3] = tx__copy_reversed_w8_scalar;
     k->copy_reversed[4] = tx__copy_reversed_w16_scalar;
     for (int w = 0; w < TX_NUM_WIDTHS; w++) k->copy_reversed_stream[w] = k->copy_reversed[w];
+    k->transpose2d[0] = tx__transpose2d_w1;
+    k->transpose2d[1] = tx__transpose2d_w2;
+    k->transpose2d[2] = tx__transpose2d_w4;
+    k->transpose2d[3] = tx__transpose2d_w8;
+    k->transpose2d[4] = tx__transpose2d_w16;
     k->cast = tx__cast_simd_scalar;
 }
 
@@ -37,6 +42,11 @@ static void fill_avx2(tx__kernels *k) {
     k->copy_reversed_stream[2] = tx__copy_reversed_stream_w4_avx2;
     k->copy_reversed_stream[3] = tx__copy_reversed_stream_w8_avx2;
     k->copy_reversed_stream[4] = tx__copy_reversed_stream_w16_avx2;
+    k->transpose2d[0] = tx__transpose2d_w1_avx2;
+    k->transpose2d[1] = tx__transpose2d_w2_avx2;
+    k->transpose2d[2] = tx__transpose2d_w4_avx2;
+    k->transpose2d[3] = tx__transpose2d_w8_avx2;
+    k->transpose2d[4] = tx__transpose2d_w16_avx2;
     k->cast = tx__cast_simd_avx2;
 }
 
@@ -51,6 +61,11 @@ static void fill_avx512(tx__kernels *k) {
     k->copy_reversed_stream[1] = tx__copy_reversed_stream_w2_avx512;
     k->copy_reversed_stream[2] = tx__copy_reversed_stream_w4_avx512;
     k->copy_reversed_stream[3] = tx__copy_reversed_stream_w8_avx512;
+    k->transpose2d[0] = tx__transpose2d_w1_avx512;
+    k->transpose2d[1] = tx__transpose2d_w2_avx512;
+    k->transpose2d[2] = tx__transpose2d_w4_avx512;
+    k->transpose2d[3] = tx__transpose2d_w8_avx512;
+    k->transpose2d[4] = tx__transpose2d_w16_avx512;
     k->cast = tx__cast_simd_avx512;
 }
 #endif

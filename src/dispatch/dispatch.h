@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "kernels/copy.h"
+#include "kernels/transpose.h"
 #include "kernels/cast_simd.h"
 
 /* Index of an element width in the per-width arrays below (1, 2, 4, 8, 16 -> 0..4); -1 otherwise. */
@@ -27,6 +28,7 @@ typedef struct tx__kernels {
     tx__bulk_copy_fn bulk_copy;                   /* large contiguous copies, streaming stores */
     tx__reverse_fn copy_reversed[TX_NUM_WIDTHS];  /* dst[k] = src[-k], by element width */
     tx__reverse_fn copy_reversed_stream[TX_NUM_WIDTHS]; /* the same with streaming stores */
+    tx__transpose2d_fn transpose2d[TX_NUM_WIDTHS]; /* 2-D transposes, by element width */
     tx__cast_simd cast;                           /* hot cast pairs, decode_raw byte swaps */
 } tx__kernels;
 

@@ -1,10 +1,14 @@
 /* transpose.h -- the 2-D transpose kernels that tf.transpose reduces to (src/ops/reorder.c), keyed
  * by element width as XNNPACK does: after dims that stay adjacent are merged, every transpose that
  * moves the innermost dim is a batch of 2-D transposes of 1-, 2-, 4-, 8- or 16-byte elements.
+ * One portable kernel per width (kernels/scalar/transpose.c) and SIMD ones per CPU level
+ * (kernels/x86/avx2/transpose.c, kernels/x86/avx512/transpose.c) that give the same bytes;
+ * dispatch/dispatch.c puts the level's kernels in tx__kernels.transpose2d.
  * Pure loops: no validation, no allocation. */
 #ifndef TX_KERNELS_TRANSPOSE_H
 #define TX_KERNELS_TRANSPOSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,22 +16,39 @@
 
 /* dst[c][r] = src[r][c] for r < rows, c < cols.  src rows are src_stride bytes apart with their
  * elements contiguous; dst rows (one per source column) are dst_stride bytes apart with their
- * elements contiguous.  Strides are positive; the regions do not overlap. */
+ * elements contiguous.  Strides are positive; the regions do not overlap.  The kernel reads only
+ * the rows x cols elements of src and writes only the rows x cols elements of dst.  `stream` says
+ * that the whole output is too large to stay in the caches: a kernel may then write whole
+ * aligned cache lines with streaming (non-temporal) stores, which skip reading each destination
+ * line first; the bytes written are the same either way. */
 typedef void (*tx__transpose2d_fn)(char *dst, const char *src, int64_t rows, int64_t cols,
-                                   int64_t src_stride, int64_t dst_stride);
+                                   int64_t src_stride, int64_t dst_stride, bool stream);
 
-TX_HIDDEN void tx__transpose2d_w1(char *dst, const char *src, int64_t rows, int64_t cols,
-                                  int64_t src_stride, int64_t dst_stride);
-TX_HIDDEN void tx__transpose2d_w2(char *dst, const char *src, int64_t rows, int64_t cols,
-                                  int64_t src_stride, int64_t dst_stride);
-TX_HIDDEN void tx__transpose2d_w4(char *dst, const char *src, int64_t rows, int64_t cols,
-                                  int64_t src_stride, int64_t dst_stride);
-TX_HIDDEN void tx__transpose2d_w8(char *dst, const char *src, int64_t rows, int64_t cols,
-                                  int64_t src_stride, int64_t dst_stride);
-TX_HIDDEN void tx__transpose2d_w16(char *dst, const char *src, int64_t rows, int64_t cols,
-                                   int64_t src_stride, int64_t dst_stride);
+#define TX__TRANSPOSE2D_DECL(name)                                                               \
+    TX_HIDDEN void name(char *dst, const char *src, int64_t rows, int64_t cols,                  \
+                        int64_t src_stride, int64_t dst_stride, bool stream)
 
-/* The kernel for `width` bytes (1, 2, 4, 8 or 16), NULL for any other width. */
+/* Portable kernels (the reference every SIMD kernel is tested against). */
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w1);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w2);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w4);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w8);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w16);
+
+#ifdef TX_HAVE_X86_SIMD
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w1_avx2);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w2_avx2);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w4_avx2);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w8_avx2);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w16_avx2);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w1_avx512);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w2_avx512);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w4_avx512);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w8_avx512);
+TX__TRANSPOSE2D_DECL(tx__transpose2d_w16_avx512);
+#endif
+
+/* The portable kernel for `width` bytes (1, 2, 4, 8 or 16), NULL for any other width. */
 TX_HIDDEN tx__transpose2d_fn tx__transpose2d_kernel(size_t width);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 
+#include "dispatch/dispatch.h"
 #include "kernels/copy.h"
 #include "kernels/transpose.h"
 #include "parallel/pool.h"
@@ -329,13 +330,14 @@ static void transpose_plan_make(transpose_plan *pl, const tx_tensor *a, const si
 
 /* The batched 2-D part of a transpose: planes of rows x cols (source rows sstride bytes apart,
  * destination rows dstride apart) at batch offsets walked by an odometer over nb dims.  A unit of
- * work is a chunk of up to chunk_rows rows of one plane (nchunks per plane). */
+ * work is a block of up to chunk_rows x chunk_cols of one plane (nrc x ncc blocks per plane). */
 typedef struct transpose_job {
     tx__transpose2d_fn kernel;
     char *dst;
     const char *src;
     size_t width;
-    int64_t rows, cols, sstride, dstride, chunk_rows, nchunks;
+    bool stream;
+    int64_t rows, cols, sstride, dstride, chunk_rows, chunk_cols, nrc, ncc;
     size_t nb;
     int64_t bdims[TX_MAX_RANK], bsrc[TX_MAX_RANK], bdst[TX_MAX_RANK];
 } transpose_job;
@@ -343,7 +345,8 @@ typedef struct transpose_job {
 static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
     const transpose_job *j = ctx;
     int64_t idx[TX_MAX_RANK];
-    int64_t batch = begin / j->nchunks, chunk = begin % j->nchunks;
+    const int64_t per_plane = j->nrc * j->ncc, w = (int64_t)j->width;
+    int64_t batch = begin / per_plane, block = begin % per_plane;
     const char *s = j->src;
     char *d = j->dst;
     for (size_t k = j->nb; k-- > 0;) {
@@ -353,12 +356,13 @@ static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
         d += idx[k] * j->bdst[k];
     }
     for (int64_t u = begin; u < end; u++) {
-        int64_t r0 = chunk * j->chunk_rows;
+        int64_t r0 = block / j->ncc * j->chunk_rows, c0 = block % j->ncc * j->chunk_cols;
         int64_t rn = j->rows - r0 < j->chunk_rows ? j->rows - r0 : j->chunk_rows;
-        j->kernel(d + r0 * (int64_t)j->width, s + r0 * j->sstride, rn, j->cols, j->sstride,
-                  j->dstride);
-        if (++chunk < j->nchunks) continue;
-        chunk = 0;
+        int64_t cn = j->cols - c0 < j->chunk_cols ? j->cols - c0 : j->chunk_cols;
+        j->kernel(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn, cn, j->sstride,
+                  j->dstride, j->stream);
+        if (++block < per_plane) continue;
+        block = 0;
         for (size_t k = j->nb; k-- > 0;) {
             if (++idx[k] < j->bdims[k]) {
                 s += j->bsrc[k];
@@ -370,6 +374,20 @@ static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
             d -= (j->bdims[k] - 1) * j->bdst[k];
         }
     }
+}
+
+/* Outputs above this size are written with streaming stores where the kernel can (the value of
+ * copy.c): they cannot stay in the caches, and a plain store first reads its line from memory. */
+#define STREAM_MIN_BYTES ((int64_t)8 << 20)
+
+/* The block side for splitting a plane of `n` elements along one side: n itself when small,
+ * otherwise `target` elements rounded down to a multiple of 64 (a whole number of tiles of every
+ * kernel, so blocks keep the tiles' alignment), at least 64. */
+static int64_t block_side(int64_t n, int64_t target) {
+    if (n <= 64) return n;
+    int64_t b = target / 64 * 64;
+    if (b < 64) b = 64;
+    return b < n ? b : n;
 }
 
 /* Runs the plan: batches of 2-D transposes when the element width has a tiled kernel, otherwise
@@ -389,8 +407,8 @@ static void transpose_run(const transpose_plan *pl, char *dst, const char *src) 
         src_strides[j] = in_strides[pl->perm[j]];
     }
     tx__contiguous_strides(r, odims, w, ostrides);
-    tx__transpose2d_fn kernel = tx__transpose2d_kernel(w);
-    if (kernel == NULL) {
+    int wi = tx__width_index(w);
+    if (wi < 0) {
         tx__copy_nd(dst, src, r, odims, ostrides, src_strides, w);
         return;
     }
@@ -409,7 +427,7 @@ static void transpose_run(const transpose_plan *pl, char *dst, const char *src) 
         nbatch *= odims[k];
         j.nb++;
     }
-    j.kernel = kernel;
+    j.kernel = tx__kernels_get()->transpose2d[wi];
     j.dst = dst;
     j.src = src;
     j.width = w;
@@ -418,11 +436,22 @@ static void transpose_run(const transpose_plan *pl, char *dst, const char *src) 
     j.sstride = in_strides[a];
     j.dstride = ostrides[qb];
     int64_t plane = j.rows * j.cols * (int64_t)w, total = nbatch * plane;
-    /* Planes above a grain are cut into chunks of 64 rows (a whole number of tiles for every
-     * width) so that a few large planes still spread over the threads. */
-    j.chunk_rows = plane > GRAIN_BYTES && j.rows > 64 ? 64 : j.rows;
-    j.nchunks = (j.rows + j.chunk_rows - 1) / j.chunk_rows;
-    int64_t units = nbatch * j.nchunks, unit_bytes = plane / j.nchunks;
+    j.stream = total >= STREAM_MIN_BYTES;
+    /* Planes above a grain are cut into blocks of about a grain (bands of rows across all
+     * columns while such a band is at most a grain, then narrower) so that a few large planes --
+     * or one with few rows -- still spread over the threads.  A block has at least 1 KiB of each
+     * destination row it writes (the kernels' streaming unit), when the plane has that much. */
+    if (plane > GRAIN_BYTES) {
+        int64_t want = GRAIN_BYTES / (j.cols * (int64_t)w), least = 1024 / (int64_t)w;
+        j.chunk_rows = block_side(j.rows, want > least ? want : least);
+        j.chunk_cols = block_side(j.cols, GRAIN_BYTES / (j.chunk_rows * (int64_t)w));
+    } else {
+        j.chunk_rows = j.rows;
+        j.chunk_cols = j.cols;
+    }
+    j.nrc = (j.rows + j.chunk_rows - 1) / j.chunk_rows;
+    j.ncc = (j.cols + j.chunk_cols - 1) / j.chunk_cols;
+    int64_t units = nbatch * j.nrc * j.ncc, unit_bytes = plane / (j.nrc * j.ncc);
     if (total < PARALLEL_MIN_BYTES) transpose_piece(&j, 0, units);
     else tx__parallel_for(units, at_least_one(GRAIN_BYTES / at_least_one(unit_bytes)), transpose_piece, &j);
 }

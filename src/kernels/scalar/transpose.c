@@ -1,5 +1,6 @@
 /* transpose.c -- portable scalar 2-D transpose kernels (see kernels/transpose.h) for elements of
- * 1, 2, 4, 8 and 16 bytes.
+ * 1, 2, 4, 8 and 16 bytes, used by tf.transpose (src/ops/reorder.c) at the scalar CPU level and
+ * as the reference the SIMD kernels are tested against.
  *
  * The plane is cut into tiles of TR source rows by TC source columns, and every tile goes through
  * a small contiguous buffer: the tile's source rows are read front to back, four rows at a time,
@@ -154,7 +155,8 @@ static inline void block4x4_u16(uint64_t *x) {
         }                                                                                        \
     }                                                                                            \
     void NAME(char *dst, const char *src, int64_t rows, int64_t cols, int64_t src_stride,        \
-              int64_t dst_stride) {                                                              \
+              int64_t dst_stride, bool stream) {                                                 \
+        (void)stream; /* plain stores only: streaming needs SIMD registers of a line */          \
         if (rows < (TR)) {                                                                       \
             NAME##_direct(dst, src, rows, cols, src_stride, dst_stride);                         \
             return;                                                                              \

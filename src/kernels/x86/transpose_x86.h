@@ -1,0 +1,450 @@
+/* transpose_x86.h -- the parts of the SIMD 2-D transpose kernels (kernels/transpose.h) that the
+ * AVX2 and AVX-512 levels share, included by x86/avx2/transpose.c and x86/avx512/transpose.c so
+ * that each copy is compiled with its level's flags.  Serves tf.transpose (src/ops/reorder.c).
+ *
+ * How a plane is cut.  A kernel transposes "micro tiles" of VR source rows by VC source columns in
+ * registers, VR * width = 64 bytes: each tile writes one whole cache line into each of its VC
+ * destination rows, so that when the output is too large for the caches (`stream`) the line can go
+ * out with streaming stores -- on this class of machine that decides everything: a tiled
+ * transpose of a 256 MiB matrix with plain stores ran at 4.5x the time of memcpy, with streaming
+ * stores at 1.4x, because every plain store into a new destination line first reads that line
+ * from memory, from a different DRAM row each time.  Rows left below the last whole band of VR go
+ * through a smaller tile (VR2 rows, plain stores), then scalar; so do the columns right of the last
+ * whole tile.  A plane with fewer columns than a tile (NHWC -> NCHW with 3 channels: rows of 3
+ * elements) or fewer rows (the way back) takes a byte-shuffle path instead when its narrow side is
+ * packed (source rows cols * width apart, or destination rows rows * width apart): 16-byte groups
+ * of the packed side are dealt into the other side's rows with PSHUFB, whose controls are built
+ * once per call.
+ *
+ * The in-register transposes are the usual butterflies: for 1- and 2-byte elements 16x16 bytes and
+ * 8x8 words inside each 128-bit lane, with each lane of a wider register holding rows further down
+ * the plane (the "lane" tiles); for 4-, 8- and 16-byte elements full-width unpack and shuffle
+ * stages across the register. */
+#ifndef TX_KERNELS_X86_TRANSPOSE_X86_H
+#define TX_KERNELS_X86_TRANSPOSE_X86_H
+
+#include <immintrin.h>
+#include <string.h>
+
+#include "kernels/transpose.h"
+
+#define TP_INLINE static inline __attribute__((always_inline))
+
+/* ---- scalar edges ------------------------------------------------------------------------------- */
+
+/* dst[c][r] = src[r][c] element by element; used for the strips the tiles leave. */
+TP_INLINE void tp_edge(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
+                       int64_t ds, size_t w) {
+    for (int64_t c = 0; c < cols; c++, src += w, dst += ds) {
+        const char *s = src;
+        char *d = dst;
+        for (int64_t r = 0; r < rows; r++, s += ss, d += w) memcpy(d, s, w);
+    }
+}
+
+/* ---- in-lane transposes (every 128-bit lane independently) --------------------------------------- */
+
+/* r[i] lane = 16 bytes of row i (i < 16) -> r[j] lane = 16 bytes of column j. */
+#define TP_LANE_T16X16_U8(FN, V, P)                                                              \
+    TP_INLINE void FN(V *r) {                                                                    \
+        V t[16], u[16];                                                                          \
+        for (int i = 0; i < 8; i++) {                                                            \
+            t[2 * i] = P##_unpacklo_epi8(r[2 * i], r[2 * i + 1]);                                \
+            t[2 * i + 1] = P##_unpackhi_epi8(r[2 * i], r[2 * i + 1]);                            \
+        }                                                                                        \
+        /* u[4p + q]: rows 4p..4p+3, columns 4q..4q+3 */                                         \
+        for (int p = 0; p < 4; p++)                                                              \
+            for (int h = 0; h < 2; h++) {                                                        \
+                u[4 * p + 2 * h] = P##_unpacklo_epi16(t[4 * p + h], t[4 * p + 2 + h]);           \
+                u[4 * p + 2 * h + 1] = P##_unpackhi_epi16(t[4 * p + h], t[4 * p + 2 + h]);       \
+            }                                                                                    \
+        /* t[8g + c]: rows 8g..8g+7, columns 2c, 2c+1 */                                         \
+        for (int g = 0; g < 2; g++)                                                              \
+            for (int q = 0; q < 4; q++) {                                                        \
+                t[8 * g + 2 * q] = P##_unpacklo_epi32(u[8 * g + q], u[8 * g + 4 + q]);           \
+                t[8 * g + 2 * q + 1] = P##_unpackhi_epi32(u[8 * g + q], u[8 * g + 4 + q]);       \
+            }                                                                                    \
+        for (int c = 0; c < 8; c++) {                                                            \
+            r[2 * c] = P##_unpacklo_epi64(t[c], t[8 + c]);                                       \
+            r[2 * c + 1] = P##_unpackhi_epi64(t[c], t[8 + c]);                                   \
+        }                                                                                        \
+    }
+
+/* r[i] lane = 8 words of row i (i < 8) -> r[j] lane = 8 words of column j. */
+#define TP_LANE_T8X8_U16(FN, V, P)                                                               \
+    TP_INLINE void FN(V *r) {                                                                    \
+        V t[8], u[8];                                                                            \
+        for (int i = 0; i < 4; i++) {                                                            \
+            t[2 * i] = P##_unpacklo_epi16(r[2 * i], r[2 * i + 1]);                               \
+            t[2 * i + 1] = P##_unpackhi_epi16(r[2 * i], r[2 * i + 1]);                           \
+        }                                                                                        \
+        /* u[4p + c]: rows 4p..4p+3, columns 2c, 2c+1 */                                         \
+        for (int p = 0; p < 2; p++)                                                              \
+            for (int h = 0; h < 2; h++) {                                                        \
+                u[4 * p + 2 * h] = P##_unpacklo_epi32(t[4 * p + h], t[4 * p + 2 + h]);           \
+                u[4 * p + 2 * h + 1] = P##_unpackhi_epi32(t[4 * p + h], t[4 * p + 2 + h]);       \
+            }                                                                                    \
+        for (int c = 0; c < 4; c++) {                                                            \
+            r[2 * c] = P##_unpacklo_epi64(u[c], u[4 + c]);                                       \
+            r[2 * c + 1] = P##_unpackhi_epi64(u[c], u[4 + c]);                                   \
+        }                                                                                        \
+    }
+
+TP_LANE_T16X16_U8(tp_t16x16_u8_x, __m128i, _mm)
+TP_LANE_T16X16_U8(tp_t16x16_u8_y, __m256i, _mm256)
+TP_LANE_T8X8_U16(tp_t8x8_u16_x, __m128i, _mm)
+TP_LANE_T8X8_U16(tp_t8x8_u16_y, __m256i, _mm256)
+
+/* ---- stores ------------------------------------------------------------------------------------ */
+
+/* A 32-byte store; streaming when nt (dst is then 32-byte aligned). */
+TP_INLINE void tp_store_y(char *d, __m256i v, bool nt) {
+    if (nt) _mm256_stream_si256((__m256i *)(void *)d, v);
+    else _mm256_storeu_si256((__m256i *)(void *)d, v);
+}
+
+TP_INLINE __m256i tp_load2_y(const char *lo, const char *hi) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lo)),
+                                   _mm_loadu_si128((const __m128i *)(const void *)hi), 1);
+}
+
+/* dst[0, n) = src[0, n) with streaming stores for the whole 64-byte lines of dst and plain ones
+ * for the partial lines at both ends. */
+TP_INLINE void tp_stream_row(char *d, const char *s, int64_t n) {
+    int64_t head = (int64_t)(-(uintptr_t)d & 63);
+    if (head > n) head = n;
+    memcpy(d, s, (size_t)head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        _mm256_stream_si256((__m256i *)(void *)d, _mm256_loadu_si256((const __m256i *)(const void *)s));
+        _mm256_stream_si256((__m256i *)(void *)(d + 32),
+                            _mm256_loadu_si256((const __m256i *)(const void *)(s + 32)));
+    }
+    memcpy(d, s, (size_t)n);
+}
+
+/* ---- tiles shared by both levels ----------------------------------------------------------------- */
+
+/* 16 x 16 bytes, 16-byte stores (the small tile for 1-byte elements). */
+TP_INLINE void tp_tile_w1_16x16(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    (void)nt;
+    __m128i r[16];
+    for (int i = 0; i < 16; i++) r[i] = _mm_loadu_si128((const __m128i *)(const void *)(s + i * ss));
+    tp_t16x16_u8_x(r);
+    for (int j = 0; j < 16; j++) _mm_storeu_si128((__m128i *)(void *)(d + j * ds), r[j]);
+}
+
+/* 32 rows x 16 columns of bytes: lanes hold rows i and i + 16, so each result register is 32
+ * consecutive bytes of one destination row. */
+TP_INLINE void tp_tile_w1_32x16(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m256i r[16];
+    for (int i = 0; i < 16; i++) r[i] = tp_load2_y(s + i * ss, s + (i + 16) * ss);
+    tp_t16x16_u8_y(r);
+    for (int j = 0; j < 16; j++) tp_store_y(d + j * ds, r[j], nt);
+}
+
+/* 8 x 8 words, 16-byte stores (the small tile for 2-byte elements). */
+TP_INLINE void tp_tile_w2_8x8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    (void)nt;
+    __m128i r[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm_loadu_si128((const __m128i *)(const void *)(s + i * ss));
+    tp_t8x8_u16_x(r);
+    for (int j = 0; j < 8; j++) _mm_storeu_si128((__m128i *)(void *)(d + j * ds), r[j]);
+}
+
+/* 16 rows x 8 columns of words, lanes holding rows i and i + 8. */
+TP_INLINE void tp_tile_w2_16x8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m256i r[8];
+    for (int i = 0; i < 8; i++) r[i] = tp_load2_y(s + i * ss, s + (i + 8) * ss);
+    tp_t8x8_u16_y(r);
+    for (int j = 0; j < 8; j++) tp_store_y(d + j * ds, r[j], nt);
+}
+
+/* 8 x 8 of 4-byte elements. */
+TP_INLINE void tp_tile_w4_8x8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m256 r[8], t[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_ps((const float *)(const void *)(s + i * ss));
+    for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int h = 0; h < 2; h++) {
+        r[4 * h] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
+        r[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xEE);
+        r[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
+        r[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xEE);
+    }
+    for (int j = 0; j < 4; j++) {
+        t[j] = _mm256_permute2f128_ps(r[j], r[j + 4], 0x20);
+        t[j + 4] = _mm256_permute2f128_ps(r[j], r[j + 4], 0x31);
+    }
+    for (int j = 0; j < 8; j++) tp_store_y(d + j * ds, _mm256_castps_si256(t[j]), nt);
+}
+
+/* 4 x 4 of 8-byte elements. */
+TP_INLINE void tp_tile_w8_4x4(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m256d r[4], t[4];
+    for (int i = 0; i < 4; i++) r[i] = _mm256_loadu_pd((const double *)(const void *)(s + i * ss));
+    t[0] = _mm256_unpacklo_pd(r[0], r[1]);
+    t[1] = _mm256_unpackhi_pd(r[0], r[1]);
+    t[2] = _mm256_unpacklo_pd(r[2], r[3]);
+    t[3] = _mm256_unpackhi_pd(r[2], r[3]);
+    r[0] = _mm256_permute2f128_pd(t[0], t[2], 0x20);
+    r[1] = _mm256_permute2f128_pd(t[1], t[3], 0x20);
+    r[2] = _mm256_permute2f128_pd(t[0], t[2], 0x31);
+    r[3] = _mm256_permute2f128_pd(t[1], t[3], 0x31);
+    for (int j = 0; j < 4; j++) tp_store_y(d + j * ds, _mm256_castpd_si256(r[j]), nt);
+}
+
+/* 2 x 2 of 16-byte elements. */
+TP_INLINE void tp_tile_w16_2x2(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + ss));
+    tp_store_y(d, _mm256_permute2x128_si256(a, b, 0x20), nt);
+    tp_store_y(d + ds, _mm256_permute2x128_si256(a, b, 0x31), nt);
+}
+
+/* ---- narrow planes: byte-shuffle paths ----------------------------------------------------------- */
+
+/* Most columns (rows) a narrow plane may have for the shuffle paths. */
+#define TP_NARROW_MAX 15
+
+/* Columns fewer than a tile, source rows packed (src_stride == cols * w): every 16-byte group of
+ * E = 16 / w source rows is `cols` chunks of 16 bytes, and destination row j takes from them the
+ * elements j, j + cols, j + 2 cols, ...  Two groups per 256-bit register (one per lane).
+ * ctl[j * cols + i] picks, in lane order, the bytes of chunk i that land in row j (0x80 = none);
+ * lo[j]..hi[j] are the chunks row j draws on. */
+TP_INLINE void tp_narrow_cols(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ds,
+                              size_t w, bool stream) {
+    const int C = (int)cols, E = 16 / (int)w;
+    if (rows < 4 * E) { /* too few rows to pay for the controls */
+        tp_edge(dst, src, rows, cols, (int64_t)C * (int64_t)w, ds, w);
+        return;
+    }
+    /* Streaming: every destination row advances 32 bytes at a time; peel rows until aligned. */
+    bool nt = false;
+    if (stream && ds % 32 == 0 && (uintptr_t)dst % w == 0) {
+        int64_t head = (int64_t)((-(uintptr_t)dst & 31) / w);
+        tp_edge(dst, src, head, cols, (int64_t)C * (int64_t)w, ds, w);
+        dst += head * (int64_t)w;
+        src += head * (int64_t)C * (int64_t)w;
+        rows -= head;
+        nt = true;
+    }
+    __m256i ctl[TP_NARROW_MAX * TP_NARROW_MAX];
+    int lo[TP_NARROW_MAX], hi[TP_NARROW_MAX];
+    for (int j = 0; j < C; j++) {
+        unsigned char b[TP_NARROW_MAX][16];
+        memset(b, 0x80, sizeof b);
+        lo[j] = C;
+        hi[j] = -1;
+        for (int k = 0; k < E; k++)
+            for (int t = 0; t < (int)w; t++) {
+                int sb = (k * C + j) * (int)w + t, ch = sb / 16;
+                b[ch][k * (int)w + t] = (unsigned char)(sb % 16);
+                if (ch < lo[j]) lo[j] = ch;
+                if (ch > hi[j]) hi[j] = ch;
+            }
+        for (int i = 0; i < C; i++)
+            ctl[j * C + i] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)b[i]));
+    }
+    const int64_t group = (int64_t)C * 16;
+    int64_t r = 0;
+    for (; r + 2 * E <= rows; r += 2 * E, src += 2 * group, dst += 32) {
+        __m256i in[TP_NARROW_MAX];
+        for (int i = 0; i < C; i++) in[i] = tp_load2_y(src + 16 * i, src + group + 16 * i);
+        for (int j = 0; j < C; j++) {
+            __m256i o = _mm256_shuffle_epi8(in[lo[j]], ctl[j * C + lo[j]]);
+            for (int i = lo[j] + 1; i <= hi[j]; i++)
+                o = _mm256_or_si256(o, _mm256_shuffle_epi8(in[i], ctl[j * C + i]));
+            tp_store_y(dst + j * ds, o, nt);
+        }
+    }
+    if (nt) _mm_sfence();
+    tp_edge(dst, src, rows - r, cols, (int64_t)C * (int64_t)w, ds, w);
+}
+
+/* Rows fewer than a tile, destination rows packed (dst_stride == rows * w): the mirror image.
+ * E source columns of the R rows make R destination chunks of 16 bytes; chunk m takes from row r
+ * the bytes ctl[m * R + r] picks.  Two groups of E columns per register. */
+TP_INLINE void tp_narrow_rows(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
+                              size_t w, bool stream) {
+    const int R = (int)rows, E = 16 / (int)w;
+    if (cols < 4 * E) {
+        tp_edge(dst, src, rows, cols, ss, (int64_t)R * (int64_t)w, w);
+        return;
+    }
+    /* Streaming: the destination is written front to back in 16-byte pieces; peel columns until
+     * the next one starts on 16 bytes (possible within 16 columns, or never). */
+    bool nt = false;
+    if (stream) {
+        int64_t head = 0;
+        while (head < 16 && ((uintptr_t)dst + (uintptr_t)(head * R * (int64_t)w)) % 16 != 0) head++;
+        if (head < 16) {
+            tp_edge(dst, src, rows, head, ss, (int64_t)R * (int64_t)w, w);
+            dst += head * R * (int64_t)w;
+            src += head * (int64_t)w;
+            cols -= head;
+            nt = true;
+        }
+    }
+    __m256i ctl[TP_NARROW_MAX * TP_NARROW_MAX];
+    for (int m = 0; m < R; m++) {
+        unsigned char b[TP_NARROW_MAX][16];
+        memset(b, 0x80, sizeof b);
+        for (int q = 0; q < 16; q++) {
+            int e = (m * 16 + q) / (int)w, t = (m * 16 + q) % (int)w;
+            b[e % R][q] = (unsigned char)((e / R) * (int)w + t);
+        }
+        for (int r = 0; r < R; r++)
+            ctl[m * R + r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)b[r]));
+    }
+    const int64_t group = (int64_t)R * 16;
+    int64_t c = 0;
+    for (; c + 2 * E <= cols; c += 2 * E, src += 32, dst += 2 * group) {
+        __m256i in[TP_NARROW_MAX];
+        for (int r = 0; r < R; r++) in[r] = _mm256_loadu_si256((const __m256i *)(const void *)(src + r * ss));
+        for (int m = 0; m < R; m++) {
+            __m256i o = _mm256_shuffle_epi8(in[0], ctl[m * R]);
+            for (int r = 1; r < R; r++) o = _mm256_or_si256(o, _mm256_shuffle_epi8(in[r], ctl[m * R + r]));
+            __m128i lo = _mm256_castsi256_si128(o), hi = _mm256_extracti128_si256(o, 1);
+            if (nt) {
+                _mm_stream_si128((__m128i *)(void *)(dst + 16 * m), lo);
+                _mm_stream_si128((__m128i *)(void *)(dst + group + 16 * m), hi);
+            } else {
+                _mm_storeu_si128((__m128i *)(void *)(dst + 16 * m), lo);
+                _mm_storeu_si128((__m128i *)(void *)(dst + group + 16 * m), hi);
+            }
+        }
+    }
+    if (nt) _mm_sfence();
+    tp_edge(dst, src, rows, cols - c, ss, (int64_t)R * (int64_t)w, w);
+}
+
+/* The narrow paths with the column (row) count as a constant, so that their loops unroll. */
+#define TP_NARROW_CASES(FN, n, ...)                                                              \
+    switch (n) {                                                                                 \
+    case 1: FN(__VA_ARGS__, 1); break;                                                           \
+    case 2: FN(__VA_ARGS__, 2); break;                                                           \
+    case 3: FN(__VA_ARGS__, 3); break;                                                           \
+    case 4: FN(__VA_ARGS__, 4); break;                                                           \
+    case 5: FN(__VA_ARGS__, 5); break;                                                           \
+    case 6: FN(__VA_ARGS__, 6); break;                                                           \
+    case 7: FN(__VA_ARGS__, 7); break;                                                           \
+    case 8: FN(__VA_ARGS__, 8); break;                                                           \
+    default: FN(__VA_ARGS__, n); break;                                                          \
+    }
+#define TP_NARROW_COLS_N(dst, src, rows, ds, w, st, n) tp_narrow_cols(dst, src, rows, n, ds, w, st)
+#define TP_NARROW_ROWS_N(dst, src, cols, ss, w, st, n) tp_narrow_rows(dst, src, n, cols, ss, w, st)
+
+/* The narrow entry points the driver takes (see TP_DEFINE), with the byte-shuffle paths. */
+typedef void (*tp_narrow_fn)(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
+                             int64_t ds, bool stream);
+#define TP_NARROW_SHUFFLE(W)                                                                     \
+    __attribute__((unused)) static void tp_ncols_w##W(char *dst, const char *src, int64_t rows,  \
+                                                      int64_t cols, int64_t ss, int64_t ds,      \
+                                                      bool stream) {                             \
+        (void)ss;                                                                                \
+        TP_NARROW_CASES(TP_NARROW_COLS_N, cols, dst, src, rows, ds, (W), stream);                \
+    }                                                                                            \
+    __attribute__((unused)) static void tp_nrows_w##W(char *dst, const char *src, int64_t rows,  \
+                                                      int64_t cols, int64_t ss, int64_t ds,      \
+                                                      bool stream) {                             \
+        (void)ds;                                                                                \
+        TP_NARROW_CASES(TP_NARROW_ROWS_N, rows, dst, src, cols, ss, (W), stream);                \
+    }
+TP_NARROW_SHUFFLE(1)
+TP_NARROW_SHUFFLE(2)
+TP_NARROW_SHUFFLE(4)
+TP_NARROW_SHUFFLE(8)
+/* 16-byte elements have no narrow path (a tile is at most 4 of them wide). */
+#define tp_ncols_w16 NULL
+#define tp_nrows_w16 NULL
+
+/* The buffered streaming path's block: TP_BUF_BYTES of each of TP_BUF_COLS destination rows. */
+#ifndef TP_BUF_BYTES
+#define TP_BUF_BYTES 1024
+#endif
+#ifndef TP_BUF_COLS
+#define TP_BUF_COLS 16
+#endif
+
+/* ---- the driver ---------------------------------------------------------------------------------- */
+
+/* Defines NAME (a tx__transpose2d_fn) for W-byte elements from a main tile TILE of VR x VC
+ * (VR * W == 64), a small tile TILE2 of VR2 x VC2 for the rows below the last band, and the
+ * narrow paths NCOLS / NROWS (tp_narrow_fn; NULL for none). */
+#define TP_DEFINE(NAME, W, VR, VC, TILE, VR2, VC2, TILE2, NCOLS, NROWS)                          \
+    static void NAME##_bands(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, \
+                             int64_t ds, bool nt) {                                              \
+        const int64_t rb = rows - rows % (VR), cb = cols - cols % (VC);                          \
+        int64_t r = 0;                                                                           \
+        for (; r < rb; r += (VR)) {                                                              \
+            const char *s = src + r * ss;                                                        \
+            char *d = dst + r * (W);                                                             \
+            for (int64_t c = 0; c < cb; c += (VC), s += (VC) * (W), d += (VC) * ds)              \
+                TILE(d, s, ss, ds, nt);                                                          \
+            tp_edge(d, s, (VR), cols - cb, ss, ds, (W));                                         \
+        }                                                                                        \
+        const int64_t rb2 = r + (rows - r) / (VR2) * (VR2), cb2 = cols - cols % (VC2);           \
+        for (; r < rb2; r += (VR2)) {                                                            \
+            const char *s = src + r * ss;                                                        \
+            char *d = dst + r * (W);                                                             \
+            for (int64_t c = 0; c < cb2; c += (VC2), s += (VC2) * (W), d += (VC2) * ds)          \
+                TILE2(d, s, ss, ds, false);                                                      \
+            tp_edge(d, s, (VR2), cols - cb2, ss, ds, (W));                                       \
+        }                                                                                        \
+        tp_edge(dst + r * (W), src + r * ss, rows - r, cols, ss, ds, (W));                       \
+    }                                                                                            \
+    /* Streaming when destination lines do not line up with the tiles: blocks of TP_BUF_BYTES / W \
+     * rows by TP_BUF_COLS columns are transposed into a buffer in L1, and each buffer row goes \
+     * to its destination row with streaming stores for its whole lines. */                     \
+    static void NAME##_buffered(char *dst, const char *src, int64_t rows, int64_t cols,          \
+                                int64_t ss, int64_t ds) {                                        \
+        _Alignas(64) char buf[TP_BUF_COLS * TP_BUF_BYTES];                                       \
+        const int64_t br = TP_BUF_BYTES / (W);                                                   \
+        for (int64_t r0 = 0; r0 < rows; r0 += br) {                                              \
+            const int64_t rn = rows - r0 < br ? rows - r0 : br;                                  \
+            for (int64_t c0 = 0; c0 < cols; c0 += TP_BUF_COLS) {                                 \
+                const int64_t cn = cols - c0 < TP_BUF_COLS ? cols - c0 : TP_BUF_COLS;            \
+                NAME##_bands(buf, src + r0 * ss + c0 * (W), rn, cn, ss, TP_BUF_BYTES, false);    \
+                for (int64_t c = 0; c < cn; c++)                                                 \
+                    tp_stream_row(dst + (c0 + c) * ds + r0 * (W), buf + c * TP_BUF_BYTES,        \
+                                  rn * (W));                                                     \
+            }                                                                                    \
+        }                                                                                        \
+        _mm_sfence();                                                                            \
+    }                                                                                            \
+    void NAME(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, int64_t ds,    \
+              bool stream) {                                                                     \
+        if (rows <= 0 || cols <= 0) return;                                                      \
+        const tp_narrow_fn ncols = NCOLS, nrows = NROWS;                                         \
+        if (ncols && cols < (VC) && cols <= TP_NARROW_MAX && ss == cols * (W)) {                 \
+            ncols(dst, src, rows, cols, ss, ds, stream);                                         \
+            return;                                                                              \
+        }                                                                                        \
+        if (nrows && rows < (VR) && rows <= TP_NARROW_MAX && ds == rows * (W)) {                 \
+            nrows(dst, src, rows, cols, ss, ds, stream);                                         \
+            return;                                                                              \
+        }                                                                                        \
+        /* Streaming stores need every tile's lines aligned: destination rows a multiple of 64  \
+         * bytes apart, and the first rows peeled off until the tiles start on a line. */       \
+        uintptr_t mis = (uintptr_t)dst & 63;                                                     \
+        if (stream && ds % 64 == 0 && mis % (W) == 0) {                                          \
+            int64_t head = (int64_t)(((64 - mis) & 63) / (W));                                   \
+            if (head > rows) head = rows;                                                        \
+            NAME##_bands(dst, src, head, cols, ss, ds, false);                                   \
+            NAME##_bands(dst + head * (W), src + head * ss, rows - head, cols, ss, ds, true);     \
+            _mm_sfence();                                                                        \
+            return;                                                                              \
+        }                                                                                        \
+        if (stream) {                                                                            \
+            NAME##_buffered(dst, src, rows, cols, ss, ds);                                       \
+            return;                                                                              \
+        }                                                                                        \
+        NAME##_bands(dst, src, rows, cols, ss, ds, false);                                       \
+    }
+
+#endif
