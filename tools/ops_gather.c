@@ -30,14 +30,14 @@ static tx_status run_gather(const op_args *a, op_outputs *o) {
     /* tf.gather uses axis = batch_dims when no axis is given (0 unless batch_dims is set). */
     long long bd = arg_int(a, "batch_dims");
     long long axis = arg_has(a, "axis") ? arg_int(a, "axis") : bd;
-    tx_oob_policy oob;
+    tx_oob_policy oob = TX_OOB_ERROR;
     tx_status s = oob_arg("gather", a, &oob);
     if (s != TX_OK) return s;
     TX_CLI_ONE(o, tx_gather_ex(arg_tensor(a, "params"), arg_tensor(a, "indices"), axis, bd, oob, OUT));
 }
 
 static tx_status run_gather_nd(const op_args *a, op_outputs *o) {
-    tx_oob_policy oob;
+    tx_oob_policy oob = TX_OOB_ERROR;
     tx_status s = oob_arg("gather_nd", a, &oob);
     if (s != TX_OK) return s;
     TX_CLI_ONE(o, tx_gather_nd_ex(arg_tensor(a, "params"), arg_tensor(a, "indices"), oob, OUT));
@@ -46,7 +46,9 @@ static tx_status run_gather_nd(const op_args *a, op_outputs *o) {
 static tx_status run_unique_with_counts(const op_args *a, op_outputs *o) {
     tx_status s = op_outputs_reserve(o, 3);
     if (s != TX_OK) return s;
-    return tx_unique_with_counts(arg_tensor(a, "x"), arg_dtype(a, "out_idx"), o->t);
+    /* sorted=true: ONNX Unique's sorted=1 preset (y ascending, np.unique's rules). */
+    return tx_unique_with_counts_ex(arg_tensor(a, "x"), arg_dtype(a, "out_idx"),
+                                    arg_bool(a, "sorted"), o->t);
 }
 
 static tx_status run_dynamic_partition(const op_args *a, op_outputs *o) {
@@ -63,7 +65,7 @@ static tx_status run_dynamic_stitch(const op_args *a, op_outputs *o) {
     size_t ni, nd;
     const tx_tensor *const *ind = arg_list(a, "indices", &ni);
     const tx_tensor *const *data = arg_list(a, "data", &nd);
-    tx_oob_policy oob;
+    tx_oob_policy oob = TX_OOB_ERROR;
     tx_status s = oob_arg("dynamic_stitch", a, &oob);
     if (s != TX_OK) return s;
     TX_CLI_ONE(o, tx_dynamic_stitch_ex(ind, ni, data, nd, oob, OUT));
@@ -126,7 +128,7 @@ static tx_status run_one_hot(const op_args *a, op_outputs *o) {
         dtype = has_on ? on_t : off_t;
     }
     tx_tensor *on = NULL, *off = NULL;
-    tx_oob_policy oob;
+    tx_oob_policy oob = TX_OOB_ERROR;
     tx_status st = oob_arg("one_hot", a, &oob);
     if (st != TX_OK) return st;
     if (has_on) st = value_tensor("on_value", on_text, dtype, &on);
@@ -158,7 +160,8 @@ const op_def tx_cli_ops_gather[] = {
       {"oob", P_STRING, "error", "out-of-range components: error, zero (zero slice), clamp, wrap (mod dim)"}}},
     {"unique_with_counts", "distinct values in first-occurrence order, with idx and counts", run_unique_with_counts,
      {{"x", P_TENSOR, PARAM_REQUIRED, "1-D tensor (not complex or quantized)"},
-      {"out_idx", P_DTYPE, "int32", "int32 or int64 (dtype of idx and count)"}}},
+      {"out_idx", P_DTYPE, "int32", "int32 or int64 (dtype of idx and count)"},
+      {"sorted", P_BOOL, "false", "ONNX Unique sorted=1 preset: y ascending (np.unique's rules)"}}},
     {"dynamic_partition", "split data into num_partitions tensors by partition id", run_dynamic_partition,
      {{"data", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"partitions", P_TENSOR, PARAM_REQUIRED, "int32, shape a prefix of data's, ids in [0, num_partitions)", TX_INT32},
