@@ -227,6 +227,12 @@ static void large(void **state) {
                       509 * W, 1, 3, true, "large odd");
             check_one(k->transpose2d[wi], tx__transpose2d_kernel(w), w, 1024, 3, 3 * W,
                       1024 * W, 0, 0, true, "large narrow");
+            /* streaming into unaligned destination rows, wide source rows (the band walk) and
+             * narrow ones (the strip walk) */
+            check_one(k->transpose2d[wi], tx__transpose2d_kernel(w), w, 300, 700, 700 * W + W,
+                      300 * W + W, 5, W, true, "large unaligned wide");
+            check_one(k->transpose2d[wi], tx__transpose2d_kernel(w), w, 333, 70, 70 * W,
+                      333 * W, 0, 2 * W, true, "large unaligned narrow");
         }
     }
 }

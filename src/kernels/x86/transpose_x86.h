@@ -374,9 +374,11 @@ TP_NARROW_SHUFFLE(8)
 /* ---- the driver ---------------------------------------------------------------------------------- */
 
 /* Defines NAME (a tx__transpose2d_fn) for W-byte elements from a main tile TILE of VR x VC
- * (VR * W == 64), a small tile TILE2 of VR2 x VC2 for the rows below the last band, and the
- * narrow paths NCOLS / NROWS (tp_narrow_fn; NULL for none). */
-#define TP_DEFINE(NAME, W, VR, VC, TILE, VR2, VC2, TILE2, NCOLS, NROWS)                          \
+ * (VR * W == 64), a small tile TILE2 of VR2 x VC2 for the rows below the last band, the narrow
+ * paths NCOLS / NROWS (tp_narrow_fn; NULL for none) and UNALIGNED, a streaming kernel for
+ * destination rows that are not line-aligned (same arguments as NAME without `stream`; NULL: the
+ * buffered path). */
+#define TP_DEFINE(NAME, W, VR, VC, TILE, VR2, VC2, TILE2, NCOLS, NROWS, UNALIGNED)               \
     static void NAME##_bands(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, \
                              int64_t ds, bool nt) {                                              \
         const int64_t rb = rows - rows % (VR), cb = cols - cols % (VC);                          \
@@ -441,7 +443,12 @@ TP_NARROW_SHUFFLE(8)
             return;                                                                              \
         }                                                                                        \
         if (stream) {                                                                            \
-            NAME##_buffered(dst, src, rows, cols, ss, ds);                                       \
+            void (*unaligned)(char *, const char *, int64_t, int64_t, int64_t, int64_t) =        \
+                UNALIGNED;                                                                       \
+            if (unaligned && ds % (W) == 0 && mis % (W) == 0 && rows >= 4 * (VR))                \
+                unaligned(dst, src, rows, cols, ss, ds);                                         \
+            else                                                                                 \
+                NAME##_buffered(dst, src, rows, cols, ss, ds);                                   \
             return;                                                                              \
         }                                                                                        \
         NAME##_bands(dst, src, rows, cols, ss, ds, false);                                       \

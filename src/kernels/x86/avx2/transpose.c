@@ -35,12 +35,12 @@ static inline void tile_w16(char *d, const char *s, int64_t ss, int64_t ds, bool
 }
 
 TP_DEFINE(tx__transpose2d_w1_avx2, 1, 64, 16, tile_w1, 16, 16, tp_tile_w1_16x16, tp_ncols_w1,
-          tp_nrows_w1)
+          tp_nrows_w1, NULL)
 TP_DEFINE(tx__transpose2d_w2_avx2, 2, 32, 8, tile_w2, 8, 8, tp_tile_w2_8x8, tp_ncols_w2,
-          tp_nrows_w2)
+          tp_nrows_w2, NULL)
 TP_DEFINE(tx__transpose2d_w4_avx2, 4, 16, 8, tile_w4, 8, 8, tp_tile_w4_8x8, tp_ncols_w4,
-          tp_nrows_w4)
+          tp_nrows_w4, NULL)
 TP_DEFINE(tx__transpose2d_w8_avx2, 8, 8, 4, tile_w8, 4, 4, tp_tile_w8_4x4, tp_ncols_w8,
-          tp_nrows_w8)
+          tp_nrows_w8, NULL)
 TP_DEFINE(tx__transpose2d_w16_avx2, 16, 4, 2, tile_w16, 2, 2, tp_tile_w16_2x2, tp_ncols_w16,
-          tp_nrows_w16)
+          tp_nrows_w16, NULL)

@@ -30,16 +30,19 @@ static inline void tile_w1(char *d, const char *s, int64_t ss, int64_t ds, bool 
 }
 
 /* 32 rows x 8 columns of 2-byte elements: lanes hold rows i, i + 8, i + 16, i + 24. */
-static inline void tile_w2(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
-    __m512i r[8];
+static inline void regs_w2(const char *s, int64_t ss, __m512i *r) {
     for (int i = 0; i < 8; i++) r[i] = load4_z(s + i * ss, 8 * ss);
     t8x8_u16_z(r);
+}
+static inline void tile_w2(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m512i r[8];
+    regs_w2(s, ss, r);
     for (int j = 0; j < 8; j++) store_z(d + j * ds, r[j], nt);
 }
 
 /* 16 x 16 of 4-byte elements: 32-bit and 64-bit unpacks inside lanes, then two rounds of lane
  * shuffles. */
-static inline void tile_w4(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+static inline void regs_w4(const char *s, int64_t ss, __m512i *out) {
     __m512 r[16], t[16];
     for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_ps((const void *)(s + i * ss));
     for (int i = 0; i < 8; i++) {
@@ -63,11 +66,16 @@ static inline void tile_w4(char *d, const char *s, int64_t ss, int64_t ds, bool 
         r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
         r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
     }
-    for (int j = 0; j < 16; j++) store_z(d + j * ds, _mm512_castps_si512(r[j]), nt);
+    for (int j = 0; j < 16; j++) out[j] = _mm512_castps_si512(r[j]);
+}
+static inline void tile_w4(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m512i r[16];
+    regs_w4(s, ss, r);
+    for (int j = 0; j < 16; j++) store_z(d + j * ds, r[j], nt);
 }
 
 /* 8 x 8 of 8-byte elements: 64-bit unpacks, then two rounds of lane shuffles. */
-static inline void tile_w8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+static inline void regs_w8(const char *s, int64_t ss, __m512i *out) {
     __m512d r[8], t[8];
     for (int i = 0; i < 8; i++) r[i] = _mm512_loadu_pd((const void *)(s + i * ss));
     for (int i = 0; i < 4; i++) {
@@ -84,7 +92,12 @@ static inline void tile_w8(char *d, const char *s, int64_t ss, int64_t ds, bool 
         t[k] = _mm512_shuffle_f64x2(r[k], r[4 + k], 0x88);
         t[k + 4] = _mm512_shuffle_f64x2(r[k], r[4 + k], 0xDD);
     }
-    for (int j = 0; j < 8; j++) store_z(d + j * ds, _mm512_castpd_si512(t[j]), nt);
+    for (int j = 0; j < 8; j++) out[j] = _mm512_castpd_si512(t[j]);
+}
+static inline void tile_w8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m512i r[8];
+    regs_w8(s, ss, r);
+    for (int j = 0; j < 8; j++) store_z(d + j * ds, r[j], nt);
 }
 
 /* 4 x 4 of 16-byte elements: two rounds of lane shuffles. */
@@ -248,15 +261,127 @@ ZN_ROWS(2, epi16)
 ZN_ROWS(4, epi32)
 ZN_ROWS(8, epi64)
 
+/* ---- streaming into destination rows that are not line-aligned ----------------------------------
+ * When destination rows are not a multiple of 64 bytes apart, each row's line boundaries fall at
+ * a different element, so a tile's register for row c straddles two lines.  Each column keeps the
+ * register of the tile above it (its carry); the line that ends inside the current tile is the
+ * last m_c lanes of the carry followed by the first V - m_c lanes of the new register -- one
+ * VPERMT2 -- and goes out with a streaming store.  Only the first and last (partial) line of each
+ * row segment is a plain masked store.  Needs dst and ds to be multiples of W.
+ * Two walks.  Narrow source rows (a band of V rows spans at most STRIP_MAX_BYTES): down one strip
+ * of VC columns at a time, the carries in registers.  Wide rows: band by band across the columns
+ * as the aligned path does (the source is then read in long runs), the carries in an array --
+ * slower (each carry store can falsely alias a later source load 4 KiB away), but a strip of a
+ * wide plane reads every source line from a different page and ran slower still. */
+#define CARRY_COLS 256
+#define STRIP_MAX_BYTES ((int64_t)32 << 10)
+
+/* Line indices: idx[m] lane i is carry lane V - m + i for i < m, then new lane i - m. */
+#define ZC_INDICES(W, idx)                                                                       \
+    for (int m = 0; m < 64 / (W); m++) {                                                         \
+        unsigned char b[64];                                                                     \
+        for (int i = 0; i < 64 / (W); i++) {                                                     \
+            uint64_t x = (uint64_t)(64 / (W) - m + i);                                           \
+            memcpy(b + (size_t)i * (W), &x, (W)); /* little-endian: the low W bytes */           \
+        }                                                                                        \
+        idx[m] = _mm512_loadu_si512((const void *)b);                                            \
+    }
+
+/* Emits the line of column c (misalignment m lanes) for the tile at row r with register v. */
+#define ZC_EMIT(W, SFX, V, line0, r, m, carry, v, idx)                                           \
+    do {                                                                                         \
+        char *line_ = (line0) + ((r) - (m)) * (W);                                               \
+        if ((m) == 0)                                                                            \
+            _mm512_stream_si512((void *)line_, (v));                                             \
+        else if ((r) == 0) /* the head: lanes [0, V - m) at the row's start */                   \
+            _mm512_mask_storeu_##SFX(line_ + (m) * (W), ~(uint64_t)0 >> (64 - (V) + (m)), (v));  \
+        else                                                                                     \
+            _mm512_stream_si512((void *)line_, _mm512_permutex2var_##SFX((carry), idx[m], (v))); \
+    } while (0)
+
+/* The tail of column c after the last tile (at row rb): the carry's last m lanes. */
+#define ZC_TAIL(W, SFX, line0, rb, m, carry, idx)                                                \
+    do {                                                                                         \
+        if ((m) != 0)                                                                            \
+            _mm512_mask_storeu_##SFX((line0) + ((rb) - (m)) * (W), ~(uint64_t)0 >> (64 - (m)),   \
+                                     _mm512_permutex2var_##SFX((carry), idx[m], (carry)));       \
+    } while (0)
+
+#define ZC_DEFINE(W, SFX, VC, REGS)                                                              \
+    static void zc_band_w##W(char *dst, const char *src, int64_t rb, int64_t cols, int64_t ss,   \
+                             int64_t ds, const __m512i *idx) {                                   \
+        enum { V = 64 / (W) };                                                                   \
+        __m512i carry[CARRY_COLS];                                                               \
+        int mis[CARRY_COLS];                                                                     \
+        for (int64_t c0 = 0; c0 < cols; c0 += CARRY_COLS) {                                      \
+            const int64_t cb = cols - c0 < CARRY_COLS ? cols - c0 : CARRY_COLS;                  \
+            char *d0 = dst + c0 * ds;                                                            \
+            const char *s0 = src + c0 * (W);                                                     \
+            for (int64_t c = 0; c < cb; c++) {                                                   \
+                mis[c] = (int)(((uintptr_t)(d0 + c * ds) & 63) / (W));                           \
+                carry[c] = _mm512_setzero_si512();                                               \
+            }                                                                                    \
+            for (int64_t r = 0; r < rb; r += V)                                                  \
+                for (int64_t ct = 0; ct < cb; ct += (VC)) {                                      \
+                    __m512i out[VC];                                                             \
+                    REGS(s0 + r * ss + ct * (W), ss, out);                                       \
+                    for (int j = 0; j < (VC); j++) {                                             \
+                        const int64_t c = ct + j;                                                \
+                        ZC_EMIT(W, SFX, V, d0 + c * ds, r, mis[c], carry[c], out[j], idx);       \
+                        carry[c] = out[j];                                                       \
+                    }                                                                            \
+                }                                                                                \
+            for (int64_t c = 0; c < cb; c++) ZC_TAIL(W, SFX, d0 + c * ds, rb, mis[c], carry[c], idx); \
+        }                                                                                        \
+    }                                                                                            \
+    static void zc_w##W(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,      \
+                        int64_t ds) {                                                            \
+        enum { V = 64 / (W) };                                                                   \
+        __m512i idx[V];                                                                          \
+        ZC_INDICES(W, idx)                                                                       \
+        const int64_t rb = rows - rows % V, cb = cols - cols % (VC);                             \
+        if (ss * V > STRIP_MAX_BYTES) {                                                          \
+            zc_band_w##W(dst, src, rb, cb, ss, ds, idx);                                         \
+        } else {                                                                                 \
+            for (int64_t ct = 0; ct < cb; ct += (VC)) { /* strips, the carries in registers */   \
+                __m512i carry[VC];                                                               \
+                int mis[VC];                                                                     \
+                char *d0 = dst + ct * ds;                                                        \
+                const char *s0 = src + ct * (W);                                                 \
+                for (int j = 0; j < (VC); j++) {                                                 \
+                    mis[j] = (int)(((uintptr_t)(d0 + j * ds) & 63) / (W));                       \
+                    carry[j] = _mm512_setzero_si512();                                           \
+                }                                                                                \
+                for (int64_t r = 0; r < rb; r += V) {                                            \
+                    __m512i out[VC];                                                             \
+                    REGS(s0 + r * ss, ss, out);                                                  \
+                    for (int j = 0; j < (VC); j++) {                                             \
+                        ZC_EMIT(W, SFX, V, d0 + j * ds, r, mis[j], carry[j], out[j], idx);       \
+                        carry[j] = out[j];                                                       \
+                    }                                                                            \
+                }                                                                                \
+                for (int j = 0; j < (VC); j++)                                                   \
+                    ZC_TAIL(W, SFX, d0 + j * ds, rb, mis[j], carry[j], idx);                     \
+            }                                                                                    \
+        }                                                                                        \
+        tp_edge(dst + rb * (W), src + rb * ss, rows - rb, cb, ss, ds, (W));                      \
+        tp_edge(dst + cb * ds, src + cb * (W), rows, cols - cb, ss, ds, (W));                    \
+        _mm_sfence();                                                                            \
+    }
+
+ZC_DEFINE(2, epi16, 8, regs_w2)
+ZC_DEFINE(4, epi32, 16, regs_w4)
+ZC_DEFINE(8, epi64, 8, regs_w8)
+
 /* 1-byte elements keep the byte-shuffle paths (a byte permute across lanes needs VBMI, which the
  * AVX-512 level does not include). */
 TP_DEFINE(tx__transpose2d_w1_avx512, 1, 64, 16, tile_w1, 16, 16, tp_tile_w1_16x16, tp_ncols_w1,
-          tp_nrows_w1)
+          tp_nrows_w1, NULL)
 TP_DEFINE(tx__transpose2d_w2_avx512, 2, 32, 8, tile_w2, 8, 8, tp_tile_w2_8x8, zn_ncols_w2,
-          zn_nrows_w2)
+          zn_nrows_w2, zc_w2)
 TP_DEFINE(tx__transpose2d_w4_avx512, 4, 16, 16, tile_w4, 8, 8, tp_tile_w4_8x8, zn_ncols_w4,
-          zn_nrows_w4)
+          zn_nrows_w4, zc_w4)
 TP_DEFINE(tx__transpose2d_w8_avx512, 8, 8, 8, tile_w8, 4, 4, tp_tile_w8_4x4, zn_ncols_w8,
-          zn_nrows_w8)
+          zn_nrows_w8, zc_w8)
 TP_DEFINE(tx__transpose2d_w16_avx512, 16, 4, 4, tile_w16, 2, 2, tp_tile_w16_2x2, tp_ncols_w16,
-          tp_nrows_w16)
+          tp_nrows_w16, NULL)
