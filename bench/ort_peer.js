@@ -233,10 +233,11 @@ async function main() {
     try {
       const w = build(div);
       for (const threads of quick ? [2] : [1, 2]) {
+        if (Number.isFinite(best) && best > 2) break; /* very slow: one variant is enough */
         const session = await ort.InferenceSession.create(w.model, {intraOpNumThreads: threads,
           interOpNumThreads: 1, graphOptimizationLevel: 'all'});
         best = Math.min(best, await timeRun(session, w.feeds, null, reps));
-        if (w.out) {
+        if (w.out && best <= 2) {
           const [oname, elem, dims] = w.out;
           let pre = null;
           try {
