@@ -381,16 +381,23 @@ TP_NARROW_SHUFFLE(8)
 #define TP_DEFINE(NAME, W, VR, VC, TILE, VR2, VC2, TILE2, NCOLS, NROWS, UNALIGNED)               \
     static void NAME##_bands(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, \
                              int64_t ds, bool nt) {                                              \
-        const int64_t rb = rows - rows % (VR), cb = cols - cols % (VC);                          \
+        const int64_t rb = rows - rows % (VR), cb = cols - cols % (VC), cb2 = cols - cols % (VC2); \
         int64_t r = 0;                                                                           \
         for (; r < rb; r += (VR)) {                                                              \
             const char *s = src + r * ss;                                                        \
             char *d = dst + r * (W);                                                             \
             for (int64_t c = 0; c < cb; c += (VC), s += (VC) * (W), d += (VC) * ds)              \
                 TILE(d, s, ss, ds, nt);                                                          \
-            tp_edge(d, s, (VR), cols - cb, ss, ds, (W));                                         \
+            /* the columns right of the last tile: small tiles, then scalar */                   \
+            for (int64_t rr = 0; rr < (VR); rr += (VR2)) {                                       \
+                const char *s2 = s + rr * ss;                                                    \
+                char *d2 = d + rr * (W);                                                         \
+                for (int64_t c = cb; c < cb2; c += (VC2), s2 += (VC2) * (W), d2 += (VC2) * ds)   \
+                    TILE2(d2, s2, ss, ds, false);                                                \
+                tp_edge(d2, s2, (VR2), cols - cb2, ss, ds, (W));                                 \
+            }                                                                                    \
         }                                                                                        \
-        const int64_t rb2 = r + (rows - r) / (VR2) * (VR2), cb2 = cols - cols % (VC2);           \
+        const int64_t rb2 = r + (rows - r) / (VR2) * (VR2);                                      \
         for (; r < rb2; r += (VR2)) {                                                            \
             const char *s = src + r * ss;                                                        \
             char *d = dst + r * (W);                                                             \
