@@ -44,8 +44,9 @@ if [ $mode = tsan ]; then
   targets=()
   for t in test_parallel test_reentrancy; do [ -f "tests/unit/$t.c" ] && targets+=("$t"); done
   cmake --build "$build" -j"$jobs" --target "${targets[@]}" >/dev/null
-  # halt_on_error: the first race fails the test.
-  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+  # halt_on_error: the first race fails the test.  die_after_fork=0: test_parallel checks that a
+  # forked child gets a fresh pool, which TSan otherwise refuses to let it start.
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:die_after_fork=0}
   regex="^unit\\.($(IFS='|'; echo "${targets[*]}"))\$"
   exec ctest --test-dir "$build" --output-on-failure -R "$regex" "$@"
 fi
