@@ -40,6 +40,7 @@ typedef struct decode_job {
     char *dst;
     const tx_string *s;
     size_t row, size, part;   /* bytes per output row, per element, per swapped part */
+    unsigned part_shift;      /* log2(part) */
     bool swap, stream, to_bool;
     tx__cast_fn swap_plain, swap_stream; /* the byte-reversing copies for `part` */
     tx__bulk_copy_fn bulk_copy;
@@ -60,7 +61,7 @@ static void decode_span(const decode_job *j, int64_t r, size_t lo, size_t hi) {
             else memcpy(dst + lo, src + lo, have - lo);
             done = have;
         } else {
-            size_t full = (have - lo) / j->part;
+            size_t full = (have - lo) >> j->part_shift;
             (stream ? j->swap_stream : j->swap_plain)(dst + lo, src + lo, (int64_t)full);
             done = lo + full * j->part;
             if (done < have) { /* a partial last element: zero-pad it, then swap */
@@ -76,16 +77,33 @@ static void decode_span(const decode_job *j, int64_t r, size_t lo, size_t hi) {
         for (size_t k = lo; k < hi; k++) dst[k] = dst[k] != 0;
 }
 
+/* A whole row: the common case of a string at least a row long (records) is one copy or swap. */
+static inline void decode_row(const decode_job *j, int64_t r, bool fast) {
+    if (fast && j->s[r].size >= j->row) {
+        char *dst = j->dst + (size_t)r * j->row;
+        if (!j->swap) memcpy(dst, j->s[r].data, j->row);
+        else j->swap_plain(dst, j->s[r].data, (int64_t)(j->row >> j->part_shift));
+    } else {
+        decode_span(j, r, 0, j->row);
+    }
+}
+
 static void decode_piece(void *ctx, int64_t begin, int64_t end) {
     const decode_job *j = ctx;
     const int64_t per = (int64_t)(j->row / j->size); /* elements per row */
+    const bool fast = !j->to_bool && !(j->stream && j->row >= DECODE_STREAM_SPAN);
     int64_t r = begin / per, e = begin;
-    while (e < end) {
-        int64_t row_end = (r + 1) * per, stop = end < row_end ? end : row_end;
+    if (e > r * per) { /* a row the piece starts inside */
+        int64_t stop = end < (r + 1) * per ? end : (r + 1) * per;
         decode_span(j, r, (size_t)(e - r * per) * j->size, (size_t)(stop - r * per) * j->size);
         e = stop;
         r++;
     }
+    int64_t whole = (end - e) / per;
+    for (int64_t k = 0; k < whole; k++) decode_row(j, r + k, fast);
+    r += whole;
+    e += whole * per;
+    if (e < end) decode_span(j, r, 0, (size_t)(end - e) * j->size); /* a row it ends inside */
 }
 
 tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int little_endian,
@@ -124,17 +142,13 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
                    "%s: fixed_length (%" PRId64 ") must be greater than zero", op, fl);
         row = fl;
     } else {
-        int64_t len = -1;
-        for (int64_t i = 0; i < n; i++) {
-            if (len < 0) len = (int64_t)s[i].size;
-            else
-                TX_REQUIRE((uint64_t)len == s[i].size, TX_INVALID_ARGUMENT,
-                           "%s: DecodeRaw requires input strings to all be the same size, but "
-                           "element %" PRId64 " has size %" PRId64 " != %" PRIu64
-                           " (give fixed_length to pad or truncate)",
-                           op, i, len, s[i].size);
-        }
-        if (len < 0) len = 0;
+        int64_t len = n > 0 ? (int64_t)s[0].size : 0;
+        for (int64_t i = 1; i < n; i++)
+            TX_REQUIRE((uint64_t)len == s[i].size, TX_INVALID_ARGUMENT,
+                       "%s: DecodeRaw requires input strings to all be the same size, but "
+                       "element %" PRId64 " has size %" PRId64 " != %" PRIu64
+                       " (give fixed_length to pad or truncate)",
+                       op, i, len, s[i].size);
         TX_REQUIRE(len % size == 0, TX_INVALID_ARGUMENT,
                    "%s: Input to DecodeRaw has length %" PRId64 " that is not a multiple of "
                    "%" PRId64 ", the size of %s", op, len, size, tx_dtype_name(out_type));
@@ -148,7 +162,8 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     size_t part = (size_t)((out_type == TX_COMPLEX64 || out_type == TX_COMPLEX128) ? size / 2 : size);
     bool swap = size > 1 && (little_endian != 0) != (TX_HOST_LITTLE_ENDIAN != 0);
     const tx__kernels *K = tx__kernels_get();
-    decode_job j = {t->data, s, (size_t)row, (size_t)size, part, swap,
+    decode_job j = {t->data, s, (size_t)row, (size_t)size, part,
+                    part == 8 ? 3u : part == 4 ? 2u : part == 2 ? 1u : 0u, swap,
                     (int64_t)t->nbytes >= TX__CAST_STREAM_BYTES, out_type == TX_BOOL,
                     NULL, NULL, K->bulk_copy};
     if (swap) {
