@@ -138,11 +138,9 @@ TP_INLINE void tp_tile_w1_16x16(char *d, const char *s, int64_t ss, int64_t ds, 
 
 /* 32 rows x 16 columns of bytes: lanes hold rows i and i + 16, so each result register is 32
  * consecutive bytes of one destination row. */
-TP_INLINE void tp_tile_w1_32x16(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
-    __m256i r[16];
+TP_INLINE void tp_regs_w1_32x16(const char *s, int64_t ss, __m256i *r) {
     for (int i = 0; i < 16; i++) r[i] = tp_load2_y(s + i * ss, s + (i + 16) * ss);
     tp_t16x16_u8_y(r);
-    for (int j = 0; j < 16; j++) tp_store_y(d + j * ds, r[j], nt);
 }
 
 /* 8 x 8 words, 16-byte stores (the small tile for 2-byte elements). */
@@ -155,15 +153,13 @@ TP_INLINE void tp_tile_w2_8x8(char *d, const char *s, int64_t ss, int64_t ds, bo
 }
 
 /* 16 rows x 8 columns of words, lanes holding rows i and i + 8. */
-TP_INLINE void tp_tile_w2_16x8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
-    __m256i r[8];
+TP_INLINE void tp_regs_w2_16x8(const char *s, int64_t ss, __m256i *r) {
     for (int i = 0; i < 8; i++) r[i] = tp_load2_y(s + i * ss, s + (i + 8) * ss);
     tp_t8x8_u16_y(r);
-    for (int j = 0; j < 8; j++) tp_store_y(d + j * ds, r[j], nt);
 }
 
 /* 8 x 8 of 4-byte elements. */
-TP_INLINE void tp_tile_w4_8x8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+TP_INLINE void tp_regs_w4_8x8(const char *s, int64_t ss, __m256i *out) {
     __m256 r[8], t[8];
     for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_ps((const float *)(const void *)(s + i * ss));
     for (int i = 0; i < 4; i++) {
@@ -180,11 +176,16 @@ TP_INLINE void tp_tile_w4_8x8(char *d, const char *s, int64_t ss, int64_t ds, bo
         t[j] = _mm256_permute2f128_ps(r[j], r[j + 4], 0x20);
         t[j + 4] = _mm256_permute2f128_ps(r[j], r[j + 4], 0x31);
     }
-    for (int j = 0; j < 8; j++) tp_store_y(d + j * ds, _mm256_castps_si256(t[j]), nt);
+    for (int j = 0; j < 8; j++) out[j] = _mm256_castps_si256(t[j]);
+}
+TP_INLINE void tp_tile_w4_8x8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m256i r[8];
+    tp_regs_w4_8x8(s, ss, r);
+    for (int j = 0; j < 8; j++) tp_store_y(d + j * ds, r[j], nt);
 }
 
 /* 4 x 4 of 8-byte elements. */
-TP_INLINE void tp_tile_w8_4x4(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+TP_INLINE void tp_regs_w8_4x4(const char *s, int64_t ss, __m256i *out) {
     __m256d r[4], t[4];
     for (int i = 0; i < 4; i++) r[i] = _mm256_loadu_pd((const double *)(const void *)(s + i * ss));
     t[0] = _mm256_unpacklo_pd(r[0], r[1]);
@@ -195,15 +196,26 @@ TP_INLINE void tp_tile_w8_4x4(char *d, const char *s, int64_t ss, int64_t ds, bo
     r[1] = _mm256_permute2f128_pd(t[1], t[3], 0x20);
     r[2] = _mm256_permute2f128_pd(t[0], t[2], 0x31);
     r[3] = _mm256_permute2f128_pd(t[1], t[3], 0x31);
-    for (int j = 0; j < 4; j++) tp_store_y(d + j * ds, _mm256_castpd_si256(r[j]), nt);
+    for (int j = 0; j < 4; j++) out[j] = _mm256_castpd_si256(r[j]);
+}
+TP_INLINE void tp_tile_w8_4x4(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m256i r[4];
+    tp_regs_w8_4x4(s, ss, r);
+    for (int j = 0; j < 4; j++) tp_store_y(d + j * ds, r[j], nt);
 }
 
 /* 2 x 2 of 16-byte elements. */
-TP_INLINE void tp_tile_w16_2x2(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+TP_INLINE void tp_regs_w16_2x2(const char *s, int64_t ss, __m256i *out) {
     __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
     __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + ss));
-    tp_store_y(d, _mm256_permute2x128_si256(a, b, 0x20), nt);
-    tp_store_y(d + ds, _mm256_permute2x128_si256(a, b, 0x31), nt);
+    out[0] = _mm256_permute2x128_si256(a, b, 0x20);
+    out[1] = _mm256_permute2x128_si256(a, b, 0x31);
+}
+TP_INLINE void tp_tile_w16_2x2(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
+    __m256i r[2];
+    tp_regs_w16_2x2(s, ss, r);
+    tp_store_y(d, r[0], nt);
+    tp_store_y(d + ds, r[1], nt);
 }
 
 /* ---- narrow planes: byte-shuffle paths ----------------------------------------------------------- */

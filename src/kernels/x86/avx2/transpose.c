@@ -4,35 +4,26 @@
  * paths of x86/transpose_x86.h.  Same bytes as the scalar kernels. */
 #include "kernels/x86/transpose_x86.h"
 
-/* 64 rows x 16 columns of bytes: two 32 x 16 lane tiles. */
-static inline void tile_w1(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
-    tp_tile_w1_32x16(d, s, ss, ds, nt);
-    tp_tile_w1_32x16(d + 32, s + 32 * ss, ss, ds, nt);
-}
+/* Each tile is two 256-bit tiles stacked on top of each other, computed before anything is stored
+ * so that the two halves of every destination line go out back to back: streaming stores of the
+ * halves far apart in time leave the line's write-combining buffer to be flushed half full, which
+ * measured 5-10x slower. */
+#define STACKED_TILE(NAME, REGS, N, ROWS)                                                        \
+    static inline void NAME(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {           \
+        __m256i a[N], b[N];                                                                      \
+        REGS(s, ss, a);                                                                          \
+        REGS(s + (ROWS) * ss, ss, b);                                                            \
+        for (int j = 0; j < (N); j++) {                                                          \
+            tp_store_y(d + j * ds, a[j], nt);                                                    \
+            tp_store_y(d + j * ds + 32, b[j], nt);                                               \
+        }                                                                                        \
+    }
 
-/* 32 rows x 8 columns of 2-byte elements: two 16 x 8 lane tiles. */
-static inline void tile_w2(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
-    tp_tile_w2_16x8(d, s, ss, ds, nt);
-    tp_tile_w2_16x8(d + 32, s + 16 * ss, ss, ds, nt);
-}
-
-/* 16 x 8 of 4-byte elements: two 8 x 8 tiles. */
-static inline void tile_w4(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
-    tp_tile_w4_8x8(d, s, ss, ds, nt);
-    tp_tile_w4_8x8(d + 32, s + 8 * ss, ss, ds, nt);
-}
-
-/* 8 x 4 of 8-byte elements: two 4 x 4 tiles. */
-static inline void tile_w8(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
-    tp_tile_w8_4x4(d, s, ss, ds, nt);
-    tp_tile_w8_4x4(d + 32, s + 4 * ss, ss, ds, nt);
-}
-
-/* 4 x 2 of 16-byte elements: two 2 x 2 tiles. */
-static inline void tile_w16(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
-    tp_tile_w16_2x2(d, s, ss, ds, nt);
-    tp_tile_w16_2x2(d + 32, s + 2 * ss, ss, ds, nt);
-}
+STACKED_TILE(tile_w1, tp_regs_w1_32x16, 16, 32)  /* 64 rows x 16 columns of bytes */
+STACKED_TILE(tile_w2, tp_regs_w2_16x8, 8, 16)    /* 32 x 8 of 2-byte elements */
+STACKED_TILE(tile_w4, tp_regs_w4_8x8, 8, 8)      /* 16 x 8 of 4-byte elements */
+STACKED_TILE(tile_w8, tp_regs_w8_4x4, 4, 4)      /* 8 x 4 of 8-byte elements */
+STACKED_TILE(tile_w16, tp_regs_w16_2x2, 2, 2)    /* 4 x 2 of 16-byte elements */
 
 TP_DEFINE(tx__transpose2d_w1_avx2, 1, 64, 16, tile_w1, 16, 16, tp_tile_w1_16x16, tp_ncols_w1,
           tp_nrows_w1, NULL)
