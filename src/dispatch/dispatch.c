@@ -27,6 +27,7 @@ static void fill_scalar(tx__kernels *k) {
     k->transpose2d[3] = tx__transpose2d_w8;
     k->transpose2d[4] = tx__transpose2d_w16;
     k->cast = tx__cast_simd_scalar;
+    k->probe32 = tx__probe32_scalar;
 }
 
 #ifdef TX_HAVE_X86_SIMD
@@ -70,6 +71,7 @@ static void fill_avx512(tx__kernels *k) {
     k->transpose2d[3] = tx__transpose2d_w8_avx512;
     k->transpose2d[4] = tx__transpose2d_w16_avx512;
     k->cast = tx__cast_simd_avx512;
+    k->probe32 = tx__probe32_avx512;
 }
 #endif
 

@@ -9,6 +9,7 @@
 #include "kernels/copy.h"
 #include "kernels/transpose.h"
 #include "kernels/cast_simd.h"
+#include "kernels/hash_probe.h"
 
 /* Index of an element width in the per-width arrays below (1, 2, 4, 8, 16 -> 0..4); -1 otherwise. */
 static inline int tx__width_index(size_t width) {
@@ -31,6 +32,7 @@ typedef struct tx__kernels {
     tx__reverse_fn copy_reversed_stream[TX_NUM_WIDTHS]; /* the same with streaming stores */
     tx__transpose2d_fn transpose2d[TX_NUM_WIDTHS]; /* 2-D transposes, by element width */
     tx__cast_simd cast;                           /* hot cast pairs, decode_raw byte swaps */
+    tx__probe32_fn probe32;                       /* unique's hash lookups, keys of <= 4 bytes */
 } tx__kernels;
 
 /* The table for the level in use (tx_cpu_level()). */

@@ -426,8 +426,10 @@ static void test_unique_other_dtypes(void **state) {
 
 /* Large inputs go through per-thread tables merged in thread order: the result must be TF's
  * first-occurrence order and identical bytes for every thread count, whether the values are few
- * (runs and scattered), many (tables grow while scanning and at the merge), or floats with -0.0
- * and NaNs. */
+ * (runs and scattered), many (tables grow while scanning and at the merge), floats with -0.0
+ * and NaNs, or values that first appear only after the seed that chunk 0 scans alone (`late`:
+ * the first half of x holds half of the values, so later chunks meet new ones and need their
+ * idx rewritten).  Integer keys include -1 / 0xFFFFFFFF, the bytes of an empty table slot. */
 static uint64_t uq_mix(uint64_t x) {
     x ^= x >> 31;
     x *= 0x9E3779B97F4A7C15ull;
@@ -441,6 +443,7 @@ static void test_unique_thread_counts(void **state) {
     static const struct {
         tx_dtype dtype, out_idx;
         int64_t distinct; /* 0: runs of 1000 equal values */
+        bool late;
     } cases[] = {
         {TX_INT32, TX_INT32, 1000}, {TX_INT64, TX_INT64, 200000}, {TX_UINT8, TX_INT32, 256},
         {TX_INT16, TX_INT64, 5000}, {TX_INT32, TX_INT32, 0},      {TX_FLOAT32, TX_INT32, 3000},
@@ -448,6 +451,8 @@ static void test_unique_thread_counts(void **state) {
         /* keys below 65536 take the direct-mapped table, the others the hash, in one input; the
          * table grows past the parallel limit, so one thread takes over */
         {TX_UINT32, TX_INT32, 100000},
+        {TX_INT32, TX_INT64, 1000, true}, {TX_FLOAT32, TX_INT32, 400, true}, {TX_UINT32, TX_INT32, 64, true},
+        {TX_INT16, TX_INT32, 3000, true},
     };
     int32_t *key = malloc(N * sizeof *key), *seen = malloc(N * sizeof *seen), *want = malloc(N * sizeof *want);
     assert_non_null(key);
@@ -459,17 +464,18 @@ static void test_unique_thread_counts(void **state) {
         assert_int_equal(tx_tensor_new(cases[c].dtype, 1, &n, &x), TX_OK);
         const int is_float = cases[c].dtype == TX_FLOAT32 || cases[c].dtype == TX_FLOAT64;
         for (int64_t i = 0; i < n; i++) {
-            int64_t j = cases[c].distinct ? (int64_t)(uq_mix((uint64_t)i + 77 * c) % (uint64_t)cases[c].distinct) : i / 1000;
+            const int64_t d = cases[c].late && i < n / 2 ? cases[c].distinct / 2 : cases[c].distinct;
+            int64_t j = d ? (int64_t)(uq_mix((uint64_t)i + 77 * c) % (uint64_t)d) : i / 1000;
             /* floats: key 1 is -0.0 (equal to key 0, 0.0) and key 2 a NaN (never equal) */
             double v = j == 0 ? 0.0 : j == 1 ? -0.0 : j == 2 ? NAN : (double)j * 1.5 - 700.0;
             if (is_float && j == 2) key[i] = -1 - (int32_t)i;
             else key[i] = is_float && j == 1 ? 0 : (int32_t)j;
             switch (cases[c].dtype) {
-            case TX_INT32: ((int32_t *)tx_tensor_data(x))[i] = (int32_t)(j * 40503 - 9999); break;
+            case TX_INT32: ((int32_t *)tx_tensor_data(x))[i] = j == 5 ? -1 : (int32_t)(j * 40503 - 9999); break;
             case TX_INT64: ((int64_t *)tx_tensor_data(x))[i] = (int64_t)uq_mix((uint64_t)j); break; /* a bijection */
             case TX_UINT8: ((uint8_t *)tx_tensor_data(x))[i] = (uint8_t)j; break;
             case TX_INT16: ((int16_t *)tx_tensor_data(x))[i] = (int16_t)(j * 13 - 30000); break;
-            case TX_UINT32: ((uint32_t *)tx_tensor_data(x))[i] = (uint32_t)(j < 70000 ? j : j * 977); break;
+            case TX_UINT32: ((uint32_t *)tx_tensor_data(x))[i] = j == 3 ? 0xFFFFFFFFu : (uint32_t)(j < 70000 ? j : j * 977); break;
             case TX_FLOAT32: ((float *)tx_tensor_data(x))[i] = (float)v; break;
             default: ((double *)tx_tensor_data(x))[i] = v; break;
             }
