@@ -168,8 +168,9 @@ DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
 
 /* The loop around a vector body: a scalar head up to the streaming-store alignment (only when the
  * destination is element-aligned; otherwise plain stores), the vector body, a scalar tail. */
-/* The streaming loop prefetches its input this far ahead (see the AVX-512 file). */
-#define PF_DIST 2048
+/* The streaming loop prefetches its input this far ahead, into L2 (see the AVX-512 file). */
+#define PF_DIST 8192
+#define PF_HINT _MM_HINT_T1
 
 #define DEFINE_CAST(NAME, SIN, SOUT, STEP)                                                       \
     static inline void run_##NAME(void *dst, const void *src, int64_t n, bool nt) {              \
@@ -183,7 +184,7 @@ DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
         if (nt)                                                                                  \
             for (; n - i >= (STEP); i += (STEP)) {                                               \
                 for (int q = 0; q < ((STEP) * (SIN) + 63) / 64; q++)                             \
-                    _mm_prefetch(s + i * (SIN) + PF_DIST + 64 * q, _MM_HINT_T0);                \
+                    _mm_prefetch(s + i * (SIN) + PF_DIST + 64 * q, PF_HINT);                \
                 v_##NAME(d + i * (SOUT), s + i * (SIN), true);                                   \
             }                                                                                    \
         else                                                                                     \
