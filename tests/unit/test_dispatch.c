@@ -109,13 +109,16 @@ static void bulk_copy_matches_scalar(void **state) {
 }
 
 /* Strided runs with streaming stores: every width class (partial lines only, lines plus ends,
- * two pages and more), run starts at every alignment, gaps between runs left untouched. */
+ * two pages and more), run starts at every alignment, gaps between runs left untouched; and the
+ * whole-line case (line-aligned destination runs of whole lines, as in depth_to_space) from
+ * sources at every alignment. */
 static void runs_stream_matches_scalar(void **state) {
     (void)state;
     const size_t widths[] = {64, 65, 100, 128, 129, 512, 1000, 8192, 9000};
     const int64_t nruns = 5;
     const size_t maxb = (9000 + 200) * 5 + 256;
-    unsigned char *src = malloc(maxb), *want = malloc(maxb), *got = malloc(maxb);
+    unsigned char *src = malloc(maxb), *want = aligned_alloc(64, maxb + 64 - maxb % 64),
+                  *got = aligned_alloc(64, maxb + 64 - maxb % 64);
     assert_non_null(src);
     assert_non_null(want);
     assert_non_null(got);
@@ -135,6 +138,17 @@ static void runs_stream_matches_scalar(void **state) {
                 assert_memory_equal(want, got, maxb);
                 for (int64_t r = 0; r < nruns; r++)
                     assert_memory_equal(want + mis + r * ds, src + mis / 2 + r * ss, w);
+                /* whole lines into line-aligned runs */
+                const size_t wl = (w + 63) / 64 * 64;
+                const int64_t dsl = (int64_t)wl + 64 * (int64_t)(mis % 3), ssl = (int64_t)wl + (int64_t)(mis % 5);
+                if (wl * 5 + 64 * 2 * 5 > maxb || (size_t)(4 * ssl) + wl + mis > maxb) continue;
+                memset(want, 0xA5, maxb);
+                memset(got, 0xA5, maxb);
+                ref->copy_runs_stream((char *)want, (const char *)src + mis, nruns, dsl, ssl, wl);
+                k->copy_runs_stream((char *)got, (const char *)src + mis, nruns, dsl, ssl, wl);
+                assert_memory_equal(want, got, maxb);
+                for (int64_t r = 0; r < nruns; r++)
+                    assert_memory_equal(want + r * dsl, src + mis + r * ssl, wl);
             }
         }
     }

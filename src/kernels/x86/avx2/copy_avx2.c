@@ -52,6 +52,20 @@ void tx__bulk_copy_avx2(void *dst, const void *src, size_t n) {
  * lines at the ends with memcpy, runs of two pages or more by the bulk copy. */
 void tx__copy_runs_stream_avx2(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
                                size_t width) {
+    /* Whole lines only (every run starts on a line and is a number of lines, as depth_to_space's
+     * 128-byte runs are): no per-run head or tail to work out (1M runs of 128 bytes: 11 -> 8 ms). */
+    if (width % 64 == 0 && width < 2 * PAGE && ds % 64 == 0 && (uintptr_t)dst % 64 == 0) {
+        for (int64_t k = 0; k < n; k++) {
+            char *d = dst + k * ds;
+            const char *s = src + k * ss;
+            for (size_t o = 0; o < width; o += 64) {
+                _mm256_stream_si256((__m256i *)(d + o), _mm256_loadu_si256((const __m256i *)(s + o)));
+                _mm256_stream_si256((__m256i *)(d + o + 32), _mm256_loadu_si256((const __m256i *)(s + o + 32)));
+            }
+        }
+        _mm_sfence();
+        return;
+    }
     for (int64_t k = 0; k < n; k++) {
         char *d = dst + k * ds;
         const char *s = src + k * ss;
