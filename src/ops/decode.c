@@ -45,6 +45,7 @@ typedef struct decode_job {
     size_t row, size, part;   /* bytes per output row, per element, per swapped part */
     unsigned part_shift;      /* log2(part) */
     bool swap, stream, to_bool;
+    bool packed; /* every string is one row long and follows the one before in memory */
     tx__cast_fn swap_plain, swap_stream; /* the byte-reversing copies for `part` */
     tx__bulk_copy_fn bulk_copy;
 } decode_job;
@@ -109,7 +110,8 @@ static void decode_piece(void *ctx, int64_t begin, int64_t end) {
          * with streaming stores when the output is large, instead of a small one per row. */
         const tx_string *sr = j->s + r + k;
         int64_t m = 1;
-        if (fast && sr[0].size >= j->row)
+        if (fast && j->packed) m = whole - k;
+        else if (fast && sr[0].size >= j->row)
             while (k + m < whole && sr[m].size >= j->row && sr[m].data == sr[m - 1].data + j->row) m++;
         if (m == 1) {
             decode_row(j, r + k, fast);
@@ -137,7 +139,7 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
                tx_dtype_name(input_bytes->dtype));
     TX_REQUIRE(tx__dtype(out_type) != NULL, TX_INVALID_ARGUMENT, "%s: out_type %d is not a dtype",
                op, (int)out_type);
-    bool padded = fixed_length != NULL;
+    bool padded = fixed_length != NULL, packed = false;
     TX_REQUIRE(decode_type_ok(out_type, padded), TX_UNIMPLEMENTED,
                padded ? "%s: out_type %s is not supported with fixed_length (TF's DecodePaddedRaw "
                         "takes float16, float32, float64, int32, uint16, uint8, int16, int8, int64, "
@@ -163,12 +165,25 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
         row = fl;
     } else {
         int64_t len = n > 0 ? (int64_t)s[0].size : 0;
-        for (int64_t i = 1; i < n; i++)
-            TX_REQUIRE((uint64_t)len == s[i].size, TX_INVALID_ARGUMENT,
-                       "%s: DecodeRaw requires input strings to all be the same size, but "
-                       "element %" PRId64 " has size %" PRId64 " != %" PRIu64
-                       " (give fixed_length to pad or truncate)",
-                       op, i, len, s[i].size);
+        /* Blocks of records checked without a branch per record (the exact search only on a
+         * mismatch), noting on the way whether they lie back to back in one buffer. */
+        const uintptr_t base = n > 0 ? (uintptr_t)s[0].data : 0;
+        uintptr_t gap = 0;
+        for (int64_t b = 0; b < n; b += 4096) {
+            const int64_t e = n - b > 4096 ? b + 4096 : n;
+            uint64_t diff = 0;
+            for (int64_t i = b; i < e; i++) {
+                diff |= s[i].size ^ (uint64_t)len;
+                gap |= (uintptr_t)s[i].data ^ (base + (uintptr_t)i * (uintptr_t)len);
+            }
+            for (int64_t i = b; diff && i < e; i++)
+                TX_REQUIRE((uint64_t)len == s[i].size, TX_INVALID_ARGUMENT,
+                           "%s: DecodeRaw requires input strings to all be the same size, but "
+                           "element %" PRId64 " has size %" PRId64 " != %" PRIu64
+                           " (give fixed_length to pad or truncate)",
+                           op, i, len, s[i].size);
+        }
+        packed = n > 0 && gap == 0;
         TX_REQUIRE(len % size == 0, TX_INVALID_ARGUMENT,
                    "%s: Input to DecodeRaw has length %" PRId64 " that is not a multiple of "
                    "%" PRId64 ", the size of %s", op, len, size, tx_dtype_name(out_type));
@@ -185,7 +200,7 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     const tx__kernels *K = tx__kernels_get();
     decode_job j = {t->data, s, (size_t)row, (size_t)size, part,
                     part == 8 ? 3u : part == 4 ? 2u : part == 2 ? 1u : 0u, swap,
-                    (int64_t)t->nbytes >= TX__CAST_STREAM_BYTES, out_type == TX_BOOL,
+                    (int64_t)t->nbytes >= TX__CAST_STREAM_BYTES, out_type == TX_BOOL, packed,
                     NULL, NULL, K->bulk_copy};
     if (swap) {
         j.swap_plain = K->cast.swap[tx__swap_index(part)];

@@ -4,8 +4,10 @@
  * value to its position in y.  Numbers: each thread scans its chunk of x with its own table, sized
  * by the values seen (small and sparse while the values are few, so lookups stay in cache and
  * rarely probe twice), counting as it goes; the chunks' value lists are merged in chunk order and
- * the later chunks' idx rewritten (see unique_numeric; with many distinct values one chunk does
- * it all).  Strings: one table of twice the element count, keyed by a hash of the bytes.
+ * the idx of the chunks that met values of their own rewritten (see unique_numeric; with many
+ * distinct values one chunk does it all).  Keys of 4 bytes go through the dispatched probe kernel
+ * of kernels/hash_probe.h a block at a time.  Strings: one table of twice the element count,
+ * keyed by a hash of the bytes.
  *
  * Equality is TF's CPU kernel's (unique_op.cc).  TF keys float and double in a std::unordered_map,
  * whose std::hash sends -0.0 and 0.0 to one bucket and whose == says they are equal, so they are

@@ -949,6 +949,15 @@ static void test_decode_raw_records(void **state) {
     tx_tensor_free(g);
     tx_tensor_free(idx);
     tx_tensor_free(x);
+    /* Sizes are checked a block at a time: a record of another size deep inside is still the one
+     * the error names. */
+    lens[150001] = L - 1;
+    assert_int_equal(tx_tensor_new_strings(1, &n, ptrs, lens, &x), TX_OK);
+    tx_tensor *o = NULL;
+    tu_assert_error(tx_decode_raw(x, TX_INT32, 1, NULL, &o), TX_INVALID_ARGUMENT,
+                    "but element 150001 has size 64 != 63");
+    assert_null(o);
+    tx_tensor_free(x);
     free(buf);
     free(ptrs);
     free(lens);
