@@ -488,16 +488,21 @@ def merge_and_print(tx_lines, peers, as_json):
         if probe:
             print(json.dumps(probe))
         return rows
-    m1 = rows[0]["memcpy_gbps"] if rows else float("nan")
-    m2 = rows[0].get("memcpy2_gbps", float("nan")) if rows else float("nan")
-    print(f"memcpy (same run): {m1:.1f} GB/s on 1 thread, {m2:.1f} GB/s on 2 (read + write)")
+    m1 = sorted(r["memcpy_gbps"] for r in rows) or [float("nan")]
+    m2 = sorted(r.get("memcpy2_gbps", float("nan")) for r in rows) or [float("nan")]
+    if m1[0] == m1[-1]:
+        print(f"memcpy (same run): {m1[0]:.1f} GB/s on 1 thread, {m2[0]:.1f} GB/s on 2 (read + write)")
+    else:
+        print(f"memcpy (same run, measured next to each workload; column memcpy): median "
+              f"{m1[len(m1) // 2]:.1f} GB/s on 1 thread ({m1[0]:.1f}-{m1[-1]:.1f}), median "
+              f"{m2[len(m2) // 2]:.1f} on 2 ({m2[0]:.1f}-{m2[-1]:.1f}) (read + write)")
     if probe:
         print(f"write into new memory: malloc+memset {probe['fresh_libc_gbps']:.1f} GB/s, "
               f"tensorx fresh {probe['fresh_tensorx_gbps']:.1f}, tensorx reused "
               f"{probe['reused_tensorx_gbps']:.1f}")
     cols = [p for p in PEER_ORDER if any(p in r["peers"] for r in rows)]
     head = f"{'workload':34s} {'tensorx':>9s} {'into':>8s} " + " ".join(f"{c:>8s}" for c in cols)
-    head += f" {'tx/best':>8s} {'MB':>8s} {'GB/s':>6s} {'x memcpy':>8s}"
+    head += f" {'tx/best':>8s} {'MB':>8s} {'GB/s':>6s} {'memcpy':>6s} {'x memcpy':>8s}"
     print(head)
     print("(times in ms, medians; tx/best < 1 means tensorx is faster than every peer)")
     ratios = []
@@ -511,7 +516,7 @@ def merge_and_print(tx_lines, peers, as_json):
         gb = r["bytes"] / r["tensorx_s"] / 1e9 if r["bytes"] and r["tensorx_s"] else None
         rm = r.get("ratio_memcpy")
         line += f" {('%.2f' % rb) if rb else '-':>8s} {r['bytes'] / 1e6:8.1f}"
-        line += f" {('%.1f' % gb) if gb else '-':>6s} {('%.2f' % rm) if rm else '-':>8s}"
+        line += f" {('%.1f' % gb) if gb else '-':>6s} {r['memcpy_gbps']:6.1f} {('%.2f' % rm) if rm else '-':>8s}"
         print(line)
     if ratios:
         gm = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
@@ -562,8 +567,10 @@ def interleaved(a, div, reps, peers):
         ort = None
     for n in names:
         print(f"peers: {n}", file=sys.stderr)
-        got = [json.loads(x) for x in lines_of(base + ["--exact", n, "--no-alloc-probe", "--memcpy",
-                                                        f"{mem['memcpy_gbps']},{mem['memcpy2_gbps']}"])
+        # No --memcpy: the process measures memcpy itself, just before the workload, and the row's
+        # ratio uses that figure (this machine's memcpy bandwidth drifts by a quarter within
+        # minutes; one figure from the start of the run would carry the drift into every ratio).
+        got = [json.loads(x) for x in lines_of(base + ["--exact", n, "--no-alloc-probe"])
                if x.startswith("{")]
         tx += got
         if n in known:
