@@ -533,6 +533,41 @@ static void test_unique_thread_counts(void **state) {
     free(want);
 }
 
+/* Every allocation of the parallel path (tables, seeded chunks, growth, the merge) failing in
+ * turn, at 1-3 threads: resource_exhausted with no output and nothing leaked, until the call
+ * succeeds.  Few values with late ones (the seed, then chunks with values of their own) and many
+ * values (the chunks outgrow the parallel limit and chunk 0 goes on alone). */
+static void test_unique_alloc_failures(void **state) {
+    (void)state;
+    enum { N = 300000 };
+    const int64_t n = N;
+    tx_tensor *few = NULL, *many = NULL;
+    assert_int_equal(tx_tensor_new(TX_INT32, 1, &n, &few), TX_OK);
+    assert_int_equal(tx_tensor_new(TX_INT64, 1, &n, &many), TX_OK);
+    for (int64_t i = 0; i < n; i++) {
+        ((int32_t *)tx_tensor_data(few))[i] = (int32_t)(uq_mix((uint64_t)i) % (i < n / 2 ? 300u : 600u));
+        ((int64_t *)tx_tensor_data(many))[i] = (int64_t)(uq_mix((uint64_t)i) % 200000u);
+    }
+    tu_alloc_install();
+    for (int t = 1; t <= 3; t++) {
+        tx_set_num_threads(t);
+        for (int which = 0; which < 2; which++) {
+            long k = 1;
+            for (;; k++) {
+                tu_alloc_fail_at(k);
+                tx_tensor *outs[3] = {NULL, NULL, NULL};
+                tx_status st = tx_unique_with_counts(which ? many : few, TX_INT32, outs);
+                if (tu_alloc_sweep_step(st, outs[0], outs)) break;
+            }
+            assert_true(k > 4); /* outputs, tables and value lists were each made to fail */
+        }
+    }
+    tu_alloc_uninstall();
+    tx_set_num_threads(0);
+    tx_tensor_free(few);
+    tx_tensor_free(many);
+}
+
 static void test_unique_errors(void **state) {
     (void)state;
     tx_tensor *outs[3] = {(tx_tensor *)1, (tx_tensor *)1, (tx_tensor *)1};
@@ -1601,7 +1636,7 @@ int main(void) {
         cmocka_unit_test(test_gather_nd_seed),      cmocka_unit_test(test_gather_nd_edges),
         cmocka_unit_test(test_unique_seed),         cmocka_unit_test(test_unique_floats),
         cmocka_unit_test(test_unique_other_dtypes), cmocka_unit_test(test_unique_errors),
-        cmocka_unit_test(test_unique_thread_counts),
+        cmocka_unit_test(test_unique_thread_counts), cmocka_unit_test(test_unique_alloc_failures),
         cmocka_unit_test(test_dynamic_partition),   cmocka_unit_test(test_dynamic_stitch),
         cmocka_unit_test(test_boolean_mask),        cmocka_unit_test(test_one_hot_seed),
         cmocka_unit_test(test_one_hot_types),       cmocka_unit_test(test_one_hot_errors),
