@@ -4,7 +4,9 @@
 #   scripts/valgrind.sh [CTEST_ARGS...]         every ctest test of a plain (non-sanitized) Debug
 #                                               build, each test program under memcheck
 #   scripts/valgrind.sh --tsan [CTEST_ARGS...]  a -DTX_SANITIZE=thread build; runs the unit tests
-#                                               that use threads (test_parallel, test_reentrancy)
+#                                               that use threads (test_parallel, test_reentrancy,
+#                                               and test_gather: unique's per-thread chunks and
+#                                               one_hot's split rows at 1-5 threads)
 #
 # memcheck: any memcheck error or definite or indirect leak (--leak-check=full,
 # --errors-for-leak-kinds=definite,indirect) makes the program exit 99, so the test that ran it
@@ -31,7 +33,7 @@ if [ $mode = tsan ]; then
   build=${TX_VALGRIND_BUILD:-build/tsan}
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DTX_SANITIZE=thread -DTX_BUILD_BENCH=OFF >/dev/null
   targets=()
-  for t in test_parallel test_reentrancy; do [ -f "tests/unit/$t.c" ] && targets+=("$t"); done
+  for t in test_parallel test_reentrancy test_gather; do [ -f "tests/unit/$t.c" ] && targets+=("$t"); done
   cmake --build "$build" -j"$jobs" --target "${targets[@]}" >/dev/null
   # halt_on_error: the first race fails the test.  die_after_fork=0: test_parallel checks that a
   # forked child gets a fresh pool, which TSan otherwise refuses to let it start.
