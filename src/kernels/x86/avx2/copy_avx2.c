@@ -9,6 +9,16 @@
 
 #define PAGE 4096
 
+/* One line with two 32-byte streaming stores, back to back. */
+static inline void stream_line(char *d, const char *s) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)s);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
+    _mm256_stream_si256((__m256i *)d, a);
+    _mm256_stream_si256((__m256i *)(d + 32), b);
+}
+
+#include "kernels/x86/copy_runs_x86.h"
+
 /* Streaming stores over four pages at a time: the write-combining buffers then fill from four
  * DRAM pages in turn, which measured as fast as glibc's own large-copy loop at 256 MiB and 1.5x
  * faster than memcpy at 2-32 MiB, where memcpy still uses ordinary stores. */
@@ -26,73 +36,22 @@ void tx__bulk_copy_avx2(void *dst, const void *src, size_t n) {
     n -= head;
     for (; n >= 4 * PAGE; n -= 4 * PAGE, d += 4 * PAGE, s += 4 * PAGE) {
         for (size_t o = 0; o < PAGE; o += 64) {
-            for (int k = 0; k < 4; k++) {
-                const char *ss = s + k * PAGE + o;
-                char *dd = d + k * PAGE + o;
-                __m256i a = _mm256_loadu_si256((const __m256i *)ss);
-                __m256i b = _mm256_loadu_si256((const __m256i *)(ss + 32));
-                _mm256_stream_si256((__m256i *)dd, a);
-                _mm256_stream_si256((__m256i *)(dd + 32), b);
-            }
+            for (int k = 0; k < 4; k++) stream_line(d + k * PAGE + o, s + k * PAGE + o);
         }
     }
-    for (; n >= 64; n -= 64, d += 64, s += 64) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)s);
-        __m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
-        _mm256_stream_si256((__m256i *)d, a);
-        _mm256_stream_si256((__m256i *)(d + 32), b);
-    }
+    for (; n >= 64; n -= 64, d += 64, s += 64) stream_line(d, s);
     _mm_sfence();
     memcpy(d, s, n);
 }
 
-/* Reversed runs: load the vector that ends at the element k places below src, reverse it in
- * registers, store it at dst + k.  The rest (< one vector) goes element by element. */
-/* As copy_avx512.c's: whole lines of each run streamed (both halves back to back), the partial
- * lines at the ends with memcpy, runs of two pages or more by the bulk copy. */
+/* Strided runs with streaming stores: the shared driver (x86/copy_runs_x86.h). */
 void tx__copy_runs_stream_avx2(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
                                size_t width) {
-    /* Whole lines only (every run starts on a line and is a number of lines, as depth_to_space's
-     * 128-byte runs are): no per-run head or tail to work out (1M runs of 128 bytes: 11 -> 8 ms). */
-    if (width % 64 == 0 && width < 2 * PAGE && ds % 64 == 0 && (uintptr_t)dst % 64 == 0) {
-        for (int64_t k = 0; k < n; k++) {
-            char *d = dst + k * ds;
-            const char *s = src + k * ss;
-            for (size_t o = 0; o < width; o += 64) {
-                _mm256_stream_si256((__m256i *)(d + o), _mm256_loadu_si256((const __m256i *)(s + o)));
-                _mm256_stream_si256((__m256i *)(d + o + 32), _mm256_loadu_si256((const __m256i *)(s + o + 32)));
-            }
-        }
-        _mm_sfence();
-        return;
-    }
-    for (int64_t k = 0; k < n; k++) {
-        char *d = dst + k * ds;
-        const char *s = src + k * ss;
-        size_t m = width, head = (size_t)(-(uintptr_t)d & 63);
-        if (m >= 2 * PAGE) {
-            tx__bulk_copy_avx2(d, s, m);
-            continue;
-        }
-        if (head >= m) {
-            memcpy(d, s, m);
-            continue;
-        }
-        if (head) memcpy(d, s, head);
-        d += head;
-        s += head;
-        m -= head;
-        for (; m >= 64; m -= 64, d += 64, s += 64) {
-            __m256i a = _mm256_loadu_si256((const __m256i *)s);
-            __m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
-            _mm256_stream_si256((__m256i *)d, a);
-            _mm256_stream_si256((__m256i *)(d + 32), b);
-        }
-        if (m) memcpy(d, s, m);
-    }
-    _mm_sfence();
+    copy_runs_stream_x86(dst, src, n, ds, ss, width, tx__bulk_copy_avx2);
 }
 
+/* Reversed runs: load the vector that ends at the element k places below src, reverse it in
+ * registers, store it at dst + k.  The rest (< one vector) goes element by element. */
 #define REVERSE_BODY(W, PERMUTE)                                                                 \
     const int64_t per = 32 / (W);                                                                \
     int64_t k = 0;                                                                               \

@@ -8,6 +8,13 @@
 
 #define PAGE 4096
 
+/* One line with one streaming store. */
+static inline void stream_line(char *d, const char *s) {
+    _mm512_stream_si512((void *)d, _mm512_loadu_si512(s));
+}
+
+#include "kernels/x86/copy_runs_x86.h"
+
 /* Four pages at a time, as in copy_avx2.c. */
 void tx__bulk_copy_avx512(void *dst, const void *src, size_t n) {
     char *d = dst;
@@ -33,49 +40,15 @@ void tx__bulk_copy_avx512(void *dst, const void *src, size_t n) {
             _mm512_stream_si512((void *)(d + 3 * PAGE + o), e);
         }
     }
-    for (; n >= 64; n -= 64, d += 64, s += 64) _mm512_stream_si512((void *)d, _mm512_loadu_si512(s));
+    for (; n >= 64; n -= 64, d += 64, s += 64) stream_line(d, s);
     _mm_sfence();
     memcpy(d, s, n);
 }
 
-/* Each run: the partial line before the first 64-byte boundary and after the last with memcpy,
- * the whole lines between with one streaming store each (a line is never left half-written in a
- * write-combining buffer).  Runs of two pages or more take the bulk copy. */
+/* Strided runs with streaming stores: the shared driver (x86/copy_runs_x86.h). */
 void tx__copy_runs_stream_avx512(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
                                  size_t width) {
-    /* Whole lines only (every run starts on a line and is a number of lines, as depth_to_space's
-     * 128-byte runs are): no per-run head or tail to work out (1M runs of 128 bytes: 11 -> 8 ms). */
-    if (width % 64 == 0 && width < 2 * PAGE && ds % 64 == 0 && (uintptr_t)dst % 64 == 0) {
-        for (int64_t k = 0; k < n; k++) {
-            char *d = dst + k * ds;
-            const char *s = src + k * ss;
-            for (size_t o = 0; o < width; o += 64) {
-                _mm512_stream_si512((void *)(d + o), _mm512_loadu_si512(s + o));
-            }
-        }
-        _mm_sfence();
-        return;
-    }
-    for (int64_t k = 0; k < n; k++) {
-        char *d = dst + k * ds;
-        const char *s = src + k * ss;
-        size_t m = width, head = (size_t)(-(uintptr_t)d & 63);
-        if (m >= 2 * PAGE) {
-            tx__bulk_copy_avx512(d, s, m);
-            continue;
-        }
-        if (head >= m) {
-            memcpy(d, s, m);
-            continue;
-        }
-        if (head) memcpy(d, s, head);
-        d += head;
-        s += head;
-        m -= head;
-        for (; m >= 64; m -= 64, d += 64, s += 64) _mm512_stream_si512((void *)d, _mm512_loadu_si512(s));
-        if (m) memcpy(d, s, m);
-    }
-    _mm_sfence();
+    copy_runs_stream_x86(dst, src, n, ds, ss, width, tx__bulk_copy_avx512);
 }
 
 #define REVERSE_BODY(W, PERMUTE)                                                                 \
