@@ -1,6 +1,7 @@
 /* testutil.c -- helpers for the cmocka unit tests (see testutil.h). */
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,3 +144,12 @@ bool tu_alloc_sweep_step(tx_status st, tx_tensor *o, tx_tensor *const outs[3]) {
 }
 long tu_alloc_count(void) { return count; }
 void tu_alloc_uninstall(void) { tx_set_allocator(NULL); }
+
+void tu_npy_save_with_descr(const tx_tensor *x, const char *descr, void **buf, size_t *size) {
+    assert_int_equal(tx_npy_save_buffer(x, buf, size), TX_OK);
+    char head[128] = {0}, want[96];
+    /* the header text starts after the 10-byte magic, version and length */
+    memcpy(head, (const char *)*buf + 10, *size - 10 < sizeof head - 1 ? *size - 10 : sizeof head - 1);
+    snprintf(want, sizeof want, "'descr': %s", descr);
+    if (strstr(head, want) == NULL) fail_msg("npy header %s lacks %s", head, want);
+}

@@ -30,6 +30,10 @@ void tu_assert_error(tx_status got, tx_status want, const char *fragment);
 #define TU_VALS(...) ((const double[]){__VA_ARGS__})
 #define TU_LEN(...) (sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
 
+/* Saves x as .npy into a new buffer (free it with tx_buffer_free) and asserts that the header's
+ * descr is `descr`, e.g. "[('int4', '|i1')]". */
+void tu_npy_save_with_descr(const tx_tensor *x, const char *descr, void **buf, size_t *size);
+
 /* Failure-injecting allocator: fails the k-th allocation from now (1-based; 0 = never) and counts
  * live allocations so tests can check for leaks. */
 void tu_alloc_install(void);
