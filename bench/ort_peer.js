@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ort_peer.js -- the ONNX Runtime peer of the tensorx benchmark (bench/peers.py runs it).  For each
 // workload that has an ONNX operator it builds a one-node (or two-node) model in memory -- a
 // minimal protobuf writer below, so no onnx package is needed -- and times InferenceSession.run

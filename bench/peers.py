@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """peers.py -- runs the peers of the tensorx benchmark on bench.c's workloads, in the same run, and
 merges their medians with tensorx's.
 

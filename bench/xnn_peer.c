@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xnn_peer.c -- the XNNPACK peer of the tensorx benchmark (bench/peers.py runs it): the workloads
  * that XNNPACK's operators cover (Debian's libxnnpack-dev, 2022: convert f32<->f16, copy, constant
  * pad, depth_to_space NHWC, and concat expressed as strided copies), timed with pthreadpool at 1

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Per-ISA kernel sources and their compile flags: the only place that knows them.  Files under
 # src/kernels/x86/<isa>/ get that ISA's flags; nothing else does.
 set(TX_ISA_SOURCES "")

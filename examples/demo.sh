@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The demo on bundled data: a big-endian sensor dump decoded into a tensor, an NHWC image batch
 # turned into NCHW, labels one-hot encoded, strings packed and unpacked.  usage: demo.sh TENSORX
 set -euo pipefail

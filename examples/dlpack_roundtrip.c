@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dlpack_roundtrip.c -- handing tensors to DLPack consumers (PyTorch, NumPy, JAX...) and taking
  * theirs, without copies.  A producer's DLManagedTensor (here a hand-made one over a static
  * buffer) is imported; a tensorx op runs on it; the result is exported back as a DLManagedTensor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nhwc_to_nchw.c -- batch preparation for a channels-first model: a uint8 image batch in NHWC
  * (data/images_nhwc.npy, [2, 4, 4, 3]) becomes float32 NCHW ([2, 3, 4, 4]) with tf.cast and
  * tf.transpose(perm = [0, 3, 1, 2]).  The program checks every element and exits non-zero on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* one_hot_labels.c -- class labels to one-hot rows for a classifier's loss: data/labels.npy
  * (int32 [5], classes 0..3) becomes float32 [5, 4] with tf.one_hot(depth = 4), then an out-of-range
  * label shows TF's rule (an all-zero row, no error).  The program checks every element and exits

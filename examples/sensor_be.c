@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sensor_be.c -- decode a big-endian sensor dump: data/sensor_be.bin holds 8 samples x 4
  * channels of big-endian int16.  The file is memory-mapped as one string (no copy), decoded with
  * tf.io.decode_raw's rule (little_endian = false), shaped [8, 4] and converted to float32.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* string_pack.c -- string tensors to and from the flat form that inference runtimes pass around
  * (OpenVINO's StringTensorUnpack / StringTensorPack): a [2, 2] string tensor becomes begins,
  * ends (int32, [2, 2]) and one uint8 buffer of symbols, and packing those gives the strings back.

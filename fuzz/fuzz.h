@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz.h -- what the fuzz targets share: a byte reader that never runs past its input (missing
  * bytes read as zero), a checking allocator installed for the whole process (counts live blocks,
  * checks the size given back on free, fails the k-th allocation on request), output checks that

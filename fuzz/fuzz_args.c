@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_args.c -- the CLI's argument parser (tools/args.c op_parse_value: tensor literals, lists of
  * tensors, ints, bools, strings, dtypes, int lists; tools/values.c number parsing), the numpy-like
  * printer (tools/print.c) on what it parses, and the conformance suites' JSON reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_common.c -- the byte reader, the checking allocator and the output checks shared by every
  * fuzz target (see fuzz.h). */
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_decode.c -- tf.io.decode_raw (with and without fixed_length) and tf.strings.to_number on
  * arbitrary bytes (src/ops/decode.c).  Input:
  *   u8 out_type of decode_raw (index into fz_dtypes, invalid values included)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_dlpack.c -- DLPack import (tx_tensor_from_dlpack, src/io/dlpack.c) on producer tensors
  * decoded from the input: any ndim (negative and above TX_MAX_RANK included), dtype codes and bit
  * widths (valid or not), lanes, device, NULL shape / strides / data / deleter, any shape and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_npy.c -- the .npy reader (src/io/npy.c, tx_npy_load_buffer) on arbitrary bytes.  A file
  * it accepts must be well formed, survive tx_npy_save_buffer + reload unchanged (strings that end
  * in NUL excepted: the format cannot keep them), and load and save again with each of their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_string_layout.c -- the readers of foreign string layouts (src/io/string_layouts.c) on
  * arbitrary bytes.  Input:
  *   u8 flags: bit 0 ONNX Runtime (else TF_TString records), bit 1 int64 offsets (else uint64),

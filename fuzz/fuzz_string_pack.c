@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_string_pack.c -- OpenVINO's StringTensorPack on arbitrary begins/ends/symbols and
  * StringTensorUnpack on what it makes (src/ops/string_pack.c).  Input:
  *   u8 flags: bit 0 begins int64 (else int32), bit 1 ends of the other index dtype, bits 2-3 the

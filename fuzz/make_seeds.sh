@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make_seeds.sh BUILD_DIR -- regenerates the seed corpora in fuzz/corpora/ from a build (any build
 # type with tests; the corpora do not depend on it):
 #   ops/   every call of fuzz/op_examples.h (fuzz_mkseed --examples) and of the CLI golden tests

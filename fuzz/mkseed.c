@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mkseed.c -- makes fuzz seeds from CLI invocations: `fuzz_mkseed OP name=value ...` parses the
  * arguments exactly as the tensorx CLI does and writes (1) the op call in the generic op fuzzer's
  * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, as the argument fuzzer's input,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* op_examples.h -- one representative valid call per line for every op of the CLI's table, as the
  * CLI's name=value text.  Used by tests/unit/test_oom.c (the allocation-failure sweep of every op,
  * which fails if an op of the table has no line here), tests/unit/test_reentrancy.c (every op run

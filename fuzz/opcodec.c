@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* opcodec.c -- decoding (for fuzz_ops.c) and encoding (for mkseed.c) of one op call; the layout
  * is described in opcodec.h.  Encoder and decoder sit side by side so that they stay inverse. */
 #include "opcodec.h"

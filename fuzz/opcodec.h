@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* opcodec.h -- the byte encoding of one op call for the generic op fuzzer (fuzz_ops.c) and its
  * seed maker (mkseed.c).  The op comes from the CLI's op table (tools/opreg.h), so every op that
  * has a table row is fuzzed with no change here.  Layout, every field read with fuzz.h's reader

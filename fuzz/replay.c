@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* replay.c -- runs fuzz inputs through a target without libFuzzer, so that the corpora are
  * ordinary regression tests (ctest fuzz.<target>) in every build, sanitized or not.
  * Usage: replay_<target> FILE|DIR...  (a DIR is read in name order; an empty one is an error, so

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the tensorx benchmark side by side with its peers in one run and prints the table: per
 # workload tensorx's median (allocating call and into-existing-memory call), each peer's median
 # (NumPy, pandas, PyTorch at 1 and 2 threads, ONNX Runtime, XNNPACK), tensorx/best-peer, bytes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job: builds tensorx and runs the CLI on the bundled example data in examples/data/.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) and runs each for
 # SECONDS (default 30).  Usage:
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: npy args decode string_pack string_layout dlpack ops (default: all)

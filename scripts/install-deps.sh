@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what the build and the tests need on a fresh Debian machine (CI included).
 # Usage: scripts/install-deps.sh [--bench] [PACKAGE...]
 #   --bench adds the benchmark peers; further names are extra Debian packages a script needs

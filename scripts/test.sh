@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds tensorx and runs every test, in stages (all by default; this is the README's test command and
 # what CI runs):
 #   release   Release build with -Werror, the whole ctest suite

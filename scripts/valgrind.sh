@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the test suite under valgrind memcheck, or the threaded tests under ThreadSanitizer.
 #
 #   scripts/valgrind.sh [CTEST_ARGS...]         every ctest test of a plain (non-sanitized) Debug

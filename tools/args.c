@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* args.c -- parsing of CLI argument text: tensor literals ("[[1,2],[3,4]]:float32", "1,0",
  * "[\"ab\",\"c\"]"), tensor sources (FILE.npy, @FILE for raw bytes, "-" for .npy on stdin), and
  * attribute values by parameter kind. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* conform.h -- the conformance runner (tools only). */
 #ifndef TX_TOOLS_CONFORM_H
 #define TX_TOOLS_CONFORM_H

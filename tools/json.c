@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json.c -- a small recursive-descent JSON reader for the conformance suites (tools only).  Strings
  * are decoded to UTF-8 (\u escapes, surrogate pairs); numbers keep their text so that integers
  * are read exactly. */

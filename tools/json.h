@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json.h -- a small JSON reader for the conformance suites (tools only). */
 #ifndef TX_TOOLS_JSON_H
 #define TX_TOOLS_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* opreg.c -- argument accessors and bookkeeping for the op table (see opreg.h). */
 #include "opreg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* opreg.h -- the CLI's and the conformance runner's table of operations.  Each op family has one
  * file tools/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
  * NULL); ops.c lists the families.  An op_def names its parameters with their kinds and defaults,

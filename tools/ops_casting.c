@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ops_casting.c -- CLI/conformance entries of the casting family: cast, saturate_cast, the to_*
  * ops, bitcast (src/ops/cast.c), decode_raw, encode_raw, string_to_number (src/ops/decode.c)
  * OpenVINO's string_tensor_pack / string_tensor_unpack (src/ops/string_pack.c) and the

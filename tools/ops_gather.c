@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ops_gather.c -- CLI/conformance entries of the gather family (src/ops/gather.c, partition.c,
  * unique.c, encode.c): gather, gather_nd, unique_with_counts, dynamic_partition, dynamic_stitch,
  * boolean_mask, one_hot and sequence_mask.  Parameter names and defaults follow FORMAT.md's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ops_reorder.c -- CLI/conformance entries of the joining and reordering ops: concat, pack,
  * meshgrid (src/ops/concat.c) and reverse, reverse_sequence, transpose (src/ops/reorder.c). */
 #include "opreg.h"

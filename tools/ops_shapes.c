@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ops_shapes.c -- CLI/conformance entries of TF's "Shapes and Shaping" ops (src/ops/shapes.c). */
 #include "opreg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ops_slicing.c -- CLI/conformance entries of the slicing family: slice, strided_slice, split
  * (count or size list), unpack, tile, pad (src/ops/slice.c, strided_slice.c, split.c,
  * pad_tile.c).  Parameter names and defaults are FORMAT.md's operation table. */

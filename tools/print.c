@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* print.c -- numpy-repr-like printing of tensors for the CLI: array([[1, 2],\n       [3, 4]],
  * dtype=int32), floats in shortest round-trip form, strings as Python bytes literals, large
  * tensors summarised with "..." as numpy does (edge items 3 beyond 1000 elements). */

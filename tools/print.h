@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* print.h -- numpy-like printing of tensors (tools only). */
 #ifndef TX_TOOLS_PRINT_H
 #define TX_TOOLS_PRINT_H

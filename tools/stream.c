@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* stream.c -- files larger than memory, pipes and progress for the CLI.  decode_raw, cast and
  * bitcast on a big file run chunk by chunk: each window of the input is memory-mapped
  * (tx_file_map / tx_file_map_string), handed to the op through the public API, and the result is

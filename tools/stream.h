@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* stream.h -- the CLI's handling of big inputs and outputs: streaming decode_raw / cast / bitcast
  * over memory-mapped windows of files larger than memory, .npy output to a file or stdout ("-"),
  * and the progress bar shown on a terminal for long work (tools only). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tensorx.c -- the command-line tool: `tensorx OP name=value ... [-o FILE.npy]...`, `info`,
  * `conform`, `help`.  Built only on the public API (tensorx.h). */
 #include "conform.h"

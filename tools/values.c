@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* values.c -- text to tensor elements for the CLI and the conformance runner: numbers with range
  * checks per dtype, half-precision conversions (round to nearest even), whole-file reading. */
 #include "values.h"

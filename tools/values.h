@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* values.h -- turning text (CLI literals, JSON numbers) into tensor elements, and half-precision
  * helpers used by parsing and printing (tools only). */
 #ifndef TX_TOOLS_VALUES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* consumer.c -- the README's C example: make a tensor, reshape it (a view), print the result,
  * and show how errors read.  Built out of tree against the installed library by the tests. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* alloc.c -- the replaceable allocator, the default allocator and its cache of large blocks, and
  * the tensor byte-size limit.  Every allocation of the library goes through tx__alloc, so a test
  * allocator can fail the k-th one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dtype.c -- the dtype table, generated from dtypes.def, and dtype name parsing (canonical names
  * plus TensorFlow's aliases). */
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* internal.h -- what every tensorx source file shares: the tensor and buffer structs, the dtype
  * table, error helpers (tx__fail, TX_REQUIRE, TX_TRY) and the overflow-checked shape helpers.
  * Nothing here is part of the public API; internal non-static symbols use the tx__ prefix. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* status.c -- status names and the per-thread error message. */
 #include "internal.h"
 

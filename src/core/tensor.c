@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tensor.c -- tensor handles and reference-counted buffers: creation, wrapping of caller memory,
  * views (which share a buffer), and the byte storages that string records point into. */
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpu.c -- detection of the x86-64 instruction-set levels (cpuid for the features, xgetbv for the
  * register state the OS saves, as dav1d does: a CPU with AVX2 under an OS that does not save YMM
  * registers must not run AVX2 code), the level cap from tx_set_cpu_mask() / TENSORX_CPU, and the

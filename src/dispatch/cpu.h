@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpu.h -- CPU feature detection (cpuid + xgetbv) into the instruction-set levels of tensorx.h
  * (scalar, AVX2 bundle, AVX-512 bundle) and the cap that tx_set_cpu_mask / TENSORX_CPU put on
  * them.  Used by dispatch.c to choose kernels; no kernel code here. */

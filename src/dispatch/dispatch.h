@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dispatch.h -- the table of kernels chosen for the CPU (struct tx__kernels), filled once per
  * instruction-set level with the portable kernels first and then each SIMD level's overrides
  * (dav1d's pattern).  Ops fetch the table with tx__kernels_get(); a family adds its kernels by

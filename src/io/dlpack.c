@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dlpack.c -- DLPack import and export (tx_tensor_from_dlpack, tx_tensor_to_dlpack), so tensors
  * move between tensorx and PyTorch / NumPy / JAX style code without copies.  Built against
  * Debian's <dlpack/dlpack.h> (DLPack 0.6); the public header only forward-declares the struct.

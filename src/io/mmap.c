@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mmap.c -- tensors over memory the library did not allocate: string tensors whose elements
  * point into caller-owned bytes (tx_tensor_wrap_strings) and windows of files mapped into memory
  * (tx_file_map, tx_file_map_string).  They serve files larger than memory: the CLI maps one window

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* npy.c -- .npy reading and writing (format versions 1.0, 2.0 and 3.0), safe on hostile input:
  * every length in the header is checked against the bytes actually present before any read.
  * Conventions for dtypes numpy lacks are described in tensorx.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* npy_internal.h -- the .npy header grammar and layout shared by npy.c (whole files) and
  * npy_stream.c (headers alone, for streaming): one parser, one writer. */
 #ifndef TX_IO_NPY_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* npy_stream.c -- .npy headers on their own, for reading and writing files piecewise: the CLI's
  * streaming of decode_raw / cast / bitcast over files larger than memory reads a header with
  * tx_npy_read_info, maps windows of the data with tx_file_map, and writes its output as

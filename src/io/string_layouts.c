@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* string_layouts.c -- string tensors to and from the string layouts of other runtimes:
  *  - TensorFlow's TF_STRING tensor data, an array of 24-byte TF_TString records
  *    (tensorflow/tsl/platform/ctstring_internal.h): the type is in the low 2 bits of byte 0 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cast_simd.h -- the hot cast pairs of tf.cast / tf.saturate_cast and the byte-reversing copies of
  * tf.io.decode_raw, as per-level kernel tables that the CPU dispatch (src/dispatch/) installs:
  * the portable kernels of src/kernels/scalar/cast*.c, then the AVX2 (+F16C) ones of

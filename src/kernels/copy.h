@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy.h -- the generic N-d strided copy that every data-movement op can be expressed with
  * (slice, strided_slice, transpose, reverse, tile, pad, concat, split, space/batch/depth ...).
  * An op describes its output as dims plus byte strides into the input, and this module plans the

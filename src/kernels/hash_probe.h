@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hash_probe.h -- the lookup at the heart of tf.unique_with_counts (src/ops/unique.c) for keys of
  * up to 4 bytes: a linear-probing hash table of 8-byte slots, looked up for a whole block of keys
  * at once.  The portable kernel is src/kernels/scalar/hash_probe.c; the AVX-512 one

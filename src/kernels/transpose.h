@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* transpose.h -- the 2-D transpose kernels that tf.transpose reduces to (src/ops/reorder.c), keyed
  * by element width as XNNPACK does: after dims that stay adjacent are merged, every transpose that
  * moves the innermost dim is a batch of 2-D transposes of 1-, 2-, 4-, 8- or 16-byte elements.

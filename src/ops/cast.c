@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cast.c -- TF's casting ops on numeric tensors: cast, saturate_cast, to_double, to_float,
  * to_bfloat16, to_int32, to_int64 and bitcast.  The element rules live in
  * src/kernels/scalar/convert.h and the loops in src/kernels/scalar/cast.c; this file validates,

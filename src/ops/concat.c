@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* concat.c -- TF's joining ops that build one tensor from a list: concat (ConcatV2, with
  * tf.concat's single-value shortcut), pack (tf.stack) and meshgrid.  concat and pack see every
  * input as [outer, chunk] and the output as [outer, sum of chunks], so each output row is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* decode.c -- TF's ops that read numbers out of string tensors: tf.io.decode_raw (DecodeRaw, and
  * DecodePaddedRaw when fixed_length is given) and tf.strings.to_number (StringToNumber); and
  * encode_raw, decode_raw's inverse (a tensorx extension: TF has no such op).

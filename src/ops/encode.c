@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* encode.c -- TF's tf.one_hot (OneHot) and tf.sequence_mask: ops that encode integer positions
  * as dense tensors.  Both write each output element exactly once (a fill of the off/zero value
  * around the on/one values, never a fill followed by a second pass).  The rules follow TF's

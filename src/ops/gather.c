@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gather.c -- TF's tf.gather (GatherV2, with axis and batch_dims) and tf.gather_nd, plus the
  * helpers the gather family shares (src/ops/gather.h).  Both ops validate every index before
  * any data moves and then run a width-keyed copy loop from kernels/scalar/gather.c: a gather with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gather.h -- helpers shared by the gather family's op files (gather.c, partition.c, unique.c,
  * encode.c): TF-style index positions for messages, the bytes of the value 1 per dtype, and the
  * out-of-range policy checks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pad_tile.c -- TF's Tile (tf.tile) and Pad, PadV2, MirrorPad (tf.pad in CONSTANT, REFLECT and
  * SYMMETRIC modes), plus ONNX Pad's 'edge' and 'wrap' modes as presets (TX_PAD_EDGE, TX_PAD_WRAP).  Validation follows TF's kernels (tile_ops.cc, pad_op.cc, mirror_pad_op.cc);
  * output shapes are built with TF TensorShape's rules, so an output dim or element count that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* partition.c -- TF's tf.dynamic_partition, tf.dynamic_stitch and tf.boolean_mask: ops that
  * split a tensor into slices and put them back by an index or a mask.  Each validates every
  * partition id, index and shape first, then moves whole slices with the width-keyed loops of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reorder.c -- TF's reordering ops: reverse (the page's legacy Reverse with a bool `dims` vector),
  * reverse_v2 (current tf.reverse with an axis list), reverse_sequence and transpose (with
  * tf.transpose's conjugate flag).  Each op validates with TensorFlow's rules, plans the copy on a

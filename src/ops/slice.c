@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* slice.c -- TF's Slice op (tf.slice): the block of the input that starts at `begin` and has
  * `size` elements per dim, with TF's rule that size -1 means "to the end" and TF's bounds checks
  * (a zero-size dim only takes begin 0, size 0).  The copy is one strided-copy plan

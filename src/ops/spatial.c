@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* spatial.c -- TF's "space, batch and depth" ops and image patches: space_to_batch_nd,
  * batch_to_space_nd, their 4-D legacy forms space_to_batch and batch_to_space,
  * required_space_to_batch_paddings, space_to_depth, depth_to_space (NHWC and NCHW; TF's DCR

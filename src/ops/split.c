@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* split.c -- TF's Split, SplitV (tf.split with a count or a list of sizes) and Unpack
  * (tf.unpack / tf.unstack), plus ONNX Split-18's uneven num_outputs rule as a preset
  * (tx_split_uneven).  All three cut the input along one axis into consecutive parts; each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* strided_slice.c -- TF's StridedSlice op (tf.strided_slice, the op behind tensor[...] indexing).
  * The validation follows TF's ValidateStridedSliceOp (tensorflow/core/util/strided_slice_op.cc):
  * the "sparse" spec (one entry per begin/end/strides element, with ellipsis and new axes) is

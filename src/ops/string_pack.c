@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* string_pack.c -- OpenVINO's StringTensorPack-15 and StringTensorUnpack-15: between a string
  * tensor and its (begins, ends, symbols) form, where string i is the byte range
  * symbols[begins[i], ends[i]).  Pack validates every range before it reads a byte and keeps one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* unique.c -- TF's tf.unique_with_counts (UniqueWithCounts): the distinct elements of a 1-D
  * tensor in order of first occurrence, the index of each element's value in that list, and how
  * often each value occurs.  Expected O(n): open-addressing hash tables (linear probing) map each

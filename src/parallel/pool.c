@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pool.c -- the pthread pool behind tx__parallel_for (serves every op that splits large work) and
  * the public thread knobs tx_set_num_threads / tx_num_threads / tx_shutdown.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pool.h -- the library's thread pool and tx__parallel_for, which every op uses for the parts of
  * its work above a size threshold (copies, casts, transposes, gathers ...).  Work is split
  * statically: the range [0, n) is cut into at most one piece per thread, each piece a whole number

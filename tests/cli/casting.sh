@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden CLI tests for the casting family: every example of the seed pages for tf.io.decode_raw
 # (000), tf.bitcast (001 in Hindi, 003), OpenVINO's StringTensorPack (002) and the Casting section
 # of TF's Tensor Transformations page (004), with TF's results, plus errors.

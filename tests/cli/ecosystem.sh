@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # ecosystem.sh -- the CLI's version, pipes (- as input, -o - as output), streaming of decode_raw /
 # cast / bitcast over files larger than the memory limit (ulimit -v), and the progress bar rule
 # (shown on a terminal, never when stderr is not one).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden CLI tests for the gather family: the seed page's examples (TF's Tensor Transformations,
 # gather .. sequence_mask) with TensorFlow's results where the page is wrong, and the main errors.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # lib.sh -- helpers for the CLI golden tests.  A test script sources this, calls the checks, and
 # ends with `finish`.  $TX is the tensorx binary (ctest sets it).
 #   expect NAME EXPECTED_STDOUT -- ARGS...     stdout must equal EXPECTED_STDOUT, exit 0

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden CLI tests for size before run: `tensorx OP ... --plan[=json]` prints each output's dtype,
 # shape and bytes (or the op's own error) without running the op.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden CLI tests for the shapes group: the seed page's examples (TF's Tensor Transformations,
 # "Shapes and Shaping") and the CLI's argument handling.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden CLI tests for the slicing family: the seed page's examples for slice, strided_slice,
 # split, unpack, tile and pad (TF's Tensor Transformations, "Slicing and Joining"), with TF's real
 # result where the page is wrong, and the CLI's handling of these ops' arguments and errors.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden CLI tests for the space/batch/depth family and extract_image_patches: every example of the
 # seed page (TF's Tensor Transformations) with the values TF really computes -- several of the
 # page's examples are garbled, see the comments -- plus TF's extract_image_patches test vectors and

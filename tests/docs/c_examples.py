@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """c_examples.py -- compiles and runs every ```c block of docs/*.md and README.md (ctest docs.c_examples).
 
 A block is either

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* harness.h -- the prelude of the C examples in the docs pages and README.md (tests/docs/c_examples.py
  * wraps each block in a function after this).  show(label, t) prints a tensor on one line as
  *   label = [[1, 2], [3, 4]] (int32)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the build into a temporary prefix, then builds a consumer program against it twice:
 # through find_package(tensorx) and through pkg-config.  Also compiles the public header alone as
 # C11 (-Wall -Wextra -Werror -pedantic) and as C++.

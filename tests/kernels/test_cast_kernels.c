@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_cast_kernels.c -- checkasm-style tests of the SIMD cast and byte-swap kernels
  * (src/kernels/cast_simd.h; serving tf.cast, tf.saturate_cast and tf.io.decode_raw): every entry
  * of every CPU level this machine has, plain and streaming-store, against the portable kernel, bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_probe_kernels.c -- the hash-probe kernels of tf.unique_with_counts (kernels/hash_probe.h),
  * checkasm-style: every SIMD kernel at every CPU level this machine has against the portable one
  * and against a naive search of the table, on tables of 2^4 .. 2^18 slots filled to loads from one

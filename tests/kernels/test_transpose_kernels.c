@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_transpose_kernels.c -- the 2-D transpose kernels of tf.transpose (kernels/transpose.h),
  * checkasm-style: every SIMD kernel at every CPU level this machine has, for every element width,
  * against the portable kernel on the same random input, byte for byte: sizes around every tile

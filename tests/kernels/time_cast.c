@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* time_cast.c -- a small timing program (not a test; build it in a release build) for the SIMD
  * cast and decode_raw paths (kernels/cast_simd.h): GB/s (input + output bytes per second) of
  * tf.cast on the hot pairs, saturate_cast float32 -> uint8 and decode_raw (one long string, little-

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy-model oracle for cast's modes (tx_cast_ex through `tensorx cast ... mode=`).
 
 checked: for every pair of NumPy's numeric dtypes, random arrays of exactly convertible values with

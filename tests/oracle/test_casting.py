@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for the casting family.
 
 cast: every pair of NumPy's numeric dtypes (astype) on random arrays (ranks 0-6, zero-size dims,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Exact-model oracle for float8_e5m2 and float8_e4m3fn (ml_dtypes' rules, which TF uses).
 
 ml_dtypes cannot be installed here, so the oracle is a model written from the formats'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for the gather family: gather (np.take; batch_dims by looping over the batch),
 gather_nd (fancy indexing), unique_with_counts (a Python first-occurrence unique with TF's
 equality: -0.0 == 0.0 for float32/64, float16 by bit pattern, every NaN distinct),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for int4 / uint4 (one element per byte; .npy as [('int4', '|i1')] / [('uint4', '|u1')]).
 
 Model: TF (ml_dtypes' intN) converts to the 8-bit underlying type and keeps the low 4 bits, so a

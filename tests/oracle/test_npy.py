@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for .npy I/O: numpy writes every dtype/order/version/byte order it can, tensorx
 reads it (`tensorx reshape` to a copy-free identity and back out), numpy reads what tensorx wrote;
 and the printed preview of `tensorx info` agrees with numpy's shape and dtype."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for the reorder group: concat (np.concatenate), pack (np.stack), meshgrid
 (np.meshgrid, both indexings; complex values times (1+0j) as TensorFlow computes them), reverse with
 an axis list and with a bool dims vector (np.flip), reverse_sequence (a per-batch flip) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for the shapes group: reshape (with -1), squeeze (all / listed, negative dims),
 expand_dims, shape, size, rank over random shapes (incl. zero-size dims) and dtypes."""
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for the slicing family: strided_slice vs Python slicing with random begin/end/steps,
 ints (shrink), Ellipsis and None (new axis); slice vs a[b:b+s]; np.pad in constant, reflect and
 symmetric modes, and the ONNX presets EDGE / WRAP vs np.pad's 'edge' / 'wrap'; np.split and np.split at the cumulative sizes (split's size_splits form, with -1);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for the space/batch/depth family and extract_image_patches.
 
 space_to_batch_nd / batch_to_space_nd against pad + reshape + transpose + reshape (and reshape +

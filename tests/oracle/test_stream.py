@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """test_stream -- the ecosystem family against NumPy.
 
 1. Streaming: decode_raw / cast / bitcast forced through the chunked path (TENSORX_STREAM_MIN_BYTES=0,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy oracle for unique_with_counts sorted=true (the ONNX Unique sorted=1 preset, issue 10):
 against np.unique(x, return_index=True, return_inverse=True, return_counts=True), which ONNX's
 reference uses (a stable sort, so -0.0/0.0 keep the first seen; NaNs one value, last).  Random

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """txoracle -- run tensorx's CLI on NumPy arrays, for randomized comparison with NumPy.
 
     import txoracle as tx

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_alloc.c -- the default allocator's large-block path (src/core/alloc.c): reuse of freed
  * blocks of the same size class, the byte bound and its eviction, tx_shutdown, custom allocators
  * bypassing the cache, alignment, data integrity through reuse, concurrent use, and allocation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_cast_modes.c -- tx_cast_ex: the default and saturate modes are tx_cast and
  * tx_saturate_cast bit for bit; the checked mode passes exact casts through and fails at the first
  * inexact element with its index, value and reason; argument errors; allocation failures. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_casting.c -- the casting family: cast (every pair, TF's NaN/overflow/rounding rules,
  * float16/bfloat16 bit-exactness), saturate_cast, to_*, bitcast (seed pages 001/003, views, shape
  * rules), decode_raw (seed page 000, byte order, fixed_length), string_to_number (TF's test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_core.c -- the core: dtype table and names, tensor creation and limits, wrapping caller
  * memory, views sharing buffers, string storage lifetime, errors, allocation failure. */
 #include "testutil.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_dispatch.c -- CPU dispatch (src/dispatch/): the detected level and the mask
  * (TENSORX_CPU, tx_set_cpu_mask), the kernel tables per level, and every dispatched kernel at every
  * level the CPU has against the scalar reference: odd sizes, misaligned pointers, guard bytes on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_dlpack.c -- the ecosystem family's library parts: DLPack import/export (every dtype DLPack
  * can express round-trips without a copy; strided, unaligned, empty and odd-bool imports copy;
  * the deleter runs exactly once, never on failure), string tensors over caller bytes, mapped file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_float8.c -- the float8_e5m2 and float8_e4m3fn dtypes: the dtype table, every one of the 256
  * codes of each decoded to float32/float64 (against a formula written here), ml_dtypes'
  * numeric_limits values, encoding at every rounding boundary (midpoints between neighbouring codes

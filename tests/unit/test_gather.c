@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_gather.c -- gather, gather_nd, unique_with_counts, dynamic_partition, dynamic_stitch,
  * boolean_mask, one_hot, sequence_mask: every example of the seed page (with TensorFlow's
  * result where the page is wrong, and a comment saying so), TF's edge cases (zero-size results

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_int4.c -- the int4 and uint4 dtypes (TF DataType 29 / 30), stored one element per byte:
  * the dtype table, normalising and refusing constructors, the packed two-per-byte interchange form
  * (odd counts, hostile sizes), casts of all 16 values to every numeric dtype and from every

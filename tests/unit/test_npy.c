@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_npy.c -- .npy reading and writing: round trips of every dtype (incl. the structured-dtype
  * convention for bfloat16 and the quantized types), versions 2.0/3.0, Fortran order, big-endian
  * data, and hostile headers that must give clean errors. */

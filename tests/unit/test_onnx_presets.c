@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_onnx_presets.c -- the ONNX semantics presets of issue 10 (part 7) in the slicing, spatial
  * and unique ops: pad modes EDGE and WRAP (ONNX Pad-19 'edge'/'wrap'), tx_split_uneven (ONNX
  * Split-18 num_outputs), tx_depth_to_space_ex with TX_DEPTH_CRD (ONNX DepthToSpace mode CRD) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_oom.c -- allocation-failure sweeps and size limits for every op and for .npy I/O.
  *
  * Every op of the CLI's table (tools/ops_*.c, so every op of include/tensorx.h that has a CLI

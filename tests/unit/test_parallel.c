@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_parallel.c -- the thread pool (src/parallel/pool.c) and the parallel strided copy
  * (src/kernels/scalar/copy.c): the static split covers [0, n) exactly once in whole grains, every
  * index runs exactly once for many n / grain / thread counts, results are identical for any thread

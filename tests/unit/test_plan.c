@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_plan.c -- size before run (tx_plan_enter / tx_plan_leave / TX_PLAN).
  *
  * - Every representative call of fuzz/op_examples.h, and a table of failing and hostile calls,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_reentrancy.c -- ops called concurrently from several threads.
  *
  * Every call of fuzz/op_examples.h (so every op of the CLI's table) and a set of large calls that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_reorder.c -- concat, pack, meshgrid, reverse (bool dims and axis list), reverse_sequence and
  * transpose: every example of the seed page with TensorFlow's result, TensorFlow's edge cases
  * (zero-size inputs, negative axes, scalars, the single-value concat, the kernels' rank limits,

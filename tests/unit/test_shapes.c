@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_shapes.c -- shape, shape_n, size, rank, reshape, squeeze, expand_dims: the seed page's
  * examples, TF's edge cases (zero-size dims, -1 inference next to zeros, [] to scalar), views, and
  * every error with its status and message. */

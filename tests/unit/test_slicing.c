@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_slicing.c -- slice, strided_slice, split (count and size list), unpack, tile, pad: the seed
  * page's examples (with TF's real result where the page is wrong), TF's edge cases and error rules
  * (status + message), string tensors, randomized comparisons of tile and pad with naive reference

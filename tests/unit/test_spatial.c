@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_spatial.c -- space_to_batch(_nd), batch_to_space(_nd), required_space_to_batch_paddings,
  * space_to_depth, depth_to_space and extract_image_patches: the seed page's examples with the
  * values TF really computes (several examples on the page are garbled; each such case says so),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_string_layouts.c -- string tensors to and from TF's TF_TString records and ONNX Runtime's
  * content + offsets (src/io/string_layouts.c), and string_tensor_unpack's zero-copy symbols:
  * byte-exact records by hand, round trips with NUL bytes and every size class, hostile records

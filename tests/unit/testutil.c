@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* testutil.c -- helpers for the cmocka unit tests (see testutil.h). */
 #include "testutil.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* testutil.h -- small helpers shared by the cmocka unit tests. */
 #ifndef TX_TESTUTIL_H
 #define TX_TESTUTIL_H

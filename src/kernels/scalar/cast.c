@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cast.c -- the portable cast kernels: one loop per (from, to) pair of numeric dtypes, generated
  * by expanding the dtype list twice, and the table tx__cast_kernel() reads.  Serves tf.cast,
  * tf.saturate_cast and the to_* ops (src/ops/cast.c).  Each loop applies the scalar rule of

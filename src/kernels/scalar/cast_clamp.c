@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cast_clamp.c -- the clamping loops of tf.saturate_cast (src/ops/cast.c): each real dtype is
  * clamped in place to [lo, hi] before the ordinary cast kernel runs.  The comparisons are
  * std::min(v, hi) then std::max(., lo), as in TF's ClipByValue, so a NaN element stays NaN. */

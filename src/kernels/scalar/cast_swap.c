@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cast_swap.c -- the byte-reversing copy that tf.io.decode_raw (src/ops/decode.c) uses when the
  * data's byte order differs from the host's: each element of 2, 4 or 8 bytes is reversed on the
  * way from the input string to the output (complex types are passed as their parts).  The

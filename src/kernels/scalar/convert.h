@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* convert.h -- TensorFlow's conversion rule for every scalar conversion that tf.cast,
  * tf.saturate_cast and the to_* ops perform, as static inline functions, plus the type of the cast
  * kernel table (cast.c).  Every cast path -- the scalar loops here and any SIMD kernel that

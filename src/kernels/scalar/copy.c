@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy.c -- the generic N-d strided copy (see kernels/copy.h) behind slice, strided_slice, reverse,
  * transpose's fallback, tile, pad, concat, split and space/depth: planning (drop unit dims, merge
  * contiguous dims, fold the contiguous innermost run into a wider element), the loops (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gather.c -- portable loops of the gather family (see kernels/scalar/gather.h): gather,
  * gather_nd, dynamic_partition, dynamic_stitch, boolean_mask, one_hot and the fill used by
  * one_hot and sequence_mask.  Each loop is instantiated per moved width (1, 2, 4, 8, 16 bytes get a

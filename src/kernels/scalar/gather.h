@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gather.h -- the loops of the gather family (gather, gather_nd, dynamic_partition,
  * dynamic_stitch, boolean_mask, one_hot, sequence_mask): pure data movement over raw memory,
  * keyed by the byte width of the moved unit (a slice of 1, 2, 4, 8, 16 bytes gets a fixed-size

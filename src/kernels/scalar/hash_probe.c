@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hash_probe.c -- the portable probe kernel of kernels/hash_probe.h, one key at a time. */
 #include <string.h>
 

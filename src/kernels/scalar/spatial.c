@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* spatial.c -- the loops behind space_to_batch(_nd), batch_to_space(_nd) and
  * extract_image_patches (see spatial.h).  No validation and no allocation here.
  *

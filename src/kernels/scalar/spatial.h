@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* spatial.h -- kernels of the space/batch/depth family and of extract_image_patches: pure loops
  * over raw memory, planned and validated by src/ops/spatial.c.  space_to_depth and depth_to_space
  * in NHWC need no kernel of their own (they are one tx__copy_nd each; NCHW has a row kernel

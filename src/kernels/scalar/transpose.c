@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* transpose.c -- portable scalar 2-D transpose kernels (see kernels/transpose.h) for elements of
  * 1, 2, 4, 8 and 16 bytes, used by tf.transpose (src/ops/reorder.c) at the scalar CPU level and
  * as the reference the SIMD kernels are tested against.

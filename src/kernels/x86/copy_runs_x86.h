@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy_runs_x86.h -- the driver of copy_runs_stream (kernels/copy.h) that the AVX2 and AVX-512
  * levels share, included by x86/avx2/copy_avx2.c and x86/avx512/copy_avx512.c after each defines
  * stream_line(d, s): one 64-byte line from s (any alignment) to d (line-aligned) with streaming

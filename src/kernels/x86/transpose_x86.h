@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* transpose_x86.h -- the parts of the SIMD 2-D transpose kernels (kernels/transpose.h) that the
  * AVX2 and AVX-512 levels share, included by x86/avx2/transpose.c and x86/avx512/transpose.c so
  * that each copy is compiled with its level's flags.  Serves tf.transpose (src/ops/reorder.c).

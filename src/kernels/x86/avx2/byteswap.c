@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* byteswap.c (AVX2) -- the byte-reversing copies of tf.io.decode_raw for data whose byte order is
  * not the host's (kernels/cast_simd.h): every 2-, 4- or 8-byte element is reversed with one
  * vpshufb per 32 bytes (complex types come here as their parts).  Plain and streaming-store

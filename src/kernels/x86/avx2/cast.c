@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cast.c (AVX2 + F16C) -- the hot cast pairs of tf.cast / tf.saturate_cast (kernels/cast_simd.h):
  * float32 <-> float16, float32 <-> bfloat16, float32 <-> int32, float64 -> float32, uint8 ->
  * float32 and saturate_cast float32 -> uint8, eight or more lanes at a time, with plain and

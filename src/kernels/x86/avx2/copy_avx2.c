@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy_avx2.c -- AVX2 kernels of the generic copy (kernels/copy.h), used by every data-movement op
  * that goes through tx__copy_nd (slice, strided_slice, reverse, pad, tile, concat, split,
  * space/depth ...): a bulk copy with streaming stores for large blocks and the reversed runs that

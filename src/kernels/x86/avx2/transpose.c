@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* transpose.c (AVX2) -- the AVX2 2-D transpose kernels of kernels/transpose.h for tf.transpose
  * (src/ops/reorder.c): 256-bit tiles that write one whole 64-byte line into each destination row
  * (two 32-byte halves from tiles stacked on top of each other), on the shared driver and narrow

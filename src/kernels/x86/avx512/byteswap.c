@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* byteswap.c (AVX-512 BW) -- the byte-reversing copies of tf.io.decode_raw for data whose byte
  * order is not the host's (kernels/cast_simd.h): 2-, 4- or 8-byte elements reversed with one
  * vpshufb per 64 bytes; the tail with byte-masked loads and stores (nothing outside the buffers

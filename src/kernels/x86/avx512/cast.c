@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cast.c (AVX-512 F/BW/DQ/VL) -- the hot cast pairs of tf.cast / tf.saturate_cast
  * (kernels/cast_simd.h) sixteen lanes at a time, the tail done with masked loads and stores (the
  * masked-off lanes are neither read nor written, so nothing outside the buffers is touched).  Same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy_avx512.c -- AVX-512 kernels of the generic copy (kernels/copy.h): the bulk copy with 64-byte
  * streaming stores and reversed runs with one full-register permute.  Serves the same ops as
  * copy_avx2.c, with the same bits as the scalar kernels. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hash_probe.c -- the AVX-512 probe kernel of kernels/hash_probe.h: 16 keys per step, hashed with
  * one 32-bit multiply and their home slots fetched as 8-byte {key, id} pairs by two gathers.  The
  * lanes whose home slot holds another key probe on together (masked gathers) until each meets its

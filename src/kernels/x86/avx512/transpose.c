@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* transpose.c (AVX-512) -- the AVX-512 2-D transpose kernels of kernels/transpose.h for
  * tf.transpose (src/ops/reorder.c): 512-bit tiles in which every load reads one whole 64-byte
  * source line (4-, 8- and 16-byte elements: 16 x 16, 8 x 8 and 4 x 4 elements) or four 16-byte
