@@ -4,6 +4,11 @@
 # turned into NCHW, labels one-hot encoded, strings packed and unpacked.  usage: demo.sh TENSORX
 set -euo pipefail
 TX=${1:?usage: demo.sh path/to/tensorx}
+# The CLI as an absolute path (a bare name is looked up on PATH), so that the cd below keeps it valid.
+case "$TX" in
+  */*) TX="$(cd "$(dirname "$TX")" && pwd)/$(basename "$TX")" ;;
+  *) TX=$(command -v "$TX") || { echo "demo.sh: '$1' is not on PATH" >&2; exit 127; } ;;
+esac
 cd "$(dirname "$0")"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -660,7 +660,7 @@ TX_API tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_p
  * doc block says otherwise (meshgrid's complex values, transpose's conjugate).
  *
  * concat_dim, pack's axis and reverse_v2's axis are plain integers: TensorFlow's Python API takes
- * them as Python ints, and ../shared/conformance/FORMAT.md lists them as attributes. */
+ * them as Python ints, and tests/conformance/FORMAT.md lists them as attributes. */
 
 /* tf.concat (ConcatV2): joins values[0..n) along concat_dim, in [-rank, rank) of values[0]
  * (negative counts from the end).  The inputs must share dtype and rank and have equal dims except

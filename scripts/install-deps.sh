@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs what the build and the tests need on a fresh Debian machine (CI included).
-# Usage: scripts/install-deps.sh [--bench] [PACKAGE...]
+# Usage: scripts/install-deps.sh [--minimal | --bench] [PACKAGE...]
+#   --minimal: only what the library and the CLI need to build (scripts/demo.sh);
 #   --bench adds the benchmark peers; further names are extra Debian packages a script needs
 #   (scripts/fuzz.sh: clang and its runtimes, scripts/valgrind.sh: valgrind).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libcmocka-dev python3 python3-numpy libdlpack-dev)
-if [ "${1:-}" = "--bench" ]; then
+if [ "${1:-}" = "--minimal" ]; then
+  pkgs=(build-essential cmake)
+  shift
+elif [ "${1:-}" = "--bench" ]; then
   pkgs+=(python3-torch libxnnpack-dev nodejs npm)
   shift
 fi

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Builds tensorx and runs every test, in stages (all by default; this is the README's test command and
 # what CI runs):
+#   demo      the README's first command (scripts/demo.sh) in a fresh copy of the tree
 #   release   Release build with -Werror, the whole ctest suite
 #   asan      the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
 #   tsan      the threaded tests under ThreadSanitizer             (scripts/valgrind.sh --tsan)
@@ -14,9 +15,26 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 jobs=$(nproc 2>/dev/null || echo 2)
-stages=${TX_TEST_STAGES:-release asan tsan fuzz valgrind}
+stages=${TX_TEST_STAGES:-demo release asan tsan fuzz valgrind}
 has() { [[ " $stages " == *" $1 "* ]]; }
 stage() { echo "== tensorx test stage: $1 ($(date +%T))"; }
+
+if has demo; then
+  stage demo
+  # The README's first command, as a stranger runs it: in a copy of the tree as fresh as a clone
+  # (tracked and new files, no build/); it must run to its last line.
+  fresh=$(mktemp -d)
+  trap 'rm -rf "$fresh"' EXIT
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$fresh"
+  else
+    tar --exclude=./build -cf - . | tar -xf - -C "$fresh"
+  fi
+  (cd "$fresh" && bash scripts/demo.sh) >"$fresh/demo.log" 2>&1 || { cat "$fresh/demo.log"; echo "demo: failed"; exit 1; }
+  last=$(tail -n 1 "$fresh/demo.log")
+  [ "$last" = "demo finished" ] || { cat "$fresh/demo.log"; echo "demo: did not run to its last line"; exit 1; }
+  echo "demo: ran to its last line in a fresh copy ($(grep -c '^\$ tensorx' "$fresh/demo.log") commands)"
+fi
 
 if has release; then
   stage release

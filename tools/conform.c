@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* conform.c -- `tensorx conform FILE.json|DIR ...`: runs conformance suites in the format of
- * shared/conformance/FORMAT.md through the same op table as the CLI, compares bit for bit (any NaN
+ * tests/conformance/FORMAT.md through the same op table as the CLI, compares bit for bit (any NaN
  * equals any NaN), and reports failing cases and skipped (not yet implemented) ops. */
 #include "conform.h"
 

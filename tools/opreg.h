@@ -2,7 +2,7 @@
 /* opreg.h -- the CLI's and the conformance runner's table of operations.  Each op family has one
  * file tools/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
  * NULL); ops.c lists the families.  An op_def names its parameters with their kinds and defaults,
- * exactly as in ../shared/conformance/FORMAT.md's operation table, and a run function that maps
+ * exactly as in tests/conformance/FORMAT.md's operation table, and a run function that maps
  * them mechanically onto the C API.  Only tensorx.h is used here: the tools are the library's
  * first user. */
 #ifndef TX_TOOLS_OPREG_H

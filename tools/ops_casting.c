@@ -3,7 +3,7 @@
  * ops, bitcast (src/ops/cast.c), decode_raw, encode_raw, string_to_number (src/ops/decode.c)
  * OpenVINO's string_tensor_pack / string_tensor_unpack (src/ops/string_pack.c) and the
  * TF_TString / ONNX Runtime string layouts (src/io/string_layouts.c).  Parameter names, kinds and
- * defaults follow ../shared/conformance/FORMAT.md. */
+ * defaults follow tests/conformance/FORMAT.md. */
 #include "opreg.h"
 
 #include <string.h>
