@@ -132,8 +132,8 @@ bool op_plan_agrees(const op_plan_result *r, tx_status st, const op_outputs *o, 
     if (r->leaked) {
         snprintf(why, cap, "plan: an output was made in plan mode");
     } else if (r->st != st) {
-        snprintf(why, cap, "plan: status %s (%.300s), the run gives %s", tx_status_name(r->st), r->msg,
-                 tx_status_name(st));
+        snprintf(why, cap, "plan: status %s (%.300s), the run gives %s", op_status_name(r->st), r->msg,
+                 op_status_name(st));
     } else if (st != TX_OK) {
         if (strcmp(r->msg, op_error()) != 0)
             snprintf(why, cap, "plan: message '%.200s', the run gives '%.200s'", r->msg, op_error());

@@ -273,9 +273,11 @@ static int report(const op_def *d, tx_status st) {
     return 1;
 }
 
+/* Bytes of input per window; a window and its result stay within the tensor cap. */
 static uint64_t chunk_bytes(void) {
     uint64_t c = env_bytes("TENSORX_CHUNK_BYTES", 16 * MIB);
-    return c ? c : 16 * MIB;
+    if (c == 0) c = 16 * MIB;
+    return c < tx_max_tensor_bytes() ? c : tx_max_tensor_bytes();
 }
 
 /* decode_raw input_bytes=@FILE: the file is one string; out is 1-D of size / item elements. */
@@ -383,7 +385,8 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
     st = tx_npy_write_header(to, out_rank, out_dims, hdr, sizeof hdr, &hlen);
     if (st == TX_OK) st = sink_open(&s, c->out);
     if (st == TX_OK) st = sink_write(&s, hdr, hlen);
-    int64_t rows_per = (int64_t)(chunk_bytes() / (in * (uint64_t)row));
+    uint64_t grow = is_cast && out_size > in ? (out_size + in - 1) / in : 1; /* result / window bytes */
+    int64_t rows_per = (int64_t)(chunk_bytes() / (in * (uint64_t)row * grow));
     if (rows_per < 1) rows_per = 1;
     int64_t rows = numel / row;
     progress_start(d->name, info.data_size);

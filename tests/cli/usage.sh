@@ -122,6 +122,14 @@ expect_fail cap_bad_option usage "--max-bytes: '12x' is not a byte count" -- one
 expect_fail cap_no_value usage "--max-bytes needs a size" -- one_hot indices=[1] depth=2 --max-bytes
 TENSORX_MAX_BYTES=lots expect_fail cap_bad_env usage "TENSORX_MAX_BYTES: 'lots' is not a byte count" -- one_hot indices=[1] depth=2
 check "cap: a file named --max-bytes after -o is a file" bash -c "cd '$TX_TMP' && '$TX' cast x=[1] dtype=int8 -o --max-bytes && test -s ./--max-bytes"
+# Streaming keeps its windows and their results within the cap (int8 -> complex128 grows 16x).
+head -c 3000 /dev/urandom >"$TX_TMP/r3000.bin"
+"$TX" decode_raw input_bytes=@"$TX_TMP/r3000.bin" out_type=int8 -o "$TX_TMP/s8.npy"
+"$TX" cast x="$TX_TMP/s8.npy" dtype=complex128 -o "$TX_TMP/c_whole.npy"
+check "cap: streaming within a 1K cap" bash -c "TENSORX_STREAM_MIN_BYTES=0 '$TX' cast x='$TX_TMP/s8.npy' dtype=complex128 -o '$TX_TMP/c_stream.npy' --max-bytes 1K && cmp '$TX_TMP/c_whole.npy' '$TX_TMP/c_stream.npy'"
+check "cap: decode_raw streaming within a 100-byte cap" bash -c "TENSORX_STREAM_MIN_BYTES=0 '$TX' decode_raw input_bytes=@'$TX_TMP/r3000.bin' out_type=int32 -o '$TX_TMP/d_stream.npy' --max-bytes 100 && '$TX' decode_raw input_bytes=@'$TX_TMP/r3000.bin' out_type=int32 -o '$TX_TMP/d_whole.npy' && cmp '$TX_TMP/d_whole.npy' '$TX_TMP/d_stream.npy'"
+expect_fail cap_not_streamed resource_exhausted "npy: tensor of 3000 bytes exceeds the limit of 1024 bytes" -- cast x="$TX_TMP/s8.npy" dtype=complex128 -o "$TX_TMP/x.npy" --max-bytes 1K
+check "cap: info maps a big file whatever the cap" bash -c "TENSORX_STREAM_MIN_BYTES=0 '$TX' info '$TX_TMP/s8.npy' --max-bytes 100 | grep -qx 'size: 3000 elements, 3000 bytes'"
 # The default: half of physical memory (getconf reads what sysconf reads).
 half=$(( $(getconf _PHYS_PAGES) / 2 * $(getconf PAGE_SIZE) ))
 depth=$(( half / 128 + 1 )) # 16 float64 rows of `depth`: just over the default cap
