@@ -30,7 +30,6 @@ static const char *kind_name(param_kind k) {
     return "?";
 }
 
-
 static void usage(FILE *f) {
     fprintf(f,
             "tensorx %s -- TensorFlow's tensor transformations, bit-exact, from the command line\n\n"
