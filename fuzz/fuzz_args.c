@@ -4,7 +4,7 @@
  * printer (tools/print.c) on what it parses, and the conformance suites' JSON reader
  * (tools/json.c).  Input: byte 0 picks the parameter kind (0..6 = param_kind, 7 = JSON), byte 1
  * is the dtype an empty literal "[]" takes, the rest is the text.  Texts naming files ('@', .npy)
- * are skipped; stdin ("-") is /dev/null. */
+ * are skipped; stdin ("-") is /dev/null, which is the tools' io_error "no input on stdin". */
 #include "../tools/json.h"
 #include "../tools/opreg.h"
 #include "../tools/print.h"
@@ -70,7 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&v, 0, sizeof v);
     op_fail(TX_OK, "%s", "");
     tx_status st = op_parse_value(&p, text, &v);
-    if (st != TX_OK) {
+    if (st == OP_IO_ERROR) {
+        /* "-" on an empty stdin: the tools' own status, with a message. */
+        if (!op_error()[0]) fz_die("op_parse_value: io_error without a message");
+        if (v.present || v.tensor || v.list || v.s || v.ints) fz_die("op_parse_value failed but left a value");
+    } else if (st != TX_OK) {
         fz_check_failure(st, "op_parse_value", op_error());
         if (v.present || v.tensor || v.list || v.s || v.ints) fz_die("op_parse_value failed but left a value");
     } else {

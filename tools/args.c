@@ -254,16 +254,7 @@ static tx_status parse_tensor(const char *text, tx_dtype empty_dtype, tx_tensor 
         free(data);
         return st;
     }
-    if (strcmp(text, "-") == 0 || ends_with(text, ".npy")) {
-        if (strcmp(text, "-") != 0) return tx_npy_load(text, out);
-        char *data;
-        size_t size;
-        tx_status st = tv_read_file("-", &data, &size);
-        if (st != TX_OK) return st;
-        st = tx_npy_load_buffer(data, size, out);
-        free(data);
-        return st;
-    }
+    if (strcmp(text, "-") == 0 || ends_with(text, ".npy")) return tv_load_npy(text, out);
     return literal(text, empty_dtype, out);
 }
 

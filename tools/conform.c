@@ -313,11 +313,11 @@ static void run_case(const json *c, tally *t) {
     } else if (experr) {
         ok = st != TX_OK;
         if (!ok) snprintf(why, sizeof why, "succeeded, want error %s", experr->text ? experr->text : "?");
-        else if (experr->type == J_STRING && strcmp(tx_status_name(st), experr->text) != 0)
-            printf("NOTE %s: error category %s, case says %s (%s)\n", name, tx_status_name(st), experr->text, op_error());
+        else if (experr->type == J_STRING && strcmp(op_status_name(st), experr->text) != 0)
+            printf("NOTE %s: error category %s, case says %s (%s)\n", name, op_status_name(st), experr->text, op_error());
     } else if (st != TX_OK) {
         ok = false;
-        snprintf(why, sizeof why, "%s: %s", tx_status_name(st), op_error());
+        snprintf(why, sizeof why, "%s: %s", op_status_name(st), op_error());
     } else if (!expect || expect->type != J_ARRAY || expect->n != o.n) {
         ok = false;
         snprintf(why, sizeof why, "%zu outputs, want %zu", o.n, expect && expect->type == J_ARRAY ? expect->n : 0);
@@ -407,15 +407,20 @@ static void run_path(const char *path, tally *t) {
 }
 
 int conform_main(int argc, char **argv) {
-    if (argc < 1) {
-        fprintf(stderr, "usage: tensorx conform [--plan] FILE.json|DIR ...\n");
-        return 2;
-    }
-    tally t = {0};
-    if (!strcmp(argv[0], "--plan")) {
+    if (argc >= 1 && !strcmp(argv[0], "--plan")) {
         plan_check = true;
         argc--, argv++;
     }
+    for (int i = 0; i < argc; i++)
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "tensorx: conform: usage: unknown option '%s' (tensorx conform [--plan] FILE.json|DIR ...)\n", argv[i]);
+            return 2;
+        }
+    if (argc < 1) {
+        fprintf(stderr, "tensorx: conform: usage: tensorx conform [--plan] FILE.json|DIR ...\n");
+        return 2;
+    }
+    tally t = {0};
     for (int i = 0; i < argc; i++) run_path(argv[i], &t);
     if (t.nskipped_ops) {
         printf("skipped ops (not implemented):");

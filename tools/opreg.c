@@ -23,6 +23,18 @@ const char *op_error(void) {
     return tx_last_error();
 }
 
+const char *op_status_name(tx_status s) {
+    if (s == OP_USAGE) return "usage";
+    if (s == OP_IO_ERROR) return "io_error";
+    return tx_status_name(s);
+}
+
+tx_status op_fail_io(const char *verb, const char *path, int errnum) {
+    if (strcmp(path, "-") == 0)
+        return op_fail(OP_IO_ERROR, "cannot %s %s: %s", verb, *verb == 'r' ? "stdin" : "stdout", strerror(errnum));
+    return op_fail(OP_IO_ERROR, "cannot %s '%s': %s", verb, path, strerror(errnum));
+}
+
 static const op_value *find(const op_args *a, const char *name, param_kind kind) {
     for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++)
         if (strcmp(a->def->params[i].name, name) == 0)
@@ -90,7 +102,7 @@ tx_status op_args_finish(op_args *a) {
         const op_param *p = &a->def->params[i];
         if (a->v[i].present) continue;
         if (p->def == PARAM_REQUIRED)
-            return op_fail(TX_INVALID_ARGUMENT, "%s: missing required argument '%s'", a->def->name, p->name);
+            return op_fail(OP_USAGE, "missing required argument '%s' (see tensorx %s --help)", p->name, a->def->name);
         if (p->def[0] == '\0') continue; /* PARAM_OPTIONAL: stays absent */
         tx_status st = op_parse_value(p, p->def, &a->v[i]);
         if (st != TX_OK) return st;
@@ -120,8 +132,8 @@ bool op_plan_agrees(const op_plan_result *r, tx_status st, const op_outputs *o, 
     if (r->leaked) {
         snprintf(why, cap, "plan: an output was made in plan mode");
     } else if (r->st != st) {
-        snprintf(why, cap, "plan: status %s (%.300s), the run gives %s", tx_status_name(r->st), r->msg,
-                 tx_status_name(st));
+        snprintf(why, cap, "plan: status %s (%.300s), the run gives %s", op_status_name(r->st), r->msg,
+                 op_status_name(st));
     } else if (st != TX_OK) {
         if (strcmp(r->msg, op_error()) != 0)
             snprintf(why, cap, "plan: message '%.200s', the run gives '%.200s'", r->msg, op_error());

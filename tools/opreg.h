@@ -136,7 +136,7 @@ tx_status op_parse_value(const op_param *p, const char *text, op_value *v);
 tx_status op_parse_tensor(const char *text, tx_tensor **out);
 void op_value_clear(op_value *v);
 /* Fills every absent parameter with its default (parsing the default text); checks required
- * ones.  Returns non-OK naming a missing required parameter. */
+ * ones.  A missing required parameter is OP_USAGE, naming it. */
 tx_status op_args_finish(op_args *a);
 void op_args_clear(op_args *a);
 void op_outputs_clear(op_outputs *o);
@@ -144,5 +144,15 @@ void op_outputs_clear(op_outputs *o);
 /* The message of the last tools-level error (falls back to tx_last_error()). */
 const char *op_error(void);
 tx_status op_fail(tx_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Statuses of the tools beside the library's (which are TensorFlow's codes, none of which fits
+ * these): OP_USAGE, a command line the tool cannot take (the CLI exits 2); OP_IO_ERROR, a file
+ * or stream that could not be read or written (the message carries the system's reason). */
+#define OP_USAGE ((tx_status)1000)
+#define OP_IO_ERROR ((tx_status)1001)
+/* tx_status_name(s), or "usage" / "io_error" for the tools' own statuses. */
+const char *op_status_name(tx_status s);
+/* OP_IO_ERROR with "cannot read|write 'path': strerror(errnum)" ("stdin" / "stdout" for "-"). */
+tx_status op_fail_io(const char *verb, const char *path, int errnum);
 
 #endif

@@ -8,6 +8,8 @@
  * to the normal path, which reports errors exactly as for small inputs.  Only tensorx.h is used. */
 #include "stream.h"
 
+#include "values.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,6 +36,7 @@ typedef struct {
     FILE *f;
     const char *path;
     bool is_stdout;
+    bool is_regular; /* a regular file, which a failed run removes */
 } sink;
 
 static tx_status sink_open(sink *s, const char *path) {
@@ -47,31 +50,43 @@ static tx_status sink_open(sink *s, const char *path) {
         return TX_OK;
     }
     s->f = fopen(path, "wb");
-    if (s->f == NULL) return op_fail(TX_INVALID_ARGUMENT, "cannot create '%s': %s", path, strerror(errno));
+    if (s->f == NULL) return op_fail_io("write", path, errno);
+    struct stat sb;
+    s->is_regular = fstat(fileno(s->f), &sb) == 0 && S_ISREG(sb.st_mode);
     return TX_OK;
 }
 
 static tx_status sink_write(sink *s, const void *data, size_t n) {
-    if (n && fwrite(data, 1, n, s->f) != n)
-        return op_fail(TX_INVALID_ARGUMENT, "error writing '%s': %s", s->path, strerror(errno));
+    if (n && fwrite(data, 1, n, s->f) != n) return op_fail_io("write", s->path, errno);
     return TX_OK;
 }
 
-/* Closes the sink; a failed run removes a partial output file. */
+/* Closes the sink; a failed run removes a partial output file (never a device such as
+ * /dev/full, nor anything but a regular file). */
 static tx_status sink_close(sink *s, tx_status st) {
     if (s->f == NULL) return st;
+    errno = 0;
     int bad = s->is_stdout ? fflush(s->f) : fclose(s->f);
-    if (bad && st == TX_OK) st = op_fail(TX_INVALID_ARGUMENT, "error writing '%s': %s", s->path, strerror(errno));
-    if (st != TX_OK && !s->is_stdout) remove(s->path);
+    if (bad && st == TX_OK) st = op_fail_io("write", s->path, errno ? errno : EIO);
+    if (st != TX_OK && s->is_regular) remove(s->path);
     s->f = NULL;
     return st;
 }
 
 tx_status stream_save(const char *path, const tx_tensor *t) {
-    if (strcmp(path, "-") != 0) return tx_npy_save(path, t);
     sink s = {0};
     tx_status st = sink_open(&s, path);
     if (st != TX_OK) return st;
+    tx_dtype dt = tx_tensor_dtype(t);
+    if (dt != TX_STRING && TX_HOST_LITTLE_ENDIAN) {
+        /* The header, then the data as they are: no copy of the tensor. */
+        unsigned char hdr[TX_NPY_HEADER_MAX];
+        size_t hlen;
+        st = tx_npy_write_header(dt, tx_tensor_rank(t), tx_tensor_dims(t), hdr, sizeof hdr, &hlen);
+        if (st == TX_OK) st = sink_write(&s, hdr, hlen);
+        if (st == TX_OK) st = sink_write(&s, tx_tensor_data(t), tx_tensor_nbytes(t));
+        return sink_close(&s, st);
+    }
     void *buf;
     size_t size;
     st = tx_npy_save_buffer(t, &buf, &size);
@@ -254,13 +269,15 @@ static bool parse_cmd(const op_def *d, const char *input_name, int argc, char **
 
 static int report(const op_def *d, tx_status st) {
     progress_stop();
-    fprintf(stderr, "tensorx: %s: %s: %s\n", d->name, tx_status_name(st), op_error());
+    fprintf(stderr, "tensorx: %s: %s: %s\n", d->name, op_status_name(st), op_error());
     return 1;
 }
 
+/* Bytes of input per window; a window and its result stay within the tensor cap. */
 static uint64_t chunk_bytes(void) {
     uint64_t c = env_bytes("TENSORX_CHUNK_BYTES", 16 * MIB);
-    return c ? c : 16 * MIB;
+    if (c == 0) c = 16 * MIB;
+    return c < tx_max_tensor_bytes() ? c : tx_max_tensor_bytes();
 }
 
 /* decode_raw input_bytes=@FILE: the file is one string; out is 1-D of size / item elements. */
@@ -368,7 +385,8 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
     st = tx_npy_write_header(to, out_rank, out_dims, hdr, sizeof hdr, &hlen);
     if (st == TX_OK) st = sink_open(&s, c->out);
     if (st == TX_OK) st = sink_write(&s, hdr, hlen);
-    int64_t rows_per = (int64_t)(chunk_bytes() / (in * (uint64_t)row));
+    uint64_t grow = is_cast && out_size > in ? (out_size + in - 1) / in : 1; /* result / window bytes */
+    int64_t rows_per = (int64_t)(chunk_bytes() / (in * (uint64_t)row * grow));
     if (rows_per < 1) rows_per = 1;
     int64_t rows = numel / row;
     progress_start(d->name, info.data_size);
@@ -393,11 +411,16 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
 tx_status stream_load_npy(const char *path, tx_tensor **out) {
     tx_npy_info info;
     uint64_t min = env_bytes("TENSORX_STREAM_MIN_BYTES", 64 * MIB);
-    if (tx_npy_read_info(path, &info) == TX_OK && info.dtype != TX_STRING && !info.byte_swapped &&
-        (!info.fortran_order || info.rank <= 1) && info.data_size >= min &&
-        tx_file_map(path, info.data_offset, info.dtype, info.rank, info.dims, 0, out) == TX_OK)
-        return TX_OK;
-    return tx_npy_load(path, out);
+    if (strcmp(path, "-") != 0 && tx_npy_read_info(path, &info) == TX_OK && info.dtype != TX_STRING &&
+        !info.byte_swapped && (!info.fortran_order || info.rank <= 1) && info.data_size >= min) {
+        /* A mapped file takes no memory: the tensor cap does not apply to it. */
+        size_t cap = tx_max_tensor_bytes();
+        tx_set_max_tensor_bytes(0);
+        tx_status st = tx_file_map(path, info.data_offset, info.dtype, info.rank, info.dims, 0, out);
+        tx_set_max_tensor_bytes(cap);
+        if (st == TX_OK) return TX_OK;
+    }
+    return tv_load_npy(path, out);
 }
 
 bool stream_run(const op_def *d, int argc, char **argv, int *rc) {

@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tensorx.c -- the command-line tool: `tensorx OP name=value ... [-o FILE.npy]...`, `info`,
- * `conform`, `help`.  Built only on the public API (tensorx.h). */
+ * `conform`, `help`.  Built only on the public API (tensorx.h).  Exit status: 0 success, 1 the
+ * operation (or a file) failed, 2 a command line the tool cannot take ("usage:"). */
 #include "conform.h"
 #include "opreg.h"
 #include "print.h"
 #include "stream.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 static const char *kind_name(param_kind k) {
     switch (k) {
@@ -28,15 +35,18 @@ static void usage(FILE *f) {
             "tensorx %s -- TensorFlow's tensor transformations, bit-exact, from the command line\n\n"
             "usage:\n"
             "  tensorx OP name=value ... [-o OUT.npy]...   run an op (results print unless -o is given)\n"
-            "  tensorx OP --help                           an op's arguments and defaults\n"
+            "  tensorx OP --help | tensorx help OP         an op's arguments and defaults\n"
             "  tensorx OP name=value ... --plan[=json]     the outputs' dtypes, shapes and bytes, or\n"
             "                                              the error, without running the op\n"
-            "  tensorx info FILE.npy                       dtype, shape, size and a preview\n"
-            "  tensorx conform FILE.json|DIR ...           run conformance suites\n"
+            "  tensorx info FILE.npy|-                     dtype, shape, size and a preview\n"
+            "  tensorx conform [--plan] FILE.json|DIR ...  run conformance suites\n"
             "  tensorx help | --version\n\n"
             "tensor values: FILE.npy, - (.npy on stdin), @FILE (raw bytes as a string scalar),\n"
-            "  or a literal: 5, 1,0, [[1,2],[3,4]]:float32, [\"ab\",\"c\"]\n"
-            "-o: once per output, or once with {} in the name (replaced by the output index)\n\n"
+            "  or a literal: 5, [4], 1,0, [[1,2],[3,4]]:float32, [\"ab\",\"c\"]\n"
+            "-o: once per output, or once with {} in the name (replaced by the output index)\n"
+            "--max-bytes N (or TENSORX_MAX_BYTES=N): the largest tensor made, e.g. 64M, 2G\n"
+            "  (default: half of physical memory; 0: no cap)\n"
+            "exit status: 0 success, 1 the operation or a file failed, 2 usage\n\n"
             "ops:\n",
             tx_version_string());
     for (size_t i = 0; op_at(i); i++) fprintf(f, "  %-36s %s\n", op_at(i)->name, op_at(i)->summary);
@@ -51,25 +61,201 @@ static void op_help(const op_def *d) {
     }
 }
 
+/* Prints a failure as `tensorx: OP: STATUS: MESSAGE` (`tensorx: STATUS: MESSAGE` without an op)
+ * and returns the exit status: 2 for usage, 1 otherwise. */
+static int report(const char *op, tx_status st, const char *msg) {
+    progress_stop();
+    fprintf(stderr, "tensorx: %s%s%s: %s\n", op ? op : "", op ? ": " : "", op_status_name(st), msg);
+    return st == OP_USAGE ? 2 : 1;
+}
+
+static int usage_error(const char *op, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *op, const char *fmt, ...) {
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return report(op, OP_USAGE, msg);
+}
+
+/* ---- suggestions ------------------------------------------------------------------------------ */
+
+/* Edits between a and b, a swap of neighbours counting as one (optimal string alignment), case
+ * ignored; names longer than 63 bytes are never near. */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b), d[64][64];
+    if (n > 63 || m > 63) return SIZE_MAX;
+    for (size_t i = 0; i <= n; i++) d[i][0] = i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
+            size_t v = d[i - 1][j - 1] + (ai != bj);
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+/* The name nearest to `word`: the fewest edits, at most 3 and at most half the shorter name
+ * (reshap -> reshape, stack -> pack), else the only name `word` begins (3 letters or more:
+ * out -> out_type); NULL when nothing is close. */
+static const char *nearest(const char *word, const char *const *names, size_t n) {
+    const char *best = NULL, *prefix = NULL;
+    size_t best_d = SIZE_MAX, wl = strlen(word), nprefix = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(word, names[i]), nl = strlen(names[i]);
+        if (d <= 3 && 2 * d <= (wl < nl ? wl : nl) && d < best_d) best = names[i], best_d = d;
+        if (wl >= 3 && wl < nl && strncasecmp(names[i], word, wl) == 0) prefix = names[i], nprefix++;
+    }
+    return best ? best : nprefix == 1 ? prefix : NULL;
+}
+
+/* "; did you mean 'NAME'?" when a name is near, else "". */
+static const char *did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t cap) {
+    const char *s = nearest(word, names, n);
+    if (!s) return "";
+    snprintf(buf, cap, "; did you mean '%s'?", s);
+    return buf;
+}
+
+static const char *const commands[] = {"info", "conform", "help", "version"};
+
+static int unknown_command(const char *word) {
+    const char *names[256];
+    size_t n = 0;
+    for (size_t i = 0; op_at(i) && n < 250; i++) names[n++] = op_at(i)->name;
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) names[n++] = commands[i];
+    char buf[128];
+    return usage_error(NULL, "unknown op or command '%s'%s (tensorx help lists them)", word,
+                       did_you_mean(word, names, n, buf, sizeof buf));
+}
+
+/* ---- a scalar where a vector is needed --------------------------------------------------------- */
+
+/* TF refuses `shape=4` where it wants a vector; the rule stays, and the message gains how to write
+ * one.  Found without a table of vector arguments: the op's message makes the argument the subject
+ * of a rank rule, and the same call sized (plan mode: nothing runs or is allocated) with the
+ * argument as a 1-element vector no longer objects to its rank. */
+
+/* `name` as a whole word, the subject of a rule: "shape must ...", "begin and size to be ...",
+ * "params of rank ...", "multiples argument to be ...", "begin, end, and strides ...". */
+static bool names_subject(const char *msg, const char *name) {
+    static const char *const next[] = {" must", " cannot", " to be", " and ", ",", " of rank", " argument"};
+    size_t n = strlen(name);
+    for (const char *p = strstr(msg, name); p; p = strstr(p + 1, name)) {
+        if (p > msg && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
+        for (size_t i = 0; i < sizeof next / sizeof *next; i++)
+            if (!strncmp(p + n, next[i], strlen(next[i]))) return true;
+    }
+    return false;
+}
+
+static bool has_word(const char *msg, const char *const *words, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (strstr(msg, words[i])) return true;
+    return false;
+}
+
+/* A rule about the rank of argument `name`. */
+static bool rank_rule(const char *msg, const char *name) {
+    static const char *const w[] = {"vector", "-D", "rank", "matrix", "scalar", "[]"};
+    return names_subject(msg, name) && has_word(msg, w, sizeof w / sizeof *w);
+}
+
+/* The message asks for a rank other than 1: a matrix, a scalar, "4-D". */
+static bool wants_other_rank(const char *msg) {
+    static const char *const w[] = {"matrix", "scalar"};
+    if (has_word(msg, w, 2)) return true;
+    for (const char *p = strstr(msg, "-D"); p; p = strstr(p + 1, "-D"))
+        if (p > msg && isdigit((unsigned char)p[-1]) && p[-1] != '1') return true;
+    return false;
+}
+
+/* A literal written without brackets (not a file, not stdin). */
+static bool bare_literal(const char *text) {
+    size_t n = strlen(text);
+    return strcmp(text, "-") != 0 && text[0] != '@' && !strchr(text, '[') &&
+           !(n >= 4 && !strcmp(text + n - 4, ".npy"));
+}
+
+/* Appends " NAME=[VALUE]" (the dtype suffix kept outside: [4]:int64) to hint. */
+static void append_vector(char *hint, size_t cap, const char *name, const char *text) {
+    const char *colon = strrchr(text, ':');
+    if (colon && tx_dtype_from_name(colon + 1) == TX_INVALID_DTYPE) colon = NULL;
+    size_t len = strlen(hint), vlen = colon ? (size_t)(colon - text) : strlen(text);
+    snprintf(hint + len, cap - len, " %s=[%.*s]%s", name, (int)vlen, text, colon ? colon : "");
+}
+
+/* hint: "(write shape=[4] for a vector)" or "" -- for the failure `msg` of op d with arguments a
+ * given as text[k] on the command line. */
+static void vector_hint(const op_def *d, const op_args *a, const char *const *text, const char *msg,
+                        char *hint, size_t cap) {
+    static op_plan_result r; /* ~150 KB: not on the stack */
+    op_args b = *a;          /* the same values, but the candidates as vectors (views) */
+    bool cand[OP_MAX_PARAMS] = {false};
+    size_t ncand = 0, nhint = 0;
+    char list[512] = "";
+    hint[0] = '\0';
+    for (size_t k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++) {
+        const tx_tensor *t = a->v[k].tensor;
+        if (d->params[k].kind != P_TENSOR || !text[k] || !t || tx_tensor_rank(t) != 0 ||
+            !bare_literal(text[k]) || !rank_rule(msg, d->params[k].name))
+            continue;
+        tx_tensor *v = NULL;
+        if (tx_expand_dims(t, 0, &v) != TX_OK) continue;
+        b.v[k].tensor = v;
+        cand[k] = true;
+        ncand++;
+    }
+    if (ncand) op_plan_run(d, &b, &r);
+    for (size_t k = 0; k < OP_MAX_PARAMS; k++) {
+        if (!cand[k]) continue;
+        const char *name = d->params[k].name;
+        static const char *const vec[] = {"vector", "1-D"};
+        if (r.st == TX_OK || !rank_rule(r.msg, name) ||
+            (has_word(r.msg, vec, 2) && !wants_other_rank(r.msg))) {
+            append_vector(list, sizeof list, name, text[k]);
+            nhint++;
+        }
+        tx_tensor_free(b.v[k].tensor);
+    }
+    if (nhint) snprintf(hint, cap, " (write%s for %s)", list, nhint == 1 ? "a vector" : "vectors");
+}
+
+/* ---- running an op ---------------------------------------------------------------------------- */
+
+/* Reports the failure of op d: a scalar given for a vector gains the vector's spelling, and a
+ * tensor over the cap says where the cap comes from. */
+static int fail_op(const op_def *d, const op_args *a, const char *const *text, tx_status st) {
+    char msg[600], hint[600] = "";
+    snprintf(msg, sizeof msg, "%s", op_error());
+    if (st == TX_INVALID_ARGUMENT && a && text) vector_hint(d, a, text, msg, hint, sizeof hint);
+    if (st == TX_RESOURCE_EXHAUSTED && strstr(msg, "the limit of"))
+        snprintf(hint, sizeof hint, " (the cap: --max-bytes or TENSORX_MAX_BYTES)");
+    char line[1200];
+    snprintf(line, sizeof line, "%s%s", msg, hint);
+    return report(d->name, st, line);
+}
+
+static int fail(tx_status st, const op_def *d) { return fail_op(d, NULL, NULL, st); }
+
 static int info(const char *path) {
     tx_tensor *t = NULL;
+    op_fail(TX_OK, "%s", "");
     tx_status st = stream_load_npy(path, &t); /* big files are mapped: the preview reads little */
-    if (st != TX_OK) {
-        fprintf(stderr, "tensorx: info: %s: %s\n", tx_status_name(st), tx_last_error());
-        return 1;
-    }
+    if (st != TX_OK) return report("info", st, op_error());
     printf("dtype: %s\nshape: [", tx_dtype_name(tx_tensor_dtype(t)));
     for (size_t d = 0; d < tx_tensor_rank(t); d++) printf(d ? ", %lld" : "%lld", (long long)tx_tensor_dims(t)[d]);
     printf("]\nsize: %lld elements, %zu bytes\n", (long long)tx_tensor_numel(t), tx_tensor_nbytes(t));
     print_tensor(stdout, t);
     tx_tensor_free(t);
     return 0;
-}
-
-static int fail(tx_status st, const char *op) {
-    progress_stop();
-    fprintf(stderr, "tensorx: %s: %s: %s\n", op, tx_status_name(st), op_error());
-    return 1;
 }
 
 /* --plan: what the call would make (dtype, shape, bytes of each output) or the error it would
@@ -102,9 +288,7 @@ static void print_plan(const op_def *d, const tx_plan *p, bool json) {
     else printf("new bytes: %zu\n", total);
 }
 
-static int fail(tx_status st, const char *op);
-
-static int plan_op(const op_def *d, const op_args *a, bool json) {
+static int plan_op(const op_def *d, const op_args *a, const char *const *text, bool json) {
     tx_plan p = {NULL, 0, 0};
     tx_status st;
     for (;;) { /* again with room for every output if the first guess was short */
@@ -122,16 +306,39 @@ static int plan_op(const op_def *d, const op_args *a, bool json) {
             break;
         }
     }
-    int rc = st == TX_OK ? (print_plan(d, &p, json), 0) : fail(st, d->name);
+    int rc = st == TX_OK ? (print_plan(d, &p, json), 0) : fail_op(d, a, text, st);
     free(p.outputs);
     return rc;
+}
+
+/* An option the op does not take: usage, with the nearest option. */
+static tx_status unknown_option(const char *arg) {
+    static const char *const options[] = {"-o", "--plan", "--plan=json", "--help", "--max-bytes"};
+    char buf[128];
+    return op_fail(OP_USAGE, "unknown option '%s'%s", arg,
+                   did_you_mean(arg, options, sizeof options / sizeof *options, buf, sizeof buf));
+}
+
+/* An argument name the op does not have: usage, with the nearest name. */
+static tx_status unknown_argument(const op_def *d, const char *name, size_t len) {
+    const char *names[OP_MAX_PARAMS];
+    size_t n = 0;
+    while (n < OP_MAX_PARAMS && d->params[n].name) names[n] = d->params[n].name, n++;
+    char word[128], buf[128];
+    snprintf(word, sizeof word, "%.*s", (int)len, name);
+    return op_fail(OP_USAGE, "unknown argument '%s'%s (tensorx %s --help lists them)", word,
+                   did_you_mean(word, names, n, buf, sizeof buf), d->name);
 }
 
 static int run_op(const op_def *d, int argc, char **argv) {
     int rc = 0;
     int plan = 0; /* 1: --plan, 2: --plan=json */
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--plan")) plan = 1;
+        if (!strcmp(argv[i], "-o")) i++; /* a file name, whatever it looks like */
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            op_help(d);
+            return 0;
+        } else if (!strcmp(argv[i], "--plan")) plan = 1;
         else if (!strcmp(argv[i], "--plan=json")) plan = 2;
     }
     /* Big files: decode_raw / cast / bitcast chunk by chunk over mapped windows (stream.c). */
@@ -139,41 +346,41 @@ static int run_op(const op_def *d, int argc, char **argv) {
     op_args a;
     memset(&a, 0, sizeof a);
     a.def = d;
+    const char *text[OP_MAX_PARAMS] = {NULL}; /* each argument's text on the command line */
     const char *outs[256];
     size_t nouts = 0;
     tx_status st = TX_OK;
     progress_start(d->name, 0);
     for (int i = 0; i < argc && st == TX_OK; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            progress_stop();
-            op_help(d);
-            op_args_clear(&a);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--plan") || !strcmp(argv[i], "--plan=json")) continue;
-        if (!strcmp(argv[i], "-o")) {
-            if (i + 1 >= argc) st = op_fail(TX_INVALID_ARGUMENT, "-o needs a file name");
-            else if (nouts == 256) st = op_fail(TX_INVALID_ARGUMENT, "too many -o");
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--plan") || !strcmp(arg, "--plan=json")) continue;
+        if (!strcmp(arg, "-o")) {
+            if (i + 1 >= argc) st = op_fail(OP_USAGE, "-o needs a file name");
+            else if (nouts == 256) st = op_fail(OP_USAGE, "too many -o");
             else outs[nouts++] = argv[++i];
             continue;
         }
-        char *eq = strchr(argv[i], '=');
-        if (!eq) {
-            st = op_fail(TX_INVALID_ARGUMENT, "expected name=value, got '%s'", argv[i]);
+        if (arg[0] == '-') {
+            st = unknown_option(arg);
             break;
         }
-        size_t k;
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg) {
+            st = op_fail(OP_USAGE, "expected name=value, got '%s'", arg);
+            break;
+        }
+        size_t k, len = (size_t)(eq - arg);
         for (k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++)
-            if (strlen(d->params[k].name) == (size_t)(eq - argv[i]) && !strncmp(d->params[k].name, argv[i], (size_t)(eq - argv[i])))
-                break;
+            if (strlen(d->params[k].name) == len && !strncmp(d->params[k].name, arg, len)) break;
         if (k == OP_MAX_PARAMS || !d->params[k].name) {
-            st = op_fail(TX_INVALID_ARGUMENT, "unknown argument '%.*s' (see tensorx %s --help)", (int)(eq - argv[i]), argv[i], d->name);
+            st = unknown_argument(d, arg, len);
             break;
         }
         if (a.v[k].present) {
-            st = op_fail(TX_INVALID_ARGUMENT, "argument '%s' given twice", d->params[k].name);
+            st = op_fail(OP_USAGE, "argument '%s' given twice", d->params[k].name);
             break;
         }
+        text[k] = eq + 1;
         st = op_parse_value(&d->params[k], eq + 1, &a.v[k]);
         if (st != TX_OK) {
             char msg[600];
@@ -184,17 +391,19 @@ static int run_op(const op_def *d, int argc, char **argv) {
     if (st == TX_OK) st = op_args_finish(&a);
     if (st == TX_OK && plan) {
         progress_stop();
-        rc = plan_op(d, &a, plan == 2);
+        rc = plan_op(d, &a, text, plan == 2);
         op_args_clear(&a);
         return rc;
     }
     op_outputs o = {0};
+    bool ran = false;
     if (st == TX_OK) {
         op_fail(TX_OK, "%s", "");
         st = d->run(&a, &o);
+        ran = true;
     }
     if (st != TX_OK) {
-        rc = fail(st, d->name);
+        rc = fail_op(d, ran ? &a : NULL, text, st);
     } else if (nouts == 0) {
         progress_stop();
         for (size_t i = 0; i < o.n; i++) print_tensor(stdout, o.t[i]);
@@ -203,13 +412,13 @@ static int run_op(const op_def *d, int argc, char **argv) {
             const char *p = strstr(outs[0], "{}");
             char name[4096];
             snprintf(name, sizeof name, "%.*s%zu%s", (int)(p - outs[0]), outs[0], i, p + 2);
-            if ((st = stream_save(name, o.t[i])) != TX_OK) rc = fail(st, d->name);
+            if ((st = stream_save(name, o.t[i])) != TX_OK) rc = fail(st, d);
         }
     } else if (nouts != o.n) {
-        rc = fail(op_fail(TX_INVALID_ARGUMENT, "%zu -o given for %zu outputs (use one -o with {} in the name)", nouts, o.n), d->name);
+        rc = fail(op_fail(OP_USAGE, "%zu -o given for %zu outputs (use one -o with {} in the name)", nouts, o.n), d);
     } else {
         for (size_t i = 0; i < o.n && rc == 0; i++)
-            if ((st = stream_save(outs[i], o.t[i])) != TX_OK) rc = fail(st, d->name);
+            if ((st = stream_save(outs[i], o.t[i])) != TX_OK) rc = fail(st, d);
     }
     progress_stop();
     op_outputs_clear(&o);
@@ -217,27 +426,109 @@ static int run_op(const op_def *d, int argc, char **argv) {
     return rc;
 }
 
-int main(int argc, char **argv) {
-    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+/* ---- the tensor cap --------------------------------------------------------------------------- */
+
+/* A byte count: digits, optionally K, M, G or T (powers of 1024; "Ki", "KiB", "KB" too). */
+static bool parse_size(const char *s, size_t *out) {
+    if (!isdigit((unsigned char)*s)) return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || v > SIZE_MAX) return false;
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    unsigned shift = 0;
+    if (u) {
+        shift = 10 * (unsigned)(u - units + 1);
+        end++;
+        if (*end == 'i') end++;
     }
-    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    if (*end == 'B') end++;
+    if (*end || (shift && v > (SIZE_MAX >> shift))) return false;
+    *out = (size_t)v << shift;
+    return true;
+}
+
+/* Half of physical memory, or 0 (the library's own limit) when the system does not say. */
+static size_t default_cap(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    uint64_t half = (uint64_t)pages / 2 * (uint64_t)page;
+    return half > SIZE_MAX ? 0 : (size_t)half;
+}
+
+/* Sets the largest tensor the tool makes (tx_set_max_tensor_bytes): --max-bytes N anywhere on
+ * the command line (taken out of argv), else TENSORX_MAX_BYTES, else default_cap(); 0 lifts the
+ * cap.  Returns 0, or 2 after reporting a usage error. */
+static int set_max_bytes(int *argc, char **argv) {
+    const char *text = NULL, *from = NULL;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < *argc) {
+            argv[out++] = argv[i++];
+            argv[out++] = argv[i];
+        } else if (!strcmp(argv[i], "--max-bytes")) {
+            if (i + 1 >= *argc) return usage_error(NULL, "--max-bytes needs a size (e.g. 64M, 2G)");
+            text = argv[++i];
+            from = "--max-bytes";
+        } else if (!strncmp(argv[i], "--max-bytes=", 12)) {
+            text = argv[i] + 12;
+            from = "--max-bytes";
+        } else {
+            argv[out++] = argv[i];
+        }
+    }
+    *argc = out;
+    argv[out] = NULL;
+    if (!from && (text = getenv("TENSORX_MAX_BYTES")) != NULL && *text) from = "TENSORX_MAX_BYTES";
+    size_t cap = 0;
+    if (!from) cap = default_cap();
+    else if (!parse_size(text, &cap))
+        return usage_error(NULL, "%s: '%s' is not a byte count (e.g. 1073741824, 64M, 2G)", from, text);
+    tx_set_max_tensor_bytes(cap);
+    return 0;
+}
+
+/* ---- commands --------------------------------------------------------------------------------- */
+
+/* tensorx help [OP]: every op, or one op's arguments (as OP --help). */
+static int help(int argc, char **argv) {
+    if (argc == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 1) return usage_error("help", "tensorx help [OP] takes one op, got %d words", argc);
+    const op_def *d = op_find(argv[0]);
+    if (d) {
+        op_help(d);
+        return 0;
+    }
+    if (!strcmp(argv[0], "info")) printf("usage: tensorx info FILE.npy|-\n");
+    else if (!strcmp(argv[0], "conform")) printf("usage: tensorx conform [--plan] FILE.json|DIR ...\n");
+    else if (!strcmp(argv[0], "help") || !strcmp(argv[0], "version")) usage(stdout);
+    else return unknown_command(argv[0]);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int rc = set_max_bytes(&argc, argv);
+    if (rc) return rc;
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return help(argc - 2, argv + 2);
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("tensorx %s\n", tx_version_string());
         return 0;
     }
-    if (!strcmp(argv[1], "info")) {
-        if (argc != 3) {
-            fprintf(stderr, "usage: tensorx info FILE.npy\n");
-            return 2;
-        }
+    if (!strcmp(cmd, "info")) {
+        if (argc != 3) return usage_error("info", "tensorx info FILE.npy|- takes one file");
         return info(argv[2]);
     }
-    if (!strcmp(argv[1], "conform")) return conform_main(argc - 2, argv + 2);
-    const op_def *d = op_find(argv[1]);
-    if (!d) {
-        fprintf(stderr, "tensorx: unknown op or command '%s' (see tensorx help)\n", argv[1]);
-        return 2;
-    }
+    if (!strcmp(cmd, "conform")) return conform_main(argc - 2, argv + 2);
+    const op_def *d = op_find(cmd);
+    if (!d) return unknown_command(cmd);
     return run_op(d, argc - 2, argv + 2);
 }

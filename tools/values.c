@@ -6,11 +6,14 @@
 #include "opreg.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 uint16_t tv_f64_to_f16(double d) {
     uint64_t b;
@@ -212,29 +215,56 @@ tx_status tv_set_number(tx_tensor *t, int64_t i, const char *re, const char *im)
 }
 
 tx_status tv_read_file(const char *path, char **data, size_t *size) {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) return op_fail(TX_INVALID_ARGUMENT, "cannot open '%s': %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
+    bool is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return op_fail_io("read", path, errno);
+    struct stat sb;
+    int err = fstat(fd, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
+    /* A regular file is read into one block of its size (+1 to see the end without growing). */
+    size_t cap = !err && S_ISREG(sb.st_mode) && sb.st_size > 0 && (uint64_t)sb.st_size < SIZE_MAX
+                     ? (size_t)sb.st_size + 1
+                     : (size_t)1 << 16,
+           n = 0;
+    char *buf = err ? NULL : malloc(cap);
+    bool oom = !err && !buf;
     while (buf) {
         if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); buf = NULL; break; }
+            char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                oom = true;
+                break;
+            }
             buf = nb;
             cap *= 2;
         }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) err = errno;
+        if (got <= 0) break;
+        n += (size_t)got;
     }
-    bool err = ferror(f);
-    if (f != stdin) fclose(f);
-    if (!buf) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory reading '%s'", path);
-    if (err) {
+    if (!is_stdin) close(fd);
+    if (err || oom) {
         free(buf);
-        return op_fail(TX_INVALID_ARGUMENT, "error reading '%s'", path);
+        return err ? op_fail_io("read", path, err)
+                   : op_fail(TX_RESOURCE_EXHAUSTED, "out of memory reading '%s'", path);
     }
     *data = buf;
     *size = n;
     return TX_OK;
+}
+
+tx_status tv_load_npy(const char *path, tx_tensor **out) {
+    *out = NULL;
+    char *data;
+    size_t size;
+    tx_status st = tv_read_file(path, &data, &size);
+    if (st != TX_OK) return st;
+    /* An empty pipe is what a failed earlier stage of a pipeline leaves. */
+    if (size == 0 && strcmp(path, "-") == 0)
+        st = op_fail(OP_IO_ERROR, "no input on stdin (did the previous command fail?)");
+    else
+        st = tx_npy_load_buffer(data, size, out);
+    free(data);
+    return st;
 }

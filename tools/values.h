@@ -17,7 +17,10 @@ float tv_bf16_to_f32(uint16_t h);
  * decoding, with ml_dtypes' NaN, infinity and overflow codes (see docs/casting.md). */
 uint8_t tv_f64_to_f8(double d, tx_dtype dt);
 double tv_f8_to_f64(uint8_t b, tx_dtype dt);
-/* Reads a whole file (or stdin for "-") into malloc'd memory. */
+/* Reads a whole file (or stdin for "-") into malloc'd memory.  A file that cannot be opened or
+ * read, or a directory, is OP_IO_ERROR with the system's reason. */
 tx_status tv_read_file(const char *path, char **data, size_t *size);
+/* Loads a .npy file, or the .npy on stdin for "-" (empty stdin: OP_IO_ERROR "no input on stdin"). */
+tx_status tv_load_npy(const char *path, tx_tensor **out);
 
 #endif

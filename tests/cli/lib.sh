@@ -2,7 +2,8 @@
 # lib.sh -- helpers for the CLI golden tests.  A test script sources this, calls the checks, and
 # ends with `finish`.  $TX is the tensorx binary (ctest sets it).
 #   expect NAME EXPECTED_STDOUT -- ARGS...     stdout must equal EXPECTED_STDOUT, exit 0
-#   expect_fail NAME STATUS FRAGMENT -- ARGS...  exit non-zero, stderr has "STATUS" and FRAGMENT
+#   expect_fail NAME STATUS FRAGMENT -- ARGS...  exit 1 (exit 2 when STATUS is "usage"), stderr has
+#                                                "STATUS: " and FRAGMENT
 set -u
 : "${TX:?TX must point at the tensorx binary}"
 TX_PASSED=0
@@ -26,11 +27,12 @@ expect() {
 expect_fail() {
     local name=$1 status=$2 fragment=$3
     shift 4
-    local rc
+    local rc want_rc=1
+    [ "$status" = usage ] && want_rc=2
     "$TX" "$@" >"$TX_TMP/out" 2>"$TX_TMP/err" && rc=0 || rc=$?
-    if [ "$rc" -eq 0 ] || ! grep -qF -- "$status" "$TX_TMP/err" || ! grep -qF -- "$fragment" "$TX_TMP/err"; then
+    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$status: " "$TX_TMP/err" || ! grep -qF -- "$fragment" "$TX_TMP/err"; then
         TX_FAILED=$((TX_FAILED + 1))
-        printf 'FAIL %s (exit %s): want %s with "%s"\n--- stderr\n%s\n' "$name" "$rc" "$status" "$fragment" "$(cat "$TX_TMP/err")"
+        printf 'FAIL %s (exit %s, want %s): want %s with "%s"\n--- stderr\n%s\n' "$name" "$rc" "$want_rc" "$status" "$fragment" "$(cat "$TX_TMP/err")"
     else
         TX_PASSED=$((TX_PASSED + 1))
     fi

@@ -48,8 +48,8 @@ expect expand_m1 "array([[1],
 expect_fail expand_range invalid_argument "dim 2 is out of range [-2, 1]" -- expand_dims input=[1,2] dim=2
 
 # Argument handling.
-expect_fail missing_arg invalid_argument "missing required argument 'shape'" -- reshape tensor=[1]
-expect_fail unknown_arg invalid_argument "unknown argument 'bogus'" -- reshape tensor=[1] shape=1 bogus=2
+expect_fail missing_arg usage "missing required argument 'shape'" -- reshape tensor=[1]
+expect_fail unknown_arg usage "unknown argument 'bogus'" -- reshape tensor=[1] shape=1 bogus=2
 expect_fail bad_literal invalid_argument "not rectangular" -- shape input=[[1,2],[3]]
 expect_fail bad_dtype invalid_argument "unknown dtype" -- shape input=[1]:float128
 expect literal_float "array([1.5, nan, -inf], dtype=float32)" -- reshape tensor=[1.5,nan,-inf] shape=[3]
@@ -68,5 +68,5 @@ expect outputs_braces "array([1, 1], dtype=int32)" -- reshape tensor="$TX_TMP/s1
 printf 'ab' > "$TX_TMP/raw.bin"
 expect raw_file "array(b'ab', dtype=string)" -- reshape tensor=@"$TX_TMP/raw.bin" shape=[]
 expect summarized "array([0.0, 0.0, 0.0, ..., 0.0, 0.0, 0.0], dtype=float32)" -- reshape tensor="$(python3 -c 'print("["+",".join(["0"]*1001)+"]:float32")')" shape=[1001]
-expect_fail unknown_op "" "unknown op or command 'frobnicate'" -- frobnicate
+expect_fail unknown_op usage "unknown op or command 'frobnicate'" -- frobnicate
 finish
