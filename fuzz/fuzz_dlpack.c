@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fz_check_tensor(x, "from_dlpack");
         /* Element i (row-major) against the producer's memory. */
         const unsigned char *base = mem + misalign + extra;
-        const unsigned char *o = tx_tensor_data(x);
+        const unsigned char *o = tx_tensor_data_const(x);
         int64_t idx[TX_MAX_RANK] = {0};
         for (int64_t i = 0; i < tx_tensor_numel(x); i++) {
             int64_t off = -lo, r = 1;
@@ -163,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             copy.deleter(e);
             fz_die("from_dlpack(to_dlpack(x)): %s", tx_last_error());
         }
-        if (tx_tensor_nbytes(y) != tx_tensor_nbytes(x) || memcmp(tx_tensor_data(y), tx_tensor_data(x), tx_tensor_nbytes(x)))
+        if (tx_tensor_nbytes(y) != tx_tensor_nbytes(x) || memcmp(tx_tensor_data_const(y), tx_tensor_data_const(x), tx_tensor_nbytes(x)))
             fz_die("from_dlpack(to_dlpack(x)) differs from x");
         tx_tensor_free(x);
         if (deleted > 1) fz_die("deleter called %d times", deleted);

@@ -460,22 +460,22 @@ static void test_file_map(void **state) {
     /* int16 [2,3] at byte 8 */
     assert_int_equal(tx_file_map(path, 8, TX_INT16, 2, TU_DIMS(2, 3), 0, &t), TX_OK);
     tu_assert_shape(t, TX_INT16, 2, TU_DIMS(2, 3));
-    const int16_t *v = tx_tensor_data(t);
+    const int16_t *v = tx_tensor_data_const(t);
     assert_int_equal(v[0], 8 | 9 << 8);
     assert_int_equal(v[5], 18 | 19 << 8);
     tx_tensor_free(t);
     /* the same bytes swapped */
     assert_int_equal(tx_file_map(path, 8, TX_INT16, 2, TU_DIMS(2, 3), 1, &t), TX_OK);
-    v = tx_tensor_data(t);
+    v = tx_tensor_data_const(t);
     assert_int_equal(v[0], 9 | 8 << 8);
     tx_tensor_free(t);
     /* complex64 swaps each part */
     assert_int_equal(tx_file_map(path, 0, TX_COMPLEX64, 1, TU_DIMS(1), 1, &t), TX_OK);
-    assert_memory_equal(tx_tensor_data(t), "\x03\x02\x01\x00\x07\x06\x05\x04", 8);
+    assert_memory_equal(tx_tensor_data_const(t), "\x03\x02\x01\x00\x07\x06\x05\x04", 8);
     tx_tensor_free(t);
     /* bool bytes > 1 read as 1; the file is untouched */
     assert_int_equal(tx_file_map(path, 0, TX_BOOL, 1, TU_DIMS(4), 0, &t), TX_OK);
-    assert_memory_equal(tx_tensor_data(t), "\x00\x01\x01\x01", 4);
+    assert_memory_equal(tx_tensor_data_const(t), "\x00\x01\x01\x01", 4);
     tx_tensor_free(t);
     FILE *f = fopen(path, "rb");
     unsigned char back[64];
