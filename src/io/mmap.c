@@ -4,7 +4,8 @@
  * (tx_file_map, tx_file_map_string).  They serve files larger than memory: the CLI maps one window
  * at a time and feeds it to decode_raw, cast or bitcast, so nothing holds the whole file.  The
  * byte storage of a wrapped string tensor is a "wrapped" buffer in the tensor's storage list, so
- * data-movement ops keep it alive exactly as they keep any string storage alive. */
+ * data-movement ops keep it alive exactly as they keep any string storage alive.  Mapped windows
+ * are read-only tensors: the file is opened O_RDONLY and every window ends up PROT_READ. */
 #include "internal.h"
 
 #include <errno.h>
