@@ -30,8 +30,8 @@ int main(int argc, char **argv) {
         int64_t N = d[0], H = d[1], W = d[2], C = d[3];
         const int64_t *o = tx_tensor_dims(nchw);
         bad = o[0] != N || o[1] != C || o[2] != H || o[3] != W;
-        const unsigned char *in = tx_tensor_data(nhwc);
-        const float *out = tx_tensor_data(nchw);
+        const unsigned char *in = tx_tensor_data_const(nhwc);
+        const float *out = tx_tensor_data_const(nchw);
         for (int64_t n = 0; n < N && !bad; n++)
             for (int64_t c = 0; c < C; c++)
                 for (int64_t h = 0; h < H; h++)
@@ -47,5 +47,6 @@ int main(int argc, char **argv) {
     tx_tensor_free(f32);
     tx_tensor_free(perm);
     tx_tensor_free(nchw);
+    tx_shutdown(); /* joins tensorx's worker threads, empties its allocation cache */
     return bad;
 }

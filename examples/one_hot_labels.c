@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
               check(tx_one_hot(labels, depth, NULL, NULL, -1, TX_FLOAT32, &rows), "one_hot");
     if (!bad) {
         int64_t n = tx_tensor_numel(labels);
-        const float *r = tx_tensor_data(rows);
+        const float *r = tx_tensor_data_const(rows);
         bad = tx_tensor_rank(rows) != 2 || tx_tensor_dim(rows, 0) != n || tx_tensor_dim(rows, 1) != depth;
         for (int64_t i = 0; i < n && !bad; i++) {
             int64_t label;
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
         bad = check(tx_tensor_from_data(TX_INT32, 1, two, weird, sizeof weird, &odd), "labels") ||
               check(tx_one_hot(odd, depth, NULL, NULL, -1, TX_FLOAT32, &odd_rows), "one_hot");
     if (!bad) {
-        const float *r = tx_tensor_data(odd_rows);
+        const float *r = tx_tensor_data_const(odd_rows);
         for (int k = 0; k < 2 * depth; k++) bad |= r[k] != 0.0f;
         if (bad) fprintf(stderr, "out-of-range labels did not give zero rows\n");
     }
@@ -46,5 +46,6 @@ int main(int argc, char **argv) {
     tx_tensor_free(rows);
     tx_tensor_free(odd);
     tx_tensor_free(odd_rows);
+    tx_shutdown(); /* joins tensorx's worker threads, empties its allocation cache */
     return bad;
 }

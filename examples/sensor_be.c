@@ -33,8 +33,8 @@ int main(int argc, char **argv) {
               check(tx_reshape(flat, shape, &samples), "reshape") ||
               check(tx_cast(samples, TX_FLOAT32, &volts), "cast");
     if (!bad) {
-        const int16_t *s = tx_tensor_data(samples);
-        const float *v = tx_tensor_data(volts);
+        const int16_t *s = tx_tensor_data_const(samples);
+        const float *v = tx_tensor_data_const(volts);
         for (int i = 0; i < 32 && !bad; i++) {
             int16_t want = (int16_t)(raw[2 * i] << 8 | raw[2 * i + 1]);
             if (s[i] != want || v[i] != (float)want) {
@@ -51,5 +51,6 @@ int main(int argc, char **argv) {
     tx_tensor_free(shape);
     tx_tensor_free(samples);
     tx_tensor_free(volts);
+    tx_shutdown(); /* joins tensorx's worker threads, empties its allocation cache */
     return bad;
 }

@@ -22,8 +22,8 @@ int main(void) {
               check(tx_string_tensor_unpack(strings, flat), "unpack") ||
               check(tx_string_tensor_pack(flat[0], flat[1], flat[2], &back), "pack");
     if (!bad) {
-        const int32_t *b = tx_tensor_data(flat[0]), *e = tx_tensor_data(flat[1]);
-        const char *sym = tx_tensor_data(flat[2]);
+        const int32_t *b = tx_tensor_data_const(flat[0]), *e = tx_tensor_data_const(flat[1]);
+        const char *sym = tx_tensor_data_const(flat[2]); /* a read-only view */
         bad = tx_tensor_numel(flat[2]) != 16 || memcmp(sym, "IntelOpenVINOa\0b", 16) != 0;
         for (int i = 0; i < 4 && !bad; i++) {
             const tx_string *s = tx_tensor_string(back, i);
@@ -36,5 +36,6 @@ int main(void) {
     tx_tensor_free(strings);
     for (int i = 0; i < 3; i++) tx_tensor_free(flat[i]);
     tx_tensor_free(back);
+    tx_shutdown(); /* joins tensorx's worker threads, empties its allocation cache */
     return bad;
 }

@@ -187,8 +187,11 @@ void fz_check_tensor(const tx_tensor *t, const char *what) {
     size_t nbytes;
     if (__builtin_mul_overflow((size_t)numel, es, &nbytes) || nbytes != tx_tensor_nbytes(t))
         fz_die("%s: nbytes %zu for %lld elements of %zu bytes", what, tx_tensor_nbytes(t), (long long)numel, es);
-    const void *data = tx_tensor_data(t);
-    if (!data) fz_die("%s: tx_tensor_data is NULL", what);
+    const void *data = tx_tensor_data_const(t);
+    if (!data) fz_die("%s: tx_tensor_data_const is NULL", what);
+    /* The writable accessor answers exactly for the tensors tx_tensor_is_writable allows. */
+    if ((tx_tensor_data(t) != NULL) != (tx_tensor_is_writable(t) != 0))
+        fz_die("%s: tx_tensor_data and tx_tensor_is_writable disagree", what);
     touch(data, nbytes);
     if (dt == TX_STRING) {
         for (int64_t i = 0; i < numel; i++) {

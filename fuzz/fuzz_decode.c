@@ -35,7 +35,7 @@ static void check_decoded(const tx_tensor *in, const tx_tensor *out, tx_dtype ty
     for (size_t i = 0; i < r; i++)
         if (tx_tensor_dims(out)[i] != tx_tensor_dims(in)[i]) fz_die("decode_raw: leading dims differ from the input's");
     int64_t per = tx_tensor_dims(out)[r];
-    const unsigned char *o = tx_tensor_data(out);
+    const unsigned char *o = tx_tensor_data_const(out);
     /* Complex types swap each part on their own. */
     size_t unit = tx_dtype_kind_of(type) == TX_KIND_COMPLEX ? es / 2 : es;
     bool swap = (little != 0) != (TX_HOST_LITTLE_ENDIAN != 0) && unit > 1 && type != TX_BOOL;

@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fuzz_dlpack.c -- DLPack import (tx_tensor_from_dlpack, src/io/dlpack.c) on producer tensors
+/* fuzz_dlpack.c -- DLPack import (tx_tensor_from_dlpack and, for DLPack 1.x's versioned struct
+ * marked read-only, tx_tensor_from_dlpack_versioned; src/io/dlpack.c) on producer tensors
  * decoded from the input: any ndim (negative and above TX_MAX_RANK included), dtype codes and bit
  * widths (valid or not), lanes, device, NULL shape / strides / data / deleter, any shape and
  * element strides (negative, zero, huge), byte offsets and misaligned data.  Input:
  *   u8 ndim: < 0xF0: ndim % 7; 0xF0 -1, 0xF1 255, 0xF2 254, else 300
  *   u8 dtype (index into `types`, invalid pairs included)
  *   u8 flags: bit 0 shape NULL, 1 strides NULL, 2 data NULL, 3 lanes 2, 4 a GPU device,
- *             5 no deleter, 6 data one byte off alignment
+ *             5 no deleter, 6 data one byte off alignment, 7 a DLManagedTensorVersioned with
+ *             DLPACK_FLAG_BITMASK_READ_ONLY instead of a DLManagedTensor
  *   u8 extra byte offset; ndim x fz_dim shape; ndim x fz_int strides; the rest fills the memory.
  * The memory a tensor needs is computed here from shape and strides and allocated exactly (at most
  * 1 MiB), so ASan sees any read outside it.  A layout whose byte extent overflows int64 cannot
  * exist and must be refused (then the buffer is 1 byte: a read would be caught).  Checks: an
  * accepted tensor holds the producer's elements (bools normalised to 0/1); the deleter runs exactly
  * once (before return when the data were copied, at the last free otherwise) and never on failure;
- * export (tx_tensor_to_dlpack) and re-import give the same tensor back. */
+ * export (tx_tensor_to_dlpack) and re-import give the same tensor back; a read-only import is
+ * read-only, refused by tx_tensor_to_dlpack and exported read-only by the versioned export. */
 #include "fuzz.h"
 
-#include <dlpack/dlpack.h>
+#include "io/dlpack_versioned.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +48,34 @@ static int deleted;
 static void deleter(DLManagedTensor *m) {
     (void)m;
     deleted++;
+}
+static void deleter_versioned(DLManagedTensorVersioned *m) {
+    (void)m;
+    deleted++;
+}
+
+/* Exports x through the API that takes it (the versioned one, checking the flag, for a read-only
+ * x, which the unversioned one must refuse) and imports it back the same way. */
+static tx_status round_trip(const tx_tensor *x, tx_tensor **y) {
+    if (tx_tensor_is_writable(x)) {
+        DLManagedTensor *e = NULL;
+        if (tx_tensor_to_dlpack(x, &e) != TX_OK) fz_die("to_dlpack of an imported tensor: %s", tx_last_error());
+        DLManagedTensor copy = *e;
+        tx_status st = tx_tensor_from_dlpack(e, y);
+        if (st != TX_OK) copy.deleter(e);
+        return st;
+    }
+    DLManagedTensor *refused = NULL;
+    if (tx_tensor_to_dlpack(x, &refused) != TX_INVALID_ARGUMENT || refused)
+        fz_die("to_dlpack exported a read-only tensor");
+    DLManagedTensorVersioned *v = NULL;
+    if (tx_tensor_to_dlpack_versioned(x, &v) != TX_OK) fz_die("to_dlpack_versioned: %s", tx_last_error());
+    if (v->flags != DLPACK_FLAG_BITMASK_READ_ONLY) fz_die("to_dlpack_versioned: flags %llu for a read-only tensor", (unsigned long long)v->flags);
+    DLManagedTensorVersioned copy = *v;
+    tx_status st = tx_tensor_from_dlpack_versioned(v, y);
+    if (st != TX_OK) copy.deleter(v);
+    else if (tx_tensor_is_writable(*y)) fz_die("a read-only export came back writable");
+    return st;
 }
 
 static size_t type_bytes(size_t t) { return t < NVALID ? types[t].bits / 8 : 1; }
@@ -116,11 +148,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* The first element sits `extra` bytes into the buffer; lo <= 0 steps back from it. */
     m.dl_tensor.byte_offset = extra + (uint64_t)(-lo) * es;
     m.deleter = (flags & 32) ? NULL : deleter;
+    bool versioned = flags & 128;
+    DLManagedTensorVersioned vm;
+    memset(&vm, 0, sizeof vm);
+    vm.version.major = 1;
+    vm.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+    vm.dl_tensor = m.dl_tensor;
+    vm.deleter = (flags & 32) ? NULL : deleter_versioned;
     deleted = 0;
 
     long live = fz_alloc_live();
     tx_tensor *x = NULL;
-    tx_status st = tx_tensor_from_dlpack(&m, &x);
+    tx_status st = versioned ? tx_tensor_from_dlpack_versioned(&vm, &x) : tx_tensor_from_dlpack(&m, &x);
     if (getenv("FZ_VERBOSE")) fprintf(stderr, "  from_dlpack: %s %s\n", tx_status_name(st), st ? tx_last_error() : "");
     bool valid = t < NVALID && ndim >= 0 && ndim <= TX_MAX_RANK && !(flags & 8) && !(flags & 16) &&
                  (nd == 0 || !(flags & 1)) && !neg && !ovf && (!(flags & 4) || zero);
@@ -134,9 +173,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!valid) fz_die("from_dlpack accepted an invalid tensor (flags %u, ndim %d, type %zu)", flags, ndim, t);
         if (ovf) fz_die("from_dlpack accepted a layout whose extent overflows");
         fz_check_tensor(x, "from_dlpack");
+        if ((tx_tensor_is_writable(x) != 0) == versioned)
+            fz_die("from_dlpack: writable %d for a %s import", tx_tensor_is_writable(x), versioned ? "read-only" : "writable");
         /* Element i (row-major) against the producer's memory. */
         const unsigned char *base = mem + misalign + extra;
-        const unsigned char *o = tx_tensor_data(x);
+        const unsigned char *o = tx_tensor_data_const(x);
         int64_t idx[TX_MAX_RANK] = {0};
         for (int64_t i = 0; i < tx_tensor_numel(x); i++) {
             int64_t off = -lo, r = 1;
@@ -155,21 +196,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
         }
         /* Export and import again. */
-        DLManagedTensor *e = NULL;
-        if (tx_tensor_to_dlpack(x, &e) != TX_OK) fz_die("to_dlpack of an imported tensor: %s", tx_last_error());
         tx_tensor *y = NULL;
-        DLManagedTensor copy = *e;
-        if (tx_tensor_from_dlpack(e, &y) != TX_OK) {
-            copy.deleter(e);
-            fz_die("from_dlpack(to_dlpack(x)): %s", tx_last_error());
-        }
-        if (tx_tensor_nbytes(y) != tx_tensor_nbytes(x) || memcmp(tx_tensor_data(y), tx_tensor_data(x), tx_tensor_nbytes(x)))
+        if (round_trip(x, &y) != TX_OK) fz_die("from_dlpack(to_dlpack(x)): %s", tx_last_error());
+        if (tx_tensor_nbytes(y) != tx_tensor_nbytes(x) || memcmp(tx_tensor_data_const(y), tx_tensor_data_const(x), tx_tensor_nbytes(x)))
             fz_die("from_dlpack(to_dlpack(x)) differs from x");
         tx_tensor_free(x);
         if (deleted > 1) fz_die("deleter called %d times", deleted);
         fz_check_tensor(y, "from_dlpack(to_dlpack(x)) after x was freed");
         tx_tensor_free(y);
-        if (m.deleter && deleted != 1) fz_die("deleter called %d times after the last free", deleted);
+        if (!(flags & 32) && deleted != 1) fz_die("deleter called %d times after the last free", deleted);
     }
     if (fz_alloc_live() != live) fz_die("dlpack import leaked %ld block(s)", fz_alloc_live() - live);
     free(mem);

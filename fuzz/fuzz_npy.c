@@ -29,7 +29,7 @@ static void check_same(const tx_tensor *a, const tx_tensor *b) {
     for (size_t i = 0; i < tx_tensor_rank(a); i++)
         if (tx_tensor_dims(a)[i] != tx_tensor_dims(b)[i]) fz_die("npy round trip: dim %zu changed", i);
     if (tx_tensor_dtype(a) != TX_STRING) {
-        if (memcmp(tx_tensor_data(a), tx_tensor_data(b), tx_tensor_nbytes(a))) fz_die("npy round trip: data changed");
+        if (memcmp(tx_tensor_data_const(a), tx_tensor_data_const(b), tx_tensor_nbytes(a))) fz_die("npy round trip: data changed");
         return;
     }
     for (int64_t i = 0; i < tx_tensor_numel(a); i++) {

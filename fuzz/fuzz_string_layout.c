@@ -109,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (tx_string_tensor_from_ort(parts[0], parts[1], &again) != TX_OK) fz_die("from_ort(to_ort(x)): %s", tx_last_error());
         } else {
             if (tx_string_tensor_to_tf(out, (flags & 2) ? TX_TSTRING_VIEW : TX_TSTRING_OFFSET, &parts[0]) != TX_OK) fz_die("to_tf: %s", tx_last_error());
-            if (tx_string_tensor_from_tf(tx_tensor_data(parts[0]), tx_tensor_nbytes(parts[0]), rank, dims, (flags & 2) != 0, &again) != TX_OK)
+            if (tx_string_tensor_from_tf(tx_tensor_data_const(parts[0]), tx_tensor_nbytes(parts[0]), rank, dims, (flags & 2) != 0, &again) != TX_OK)
                 fz_die("from_tf(to_tf(x)): %s", tx_last_error());
         }
         if (!same_strings(out, again)) fz_die("%s: the round trip differs", what);

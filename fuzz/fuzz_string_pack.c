@@ -30,8 +30,8 @@ static tx_tensor *index_tensor(tx_dtype dt, size_t rank, const int64_t *dims, co
 }
 
 static int64_t get_index(const tx_tensor *t, int64_t i) {
-    if (tx_tensor_dtype(t) == TX_INT64) return ((const int64_t *)tx_tensor_data(t))[i];
-    return ((const int32_t *)tx_tensor_data(t))[i];
+    if (tx_tensor_dtype(t) == TX_INT64) return ((const int64_t *)tx_tensor_data_const(t))[i];
+    return ((const int32_t *)tx_tensor_data_const(t))[i];
 }
 
 static bool same_strings(const tx_tensor *a, const tx_tensor *b) {

@@ -171,6 +171,12 @@ put('dlpack', 'null-data', bytes([1, 10, 4, 0]) + dims(2) + ints(1))
 put('dlpack', 'null-shape', bytes([1, 10, 1, 0]) + dims(2) + ints(1))
 put('dlpack', 'unknown-type', bytes([1, 15, 0, 0]) + dims(2) + ints(1) + mem)
 put('dlpack', 'bf16-no-deleter', bytes([1, 12, 32 | 2, 0]) + dims(3) + ints(0) + mem)
+# flag 128: a DLManagedTensorVersioned marked read-only (in place, copied, bool fixed up, refused)
+put('dlpack', 'read-only-f32-2x3-rowmajor', bytes([2, 10, 128 | 2, 0]) + dims(2, 3) + ints(0, 0) + mem)
+put('dlpack', 'read-only-i16-transposed', bytes([2, 2, 128, 4]) + dims(3, 2) + ints(1, 3) + mem)
+put('dlpack', 'read-only-bool-nonbinary', bytes([1, 0, 128 | 2, 0]) + dims(5) + ints(0) + bytes([0, 1, 2, 255, 1]))
+put('dlpack', 'read-only-gpu', bytes([1, 10, 128 | 16, 0]) + dims(2) + ints(1) + mem)
+put('dlpack', 'read-only-no-deleter', bytes([1, 12, 128 | 32 | 2, 0]) + dims(3) + ints(0) + mem)
 EOF
 for t in ops args npy decode string_pack string_layout dlpack; do
   printf '%s: %s files\n' "$t" "$(find "$corp/$t" -type f | wc -l)"

@@ -288,7 +288,7 @@ static void put_tensor(fz_buf *b, const tx_tensor *t) {
     for (size_t i = 0; i < rank; i++) put_dim(b, tx_tensor_dims(t)[i]);
     fz_buf_u8(b, 0); /* raw fill */
     if (tx_tensor_dtype(t) != TX_STRING) {
-        fz_buf_put(b, tx_tensor_data(t), tx_tensor_nbytes(t));
+        fz_buf_put(b, tx_tensor_data_const(t), tx_tensor_nbytes(t));
         return;
     }
     for (int64_t i = 0; i < tx_tensor_numel(t); i++) {

@@ -26,6 +26,17 @@
  *    treated as immutable by the library; a caller that writes through tx_tensor_data() into a
  *    buffer shared by views changes every view.
  *
+ *  - Read-only tensors.  A tensor may be written (through tx_tensor_data(), or by a DLPack consumer
+ *    of tx_tensor_to_dlpack()) only when tx_tensor_is_writable() says so.  Read-only are: windows
+ *    of files from tx_file_map / tx_file_map_string (mapped without write permission: a write
+ *    would fault), DLPack imports that the producer marks read-only
+ *    (tx_tensor_from_dlpack_versioned with DLPACK_FLAG_BITMASK_READ_ONLY), the bytes view that
+ *    tx_string_tensor_unpack may return, and every view or tx_tensor_ref() of a read-only tensor.
+ *    Every other tensor is writable, op outputs and tx_tensor_copy() of a read-only tensor
+ *    included.  Reading works the same for all: tx_tensor_data_const().  The library refuses to
+ *    hand out a read-only tensor's memory for writing (invalid_argument, naming the argument);
+ *    ops only read their inputs, so any tensor may be an op's input.
+ *
  *  - Memory.  Every allocation goes through the allocator set with tx_set_allocator() (default:
  *    aligned malloc).  Allocation failure returns TX_RESOURCE_EXHAUSTED.  A tensor whose byte size
  *    overflows size_t or exceeds tx_set_max_tensor_bytes() is refused before any allocation.
@@ -214,9 +225,9 @@ TX_API tx_status tx_tensor_wrap(tx_dtype dtype, size_t rank, const int64_t *dims
 
 /* Releases the handle; the buffer goes when its last handle goes.  NULL is a no-op. */
 TX_API void tx_tensor_free(tx_tensor *t);
-/* A new handle on the same buffer, shape and dtype (cheap; no copy). */
+/* A new handle on the same buffer, shape and dtype (cheap; no copy); read-only when t is. */
 TX_API tx_status tx_tensor_ref(const tx_tensor *t, tx_tensor **out);
-/* A deep copy with its own buffer. */
+/* A deep copy with its own buffer, always writable (the way to modify a read-only tensor's data). */
 TX_API tx_status tx_tensor_copy(const tx_tensor *t, tx_tensor **out);
 
 TX_API tx_dtype tx_tensor_dtype(const tx_tensor *t);
@@ -225,7 +236,21 @@ TX_API const int64_t *tx_tensor_dims(const tx_tensor *t);   /* rank entries; val
 TX_API int64_t tx_tensor_dim(const tx_tensor *t, size_t i); /* -1 if i >= rank */
 TX_API int64_t tx_tensor_numel(const tx_tensor *t);         /* product of dims; 1 for a scalar */
 TX_API size_t tx_tensor_nbytes(const tx_tensor *t);         /* numel * dtype size */
-/* Row-major element data (tx_string records for strings).  Never NULL, even for 0 elements. */
+/* Row-major element data (tx_string records for strings), for reading.  Never NULL for a
+ * non-NULL t, even with 0 elements; works for every tensor, read-only or not.  Since 0.2. */
+TX_API const void *tx_tensor_data_const(const tx_tensor *t);
+/* Non-zero when t's data may be written through tx_tensor_data() (see "Read-only tensors" at the
+ * top); 0 for a read-only tensor and for NULL.  Since 0.2. */
+TX_API int tx_tensor_is_writable(const tx_tensor *t);
+/* Row-major element data, for writing (or reading).  Returns NULL, with tx_last_error() set
+ * ("tensor_data: t is read-only ..."; invalid_argument), when t is read-only or NULL; never NULL
+ * otherwise, even with 0 elements.  A read-only tensor's memory may be a mapping without write
+ * permission or a producer's memory that must not change, so handing out a pointer that C lets
+ * one write through would turn a mistake into a crash far from its cause, or into silent
+ * corruption; NULL fails at once, at the call that made the mistake.  Read with
+ * tx_tensor_data_const(), which never fails; to modify a read-only tensor, write into
+ * tx_tensor_copy() of it.  (t is const for compatibility: before 0.2 this was the only accessor
+ * and never returned NULL for a tensor.) */
 TX_API void *tx_tensor_data(const tx_tensor *t);
 /* Element i of a string tensor (NULL if t is not a string tensor or i is out of range). */
 TX_API const tx_string *tx_tensor_string(const tx_tensor *t, int64_t i);
@@ -492,7 +517,9 @@ TX_API tx_status tx_string_tensor_pack(const tx_tensor *begins, const tx_tensor 
  * lie back to back in element order in one byte storage (tensors from tx_tensor_new_strings,
  * tx_encode_raw, string_tensor_pack of compact ranges, a mapped file, ...), outs[2] is a view of
  * that storage, not a copy: its data pointer is the first string's bytes, and it keeps them
- * alive after data is freed.  Do not write into it.  Otherwise the bytes are copied.
+ * alive after data is freed.  That view is read-only (string bytes are immutable, and may be a
+ * read-only file mapping): read it with tx_tensor_data_const().  Otherwise the bytes are copied
+ * into a writable tensor.
  * Errors: invalid_argument (data NULL or not string, total bytes beyond INT32_MAX);
  * resource_exhausted.  On failure every outs[i] is NULL.  Implemented in src/ops/string_pack.c. */
 TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs);
@@ -1065,10 +1092,21 @@ TX_API tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, 
  * --------------------------------------------------------------------------------------------- */
 /* TX_SECTION_INTEROP_BEGIN */
 
-/* DLPack (https://dmlc.github.io/dlpack/).  Only pointers to DLManagedTensor appear here, so this
- * header does not need <dlpack/dlpack.h>; include that header yourself to look inside the struct.
- * tensorx is built against DLPack 0.6 (Debian's libdlpack-dev); the unversioned DLManagedTensor
- * has the same layout in every DLPack release up to 1.x, which still accepts it.
+/* DLPack (https://dmlc.github.io/dlpack/).  Only pointers to DLManagedTensor and
+ * DLManagedTensorVersioned appear here, so this header does not need <dlpack/dlpack.h>; include
+ * that header yourself to look inside the structs.  tensorx is built against DLPack 0.6 (Debian's
+ * libdlpack-dev); the unversioned DLManagedTensor has the same layout in every DLPack release up
+ * to 1.x, which still accepts it.  DLPack 1.0's DLManagedTensorVersioned (version {1, x}, flags)
+ * is taken and given by the _versioned functions whatever header tensorx was built with, since the
+ * standard fixes its layout; a DLPack 0.x header lacks it, so a caller that makes or reads one
+ * needs a DLPack >= 1.0 header.
+ *
+ * Read-only memory: only the versioned struct can say that the data must not be written
+ * (DLPACK_FLAG_BITMASK_READ_ONLY).  So: a versioned import with that flag gives a read-only
+ * tensor; a versioned export of a read-only tensor sets it; an unversioned import is writable
+ * (its producer could not mark it, and producers that keep read-only memory, such as NumPy,
+ * refuse to hand it out that way); an unversioned export of a read-only tensor is refused, for the
+ * same reason.
  *
  * dtype mapping (lanes must be 1):
  *   bool                   <-> {code 6 (kDLBool, DLPack >= 0.8), bits 8}
@@ -1077,6 +1115,7 @@ TX_API tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, 
  *   complex64/complex128   <-> {kDLComplex, 64/128}
  * Strings and the quantized dtypes have no DLPack type (unimplemented). */
 struct DLManagedTensor;
+struct DLManagedTensorVersioned;
 
 /* Imports a DLPack tensor.  On TX_OK the library owns `managed`: *out is a tensor whose data are
  * managed's data (no copy) when they are row-major (strides NULL, or strides that equal the
@@ -1092,8 +1131,21 @@ struct DLManagedTensor;
  * offset that overflows int64); unimplemented (device other than kDLCPU; a dtype outside the
  * table above); resource_exhausted (an element count that overflows int64; allocation failed;
  * the copy exceeds the tensor size limit).
+ * The tensor is writable: DLPack's unversioned struct has no read-only flag, so its producer has
+ * not said otherwise (use tx_tensor_from_dlpack_versioned for memory that must not change).
  * Since 0.1. */
 TX_API tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out);
+
+/* tx_tensor_from_dlpack for DLPack 1.x's DLManagedTensorVersioned: the same rules (ownership,
+ * deleter, copies, errors; messages start "from_dlpack_versioned: "), and when managed->flags has
+ * DLPACK_FLAG_BITMASK_READ_ONLY the tensor and its views are read-only (tx_tensor_is_writable is
+ * 0), whether its data are managed's or a copy.  Other flags are ignored (IS_COPIED only says the
+ * producer made a copy).
+ * Errors: those of tx_tensor_from_dlpack; unimplemented (version.major other than 1: another
+ * layout, of which tensorx reads only version).  On failure the deleter is not called (DLPack
+ * says it is safe to call for any version).  Since 0.2. */
+TX_API tx_status tx_tensor_from_dlpack_versioned(struct DLManagedTensorVersioned *managed,
+                                                 tx_tensor **out);
 
 /* Exports `t` as a DLPack tensor without copying: data points at t's buffer, device is
  * {kDLCPU, 0}, byte_offset 0, shape and strides (row-major, in elements, never NULL) are owned
@@ -1101,12 +1153,22 @@ TX_API tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tenso
  * first; the consumer must call (*out)->deleter(*out) exactly once, which releases that reference
  * (the buffer goes when its last user goes).  tensorx treats tensor contents as immutable: a
  * consumer that writes through data changes every tensor sharing the buffer.
- * Errors: invalid_argument (t or out NULL); unimplemented (string, quantized, float8, int4 or
- * uint4 dtype: the DLPack header tensorx builds against has no float8 codes, and DLPack's 4-bit
- * integers are packed while tensorx's are one per byte);
- * resource_exhausted (allocation failed).  On failure *out is NULL.
- * Since 0.1. */
+ * Errors: invalid_argument (t or out NULL; t read-only, "to_dlpack: t is read-only and a
+ * DLManagedTensor cannot say so ...": use tx_tensor_to_dlpack_versioned, or export
+ * tx_tensor_copy(t)); unimplemented (string, quantized, float8, int4 or uint4 dtype: the DLPack
+ * header tensorx builds against has no float8 codes, and DLPack's 4-bit integers are packed
+ * while tensorx's are one per byte); resource_exhausted (allocation failed).  On failure *out is
+ * NULL.  Since 0.1 (read-only tensors refused since 0.2). */
 TX_API tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out);
+
+/* tx_tensor_to_dlpack as DLPack 1.x's DLManagedTensorVersioned: version {1, 0}, flags
+ * DLPACK_FLAG_BITMASK_READ_ONLY when t is read-only (the consumer must not write then), else 0;
+ * the rest as tx_tensor_to_dlpack (the consumer calls (*out)->deleter(*out) once).  Read-only
+ * tensors are exported too, without a copy.
+ * Errors: invalid_argument (t or out NULL); unimplemented (the dtypes tx_tensor_to_dlpack
+ * refuses); resource_exhausted.  On failure *out is NULL.  Since 0.2. */
+TX_API tx_status tx_tensor_to_dlpack_versioned(const tx_tensor *t,
+                                               struct DLManagedTensorVersioned **out);
 
 /* A string tensor whose elements point into caller-owned bytes, without copying them: element i
  * is strings[i] (row-major, numel(dims) records), and every non-empty strings[i] must lie inside
@@ -1133,6 +1195,9 @@ TX_API tx_status tx_tensor_wrap_strings(size_t rank, const int64_t *dims, const 
  * int4 / uint4 bytes keep only their low 4 bits (sign-extended for int4), as tx_tensor_from_data
  * does (only the pages holding such bytes are copied).  Later changes to the file may show through,
  * and, as with any mapping, reading a page that a truncation removed raises SIGBUS.
+ * The tensor is read-only, and so are its views: the file is opened read-only and mapped without
+ * write permission (the private copy of a fixed-up window too), so tx_tensor_data() returns NULL
+ * and tx_tensor_to_dlpack() refuses it; read it with tx_tensor_data_const().
  * Errors: invalid_argument (path or out NULL; unknown or string dtype -- strings use
  * tx_file_map_string; rank > TX_MAX_RANK, dims NULL, a negative dim; an offset not a multiple of
  * the element alignment; not a regular file; the window extends past the end of the file; the
@@ -1143,7 +1208,8 @@ TX_API tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, 
                              const int64_t *dims, int byte_swapped, tx_tensor **out);
 
 /* Memory-maps `length` bytes of the file at `path` from byte `offset` as a scalar string tensor
- * (the input decode_raw takes), without reading or copying them.  Released as tx_file_map's.
+ * (the input decode_raw takes), without reading or copying them.  Released as tx_file_map's, and
+ * read-only as tx_file_map's.
  * Errors: invalid_argument (path or out NULL; not a regular file; the window extends past the
  * end of the file; the file cannot be opened or mapped); resource_exhausted (mmap found no memory
  * or address space; allocation failed); unimplemented (no mmap).  Since 0.1. */
@@ -1260,8 +1326,16 @@ TX_API void tx_set_num_threads(int n);
 TX_API int tx_num_threads(void);
 
 /* Joins the worker threads and returns the default allocator's cached blocks to the operating
- * system.  The library stays usable afterwards (the pool is re-created on demand).  Call it when
- * no other thread is inside a tensorx call, e.g. before unloading the library or at exit. */
+ * system.  The library stays usable afterwards (the pool is re-created on demand).
+ * Why: an op on large data starts worker threads (tx_set_num_threads) that then wait for work
+ * until the process ends, and freed large blocks stay in the allocator's cache
+ * (tx_set_alloc_cache_bytes) for reuse.  Neither is a leak, but both hold memory: the threads'
+ * stacks and thread-local storage, the cached blocks.  A leak checker run at exit (valgrind,
+ * LeakSanitizer) therefore reports the threads' memory as "possibly lost" and the cache as still
+ * reachable; after tx_shutdown() there is nothing left to report.
+ * When: at the end of main() (after freeing your tensors; the examples do), before unloading a
+ * dlopen()ed libtensorx, or when a long-lived process wants the memory back.  Call it while no
+ * other thread is inside a tensorx call.  Tensors stay valid across it. */
 TX_API void tx_shutdown(void);
 
 /* CPU instruction-set levels, as bundles: AVX2 = AVX2 + FMA + F16C + BMI2 (x86-64-v3);

@@ -189,7 +189,7 @@ static tx_status build_args(const op_def *def, const json *c, op_args *a) {
 }
 
 static bool is_nan_at(const tx_tensor *t, int64_t i) {
-    const char *d = tx_tensor_data(t);
+    const char *d = tx_tensor_data_const(t);
     switch (tx_tensor_dtype(t)) {
     case TX_FLOAT16: { uint16_t h; memcpy(&h, d + 2 * i, 2); return (h & 0x7FFF) > 0x7C00; }
     case TX_BFLOAT16: { uint16_t h; memcpy(&h, d + 2 * i, 2); return (h & 0x7FFF) > 0x7F80; }
@@ -225,7 +225,7 @@ static bool same(const tx_tensor *got, const tx_tensor *want, char *why, size_t 
             const tx_string *a = tx_tensor_string(got, i), *b = tx_tensor_string(want, i);
             eq = a->size == b->size && (a->size == 0 || !memcmp(a->data, b->data, (size_t)a->size));
         } else if (complex) {
-            const char *a = (const char *)tx_tensor_data(got) + i * (int64_t)w, *b = (const char *)tx_tensor_data(want) + i * (int64_t)w;
+            const char *a = (const char *)tx_tensor_data_const(got) + i * (int64_t)w, *b = (const char *)tx_tensor_data_const(want) + i * (int64_t)w;
             eq = true;
             for (int part = 0; part < 2; part++) {
                 const char *pa = a + part * w / 2, *pb = b + part * w / 2;
@@ -235,8 +235,8 @@ static bool same(const tx_tensor *got, const tx_tensor *want, char *why, size_t 
             }
         } else {
             bool na = is_nan_at(got, i), nb = is_nan_at(want, i);
-            eq = (na && nb) || (!na && !nb && !memcmp((const char *)tx_tensor_data(got) + i * (int64_t)w,
-                                                      (const char *)tx_tensor_data(want) + i * (int64_t)w, w));
+            eq = (na && nb) || (!na && !nb && !memcmp((const char *)tx_tensor_data_const(got) + i * (int64_t)w,
+                                                      (const char *)tx_tensor_data_const(want) + i * (int64_t)w, w));
         }
         if (!eq) {
             char *buf = NULL;

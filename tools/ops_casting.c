@@ -110,7 +110,7 @@ static tx_status run_string_tensor_from_tf(const op_args *a, op_outputs *o) {
     const int64_t *dims = arg_ints(a, "shape", &rank);
     s = op_outputs_reserve(o, 1);
     if (s == TX_OK)
-        s = OP_CALL(o, tx_string_tensor_from_tf(tx_tensor_data(rec), tx_tensor_nbytes(rec), rank,
+        s = OP_CALL(o, tx_string_tensor_from_tf(tx_tensor_data_const(rec), tx_tensor_nbytes(rec), rank,
                                                 dims, 0, &o->t[0]));
     tx_tensor_free(tmp);
     return s;

@@ -68,7 +68,7 @@ static void fmt_real(char *buf, size_t cap, double v, tx_dtype dt) {
 }
 
 static double real_at(const tx_tensor *t, int64_t i, int part) {
-    const char *d = tx_tensor_data(t);
+    const char *d = tx_tensor_data_const(t);
     switch (tx_tensor_dtype(t)) {
     case TX_FLOAT16: { uint16_t h; memcpy(&h, d + i * 2, 2); return tv_f16_to_f32(h); }
     case TX_BFLOAT16: { uint16_t h; memcpy(&h, d + i * 2, 2); return tv_bf16_to_f32(h); }
@@ -96,7 +96,7 @@ static void put_bytes(FILE *f, const char *s, uint64_t n) {
 }
 
 void print_element(FILE *f, const tx_tensor *t, int64_t i) {
-    const char *d = tx_tensor_data(t);
+    const char *d = tx_tensor_data_const(t);
     char a[64], b[64];
     tx_dtype dt = tx_tensor_dtype(t);
     switch (dt) {

@@ -327,7 +327,7 @@ static bool stream_decode_raw(const op_def *d, stream_cmd *c, int *rc) {
         tx_tensor *win = NULL, *o = NULL;
         st = tx_file_map_string(path, off, len, &win);
         if (st == TX_OK) st = tx_decode_raw(win, type, little, NULL, &o);
-        if (st == TX_OK) st = sink_write(&s, tx_tensor_data(o), tx_tensor_nbytes(o));
+        if (st == TX_OK) st = sink_write(&s, tx_tensor_data_const(o), tx_tensor_nbytes(o));
         tx_tensor_free(win);
         tx_tensor_free(o);
         progress_set(off + len);
@@ -397,7 +397,7 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
         tx_tensor *win = NULL, *o = NULL;
         st = tx_file_map(c->input, off, info.dtype, row > 1 ? 2 : 1, wdims, info.byte_swapped, &win);
         if (st == TX_OK) st = is_cast ? tx_cast_ex(win, to, mode, 0, &o) : tx_bitcast(win, to, &o);
-        if (st == TX_OK) st = sink_write(&s, tx_tensor_data(o), tx_tensor_nbytes(o));
+        if (st == TX_OK) st = sink_write(&s, tx_tensor_data_const(o), tx_tensor_nbytes(o));
         tx_tensor_free(win);
         tx_tensor_free(o);
         progress_set((uint64_t)(r + k) * (uint64_t)row * in);

@@ -29,5 +29,6 @@ int main(void) {
     tx_tensor_free(x);
     tx_tensor_free(shape);
     tx_tensor_free(y);
+    tx_shutdown(); /* joins tensorx's worker threads, empties its allocation cache */
     return 0;
 }

@@ -100,6 +100,10 @@ struct tx_tensor {
     size_t nbytes;
     tx__buffer *buf;
     char *data;               /* = buf->data + view offset */
+    /* The public API must not hand out this tensor's memory for writing (tx_tensor_data,
+     * tx_tensor_to_dlpack): a read-only file mapping, a DLPack import its producer marked
+     * read-only, string bytes.  Views inherit it; the library's own kernels never write inputs. */
+    bool read_only;
     int64_t dims[];           /* rank entries */
 };
 
@@ -112,11 +116,12 @@ TX_HIDDEN tx_status tx__tensor_alloc(const char *op, tx_dtype dtype, size_t rank
 /* Same, zero-filled. */
 TX_HIDDEN tx_status tx__tensor_zeros(const char *op, tx_dtype dtype, size_t rank,
                                      const int64_t *dims, tx_tensor **out);
-/* A view: a new handle on t's buffer with another dtype/shape of the same byte size. */
+/* A view: a new handle on t's buffer with another dtype/shape of the same byte size; read-only
+ * when t is. */
 TX_HIDDEN tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype dtype,
                                     size_t rank, const int64_t *dims, tx_tensor **out);
 /* A 1-D uint8 view of n bytes at `data`, which lie inside buffer b (b gains a reference): how a
- * string tensor's byte storage is handed out without a copy. */
+ * string tensor's byte storage is handed out without a copy.  Read-only, as string bytes are. */
 TX_HIDDEN tx_status tx__bytes_view(const char *op, tx__buffer *b, char *data, int64_t n,
                                    tx_tensor **out);
 /* Makes `dst` (a string tensor) keep alive every byte storage that `src`'s records point into. */

@@ -72,6 +72,7 @@ static tx_tensor *handle_new(const char *op, tx_dtype dtype, size_t rank, const 
     t->nbytes = nbytes;
     t->buf = NULL;
     t->data = NULL;
+    t->read_only = false;
     if (rank) memcpy(t->dims, dims, rank * sizeof(int64_t));
     return t;
 }
@@ -245,6 +246,7 @@ tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype dtype, si
     tx__buffer_retain(t->buf);
     v->buf = t->buf;
     v->data = t->data;
+    v->read_only = t->read_only;
     *out = v;
     return TX_OK;
 }
@@ -259,6 +261,7 @@ tx_status tx__bytes_view(const char *op, tx__buffer *b, char *data, int64_t n, t
     tx__buffer_retain(b);
     v->buf = b;
     v->data = data;
+    v->read_only = true; /* string bytes are immutable, and may be a read-only mapping */
     *out = v;
     return TX_OK;
 }
@@ -531,7 +534,25 @@ const int64_t *tx_tensor_dims(const tx_tensor *t) { return t ? t->dims : NULL; }
 int64_t tx_tensor_dim(const tx_tensor *t, size_t i) { return t && i < t->rank ? t->dims[i] : -1; }
 int64_t tx_tensor_numel(const tx_tensor *t) { return t ? t->numel : 0; }
 size_t tx_tensor_nbytes(const tx_tensor *t) { return t ? t->nbytes : 0; }
-void *tx_tensor_data(const tx_tensor *t) { return t ? t->data : NULL; }
+
+void *tx_tensor_data(const tx_tensor *t) {
+    static const char *op = "tensor_data";
+    if (t == NULL) {
+        tx__fail(TX_INVALID_ARGUMENT, "%s: t is NULL", op);
+        return NULL;
+    }
+    if (t->read_only) {
+        tx__fail(TX_INVALID_ARGUMENT,
+                 "%s: t is read-only (a file mapping, a DLPack import marked read-only, string "
+                 "bytes, or a view of one); read it through tx_tensor_data_const, or write into a "
+                 "copy from tx_tensor_copy", op);
+        return NULL;
+    }
+    return t->data;
+}
+
+const void *tx_tensor_data_const(const tx_tensor *t) { return t ? t->data : NULL; }
+int tx_tensor_is_writable(const tx_tensor *t) { return t != NULL && !t->read_only; }
 
 const tx_string *tx_tensor_string(const tx_tensor *t, int64_t i) {
     if (t == NULL || t->dtype != TX_STRING || i < 0 || i >= t->numel) return NULL;

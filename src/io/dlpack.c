@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* dlpack.c -- DLPack import and export (tx_tensor_from_dlpack, tx_tensor_to_dlpack), so tensors
- * move between tensorx and PyTorch / NumPy / JAX style code without copies.  Built against
- * Debian's <dlpack/dlpack.h> (DLPack 0.6); the public header only forward-declares the struct.
+/* dlpack.c -- DLPack import and export (tx_tensor_from_dlpack, tx_tensor_to_dlpack and their
+ * DLPack 1.x _versioned forms), so tensors move between tensorx and PyTorch / NumPy / JAX style
+ * code without copies.  Built against Debian's <dlpack/dlpack.h> (DLPack 0.6; the versioned struct
+ * comes from io/dlpack_versioned.h then); the public header only forward-declares the structs.
  * An import wraps the producer's memory with tx_tensor_wrap's machinery, whose release callback
- * calls the producer's deleter once; an export hands out a DLManagedTensor that holds a tensor
- * reference until the consumer calls its deleter. */
+ * calls the producer's deleter once; an export hands out a managed tensor that holds a tensor
+ * reference until the consumer calls its deleter.  Read-only tensors: a versioned import with
+ * DLPACK_FLAG_BITMASK_READ_ONLY gives one, a versioned export sets the flag for one, and the
+ * unversioned export, which cannot say so, refuses them (as NumPy does). */
 #include "internal.h"
 
-#include <dlpack/dlpack.h>
 #include <stdio.h>
+
+#include "io/dlpack_versioned.h"
 
 #include "kernels/copy.h"
 
@@ -47,6 +51,12 @@ static void call_deleter(void *data, void *ctx) {
     if (m->deleter) m->deleter(m);
 }
 
+static void call_deleter_versioned(void *data, void *ctx) {
+    (void)data;
+    DLManagedTensorVersioned *m = ctx;
+    if (m->deleter) m->deleter(m);
+}
+
 /* True when `strides` (elements) describe the row-major layout of dims; size-1 dims may carry any
  * stride (PyTorch exports arbitrary strides there) and zero-size tensors have no layout. */
 static bool row_major(size_t rank, const int64_t *dims, const int64_t *strides, int64_t numel) {
@@ -60,9 +70,8 @@ static bool row_major(size_t rank, const int64_t *dims, const int64_t *strides, 
 }
 
 /* Copies a strided (or unaligned, or empty) DLPack tensor into a new row-major tensor. */
-static tx_status import_copy(const DLTensor *dl, tx_dtype dtype, const char *src, int64_t numel,
-                             tx_tensor **out) {
-    static const char *op = "from_dlpack";
+static tx_status import_copy(const char *op, const DLTensor *dl, tx_dtype dtype, const char *src,
+                             int64_t numel, tx_tensor **out) {
     size_t rank = (size_t)dl->ndim;
     if (numel == 0) return tx__tensor_alloc(op, dtype, rank, dl->shape, out);
     size_t elem = tx_dtype_size(dtype);
@@ -98,12 +107,9 @@ static tx_status import_copy(const DLTensor *dl, tx_dtype dtype, const char *src
     return TX_OK;
 }
 
-tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out) {
-    static const char *op = "from_dlpack";
-    TX_REQUIRE_OUT(op, out);
-    *out = NULL;
-    TX_REQUIRE(managed != NULL, TX_INVALID_ARGUMENT, "%s: managed is NULL", op);
-    const DLTensor *dl = &managed->dl_tensor;
+/* Checks `dl` and makes the tensor (in place or copied); see tx_tensor_from_dlpack's contract. */
+static tx_status import_checked(const char *op, const DLTensor *dl, tx_release_fn release,
+                                void *managed, tx_tensor **out) {
     TX_REQUIRE(dl->device.device_type == kDLCPU, TX_UNIMPLEMENTED,
                "%s: device type %d is not the CPU (kDLCPU = 1)", op, (int)dl->device.device_type);
     TX_REQUIRE(dl->ndim >= 0 && dl->ndim <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
@@ -128,8 +134,8 @@ tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out
     size_t align = elem > 8 ? 8 : elem;
     bool aligned = ((uintptr_t)src % align) == 0;
     if (numel == 0 || !aligned || !row_major(rank, dl->shape, dl->strides, numel)) {
-        TX_TRY(import_copy(dl, dtype, src, numel, out));
-        call_deleter(NULL, managed); /* nothing refers to the producer's memory any more */
+        TX_TRY(import_copy(op, dl, dtype, src, numel, out));
+        release(NULL, managed); /* nothing refers to the producer's memory any more */
         return TX_OK;
     }
     size_t nbytes = (size_t)numel * elem; /* fits: tx__shape_numel bounded numel, wrap re-checks */
@@ -137,45 +143,92 @@ tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out
         /* A DLPack bool byte other than 0/1 cannot be normalised in memory we do not own. */
         for (int64_t i = 0; i < numel; i++)
             if ((unsigned char)src[i] > 1) {
-                TX_TRY(import_copy(dl, dtype, src, numel, out));
-                call_deleter(NULL, managed);
+                TX_TRY(import_copy(op, dl, dtype, src, numel, out));
+                release(NULL, managed);
                 return TX_OK;
             }
     }
     /* tx_tensor_wrap takes a mutable pointer for its release callback; tensorx never writes. */
     tx_status st = tx_tensor_wrap(dtype, rank, dl->shape, (void *)(uintptr_t)src, nbytes,
-                                  call_deleter, managed, out);
+                                  release, managed, out);
     if (st != TX_OK) return prefixed(st, op);
     return TX_OK;
 }
 
+/* The import of both managed-tensor forms: `dl` is managed's tensor and release(NULL, managed)
+ * calls its deleter.  A read-only import gives a read-only tensor, even where the data are
+ * copied, so that the rule does not depend on the layout. */
+static tx_status import_dl(const char *op, const DLTensor *dl, bool read_only,
+                           tx_release_fn release, void *managed, tx_tensor **out) {
+    TX_TRY(import_checked(op, dl, release, managed, out));
+    (*out)->read_only = read_only;
+    return TX_OK;
+}
+
+tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out) {
+    static const char *op = "from_dlpack";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE(managed != NULL, TX_INVALID_ARGUMENT, "%s: managed is NULL", op);
+    /* The unversioned struct cannot mark memory read-only; producers that keep such memory
+     * refuse to hand it out this way (NumPy does), so the import is writable. */
+    return import_dl(op, &managed->dl_tensor, false, call_deleter, managed, out);
+}
+
+tx_status tx_tensor_from_dlpack_versioned(struct DLManagedTensorVersioned *managed,
+                                          tx_tensor **out) {
+    static const char *op = "from_dlpack_versioned";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE(managed != NULL, TX_INVALID_ARGUMENT, "%s: managed is NULL", op);
+    /* Another major version has another layout: only version and the deleter may be touched. */
+    TX_REQUIRE(managed->version.major == TX_DLPACK_VERSIONED_MAJOR, TX_UNIMPLEMENTED,
+               "%s: DLPack major version %u is not %u, the layout tensorx reads", op,
+               (unsigned)managed->version.major, TX_DLPACK_VERSIONED_MAJOR);
+    bool read_only = (managed->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+    return import_dl(op, &managed->dl_tensor, read_only, call_deleter_versioned, managed, out);
+}
+
 /* ---- export ------------------------------------------------------------------------------------- */
 
-/* One allocation: the DLManagedTensor, the tensor reference and shape + strides. */
+/* One allocation: the managed tensor (either form), the tensor reference and shape + strides. */
 typedef struct {
-    DLManagedTensor managed;
+    union {
+        DLManagedTensor legacy;
+        DLManagedTensorVersioned versioned;
+    } m;
     tx_tensor *ref;
     size_t bytes;
     int64_t dims[]; /* shape (rank entries) then strides (rank entries) */
 } export_block;
 
-static void export_deleter(DLManagedTensor *self) {
-    if (self == NULL) return;
-    export_block *b = self->manager_ctx;
+static void export_release(export_block *b) {
     tx_tensor_free(b->ref);
     tx__free(b, b->bytes);
 }
+static void export_deleter(DLManagedTensor *self) {
+    if (self) export_release(self->manager_ctx);
+}
+static void export_deleter_versioned(DLManagedTensorVersioned *self) {
+    if (self) export_release(self->manager_ctx);
+}
 
-tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) {
-    static const char *op = "to_dlpack";
-    TX_REQUIRE_OUT(op, out);
-    *out = NULL;
+/* Checks t and finds its DLPack dtype. */
+static tx_status export_type(const char *op, const tx_tensor *t, const dl_type **ty) {
     TX_REQUIRE_TENSOR(op, t, "t");
-    const dl_type *ty = NULL;
+    *ty = NULL;
     for (size_t i = 0; i < N_DL_TYPES; i++)
-        if (dl_types[i].dtype == t->dtype) ty = &dl_types[i];
-    TX_REQUIRE(ty != NULL, TX_UNIMPLEMENTED, "%s: %s has no DLPack dtype", op,
+        if (dl_types[i].dtype == t->dtype) *ty = &dl_types[i];
+    TX_REQUIRE(*ty != NULL, TX_UNIMPLEMENTED, "%s: %s has no DLPack dtype", op,
                tx_dtype_name(t->dtype));
+    return TX_OK;
+}
+
+/* The block of an export of t: a reference on t's buffer and the DLTensor `dl` (inside the
+ * block's managed tensor) describing t's row-major data. */
+static tx_status export_new(const char *op, const tx_tensor *t, const dl_type *ty, bool versioned,
+                            export_block **out) {
+    *out = NULL;
     size_t bytes = sizeof(export_block) + 2 * t->rank * sizeof(int64_t);
     export_block *b = tx__alloc(bytes, op);
     if (b == NULL) return TX_RESOURCE_EXHAUSTED;
@@ -194,7 +247,7 @@ tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) 
         /* Only a tensor with a 0-size dim can overflow here, and its strides are never used. */
         if (!tx__mul_i64(s, t->dims[d] ? t->dims[d] : 1, &s)) s = INT64_MAX;
     }
-    DLTensor *dl = &b->managed.dl_tensor;
+    DLTensor *dl = versioned ? &b->m.versioned.dl_tensor : &b->m.legacy.dl_tensor;
     dl->data = t->data;
     dl->device.device_type = kDLCPU;
     dl->device.device_id = 0;
@@ -205,8 +258,44 @@ tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) 
     dl->shape = shape;
     dl->strides = strides;
     dl->byte_offset = 0;
-    b->managed.manager_ctx = b;
-    b->managed.deleter = export_deleter;
-    *out = &b->managed;
+    *out = b;
+    return TX_OK;
+}
+
+tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) {
+    static const char *op = "to_dlpack";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    const dl_type *ty;
+    TX_TRY(export_type(op, t, &ty));
+    /* The unversioned struct has no read-only flag, so its consumer may write through data. */
+    TX_REQUIRE(!t->read_only, TX_INVALID_ARGUMENT,
+               "%s: t is read-only and a DLManagedTensor cannot say so (its consumer may write); "
+               "export it with tx_tensor_to_dlpack_versioned, which marks it read-only, or export "
+               "a copy from tx_tensor_copy", op);
+    export_block *b;
+    TX_TRY(export_new(op, t, ty, false, &b));
+    b->m.legacy.manager_ctx = b;
+    b->m.legacy.deleter = export_deleter;
+    *out = &b->m.legacy;
+    return TX_OK;
+}
+
+tx_status tx_tensor_to_dlpack_versioned(const tx_tensor *t,
+                                        struct DLManagedTensorVersioned **out) {
+    static const char *op = "to_dlpack_versioned";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    const dl_type *ty;
+    TX_TRY(export_type(op, t, &ty));
+    export_block *b;
+    TX_TRY(export_new(op, t, ty, true, &b));
+    DLManagedTensorVersioned *m = &b->m.versioned;
+    m->version.major = TX_DLPACK_VERSIONED_MAJOR;
+    m->version.minor = 0; /* the 1.0 fields and flags are all this export uses */
+    m->flags = t->read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+    m->manager_ctx = b;
+    m->deleter = export_deleter_versioned;
+    *out = m;
     return TX_OK;
 }

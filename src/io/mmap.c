@@ -4,7 +4,8 @@
  * (tx_file_map, tx_file_map_string).  They serve files larger than memory: the CLI maps one window
  * at a time and feeds it to decode_raw, cast or bitcast, so nothing holds the whole file.  The
  * byte storage of a wrapped string tensor is a "wrapped" buffer in the tensor's storage list, so
- * data-movement ops keep it alive exactly as they keep any string storage alive. */
+ * data-movement ops keep it alive exactly as they keep any string storage alive.  Mapped windows
+ * are read-only tensors: the file is opened O_RDONLY and every window ends up PROT_READ. */
 #include "internal.h"
 
 #include <errno.h>
@@ -204,11 +205,16 @@ tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, size_t 
             if ((unsigned char)p[i] > 1) p[i] = 1;
     if (fix_4bit) /* the low nibble is the value (as ml_dtypes reads it); same page economy */
         tx__normalise_4bit(dtype, p, (int64_t)nbytes);
+    /* Fixed up, the private copy is read-only like every other window, so a stray write faults
+     * the same way whatever the file held.  (A failure here leaves it writable: harmless, as the
+     * copy is private and the tensor is marked read-only anyway.) */
+    if (ctx->len && (swap || fix_bool || fix_4bit)) (void)mprotect(ctx->base, ctx->len, PROT_READ);
     tx_status st = tx_tensor_wrap(dtype, rank, dims, p, (size_t)nbytes, unmap, ctx, out);
     if (st != TX_OK) {
         unmap(p, ctx);
         return prefixed(st, op);
     }
+    (*out)->read_only = true; /* the mapping is PROT_READ: a write would fault */
     return TX_OK;
 #else
     (void)path;
@@ -231,6 +237,7 @@ tx_status tx_file_map_string(const char *path, uint64_t offset, uint64_t length,
         unmap(p, ctx);
         return prefixed(st, op);
     }
+    (*out)->read_only = true; /* as tx_file_map's: everything mapped is read-only */
     return TX_OK;
 #else
     (void)path;

@@ -104,7 +104,7 @@ static inline void show(const char *label, const tx_tensor *t) {
         printf("(%s)\n", tx_last_error());
         return;
     }
-    show_dims(t, tx_tensor_data(wide ? wide : t), 0, &index);
+    show_dims(t, tx_tensor_data_const(wide ? wide : t), 0, &index);
     printf(" (%s)\n", tx_dtype_name(dt));
     tx_tensor_free(wide);
 }

@@ -37,7 +37,7 @@ static bool same_tensor(const tx_tensor *a, const tx_tensor *b) {
     if (tx_tensor_dtype(a) != tx_tensor_dtype(b) || tx_tensor_rank(a) != tx_tensor_rank(b)) return false;
     for (size_t i = 0; i < tx_tensor_rank(a); i++)
         if (tx_tensor_dims(a)[i] != tx_tensor_dims(b)[i]) return false;
-    if (tx_tensor_dtype(a) != TX_STRING) return memcmp(tx_tensor_data(a), tx_tensor_data(b), tx_tensor_nbytes(a)) == 0;
+    if (tx_tensor_dtype(a) != TX_STRING) return memcmp(tx_tensor_data_const(a), tx_tensor_data_const(b), tx_tensor_nbytes(a)) == 0;
     for (int64_t i = 0; i < tx_tensor_numel(a); i++) {
         const tx_string *x = tx_tensor_string(a, i), *y = tx_tensor_string(b, i);
         if (x->size != y->size || (x->size && memcmp(x->data, y->data, (size_t)x->size))) return false;

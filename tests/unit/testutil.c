@@ -7,7 +7,7 @@
 #include <string.h>
 
 static double get(const tx_tensor *t, int64_t i) {
-    const void *d = tx_tensor_data(t);
+    const void *d = tx_tensor_data_const(t);
     switch (tx_tensor_dtype(t)) {
     case TX_BOOL: case TX_UINT8: case TX_QUINT8: return ((const uint8_t *)d)[i];
     case TX_INT8: case TX_QINT8: return ((const int8_t *)d)[i];
@@ -95,6 +95,63 @@ void tu_assert_error(tx_status got, tx_status want, const char *fragment) {
                  tx_last_error());
     if (fragment && !strstr(tx_last_error(), fragment))
         fail_msg("message '%s' lacks '%s'", tx_last_error(), fragment);
+}
+
+/* ---- read-only tensors ---- */
+
+void tu_assert_writable(const tx_tensor *t) {
+    assert_true(tx_tensor_is_writable(t));
+    assert_non_null(tx_tensor_data(t));
+    assert_ptr_equal(tx_tensor_data(t), tx_tensor_data_const(t));
+}
+
+/* The read-only checks of one tensor, without its views. */
+static void assert_refuses_writes(const tx_tensor *t, const void *bytes) {
+    assert_false(tx_tensor_is_writable(t));
+    tx_clear_error();
+    assert_null(tx_tensor_data(t));
+    if (!strstr(tx_last_error(), "tensor_data: t is read-only"))
+        fail_msg("tx_tensor_data of a read-only tensor: message '%s'", tx_last_error());
+    assert_ptr_equal(tx_tensor_data_const(t), bytes);
+}
+
+void tu_assert_read_only(const tx_tensor *t) {
+    const void *bytes = tx_tensor_data_const(t);
+    assert_non_null(bytes);
+    assert_refuses_writes(t, bytes);
+    int64_t n = tx_tensor_numel(t);
+    tx_tensor *v = NULL, *w = NULL, *shape = tu_i64(1, &n);
+    assert_int_equal(tx_tensor_ref(t, &v), TX_OK);
+    assert_refuses_writes(v, bytes);
+    tx_tensor_free(v);
+    assert_int_equal(tx_reshape(t, shape, &v), TX_OK);
+    assert_refuses_writes(v, bytes);
+    tx_tensor_free(shape);
+    assert_int_equal(tx_expand_dims(v, 0, &w), TX_OK); /* a view of a view */
+    assert_refuses_writes(w, bytes);
+    tx_tensor_free(v);
+    assert_int_equal(tx_squeeze(w, TU_DIMS(0), 1, &v), TX_OK);
+    assert_refuses_writes(v, bytes);
+    tx_tensor_free(v);
+    tx_tensor_free(w);
+    tx_dtype dt = tx_tensor_dtype(t);
+    if (dt != TX_STRING && dt != TX_BOOL && dt != TX_INT4 && dt != TX_UINT4) {
+        assert_int_equal(tx_bitcast(t, TX_UINT8, &v), TX_OK);
+        assert_refuses_writes(v, bytes);
+        tx_tensor_free(v);
+    }
+    /* A copy is the way to change the data: writable, same bytes, and writing leaves t alone. */
+    assert_int_equal(tx_tensor_copy(t, &v), TX_OK);
+    tu_assert_writable(v);
+    size_t nb = tx_tensor_nbytes(t);
+    assert_memory_equal(tx_tensor_data(v), bytes, nb);
+    if (nb && dt != TX_STRING) {
+        unsigned char *c = tx_tensor_data(v);
+        unsigned char was = *(const unsigned char *)bytes;
+        c[0] = (unsigned char)~c[0];
+        assert_int_equal(*(const unsigned char *)bytes, was);
+    }
+    tx_tensor_free(v);
 }
 
 /* ---- failure-injecting allocator ---- */

@@ -27,6 +27,15 @@ void tu_assert_values(const tx_tensor *t, const double *values);
 /* Asserts status and that the message contains `fragment`. */
 void tu_assert_error(tx_status got, tx_status want, const char *fragment);
 
+/* Asserts that t is read-only everywhere the API could hand out its memory for writing:
+ * tx_tensor_is_writable is 0, tx_tensor_data is NULL with "tensor_data: t is read-only ...",
+ * tx_tensor_data_const still reads it; every view (tx_tensor_ref, reshape, expand_dims, squeeze,
+ * and bitcast to uint8 where bitcast takes the dtype) is read-only over the same bytes; and
+ * tx_tensor_copy gives a writable copy with the same bytes that can be changed. */
+void tu_assert_read_only(const tx_tensor *t);
+/* Asserts that t is writable: tx_tensor_is_writable, and tx_tensor_data == tx_tensor_data_const. */
+void tu_assert_writable(const tx_tensor *t);
+
 #define TU_DIMS(...) ((const int64_t[]){__VA_ARGS__})
 #define TU_VALS(...) ((const double[]){__VA_ARGS__})
 #define TU_LEN(...) (sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* dlpack_versioned.h -- <dlpack/dlpack.h>, plus DLPack 1.x's versioned managed tensor when that
+ * header is older (Debian's libdlpack-dev is DLPack 0.6, which lacks it).  The DLPack standard
+ * fixes the layout below (version, manager_ctx, deleter, flags, then the DLTensor that 0.6 already
+ * has), so tensorx takes and gives DLManagedTensorVersioned whichever header it is built with.
+ * The unit tests use the same definitions. */
+#ifndef TX_DLPACK_VERSIONED_H
+#define TX_DLPACK_VERSIONED_H
+
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+
+#if !defined(DLPACK_MAJOR_VERSION) || DLPACK_MAJOR_VERSION < 1
+typedef struct {
+    uint32_t major;
+    uint32_t minor;
+} DLPackVersion;
+
+typedef struct DLManagedTensorVersioned {
+    DLPackVersion version;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensorVersioned *self);
+    uint64_t flags; /* DLPACK_FLAG_BITMASK_* */
+    DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+
+#define DLPACK_FLAG_BITMASK_READ_ONLY (UINT64_C(1) << 0)
+#define DLPACK_FLAG_BITMASK_IS_COPIED (UINT64_C(1) << 1)
+#endif
+
+/* The major version whose layout this file (or the header) describes. */
+#define TX_DLPACK_VERSIONED_MAJOR 1u
+
+#endif /* TX_DLPACK_VERSIONED_H */
