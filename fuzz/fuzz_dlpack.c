@@ -86,7 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * int64 cannot exist, so a layout with such an extent must be refused. */
     int64_t reach = 0, bytes = 0;
     if (!neg && !zero && !ovf &&
-        (__builtin_sub_overflow(hi, lo, &reach) || __builtin_mul_overflow(reach, (int64_t)es, &reach) ||
+        (__builtin_sub_overflow(hi, lo, &reach) ||
+         __builtin_mul_overflow(reach, (int64_t)es, &reach) ||
          __builtin_add_overflow(reach, (int64_t)es, &bytes)))
         ovf = true;
     if (!neg && !ovf && !zero && bytes > ((int64_t)1 << 20)) {

@@ -191,7 +191,8 @@ static tx_status batch_to_space_policy(const char *op, const tx_tensor *in, tx_t
         at += (size_t)o->dims[1 + k];
     }
     /* Products of o's dims (the remaining dims are the input's and o's), o non-empty. */
-    const size_t inner = (size_t)tx__dims_product(o->dims, 1 + m, o->rank) * tx_dtype_size(in->dtype);
+    const size_t inner =
+        (size_t)tx__dims_product(o->dims, 1 + m, o->rank) * tx_dtype_size(in->dtype);
     const int64_t batch = o->dims[0];
     int64_t j[TX_MAX_RANK] = {0}, b = 0;
     char *dst = o->data;

@@ -330,14 +330,17 @@ static void test_import_extent_past_int64(void **state) {
     (void)state;
     int deleted = 0;
     tx_tensor *t = (tx_tensor *)1;
-    producer *p = make_producer(kDLUInt, 8, 2, TU_DIMS(28, 2), TU_DIMS(0, -INT64_MAX), 1, 0, &deleted);
-    tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT, "past int64 byte offsets");
+    producer *p =
+        make_producer(kDLUInt, 8, 2, TU_DIMS(28, 2), TU_DIMS(0, -INT64_MAX), 1, 0, &deleted);
+    tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT,
+                    "past int64 byte offsets");
     assert_null(t);
     assert_int_equal(deleted, 0);
     p->m.dl_tensor.ndim = 1;
     p->shape[0] = 2;
     p->strides[0] = INT64_MAX;
-    tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT, "past int64 byte offsets");
+    tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT,
+                    "past int64 byte offsets");
     assert_int_equal(deleted, 0);
     p->m.deleter(&p->m);
     assert_int_equal(deleted, 1);

@@ -1662,8 +1662,9 @@ static void test_gather_nd_empty_with_huge_dims(void **state) {
     tx_tensor *params = NULL, *none = NULL, *y = (tx_tensor *)1;
     assert_int_equal(tx_tensor_new(TX_FLOAT32, 4, TU_DIMS(1, huge, 4572, 0), &params), TX_OK);
     tx_tensor *idx = tu_tensor(TX_INT32, 2, TU_DIMS(1, 1), TU_VALS(0));
-    tu_assert_error(tx_gather_nd(params, idx, &y), TX_INVALID_ARGUMENT,
-                    "requested 1 entries, but params is empty (shape [1,144684735107497983,4572,0])");
+    tu_assert_error(
+        tx_gather_nd(params, idx, &y), TX_INVALID_ARGUMENT,
+        "requested 1 entries, but params is empty (shape [1,144684735107497983,4572,0])");
     assert_null(y);
     assert_int_equal(tx_gather_nd_ex(params, idx, TX_OOB_ZERO, &y), TX_OK);
     tu_assert_shape(y, TX_FLOAT32, 4, TU_DIMS(1, huge, 4572, 0));

@@ -1092,7 +1092,8 @@ int main(void) {
         cmocka_unit_test(test_strings),             cmocka_unit_test(test_space_batch_errors),
         cmocka_unit_test(test_depth_errors),        cmocka_unit_test(test_patches_errors),
         cmocka_unit_test(test_b2s_oob_policies),    cmocka_unit_test(test_b2s_oob_edges),
-        cmocka_unit_test(test_alloc_failure),       cmocka_unit_test(test_patches_same_padding_huge_rows),
+        cmocka_unit_test(test_alloc_failure),
+        cmocka_unit_test(test_patches_same_padding_huge_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
