@@ -114,12 +114,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (__builtin_mul_overflow(s, shape[i] - 1, &span) || __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
             ovf = true;
     }
-    /* tensorx bounds the byte reach (hi - lo) * es; a reach past int64 must be refused. */
+    /* The byte extent: the reach (hi - lo) * es plus the last element.  Memory whose size passes
+     * int64 cannot exist, so a layout with such an extent must be refused. */
     int64_t reach = 0, bytes = 0;
     if (!neg && !zero && !ovf &&
-        (__builtin_sub_overflow(hi, lo, &reach) || __builtin_mul_overflow(reach, (int64_t)es, &reach)))
+        (__builtin_sub_overflow(hi, lo, &reach) ||
+         __builtin_mul_overflow(reach, (int64_t)es, &reach) ||
+         __builtin_add_overflow(reach, (int64_t)es, &bytes)))
         ovf = true;
-    if (!neg && !zero && !ovf) bytes = reach + (int64_t)es;
     if (!neg && !ovf && !zero && bytes > ((int64_t)1 << 20)) {
         /* Fits int64 but is larger than this fuzzer lends: nothing to test. */
         free(shape);
@@ -145,8 +147,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     m.dl_tensor.dtype.lanes = (flags & 8) ? 2 : 1;
     m.dl_tensor.shape = (flags & 1) ? NULL : shape;
     m.dl_tensor.strides = strided ? strides : NULL;
-    /* The first element sits `extra` bytes into the buffer; lo <= 0 steps back from it. */
-    m.dl_tensor.byte_offset = extra + (uint64_t)(-lo) * es;
+    /* The first element sits `extra` bytes into the buffer; lo <= 0 steps back from it (negated
+     * unsigned: lo may be INT64_MIN when the layout overflows, and the offset is unused then). */
+    m.dl_tensor.byte_offset = extra + (0 - (uint64_t)lo) * es;
     m.deleter = (flags & 32) ? NULL : deleter;
     bool versioned = flags & 128;
     DLManagedTensorVersioned vm;
@@ -175,7 +178,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fz_check_tensor(x, "from_dlpack");
         if ((tx_tensor_is_writable(x) != 0) == versioned)
             fz_die("from_dlpack: writable %d for a %s import", tx_tensor_is_writable(x), versioned ? "read-only" : "writable");
-        /* Element i (row-major) against the producer's memory. */
+        /* Element i (row-major) against the producer's memory (offsets and products bounded:
+         * an accepted layout's extent is at most the 1 MiB lent). */
         const unsigned char *base = mem + misalign + extra;
         const unsigned char *o = tx_tensor_data_const(x);
         int64_t idx[TX_MAX_RANK] = {0};

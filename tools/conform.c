@@ -81,9 +81,18 @@ static tx_status tensor_from_json(const json *spec, tx_tensor **out) {
             }
         }
         if (st == TX_OK) {
+            /* The element count as tensorx counts it: 0 with a 0 dim, whatever the others (a
+             * negative dim is left to tx_tensor_new_strings to refuse). */
             int64_t n = 1;
-            for (size_t i = 0; i < js->n; i++) n *= dims[i];
-            if ((size_t)n != src->n) st = op_fail(TX_INVALID_ARGUMENT, "shape and value count differ");
+            bool zero = false, neg = false, ovf = false;
+            for (size_t i = 0; i < js->n; i++) {
+                if (dims[i] < 0) neg = true;
+                else if (dims[i] == 0) zero = true;
+                else if (!ovf && __builtin_mul_overflow(n, dims[i], &n)) ovf = true;
+            }
+            if (zero) n = 0, ovf = false;
+            if (!neg && (ovf || (uint64_t)n != src->n))
+                st = op_fail(TX_INVALID_ARGUMENT, "shape and value count differ");
         }
         if (st == TX_OK) st = tx_tensor_new_strings(js->n, dims, ptrs, lens, out);
         for (size_t i = 0; i < src->n; i++) free(bufs[i]);

@@ -182,7 +182,7 @@ void print_tensor(FILE *f, const tx_tensor *t) {
     }
     int64_t *strides = calloc(rank ? rank : 1, sizeof *strides);
     if (!strides) return;
-    int64_t s = 1;
+    int64_t s = 1; /* products of the dims of a tensor with elements: at most its numel */
     for (size_t d = rank; d-- > 0;) {
         strides[d] = s;
         s *= dims[d];

@@ -242,6 +242,9 @@ void tx_shutdown(void) {
 
 /* ---- the current allocator and the limit ------------------------------------------------------- */
 
+/* The default is also the ceiling: no object can be larger than PTRDIFF_MAX, and keeping every
+ * tensor's byte size within it keeps byte counts in int64 and a buffer's header plus its data
+ * within size_t. */
 #define DEFAULT_MAX_BYTES (SIZE_MAX / 2)
 static size_t max_tensor_bytes = DEFAULT_MAX_BYTES;
 
@@ -253,7 +256,7 @@ void tx_set_allocator(const tx_allocator *allocator) {
 }
 
 void tx_set_max_tensor_bytes(size_t max_bytes) {
-    max_tensor_bytes = max_bytes ? max_bytes : DEFAULT_MAX_BYTES;
+    max_tensor_bytes = max_bytes && max_bytes < DEFAULT_MAX_BYTES ? max_bytes : DEFAULT_MAX_BYTES;
 }
 size_t tx_max_tensor_bytes(void) { return max_tensor_bytes; }
 

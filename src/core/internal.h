@@ -173,13 +173,34 @@ TX_HIDDEN tx_status tx__tensor_alloc_flags(const char *op, tx_dtype dtype, size_
 /* Frees *out-style results on failure paths. */
 TX_HIDDEN void tx__free_all(tx_tensor **ts, size_t n);
 
-/* ---- shape helpers (shape.c) ---- */
-/* a*b with overflow check into int64 (both >= 0). false on overflow. */
+/* ---- shape helpers (shape.c) ----
+ * Shape arithmetic rule (docs/reliability.md, "Shape arithmetic"): a product or sum of dims,
+ * strides, element counts or byte counts is written with these helpers, or with plain * and +
+ * only where a comment says what bounds it.  An empty tensor's dims are the trap: its element
+ * count is 0, yet the dims beside the 0 can multiply past int64 ([2^40, 2^40, 0]). */
+/* a*b and a+b with overflow check into int64. false on overflow. */
 static inline bool tx__mul_i64(int64_t a, int64_t b, int64_t *r) {
     return !__builtin_mul_overflow(a, b, r);
 }
 static inline bool tx__add_i64(int64_t a, int64_t b, int64_t *r) {
     return !__builtin_add_overflow(a, b, r);
+}
+/* Product of dims[begin, end) (dims >= 0): 0 as soon as one of them is 0, otherwise exact when
+ * it fits int64, which it does for dims of a tensor that has elements (the product divides its
+ * element count).  Callers use it for such tensors only -- typically the output once its element
+ * count is known non-zero; past int64 (a broken caller) it asserts, and saturates at INT64_MAX
+ * where asserts are off, so it never overflows. */
+static inline int64_t tx__dims_product(const int64_t *dims, size_t begin, size_t end) {
+    int64_t p = 1;
+    for (size_t i = begin; i < end; i++)
+        if (dims[i] == 0) return 0;
+    for (size_t i = begin; i < end; i++) {
+        if (!tx__mul_i64(p, dims[i], &p)) {
+            assert(!"tx__dims_product: the product passes int64");
+            return INT64_MAX;
+        }
+    }
+    return p;
 }
 /* Product of dims with overflow and negativity checks; message names `op` and `what`. */
 TX_HIDDEN tx_status tx__shape_numel(const char *op, const char *what, size_t rank,

@@ -64,14 +64,14 @@ static bool row_major(size_t rank, const int64_t *dims, const int64_t *strides, 
     int64_t want = 1;
     for (size_t d = rank; d-- > 0;) {
         if (dims[d] != 1 && strides[d] != want) return false;
-        want *= dims[d]; /* no overflow: the product of all dims is numel */
+        if (d > 0) want *= dims[d]; /* bounded: a product of the dims, which divides numel > 0 */
     }
     return true;
 }
 
 /* Copies a strided (or unaligned, or empty) DLPack tensor into a new row-major tensor. */
-static tx_status import_copy(const char *op, const DLTensor *dl, tx_dtype dtype, const char *src,
-                             int64_t numel, tx_tensor **out) {
+static tx_status import_copy(const char *op, const DLTensor *dl, tx_dtype dtype, int64_t numel,
+                             tx_tensor **out) {
     size_t rank = (size_t)dl->ndim;
     if (numel == 0) return tx__tensor_alloc(op, dtype, rank, dl->shape, out);
     size_t elem = tx_dtype_size(dtype);
@@ -82,7 +82,9 @@ static tx_status import_copy(const char *op, const DLTensor *dl, tx_dtype dtype,
     int64_t src_strides[TX_MAX_RANK], dst_strides[TX_MAX_RANK];
     tx__contiguous_strides(rank, dl->shape, elem, dst_strides);
     /* Every byte offset the copy forms must fit int64 (the memory itself is the producer's
-     * promise): the sum of |stride| * (dim - 1) over the dims. */
+     * promise): the sum of |stride| * (dim - 1) over the dims (the copy planner's precondition),
+     * and with the last element's bytes the extent, for memory whose size passes int64 does not
+     * exist. */
     int64_t reach = 0;
     for (size_t d = 0; d < rank; d++) {
         int64_t s = dl->strides ? dl->strides[d] : dst_strides[d] / (int64_t)elem, span;
@@ -100,6 +102,16 @@ static tx_status import_copy(const char *op, const DLTensor *dl, tx_dtype dtype,
         }
         if (s < 0) src_strides[d] = -src_strides[d];
     }
+    int64_t extent;
+    if (!tx__add_i64(reach, (int64_t)elem, &extent)) {
+        tx_tensor_free(t);
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: the strides reach past int64 byte offsets (a span of %lld bytes plus "
+                        "a %zu-byte element)", op, (long long)reach, elem);
+    }
+    /* A valid layout: only now is the first element's address formed (a producer whose strides
+     * were refused may have a byte_offset that points anywhere). */
+    const char *src = (const char *)dl->data + dl->byte_offset;
     tx__copy_nd(t->data, src, rank, dl->shape, dst_strides, src_strides, elem);
     if (dtype == TX_BOOL) /* tensorx bools are 0 or 1, as TF's */
         for (int64_t i = 0; i < t->numel; i++) t->data[i] = t->data[i] != 0;
@@ -129,21 +141,21 @@ static tx_status import_checked(const char *op, const DLTensor *dl, tx_release_f
     TX_TRY(tx__shape_numel(op, "shape", rank, dl->shape, &numel));
     TX_REQUIRE(numel == 0 || dl->data != NULL, TX_INVALID_ARGUMENT,
                "%s: data is NULL for %lld elements", op, (long long)numel);
-    const char *src = numel ? (const char *)dl->data + dl->byte_offset : NULL;
     size_t elem = tx_dtype_size(dtype);
     size_t align = elem > 8 ? 8 : elem;
-    bool aligned = ((uintptr_t)src % align) == 0;
+    bool aligned = ((uintptr_t)dl->data + (uintptr_t)dl->byte_offset) % align == 0;
     if (numel == 0 || !aligned || !row_major(rank, dl->shape, dl->strides, numel)) {
-        TX_TRY(import_copy(op, dl, dtype, src, numel, out));
+        TX_TRY(import_copy(op, dl, dtype, numel, out));
         release(NULL, managed); /* nothing refers to the producer's memory any more */
         return TX_OK;
     }
+    const char *src = (const char *)dl->data + dl->byte_offset; /* numel * elem row-major bytes */
     size_t nbytes = (size_t)numel * elem; /* fits: tx__shape_numel bounded numel, wrap re-checks */
     if (dtype == TX_BOOL) {
         /* A DLPack bool byte other than 0/1 cannot be normalised in memory we do not own. */
         for (int64_t i = 0; i < numel; i++)
             if ((unsigned char)src[i] > 1) {
-                TX_TRY(import_copy(op, dl, dtype, src, numel, out));
+                TX_TRY(import_copy(op, dl, dtype, numel, out));
                 release(NULL, managed);
                 return TX_OK;
             }

@@ -249,7 +249,8 @@ static void swap_bytes(char *p, size_t unit) {
     }
 }
 
-/* Row-major index -> byte offset of that element in a column-major (Fortran) layout. */
+/* Row-major index -> byte offset of that element in a column-major (Fortran) layout.  Called only
+ * for an element, so the array has elements: each stride is at most its data size. */
 static size_t fortran_offset(const tx_npy_info *h, const int64_t *idx, size_t item) {
     size_t off = 0, stride = item;
     for (size_t d = 0; d < h->rank; d++) {

@@ -25,7 +25,10 @@ typedef struct tx__copy_plan {
 } tx__copy_plan;
 
 /* Builds the plan: element of `elem` bytes at dst + sum(i[d] * dst_strides[d]) receives the one at
- * src + sum(i[d] * src_strides[d]), for every index i < dims. */
+ * src + sum(i[d] * src_strides[d]), for every index i < dims.  The caller's promise, on each side:
+ * the sum over d of (dims[d] - 1) * |strides[d]| fits int64 (the memory exists), so every offset
+ * the loops form does; dims[d] * strides[d] need not, and the planner checks it.  Dims of an
+ * empty copy may multiply past int64 beside their 0: such a copy plans to nothing. */
 TX_HIDDEN void tx__copy_plan_make(tx__copy_plan *p, size_t rank, const int64_t *dims,
                                   const int64_t *dst_strides, const int64_t *src_strides,
                                   size_t elem);
@@ -91,7 +94,9 @@ TX_HIDDEN void tx__copy_reversed_w4_avx512(char *dst, const char *src, int64_t n
 TX_HIDDEN void tx__copy_reversed_w8_avx512(char *dst, const char *src, int64_t n);
 #endif
 
-/* Row-major contiguous byte strides of dims for elements of `elem` bytes. */
+/* Row-major contiguous byte strides of dims for elements of `elem` bytes (a dim of 0 steps like a
+ * dim of 1).  Exact for dims of a tensor that has elements; an empty shape's strides, never used,
+ * saturate at INT64_MAX where they would pass int64. */
 TX_HIDDEN void tx__contiguous_strides(size_t rank, const int64_t *dims, size_t elem,
                                       int64_t *strides);
 

@@ -220,8 +220,7 @@ tx_status tx_concat(const tx_tensor *const *values, size_t n, int64_t concat_dim
     tx_tensor *o;
     TX_TRY(alloc_joined(op, values, n, r, dims, &o));
     if (o->numel > 0) {
-        int64_t outer = 1;
-        for (size_t d = 0; d < axis; d++) outer *= dims[d];
+        const int64_t outer = tx__dims_product(dims, 0, axis); /* output dims: o is non-empty */
         join_rows(o->data, values, n, outer, o->nbytes / (size_t)outer);
     }
     *out = o;
@@ -259,8 +258,7 @@ tx_status tx_pack(const tx_tensor *const *values, size_t n, int64_t axis, tx_ten
     tx_tensor *o;
     TX_TRY(alloc_joined(op, values, n, r + 1, dims, &o));
     if (o->numel > 0) {
-        int64_t outer = 1;
-        for (size_t d = 0; d < ax; d++) outer *= dims[d];
+        const int64_t outer = tx__dims_product(dims, 0, ax); /* output dims: o is non-empty */
         join_rows(o->data, values, n, outer, o->nbytes / (size_t)outer);
     }
     *out = o;
@@ -309,11 +307,11 @@ static void mesh_copy_piece(void *ctx, int64_t begin, int64_t end) {
     replicate(first, j->block, end - begin);
 }
 
+/* Called for a non-empty o: every product below is of its dims, at most its size. */
 static void meshgrid_fill(tx_tensor *o, const tx_tensor *arg, size_t ax) {
-    mesh_job j = {o->data, arg->data, o->dtype, tx_dtype_size(o->dtype), o->dims[ax], 1, 0};
-    int64_t outer = 1;
-    for (size_t d = 0; d < ax; d++) outer *= o->dims[d];
-    for (size_t d = ax + 1; d < o->rank; d++) j.inner *= o->dims[d];
+    mesh_job j = {o->data, arg->data, o->dtype, tx_dtype_size(o->dtype), o->dims[ax],
+                  tx__dims_product(o->dims, ax + 1, o->rank), 0};
+    const int64_t outer = tx__dims_product(o->dims, 0, ax);
     j.block = (size_t)(j.mid * j.inner) * j.w;
     bool serial = (int64_t)o->nbytes < PARALLEL_MIN_BYTES;
     int64_t row = (int64_t)j.w * j.inner;

@@ -245,7 +245,9 @@ tx_status tx_encode_raw(const tx_tensor *x, int little_endian, tx_tensor **out) 
                "a scalar", op);
     const size_t size = tx_dtype_size(x->dtype);
     const tx_dtype_kind kind = tx_dtype_kind_of(x->dtype);
-    const size_t row = (size_t)x->dims[x->rank - 1] * size; /* <= nbytes, or nbytes is 0 */
+    /* Bytes per output string: at most nbytes when x has elements (and unused when it has none:
+     * then the output has no element either). */
+    const size_t row = x->nbytes > 0 ? (size_t)x->dims[x->rank - 1] * size : 0;
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, TX_STRING, x->rank - 1, x->dims, &t));
     char *bytes = NULL;

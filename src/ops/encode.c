@@ -28,6 +28,7 @@ typedef struct {
 
 static void one_hot_rows(void *ctx, int64_t begin, int64_t end) {
     const one_hot_job *j = ctx;
+    /* Bytes of an output row and of an indices row: at most the (non-empty) tensors' sizes. */
     const size_t row = (size_t)(j->depth * j->suffix) * j->width;
     const size_t irow = (size_t)j->suffix * tx_dtype_size(j->ti);
     tx__one_hot_kernel(j->out + (size_t)begin * row, j->indices + (size_t)begin * irow, j->ti,
@@ -90,9 +91,8 @@ tx_status tx_one_hot_ex(const tx_tensor *indices, int64_t depth, const tx_tensor
     if (o->numel > 0) {
         /* Only for a non-empty output: then no dim is 0 and every partial product is at most
          * numel (with a 0 dim elsewhere, the products before it could overflow). */
-        int64_t prefix = 1, suffix = 1;
-        for (size_t i = 0; i < a; i++) prefix *= indices->dims[i];
-        for (size_t i = a; i < indices->rank; i++) suffix *= indices->dims[i];
+        const int64_t prefix = tx__dims_product(indices->dims, 0, a),
+                      suffix = tx__dims_product(indices->dims, a, indices->rank);
         one_hot_job j = {o->data, indices->data, ti, depth, suffix, on, off,
                          tx_dtype_size(dtype), oob};
         const int64_t row_bytes = depth * suffix * (int64_t)j.width; /* <= the output's bytes */
@@ -179,7 +179,7 @@ tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx
         unsigned char one[16];
         tx__one_value(dtype, one);
         const size_t w = tx_dtype_size(dtype);
-        char *row = o->data;
+        char *row = o->data; /* steps of m * w bytes: rows of the non-empty output */
         for (int64_t i = 0; i < lengths->numel; i++, row += m * (int64_t)w) {
             int64_t len = length_at(lengths, i, wrap32);
             int64_t c = len < 0 ? 0 : len > m ? m : len;

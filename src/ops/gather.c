@@ -203,12 +203,12 @@ tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_
         *out = o;
         return TX_OK;
     }
-    /* [batch, outer, dim, inner] products of output dims, so at most numel now that it is not 0
-     * (with an empty output, dims skipped beside a 0 could overflow them). */
-    int64_t nbatch = 1, nouter = 1, inner = 1;
-    for (int64_t i = 0; i < axis; i++) *(i < batch_dims ? &nbatch : &nouter) *= params->dims[i];
-    for (int64_t i = axis + 1; i < prank; i++) inner *= params->dims[i];
-    const size_t slice_bytes = (size_t)inner * tx_dtype_size(params->dtype);
+    /* params as [batch, outer, dim, inner]: products of output dims, so at most its element
+     * count now that that is not 0 (with an empty output, dims beside a 0 could pass int64). */
+    const int64_t nbatch = tx__dims_product(params->dims, 0, (size_t)batch_dims),
+                  nouter = tx__dims_product(params->dims, (size_t)batch_dims, (size_t)axis),
+                  inner = tx__dims_product(params->dims, (size_t)axis + 1, (size_t)prank);
+    const size_t slice_bytes = (size_t)inner * tx_dtype_size(params->dtype); /* <= o->nbytes */
     if (dim == 0) /* oob=zero: every index is out of range */
         memset(o->data, 0, (size_t)o->numel * tx_dtype_size(params->dtype));
     else
@@ -303,12 +303,8 @@ tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_
 
     int64_t dims[2 * TX_MAX_RANK];
     size_t r = 0;
-    int64_t slice = 1;
     for (size_t i = 0; i < ir; i++) dims[r++] = indices->dims[i];
-    for (size_t i = (size_t)k; i < params->rank; i++) {
-        dims[r++] = params->dims[i];
-        slice *= params->dims[i];
-    }
+    for (size_t i = (size_t)k; i < params->rank; i++) dims[r++] = params->dims[i];
     /* Indices are checked after the output's layout and before it exists (as in a plan). */
     int64_t onumel;
     TX_TRY(tx__check_output(op, params->dtype, r, dims, &onumel));
@@ -331,15 +327,23 @@ tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_
     }
     tx_status st;
     const size_t elem = tx_dtype_size(params->dtype);
-    int64_t strides[TX_MAX_RANK];
-    int64_t s = slice * (int64_t)elem;
-    for (int64_t j = k; j-- > 0;) {
-        strides[j] = s;
-        s *= params->dims[j];
-    }
-    if (o->numel > 0)
+    if (o->numel > 0 && params->numel == 0) {
+        /* Only oob=zero gets here (the other policies failed above): a dim of params before k is
+         * 0, so every index vector is out of range and every slice is zero. */
+        memset(o->data, 0, o->nbytes);
+    } else if (o->numel > 0) {
+        /* params has elements, so the slice and the byte strides are at most its byte size (an
+         * empty params' dims could pass int64 beside their 0). */
+        const int64_t slice = tx__dims_product(params->dims, (size_t)k, params->rank);
+        int64_t strides[TX_MAX_RANK];
+        int64_t s = slice * (int64_t)elem;
+        for (int64_t j = k; j-- > 0;) {
+            strides[j] = s;
+            if (j > 0) s *= params->dims[j];
+        }
         tx__gather_nd_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64, n,
                              (size_t)k, params->dims, strides, (size_t)slice * elem, oob);
+    }
     st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);

@@ -219,7 +219,8 @@ static void pad_edge_wrap_rec(const pad_plan *p, size_t k, char *dst, const char
 /* Repeated runs of at least this many bytes go through one strided copy (tile_run). */
 #define TILE_ONE_COPY_MIN_RUN 256
 
-/* Tiles `in` (dims d, elements of `elem` bytes) into `out` (dims d[i] * m[i], no zero dims). */
+/* Tiles `in` (dims d, elements of `elem` bytes) into `out` (dims d[i] * m[i], no zero dims).  Every
+ * product below is of d[i] <= d[i] * m[i] and the output's strides: at most the output's bytes. */
 static void tile_run(char *out, const char *in, size_t r, const int64_t *d, const int64_t *m,
                      size_t elem) {
     int64_t od[TX_MAX_RANK], os[TX_MAX_RANK], is[TX_MAX_RANK];
@@ -357,7 +358,8 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
 /* Merges dims so rows are long: an unpadded dim joins the dim before it (CONSTANT: always, the
  * fill does not care; other modes: only when that dim is unpadded too, as a mirror image must
  * keep rows whole), and in those modes the unpadded dims after the last padded one become
- * part of the element.  Called only when the output has elements, so every product fits. */
+ * part of the element.  Called only when the output has elements, so every product fits: the
+ * input's dims and the paddings are each at most the output dim they make up. */
 static void pad_plan_make(pad_plan *p, const tx_tensor *in, const int64_t *pads, tx_pad_mode mode) {
     size_t r = in->rank, last = 0;
     p->mode = mode;

@@ -78,9 +78,10 @@ tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partition
     char **dst = tx__calloc_array((size_t)num_partitions, sizeof *dst, op);
     tx_status st = dst ? TX_OK : TX_RESOURCE_EXHAUSTED;
     for (int64_t i = 0; st == TX_OK && i < n; i++) counts[ids[i]]++;
-    const size_t extra = data->rank - partitions->rank;
-    int64_t slice = 1;
-    for (size_t i = 0; i < extra; i++) slice *= data->dims[partitions->rank + i];
+    /* Elements per partition id: data's dims after the partitions' (only data with elements has
+     * slices to move, and then their product divides its element count). */
+    const int64_t slice =
+        data->numel > 0 ? tx__dims_product(data->dims, partitions->rank, data->rank) : 0;
     pc.counts = counts;
     if (st == TX_OK) st = tx__tensor_alloc_n(op, (size_t)num_partitions, partition_spec, &pc, outs);
     for (int64_t p = 0; st == TX_OK && p < num_partitions; p++) {
@@ -176,13 +177,14 @@ tx_status tx_dynamic_stitch_ex(const tx_tensor *const *indices, size_t n_indices
     const size_t extra = d0->rank - i0->rank;
     dims[0] = rows;
     memcpy(dims + 1, d0->dims + i0->rank, extra * sizeof *dims);
-    int64_t slice = 1;
-    for (size_t k = 0; k < extra; k++) slice *= dims[1 + k];
     /* Rows no index names stay zero (empty strings); TF leaves them uninitialised. */
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc_flags(op, d0->dtype, extra + 1, dims, TX_OUTPUT_DATA_DEPENDENT, &o));
     memset(o->data, 0, o->nbytes);
-    const size_t slice_bytes = (size_t)slice * tx_dtype_size(d0->dtype);
+    /* A row's elements: a product of output dims, so only formed for an output with elements
+     * (with 0 rows, the other dims could pass int64). */
+    const int64_t slice = o->numel > 0 ? tx__dims_product(dims, 1, extra + 1) : 0;
+    const size_t slice_bytes = (size_t)slice * tx_dtype_size(d0->dtype); /* <= o->nbytes */
     for (size_t m = 0; m < n_indices; m++) {
         if (rows > 0 && slice_bytes > 0)
             tx__stitch_kernel(o->data, (const int32_t *)indices[m]->data, indices[m]->numel,
@@ -234,10 +236,9 @@ tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_
     if (o->numel > 0) {
         /* Products of output dims: at most numel once it is not 0 (with an empty output, dims
          * beside a 0 could overflow them). */
-        int64_t nouter = 1, inner = 1;
-        for (int64_t i = 0; i < a; i++) nouter *= tensor->dims[i];
-        for (int64_t i = a + k; i < rank; i++) inner *= tensor->dims[i];
-        const size_t slice_bytes = (size_t)inner * tx_dtype_size(tensor->dtype);
+        const int64_t nouter = tx__dims_product(tensor->dims, 0, (size_t)a),
+                      inner = tx__dims_product(tensor->dims, (size_t)(a + k), (size_t)rank);
+        const size_t slice_bytes = (size_t)inner * tx_dtype_size(tensor->dtype); /* <= o->nbytes */
         tx__mask_kernel(o->data, tensor->data, mv, nouter, mask->numel, slice_bytes);
     }
     tx_status st = tx__share_strings(o, tensor);

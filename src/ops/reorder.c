@@ -49,7 +49,7 @@ static tx_status reverse_run(const char *op, const tx_tensor *t, const bool *fli
                              tx_tensor **out) {
     tx_tensor *o;
     TX_TRY(alloc_like(op, t, t->rank, t->dims, &o));
-    if (o->numel > 0) {
+    if (o->numel > 0) { /* strides and offset are inside the non-empty t */
         size_t w = tx_dtype_size(t->dtype);
         int64_t dst[TX_REVERSE_MAX_RANK + 1], src[TX_REVERSE_MAX_RANK + 1];
         tx__contiguous_strides(t->rank, t->dims, w, dst);
@@ -227,10 +227,10 @@ tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengt
     if (st == TX_OK && o->numel > 0) {
         int64_t lo = batch_dim < seq_dim ? batch_dim : seq_dim;
         int64_t hi = batch_dim < seq_dim ? seq_dim : batch_dim;
-        int64_t P = 1, M = 1, Q = 1;
-        for (int64_t d = 0; d < lo; d++) P *= input->dims[d];
-        for (int64_t d = lo + 1; d < hi; d++) M *= input->dims[d];
-        for (int64_t d = hi + 1; d < r; d++) Q *= input->dims[d];
+        /* Products of the dims of the non-empty input: at most its element count. */
+        const int64_t P = tx__dims_product(input->dims, 0, (size_t)lo),
+                      M = tx__dims_product(input->dims, (size_t)lo + 1, (size_t)hi),
+                      Q = tx__dims_product(input->dims, (size_t)hi + 1, (size_t)r);
         reverse_sequence_job j = {o->data, input->data, input->dims[lo], M, input->dims[hi],
                                   (size_t)Q * tx_dtype_size(input->dtype), batch_dim < seq_dim,
                                   lens};
@@ -296,6 +296,7 @@ typedef struct transpose_plan {
     size_t width;
 } transpose_plan;
 
+/* Called for a non-empty a: merged dims are products of its dims, at most its element count. */
 static void transpose_plan_make(transpose_plan *pl, const tx_tensor *a, const size_t *perm) {
     size_t r = 0, map[TX_MAX_RANK], q[TX_MAX_RANK], inv[TX_MAX_RANK];
     int64_t dims[TX_MAX_RANK];
@@ -402,7 +403,8 @@ static int64_t block_side(int64_t n, int64_t target) {
 
 /* Runs the plan: batches of 2-D transposes (the dispatched kernel of the element width, or the
  * width-generic tiled one), or for very wide elements the generic strided copy, whose memcpy runs
- * are then long enough.  Both split large work over the thread pool. */
+ * are then long enough.  Both split large work over the thread pool.  The plan is of a non-empty
+ * tensor: strides, plane and batch sizes are products of its dims, at most its byte size. */
 static void transpose_run(const transpose_plan *pl, char *dst, const char *src) {
     size_t r = pl->rank, w = pl->width;
     if (r == 0) {

@@ -105,11 +105,11 @@ static void make_plan(tx__space_batch_plan *p, const tx_tensor *space, const int
     while (last > first && a->block[last - 1] == 1 && a->pairs[2 * (last - 1)] == 0 &&
            a->pairs[2 * (last - 1) + 1] == 0)
         last--;
-    p->batch = space->dims[0];
-    for (size_t k = 0; k < first; k++) p->batch *= space->dims[1 + k];
-    int64_t inner = (int64_t)tx_dtype_size(space->dtype);
-    for (size_t d = 1 + last; d < space->rank; d++) inner *= space->dims[d];
-    p->inner = (size_t)inner;
+    /* The folded dims (block 1, no padding) and the batch are dims of the non-empty output too
+     * (times the block count for the batch), so their products are at most its size. */
+    p->batch = tx__dims_product(space->dims, 0, 1 + first);
+    p->inner = (size_t)tx__dims_product(space->dims, 1 + last, space->rank) *
+               tx_dtype_size(space->dtype);
     p->m = last - first;
     for (size_t k = first; k < last; k++) {
         p->space[k - first] = space->dims[1 + k];
@@ -177,8 +177,8 @@ static int64_t crop_source(int64_t j, int64_t cs, int64_t full, tx_oob_policy oo
 static tx_status batch_to_space_policy(const char *op, const tx_tensor *in, tx_tensor *o,
                                        const sb_args *a, tx_oob_policy oob) {
     const size_t m = a->m;
-    size_t total = 0;
-    for (size_t k = 0; k < m; k++) total += (size_t)o->dims[1 + k]; /* each <= numel */
+    size_t total = 0; /* a sum of dims >= 1, at most numel + m: o is non-empty */
+    for (size_t k = 0; k < m; k++) total += (size_t)o->dims[1 + k];
     int64_t *map = tx__calloc_array(total ? total : 1, sizeof *map, op);
     if (map == NULL) return TX_RESOURCE_EXHAUSTED;
     int64_t *mk[TX_MAX_RANK];
@@ -190,13 +190,13 @@ static tx_status batch_to_space_policy(const char *op, const tx_tensor *in, tx_t
             mk[k][j] = crop_source(j, a->pairs[2 * k], full, oob);
         at += (size_t)o->dims[1 + k];
     }
-    size_t inner = tx_dtype_size(in->dtype);
-    for (size_t d = 1 + m; d < in->rank; d++) inner *= (size_t)in->dims[d];
+    /* Products of o's dims (the remaining dims are the input's and o's), o non-empty. */
+    const size_t inner =
+        (size_t)tx__dims_product(o->dims, 1 + m, o->rank) * tx_dtype_size(in->dtype);
     const int64_t batch = o->dims[0];
     int64_t j[TX_MAX_RANK] = {0}, b = 0;
     char *dst = o->data;
-    int64_t cells = batch; /* o is non-empty, so this divides numel */
-    for (size_t k = 0; k < m; k++) cells *= o->dims[1 + k];
+    const int64_t cells = tx__dims_product(o->dims, 0, 1 + m);
     for (int64_t cell = 0; cell < cells; cell++) {
         int64_t off = 0;
         bool zero = false;
@@ -207,7 +207,7 @@ static tx_status batch_to_space_policy(const char *op, const tx_tensor *in, tx_t
         }
         if (zero) {
             memset(dst, 0, inner);
-        } else {
+        } else { /* an input position: every p[k] is in [0, full), so the input has elements */
             int64_t src = off * batch + b;
             for (size_t k = 0; k < m; k++) src = src * in->dims[1 + k] + mk[k][j[k]] / a->block[k];
             memcpy(dst, in->data + (size_t)src * inner, inner);
@@ -448,6 +448,8 @@ static tx_status check_depth_args(const char *op, const tx_tensor *input, int64_
 /* Runs one strided copy of 6 dims whose strides are given in elements. */
 static void copy6(tx_tensor *o, const tx_tensor *in, const int64_t *dims, int64_t *dst_st,
                   int64_t *src_st) {
+    /* Called for a non-empty output of the input's element count: the strides, products of their
+     * dims, are at most that count, and in bytes at most the byte size. */
     int64_t e = (int64_t)tx_dtype_size(in->dtype);
     for (int d = 0; d < 6; d++) {
         dst_st[d] *= e;
@@ -590,7 +592,9 @@ static tx_status windowed_size(const char *op, const char *what, int64_t in, int
         TX_REQUIRE(tx__add_i64(in, stride - 1, &num), TX_INVALID_ARGUMENT,
                    "%s: %s output size overflows int64", op, what);
         sz = num / stride;
-        int64_t needed = (sz - 1) * stride + keff - in;
+        /* TF's (sz - 1) * stride + keff - in, summed so that it cannot pass int64 on the way:
+         * in - (sz - 1) * stride is in [1, stride] (sz = ceil(in / stride), in >= 0). */
+        int64_t needed = keff - (in - (sz - 1) * stride);
         *pad_before = needed > 0 ? needed / 2 : 0;
     }
     TX_REQUIRE(sz >= 0, TX_INVALID_ARGUMENT,
@@ -632,7 +636,7 @@ tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t *ksize
     int64_t odims[4] = {p.batch, p.out_rows, p.out_cols, odepth};
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc(op, images->dtype, 4, odims, &o));
-    if (o->numel > 0) {
+    if (o->numel > 0) { /* then images has elements too (an empty dim gives 0 windows) */
         p.depth_bytes = (size_t)depth * tx_dtype_size(images->dtype);
         tx__extract_patches_run(&p, images->data, o->data);
     }

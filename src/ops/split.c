@@ -47,12 +47,10 @@ static tx_status make_parts(const char *op, const parts_t *p, size_t n, tx_tenso
     size_t r = value->rank, elem = tx_dtype_size(value->dtype), axis = p->axis;
     TX_TRY(tx__tensor_alloc_n(op, n, part_spec, (void *)p, outs));
     /* The input as [outer, dim, inner]; only used when the input has elements, and then the
-     * products fit int64 because numel does. */
-    int64_t outer = 1, inner = 1, dim = value->dims[axis];
-    if (value->numel > 0) {
-        for (size_t d = 0; d < axis; d++) outer *= value->dims[d];
-        for (size_t d = axis + 1; d < r; d++) inner *= value->dims[d];
-    }
+     * products fit int64 because numel does (a part with elements means an input with them). */
+    const int64_t dim = value->dims[axis];
+    const int64_t outer = value->numel > 0 ? tx__dims_product(value->dims, 0, axis) : 0,
+                  inner = value->numel > 0 ? tx__dims_product(value->dims, axis + 1, r) : 0;
     int64_t start = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t len = part_len(p, i);

@@ -698,7 +698,8 @@ static inline bool item_le(const sort_item *a, const sort_item *b) {
     return a->key < b->key || (a->key == b->key && a->pos <= b->pos);
 }
 
-/* Bottom-up merge sort of a[0..n) using tmp; returns the buffer that holds the result. */
+/* Bottom-up merge sort of a[0..n) using tmp; returns the buffer that holds the result.  n is at
+ * most INT32_MAX (the op's check), so 2 * width and lo + 2 * width stay far inside int64. */
 static sort_item *sort_items(sort_item *a, sort_item *tmp, int64_t n) {
     for (int64_t width = 1; width < n; width *= 2) {
         for (int64_t lo = 0; lo < n; lo += 2 * width) {

@@ -116,6 +116,16 @@ static void test_byte_limit(void **state) {
     tx_tensor_free(t);
     tx_set_max_tensor_bytes(0);
     assert_true(tx_max_tensor_bytes() > 1000);
+    /* A limit above the default SIZE_MAX / 2 (no object is larger) acts as the default: 2^61 - 1
+     * int64 elements, 2^64 - 8 bytes, are refused before any allocation (a buffer's header plus
+     * that size would wrap round to a few bytes of size_t). */
+    tx_set_max_tensor_bytes(SIZE_MAX);
+    assert_int_equal(tx_max_tensor_bytes(), SIZE_MAX / 2);
+    tu_assert_error(tx_tensor_new(TX_INT64, 1, TU_DIMS((1LL << 61) - 1), &t), TX_RESOURCE_EXHAUSTED,
+                    "exceeds the limit");
+    assert_null(t);
+    tx_set_max_tensor_bytes(0);
+    assert_int_equal(tx_max_tensor_bytes(), SIZE_MAX / 2);
 }
 
 static void test_from_data(void **state) {

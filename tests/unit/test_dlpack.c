@@ -323,6 +323,49 @@ static void test_import_errors(void **state) {
     tu_assert_error(tx_tensor_to_dlpack(NULL, NULL), TX_INVALID_ARGUMENT, "out is NULL");
 }
 
+/* A strided layout whose byte offsets fit int64 but whose extent (the span plus the last element)
+ * does not cannot describe memory, and is refused before any copy: [28, 2] uint8 with element
+ * strides [0, -(2^63 - 1)] (found by fuzz_dlpack; the copy planner then multiplied 2 * -(2^63 - 1)
+ * when it looked for dims to merge), and [2] with stride 2^63 - 1.  The deleter is not called.
+ * Without the check, UBSan builds fail on the planner's overflow. */
+static void test_import_extent_past_int64(void **state) {
+    (void)state;
+    int deleted = 0;
+    tx_tensor *t = (tx_tensor *)1;
+    producer *p =
+        make_producer(kDLUInt, 8, 2, TU_DIMS(28, 2), TU_DIMS(0, -INT64_MAX), 1, 0, &deleted);
+    tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT,
+                    "past int64 byte offsets");
+    assert_null(t);
+    assert_int_equal(deleted, 0);
+    p->m.dl_tensor.ndim = 1;
+    p->shape[0] = 2;
+    p->strides[0] = INT64_MAX;
+    tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT,
+                    "past int64 byte offsets");
+    assert_int_equal(deleted, 0);
+    p->m.deleter(&p->m);
+    assert_int_equal(deleted, 1);
+}
+
+/* A layout refused for its strides is refused before the first element's address, data +
+ * byte_offset, is formed: such a producer's byte_offset may point anywhere (here 2^63 bytes past a
+ * 1-byte block, from a stride of INT64_MIN, as fuzz_dlpack lays it out).  UBSan builds fail on the
+ * pointer overflow otherwise. */
+static void test_import_refused_before_offset(void **state) {
+    (void)state;
+    int deleted = 0;
+    tx_tensor *t = (tx_tensor *)1;
+    producer *p = make_producer(kDLUInt, 8, 1, TU_DIMS(2), TU_DIMS(INT64_MIN), 1, 0, &deleted);
+    p->m.dl_tensor.byte_offset = UINT64_C(1) << 63;
+    tu_assert_error(tx_tensor_from_dlpack(&p->m, &t), TX_INVALID_ARGUMENT,
+                    "strides[0] = -9223372036854775808 overflows a byte offset");
+    assert_null(t);
+    assert_int_equal(deleted, 0);
+    p->m.deleter(&p->m);
+    assert_int_equal(deleted, 1);
+}
+
 static void test_dlpack_alloc_failure(void **state) {
     (void)state;
     tx_tensor *src = tu_tensor(TX_INT32, 2, TU_DIMS(2, 3), TU_VALS(1, 2, 3, 4, 5, 6));
@@ -1008,6 +1051,8 @@ int main(void) {
         cmocka_unit_test(test_import_zero_copy_and_views),
         cmocka_unit_test(test_import_copies),
         cmocka_unit_test(test_import_errors),
+        cmocka_unit_test(test_import_extent_past_int64),
+        cmocka_unit_test(test_import_refused_before_offset),
         cmocka_unit_test(test_dlpack_alloc_failure),
         cmocka_unit_test(test_wrap_strings),
         cmocka_unit_test(test_file_map),

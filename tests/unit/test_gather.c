@@ -1623,11 +1623,70 @@ static void test_empty_with_huge_dims(void **state) {
     assert_int_equal(tx_one_hot(ind, 3, NULL, NULL, -1, TX_FLOAT32, &y), TX_OK); /* prefix */
     tu_assert_shape(y, TX_FLOAT32, 4, TU_DIMS(big, big, 0, 3));
     tx_tensor_free(y);
+    /* dynamic_partition's slice is the product of data's dims after the partitions' ones, and
+     * dynamic_stitch's of data[0]'s: both beside a 0 here. */
+    tx_tensor *parts = NULL, *outs[1] = {NULL};
+    assert_int_equal(tx_tensor_new(TX_INT32, 1, TU_DIMS(0), &parts), TX_OK);
+    assert_int_equal(tx_dynamic_partition(p2, parts, 1, outs), TX_OK); /* slice = big * big */
+    tu_assert_shape(outs[0], TX_FLOAT32, 3, TU_DIMS(0, big, big));
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(parts);
+    tx_tensor *d4 = NULL;
+    assert_int_equal(tx_tensor_new(TX_FLOAT32, 4, TU_DIMS(1, big, big, 0), &d4), TX_OK);
+    parts = tu_tensor(TX_INT32, 1, TU_DIMS(1), TU_VALS(0));
+    assert_int_equal(tx_dynamic_partition(d4, parts, 1, outs), TX_OK); /* big * big before the 0 */
+    tu_assert_shape(outs[0], TX_FLOAT32, 4, TU_DIMS(1, big, big, 0));
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(parts);
+    tx_tensor_free(d4);
+    const tx_tensor *sidx[1] = {idx}, *sdata[1] = {p2};
+    assert_int_equal(tx_dynamic_stitch(sidx, 1, sdata, 1, &y), TX_OK); /* 0 rows of big x big */
+    tu_assert_shape(y, TX_FLOAT32, 3, TU_DIMS(0, big, big));
+    tx_tensor_free(y);
     tx_tensor_free(params);
     tx_tensor_free(p2);
     tx_tensor_free(idx);
     tx_tensor_free(mask);
     tx_tensor_free(ind);
+}
+
+/* gather_nd on an empty params whose dims after the indexed one multiply past int64 ([1,
+ * 144684735107497983, 4572, 0], found by fuzz_ops): one index vector is TF's "params is empty"
+ * error, oob=zero gives the empty [1, 144684735107497983, 4572, 0] and no index vectors [0, ...].
+ * Then indexed dims that multiply past int64 beside an empty one ([0, 2^40, 2^40, 4], k = 3):
+ * under oob=zero every index is out of range and the result is zeros.  UBSan builds fail on the
+ * overflow of the slice size or of the byte strides. */
+static void test_gather_nd_empty_with_huge_dims(void **state) {
+    (void)state;
+    const int64_t huge = INT64_C(144684735107497983), big = INT64_C(1) << 40;
+    tx_tensor *params = NULL, *none = NULL, *y = (tx_tensor *)1;
+    assert_int_equal(tx_tensor_new(TX_FLOAT32, 4, TU_DIMS(1, huge, 4572, 0), &params), TX_OK);
+    tx_tensor *idx = tu_tensor(TX_INT32, 2, TU_DIMS(1, 1), TU_VALS(0));
+    tu_assert_error(
+        tx_gather_nd(params, idx, &y), TX_INVALID_ARGUMENT,
+        "requested 1 entries, but params is empty (shape [1,144684735107497983,4572,0])");
+    assert_null(y);
+    assert_int_equal(tx_gather_nd_ex(params, idx, TX_OOB_ZERO, &y), TX_OK);
+    tu_assert_shape(y, TX_FLOAT32, 4, TU_DIMS(1, huge, 4572, 0));
+    tx_tensor_free(y);
+    assert_int_equal(tx_tensor_new(TX_INT32, 2, TU_DIMS(0, 1), &none), TX_OK);
+    assert_int_equal(tx_gather_nd(params, none, &y), TX_OK);
+    tu_assert_shape(y, TX_FLOAT32, 4, TU_DIMS(0, huge, 4572, 0));
+    tx_tensor_free(y);
+    tx_tensor_free(params);
+
+    assert_int_equal(tx_tensor_new(TX_FLOAT32, 4, TU_DIMS(0, big, big, 4), &params), TX_OK);
+    tx_tensor *idx3 = tu_tensor(TX_INT64, 2, TU_DIMS(1, 3), TU_VALS(0, 0, 0));
+    assert_int_equal(tx_gather_nd_ex(params, idx3, TX_OOB_ZERO, &y), TX_OK);
+    tu_assert_shape(y, TX_FLOAT32, 2, TU_DIMS(1, 4));
+    tu_assert_values(y, TU_VALS(0, 0, 0, 0));
+    tx_tensor_free(y);
+    tu_assert_error(tx_gather_nd_ex(params, idx3, TX_OOB_CLAMP, &y), TX_INVALID_ARGUMENT,
+                    "oob=clamp needs the indexed dims of params to be non-empty");
+    tx_tensor_free(params);
+    tx_tensor_free(idx3);
+    tx_tensor_free(idx);
+    tx_tensor_free(none);
 }
 
 int main(void) {
@@ -1647,6 +1706,7 @@ int main(void) {
         cmocka_unit_test(test_oob_gather_nd),       cmocka_unit_test(test_oob_one_hot),
         cmocka_unit_test(test_oob_dynamic_stitch),  cmocka_unit_test(test_oob_alloc_failure),
         cmocka_unit_test(test_empty_with_huge_dims), cmocka_unit_test(test_one_hot_threads),
+        cmocka_unit_test(test_gather_nd_empty_with_huge_dims),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

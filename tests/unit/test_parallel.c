@@ -2,8 +2,8 @@
 /* test_parallel.c -- the thread pool (src/parallel/pool.c) and the parallel strided copy
  * (src/kernels/scalar/copy.c): the static split covers [0, n) exactly once in whole grains, every
  * index runs exactly once for many n / grain / thread counts, results are identical for any thread
- * count, nested and concurrent callers, TENSORX_NUM_THREADS, re-sizing and tx_shutdown.  No timing
- * is asserted anywhere. */
+ * count, nested and concurrent callers, TENSORX_NUM_THREADS, re-sizing and tx_shutdown; the copy
+ * planner with dims and strides whose products pass int64.  No timing is asserted anywhere. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +191,54 @@ static void copy_identical_across_thread_counts(void **state) {
     tx_set_num_threads(0);
 }
 
+/* ---- planning with products past int64 ---------------------------------------------------- */
+
+/* The planner merges a dim into the one before it when one step of that one equals dims[d] steps
+ * of this one on both sides.  dims[d] * stride can pass int64 while every byte offset of the copy
+ * fits ((dims[d] - 1) * stride does): 2 elements 2^62 bytes apart, 3 elements -2^62 bytes apart;
+ * then no merge is possible.  The dims of an empty copy can multiply past int64 before their 0,
+ * and the contiguous strides of an empty shape likewise.  UBSan builds fail on any of these
+ * overflows. */
+static void copy_plan_products_past_int64(void **state) {
+    (void)state;
+    const int64_t q = INT64_C(1) << 62, big = INT64_C(1) << 40;
+    tx__copy_plan p;
+    tx__copy_plan_make(&p, 2, TU_DIMS(2, 2), TU_DIMS(2, 1), TU_DIMS(1, q), 1);
+    assert_int_equal(p.rank, 2); /* nothing merged, nothing folded */
+    assert_int_equal(p.dims[0], 2);
+    assert_int_equal(p.dims[1], 2);
+    assert_int_equal(p.src_strides[0], 1);
+    assert_int_equal(p.src_strides[1], q);
+    assert_int_equal(p.width, 1);
+    assert_int_equal(p.count, 4);
+    tx__copy_plan_make(&p, 2, TU_DIMS(2, 3), TU_DIMS(3, 1), TU_DIMS(5, -q), 1);
+    assert_int_equal(p.rank, 2);
+    assert_int_equal(p.src_strides[1], -q);
+    /* The same shape with strides whose products fit still merges into one dim. */
+    tx__copy_plan_make(&p, 2, TU_DIMS(2, 2), TU_DIMS(2, 1), TU_DIMS(q / 2, q / 4), 1);
+    assert_int_equal(p.rank, 1);
+    assert_int_equal(p.dims[0], 4);
+    assert_int_equal(p.src_strides[0], q / 4);
+    /* Empty: [2^40, 2^40, 0] plans nothing and copies nothing. */
+    tx__copy_plan_make(&p, 3, TU_DIMS(big, big, 0), TU_DIMS(0, 0, 4), TU_DIMS(0, 0, 4), 4);
+    assert_int_equal(p.count, 0);
+    assert_int_equal(p.rank, 0);
+    assert_int_equal(p.width, 0);
+    assert_int_equal(tx__copy_plan_rows(&p), 0);
+    tx__copy_nd(NULL, NULL, 3, TU_DIMS(big, big, 0), TU_DIMS(0, 0, 4), TU_DIMS(0, 0, 4), 4);
+    /* Contiguous strides: exact while they fit (a 0 dim steps like a 1); past int64, which only
+     * an empty shape reaches, they saturate. */
+    int64_t st[3];
+    tx__contiguous_strides(3, TU_DIMS(big, big, 0), 4, st);
+    assert_int_equal(st[2], 4);
+    assert_int_equal(st[1], 4);
+    assert_int_equal(st[0], 4 * big);
+    tx__contiguous_strides(3, TU_DIMS(0, big, big), 4, st);
+    assert_int_equal(st[2], 4);
+    assert_int_equal(st[1], 4 * big);
+    assert_int_equal(st[0], INT64_MAX);
+}
+
 /* ---- nesting, concurrency, re-sizing, shutdown ---------------------------------------------- */
 
 typedef struct nest_ctx {
@@ -375,6 +423,7 @@ int main(void) {
         cmocka_unit_test(every_index_once),
         cmocka_unit_test(identical_across_thread_counts),
         cmocka_unit_test(copy_identical_across_thread_counts),
+        cmocka_unit_test(copy_plan_products_past_int64),
         cmocka_unit_test(nested_calls_run_inline),
         cmocka_unit_test(concurrent_callers),
         cmocka_unit_test(shutdown_and_reuse),

@@ -1063,6 +1063,25 @@ static void test_b2s_oob_edges(void **state) {
     tx_tensor_free(bl);
 }
 
+/* SAME padding on an empty image with 2^63 - 2^30 rows, a dilated kernel of about 2^62 rows and
+ * stride 2^30: the padding TF's formula needs, (out - 1) * stride + kernel - in, passes int64 in
+ * its intermediate sum although the padding itself is small.  The output is empty.  UBSan builds
+ * fail on the overflow. */
+static void test_patches_same_padding_huge_rows(void **state) {
+    (void)state;
+    const int64_t rows = INT64_MAX - (INT64_C(1) << 30) + 1, k = INT32_MAX, s = INT64_C(1) << 30;
+    tx_tensor *x = NULL, *o = NULL;
+    assert_int_equal(tx_tensor_new(TX_FLOAT32, 4, TU_DIMS(0, rows, 1, 1), &x), TX_OK);
+    assert_int_equal(patches(x, k, 1, s, 1, k, 1, TX_PADDING_SAME, &o), TX_OK);
+    /* ceil(rows / 2^30) = 2^33 - 1 output rows; depth kr * kc * 1 */
+    tu_assert_shape(o, TX_FLOAT32, 4, TU_DIMS(0, (INT64_C(1) << 33) - 1, 1, k));
+    tx_tensor_free(o);
+    assert_int_equal(patches(x, k, 1, s, 1, k, 1, TX_PADDING_VALID, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 4, TU_DIMS(0, 4294967301, 1, k));
+    tx_tensor_free(o);
+    tx_tensor_free(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_space_to_batch_seed), cmocka_unit_test(test_batch_to_space_seed),
@@ -1074,6 +1093,7 @@ int main(void) {
         cmocka_unit_test(test_depth_errors),        cmocka_unit_test(test_patches_errors),
         cmocka_unit_test(test_b2s_oob_policies),    cmocka_unit_test(test_b2s_oob_edges),
         cmocka_unit_test(test_alloc_failure),
+        cmocka_unit_test(test_patches_same_padding_huge_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,26 +25,40 @@
 #define STREAM_MIN_WIDTH 64
 
 void tx__contiguous_strides(size_t rank, const int64_t *dims, size_t elem, int64_t *strides) {
+    /* Each stride is at most the byte size of a tensor of these dims that has elements; only an
+     * empty shape's can pass int64 (beside its 0), and those are never used: they saturate. */
     int64_t s = (int64_t)elem;
     for (size_t d = rank; d-- > 0;) {
         strides[d] = s;
-        s *= dims[d] ? dims[d] : 1;
+        if (d > 0 && !tx__mul_i64(s, dims[d] ? dims[d] : 1, &s)) s = INT64_MAX;
     }
+}
+
+/* True when one step of stride `outer` equals n steps of stride `inner` (n * inner computed
+ * exactly: a product past int64 equals no stride). */
+static bool steps_equal(int64_t outer, int64_t n, int64_t inner) {
+    int64_t v;
+    return tx__mul_i64(n, inner, &v) && v == outer;
 }
 
 void tx__copy_plan_make(tx__copy_plan *p, size_t rank, const int64_t *dims,
                         const int64_t *dst_strides, const int64_t *src_strides, size_t elem) {
     size_t r = 0;
-    p->count = 1;
+    p->count = 0;
     p->stream = false;
+    p->rank = 0;
+    p->width = 0;
+    /* An empty copy plans nothing: its other dims could multiply past int64 beside the 0. */
+    for (size_t d = 0; d < rank; d++)
+        if (dims[d] == 0) return;
     for (size_t d = 0; d < rank; d++) {
-        p->count *= dims[d];
         if (dims[d] == 1) continue;
         /* Merge into the previous dim when stepping the previous one equals stepping this one
-         * dims[d] times, on both sides. */
-        if (r > 0 && p->dst_strides[r - 1] == dims[d] * dst_strides[d] &&
-            p->src_strides[r - 1] == dims[d] * src_strides[d]) {
-            p->dims[r - 1] *= dims[d];
+         * dims[d] times, on both sides.  The strides are the caller's: every byte offset of the
+         * copy fits int64, (dims[d] - 1) * stride does, but dims[d] * stride may not. */
+        if (r > 0 && steps_equal(p->dst_strides[r - 1], dims[d], dst_strides[d]) &&
+            steps_equal(p->src_strides[r - 1], dims[d], src_strides[d])) {
+            p->dims[r - 1] *= dims[d]; /* <= the element count, which fits (the output exists) */
             p->dst_strides[r - 1] = dst_strides[d];
             p->src_strides[r - 1] = src_strides[d];
             continue;
@@ -55,20 +69,14 @@ void tx__copy_plan_make(tx__copy_plan *p, size_t rank, const int64_t *dims,
         r++;
     }
     p->width = elem;
-    if (p->count == 0) {
-        p->rank = 0;
-        p->width = 0;
-        return;
-    }
     /* Fold a contiguous innermost dim into the element width: one memcpy per row. */
     if (r > 0 && p->dst_strides[r - 1] == (int64_t)elem && p->src_strides[r - 1] == (int64_t)elem) {
         p->width = elem * (size_t)p->dims[r - 1];
         r--;
     }
     p->rank = r;
-    p->count = 1;
-    for (size_t d = 0; d < r; d++) p->count *= p->dims[d];
-    /* count * width is the output's byte size, which fits size_t. */
+    /* The rows times the width: the output's element count times elem, which fits (it exists). */
+    p->count = tx__dims_product(p->dims, 0, r);
     p->stream = (uint64_t)p->count * p->width >= (uint64_t)STREAM_MIN_BYTES;
 }
 

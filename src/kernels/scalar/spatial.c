@@ -33,6 +33,9 @@ static void zero_outside(char *d, size_t k, size_t m, const sb_box *box, const i
         for (int64_t i = lo; i < hi; i++) zero_outside(d + i * st, k + 1, m, box, n, stride);
 }
 
+/* Bounds: T is non-empty when this runs, so batch >= 1; S's spatial sizes are each at most
+ * bsp[k] * block[k] (the padded size), or 0, so every product here (strides, offsets, the block
+ * count) is at most the byte size of T, or of S when S is the destination (then non-empty). */
 static void space_batch(const tx__space_batch_plan *p, const char *src, char *dst, bool to_batch) {
     const size_t m = p->m;
     int64_t s_str[TX_MAX_RANK + 1], t_str[TX_MAX_RANK + 1];
@@ -185,6 +188,9 @@ void tx__depth_to_space_nchw_run(const tx__depth_nchw_plan *p, const char *depth
     depth_nchw(p, depth, space, false);
 }
 
+/* Sizes and offsets below are inside the input or the output, both non-empty, so bounded by
+ * their byte sizes, except two sums that add a kernel reach (< 2^62: k and rate fit int32) to an
+ * image position: they are checked, and past int64 they are past the image. */
 void tx__extract_patches_run(const tx__patches_plan *p, const char *images, char *out) {
     const int64_t dep = (int64_t)p->depth_bytes;
     const int64_t run = p->kc * dep;     /* bytes of one (i, all j, all d) run */
@@ -198,8 +204,9 @@ void tx__extract_patches_run(const tx__patches_plan *p, const char *images, char
             for (int64_t c = 0; c < p->out_cols; c++, o += cell) {
                 /* Kernel columns j with 0 <= x0 + j * rc < in_cols. */
                 const int64_t x0 = c * p->sc - p->pad_left;
-                int64_t jlo = ceil_div_pos(-x0, p->rc);
-                int64_t jhi = ceil_div_pos(p->in_cols - x0, p->rc);
+                int64_t jlo = ceil_div_pos(-x0, p->rc), left; /* x0 >= -pad_left > -2^62 */
+                if (__builtin_sub_overflow(p->in_cols, x0, &left)) left = INT64_MAX;
+                int64_t jhi = ceil_div_pos(left, p->rc);
                 if (jhi > p->kc) jhi = p->kc;
                 if (jlo >= jhi) {
                     memset(o, 0, (size_t)cell);
@@ -207,8 +214,8 @@ void tx__extract_patches_run(const tx__patches_plan *p, const char *images, char
                 }
                 for (int64_t i = 0; i < p->kr; i++) {
                     char *d = o + i * run;
-                    const int64_t y = y0 + i * p->rr;
-                    if (y < 0 || y >= p->in_rows) {
+                    int64_t y;
+                    if (!tx__add_i64(y0, i * p->rr, &y) || y < 0 || y >= p->in_rows) {
                         memset(d, 0, (size_t)run);
                         continue;
                     }
