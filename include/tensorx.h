@@ -698,14 +698,17 @@ TX_API tx_status tx_meshgrid(const tx_tensor *const *args, size_t n,
 
 /* tf.reverse as on TensorFlow's page (the legacy Reverse op): reverses every dim i of `tensor`
  * for which the bool vector dims[i] is true; len(dims) must equal the rank.  As TensorFlow's
- * kernel does, a scalar tensor is returned (copied) whatever dims holds, as long as it is bool.
- * Errors: invalid_argument (NULL; dims not bool; dims not 1-D; len(dims) != rank),
- * unimplemented (rank > 8, TensorFlow's limit for reverse), resource_exhausted. */
+ * kernel does, a scalar tensor is returned (copied) whatever dims holds, as long as it is bool,
+ * and a tensor whose first dim is 0 is refused before dims is looked at.
+ * Errors: invalid_argument (NULL; dims not bool; tensor.dims[0] == 0 ("Invalid input first
+ * dimension. Found 0."); dims not 1-D; len(dims) != rank), unimplemented (rank > 8, TensorFlow's
+ * limit for reverse), resource_exhausted. */
 TX_API tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor **out);
 
 /* Current tf.reverse (ReverseV2): reverses the dims listed in axis[0..n_axis), each in
- * [-rank, rank) (negative counts from the end); an empty list copies.  A scalar tensor is returned
- * whatever axis holds (TensorFlow's kernel returns before reading axis).
+ * [-rank, rank) (negative counts from the end); an empty list copies.  A scalar tensor or a tensor
+ * with no elements (of any rank) is returned (copied) whatever axis holds: TensorFlow's kernel
+ * returns them before reading axis.
  * Errors: invalid_argument (axis NULL with n_axis > 0; an axis out of range, naming its index; an
  * axis listed twice, also as a negative alias), unimplemented (rank > 8), resource_exhausted. */
 TX_API tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_axis,
