@@ -99,28 +99,29 @@ const char *tx__oob_name(tx_oob_policy oob) {
     }
 }
 
+/* GatherV2 and GatherNd take Tindices in {int16, int32, int64} (array_ops.cc), and both have CPU
+ * kernels for all three (gather_op.cc, gather_nd_op.cc). */
 static tx_status check_index_dtype(const char *op, const char *what, const tx_tensor *t) {
-    TX_REQUIRE(t->dtype == TX_INT32 || t->dtype == TX_INT64, TX_INVALID_ARGUMENT,
-               "%s: %s must be int32 or int64, got %s", op, what, tx_dtype_name(t->dtype));
+    TX_REQUIRE(t->dtype == TX_INT16 || t->dtype == TX_INT32 || t->dtype == TX_INT64,
+               TX_INVALID_ARGUMENT, "%s: %s must be int16, int32 or int64, got %s", op, what,
+               tx_dtype_name(t->dtype));
     return TX_OK;
 }
 
 static inline int64_t index_at(const tx_tensor *t, int64_t i) {
-    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+    return tx__index_value(t->data, tx_dtype_size(t->dtype), i);
 }
 
-/* Row-major position of the first entry of `t` (int32/int64) outside [0, limit), or -1.  The
- * unsigned compare catches negatives too. */
+/* Row-major position of the first entry of `t` (int16/int32/int64) outside [0, limit), or -1.
+ * The unsigned compare catches negatives too. */
+#define FIRST_OUT_OF_RANGE(IT)                                                                       do {                                                                                                 const IT *v = (const IT *)t->data;                                                               for (int64_t i = 0; i < t->numel; i++)                                                               if ((uint64_t)(int64_t)v[i] >= lim) return i;                                            } while (0)
+
 static int64_t first_out_of_range(const tx_tensor *t, int64_t limit) {
     const uint64_t lim = (uint64_t)limit;
-    if (t->dtype == TX_INT32) {
-        const int32_t *v = (const int32_t *)t->data;
-        for (int64_t i = 0; i < t->numel; i++)
-            if ((uint64_t)(int64_t)v[i] >= lim) return i;
-    } else {
-        const int64_t *v = (const int64_t *)t->data;
-        for (int64_t i = 0; i < t->numel; i++)
-            if ((uint64_t)v[i] >= lim) return i;
+    switch (tx_dtype_size(t->dtype)) {
+    case 2: FIRST_OUT_OF_RANGE(int16_t); break;
+    case 4: FIRST_OUT_OF_RANGE(int32_t); break;
+    default: FIRST_OUT_OF_RANGE(int64_t); break;
     }
     return -1;
 }
@@ -168,9 +169,10 @@ tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_
                        params->dims[i], i, indices->dims[i]);
     }
     const int64_t dim = params->dims[axis];
-    TX_REQUIRE(indices->dtype == TX_INT64 || dim <= INT32_MAX, TX_INVALID_ARGUMENT,
-               "%s: params.shape[%" PRId64 "] = %" PRId64 " is too large for int32 indexing", op,
-               axis, dim);
+    const size_t iw = tx_dtype_size(indices->dtype);
+    TX_REQUIRE(dim <= tx__index_max(iw), TX_INVALID_ARGUMENT,
+               "%s: params.shape[%" PRId64 "] = %" PRId64 " is too large for %s indexing (above %"
+               PRId64 ")", op, axis, dim, tx_dtype_name(indices->dtype), tx__index_max(iw));
 
     /* Output shape params[:axis] + indices[batch_dims:] + params[axis+1:]. */
     int64_t dims[2 * TX_MAX_RANK];
@@ -212,8 +214,7 @@ tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_
     if (dim == 0) /* oob=zero: every index is out of range */
         memset(o->data, 0, (size_t)o->numel * tx_dtype_size(params->dtype));
     else
-        tx__gather_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64,
-                          nbatch, nouter, indices->numel / nbatch, dim, slice_bytes, oob);
+        tx__gather_kernel(o->data, params->data, indices->data, iw, nbatch, nouter, indices->numel / nbatch, dim, slice_bytes, oob);
     tx_status st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
@@ -297,9 +298,10 @@ tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_
     TX_REQUIRE(!too_many && n <= INT32_MAX, TX_INVALID_ARGUMENT,
                "%s: indices has too many elements for int indexing: more than %d index vectors",
                op, INT32_MAX);
-    TX_REQUIRE(indices->dtype == TX_INT64 || params->numel <= INT32_MAX, TX_INVALID_ARGUMENT,
-               "%s: params has %" PRId64 " elements, too many for int32 indexing", op,
-               params->numel);
+    const size_t iw = tx_dtype_size(indices->dtype);
+    TX_REQUIRE(params->numel <= tx__index_max(iw), TX_INVALID_ARGUMENT,
+               "%s: params has %" PRId64 " elements, too many for %s indexing (above %" PRId64 ")",
+               op, params->numel, tx_dtype_name(indices->dtype), tx__index_max(iw));
 
     int64_t dims[2 * TX_MAX_RANK];
     size_t r = 0;
@@ -312,6 +314,11 @@ tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_
     /* Indices are checked after the output's layout and before it exists (as in a plan). */
     int64_t onumel;
     TX_TRY(tx__check_output(op, params->dtype, r, dims, &onumel));
+    /* GatherNd (gather_nd_op.h) also bounds the slice by the index dtype; it only binds when
+     * params is empty, else params' own count bounds it. */
+    TX_REQUIRE(slice <= tx__index_max(iw), TX_INVALID_ARGUMENT,
+               "%s: slice size %" PRId64 " is too large for %s indexing (above %" PRId64 ")", op,
+               slice, tx_dtype_name(indices->dtype), tx__index_max(iw));
     if (n > 0 && oob == TX_OOB_ERROR) {
         TX_TRY(check_nd_indices(op, params, indices, n, k));
     } else if (n > 0 && onumel > 0 && oob != TX_OOB_ZERO && params->numel == 0) {
@@ -338,7 +345,7 @@ tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_
         s *= params->dims[j];
     }
     if (o->numel > 0)
-        tx__gather_nd_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64, n,
+        tx__gather_nd_kernel(o->data, params->data, indices->data, iw, n,
                              (size_t)k, params->dims, strides, (size_t)slice * elem, oob);
     st = tx__share_strings(o, params);
     if (st != TX_OK) {
