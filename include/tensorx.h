@@ -506,8 +506,10 @@ TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs
  * Errors: invalid_argument (other out_type; a dim that does not fit int32). */
 TX_API tx_status tx_shape(const tx_tensor *input, tx_dtype out_type, tx_tensor **out);
 
-/* tf.shape_n: outs[i] = shape(inputs[i]) for i < n.  outs must have room for n handles.  On
- * failure every outs[i] is NULL.  Errors as tx_shape; invalid_argument if n == 0. */
+/* tf.shape_n: outs[i] = shape(inputs[i]) for i < n.  outs must have room for n handles; every
+ * input has the dtype of inputs[0] (ShapeN's one T).  On failure every outs[i] is NULL.
+ * Errors as tx_shape; invalid_argument if n == 0, an input is NULL or its dtype differs from
+ * inputs[0]'s (naming the input and both dtypes). */
 TX_API tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type,
                             tx_tensor **outs);
 

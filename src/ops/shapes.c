@@ -58,6 +58,11 @@ tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type
     TX_TRY(check_index_type(op, out_type));
     for (size_t i = 0; i < n; i++) {
         TX_REQUIRE(inputs[i] != NULL, TX_INVALID_ARGUMENT, "%s: input[%zu] is NULL", op, i);
+        /* ShapeN's inputs are `N * T`, one dtype for all (array_ops.cc). */
+        TX_REQUIRE(inputs[i]->dtype == inputs[0]->dtype, TX_INVALID_ARGUMENT,
+                   "%s: input[%zu] has dtype %s but input[0] has dtype %s; ShapeN's inputs share "
+                   "one dtype T", op, i, tx_dtype_name(inputs[i]->dtype),
+                   tx_dtype_name(inputs[0]->dtype));
         for (size_t d = 0; out_type == TX_INT32 && d < inputs[i]->rank; d++)
             TX_REQUIRE(inputs[i]->dims[d] <= INT32_MAX, TX_INVALID_ARGUMENT,
                        "%s: value %" PRId64 " does not fit out_type int32", op, inputs[i]->dims[d]);

@@ -11,6 +11,8 @@ expect size "array(12, dtype=int32)" -- size input="$T"
 expect rank "array(3, dtype=int32)" -- rank input="$T"
 expect shape_n "array([2, 2, 3], dtype=int32)
 array([], dtype=int32)" -- shape_n input="$T",5
+# ShapeN's inputs are `N * T` (tensorflow/core/ops/array_ops.cc): one dtype for all.
+expect_fail shape_n_mixed_dtypes invalid_argument "input[1] has dtype float32 but input[0] has dtype int32" -- shape_n input=[1,2],[1.5]
 
 expect reshape_3x3 "array([[1, 2, 3],
        [4, 5, 6],

@@ -56,9 +56,9 @@ static void test_shape_size_rank(void **state) {
 
 static void test_shape_n(void **state) {
     (void)state;
-    tx_tensor *a = iota(TX_INT32, 2, TU_DIMS(2, 3)), *b = tu_tensor(TX_FLOAT64, 0, NULL, NULL);
+    tx_tensor *a = iota(TX_INT32, 2, TU_DIMS(2, 3)), *b = tu_tensor(TX_INT32, 0, NULL, NULL);
     const tx_tensor *in[2] = {a, b};
-    tx_tensor *outs[2];
+    tx_tensor *outs[3];
     assert_int_equal(tx_shape_n(in, 2, TX_INT64, outs), TX_OK);
     tu_assert_shape(outs[0], TX_INT64, 1, TU_DIMS(2));
     tu_assert_values(outs[0], TU_VALS(2, 3));
@@ -69,8 +69,27 @@ static void test_shape_n(void **state) {
     const tx_tensor *bad[2] = {a, NULL};
     tu_assert_error(tx_shape_n(bad, 2, TX_INT32, outs), TX_INVALID_ARGUMENT, "input[1] is NULL");
     assert_null(outs[0]);
+    /* ShapeN is registered with `input: N * T` (tensorflow/core/ops/array_ops.cc): one dtype T
+     * for every input, so a mix is refused, naming the input and both dtypes. */
+    tx_tensor *f = tu_tensor(TX_FLOAT64, 0, NULL, NULL), *s = tu_strings(1, TU_DIMS(1), (const char *[]){"x"});
+    const tx_tensor *mixed[3] = {a, b, f};
+    tu_assert_error(tx_shape_n(mixed, 3, TX_INT32, outs), TX_INVALID_ARGUMENT,
+                    "shape_n: input[2] has dtype float64 but input[0] has dtype int32");
+    assert_null(outs[0]);
+    assert_null(outs[1]);
+    assert_null(outs[2]);
+    const tx_tensor *strs[3] = {s, s, a};
+    tu_assert_error(tx_shape_n(strs, 3, TX_INT64, outs), TX_INVALID_ARGUMENT,
+                    "input[2] has dtype int32 but input[0] has dtype string");
+    const tx_tensor *same[2] = {s, s};
+    assert_int_equal(tx_shape_n(same, 2, TX_INT32, outs), TX_OK);
+    tu_assert_values(outs[1], TU_VALS(1));
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(outs[1]);
     tx_tensor_free(a);
     tx_tensor_free(b);
+    tx_tensor_free(f);
+    tx_tensor_free(s);
 }
 
 static void check_reshape(tx_tensor *t, size_t n, const int64_t *shape, size_t rank, const int64_t *want) {
