@@ -79,6 +79,10 @@ expect unpack_1 "array([1, 4], dtype=int32)
 array([2, 5], dtype=int32)
 array([3, 6], dtype=int32)" -- unpack value=[[1,2,3],[4,5,6]] axis=-1 num=3
 expect_fail unpack_num invalid_argument "input shape axis 0 must equal num 3, got shape [2,3]" -- unpack value=[[1,2,3],[4,5,6]] num=3
+# TF's Unpack attr is `num: int >= 0` (tensorflow/core/ops/array_ops.cc); absent num infers it.
+expect_fail unpack_num_negative invalid_argument "unpack: num must be >= 0, got -1" -- unpack value=[[1,2,3],[4,5,6]] num=-1
+expect_fail unpack_num_negative_2 invalid_argument "unpack: num must be >= 0, got -2" -- unpack value=[[1,2,3],[4,5,6]] num=-2
+expect unpack_num_zero "" -- unpack 'value=[[],[]]' axis=1 num=0
 expect_fail unpack_axis invalid_argument "axis = 2 not in [-2, 2)" -- unpack value=[[1,2,3],[4,5,6]] axis=2
 
 # ---- tile: tiling [a b c d] by [2] produces [a b c d a b c d].
