@@ -160,8 +160,12 @@ typedef struct tx_string {
 /* ------------------------------------------------------------------------------------------------
  * Tensors
  * --------------------------------------------------------------------------------------------- */
-/* TensorFlow's TensorShape::MaxDimensions(). */
+/* TensorFlow's TensorShape::MaxDimensions(): the largest rank of any tensor. */
 #define TX_MAX_RANK 254
+/* The largest rank tx_reshape produces: TF's Reshape kernel takes a shape of fewer than
+ * MaxDimensions() entries (reshape_op.h, "too many dimensions: must be < 254").  tf.meshgrid and
+ * tf.boolean_mask are built on reshape in TF's Python, so their results share this limit. */
+#define TX_RESHAPE_MAX_RANK (TX_MAX_RANK - 1)
 
 /* A dense, row-major tensor handle; reference counted storage, so views share data. */
 typedef struct tx_tensor tx_tensor;
@@ -520,9 +524,11 @@ TX_API tx_status tx_size(const tx_tensor *input, tx_dtype out_type, tx_tensor **
 TX_API tx_status tx_rank(const tx_tensor *input, tx_tensor **out);
 
 /* tf.reshape: a view of `tensor` with the shape given by the 1-D int32/int64 `shape` tensor.  At
- * most one entry may be -1 (inferred); [] reshapes a 1-element tensor to a scalar.
- * Errors: invalid_argument (shape not 1-D integer, an entry < -1, more than one -1, element counts
- * that differ, a -1 that cannot be inferred, rank > TX_MAX_RANK). */
+ * most one entry may be -1 (inferred); [] reshapes a 1-element tensor to a scalar.  shape has at
+ * most TX_RESHAPE_MAX_RANK (253) entries, one fewer than TX_MAX_RANK, as in TF's kernel.
+ * Errors: invalid_argument (shape not 1-D integer; more than TX_RESHAPE_MAX_RANK entries ("too
+ * many dimensions: must be < 254, but received 254"); an entry < -1, more than one -1, element
+ * counts that differ, a -1 that cannot be inferred). */
 TX_API tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out);
 
 /* tf.squeeze: a view without size-1 dims.  With n_dims == 0 every size-1 dim goes; otherwise only
@@ -695,7 +701,8 @@ typedef enum tx_meshgrid_indexing { TX_MESHGRID_XY = 0, TX_MESHGRID_IJ = 1 } tx_
  * other dtypes are copied bit for bit.  outs must have room for n handles; n == 0 gives no
  * outputs.  On failure every outs[i] is NULL.
  * Errors: invalid_argument (args NULL with n > 0; args[i] NULL; dtype differs from args[0]'s,
- * naming i; unknown indexing; n > TX_MAX_RANK), resource_exhausted. */
+ * naming i; unknown indexing; n > TX_RESHAPE_MAX_RANK: TF reshapes each arg to rank n),
+ * resource_exhausted. */
 TX_API tx_status tx_meshgrid(const tx_tensor *const *args, size_t n,
                              tx_meshgrid_indexing indexing, tx_tensor **outs);
 
@@ -1016,8 +1023,10 @@ TX_API tx_status tx_dynamic_stitch_ex(const tx_tensor *const *indices, size_t n_
  * axis counts from the end, with TF's Python slicing rule: tensor.shape[axis:axis+K] is empty
  * unless axis + K < 0, so e.g. axis = -1 with a 1-D mask is an error, as in TF.  A mask byte other
  * than 0 counts as true.
+ * The result's rank (rank(tensor) - K + 1) is at most TX_RESHAPE_MAX_RANK: TF reshapes tensor to
+ * that rank first.
  * Errors: invalid_argument (a NULL input; mask not bool; mask a scalar; shape mismatch, including
- * an axis out of range); resource_exhausted. */
+ * an axis out of range; a result rank above TX_RESHAPE_MAX_RANK); resource_exhausted. */
 TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_t axis,
                                  tx_tensor **out);
 

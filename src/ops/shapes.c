@@ -106,8 +106,11 @@ tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor 
     TX_REQUIRE(shape->dtype == TX_INT32 || shape->dtype == TX_INT64, TX_INVALID_ARGUMENT,
                "%s: shape must be int32 or int64, got %s", op, tx_dtype_name(shape->dtype));
     const size_t n = (size_t)shape->numel;
-    TX_REQUIRE(n <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
-               "%s: shape has %zu entries, more than the maximum rank %d", op, n, TX_MAX_RANK);
+    /* ReshapeOp (reshape_op.h) wants fewer than TensorShape::MaxDimensions() entries, one below
+     * the rank any other op may produce. */
+    TX_REQUIRE(n <= TX_RESHAPE_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: shape has too many dimensions: must be < %d, but received %zu", op,
+               TX_MAX_RANK, n);
     int64_t dims[TX_MAX_RANK];
     for (size_t i = 0; i < n; i++)
         dims[i] = shape->dtype == TX_INT32 ? ((const int32_t *)shape->data)[i]

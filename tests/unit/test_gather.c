@@ -1048,6 +1048,20 @@ static void test_max_rank(void **state) {
     assert_int_equal(tx_boolean_mask(big, bmask, 0, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 1, TU_DIMS(1));
     tx_tensor_free(o);
+    /* tf.boolean_mask (python/ops/array_ops.py) first reshapes tensor to the result's rank
+     * rank - K + 1, and ReshapeOp (tensorflow/core/kernels/reshape_op.h) wants fewer than 254
+     * dims: a 1-D mask on a rank-254 tensor fails, a 2-D one (rank 253) works. */
+    tx_tensor *m1 = TB(1, TU_DIMS(1), 1), *m2 = TB(2, TU_DIMS(1, 1), 0);
+    tu_assert_error(tx_boolean_mask(big, m1, 0, &o), TX_INVALID_ARGUMENT,
+                    "boolean_mask: the result would have rank 254: too many dimensions: must be < 254");
+    tu_assert_error(tx_boolean_mask(big, m1, 200, &o), TX_INVALID_ARGUMENT, "rank 254: too many dimensions");
+    assert_null(o);
+    assert_int_equal(tx_boolean_mask(big, m2, 5, &o), TX_OK);
+    assert_int_equal(tx_tensor_rank(o), 253);
+    assert_int_equal(tx_tensor_dim(o, 5), 0);
+    tx_tensor_free(o);
+    tx_tensor_free(m1);
+    tx_tensor_free(m2);
     tx_tensor *outs[1];
     assert_int_equal(tx_dynamic_partition(big, big, 1, outs), TX_OK);
     tu_assert_shape(outs[0], TX_INT32, 1, TU_DIMS(1));

@@ -173,6 +173,47 @@ static void test_reshape_edge_cases(void **state) {
     tx_tensor_free(o);
 }
 
+/* TF's testReshapeWithManyDims (python/kernel_tests/array_ops/array_ops_test.py) reshapes [[1]] to
+ * an int64 shape of 254 ones and expects InvalidArgumentError "too many dimensions": ReshapeOp
+ * (tensorflow/core/kernels/reshape_op.h) wants sizes.NumElements() < TensorShape::MaxDimensions(),
+ * so a reshape gives at most rank 253 while other ops reach 254 (TensorShape::AddDimWithStatus). */
+static void test_reshape_rank_limit(void **state) {
+    (void)state;
+    assert_int_equal(TX_RESHAPE_MAX_RANK, 253);
+    tx_tensor *t = tu_tensor(TX_INT32, 2, TU_DIMS(1, 1), TU_VALS(1)), *o = NULL;
+    int64_t ones[TX_MAX_RANK + 1];
+    for (int i = 0; i <= TX_MAX_RANK; i++) ones[i] = 1;
+    tx_tensor *s254 = tu_i64(254, ones), *s255 = tu_i64(255, ones), *s253 = tu_i64(253, ones);
+    tu_assert_error(tx_reshape(t, s254, &o), TX_INVALID_ARGUMENT,
+                    "reshape: shape has too many dimensions: must be < 254, but received 254");
+    assert_null(o);
+    tu_assert_error(tx_reshape(t, s255, &o), TX_INVALID_ARGUMENT, "must be < 254, but received 255");
+    /* int32 shapes and a -1 are held to the same count. */
+    int32_t ones32[254];
+    for (int i = 0; i < 254; i++) ones32[i] = 1;
+    ones32[7] = -1;
+    tx_tensor *s254i = tu_i32(254, ones32), *s253i = tu_i32(253, ones32);
+    tu_assert_error(tx_reshape(t, s254i, &o), TX_INVALID_ARGUMENT, "must be < 254, but received 254");
+    assert_int_equal(tx_reshape(t, s253, &o), TX_OK);
+    assert_int_equal(tx_tensor_rank(o), 253);
+    /* A rank-253 tensor reshapes to rank 253 (and back to [1, 1]); expand_dims still reaches 254,
+     * TensorShape's own limit. */
+    tx_tensor *e = NULL;
+    assert_int_equal(tx_expand_dims(o, 0, &e), TX_OK);
+    assert_int_equal(tx_tensor_rank(e), 254);
+    tu_assert_error(tx_reshape(e, s254, &o), TX_INVALID_ARGUMENT, "must be < 254");
+    tx_tensor *back = NULL, *s2 = tu_i64(2, TU_DIMS(1, 1));
+    assert_int_equal(tx_reshape(e, s2, &back), TX_OK);
+    tu_assert_shape(back, TX_INT32, 2, TU_DIMS(1, 1));
+    tx_tensor_free(back);
+    tx_tensor_free(o);
+    assert_int_equal(tx_reshape(t, s253i, &o), TX_OK);
+    assert_int_equal(tx_tensor_rank(o), 253);
+    tx_tensor_free(o);
+    tx_tensor *tt[] = {t, s254, s255, s253, s254i, s253i, e, s2};
+    for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
+}
+
 static void test_squeeze(void **state) {
     (void)state;
     tx_tensor *t = tu_tensor(TX_FLOAT32, 6, TU_DIMS(1, 2, 1, 3, 1, 1), NULL), *o = NULL;
@@ -269,6 +310,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_size_rank),       cmocka_unit_test(test_shape_n),
         cmocka_unit_test(test_reshape_seed_examples), cmocka_unit_test(test_reshape_edge_cases),
+        cmocka_unit_test(test_reshape_rank_limit),
         cmocka_unit_test(test_squeeze),               cmocka_unit_test(test_expand_dims),
         cmocka_unit_test(test_alloc_failure),
     };
