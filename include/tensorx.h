@@ -574,8 +574,8 @@ TX_API tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const
  * Out-of-range begin/end are clamped as in Python slicing; negative values count from the end.
  * begin, end and strides are int16, int32 or int64 (TF's Index), all three of one dtype.
  * Errors: invalid_argument (a NULL argument; begin/end/strides not int16/int32/int64, not 1-D,
- * of different lengths or dtypes, or n >= 32; more than one ellipsis bit; more non-ellipsis, non-new-axis specs than input
- * dims ("Attempting to slice scalar input" for a scalar); strides[i] == 0 (i counts input dims);
+ * of different lengths or dtypes, or n >= 32; more than one ellipsis bit; more non-ellipsis,
+ * non-new-axis specs than input dims ("Attempting to slice scalar input" for a scalar); strides[i] == 0 (i counts input dims);
  * shrink with a stride <= 0; a shrink index out of [-D, D); a result above TX_MAX_RANK);
  * resource_exhausted (allocation). */
 TX_API tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin,
@@ -929,7 +929,8 @@ TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t
  * e.g. "gather: indices[1,0] = 7 is not in [0, 3)".  See docs/gather.md for worked examples. */
 
 /* tf.gather (GatherV2): slices of `params` along `axis` picked by `indices` (int16, int32 or
- * int64, TF's Tindices; any rank).  Output shape params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:].
+ * int64, TF's Tindices; any rank).  Output shape
+ * params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:].
  * axis counts from the end when negative; batch_dims (negative: counts from the end of indices'
  * dims) leading dims of params and indices are batch dims that must be equal and are walked in
  * step.  TF's Python wrapper uses axis = batch_dims when no axis is given; pass that yourself.
@@ -938,8 +939,8 @@ TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t
  * Errors: invalid_argument (a NULL input; indices not int16/int32/int64; params rank below axis+1
  * or -axis; batch_dims outside [-rank(indices), rank(indices)], not below rank(params) or above
  * axis; unequal batch dims; params.shape[axis] above the index dtype's maximum (INT16_MAX,
- * INT32_MAX); an index
- * outside [0, params.shape[axis]), named with its position; an output rank above TX_MAX_RANK);
+ * INT32_MAX); an index outside [0, params.shape[axis]), named with its position; an output rank
+ * above TX_MAX_RANK);
  * resource_exhausted (the output is too large, or allocation failed). */
 TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                            int64_t batch_dims, tx_tensor **out);
@@ -953,8 +954,8 @@ TX_API tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices,
                               int64_t batch_dims, tx_oob_policy oob, tx_tensor **out);
 
 /* tf.gather_nd: `indices` (int16/int32/int64, rank >= 1) is [d_0, ..., d_{N-1}, K] with
- * K <= rank(params);
- * each innermost K-vector indexes params' first K dims and picks an element (K = rank) or a slice.
+ * K <= rank(params); each innermost K-vector indexes params' first K dims and picks an element
+ * (K = rank) or a slice.
  * Output shape indices.shape[:-1] + params.shape[K:].  K = 0 picks the whole of params.
  * Errors: invalid_argument (a NULL input; params a scalar; indices a scalar or not
  * int16/int32/int64; K > rank(params); more than INT32_MAX index vectors; params' element count or

@@ -75,7 +75,8 @@ static tx_status run_unpack(const op_args *a, op_outputs *o) {
     long long num = arg_has(a, "num") ? arg_int(a, "num") : TX_UNPACK_INFER_NUM;
     /* TF's attr is `num: int >= 0`; only an absent num infers (the C API's -1 is not a user value). */
     if (arg_has(a, "num") && num < 0)
-        return op_fail(TX_INVALID_ARGUMENT, "unpack: num must be >= 0, got %lld (leave num out to take value.shape[axis])", num);
+        return op_fail(TX_INVALID_ARGUMENT,
+                       "unpack: num must be >= 0, got %lld (leave num out to take value.shape[axis])", num);
     int64_t dim = axis_dim(value, axis);
     size_t room = dim >= 0 && (num == TX_UNPACK_INFER_NUM || num == dim) ? (size_t)dim : 0;
     tx_status s = op_outputs_reserve(o, room);

@@ -214,7 +214,8 @@ tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_
     if (dim == 0) /* oob=zero: every index is out of range */
         memset(o->data, 0, (size_t)o->numel * tx_dtype_size(params->dtype));
     else
-        tx__gather_kernel(o->data, params->data, indices->data, iw, nbatch, nouter, indices->numel / nbatch, dim, slice_bytes, oob);
+        tx__gather_kernel(o->data, params->data, indices->data, iw, nbatch, nouter,
+                          indices->numel / nbatch, dim, slice_bytes, oob);
     tx_status st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
@@ -244,6 +245,26 @@ static const char *format_vector(char *buf, size_t cap, const tx_tensor *t, int6
     return buf;
 }
 
+/* The first of n index vectors of length k (int16/int32/int64) with a component j outside
+ * [0, dims[j]), or -1; one loop per index type. */
+#define FIRST_BAD_VECTOR(IT)                                                                     \
+    do {                                                                                         \
+        const IT *v = (const IT *)indices->data;                                                 \
+        for (int64_t i = 0; i < n; i++, v += k)                                                  \
+            for (int64_t j = 0; j < k; j++)                                                      \
+                if ((uint64_t)(int64_t)v[j] >= (uint64_t)dims[j]) return i;                      \
+    } while (0)
+
+static int64_t first_bad_vector(const tx_tensor *indices, const int64_t *dims, int64_t n,
+                                int64_t k) {
+    switch (tx_dtype_size(indices->dtype)) {
+    case 2: FIRST_BAD_VECTOR(int16_t); break;
+    case 4: FIRST_BAD_VECTOR(int32_t); break;
+    default: FIRST_BAD_VECTOR(int64_t); break;
+    }
+    return -1;
+}
+
 /* TF's checks (TX_OOB_ERROR) of n index vectors of length k: a non-empty request needs a
  * non-empty params, and every vector must be in bounds. */
 static tx_status check_nd_indices(const char *op, const tx_tensor *params,
@@ -253,19 +274,13 @@ static tx_status check_nd_indices(const char *op, const tx_tensor *params,
         return tx__fail(TX_INVALID_ARGUMENT,
                         "%s: requested %" PRId64 " entries, but params is empty (shape %s)", op, n,
                         tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
-    for (int64_t i = 0; i < n; i++) {
-        for (int64_t j = 0; j < k; j++) {
-            int64_t v = index_at(indices, i * k + j);
-            if ((uint64_t)v < (uint64_t)params->dims[j]) continue;
-            char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP];
-            return tx__fail(TX_INVALID_ARGUMENT,
-                            "%s: indices%s = [%s] does not index into param shape %s", op,
-                            tx__position(pos, sizeof pos, indices->rank - 1, indices->dims, i),
-                            format_vector(vals, sizeof vals, indices, i * k, (size_t)k),
-                            tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
-        }
-    }
-    return TX_OK;
+    int64_t i = first_bad_vector(indices, params->dims, n, k);
+    if (i < 0) return TX_OK;
+    char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP];
+    return tx__fail(TX_INVALID_ARGUMENT, "%s: indices%s = [%s] does not index into param shape %s",
+                    op, tx__position(pos, sizeof pos, indices->rank - 1, indices->dims, i),
+                    format_vector(vals, sizeof vals, indices, i * k, (size_t)k),
+                    tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
 }
 
 tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out) {

@@ -3,8 +3,8 @@
  * gather_nd, dynamic_partition, dynamic_stitch, boolean_mask, one_hot and the fill used by
  * one_hot and sequence_mask.  Each loop is instantiated per moved width (1, 2, 4, 8, 16 bytes get a
  * fixed-size move the compiler turns into one load and store; any other slice size uses memcpy)
- * and, where it reads indices, per index width (int16, int32, int64) and out-of-range policy, so no hot loop branches on
- * a dtype or a policy. */
+ * and, where it reads indices, per index width (int16, int32, int64) and out-of-range policy, so no
+ * hot loop branches on a dtype or a policy. */
 #include "scalar/gather.h"
 
 typedef struct {

@@ -32,9 +32,10 @@ TX_HIDDEN void tx__gather_kernel(char *out, const char *params, const void *indi
                                  int64_t dim, size_t slice_bytes, tx_oob_policy policy);
 
 /* gather_nd: out[i] = params + sum_j indices[i*k + j] * strides[j] (strides in bytes), each a
- * slice of `slice_bytes` bytes, for i < n; indices are signed integers of index_width bytes.  dims[j] is params' dim j.  Under TX_OOB_ERROR every
- * index vector is in bounds; under zero a vector with a component outside [0, dims[j]) writes a
- * zero slice; under clamp/wrap every dims[j] > 0 and each component is mapped. */
+ * slice of `slice_bytes` bytes, for i < n; indices are signed integers of index_width bytes.
+ * dims[j] is params' dim j.  Under TX_OOB_ERROR every index vector is in bounds; under zero a
+ * vector with a component outside [0, dims[j]) writes a zero slice; under clamp/wrap every
+ * dims[j] > 0 and each component is mapped. */
 TX_HIDDEN void tx__gather_nd_kernel(char *out, const char *params, const void *indices,
                                     size_t index_width, int64_t n, size_t k, const int64_t *dims,
                                     const int64_t *strides, size_t slice_bytes,
