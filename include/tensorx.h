@@ -171,8 +171,12 @@ typedef struct tx_string {
 /* ------------------------------------------------------------------------------------------------
  * Tensors
  * --------------------------------------------------------------------------------------------- */
-/* TensorFlow's TensorShape::MaxDimensions(). */
+/* TensorFlow's TensorShape::MaxDimensions(): the largest rank of any tensor. */
 #define TX_MAX_RANK 254
+/* The largest rank tx_reshape produces: TF's Reshape kernel takes a shape of fewer than
+ * MaxDimensions() entries (reshape_op.h, "too many dimensions: must be < 254").  tf.meshgrid and
+ * tf.boolean_mask are built on reshape in TF's Python, so their results share this limit. */
+#define TX_RESHAPE_MAX_RANK (TX_MAX_RANK - 1)
 
 /* A dense, row-major tensor handle; reference counted storage, so views share data. */
 typedef struct tx_tensor tx_tensor;
@@ -533,8 +537,10 @@ TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs
  * Errors: invalid_argument (other out_type; a dim that does not fit int32). */
 TX_API tx_status tx_shape(const tx_tensor *input, tx_dtype out_type, tx_tensor **out);
 
-/* tf.shape_n: outs[i] = shape(inputs[i]) for i < n.  outs must have room for n handles.  On
- * failure every outs[i] is NULL.  Errors as tx_shape; invalid_argument if n == 0. */
+/* tf.shape_n: outs[i] = shape(inputs[i]) for i < n.  outs must have room for n handles; every
+ * input has the dtype of inputs[0] (ShapeN's one T).  On failure every outs[i] is NULL.
+ * Errors as tx_shape; invalid_argument if n == 0, an input is NULL or its dtype differs from
+ * inputs[0]'s (naming the input and both dtypes). */
 TX_API tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type,
                             tx_tensor **outs);
 
@@ -545,9 +551,11 @@ TX_API tx_status tx_size(const tx_tensor *input, tx_dtype out_type, tx_tensor **
 TX_API tx_status tx_rank(const tx_tensor *input, tx_tensor **out);
 
 /* tf.reshape: a view of `tensor` with the shape given by the 1-D int32/int64 `shape` tensor.  At
- * most one entry may be -1 (inferred); [] reshapes a 1-element tensor to a scalar.
- * Errors: invalid_argument (shape not 1-D integer, an entry < -1, more than one -1, element counts
- * that differ, a -1 that cannot be inferred, rank > TX_MAX_RANK). */
+ * most one entry may be -1 (inferred); [] reshapes a 1-element tensor to a scalar.  shape has at
+ * most TX_RESHAPE_MAX_RANK (253) entries, one fewer than TX_MAX_RANK, as in TF's kernel.
+ * Errors: invalid_argument (shape not 1-D integer; more than TX_RESHAPE_MAX_RANK entries ("too
+ * many dimensions: must be < 254, but received 254"); an entry < -1, more than one -1, element
+ * counts that differ, a -1 that cannot be inferred). */
 TX_API tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out);
 
 /* tf.squeeze: a view without size-1 dims.  With n_dims == 0 every size-1 dim goes; otherwise only
@@ -591,9 +599,10 @@ TX_API tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const
  *   shrink_axis_mask: spec i is the single index begin[i] (negative counts from the end) and its
  *     dim is removed; new_axis wins over shrink.
  * Out-of-range begin/end are clamped as in Python slicing; negative values count from the end.
- * Errors: invalid_argument (a NULL argument; begin/end/strides not 1-D, of different lengths or
- * dtypes, or n >= 32; more than one ellipsis bit; more non-ellipsis, non-new-axis specs than input
- * dims ("Attempting to slice scalar input" for a scalar); strides[i] == 0 (i counts input dims);
+ * begin, end and strides are int16, int32 or int64 (TF's Index), all three of one dtype.
+ * Errors: invalid_argument (a NULL argument; begin/end/strides not int16/int32/int64, not 1-D,
+ * of different lengths or dtypes, or n >= 32; more than one ellipsis bit; more non-ellipsis,
+ * non-new-axis specs than input dims ("Attempting to slice scalar input" for a scalar); strides[i] == 0 (i counts input dims);
  * shrink with a stride <= 0; a shrink index out of [-D, D); a result above TX_MAX_RANK);
  * resource_exhausted (allocation). */
 TX_API tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin,
@@ -719,20 +728,24 @@ typedef enum tx_meshgrid_indexing { TX_MESHGRID_XY = 0, TX_MESHGRID_IJ = 1 } tx_
  * other dtypes are copied bit for bit.  outs must have room for n handles; n == 0 gives no
  * outputs.  On failure every outs[i] is NULL.
  * Errors: invalid_argument (args NULL with n > 0; args[i] NULL; dtype differs from args[0]'s,
- * naming i; unknown indexing; n > TX_MAX_RANK), resource_exhausted. */
+ * naming i; unknown indexing; n > TX_RESHAPE_MAX_RANK: TF reshapes each arg to rank n),
+ * resource_exhausted. */
 TX_API tx_status tx_meshgrid(const tx_tensor *const *args, size_t n,
                              tx_meshgrid_indexing indexing, tx_tensor **outs);
 
 /* tf.reverse as on TensorFlow's page (the legacy Reverse op): reverses every dim i of `tensor`
  * for which the bool vector dims[i] is true; len(dims) must equal the rank.  As TensorFlow's
- * kernel does, a scalar tensor is returned (copied) whatever dims holds, as long as it is bool.
- * Errors: invalid_argument (NULL; dims not bool; dims not 1-D; len(dims) != rank),
- * unimplemented (rank > 8, TensorFlow's limit for reverse), resource_exhausted. */
+ * kernel does, a scalar tensor is returned (copied) whatever dims holds, as long as it is bool,
+ * and a tensor whose first dim is 0 is refused before dims is looked at.
+ * Errors: invalid_argument (NULL; dims not bool; tensor.dims[0] == 0 ("Invalid input first
+ * dimension. Found 0."); dims not 1-D; len(dims) != rank), unimplemented (rank > 8, TensorFlow's
+ * limit for reverse), resource_exhausted. */
 TX_API tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor **out);
 
 /* Current tf.reverse (ReverseV2): reverses the dims listed in axis[0..n_axis), each in
- * [-rank, rank) (negative counts from the end); an empty list copies.  A scalar tensor is returned
- * whatever axis holds (TensorFlow's kernel returns before reading axis).
+ * [-rank, rank) (negative counts from the end); an empty list copies.  A scalar tensor or a tensor
+ * with no elements (of any rank) is returned (copied) whatever axis holds: TensorFlow's kernel
+ * returns them before reading axis.
  * Errors: invalid_argument (axis NULL with n_axis > 0; an axis out of range, naming its index; an
  * axis listed twice, also as a negative alias), unimplemented (rank > 8), resource_exhausted. */
 TX_API tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_axis,
@@ -942,17 +955,19 @@ TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t
  * outputs share the inputs' byte storages.  Index positions in messages are written as TF does,
  * e.g. "gather: indices[1,0] = 7 is not in [0, 3)".  See docs/gather.md for worked examples. */
 
-/* tf.gather (GatherV2): slices of `params` along `axis` picked by `indices` (int32 or int64, any
- * rank).  Output shape params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:].
+/* tf.gather (GatherV2): slices of `params` along `axis` picked by `indices` (int16, int32 or
+ * int64, TF's Tindices; any rank).  Output shape
+ * params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:].
  * axis counts from the end when negative; batch_dims (negative: counts from the end of indices'
  * dims) leading dims of params and indices are batch dims that must be equal and are walked in
  * step.  TF's Python wrapper uses axis = batch_dims when no axis is given; pass that yourself.
  * An index is checked only when the output is non-empty (as in TF, a zero-size result checks
  * nothing).
- * Errors: invalid_argument (a NULL input; indices not int32/int64; params rank below axis+1 or
- * -axis; batch_dims outside [-rank(indices), rank(indices)], not below rank(params) or above
- * axis; unequal batch dims; params.shape[axis] above INT32_MAX with int32 indices; an index
- * outside [0, params.shape[axis]), named with its position; an output rank above TX_MAX_RANK);
+ * Errors: invalid_argument (a NULL input; indices not int16/int32/int64; params rank below axis+1
+ * or -axis; batch_dims outside [-rank(indices), rank(indices)], not below rank(params) or above
+ * axis; unequal batch dims; params.shape[axis] above the index dtype's maximum (INT16_MAX,
+ * INT32_MAX); an index outside [0, params.shape[axis]), named with its position; an output rank
+ * above TX_MAX_RANK);
  * resource_exhausted (the output is too large, or allocation failed). */
 TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                            int64_t batch_dims, tx_tensor **out);
@@ -965,12 +980,14 @@ TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, in
 TX_API tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                               int64_t batch_dims, tx_oob_policy oob, tx_tensor **out);
 
-/* tf.gather_nd: `indices` (int32/int64, rank >= 1) is [d_0, ..., d_{N-1}, K] with K <= rank(params);
- * each innermost K-vector indexes params' first K dims and picks an element (K = rank) or a slice.
+/* tf.gather_nd: `indices` (int16/int32/int64, rank >= 1) is [d_0, ..., d_{N-1}, K] with
+ * K <= rank(params); each innermost K-vector indexes params' first K dims and picks an element
+ * (K = rank) or a slice.
  * Output shape indices.shape[:-1] + params.shape[K:].  K = 0 picks the whole of params.
- * Errors: invalid_argument (a NULL input; params a scalar; indices a scalar or not int32/int64;
- * K > rank(params); more than INT32_MAX index vectors; params with more than INT32_MAX elements
- * for int32 indices; a non-empty result from an empty params; an index vector out of bounds,
+ * Errors: invalid_argument (a NULL input; params a scalar; indices a scalar or not
+ * int16/int32/int64; K > rank(params); more than INT32_MAX index vectors; params' element count or
+ * the slice size (product of params.shape[K:]) above the index dtype's maximum (INT16_MAX,
+ * INT32_MAX); a non-empty result from an empty params; an index vector out of bounds,
  * named with its position and values); resource_exhausted. */
 TX_API tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out);
 
@@ -1034,8 +1051,10 @@ TX_API tx_status tx_dynamic_stitch_ex(const tx_tensor *const *indices, size_t n_
  * axis counts from the end, with TF's Python slicing rule: tensor.shape[axis:axis+K] is empty
  * unless axis + K < 0, so e.g. axis = -1 with a 1-D mask is an error, as in TF.  A mask byte other
  * than 0 counts as true.
+ * The result's rank (rank(tensor) - K + 1) is at most TX_RESHAPE_MAX_RANK: TF reshapes tensor to
+ * that rank first.
  * Errors: invalid_argument (a NULL input; mask not bool; mask a scalar; shape mismatch, including
- * an axis out of range); resource_exhausted. */
+ * an axis out of range; a result rank above TX_RESHAPE_MAX_RANK); resource_exhausted. */
 TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_t axis,
                                  tx_tensor **out);
 

@@ -73,6 +73,10 @@ static tx_status run_unpack(const op_args *a, op_outputs *o) {
     const tx_tensor *value = arg_tensor(a, "value");
     long long axis = arg_int(a, "axis");
     long long num = arg_has(a, "num") ? arg_int(a, "num") : TX_UNPACK_INFER_NUM;
+    /* TF's attr is `num: int >= 0`; only an absent num infers (the C API's -1 is not a user value). */
+    if (arg_has(a, "num") && num < 0)
+        return op_fail(TX_INVALID_ARGUMENT,
+                       "unpack: num must be >= 0, got %lld (leave num out to take value.shape[axis])", num);
     int64_t dim = axis_dim(value, axis);
     size_t room = dim >= 0 && (num == TX_UNPACK_INFER_NUM || num == dim) ? (size_t)dim : 0;
     tx_status s = op_outputs_reserve(o, room);
@@ -143,9 +147,9 @@ const op_def tx_cli_ops_slicing[] = {
       {"size", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, one entry per dim; -1 = to the end", TX_INT32}}},
     {"strided_slice", "NumPy-style input_[begin:end:strides, ...] with TF's five masks", run_strided_slice,
      {{"input_", P_TENSOR, PARAM_REQUIRED, "any tensor"},
-      {"begin", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64", TX_INT32},
-      {"end", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, as long as begin", TX_INT32},
-      {"strides", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, as long as begin; no zero", TX_INT32},
+      {"begin", P_TENSOR, PARAM_REQUIRED, "1-D int16/int32/int64", TX_INT32},
+      {"end", P_TENSOR, PARAM_REQUIRED, "1-D int16/int32/int64 (begin's dtype), as long as begin", TX_INT32},
+      {"strides", P_TENSOR, PARAM_REQUIRED, "1-D int16/int32/int64 (begin's dtype), as long as begin; no zero", TX_INT32},
       {"begin_mask", P_INT, "0", "bit i: ignore begin[i], take the fullest range"},
       {"end_mask", P_INT, "0", "bit i: ignore end[i], take the fullest range"},
       {"ellipsis_mask", P_INT, "0", "bit i: spec i is '...' (one bit at most)"},
@@ -159,7 +163,7 @@ const op_def tx_cli_ops_slicing[] = {
       {"uneven", P_BOOL, "false", "ONNX Split-18 preset: num_split parts of ceil(dim / num_split), the last smaller"}}},
     {"unpack", "the slices value[..., i, ...] along axis, each of rank R-1", run_unpack,
      {{"value", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
-      {"num", P_INT, PARAM_OPTIONAL, "expected count (absent: value.shape[axis])"},
+      {"num", P_INT, PARAM_OPTIONAL, "expected count >= 0 (absent: value.shape[axis])"},
       {"axis", P_INT, "0", "negative counts from the end"}}},
     {"tile", "input repeated multiples[i] times along dim i", run_tile,
      {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"},

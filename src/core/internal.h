@@ -202,6 +202,19 @@ static inline int64_t tx__dims_product(const int64_t *dims, size_t begin, size_t
     }
     return p;
 }
+/* Element i of a buffer of signed integers of `width` bytes (2, 4 or 8: TF's int16, int32 and
+ * int64 index dtypes), widened to int64. */
+static inline int64_t tx__index_value(const void *data, size_t width, int64_t i) {
+    switch (width) {
+    case 2: return ((const int16_t *)data)[i];
+    case 4: return ((const int32_t *)data)[i];
+    default: return ((const int64_t *)data)[i];
+    }
+}
+/* The largest value of the signed index dtype of `width` bytes (2, 4 or 8). */
+static inline int64_t tx__index_max(size_t width) {
+    return width == 2 ? INT16_MAX : width == 4 ? INT32_MAX : INT64_MAX;
+}
 /* Product of dims with overflow and negativity checks; message names `op` and `what`. */
 TX_HIDDEN tx_status tx__shape_numel(const char *op, const char *what, size_t rank,
                                     const int64_t *dims, int64_t *numel);

@@ -345,8 +345,10 @@ tx_status tx_meshgrid(const tx_tensor *const *args, size_t n, tx_meshgrid_indexi
                (int)indexing);
     if (n == 0) return TX_OK;
     TX_TRY(check_list(op, "args", args, n, 1));
-    TX_REQUIRE(n <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
-               "%s: %zu args would give outputs of rank %zu, more than %d", op, n, n, TX_MAX_RANK);
+    /* tf.meshgrid reshapes each arg to rank n, and Reshape wants fewer than 254 dims. */
+    TX_REQUIRE(n <= TX_RESHAPE_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: %zu args would give outputs of rank %zu: too many dimensions: must be < %d "
+               "(tf.meshgrid reshapes each arg to that rank)", op, n, n, TX_MAX_RANK);
     /* Each argument counts as 1-D of its element count, whatever its rank (tf.meshgrid reshapes
      * every argument to [-1]). */
     int64_t dims[TX_MAX_RANK];

@@ -99,28 +99,29 @@ const char *tx__oob_name(tx_oob_policy oob) {
     }
 }
 
+/* GatherV2 and GatherNd take Tindices in {int16, int32, int64} (array_ops.cc), and both have CPU
+ * kernels for all three (gather_op.cc, gather_nd_op.cc). */
 static tx_status check_index_dtype(const char *op, const char *what, const tx_tensor *t) {
-    TX_REQUIRE(t->dtype == TX_INT32 || t->dtype == TX_INT64, TX_INVALID_ARGUMENT,
-               "%s: %s must be int32 or int64, got %s", op, what, tx_dtype_name(t->dtype));
+    TX_REQUIRE(t->dtype == TX_INT16 || t->dtype == TX_INT32 || t->dtype == TX_INT64,
+               TX_INVALID_ARGUMENT, "%s: %s must be int16, int32 or int64, got %s", op, what,
+               tx_dtype_name(t->dtype));
     return TX_OK;
 }
 
 static inline int64_t index_at(const tx_tensor *t, int64_t i) {
-    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+    return tx__index_value(t->data, tx_dtype_size(t->dtype), i);
 }
 
-/* Row-major position of the first entry of `t` (int32/int64) outside [0, limit), or -1.  The
- * unsigned compare catches negatives too. */
+/* Row-major position of the first entry of `t` (int16/int32/int64) outside [0, limit), or -1.
+ * The unsigned compare catches negatives too. */
+#define FIRST_OUT_OF_RANGE(IT)                                                                       do {                                                                                                 const IT *v = (const IT *)t->data;                                                               for (int64_t i = 0; i < t->numel; i++)                                                               if ((uint64_t)(int64_t)v[i] >= lim) return i;                                            } while (0)
+
 static int64_t first_out_of_range(const tx_tensor *t, int64_t limit) {
     const uint64_t lim = (uint64_t)limit;
-    if (t->dtype == TX_INT32) {
-        const int32_t *v = (const int32_t *)t->data;
-        for (int64_t i = 0; i < t->numel; i++)
-            if ((uint64_t)(int64_t)v[i] >= lim) return i;
-    } else {
-        const int64_t *v = (const int64_t *)t->data;
-        for (int64_t i = 0; i < t->numel; i++)
-            if ((uint64_t)v[i] >= lim) return i;
+    switch (tx_dtype_size(t->dtype)) {
+    case 2: FIRST_OUT_OF_RANGE(int16_t); break;
+    case 4: FIRST_OUT_OF_RANGE(int32_t); break;
+    default: FIRST_OUT_OF_RANGE(int64_t); break;
     }
     return -1;
 }
@@ -168,9 +169,10 @@ tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_
                        params->dims[i], i, indices->dims[i]);
     }
     const int64_t dim = params->dims[axis];
-    TX_REQUIRE(indices->dtype == TX_INT64 || dim <= INT32_MAX, TX_INVALID_ARGUMENT,
-               "%s: params.shape[%" PRId64 "] = %" PRId64 " is too large for int32 indexing", op,
-               axis, dim);
+    const size_t iw = tx_dtype_size(indices->dtype);
+    TX_REQUIRE(dim <= tx__index_max(iw), TX_INVALID_ARGUMENT,
+               "%s: params.shape[%" PRId64 "] = %" PRId64 " is too large for %s indexing (above %"
+               PRId64 ")", op, axis, dim, tx_dtype_name(indices->dtype), tx__index_max(iw));
 
     /* Output shape params[:axis] + indices[batch_dims:] + params[axis+1:]. */
     int64_t dims[2 * TX_MAX_RANK];
@@ -212,8 +214,8 @@ tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_
     if (dim == 0) /* oob=zero: every index is out of range */
         memset(o->data, 0, (size_t)o->numel * tx_dtype_size(params->dtype));
     else
-        tx__gather_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64,
-                          nbatch, nouter, indices->numel / nbatch, dim, slice_bytes, oob);
+        tx__gather_kernel(o->data, params->data, indices->data, iw, nbatch, nouter,
+                          indices->numel / nbatch, dim, slice_bytes, oob);
     tx_status st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
@@ -243,6 +245,26 @@ static const char *format_vector(char *buf, size_t cap, const tx_tensor *t, int6
     return buf;
 }
 
+/* The first of n index vectors of length k (int16/int32/int64) with a component j outside
+ * [0, dims[j]), or -1; one loop per index type. */
+#define FIRST_BAD_VECTOR(IT)                                                                     \
+    do {                                                                                         \
+        const IT *v = (const IT *)indices->data;                                                 \
+        for (int64_t i = 0; i < n; i++, v += k)                                                  \
+            for (int64_t j = 0; j < k; j++)                                                      \
+                if ((uint64_t)(int64_t)v[j] >= (uint64_t)dims[j]) return i;                      \
+    } while (0)
+
+static int64_t first_bad_vector(const tx_tensor *indices, const int64_t *dims, int64_t n,
+                                int64_t k) {
+    switch (tx_dtype_size(indices->dtype)) {
+    case 2: FIRST_BAD_VECTOR(int16_t); break;
+    case 4: FIRST_BAD_VECTOR(int32_t); break;
+    default: FIRST_BAD_VECTOR(int64_t); break;
+    }
+    return -1;
+}
+
 /* TF's checks (TX_OOB_ERROR) of n index vectors of length k: a non-empty request needs a
  * non-empty params, and every vector must be in bounds. */
 static tx_status check_nd_indices(const char *op, const tx_tensor *params,
@@ -252,19 +274,13 @@ static tx_status check_nd_indices(const char *op, const tx_tensor *params,
         return tx__fail(TX_INVALID_ARGUMENT,
                         "%s: requested %" PRId64 " entries, but params is empty (shape %s)", op, n,
                         tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
-    for (int64_t i = 0; i < n; i++) {
-        for (int64_t j = 0; j < k; j++) {
-            int64_t v = index_at(indices, i * k + j);
-            if ((uint64_t)v < (uint64_t)params->dims[j]) continue;
-            char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP];
-            return tx__fail(TX_INVALID_ARGUMENT,
-                            "%s: indices%s = [%s] does not index into param shape %s", op,
-                            tx__position(pos, sizeof pos, indices->rank - 1, indices->dims, i),
-                            format_vector(vals, sizeof vals, indices, i * k, (size_t)k),
-                            tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
-        }
-    }
-    return TX_OK;
+    int64_t i = first_bad_vector(indices, params->dims, n, k);
+    if (i < 0) return TX_OK;
+    char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP];
+    return tx__fail(TX_INVALID_ARGUMENT, "%s: indices%s = [%s] does not index into param shape %s",
+                    op, tx__position(pos, sizeof pos, indices->rank - 1, indices->dims, i),
+                    format_vector(vals, sizeof vals, indices, i * k, (size_t)k),
+                    tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
 }
 
 tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out) {
@@ -297,9 +313,10 @@ tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_
     TX_REQUIRE(!too_many && n <= INT32_MAX, TX_INVALID_ARGUMENT,
                "%s: indices has too many elements for int indexing: more than %d index vectors",
                op, INT32_MAX);
-    TX_REQUIRE(indices->dtype == TX_INT64 || params->numel <= INT32_MAX, TX_INVALID_ARGUMENT,
-               "%s: params has %" PRId64 " elements, too many for int32 indexing", op,
-               params->numel);
+    const size_t iw = tx_dtype_size(indices->dtype);
+    TX_REQUIRE(params->numel <= tx__index_max(iw), TX_INVALID_ARGUMENT,
+               "%s: params has %" PRId64 " elements, too many for %s indexing (above %" PRId64 ")",
+               op, params->numel, tx_dtype_name(indices->dtype), tx__index_max(iw));
 
     int64_t dims[2 * TX_MAX_RANK];
     size_t r = 0;
@@ -308,6 +325,21 @@ tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_
     /* Indices are checked after the output's layout and before it exists (as in a plan). */
     int64_t onumel;
     TX_TRY(tx__check_output(op, params->dtype, r, dims, &onumel));
+    /* GatherNd (gather_nd_op.h) also bounds the slice by the index dtype; it only binds when
+     * params is empty (else params' own count bounds it), whose dims after k may even multiply
+     * past int64 beside a 0 before k: checked products, and past int64 is too large too. */
+    int64_t slice = 1;
+    bool slice_past_int64 = false;
+    for (size_t i = (size_t)k; i < params->rank; i++)
+        if (!slice_past_int64 && !tx__mul_i64(slice, params->dims[i], &slice)) slice_past_int64 = true;
+    for (size_t i = (size_t)k; i < params->rank; i++)
+        if (params->dims[i] == 0) slice = 0, slice_past_int64 = false;
+    TX_REQUIRE(!slice_past_int64, TX_INVALID_ARGUMENT,
+               "%s: slice size passes int64, too large for %s indexing", op,
+               tx_dtype_name(indices->dtype));
+    TX_REQUIRE(slice <= tx__index_max(iw), TX_INVALID_ARGUMENT,
+               "%s: slice size %" PRId64 " is too large for %s indexing (above %" PRId64 ")", op,
+               slice, tx_dtype_name(indices->dtype), tx__index_max(iw));
     if (n > 0 && oob == TX_OOB_ERROR) {
         TX_TRY(check_nd_indices(op, params, indices, n, k));
     } else if (n > 0 && onumel > 0 && oob != TX_OOB_ZERO && params->numel == 0) {
@@ -332,16 +364,15 @@ tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_
          * 0, so every index vector is out of range and every slice is zero. */
         memset(o->data, 0, o->nbytes);
     } else if (o->numel > 0) {
-        /* params has elements, so the slice and the byte strides are at most its byte size (an
-         * empty params' dims could pass int64 beside their 0). */
-        const int64_t slice = tx__dims_product(params->dims, (size_t)k, params->rank);
+        /* params has elements, so the slice (checked above) and the byte strides are at most its
+         * byte size (an empty params' dims could pass int64 beside their 0). */
         int64_t strides[TX_MAX_RANK];
         int64_t s = slice * (int64_t)elem;
         for (int64_t j = k; j-- > 0;) {
             strides[j] = s;
             if (j > 0) s *= params->dims[j];
         }
-        tx__gather_nd_kernel(o->data, params->data, indices->data, indices->dtype == TX_INT64, n,
+        tx__gather_nd_kernel(o->data, params->data, indices->data, iw, n,
                              (size_t)k, params->dims, strides, (size_t)slice * elem, oob);
     }
     st = tx__share_strings(o, params);

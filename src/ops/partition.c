@@ -223,6 +223,11 @@ tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_
                         "] of tensor shape %s", op,
                         tx__format_dims(mbuf, sizeof mbuf, mask->rank, mask->dims), axis,
                         axis + k, tx__format_dims(sbuf, sizeof sbuf, tensor->rank, tensor->dims));
+    /* tf.boolean_mask first reshapes tensor to its result's rank, and Reshape wants fewer than
+     * 254 dims. */
+    TX_REQUIRE(rank - k + 1 <= TX_RESHAPE_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: the result would have rank %" PRId64 ": too many dimensions: must be < %d "
+               "(tf.boolean_mask reshapes tensor to that rank)", op, rank - k + 1, TX_MAX_RANK);
     const uint8_t *mv = (const uint8_t *)mask->data;
     int64_t count = 0;
     for (int64_t i = 0; i < mask->numel; i++) count += mv[i] != 0;

@@ -67,12 +67,13 @@ static tx_status reverse_run(const char *op, const tx_tensor *t, const bool *fli
     return TX_OK;
 }
 
-/* A scalar input is returned as is by TensorFlow's kernels before the dims/axis argument is
- * looked at; here it is copied (tensorx ops other than views always return their own buffer). */
-static tx_status copy_scalar(const char *op, const tx_tensor *t, tx_tensor **out) {
+/* The inputs TensorFlow's kernels return as they are before the dims/axis argument is looked at
+ * (scalars; for ReverseV2 also tensors with no elements) are copied here (tensorx ops other than
+ * views always return their own buffer). */
+static tx_status copy_whole(const char *op, const tx_tensor *t, tx_tensor **out) {
     tx_tensor *o;
-    TX_TRY(alloc_like(op, t, 0, NULL, &o));
-    memcpy(o->data, t->data, o->nbytes);
+    TX_TRY(alloc_like(op, t, t->rank, t->dims, &o));
+    if (o->nbytes > 0) memcpy(o->data, t->data, o->nbytes);
     *out = o;
     return TX_OK;
 }
@@ -85,7 +86,15 @@ tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor *
     TX_REQUIRE_TENSOR(op, dims, "dims");
     TX_REQUIRE(dims->dtype == TX_BOOL, TX_INVALID_ARGUMENT, "%s: dims must be bool, got %s", op,
                tx_dtype_name(dims->dtype));
-    if (tensor->rank == 0) return copy_scalar(op, tensor, out);
+    /* ReverseOp (reverse_op.cc) refuses an empty first dim before anything else it checks. */
+    if (tensor->rank > 0 && tensor->dims[0] == 0) {
+        char sbuf[TX_DIMS_STR_CAP];
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: Invalid input first dimension. Found 0. (tensor has shape %s; the "
+                        "bool-dims Reverse refuses an empty first dim, ReverseV2 does not)",
+                        op, tx__format_dims(sbuf, sizeof sbuf, tensor->rank, tensor->dims));
+    }
+    if (tensor->rank == 0) return copy_whole(op, tensor, out);
     TX_REQUIRE(dims->rank == 1, TX_INVALID_ARGUMENT, "%s: dims must be 1-D, got rank %zu", op,
                dims->rank);
     TX_REQUIRE(dims->numel == (int64_t)tensor->rank, TX_INVALID_ARGUMENT,
@@ -107,7 +116,9 @@ tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_a
     *out = NULL;
     TX_REQUIRE_TENSOR(op, tensor, "tensor");
     TX_REQUIRE(axis != NULL || n_axis == 0, TX_INVALID_ARGUMENT, "%s: axis is NULL", op);
-    if (tensor->rank == 0) return copy_scalar(op, tensor, out);
+    /* ReverseV2Op (reverse_op.cc) returns a scalar or a tensor with no elements before it reads
+     * axis: no range, duplicate or rank check applies to them. */
+    if (tensor->rank == 0 || tensor->numel == 0) return copy_whole(op, tensor, out);
     int64_t r = (int64_t)tensor->rank;
     bool flip[TX_MAX_RANK] = {false};
     for (size_t i = 0; i < n_axis; i++) {

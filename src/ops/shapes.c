@@ -58,6 +58,11 @@ tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type
     TX_TRY(check_index_type(op, out_type));
     for (size_t i = 0; i < n; i++) {
         TX_REQUIRE(inputs[i] != NULL, TX_INVALID_ARGUMENT, "%s: input[%zu] is NULL", op, i);
+        /* ShapeN's inputs are `N * T`, one dtype for all (array_ops.cc). */
+        TX_REQUIRE(inputs[i]->dtype == inputs[0]->dtype, TX_INVALID_ARGUMENT,
+                   "%s: input[%zu] has dtype %s but input[0] has dtype %s; ShapeN's inputs share "
+                   "one dtype T", op, i, tx_dtype_name(inputs[i]->dtype),
+                   tx_dtype_name(inputs[0]->dtype));
         for (size_t d = 0; out_type == TX_INT32 && d < inputs[i]->rank; d++)
             TX_REQUIRE(inputs[i]->dims[d] <= INT32_MAX, TX_INVALID_ARGUMENT,
                        "%s: value %" PRId64 " does not fit out_type int32", op, inputs[i]->dims[d]);
@@ -101,8 +106,11 @@ tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor 
     TX_REQUIRE(shape->dtype == TX_INT32 || shape->dtype == TX_INT64, TX_INVALID_ARGUMENT,
                "%s: shape must be int32 or int64, got %s", op, tx_dtype_name(shape->dtype));
     const size_t n = (size_t)shape->numel;
-    TX_REQUIRE(n <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
-               "%s: shape has %zu entries, more than the maximum rank %d", op, n, TX_MAX_RANK);
+    /* ReshapeOp (reshape_op.h) wants fewer than TensorShape::MaxDimensions() entries, one below
+     * the rank any other op may produce. */
+    TX_REQUIRE(n <= TX_RESHAPE_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: shape has too many dimensions: must be < %d, but received %zu", op,
+               TX_MAX_RANK, n);
     int64_t dims[TX_MAX_RANK];
     for (size_t i = 0; i < n; i++)
         dims[i] = shape->dtype == TX_INT32 ? ((const int32_t *)shape->data)[i]

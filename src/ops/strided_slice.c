@@ -32,7 +32,7 @@ typedef struct dense_spec {
 static const char *const OP = "strided_slice";
 
 static int64_t index_at(const tx_tensor *t, size_t i) {
-    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+    return tx__index_value(t->data, tx_dtype_size(t->dtype), (int64_t)i);
 }
 
 static bool bit(uint32_t mask, size_t i) { return i < 32 && ((mask >> i) & 1u); }
@@ -41,9 +41,12 @@ static tx_status check_spec_tensors(const tx_tensor *begin, const tx_tensor *end
                                     const tx_tensor *strides) {
     const tx_tensor *ts[3] = {begin, end, strides};
     static const char *const names[3] = {"begin", "end", "strides"};
+    /* StridedSlice's Index is {int16, int32, int64} (array_ops.cc); the CPU kernel does not
+     * narrow it (strided_slice_op.cc) and ValidateStridedSliceOp reads all three. */
     for (int k = 0; k < 3; k++)
-        TX_REQUIRE(ts[k]->dtype == TX_INT32 || ts[k]->dtype == TX_INT64, TX_INVALID_ARGUMENT,
-                   "%s: %s must be int32 or int64, got %s", OP, names[k], tx_dtype_name(ts[k]->dtype));
+        TX_REQUIRE(ts[k]->dtype == TX_INT16 || ts[k]->dtype == TX_INT32 || ts[k]->dtype == TX_INT64,
+                   TX_INVALID_ARGUMENT, "%s: %s must be int16, int32 or int64, got %s", OP,
+                   names[k], tx_dtype_name(ts[k]->dtype));
     TX_REQUIRE(begin->dtype == end->dtype && end->dtype == strides->dtype, TX_INVALID_ARGUMENT,
                "%s: begin, end and strides must have the same dtype (TF's Index), got %s, %s, %s",
                OP, tx_dtype_name(begin->dtype), tx_dtype_name(end->dtype),

@@ -119,6 +119,23 @@ expect sequence_mask_float 'array([[[1.0, 0.0],
        [[1.0, 1.0],
         [1.0, 1.0]]], dtype=float32)' -- sequence_mask 'lengths=[[1,0],[2,2]]' maxlen=2 dtype=float32
 
+# int16 indices: GatherV2 and GatherNd take Tindices {int16, int32, int64} (tensorflow/core/ops/
+# array_ops.cc) with CPU kernels for int16 (gather_op.cc REGISTER_GATHER_CPU, gather_nd_op.cc
+# REGISTER_GATHER_ND_CPU); params.shape[axis] (gather) and params' size (gather_nd) must fit int16.
+expect gather_int16 'array([[5, 6],
+       [1, 2]], dtype=int32)' -- gather 'params=[[1,2],[3,4],[5,6]]' 'indices=[2,0]:int16'
+expect gather_int16_batch_dims 'array([[1, 2],
+       [6, 4]], dtype=int32)' -- gather 'params=[[1,2,3],[4,5,6]]' 'indices=[[0,1],[2,0]]:int16' batch_dims=1
+expect gather_int16_oob_zero 'array([0, 0, 0, 2], dtype=int32)' -- gather 'params=[1,2,3]' 'indices=[-32768,32767,-1,1]:int16' oob=zero
+expect gather_int16_oob_clamp 'array([1, 3, 1, 3], dtype=int32)' -- gather 'params=[1,2,3]' 'indices=[-32768,32767,-1,3]:int16' oob=clamp
+expect gather_int16_oob_wrap 'array([2, 2, 3, 1], dtype=int32)' -- gather 'params=[1,2,3]' 'indices=[-32768,32767,-1,3]:int16' oob=wrap
+expect_fail gather_int16_bad invalid_argument 'indices[0,1] = -32768 is not in [0, 3)' -- gather 'params=[1,2,3]' 'indices=[[0,-32768]]:int16'
+expect gather_nd_int16 "array([b'a', b'd'], dtype=string)" -- gather_nd 'params=[["a","b"],["c","d"]]' 'indices=[[0,0],[1,1]]:int16'
+expect gather_nd_int16_oob_wrap 'array([4], dtype=int32)' -- gather_nd 'params=[[1,2],[3,4]]' 'indices=[[-1,5]]:int16' oob=wrap
+expect_fail gather_nd_int16_bad invalid_argument 'indices[0] = [1, -2] does not index into param shape [2,2]' -- gather_nd 'params=[[1,2],[3,4]]' 'indices=[[1,-2]]:int16'
+expect_fail gather_index_dtype invalid_argument 'indices must be int16, int32 or int64, got float32' -- gather 'params=[1,2,3]' 'indices=[0,1.5]'
+expect_fail gather_index_uint16 invalid_argument 'indices must be int16, int32 or int64, got uint16' -- gather_nd 'params=[1,2,3]' 'indices=[[0]]:uint16'
+
 # errors: status and message
 expect_fail gather_bad_index invalid_argument 'indices[1] = 3 is not in [0, 3)' -- gather 'params=[[1,2],[3,4],[5,6]]' 'indices=[0,3]'
 expect_fail gather_negative_index invalid_argument 'indices[0,1] = -1 is not in [0, 3)' -- gather 'params=[1,2,3]' 'indices=[[0,-1]]'

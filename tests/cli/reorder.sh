@@ -120,6 +120,12 @@ expect_fail reverse_dims_count invalid_argument "dims has 2 values but tensor ha
 expect_fail reverse_dims_dtype invalid_argument "dims must be bool, got int32" -- reverse tensor="$RT" dims=[1,0,0,0]
 expect_fail reverse_axis_twice invalid_argument "axis 3 is specified more than once (axis[1] = -1)" -- reverse tensor="$RT" axis=3,-1
 expect_fail reverse_axis_range invalid_argument "axis[0] = 4 is out of range [-4, 4)" -- reverse tensor="$RT" axis=4
+# ReverseV2Op (tensorflow/core/kernels/reverse_op.cc) returns an input with no elements before it
+# reads axis; ReverseOp (same file) refuses a first dimension of 0 before it reads dims.
+expect reverse_axis_empty_tensor "array([], dtype=float32)" -- reverse 'tensor=[]' 'axis=[0,0]'
+expect reverse_axis_empty_range "array([], shape=(2, 0), dtype=float32)" -- reverse 'tensor=[[],[]]' axis=5,-7
+expect_fail reverse_dims_empty_first invalid_argument "Invalid input first dimension. Found 0." -- reverse 'tensor=[]' dims=[true]
+expect reverse_dims_empty_inner "array([], shape=(2, 0), dtype=float32)" -- reverse 'tensor=[[],[]]' dims=[true,true]
 
 # ---- transpose: 'x' is [[1 2 3] [4 5 6]] ----
 X_T="array([[1, 4],

@@ -11,6 +11,8 @@ expect size "array(12, dtype=int32)" -- size input="$T"
 expect rank "array(3, dtype=int32)" -- rank input="$T"
 expect shape_n "array([2, 2, 3], dtype=int32)
 array([], dtype=int32)" -- shape_n input="$T",5
+# ShapeN's inputs are `N * T` (tensorflow/core/ops/array_ops.cc): one dtype for all.
+expect_fail shape_n_mixed_dtypes invalid_argument "input[1] has dtype float32 but input[0] has dtype int32" -- shape_n input=[1,2],[1.5]
 
 expect reshape_3x3 "array([[1, 2, 3],
        [4, 5, 6],
@@ -68,5 +70,23 @@ expect outputs_braces "array([1, 1], dtype=int32)" -- reshape tensor="$TX_TMP/s1
 printf 'ab' > "$TX_TMP/raw.bin"
 expect raw_file "array(b'ab', dtype=string)" -- reshape tensor=@"$TX_TMP/raw.bin" shape=[]
 expect summarized "array([0.0, 0.0, 0.0, ..., 0.0, 0.0, 0.0], dtype=float32)" -- reshape tensor="$(python3 -c 'print("["+",".join(["0"]*1001)+"]:float32")')" shape=[1001]
+# Rank limits: TF's testReshapeWithManyDims reshapes [[1]] to an int64 shape of 254 ones and wants
+# "too many dimensions" (ReshapeOp, tensorflow/core/kernels/reshape_op.h: fewer than
+# TensorShape::MaxDimensions() = 254 entries); other ops reach rank 254 (expand_dims here), and
+# tf.meshgrid / tf.boolean_mask, built on reshape, stop at 253.
+ones() { local s=1 i; for ((i = 1; i < $1; i++)); do s="$s,1"; done; printf '[%s]' "$s"; }
+expect_fail reshape_many_dims invalid_argument "reshape: shape has too many dimensions: must be < 254, but received 254" -- reshape 'tensor=[[1]]' "shape=$(ones 254):int64"
+"$TX" reshape 'tensor=[[1]]' "shape=$(ones 253)" -o "$TX_TMP/r253.npy"
+expect reshape_rank_253 "array(253, dtype=int32)" -- rank input="$TX_TMP/r253.npy"
+"$TX" expand_dims input="$TX_TMP/r253.npy" dim=0 -o "$TX_TMP/r254.npy"
+expect expand_dims_rank_254 "array(254, dtype=int32)" -- rank input="$TX_TMP/r254.npy"
+expect_fail expand_dims_rank_255 invalid_argument "maximum rank 254" -- expand_dims input="$TX_TMP/r254.npy" dim=0
+expect_fail reshape_rank_254_input invalid_argument "must be < 254, but received 254" -- reshape tensor="$TX_TMP/r254.npy" "shape=$(ones 254)"
+expect_fail boolean_mask_rank_254 invalid_argument "boolean_mask: the result would have rank 254: too many dimensions: must be < 254" -- boolean_mask tensor="$TX_TMP/r254.npy" 'mask=[true]'
+expect boolean_mask_rank_253 "array(253, dtype=int32)" -- rank input="$("$TX" boolean_mask tensor="$TX_TMP/r254.npy" 'mask=[[true]]' -o "$TX_TMP/m253.npy" && echo "$TX_TMP/m253.npy")"
+meshgrid_args() { local s='[1]' i; for ((i = 1; i < $1; i++)); do s="$s,[1]"; done; printf '%s' "$s"; }
+expect_fail meshgrid_254_args invalid_argument "meshgrid: 254 args would give outputs of rank 254: too many dimensions: must be < 254" -- meshgrid args="$(meshgrid_args 254)"
+"$TX" meshgrid args="$(meshgrid_args 253)" indexing=ij -o "$TX_TMP/mg{}.npy"
+expect meshgrid_253_args "array(253, dtype=int32)" -- rank input="$TX_TMP/mg252.npy"
 expect_fail unknown_op usage "unknown op or command 'frobnicate'" -- frobnicate
 finish

@@ -38,6 +38,9 @@ expect ss_3_fixed "array([[[4, 4, 4],
 # foo[::-1] reverses; foo[1:,1:]-style masks; foo[-1] shrinks; foo[:, tf.newaxis]; foo[..., tf.newaxis].
 expect ss_reverse "array([8, 7, 6, 5, 4, 3, 2, 1], dtype=int32)" -- strided_slice input_=[1,2,3,4,5,6,7,8] begin=[0] end=[0] strides=[-1] begin_mask=1 end_mask=1
 expect ss_masks "array([[5, 6]], dtype=int32)" -- strided_slice input_=[[1,2,3],[4,5,6]] begin=1,1 end=0,0 strides=1,1 end_mask=3
+# StridedSlice's Index is {int16, int32, int64} (array_ops.cc; no Index constraint on the CPU kernel)
+expect ss_int16 "array([1, 4, 7], dtype=int32)" -- strided_slice input_=[1,2,3,4,5,6,7,8] 'begin=[-32768]:int16' 'end=[32767]:int16' 'strides=[3]:int16'
+expect_fail ss_mixed_index invalid_argument "begin, end and strides must have the same dtype (TF's Index), got int16, int16, int32" -- strided_slice input_=[1,2,3] 'begin=[0]:int16' 'end=[2]:int16' strides=[1]
 expect ss_shrink "array([4, 5, 6], dtype=int32)" -- strided_slice input_=[[1,2,3],[4,5,6]] begin=[-1] end=[0] strides=[1] shrink_axis_mask=1
 expect ss_newaxis "array([[[1, 2, 3]],
 
@@ -76,6 +79,10 @@ expect unpack_1 "array([1, 4], dtype=int32)
 array([2, 5], dtype=int32)
 array([3, 6], dtype=int32)" -- unpack value=[[1,2,3],[4,5,6]] axis=-1 num=3
 expect_fail unpack_num invalid_argument "input shape axis 0 must equal num 3, got shape [2,3]" -- unpack value=[[1,2,3],[4,5,6]] num=3
+# TF's Unpack attr is `num: int >= 0` (tensorflow/core/ops/array_ops.cc); absent num infers it.
+expect_fail unpack_num_negative invalid_argument "unpack: num must be >= 0, got -1" -- unpack value=[[1,2,3],[4,5,6]] num=-1
+expect_fail unpack_num_negative_2 invalid_argument "unpack: num must be >= 0, got -2" -- unpack value=[[1,2,3],[4,5,6]] num=-2
+expect unpack_num_zero "" -- unpack 'value=[[],[]]' axis=1 num=0
 expect_fail unpack_axis invalid_argument "axis = 2 not in [-2, 2)" -- unpack value=[[1,2,3],[4,5,6]] axis=2
 
 # ---- tile: tiling [a b c d] by [2] produces [a b c d a b c d].

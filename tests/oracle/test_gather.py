@@ -18,7 +18,9 @@ c = tx.Counter()
 
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
           np.float16, np.float32, np.float64, np.complex64, np.complex128, "S"]
-INDEX_DTYPES = [np.int32, np.int64]
+# GatherV2 and GatherNd take Tindices {int16, int32, int64} (tensorflow/core/ops/array_ops.cc) and
+# register CPU kernels for each (gather_op.cc, gather_nd_op.cc).
+INDEX_DTYPES = [np.int32, np.int64, np.int16]
 
 
 def same(got, want, what):
@@ -92,7 +94,7 @@ for it in range(70):
     extra = rand_shape(0, 3 if r + 3 <= 8 else 1, dims=(0, 1, 2, 3))
     ishape = shape[:bd] + extra
     dim = shape[axis]
-    idt = INDEX_DTYPES[it % 2]
+    idt = INDEX_DTYPES[it % 3]
     indices = rng.integers(0, max(dim, 1), ishape).astype(idt)
     out_empty = int(np.prod(shape[:axis] + ishape[bd:] + shape[axis + 1:], dtype=np.int64)) == 0
     if dim == 0 and not out_empty:
@@ -130,7 +132,7 @@ for it in range(50):
     params = arr(shape, dt)
     k = int(rng.integers(0, len(shape) + 1))
     batch = rand_shape(0, 2, dims=(0, 1, 2, 3))
-    idt = INDEX_DTYPES[it % 2]
+    idt = INDEX_DTYPES[it % 3]
     n = int(np.prod(batch, dtype=np.int64))
     cols = [rng.integers(0, max(shape[j], 1), batch) for j in range(k)]
     indices = (np.stack(cols, axis=-1) if k else np.zeros(batch + (0,), np.int64)).astype(idt)
@@ -330,7 +332,8 @@ def wild_indices(shape, dim, idt):
     flat = v.reshape(-1)
     for _ in range(2):
         if flat.size and rng.random() < 0.5:
-            flat[int(rng.integers(0, flat.size))] = [info.min, info.max, -(1 << 30), 1 << 30][int(rng.integers(0, 4))]
+            big = min(1 << 30, info.max)  # int16 indices: its own extremes
+            flat[int(rng.integers(0, flat.size))] = [info.min, info.max, -big, big][int(rng.integers(0, 4))]
     return v.astype(idt)
 
 
@@ -378,7 +381,7 @@ for it in range(90):
     bd = int(rng.integers(0, axis + 1)) if rng.random() < 0.3 else 0
     extra = rand_shape(0, 3 if r + 3 <= 8 else 1, dims=(0, 1, 2, 3))
     ishape = shape[:bd] + extra
-    idt = INDEX_DTYPES[(it // 3) % 2]
+    idt = INDEX_DTYPES[(it // 3) % 3]
     indices = wild_indices(ishape, shape[axis], idt)
     ax = axis - r if rng.random() < 0.5 else axis
 
@@ -431,7 +434,7 @@ for it in range(60):
     params = arr(shape, dt)
     k = int(rng.integers(0, len(shape) + 1))
     batch = rand_shape(0, 2, dims=(0, 1, 2, 3))
-    idt = INDEX_DTYPES[(it // 3) % 2]
+    idt = INDEX_DTYPES[(it // 3) % 3]
     cols = [wild_indices(batch, shape[j], idt) for j in range(k)]
     indices = (np.stack(cols, axis=-1) if k else np.zeros(batch + (0,), np.int64)).astype(idt)
 
@@ -505,5 +508,25 @@ for it in range(45):
         same(got, want, "dynamic_stitch oob=%s m=%d const=%s %s" % (pol, m, const, dt))
 
     c.check("dynamic_stitch_oob%d" % it, stitch_oob_case)
+
+
+# ---- int16 index limits ---------------------------------------------------------------------------
+# GatherOp refuses params.shape[axis] above the index type's maximum; DoGatherNd (gather_nd_op.h)
+# refuses params.NumElements() and the slice size above it.  With int16 that is 32767.
+def int16_limits():
+    p = np.arange(32767, dtype=np.int32) % 1000
+    same(tx.run("gather", params=p, indices=np.array([32766, 0, 5], np.int16)), p[[32766, 0, 5]], "int16 top")
+    p2 = np.zeros((2, 32768), np.int8)
+    assert "params.shape[1] = 32768 is too large for int16 indexing" in \
+        tx.fails("gather", params=p2, indices=np.array([0], np.int16), axis=1)
+    same(tx.run("gather", params=p2, indices=np.array([1], np.int16)), p2[[1]], "int16 other axis")
+    same(tx.run("gather", params=p2, indices=np.array([1], np.int32), axis=1), p2[:, [1]], "int32 same axis")
+    assert "too many for int16 indexing" in tx.fails("gather_nd", params=p2, indices=np.array([[1]], np.int16))
+    e = np.zeros((0, 40000), np.int8)
+    assert "slice size 40000 is too large for int16 indexing" in \
+        tx.fails("gather_nd", params=e, indices=np.zeros((0, 1), np.int16))
+
+
+c.check("int16_limits", int16_limits)
 
 c.finish()

@@ -120,7 +120,12 @@ for i in range(60):
         what = "reverse %s %s flip %s" % (name(dt), a.shape, flip)
         if axes:
             same(tx.run("reverse", tensor=a, axis=[int(x) for x in axes]), want, what + " axis")
-        same(tx.run("reverse", tensor=a, dims=np.array(flip, dtype=np.bool_)), want, what + " dims")
+        if a.shape[0] == 0:
+            # ReverseOp (tensorflow/core/kernels/reverse_op.cc) refuses an empty first dim.
+            assert "Invalid input first dimension. Found 0." in tx.fails(
+                "reverse", tensor=a, dims=np.array(flip, dtype=np.bool_)), what
+        else:
+            same(tx.run("reverse", tensor=a, dims=np.array(flip, dtype=np.bool_)), want, what + " dims")
 
     c.check("reverse%d" % i, reverse_case)
 
@@ -184,6 +189,14 @@ def errors():
     assert "not a permutation" in tx.fails("transpose", a=a, perm=np.array([1, 1], np.int32))
     assert "specified more than once" in tx.fails("reverse", tensor=a, axis=[0, -2])
     assert "not implemented for rank > 8" in tx.fails("reverse", tensor=np.zeros((1,) * 9, np.int8), axis=[0])
+    # ReverseV2Op (tensorflow/core/kernels/reverse_op.cc) returns an input with no elements before
+    # it reads axis; ReverseOp refuses an empty first dim.
+    empty = np.zeros((2, 0, 3), np.int16)
+    same(tx.run("reverse", tensor=empty, axis=[5, 5, -9]), empty, "reverse of an empty tensor, bad axes")
+    same(tx.run("reverse", tensor=np.zeros((1,) * 9 + (0,), np.int8), axis=[0]),
+         np.zeros((1,) * 9 + (0,), np.int8), "reverse of an empty rank-10 tensor")
+    assert "Invalid input first dimension. Found 0." in tx.fails(
+        "reverse", tensor=np.zeros((0, 2), np.float32), dims=np.array([True, False]))
     assert "seq_lengths[1] = 4 is above" in tx.fails("reverse_sequence", input=a, seq_lengths=np.array([1, 4], np.int64), seq_dim=1)
     # TensorFlow's reverse_sequence kernel stops at rank 5.
     assert "ranks 2 to 5 only" in tx.fails("reverse_sequence", input=np.zeros((2, 2, 1, 1, 1, 1), np.int8),

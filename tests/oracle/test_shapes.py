@@ -58,6 +58,12 @@ for i in range(60):
 def errors():
     a = np.zeros((2, 3), np.float32)
     assert "more than one -1" in tx.fails("reshape", tensor=a, shape=[3, -1, -1])
+    # TF's testReshapeWithManyDims: [[1]] to an int64 shape of 254 ones is "too many dimensions"
+    # (ReshapeOp in tensorflow/core/kernels/reshape_op.h wants fewer than 254 entries).
+    one = np.ones((1, 1), np.int32)
+    assert "too many dimensions: must be < 254, but received 254" in \
+        tx.fails("reshape", tensor=one, shape=np.ones(254, np.int64))
+    # (253 entries succeed: NumPy cannot hold that rank, so the unit and CLI tests check it.)
     assert "cannot squeeze dim 0" in tx.fails("squeeze", input=a, squeeze_dims=[0])
     assert "out of range" in tx.fails("expand_dims", input=a, dim=3)
 

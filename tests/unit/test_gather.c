@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,7 +185,7 @@ static void test_gather_edges(void **state) {
     tu_assert_error(tx_gather(p, s, -3, 0, &o), TX_INVALID_ARGUMENT, "axis -3 needs params of rank at least 3");
     tu_assert_error(tx_gather(p, s, INT64_MIN, 0, &o), TX_INVALID_ARGUMENT, "needs params of rank at least 9223372036854775808");
     tx_tensor *f = TF32(1, TU_DIMS(1), 0);
-    tu_assert_error(tx_gather(p, f, 0, 0, &o), TX_INVALID_ARGUMENT, "indices must be int32 or int64, got float32");
+    tu_assert_error(tx_gather(p, f, 0, 0, &o), TX_INVALID_ARGUMENT, "indices must be int16, int32 or int64, got float32");
     tu_assert_error(tx_gather(NULL, s, 0, 0, &o), TX_INVALID_ARGUMENT, "params is NULL");
     tu_assert_error(tx_gather(p, NULL, 0, 0, &o), TX_INVALID_ARGUMENT, "indices is NULL");
     tu_assert_error(tx_gather(p, s, 0, 0, NULL), TX_INVALID_ARGUMENT, "out is NULL");
@@ -304,7 +305,7 @@ static void test_gather_nd_edges(void **state) {
     tu_assert_error(tx_gather_nd(s, s, &o), TX_INVALID_ARGUMENT, "params must be at least a vector");
     tu_assert_error(tx_gather_nd(p, s, &o), TX_INVALID_ARGUMENT, "indices must be at least a vector");
     tx_tensor *f = TF32(1, TU_DIMS(1), 0);
-    tu_assert_error(tx_gather_nd(p, f, &o), TX_INVALID_ARGUMENT, "indices must be int32 or int64, got float32");
+    tu_assert_error(tx_gather_nd(p, f, &o), TX_INVALID_ARGUMENT, "indices must be int16, int32 or int64, got float32");
     tu_assert_error(tx_gather_nd(NULL, f, &o), TX_INVALID_ARGUMENT, "params is NULL");
     tx_tensor_free(f);
     tx_tensor_free(s);
@@ -1047,6 +1048,20 @@ static void test_max_rank(void **state) {
     assert_int_equal(tx_boolean_mask(big, bmask, 0, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 1, TU_DIMS(1));
     tx_tensor_free(o);
+    /* tf.boolean_mask (python/ops/array_ops.py) first reshapes tensor to the result's rank
+     * rank - K + 1, and ReshapeOp (tensorflow/core/kernels/reshape_op.h) wants fewer than 254
+     * dims: a 1-D mask on a rank-254 tensor fails, a 2-D one (rank 253) works. */
+    tx_tensor *m1 = TB(1, TU_DIMS(1), 1), *m2 = TB(2, TU_DIMS(1, 1), 0);
+    tu_assert_error(tx_boolean_mask(big, m1, 0, &o), TX_INVALID_ARGUMENT,
+                    "boolean_mask: the result would have rank 254: too many dimensions: must be < 254");
+    tu_assert_error(tx_boolean_mask(big, m1, 200, &o), TX_INVALID_ARGUMENT, "rank 254: too many dimensions");
+    assert_null(o);
+    assert_int_equal(tx_boolean_mask(big, m2, 5, &o), TX_OK);
+    assert_int_equal(tx_tensor_rank(o), 253);
+    assert_int_equal(tx_tensor_dim(o, 5), 0);
+    tx_tensor_free(o);
+    tx_tensor_free(m1);
+    tx_tensor_free(m2);
     tx_tensor *outs[1];
     assert_int_equal(tx_dynamic_partition(big, big, 1, outs), TX_OK);
     tu_assert_shape(outs[0], TX_INT32, 1, TU_DIMS(1));
@@ -1601,6 +1616,233 @@ static void test_one_hot_threads(void **state) {
     free(iv);
 }
 
+/* ---- int16 indices ---------------------------------------------------------------------------- */
+
+/* GatherV2 and GatherNd declare Tindices: {int16, int32, int64} (tensorflow/core/ops/array_ops.cc)
+ * and register CPU kernels for int16 (REGISTER_GATHER_CPU in gather_op.cc, REGISTER_GATHER_ND_CPU
+ * in gather_nd_op.cc).  Their limits follow the index type: GatherOp refuses
+ * params.shape[axis] > numeric_limits<Index>::max(), DoGatherNd (gather_nd_op.h) refuses
+ * params.NumElements() and the slice size above it. */
+
+static uint64_t rnd_state = 0x9E3779B97F4A7C15u;
+static uint64_t rnd(void) {
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state;
+}
+
+/* Index tensors of dtype dt holding v[0..n) (all within int16). */
+static tx_tensor *index_tensor(tx_dtype dt, size_t rank, const int64_t *dims, const int64_t *v) {
+    int64_t n = 1;
+    for (size_t i = 0; i < rank; i++) n *= dims[i];
+    double *d = calloc((size_t)n + 1, sizeof *d);
+    for (int64_t i = 0; i < n; i++) d[i] = (double)v[i];
+    tx_tensor *t = tu_tensor(dt, rank, dims, d);
+    free(d);
+    return t;
+}
+
+static void test_int16_indices_gather(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    /* The seed's shapes with int16 indices: axis 0, axis 1, batch_dims 1. */
+    tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(4, 3));
+    tx_tensor *ix = tu_tensor(TX_INT16, 2, TU_DIMS(2, 2), TU_VALS(3, 0, 1, 3));
+    assert_int_equal(tx_gather(p, ix, 0, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(2, 2, 3));
+    tu_assert_values(o, TU_VALS(9, 10, 11, 0, 1, 2, 3, 4, 5, 9, 10, 11));
+    tx_tensor_free(o);
+    tx_tensor *ix1 = tu_tensor(TX_INT16, 1, TU_DIMS(2), TU_VALS(2, 0));
+    assert_int_equal(tx_gather(p, ix1, -1, 0, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(2, 0, 5, 3, 8, 6, 11, 9));
+    tx_tensor_free(o);
+    tx_tensor *bx = tu_tensor(TX_INT16, 2, TU_DIMS(4, 1), TU_VALS(2, 0, 1, 2));
+    assert_int_equal(tx_gather(p, bx, 1, 1, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(4, 1));
+    tu_assert_values(o, TU_VALS(2, 3, 7, 11));
+    tx_tensor_free(o);
+    /* Every policy on int16's extremes: -32768 and 32767 along a dim of 4. */
+    tx_tensor *ex = tu_tensor(TX_INT16, 1, TU_DIMS(5), TU_VALS(-32768, 32767, -1, 4, 2));
+    tu_assert_error(tx_gather_ex(p, ex, 0, 0, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+                    "gather: indices[0] = -32768 is not in [0, 4)");
+    assert_null(o);
+    assert_int_equal(tx_gather_ex(p, ex, 0, 0, TX_OOB_ZERO, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 7, 8));
+    tx_tensor_free(o);
+    assert_int_equal(tx_gather_ex(p, ex, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
+    /* rows 0, 3, 0, 3, 2 */
+    tu_assert_values(o, TU_VALS(0, 1, 2, 9, 10, 11, 0, 1, 2, 9, 10, 11, 6, 7, 8));
+    tx_tensor_free(o);
+    assert_int_equal(tx_gather_ex(p, ex, 0, 0, TX_OOB_WRAP, &o), TX_OK);
+    /* -32768 mod 4 = 0, 32767 mod 4 = 3, -1 -> 3, 4 -> 0, 2 */
+    tu_assert_values(o, TU_VALS(0, 1, 2, 9, 10, 11, 9, 10, 11, 0, 1, 2, 6, 7, 8));
+    tx_tensor_free(o);
+    /* The index position in an error is the int16 tensor's. */
+    tx_tensor *bad = tu_tensor(TX_INT16, 2, TU_DIMS(2, 2), TU_VALS(0, 1, 2, -7));
+    tu_assert_error(tx_gather(p, bad, 0, 0, &o), TX_INVALID_ARGUMENT, "indices[1,1] = -7 is not in [0, 4)");
+    /* params.shape[axis] may be 32767 (the largest int16), not 32768. */
+    tx_tensor *big = tu_tensor(TX_INT8, 2, TU_DIMS(2, 32768), NULL);
+    tx_tensor *last = tu_tensor(TX_INT16, 1, TU_DIMS(1), TU_VALS(32767));
+    tu_assert_error(tx_gather(big, last, 1, 0, &o), TX_INVALID_ARGUMENT,
+                    "gather: params.shape[1] = 32768 is too large for int16 indexing (above 32767)");
+    assert_null(o);
+    /* Other dims are not bounded by the index type. */
+    tx_tensor *fits = tu_tensor(TX_INT8, 1, TU_DIMS(32767), NULL);
+    ((int8_t *)tx_tensor_data(fits))[32766] = 42;
+    tx_tensor *row = tu_tensor(TX_INT16, 0, NULL, TU_VALS(1));
+    assert_int_equal(tx_gather(big, row, 0, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT8, 1, TU_DIMS(32768));
+    tx_tensor_free(o);
+    tx_tensor *top = tu_tensor(TX_INT16, 1, TU_DIMS(1), TU_VALS(32766));
+    assert_int_equal(tx_gather(fits, top, 0, 0, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(42));
+    tx_tensor_free(o);
+    tu_assert_error(tx_gather(fits, last, 0, 0, &o), TX_INVALID_ARGUMENT, "indices[0] = 32767 is not in [0, 32767)");
+    tx_tensor *tt[] = {p, ix, ix1, bx, ex, bad, big, last, fits, row, top};
+    for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
+}
+
+/* Random shapes, axes, batch_dims, slice widths and in- and out-of-range values: int16 indices
+ * give the bytes int32 and int64 indices give, under every policy (the int32/int64 loops are
+ * checked against written-out results above), and the same errors. */
+static void test_int16_indices_match_wider(void **state) {
+    (void)state;
+    /* Element widths 1, 2, 4, 8; the inner dims make slices of 1 to 128 bytes. */
+    static const tx_dtype pdt[] = {TX_INT8, TX_INT16, TX_FLOAT32, TX_FLOAT64, TX_UINT8};
+    int filled = 0, refused = 0; /* non-empty results and errors seen, so both paths ran */
+    for (int trial = 0; trial < 300; trial++) {
+        size_t pr = 1 + rnd() % 3, ir = rnd() % 3;
+        int64_t pd[3], id[3];
+        for (size_t d = 0; d < pr; d++) pd[d] = (int64_t)(1 + rnd() % 4);
+        for (size_t d = 0; d < ir; d++) id[d] = (int64_t)(rnd() % 4);
+        int64_t bd = 0, axis = (int64_t)(rnd() % pr);
+        if (ir > 0 && pr > 1 && rnd() % 3 == 0) {
+            bd = 1;
+            id[0] = pd[0];
+            if (axis == 0) axis = 1;
+        }
+        int64_t n = 1;
+        for (size_t d = 0; d < ir; d++) n *= id[d];
+        int64_t v[64];
+        for (int64_t i = 0; i < n; i++)
+            v[i] = rnd() % 4 ? (int64_t)(rnd() % (uint64_t)pd[axis])
+                             : (int64_t)(rnd() % 65536) - 32768;
+        tx_tensor *p = iota(pdt[trial % 5], pr, pd);
+        tx_tensor *i16 = index_tensor(TX_INT16, ir, id, v);
+        tx_tensor *i32 = index_tensor(TX_INT32, ir, id, v);
+        tx_tensor *i64 = index_tensor(TX_INT64, ir, id, v);
+        for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++) {
+            tx_tensor *a = NULL, *b = NULL, *c = NULL;
+            tx_status sa = tx_gather_ex(p, i16, axis, bd, (tx_oob_policy)pol, &a);
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", tx_last_error());
+            tx_status sb = tx_gather_ex(p, i32, axis, bd, (tx_oob_policy)pol, &b);
+            tx_status sc = tx_gather_ex(p, i64, axis, bd, (tx_oob_policy)pol, &c);
+            assert_int_equal(sa, sb);
+            assert_int_equal(sa, sc);
+            if (sa == TX_OK) {
+                assert_int_equal(tx_tensor_nbytes(a), tx_tensor_nbytes(b));
+                assert_memory_equal(tx_tensor_data(a), tx_tensor_data(b), tx_tensor_nbytes(a));
+                assert_memory_equal(tx_tensor_data(a), tx_tensor_data(c), tx_tensor_nbytes(a));
+                filled += tx_tensor_nbytes(a) > 0;
+            } else {
+                assert_string_equal(msg, tx_last_error());
+                refused++;
+            }
+            tx_tensor_free(a);
+            tx_tensor_free(b);
+            tx_tensor_free(c);
+        }
+        /* gather_nd: indices [n', K] over the same params. */
+        int64_t k = (int64_t)(rnd() % (pr + 1)), rows = (int64_t)(rnd() % 4);
+        int64_t ndims[2] = {rows, k}, nv[16];
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t j = 0; j < k; j++)
+                nv[r * k + j] = rnd() % 4 ? (int64_t)(rnd() % (uint64_t)pd[j])
+                                          : (int64_t)(rnd() % 65536) - 32768;
+        tx_tensor *n16 = index_tensor(TX_INT16, 2, ndims, nv);
+        tx_tensor *n32 = index_tensor(TX_INT32, 2, ndims, nv);
+        tx_tensor *n64 = index_tensor(TX_INT64, 2, ndims, nv);
+        for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++) {
+            tx_tensor *a = NULL, *b = NULL, *c = NULL;
+            tx_status sa = tx_gather_nd_ex(p, n16, (tx_oob_policy)pol, &a);
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", tx_last_error());
+            tx_status sb = tx_gather_nd_ex(p, n32, (tx_oob_policy)pol, &b);
+            tx_status sc = tx_gather_nd_ex(p, n64, (tx_oob_policy)pol, &c);
+            assert_int_equal(sa, sb);
+            assert_int_equal(sa, sc);
+            if (sa == TX_OK) {
+                assert_int_equal(tx_tensor_nbytes(a), tx_tensor_nbytes(b));
+                assert_memory_equal(tx_tensor_data(a), tx_tensor_data(b), tx_tensor_nbytes(a));
+                assert_memory_equal(tx_tensor_data(a), tx_tensor_data(c), tx_tensor_nbytes(a));
+                filled += tx_tensor_nbytes(a) > 0;
+            } else {
+                assert_string_equal(msg, tx_last_error());
+                refused++;
+            }
+            tx_tensor_free(a);
+            tx_tensor_free(b);
+            tx_tensor_free(c);
+        }
+        tx_tensor *tt[] = {p, i16, i32, i64, n16, n32, n64};
+        for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
+    }
+    assert_true(filled > 500);
+    assert_true(refused > 50);
+}
+
+static void test_int16_indices_gather_nd(void **state) {
+    (void)state;
+    tx_tensor *o = NULL;
+    /* The seed's batched slice indexing, with int16 indices. */
+    check_nd(p3(), tu_tensor(TX_INT16, 3, TU_DIMS(2, 2, 3), TU_VALS(0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0)),
+             2, TU_DIMS(2, 2), STRS("b0", "b1", "d0", "c1"));
+    check_nd(p2(), tu_tensor(TX_INT16, 2, TU_DIMS(2, 1), TU_VALS(1, 0)), 2, TU_DIMS(2, 2),
+             STRS("c", "d", "a", "b"));
+    tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(3, 4));
+    tx_tensor *ix = tu_tensor(TX_INT16, 2, TU_DIMS(4, 2), TU_VALS(-32768, 0, 3, 32767, 1, -1, 2, 3));
+    tu_assert_error(tx_gather_nd_ex(p, ix, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+                    "gather_nd: indices[0] = [-32768, 0] does not index into param shape [3,4]");
+    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_ZERO, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(0, 0, 0, 11));
+    tx_tensor_free(o);
+    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_CLAMP, &o), TX_OK);
+    /* [0,0] [2,3] [1,0] [2,3] */
+    tu_assert_values(o, TU_VALS(0, 11, 4, 11));
+    tx_tensor_free(o);
+    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_WRAP, &o), TX_OK);
+    /* -32768 mod 3 = 1, 32767 mod 4 = 3: [1,0] [0,3] [1,3] [2,3] */
+    tu_assert_values(o, TU_VALS(4, 3, 7, 11));
+    tx_tensor_free(o);
+    /* params may hold 32767 elements with int16 indices, not 32768. */
+    tx_tensor *fits = tu_tensor(TX_INT8, 2, TU_DIMS(32767, 1), NULL);
+    ((int8_t *)tx_tensor_data(fits))[32766] = 5;
+    tx_tensor *last = tu_tensor(TX_INT16, 2, TU_DIMS(1, 2), TU_VALS(32766, 0));
+    assert_int_equal(tx_gather_nd(fits, last, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(5));
+    tx_tensor_free(o);
+    tx_tensor *big = tu_tensor(TX_INT8, 2, TU_DIMS(2, 16384), NULL);
+    tx_tensor *one = tu_tensor(TX_INT16, 2, TU_DIMS(1, 1), TU_VALS(1));
+    tu_assert_error(tx_gather_nd(big, one, &o), TX_INVALID_ARGUMENT,
+                    "gather_nd: params has 32768 elements, too many for int16 indexing (above 32767)");
+    tu_assert_error(tx_gather_nd_ex(big, one, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT,
+                    "too many for int16 indexing");
+    /* An empty params does not bound the slice: the index type does (before the empty-params
+     * rule, and even with no index vector). */
+    tx_tensor *e = tu_tensor(TX_INT8, 2, TU_DIMS(0, 40000), NULL);
+    tx_tensor *none = tu_tensor(TX_INT16, 2, TU_DIMS(0, 1), NULL);
+    tu_assert_error(tx_gather_nd(e, one, &o), TX_INVALID_ARGUMENT,
+                    "gather_nd: slice size 40000 is too large for int16 indexing (above 32767)");
+    tu_assert_error(tx_gather_nd(e, none, &o), TX_INVALID_ARGUMENT, "slice size 40000 is too large");
+    assert_null(o);
+    tx_tensor *one32 = tu_tensor(TX_INT32, 2, TU_DIMS(1, 1), TU_VALS(0));
+    tu_assert_error(tx_gather_nd(e, one32, &o), TX_INVALID_ARGUMENT, "requested 1 entries, but params is empty");
+    tx_tensor *tt[] = {p, ix, fits, last, big, one, e, none, one32};
+    for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
+}
+
 /* Empty tensors whose other dims multiply past int64 ([2^40, 2^40, 0]): an op may form products
  * of dims only for a non-empty output (the fuzzer found one_hot doing it; gather and boolean_mask
  * did too).  UBSan builds fail on the overflow. */
@@ -1707,6 +1949,8 @@ int main(void) {
         cmocka_unit_test(test_oob_dynamic_stitch),  cmocka_unit_test(test_oob_alloc_failure),
         cmocka_unit_test(test_empty_with_huge_dims), cmocka_unit_test(test_one_hot_threads),
         cmocka_unit_test(test_gather_nd_empty_with_huge_dims),
+        cmocka_unit_test(test_int16_indices_gather), cmocka_unit_test(test_int16_indices_match_wider),
+        cmocka_unit_test(test_int16_indices_gather_nd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

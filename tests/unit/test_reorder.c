@@ -352,11 +352,17 @@ static void test_meshgrid_dtypes(void **state) {
     const tx_tensor **many = calloc(TX_MAX_RANK + 1, sizeof *many);
     tx_tensor **mouts = calloc(TX_MAX_RANK + 1, sizeof *mouts);
     for (int i = 0; i <= TX_MAX_RANK; i++) many[i] = one;
-    tu_assert_error(tx_meshgrid(many, TX_MAX_RANK + 1, TX_MESHGRID_IJ, mouts), TX_INVALID_ARGUMENT, "more than 254");
-    /* 254 args of length 1 are fine. */
-    assert_int_equal(tx_meshgrid(many, TX_MAX_RANK, TX_MESHGRID_IJ, mouts), TX_OK);
-    assert_int_equal(tx_tensor_rank(mouts[TX_MAX_RANK - 1]), TX_MAX_RANK);
-    for (int i = 0; i < TX_MAX_RANK; i++) tx_tensor_free(mouts[i]);
+    /* tf.meshgrid (python/ops/array_ops.py) reshapes each arg to rank n, and ReshapeOp
+     * (tensorflow/core/kernels/reshape_op.h) wants fewer than 254 dims: n <= 253. */
+    tu_assert_error(tx_meshgrid(many, TX_MAX_RANK + 1, TX_MESHGRID_IJ, mouts), TX_INVALID_ARGUMENT,
+                    "255 args would give outputs of rank 255: too many dimensions: must be < 254");
+    tu_assert_error(tx_meshgrid(many, TX_MAX_RANK, TX_MESHGRID_XY, mouts), TX_INVALID_ARGUMENT,
+                    "meshgrid: 254 args would give outputs of rank 254: too many dimensions: must be < 254");
+    assert_null(mouts[0]);
+    /* 253 args of length 1 are fine. */
+    assert_int_equal(tx_meshgrid(many, TX_RESHAPE_MAX_RANK, TX_MESHGRID_IJ, mouts), TX_OK);
+    assert_int_equal(tx_tensor_rank(mouts[TX_RESHAPE_MAX_RANK - 1]), 253);
+    for (int i = 0; i < TX_RESHAPE_MAX_RANK; i++) tx_tensor_free(mouts[i]);
     free(many);
     free(mouts);
     tx_tensor_free(zc);
@@ -454,9 +460,14 @@ static void test_reverse_brute(void **state) {
         double fl[6];
         for (size_t d = 0; d < r; d++) fl[d] = flip[d];
         tx_tensor *bd = tu_tensor(TX_BOOL, 1, (int64_t[]){(int64_t)r}, fl);
-        assert_int_equal(tx_reverse(t, bd, &o), TX_OK);
-        assert_memory_equal(tx_tensor_data(o), want, tx_tensor_nbytes(t));
-        tx_tensor_free(o);
+        if (dims[0] == 0) {
+            /* The bool-dims form refuses an empty first dim (reverse_op.cc, ReverseOp). */
+            tu_assert_error(tx_reverse(t, bd, &o), TX_INVALID_ARGUMENT, "Invalid input first dimension. Found 0.");
+        } else {
+            assert_int_equal(tx_reverse(t, bd, &o), TX_OK);
+            assert_memory_equal(tx_tensor_data(o), want, tx_tensor_nbytes(t));
+            tx_tensor_free(o);
+        }
         tx_tensor_free(bd);
         tx_tensor_free(t);
         free(want);
@@ -508,12 +519,38 @@ static void test_reverse_edge_errors(void **state) {
     tx_tensor_free(st);
     assert_strings(o, (const char *[]){"bb", "a", "dddd", ""});
     tx_tensor_free(o);
-    /* Zero-size tensors. */
+    /* Zero-size tensors.  ReverseV2Op (tensorflow/core/kernels/reverse_op.cc) returns an input
+     * with no elements before it reads axis, so out-of-range and repeated axes pass, at any rank. */
     tx_tensor *z = tu_tensor(TX_INT32, 2, TU_DIMS(0, 3), NULL);
     assert_int_equal(tx_reverse_v2(z, (int64_t[]){0, 1}, 2, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 2, TU_DIMS(0, 3));
     tx_tensor_free(o);
-    tx_tensor *tt[] = {t, s, d1, di, d2, r9, d9, r8, dd, z};
+    tx_tensor *z1 = tu_tensor(TX_FLOAT32, 1, TU_DIMS(0), NULL);
+    assert_int_equal(tx_reverse_v2(z1, (int64_t[]){0, 0}, 2, &o), TX_OK);
+    tu_assert_shape(o, TX_FLOAT32, 1, TU_DIMS(0));
+    tx_tensor_free(o);
+    assert_int_equal(tx_reverse_v2(z, (int64_t[]){7, -9, 7}, 3, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(0, 3));
+    tx_tensor_free(o);
+    tx_tensor *z9 = tu_tensor(TX_INT8, 9, TU_DIMS(2, 1, 1, 1, 1, 1, 1, 1, 0), NULL);
+    assert_int_equal(tx_reverse_v2(z9, (int64_t[]){8}, 1, &o), TX_OK);
+    tu_assert_shape(o, TX_INT8, 9, TU_DIMS(2, 1, 1, 1, 1, 1, 1, 1, 0));
+    tx_tensor_free(o);
+    tu_assert_error(tx_reverse_v2(z, NULL, 1, &o), TX_INVALID_ARGUMENT, "axis is NULL");
+    /* ReverseOp (reverse_op.cc) refuses a first dim of 0 before anything else it checks, even
+     * when dims is malformed; an empty dim elsewhere is fine (below rank 9). */
+    tx_tensor *dz = bools(2, (int[]){1, 1});
+    tu_assert_error(tx_reverse(z, dz, &o), TX_INVALID_ARGUMENT, "Invalid input first dimension. Found 0.");
+    tu_assert_error(tx_reverse(z, d1, &o), TX_INVALID_ARGUMENT, "Invalid input first dimension. Found 0.");
+    tu_assert_error(tx_reverse(z1, d2, &o), TX_INVALID_ARGUMENT, "Invalid input first dimension. Found 0.");
+    tu_assert_error(tx_reverse(z, di, &o), TX_INVALID_ARGUMENT, "dims must be bool, got int32");
+    assert_null(o);
+    tx_tensor *z30 = tu_tensor(TX_INT32, 2, TU_DIMS(3, 0), NULL);
+    assert_int_equal(tx_reverse(z30, dz, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(3, 0));
+    tx_tensor_free(o);
+    tu_assert_error(tx_reverse(z30, d1, &o), TX_INVALID_ARGUMENT, "dims has 1 values but tensor has rank 2");
+    tx_tensor *tt[] = {t, s, d1, di, d2, r9, d9, r8, dd, z, z1, z9, dz, z30};
     for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
 }
 

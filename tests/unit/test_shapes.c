@@ -56,9 +56,9 @@ static void test_shape_size_rank(void **state) {
 
 static void test_shape_n(void **state) {
     (void)state;
-    tx_tensor *a = iota(TX_INT32, 2, TU_DIMS(2, 3)), *b = tu_tensor(TX_FLOAT64, 0, NULL, NULL);
+    tx_tensor *a = iota(TX_INT32, 2, TU_DIMS(2, 3)), *b = tu_tensor(TX_INT32, 0, NULL, NULL);
     const tx_tensor *in[2] = {a, b};
-    tx_tensor *outs[2];
+    tx_tensor *outs[3];
     assert_int_equal(tx_shape_n(in, 2, TX_INT64, outs), TX_OK);
     tu_assert_shape(outs[0], TX_INT64, 1, TU_DIMS(2));
     tu_assert_values(outs[0], TU_VALS(2, 3));
@@ -69,8 +69,27 @@ static void test_shape_n(void **state) {
     const tx_tensor *bad[2] = {a, NULL};
     tu_assert_error(tx_shape_n(bad, 2, TX_INT32, outs), TX_INVALID_ARGUMENT, "input[1] is NULL");
     assert_null(outs[0]);
+    /* ShapeN is registered with `input: N * T` (tensorflow/core/ops/array_ops.cc): one dtype T
+     * for every input, so a mix is refused, naming the input and both dtypes. */
+    tx_tensor *f = tu_tensor(TX_FLOAT64, 0, NULL, NULL), *s = tu_strings(1, TU_DIMS(1), (const char *[]){"x"});
+    const tx_tensor *mixed[3] = {a, b, f};
+    tu_assert_error(tx_shape_n(mixed, 3, TX_INT32, outs), TX_INVALID_ARGUMENT,
+                    "shape_n: input[2] has dtype float64 but input[0] has dtype int32");
+    assert_null(outs[0]);
+    assert_null(outs[1]);
+    assert_null(outs[2]);
+    const tx_tensor *strs[3] = {s, s, a};
+    tu_assert_error(tx_shape_n(strs, 3, TX_INT64, outs), TX_INVALID_ARGUMENT,
+                    "input[2] has dtype int32 but input[0] has dtype string");
+    const tx_tensor *same[2] = {s, s};
+    assert_int_equal(tx_shape_n(same, 2, TX_INT32, outs), TX_OK);
+    tu_assert_values(outs[1], TU_VALS(1));
+    tx_tensor_free(outs[0]);
+    tx_tensor_free(outs[1]);
     tx_tensor_free(a);
     tx_tensor_free(b);
+    tx_tensor_free(f);
+    tx_tensor_free(s);
 }
 
 static void check_reshape(tx_tensor *t, size_t n, const int64_t *shape, size_t rank, const int64_t *want) {
@@ -152,6 +171,46 @@ static void test_reshape_edge_cases(void **state) {
     tx_tensor_free(s);
     assert_memory_equal(tx_tensor_string(o, 3)->data, "dddd", 4);
     tx_tensor_free(o);
+}
+
+/* TF's testReshapeWithManyDims (python/kernel_tests/array_ops/array_ops_test.py) reshapes [[1]] to
+ * an int64 shape of 254 ones and expects InvalidArgumentError "too many dimensions": ReshapeOp
+ * (tensorflow/core/kernels/reshape_op.h) wants sizes.NumElements() < TensorShape::MaxDimensions(),
+ * so a reshape gives at most rank 253 while other ops reach 254 (TensorShape::AddDimWithStatus). */
+static void test_reshape_rank_limit(void **state) {
+    (void)state;
+    assert_int_equal(TX_RESHAPE_MAX_RANK, 253);
+    tx_tensor *t = tu_tensor(TX_INT32, 2, TU_DIMS(1, 1), TU_VALS(1)), *o = NULL;
+    int64_t ones[TX_MAX_RANK + 1];
+    for (int i = 0; i <= TX_MAX_RANK; i++) ones[i] = 1;
+    tx_tensor *s254 = tu_i64(254, ones), *s255 = tu_i64(255, ones), *s253 = tu_i64(253, ones);
+    tu_assert_error(tx_reshape(t, s254, &o), TX_INVALID_ARGUMENT,
+                    "reshape: shape has too many dimensions: must be < 254, but received 254");
+    assert_null(o);
+    tu_assert_error(tx_reshape(t, s255, &o), TX_INVALID_ARGUMENT, "must be < 254, but received 255");
+    /* int32 shapes and a -1 are held to the same count. */
+    int32_t ones32[254];
+    for (int i = 0; i < 254; i++) ones32[i] = 1;
+    ones32[7] = -1;
+    tx_tensor *s254i = tu_i32(254, ones32), *s253i = tu_i32(253, ones32);
+    tu_assert_error(tx_reshape(t, s254i, &o), TX_INVALID_ARGUMENT, "must be < 254, but received 254");
+    assert_int_equal(tx_reshape(t, s253, &o), TX_OK);
+    assert_int_equal(tx_tensor_rank(o), 253);
+    /* A rank-253 tensor reshapes to rank 253 (and back to [1, 1]); expand_dims still reaches 254,
+     * TensorShape's own limit. */
+    tx_tensor *e = NULL, *back = NULL, *s2 = tu_i64(2, TU_DIMS(1, 1));
+    assert_int_equal(tx_expand_dims(o, 0, &e), TX_OK);
+    tx_tensor_free(o);
+    assert_int_equal(tx_tensor_rank(e), 254);
+    tu_assert_error(tx_reshape(e, s254, &o), TX_INVALID_ARGUMENT, "must be < 254");
+    assert_int_equal(tx_reshape(e, s2, &back), TX_OK);
+    tu_assert_shape(back, TX_INT32, 2, TU_DIMS(1, 1));
+    tx_tensor_free(back);
+    assert_int_equal(tx_reshape(t, s253i, &o), TX_OK);
+    assert_int_equal(tx_tensor_rank(o), 253);
+    tx_tensor_free(o);
+    tx_tensor *tt[] = {t, s254, s255, s253, s254i, s253i, e, s2};
+    for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
 }
 
 static void test_squeeze(void **state) {
@@ -250,6 +309,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_size_rank),       cmocka_unit_test(test_shape_n),
         cmocka_unit_test(test_reshape_seed_examples), cmocka_unit_test(test_reshape_edge_cases),
+        cmocka_unit_test(test_reshape_rank_limit),
         cmocka_unit_test(test_squeeze),               cmocka_unit_test(test_expand_dims),
         cmocka_unit_test(test_alloc_failure),
     };

@@ -396,6 +396,73 @@ static void test_strided_slice_strings(void **state) {
     tx_tensor_free(o);
 }
 
+/* StridedSlice's Index attr is {int16, int32, int64} (tensorflow/core/ops/array_ops.cc); the CPU
+ * kernel has no Index constraint (strided_slice_op.cc) and ValidateStridedSliceOp
+ * (util/strided_slice_op.cc) builds the dense spec from int16 as from int32 and int64.  Random
+ * specs within int16 give the same result with each index dtype, int16's extremes clamp like the
+ * others, and the three tensors still need one dtype. */
+static tx_tensor *spec(tx_dtype dt, size_t n, const int64_t *v) {
+    double d[32];
+    for (size_t i = 0; i < n; i++) d[i] = (double)v[i];
+    return tu_tensor(dt, 1, (int64_t[]){(int64_t)n}, d);
+}
+
+static void test_strided_slice_int16(void **state) {
+    (void)state;
+    tx_tensor *t = iota(TX_INT32, 3, TU_DIMS(3, 4, 5)), *o = NULL;
+    int nonempty = 0, refused = 0; /* both paths must have run */
+    for (int trial = 0; trial < 400; trial++) {
+        size_t n = 1 + (size_t)rnd(4);
+        int64_t b[4], e[4], st[4];
+        for (size_t i = 0; i < n; i++) {
+            b[i] = rnd(5) == 0 ? (rnd(2) ? -32768 : 32767) : rnd(13) - 6;
+            e[i] = rnd(5) == 0 ? (rnd(2) ? -32768 : 32767) : rnd(13) - 6;
+            st[i] = rnd(2) ? rnd(3) + 1 : -(rnd(3) + 1);
+        }
+        int32_t bm = (int32_t)rnd(16), em = (int32_t)rnd(16), ellm = rnd(3) == 0 ? (int32_t)(1 << rnd((int64_t)n)) : 0;
+        int32_t nam = rnd(4) == 0 ? (int32_t)(1 << rnd((int64_t)n)) : 0, sam = (int32_t)rnd(16) & ~ellm & ~nam;
+        tx_tensor *r[3] = {NULL, NULL, NULL};
+        tx_status sts[3];
+        char msg[3][256];
+        const tx_dtype dts[3] = {TX_INT16, TX_INT32, TX_INT64};
+        for (int k = 0; k < 3; k++) {
+            tx_tensor *tb = spec(dts[k], n, b), *te = spec(dts[k], n, e), *ts = spec(dts[k], n, st);
+            sts[k] = tx_strided_slice(t, tb, te, ts, bm, em, ellm, nam, sam, &r[k]);
+            snprintf(msg[k], sizeof msg[k], "%s", tx_last_error());
+            tx_tensor_free(tb);
+            tx_tensor_free(te);
+            tx_tensor_free(ts);
+        }
+        for (int k = 1; k < 3; k++) {
+            assert_int_equal(sts[0], sts[k]);
+            assert_string_equal(msg[0], msg[k]);
+            if (sts[0] != TX_OK) continue;
+            assert_int_equal(tx_tensor_rank(r[0]), tx_tensor_rank(r[k]));
+            assert_memory_equal(tx_tensor_dims(r[0]), tx_tensor_dims(r[k]), tx_tensor_rank(r[0]) * sizeof(int64_t));
+            assert_memory_equal(tx_tensor_data(r[0]), tx_tensor_data(r[k]), tx_tensor_nbytes(r[0]));
+        }
+        if (sts[0] == TX_OK) nonempty += tx_tensor_numel(r[0]) > 0;
+        else refused++;
+        for (int k = 0; k < 3; k++) tx_tensor_free(r[k]);
+    }
+    assert_true(nonempty > 100);
+    assert_true(refused > 20);
+    /* t[-32768:32767:2, 1] with int16 specs: rows 0 and 2, column 1 (iota counts from 1). */
+    tx_tensor *b = spec(TX_INT16, 2, V(-32768, 1)), *e = spec(TX_INT16, 2, V(32767, 2)), *s = spec(TX_INT16, 2, V(2, 1));
+    assert_int_equal(tx_strided_slice(t, b, e, s, 0, 0, 0, 0, 2, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 2, TU_DIMS(2, 5));
+    tu_assert_values(o, TU_VALS(6, 7, 8, 9, 10, 46, 47, 48, 49, 50));
+    tx_tensor_free(o);
+    tx_tensor *s32 = spec(TX_INT32, 2, V(2, 1));
+    tu_assert_error(tx_strided_slice(t, b, e, s32, 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "begin, end and strides must have the same dtype (TF's Index), got int16, int16, int32");
+    tx_tensor *u16 = tu_tensor(TX_UINT16, 1, TU_DIMS(2), TU_VALS(1, 1));
+    tu_assert_error(tx_strided_slice(t, b, e, u16, 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "strides must be int16, int32 or int64, got uint16");
+    tx_tensor *tt[] = {t, b, e, s, s32, u16};
+    for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
+}
+
 /* ---- split / unpack -------------------------------------------------------------------------- */
 
 static void test_split(void **state) {
@@ -973,6 +1040,7 @@ int main(void) {
         cmocka_unit_test(test_strided_slice_seed_examples),
         cmocka_unit_test(test_strided_slice_rules),
         cmocka_unit_test(test_strided_slice_strings),
+        cmocka_unit_test(test_strided_slice_int16),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_split_v),
         cmocka_unit_test(test_unpack),

@@ -3,8 +3,8 @@
  * gather_nd, dynamic_partition, dynamic_stitch, boolean_mask, one_hot and the fill used by
  * one_hot and sequence_mask.  Each loop is instantiated per moved width (1, 2, 4, 8, 16 bytes get a
  * fixed-size move the compiler turns into one load and store; any other slice size uses memcpy)
- * and, where it reads indices, per index type and out-of-range policy, so no hot loop branches on
- * a dtype or a policy. */
+ * and, where it reads indices, per index width (int16, int32, int64) and out-of-range policy, so no
+ * hot loop branches on a dtype or a policy. */
 #include "scalar/gather.h"
 
 typedef struct {
@@ -20,6 +20,25 @@ typedef struct {
     case 8: BODY(8); break;                                                                      \
     case 16: BODY(16); break;                                                                    \
     default: BODY(sb); break;                                                                    \
+    }
+
+/* Expands LOOP(IT, W, HOW) with IT the signed index type of `iw` bytes (TF's int16, int32 and
+ * int64 Tindices) and W as WIDTH_SWITCH gives it: one instantiation per index width and slice
+ * width, so no loop reads its indices through a per-element switch. */
+#define INDEX_LOOP_W(LOOP, IT, sb, HOW)                                                          \
+    switch (sb) {                                                                                \
+    case 1: LOOP(IT, 1, HOW); break;                                                             \
+    case 2: LOOP(IT, 2, HOW); break;                                                             \
+    case 4: LOOP(IT, 4, HOW); break;                                                             \
+    case 8: LOOP(IT, 8, HOW); break;                                                             \
+    case 16: LOOP(IT, 16, HOW); break;                                                           \
+    default: LOOP(IT, sb, HOW); break;                                                           \
+    }
+#define INDEX_SWITCH(iw, sb, LOOP, HOW)                                                          \
+    switch (iw) {                                                                                \
+    case 2: INDEX_LOOP_W(LOOP, int16_t, sb, HOW) break;                                          \
+    case 4: INDEX_LOOP_W(LOOP, int32_t, sb, HOW) break;                                          \
+    default: INDEX_LOOP_W(LOOP, int64_t, sb, HOW) break;                                         \
     }
 
 /* ---- gather ---------------------------------------------------------------------------------- */
@@ -51,65 +70,40 @@ typedef struct {
         }                                                                                        \
     } while (0)
 
-#define GATHER_I32(W) GATHER_LOOP(int32_t, W, FETCH_PLAIN)
-#define GATHER_I64(W) GATHER_LOOP(int64_t, W, FETCH_PLAIN)
-#define GATHER_I32_ZERO(W) GATHER_LOOP(int32_t, W, FETCH_ZERO)
-#define GATHER_I64_ZERO(W) GATHER_LOOP(int64_t, W, FETCH_ZERO)
-#define GATHER_I32_CLAMP(W) GATHER_LOOP(int32_t, W, FETCH_CLAMP)
-#define GATHER_I64_CLAMP(W) GATHER_LOOP(int64_t, W, FETCH_CLAMP)
-#define GATHER_I32_WRAP(W) GATHER_LOOP(int32_t, W, FETCH_WRAP)
-#define GATHER_I64_WRAP(W) GATHER_LOOP(int64_t, W, FETCH_WRAP)
-
 /* The policy loops are kept out of line so the default loop compiles exactly as before. */
-static void gather_zero(char *out, const char *params, const void *indices, bool idx64,
+static void gather_zero(char *out, const char *params, const void *indices, size_t index_width,
                         int64_t nbatch, int64_t nouter, int64_t n, int64_t dim, size_t slice_bytes) {
-    if (idx64) {
-        WIDTH_SWITCH(slice_bytes, GATHER_I64_ZERO)
-    } else {
-        WIDTH_SWITCH(slice_bytes, GATHER_I32_ZERO)
-    }
+    INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_ZERO)
 }
 
-static void gather_clamp(char *out, const char *params, const void *indices, bool idx64,
+static void gather_clamp(char *out, const char *params, const void *indices, size_t index_width,
                          int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
                          size_t slice_bytes) {
-    if (idx64) {
-        WIDTH_SWITCH(slice_bytes, GATHER_I64_CLAMP)
-    } else {
-        WIDTH_SWITCH(slice_bytes, GATHER_I32_CLAMP)
-    }
+    INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_CLAMP)
 }
 
-static void gather_wrap(char *out, const char *params, const void *indices, bool idx64,
+static void gather_wrap(char *out, const char *params, const void *indices, size_t index_width,
                         int64_t nbatch, int64_t nouter, int64_t n, int64_t dim, size_t slice_bytes) {
-    if (idx64) {
-        WIDTH_SWITCH(slice_bytes, GATHER_I64_WRAP)
-    } else {
-        WIDTH_SWITCH(slice_bytes, GATHER_I32_WRAP)
-    }
+    INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_WRAP)
 }
 
-void tx__gather_kernel(char *out, const char *params, const void *indices, bool idx64,
+void tx__gather_kernel(char *out, const char *params, const void *indices, size_t index_width,
                        int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
                        size_t slice_bytes, tx_oob_policy policy) {
     switch (policy) {
     case TX_OOB_ZERO:
-        gather_zero(out, params, indices, idx64, nbatch, nouter, n, dim, slice_bytes);
+        gather_zero(out, params, indices, index_width, nbatch, nouter, n, dim, slice_bytes);
         return;
     case TX_OOB_CLAMP:
-        gather_clamp(out, params, indices, idx64, nbatch, nouter, n, dim, slice_bytes);
+        gather_clamp(out, params, indices, index_width, nbatch, nouter, n, dim, slice_bytes);
         return;
     case TX_OOB_WRAP:
-        gather_wrap(out, params, indices, idx64, nbatch, nouter, n, dim, slice_bytes);
+        gather_wrap(out, params, indices, index_width, nbatch, nouter, n, dim, slice_bytes);
         return;
     default:
         break;
     }
-    if (idx64) {
-        WIDTH_SWITCH(slice_bytes, GATHER_I64)
-    } else {
-        WIDTH_SWITCH(slice_bytes, GATHER_I32)
-    }
+    INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_PLAIN)
 }
 
 /* ---- gather_nd ------------------------------------------------------------------------------- */
@@ -141,48 +135,16 @@ void tx__gather_kernel(char *out, const char *params, const void *indices, bool 
         }                                                                                        \
     } while (0)
 
-#define GATHER_ND_I32(W) GATHER_ND_LOOP(int32_t, W, ND_PLAIN)
-#define GATHER_ND_I64(W) GATHER_ND_LOOP(int64_t, W, ND_PLAIN)
-#define GATHER_ND_I32_ZERO(W) GATHER_ND_LOOP(int32_t, W, ND_ZERO)
-#define GATHER_ND_I64_ZERO(W) GATHER_ND_LOOP(int64_t, W, ND_ZERO)
-#define GATHER_ND_I32_CLAMP(W) GATHER_ND_LOOP(int32_t, W, ND_CLAMP)
-#define GATHER_ND_I64_CLAMP(W) GATHER_ND_LOOP(int64_t, W, ND_CLAMP)
-#define GATHER_ND_I32_WRAP(W) GATHER_ND_LOOP(int32_t, W, ND_WRAP)
-#define GATHER_ND_I64_WRAP(W) GATHER_ND_LOOP(int64_t, W, ND_WRAP)
-
-void tx__gather_nd_kernel(char *out, const char *params, const void *indices, bool idx64,
+void tx__gather_nd_kernel(char *out, const char *params, const void *indices, size_t index_width,
                           int64_t n, size_t k, const int64_t *dims, const int64_t *strides,
                           size_t slice_bytes, tx_oob_policy policy) {
     switch (policy) {
-    case TX_OOB_ZERO:
-        if (idx64) {
-            WIDTH_SWITCH(slice_bytes, GATHER_ND_I64_ZERO)
-        } else {
-            WIDTH_SWITCH(slice_bytes, GATHER_ND_I32_ZERO)
-        }
-        return;
-    case TX_OOB_CLAMP:
-        if (idx64) {
-            WIDTH_SWITCH(slice_bytes, GATHER_ND_I64_CLAMP)
-        } else {
-            WIDTH_SWITCH(slice_bytes, GATHER_ND_I32_CLAMP)
-        }
-        return;
-    case TX_OOB_WRAP:
-        if (idx64) {
-            WIDTH_SWITCH(slice_bytes, GATHER_ND_I64_WRAP)
-        } else {
-            WIDTH_SWITCH(slice_bytes, GATHER_ND_I32_WRAP)
-        }
-        return;
-    default:
-        break;
+    case TX_OOB_ZERO: INDEX_SWITCH(index_width, slice_bytes, GATHER_ND_LOOP, ND_ZERO) return;
+    case TX_OOB_CLAMP: INDEX_SWITCH(index_width, slice_bytes, GATHER_ND_LOOP, ND_CLAMP) return;
+    case TX_OOB_WRAP: INDEX_SWITCH(index_width, slice_bytes, GATHER_ND_LOOP, ND_WRAP) return;
+    default: break;
     }
-    if (idx64) {
-        WIDTH_SWITCH(slice_bytes, GATHER_ND_I64)
-    } else {
-        WIDTH_SWITCH(slice_bytes, GATHER_ND_I32)
-    }
+    INDEX_SWITCH(index_width, slice_bytes, GATHER_ND_LOOP, ND_PLAIN)
 }
 
 /* ---- dynamic_partition / dynamic_stitch ------------------------------------------------------ */

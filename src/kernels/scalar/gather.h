@@ -22,20 +22,22 @@ static inline int64_t tx__clamp_index(int64_t v, int64_t dim) {
 }
 
 /* gather: out is [nbatch, nouter, n, slice], params [nbatch, nouter, dim, slice], indices
- * [nbatch, n] (int32 or int64 per idx64), slice `slice_bytes` bytes.  Under TX_OOB_ERROR every
+ * [nbatch, n] (signed integers of index_width bytes: 2, 4 or 8, TF's int16/int32/int64
+ * Tindices), slice `slice_bytes` bytes.  Under TX_OOB_ERROR every
  * index is in [0, dim) (checked by the op); under zero an out-of-range index writes a zero slice;
  * under clamp/wrap dim > 0 and the index is mapped.  The policy picks a loop once, outside the
  * copy loops, so the default loop has no per-index test. */
-TX_HIDDEN void tx__gather_kernel(char *out, const char *params, const void *indices, bool idx64,
-                                 int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
-                                 size_t slice_bytes, tx_oob_policy policy);
+TX_HIDDEN void tx__gather_kernel(char *out, const char *params, const void *indices,
+                                 size_t index_width, int64_t nbatch, int64_t nouter, int64_t n,
+                                 int64_t dim, size_t slice_bytes, tx_oob_policy policy);
 
 /* gather_nd: out[i] = params + sum_j indices[i*k + j] * strides[j] (strides in bytes), each a
- * slice of `slice_bytes` bytes, for i < n.  dims[j] is params' dim j.  Under TX_OOB_ERROR every
- * index vector is in bounds; under zero a vector with a component outside [0, dims[j]) writes a
- * zero slice; under clamp/wrap every dims[j] > 0 and each component is mapped. */
+ * slice of `slice_bytes` bytes, for i < n; indices are signed integers of index_width bytes.
+ * dims[j] is params' dim j.  Under TX_OOB_ERROR every index vector is in bounds; under zero a
+ * vector with a component outside [0, dims[j]) writes a zero slice; under clamp/wrap every
+ * dims[j] > 0 and each component is mapped. */
 TX_HIDDEN void tx__gather_nd_kernel(char *out, const char *params, const void *indices,
-                                    bool idx64, int64_t n, size_t k, const int64_t *dims,
+                                    size_t index_width, int64_t n, size_t k, const int64_t *dims,
                                     const int64_t *strides, size_t slice_bytes,
                                     tx_oob_policy policy);
 
