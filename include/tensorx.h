@@ -54,7 +54,7 @@ extern "C" {
  * Version and export
  * --------------------------------------------------------------------------------------------- */
 #define TX_VERSION_MAJOR 0
-#define TX_VERSION_MINOR 1
+#define TX_VERSION_MINOR 2
 #define TX_VERSION_PATCH 0
 #define TX_VERSION_NUMBER (TX_VERSION_MAJOR * 10000 + TX_VERSION_MINOR * 100 + TX_VERSION_PATCH)
 
@@ -73,7 +73,7 @@ extern "C" {
 #endif
 
 TX_API unsigned tx_version_number(void);      /* TX_VERSION_NUMBER of the library linked */
-TX_API const char *tx_version_string(void);   /* "0.1.0" */
+TX_API const char *tx_version_string(void);   /* "0.2.0" */
 
 /* ------------------------------------------------------------------------------------------------
  * Status
@@ -1068,7 +1068,9 @@ TX_API tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, 
 /* DLPack (https://dmlc.github.io/dlpack/).  Only pointers to DLManagedTensor appear here, so this
  * header does not need <dlpack/dlpack.h>; include that header yourself to look inside the struct.
  * tensorx is built against DLPack 0.6 (Debian's libdlpack-dev); the unversioned DLManagedTensor
- * has the same layout in every DLPack release up to 1.x, which still accepts it.
+ * has the same layout in every DLPack release up to 1.x, which still accepts it.  A library built
+ * without the DLPack header (CMake option TX_WITH_DLPACK) has both functions below; they return
+ * TX_UNIMPLEMENTED ("... built without DLPack ...") and never touch `managed`.
  *
  * dtype mapping (lanes must be 1):
  *   bool                   <-> {code 6 (kDLBool, DLPack >= 0.8), bits 8}

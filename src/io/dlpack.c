@@ -4,9 +4,11 @@
  * Debian's <dlpack/dlpack.h> (DLPack 0.6); the public header only forward-declares the struct.
  * An import wraps the producer's memory with tx_tensor_wrap's machinery, whose release callback
  * calls the producer's deleter once; an export hands out a DLManagedTensor that holds a tensor
- * reference until the consumer calls its deleter. */
+ * reference until the consumer calls its deleter.  A build without the DLPack header
+ * (TX_WITH_DLPACK) keeps both functions, so the ABI is the same, and they return unimplemented. */
 #include "internal.h"
 
+#if TX_HAVE_DLPACK
 #include <dlpack/dlpack.h>
 #include <stdio.h>
 
@@ -210,3 +212,23 @@ tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) 
     *out = &b->managed;
     return TX_OK;
 }
+
+#else
+
+tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out) {
+    (void)managed; /* never touched: on failure it still belongs to the caller */
+    TX_REQUIRE_OUT("from_dlpack", out);
+    *out = NULL;
+    return tx__fail(TX_UNIMPLEMENTED,
+                    "from_dlpack: tensorx was built without DLPack (CMake option TX_WITH_DLPACK)");
+}
+
+tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) {
+    (void)t;
+    TX_REQUIRE_OUT("to_dlpack", out);
+    *out = NULL;
+    return tx__fail(TX_UNIMPLEMENTED,
+                    "to_dlpack: tensorx was built without DLPack (CMake option TX_WITH_DLPACK)");
+}
+
+#endif /* TX_HAVE_DLPACK */

@@ -2,15 +2,21 @@
 /* test_dlpack.c -- the ecosystem family's library parts: DLPack import/export (every dtype DLPack
  * can express round-trips without a copy; strided, unaligned, empty and odd-bool imports copy;
  * the deleter runs exactly once, never on failure), string tensors over caller bytes, mapped file
- * windows, and the streaming .npy header helpers (byte-identical to tx_npy_save's headers). */
+ * windows, and the streaming .npy header helpers (byte-identical to tx_npy_save's headers).  In a
+ * build without DLPack (TX_WITH_DLPACK) the DLPack tests give way to one that checks both
+ * functions return unimplemented, naming the option, and leave the producer's tensor alone. */
 #include "testutil.h"
 
+#if TX_HAVE_DLPACK
 #include <dlpack/dlpack.h>
+#endif
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#if TX_HAVE_DLPACK
 
 /* ---- a test producer: a DLManagedTensor over a malloc'd block, counting deleter calls ---- */
 
@@ -356,6 +362,29 @@ static void test_dlpack_alloc_failure(void **state) {
     tu_alloc_uninstall();
     tx_tensor_free(src);
 }
+
+#else /* a build without DLPack */
+
+static void test_dlpack_not_built(void **state) {
+    (void)state;
+    /* Any pointer will do: the library must not read it (no header says what it points to). */
+    int producer = 7;
+    struct DLManagedTensor *managed = (struct DLManagedTensor *)(void *)&producer;
+    tx_tensor *t = (tx_tensor *)1;
+    tu_assert_error(tx_tensor_from_dlpack(managed, &t), TX_UNIMPLEMENTED,
+                    "from_dlpack: tensorx was built without DLPack (CMake option TX_WITH_DLPACK)");
+    assert_null(t);
+    assert_int_equal(producer, 7);
+    tx_tensor *x = tu_tensor(TX_FLOAT32, 1, TU_DIMS(2), TU_VALS(1, 2));
+    struct DLManagedTensor *m = (struct DLManagedTensor *)1;
+    tu_assert_error(tx_tensor_to_dlpack(x, &m), TX_UNIMPLEMENTED,
+                    "to_dlpack: tensorx was built without DLPack (CMake option TX_WITH_DLPACK)");
+    assert_null(m);
+    tu_assert_error(tx_tensor_to_dlpack(x, NULL), TX_INVALID_ARGUMENT, "out is NULL");
+    tx_tensor_free(x);
+}
+
+#endif /* TX_HAVE_DLPACK */
 
 /* ---- strings over caller bytes ---- */
 
@@ -731,12 +760,16 @@ static void test_decode_mapped_window(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+#if TX_HAVE_DLPACK
         cmocka_unit_test(test_round_trip_every_dtype),
         cmocka_unit_test(test_export_scalar_and_empty),
         cmocka_unit_test(test_import_zero_copy_and_views),
         cmocka_unit_test(test_import_copies),
         cmocka_unit_test(test_import_errors),
         cmocka_unit_test(test_dlpack_alloc_failure),
+#else
+        cmocka_unit_test(test_dlpack_not_built),
+#endif
         cmocka_unit_test(test_wrap_strings),
         cmocka_unit_test(test_file_map),
         cmocka_unit_test(test_npy_write_header_matches_save),
