@@ -9,6 +9,7 @@
 # usage: run.sh BUILD_DIR SOURCE_DIR [CMAKE_ARGS...]
 #   CMAKE_ARGS configure the second build like the first (compiler, build type, flags, options).
 set -euo pipefail
+trap 'echo "FAIL: tests/install/run.sh:$LINENO: $BASH_COMMAND"' ERR
 build=$1
 src=$2
 shift 2
