@@ -14,7 +14,7 @@
 #   valgrind   the whole suite under valgrind memcheck, one CLI call in TX_VALGRIND_CLI_SAMPLE (25)
 #              from the shell and Python tests, every other program always (scripts/valgrind.sh)
 # TX_TEST_STAGES="release asan" runs a subset (for iterating; CI runs all).  Installs what it needs
-# first (Debian packages).  About 25 minutes on a quiet 2-core machine, 50 under load.
+# first (Debian packages).  About 24 minutes on a quiet 2-core machine, 50 under load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stages=${TX_TEST_STAGES:-release asan configure tsan fuzz valgrind}
