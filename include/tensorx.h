@@ -65,7 +65,7 @@ extern "C" {
  * Version and export
  * --------------------------------------------------------------------------------------------- */
 #define TX_VERSION_MAJOR 0
-#define TX_VERSION_MINOR 1
+#define TX_VERSION_MINOR 2
 #define TX_VERSION_PATCH 0
 #define TX_VERSION_NUMBER (TX_VERSION_MAJOR * 10000 + TX_VERSION_MINOR * 100 + TX_VERSION_PATCH)
 
@@ -84,7 +84,7 @@ extern "C" {
 #endif
 
 TX_API unsigned tx_version_number(void);      /* TX_VERSION_NUMBER of the library linked */
-TX_API const char *tx_version_string(void);   /* "0.1.0" */
+TX_API const char *tx_version_string(void);   /* "0.2.0" */
 
 /* ------------------------------------------------------------------------------------------------
  * Status
@@ -1126,6 +1126,9 @@ TX_API tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, 
  * (its producer could not mark it, and producers that keep read-only memory, such as NumPy,
  * refuse to hand it out that way); an unversioned export of a read-only tensor is refused, for the
  * same reason.
+ *
+ * A library built without the DLPack header (CMake option TX_WITH_DLPACK) has all four functions
+ * below; they return TX_UNIMPLEMENTED ("... built without DLPack ...") and never touch `managed`.
  *
  * dtype mapping (lanes must be 1):
  *   bool                   <-> {code 6 (kDLBool, DLPack >= 0.8), bits 8}

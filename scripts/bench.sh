@@ -53,7 +53,7 @@ if [ "$install" = 1 ]; then
 fi
 
 say "building (Release) in $build"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTX_BUILD_TESTS=OFF -DTX_BUILD_BENCH=ON > /dev/null
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DTX_BUILD_BENCH=ON > /dev/null
 cmake --build "$build" -j2 --target tensorx_bench > /dev/null
 xnn_cmd=""
 if cmake --build "$build" -j2 --target tensorx_xnn_peer > /dev/null 2>&1; then

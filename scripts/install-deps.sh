@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs what the build and the tests need on a fresh Debian machine (CI included).
+# Installs what the build and the tests need on a fresh Debian machine (CI included).  The library
+# itself needs only build-essential and cmake; cmocka, pkg-config, python3-numpy and the DLPack
+# header are for the tests (each is optional: configure leaves out the tests that need it).
 # Usage: scripts/install-deps.sh [--minimal | --bench] [PACKAGE...]
 #   --minimal: only what the library and the CLI need to build (scripts/demo.sh);
 #   --bench adds the benchmark peers; further names are extra Debian packages a script needs

@@ -2,20 +2,25 @@
 # SPDX-License-Identifier: Apache-2.0
 # Builds tensorx and runs every test, in stages (all by default; this is the README's test command and
 # what CI runs):
-#   demo      the README's first command (scripts/demo.sh) in a fresh copy of the tree
-#   release   Release build with -Werror, the whole ctest suite
-#   asan      the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
-#   tsan      the threaded tests under ThreadSanitizer             (scripts/valgrind.sh --tsan)
-#   fuzz      every libFuzzer target for TX_FUZZ_SECONDS (30) each, seed TX_FUZZ_SEED (1)
-#   valgrind  the whole suite under valgrind memcheck, one CLI call in TX_VALGRIND_CLI_SAMPLE (25)
-#             from the shell and Python tests, every other program always (scripts/valgrind.sh)
+#   demo       the README's first command (scripts/demo.sh) in a fresh copy of the tree
+#   release    gcc Release build with -Werror, the whole ctest suite
+#   asan       clang Debug build with -Werror, the whole suite again under AddressSanitizer +
+#              UndefinedBehaviorSanitizer
+#   configure  configure tests (tests/configure/run.sh): a build with only a C compiler, CMake and
+#              libc, one without DLPack, tests left out when cmocka/python3/numpy are missing,
+#              tensorx as a subproject, and warning-free builds with clang's defaults and with
+#              Debian's dpkg-buildflags
+#   tsan       the threaded tests under ThreadSanitizer             (scripts/valgrind.sh --tsan)
+#   fuzz       every libFuzzer target for TX_FUZZ_SECONDS (30) each, seed TX_FUZZ_SEED (1)
+#   valgrind   the whole suite under valgrind memcheck, one CLI call in TX_VALGRIND_CLI_SAMPLE (25)
+#              from the shell and Python tests, every other program always (scripts/valgrind.sh)
 # TX_TEST_STAGES="release asan" runs a subset (for iterating; CI runs all).  Installs what it needs
-# first (Debian packages).  About 20 minutes on a quiet 2-core machine, 45 under load.
+# first (Debian packages).  About 24 minutes on a quiet 2-core machine, 50 under load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+stages=${TX_TEST_STAGES:-demo release asan configure tsan fuzz valgrind}
+bash scripts/install-deps.sh clang libclang-rt-14-dev
 jobs=$(nproc 2>/dev/null || echo 2)
-stages=${TX_TEST_STAGES:-demo release asan tsan fuzz valgrind}
 has() { [[ " $stages " == *" $1 "* ]]; }
 stage() { echo "== tensorx test stage: $1 ($(date +%T))"; }
 
@@ -38,7 +43,7 @@ fi
 
 if has release; then
   stage release
-  cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DTX_WERROR=ON
+  cmake -S . -B build/release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release -DTX_WERROR=ON
   cmake --build build/release -j"$jobs"
   ctest --test-dir build/release --output-on-failure -j"$jobs"
 fi
@@ -48,9 +53,15 @@ if has asan; then
   # ASan aborts on allocations beyond its limit unless told to return NULL; tensorx must then
   # report resource_exhausted, which the tests check.
   ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1} bash -c '
-    cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DTX_WERROR=ON -DTX_SANITIZE="address;undefined" &&
+    cmake -S . -B build/asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DTX_WERROR=ON \
+      -DTX_SANITIZE="address;undefined" &&
     cmake --build build/asan -j"$1" &&
     ctest --test-dir build/asan --output-on-failure -j"$1"' _ "$jobs"
+fi
+
+if has configure; then
+  stage configure
+  TX_CONFIGURE_JOBS=$jobs bash tests/configure/run.sh
 fi
 
 if has tsan; then

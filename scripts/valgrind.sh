@@ -32,7 +32,7 @@ if [ $mode = memcheck ]; then bash scripts/install-deps.sh valgrind; else bash s
 
 if [ $mode = tsan ]; then
   build=${TX_VALGRIND_BUILD:-build/tsan}
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DTX_SANITIZE=thread -DTX_BUILD_BENCH=OFF >/dev/null
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DTX_WERROR=ON -DTX_SANITIZE=thread -DTX_BUILD_BENCH=OFF >/dev/null
   targets=()
   for t in test_parallel test_reentrancy test_gather; do [ -f "tests/unit/$t.c" ] && targets+=("$t"); done
   cmake --build "$build" -j"$jobs" --target "${targets[@]}" >/dev/null
@@ -69,7 +69,7 @@ runner=$build/valgrind-run
 } >"$runner"
 chmod +x "$runner"
 
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DTX_SANITIZE= -DTX_BUILD_BENCH=OFF \
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DTX_WERROR=ON -DTX_SANITIZE= -DTX_BUILD_BENCH=OFF \
   "-DCMAKE_CROSSCOMPILING_EMULATOR=$runner" >/dev/null
 cmake --build "$build" -j"$jobs" >/dev/null
 

@@ -193,10 +193,10 @@ tx_status tv_set_number(tx_tensor *t, int64_t i, const char *re, const char *im)
         if (dt == TX_FLOAT16 || dt == TX_BFLOAT16) {
             uint16_t h;
             if (dt == TX_FLOAT16) h = tv_f64_to_f16(x);
-            else {
-                parse_float(re, &f);
+            else if (parse_float(re, &f)) /* bfloat16: from the float32 value */
                 h = tv_f32_to_bf16(f);
-            }
+            else
+                return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a valid %s value", re, tx_dtype_name(dt));
             memcpy(d + i * 2, &h, 2);
             return TX_OK;
         }

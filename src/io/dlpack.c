@@ -7,9 +7,12 @@
  * calls the producer's deleter once; an export hands out a managed tensor that holds a tensor
  * reference until the consumer calls its deleter.  Read-only tensors: a versioned import with
  * DLPACK_FLAG_BITMASK_READ_ONLY gives one, a versioned export sets the flag for one, and the
- * unversioned export, which cannot say so, refuses them (as NumPy does). */
+ * unversioned export, which cannot say so, refuses them (as NumPy does).  A build without the
+ * DLPack header (TX_WITH_DLPACK) keeps all four functions, so the ABI is the same, and they return
+ * unimplemented. */
 #include "internal.h"
 
+#if TX_HAVE_DLPACK
 #include <stdio.h>
 
 #include "io/dlpack_versioned.h"
@@ -311,3 +314,41 @@ tx_status tx_tensor_to_dlpack_versioned(const tx_tensor *t,
     *out = m;
     return TX_OK;
 }
+
+#else
+
+tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out) {
+    (void)managed; /* never touched: on failure it still belongs to the caller */
+    TX_REQUIRE_OUT("from_dlpack", out);
+    *out = NULL;
+    return tx__fail(TX_UNIMPLEMENTED,
+                    "from_dlpack: tensorx was built without DLPack (CMake option TX_WITH_DLPACK)");
+}
+
+tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) {
+    (void)t;
+    TX_REQUIRE_OUT("to_dlpack", out);
+    *out = NULL;
+    return tx__fail(TX_UNIMPLEMENTED,
+                    "to_dlpack: tensorx was built without DLPack (CMake option TX_WITH_DLPACK)");
+}
+
+tx_status tx_tensor_from_dlpack_versioned(struct DLManagedTensorVersioned *managed,
+                                          tx_tensor **out) {
+    (void)managed; /* never touched: on failure it still belongs to the caller */
+    TX_REQUIRE_OUT("from_dlpack_versioned", out);
+    *out = NULL;
+    return tx__fail(TX_UNIMPLEMENTED, "from_dlpack_versioned: tensorx was built without DLPack "
+                    "(CMake option TX_WITH_DLPACK)");
+}
+
+tx_status tx_tensor_to_dlpack_versioned(const tx_tensor *t,
+                                        struct DLManagedTensorVersioned **out) {
+    (void)t;
+    TX_REQUIRE_OUT("to_dlpack_versioned", out);
+    *out = NULL;
+    return tx__fail(TX_UNIMPLEMENTED, "to_dlpack_versioned: tensorx was built without DLPack "
+                    "(CMake option TX_WITH_DLPACK)");
+}
+
+#endif /* TX_HAVE_DLPACK */

@@ -1,45 +1,85 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs the build into a temporary prefix, then builds a consumer program against it twice:
-# through find_package(tensorx) and through pkg-config.  Also compiles the public header alone as
-# C11 (-Wall -Wextra -Werror -pedantic) and as C++.
-# usage: run.sh BUILD_DIR SOURCE_DIR
+# Installs the build into a temporary prefix, and beside it a library-only build of the other kind
+# (a build makes the shared or the static library, as BUILD_SHARED_LIBS says; two builds into one
+# prefix install both), then checks the package: the SONAME, the CMake package's version
+# compatibility and its shared/static choice, a consumer program built through find_package
+# (shared and static) and through pkg-config (shared and static), the example programs out of tree,
+# the man page, and the public header alone as C11 and as C++.
+# usage: run.sh BUILD_DIR SOURCE_DIR [CMAKE_ARGS...]
+#   CMAKE_ARGS configure the second build like the first (compiler, build type, flags, options).
 set -euo pipefail
+trap 'echo "FAIL: tests/install/run.sh:$LINENO: $BASH_COMMAND"' ERR
 build=$1
 src=$2
+shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+prefix=$tmp/prefix
+ver() { sed -n "s/^#define TX_VERSION_$1 \([0-9]*\)$/\1/p" "$src/include/tensorx.h"; }
+version=$(ver MAJOR).$(ver MINOR).$(ver PATCH)
+if [ "$(ver MAJOR)" = 0 ]; then soname=libtensorx.so.0.$(ver MINOR); else soname=libtensorx.so.$(ver MAJOR); fi
 
-# find_package(tensorx)
-cmake -S "$src/examples/consumer" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --install "$build" --prefix "$prefix" >/dev/null
+libdir=$(ls -d "$prefix"/lib*/pkgconfig | head -1)
+libdir=$(dirname "$libdir")
+if [ -e "$libdir/libtensorx.so" ]; then other=OFF; else other=ON; fi
+cmake -S "$src" -B "$tmp/other" -DBUILD_SHARED_LIBS=$other -DBUILD_TESTING=OFF -DTX_BUILD_CLI=OFF \
+  -DTX_BUILD_BENCH=OFF "$@" >/dev/null
+cmake --build "$tmp/other" -j2 >/dev/null
+cmake --install "$tmp/other" --prefix "$prefix" >/dev/null
+test -f "$libdir/libtensorx.a"
+test -f "$libdir/libtensorx.so.$version"
+export LD_LIBRARY_PATH=$libdir
+
+# The SONAME (the policy is in CHANGELOG.md) and its symlink.
+readelf -d "$libdir/libtensorx.so" | grep SONAME | grep -F "[$soname]" >/dev/null
+test -L "$libdir/$soname"
+
+# The CMake package: version compatibility and COMPONENTS shared / static.
+for kind in shared static; do
+  cmake -S "$src/tests/install/package" -B "$tmp/pkg-$kind" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DTX_EXPECT_VERSION="$version" -DTX_KIND=$kind >"$tmp/pkg-$kind.log" ||
+    { cat "$tmp/pkg-$kind.log"; exit 1; }
+done
+
+# find_package(tensorx): the shared library by default, the static one with tensorx_SHARED_LIBS=OFF.
+cmake -S "$src/examples/consumer" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/cm" >/dev/null
-LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64" "$tmp/cm/consumer" > "$tmp/out1"
+"$tmp/cm/consumer" > "$tmp/out1"
 grep -q "reshape: 2x3 view" "$tmp/out1"
+readelf -d "$tmp/cm/consumer" | grep NEEDED | grep -F "[$soname]" >/dev/null
+cmake -S "$src/examples/consumer" -B "$tmp/cms" -DCMAKE_PREFIX_PATH="$prefix" -Dtensorx_SHARED_LIBS=OFF >/dev/null
+cmake --build "$tmp/cms" >/dev/null
+"$tmp/cms/consumer" > "$tmp/out1s"
+cmp "$tmp/out1" "$tmp/out1s"
+if readelf -d "$tmp/cms/consumer" | grep NEEDED | grep libtensorx; then
+  echo "FAIL: the consumer built with tensorx_SHARED_LIBS=OFF needs the shared library"; exit 1
+fi
 
-# pkg-config
-libdir=$(ls -d "$tmp/prefix"/lib*/pkgconfig | head -1)
-export PKG_CONFIG_PATH="$libdir"
+# pkg-config, shared and static.
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+test "$(pkg-config --modversion tensorx)" = "$version"
 cc -std=c11 -Wall -Wextra -Werror "$src/examples/consumer/consumer.c" -o "$tmp/pc" $(pkg-config --cflags --libs tensorx)
-LD_LIBRARY_PATH="$(dirname "$libdir")" "$tmp/pc" > "$tmp/out2"
+"$tmp/pc" > "$tmp/out2"
 cmp "$tmp/out1" "$tmp/out2"
 cc -std=c11 -Wall -Wextra -Werror "$src/examples/consumer/consumer.c" -o "$tmp/pcs" $(pkg-config --cflags tensorx) \
-   "$(dirname "$libdir")/libtensorx.a" -lm -lpthread
+   "$libdir/libtensorx.a" $(pkg-config --static --libs-only-l tensorx | sed 's/-ltensorx//')
 "$tmp/pcs" > "$tmp/out3"
 cmp "$tmp/out1" "$tmp/out3"
 
 # The example programs out of tree: all of them through find_package (examples/CMakeLists.txt run
 # on its own), sensor_be also through pkg-config; and the man page is installed.
-cmake -S "$src/examples" -B "$tmp/ex" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake -S "$src/examples" -B "$tmp/ex" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/ex" >/dev/null
-LD_LIBRARY_PATH="$(dirname "$libdir")" ctest --test-dir "$tmp/ex" --output-on-failure >/dev/null
+ctest --test-dir "$tmp/ex" --output-on-failure >/dev/null
 cc -std=c11 -Wall -Wextra -Werror "$src/examples/sensor_be.c" -o "$tmp/sensor" $(pkg-config --cflags --libs tensorx)
-LD_LIBRARY_PATH="$(dirname "$libdir")" "$tmp/sensor" "$src/examples/data" | grep -q "8x4 samples"
-test -f "$tmp/prefix/share/man/man1/tensorx.1"
+"$tmp/sensor" "$src/examples/data" | grep -q "8x4 samples"
+test -f "$prefix/share/man/man1/tensorx.1"
 
 # The header alone, as C11 and as C++.
 printf '#include <tensorx.h>\nint main(void) { return tx_dtype_size(TX_FLOAT32) == 4 ? 0 : 1; }\n' > "$tmp/h.c"
-cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$tmp/prefix/include" -c "$tmp/h.c" -o "$tmp/h.o"
+cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$prefix/include" -c "$tmp/h.c" -o "$tmp/h.o"
 cp "$tmp/h.c" "$tmp/h.cpp"
-c++ -std=c++11 -Wall -Wextra -Werror -pedantic -I"$tmp/prefix/include" -c "$tmp/h.cpp" -o "$tmp/hpp.o"
+c++ -std=c++11 -Wall -Wextra -Werror -pedantic -I"$prefix/include" -c "$tmp/h.cpp" -o "$tmp/hpp.o"
 echo "1 passed, 0 failed"

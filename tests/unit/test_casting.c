@@ -1377,7 +1377,8 @@ static void test_hostile_inputs(void **state) {
         /* pack with random ranges over 6 symbols */
         int64_t b[3], e[3];
         for (int k = 0; k < 3; k++) b[k] = rand() % 10 - 2, e[k] = rand() % 10 - 2;
-        tx_tensor *tb = tu_i64(3, b), *te = tu_i64(3, e), *ts = raw1(TX_UINT8, 6, "abcdef");
+        static const char letters[] = "abcdef";
+        tx_tensor *tb = tu_i64(3, b), *te = tu_i64(3, e), *ts = raw1(TX_UINT8, 6, letters);
         st = tx_string_tensor_pack(tb, te, ts, &o);
         bool valid = true;
         for (int k = 0; k < 3; k++) valid &= b[k] >= 0 && e[k] >= b[k] && e[k] <= 6;
@@ -1385,7 +1386,7 @@ static void test_hostile_inputs(void **state) {
         for (int k = 0; valid && k < 3; k++) {
             const tx_string *r = tx_tensor_string(o, k);
             assert_int_equal(r->size, (uint64_t)(e[k] - b[k]));
-            if (r->size) assert_memory_equal(r->data, "abcdef" + b[k], r->size);
+            if (r->size) assert_memory_equal(r->data, &letters[b[k]], r->size);
         }
         tx_tensor_free(o);
         tx_tensor_free(tb);
@@ -1406,7 +1407,8 @@ static void test_threads_same_bits(void **state) {
     enum { NREC = 200000 };
     const char **recs = malloc(NREC * sizeof *recs);
     size_t *lens = malloc(NREC * sizeof *lens);
-    for (int i = 0; i < NREC; i++) recs[i] = "abcdefgh" + (i % 5), lens[i] = 8 - (size_t)(i % 5);
+    static const char rec_text[] = "abcdefgh";
+    for (int i = 0; i < NREC; i++) recs[i] = &rec_text[i % 5], lens[i] = 8 - (size_t)(i % 5);
     tx_tensor *r = strs(1, TU_DIMS(NREC), recs, lens);
     free(recs);
     free(lens);

@@ -4,15 +4,21 @@
  * the deleter runs exactly once, never on failure), DLPack 1.x's versioned struct and its
  * read-only flag (read-only imports, exports of read-only tensors), string tensors over caller
  * bytes, mapped file windows, and the streaming .npy header helpers (byte-identical to
- * tx_npy_save's headers). */
+ * tx_npy_save's headers).  In a build without DLPack (TX_WITH_DLPACK) the DLPack tests give way to
+ * one that checks the functions return unimplemented, naming the option, and leave the producer's
+ * tensor alone. */
 #include "testutil.h"
 
+#if TX_HAVE_DLPACK
 #include "io/dlpack_versioned.h"
+#endif
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#if TX_HAVE_DLPACK
 
 /* ---- a test producer: a DLManagedTensor over a malloc'd block, counting deleter calls ---- */
 
@@ -402,6 +408,40 @@ static void test_dlpack_alloc_failure(void **state) {
     tx_tensor_free(src);
 }
 
+#else /* a build without DLPack */
+
+static void test_dlpack_not_built(void **state) {
+    (void)state;
+    /* Any pointer will do: the library must not read it (no header says what it points to). */
+    int producer = 7;
+    struct DLManagedTensor *managed = (struct DLManagedTensor *)(void *)&producer;
+    tx_tensor *t = (tx_tensor *)1;
+    tu_assert_error(tx_tensor_from_dlpack(managed, &t), TX_UNIMPLEMENTED,
+                    "from_dlpack: tensorx was built without DLPack (CMake option TX_WITH_DLPACK)");
+    assert_null(t);
+    assert_int_equal(producer, 7);
+    tx_tensor *x = tu_tensor(TX_FLOAT32, 1, TU_DIMS(2), TU_VALS(1, 2));
+    struct DLManagedTensor *m = (struct DLManagedTensor *)1;
+    tu_assert_error(tx_tensor_to_dlpack(x, &m), TX_UNIMPLEMENTED,
+                    "to_dlpack: tensorx was built without DLPack (CMake option TX_WITH_DLPACK)");
+    assert_null(m);
+    tu_assert_error(tx_tensor_to_dlpack(x, NULL), TX_INVALID_ARGUMENT, "out is NULL");
+    struct DLManagedTensorVersioned *vmanaged = (struct DLManagedTensorVersioned *)(void *)&producer;
+    tu_assert_error(tx_tensor_from_dlpack_versioned(vmanaged, &t), TX_UNIMPLEMENTED,
+                    "from_dlpack_versioned: tensorx was built without DLPack (CMake option "
+                    "TX_WITH_DLPACK)");
+    assert_null(t);
+    assert_int_equal(producer, 7);
+    struct DLManagedTensorVersioned *v = (struct DLManagedTensorVersioned *)1;
+    tu_assert_error(tx_tensor_to_dlpack_versioned(x, &v), TX_UNIMPLEMENTED,
+                    "to_dlpack_versioned: tensorx was built without DLPack (CMake option "
+                    "TX_WITH_DLPACK)");
+    assert_null(v);
+    tx_tensor_free(x);
+}
+
+#endif /* TX_HAVE_DLPACK */
+
 /* ---- strings over caller bytes ---- */
 
 static int released;
@@ -777,6 +817,7 @@ static void test_decode_mapped_window(void **state) {
 
 /* ---- DLPack 1.x: the versioned struct and read-only memory ---- */
 
+#if TX_HAVE_DLPACK
 /* A versioned producer: make_producer's tensor in a DLManagedTensorVersioned with `flags`. */
 typedef struct {
     DLManagedTensorVersioned m;
@@ -1044,8 +1085,11 @@ static void test_versioned_alloc_failure(void **state) {
     tx_tensor_free(src);
 }
 
+#endif /* TX_HAVE_DLPACK */
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+#if TX_HAVE_DLPACK
         cmocka_unit_test(test_round_trip_every_dtype),
         cmocka_unit_test(test_export_scalar_and_empty),
         cmocka_unit_test(test_import_zero_copy_and_views),
@@ -1054,16 +1098,21 @@ int main(void) {
         cmocka_unit_test(test_import_extent_past_int64),
         cmocka_unit_test(test_import_refused_before_offset),
         cmocka_unit_test(test_dlpack_alloc_failure),
+#else
+        cmocka_unit_test(test_dlpack_not_built),
+#endif
         cmocka_unit_test(test_wrap_strings),
         cmocka_unit_test(test_file_map),
         cmocka_unit_test(test_npy_write_header_matches_save),
         cmocka_unit_test(test_npy_read_info),
         cmocka_unit_test(test_decode_mapped_window),
+#if TX_HAVE_DLPACK
         cmocka_unit_test(test_versioned_import_read_only),
         cmocka_unit_test(test_versioned_import_errors),
         cmocka_unit_test(test_versioned_export),
         cmocka_unit_test(test_read_only_export_refused),
         cmocka_unit_test(test_versioned_alloc_failure),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
