@@ -4,7 +4,8 @@
  * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, as the argument fuzzer's input,
  * to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the bytes, so repeats collapse.
  * fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here to harvest their calls, and
- * `fuzz_mkseed --examples` for every call of op_examples.h.  Anything it cannot parse is skipped
+ * `fuzz_mkseed --examples` for every call of op_examples.h, which also writes scaled versions of
+ * each call to $FZ_OPS_DIFF_DIR (seeds of the differential fuzzer).  Anything it cannot parse is skipped
  * silently (exit 0): the golden tests also try bad input. */
 #include "op_examples.h"
 #include "opcodec.h"
@@ -29,9 +30,11 @@ static void write_seed(const char *dir, const char *prefix, const uint8_t *data,
 }
 
 static int make(int argc, char **argv);
+static bool examples_mode;
 
 int main(int argc, char **argv) {
     if (argc == 2 && !strcmp(argv[1], "--examples")) {
+        examples_mode = true;
         for (size_t i = 0; i < sizeof tx_op_examples / sizeof tx_op_examples[0]; i++) {
             char *args[OPX_MAX_ARGS + 2] = {argv[0], (char *)tx_op_examples[i].op};
             int n = 2;
@@ -82,7 +85,15 @@ static int make(int argc, char **argv) {
     /* Encoded before the defaults are filled in, so the seed leaves out what the call left out. */
     fz_buf b = {0};
     fz_op_encode(&a, 0, 0, &b);
-    if (op_args_finish(&a) == TX_OK) write_seed(getenv("FZ_OPS_DIR"), d->name, b.p, b.n);
+    bool ok = op_args_finish(&a) == TX_OK;
+    if (ok) write_seed(getenv("FZ_OPS_DIR"), d->name, b.p, b.n);
+    /* The differential fuzzer's seeds: the call scaled (opcodec.h's flags) to about 1 KiB along
+     * the first dim and the last, and to about 1 MiB along the first (the thread pool's size). */
+    static const uint8_t scaled[] = {2 << 1, 2 << 1 | 1 << 6, 5 << 1};
+    for (size_t k = 0; ok && examples_mode && k < sizeof scaled; k++) {
+        b.p[3] = scaled[k]; /* the flags byte, after the u16 op and the u8 fail_k */
+        write_seed(getenv("FZ_OPS_DIFF_DIR"), d->name, b.p, b.n);
+    }
     free(b.p);
 skip:
     op_args_clear(&a);

@@ -6,7 +6,16 @@
  *
  *   u16 op      an op whose name hashes (fz_op_hash) to this value, else op_at(op % count)
  *   u8  fail_k  0, or: fail the fail_k-th library allocation of the op's run
- *   u8  flags   bit 0: run at the scalar CPU level (when the library has tx_set_cpu_mask)
+ *   u8  flags   bit 0: run at the scalar CPU level (fuzz_ops; fuzz_ops_diff runs every level)
+ *               bits 1-7: scaling, read by fz_op_decode_scaled only (fuzz_ops_diff, the stress
+ *               test): bits 1-3 a size class, 0 = none, else about 96 B, 1 KiB, 16 KiB, 300 KiB,
+ *               1.06 MiB, 2.5 MiB or 9 MiB; bits 4-5 which tensor parameters grow: 0-2 the
+ *               parameter of that index among those the input gave (modulo their count; a tensor
+ *               list counts as one and all its tensors grow), 3 all of them; bits 6-7 which dim of
+ *               each: first, last, second, middle.  Every picked tensor of rank >= 1 with elements
+ *               is tiled (numpy.tile) along that dim by the same factor, so that together they
+ *               reach the class's size: shapes that had to agree still agree, and the fuzzed
+ *               values repeat through the whole tensor.  A tensor the limit refuses stays as it was.
  *   then per parameter, in the op_def's order:
  *   u8  absent  bit 7 set: leave it out (the op sees its default); else its value follows:
  *     P_TENSOR       tensor (below)
@@ -45,6 +54,8 @@ size_t fz_op_count(void);
 
 /* Decodes one case; false (and nothing left allocated) when the input makes no case. */
 bool fz_op_decode(const uint8_t *data, size_t size, fz_op_case *c);
+/* The same, then the tensors the flags pick are scaled up (see the layout above). */
+bool fz_op_decode_scaled(const uint8_t *data, size_t size, fz_op_case *c);
 
 typedef struct fz_buf {
     uint8_t *p;
