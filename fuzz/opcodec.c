@@ -39,18 +39,21 @@ static const char *const words[] = {
 /* ---- decoding ---- */
 #define FILL_MAX 4096
 
-static void set_number(tx_tensor *t, int64_t i, int64_t v) {
+/* Element i = v; with `quarters`, floating dtypes take v / 4 (halves and fractions, which
+ * rounding and truncating kernels treat differently). */
+static void set_number(tx_tensor *t, int64_t i, int64_t v, bool quarters) {
     unsigned char *d = tx_tensor_data(t);
     tx_dtype dt = tx_tensor_dtype(t);
     size_t es = tx_dtype_size(dt);
     unsigned char *e = d + (size_t)i * es;
+    double x = quarters ? (double)v / 4 : (double)v;
     switch (dt) {
-    case TX_FLOAT32: { float f = (float)v; memcpy(e, &f, 4); break; }
-    case TX_FLOAT64: { double f = (double)v; memcpy(e, &f, 8); break; }
-    case TX_COMPLEX64: { float f[2] = {(float)v, 0}; memcpy(e, f, 8); break; }
-    case TX_COMPLEX128: { double f[2] = {(double)v, 0}; memcpy(e, f, 16); break; }
-    case TX_FLOAT16: { uint16_t h = tv_f64_to_f16((double)v); memcpy(e, &h, 2); break; }
-    case TX_BFLOAT16: { uint16_t h = tv_f32_to_bf16((float)v); memcpy(e, &h, 2); break; }
+    case TX_FLOAT32: { float f = (float)x; memcpy(e, &f, 4); break; }
+    case TX_FLOAT64: { memcpy(e, &x, 8); break; }
+    case TX_COMPLEX64: { float f[2] = {(float)x, 0}; memcpy(e, f, 8); break; }
+    case TX_COMPLEX128: { double f[2] = {x, 0}; memcpy(e, f, 16); break; }
+    case TX_FLOAT16: { uint16_t h = tv_f64_to_f16(x); memcpy(e, &h, 2); break; }
+    case TX_BFLOAT16: { uint16_t h = tv_f32_to_bf16((float)x); memcpy(e, &h, 2); break; }
     case TX_BOOL: *e = v != 0; break;
     default: {
         /* Integers (quantized included): the low bytes of the two's complement value. */
@@ -163,7 +166,7 @@ static bool decode_tensor(fz_in *in, tx_tensor **out) {
          * them one by one would make every such run slow. */
         int64_t n = numel < FILL_MAX ? numel : FILL_MAX;
         int64_t v = fill == 3 ? (int8_t)fz_u8(in) : 0;
-        for (int64_t i = 0; i < n; i++) set_number(*out, i, fill == 3 ? v : fill == 1 ? (int8_t)fz_u8(in) : i);
+        for (int64_t i = 0; i < n; i++) set_number(*out, i, fill == 3 ? v : fill == 1 ? (int8_t)fz_u8(in) : i, fill == 1);
     }
     return true;
 }
@@ -209,9 +212,10 @@ static bool decode_value(fz_in *in, const op_param *p, op_value *v) {
 
 /* ---- scaling (fz_op_decode_scaled) ---- */
 /* Byte sizes the scaled tensors reach: past the SIMD kernels' few dozen elements, past the thread
- * pool's 1 MiB, past the streaming stores' 8 MiB of output. */
+ * pool's 1 MiB, past the streaming stores' 8 MiB of output.  Class 0, what unscaled encodings
+ * (the ops seeds) have, is 1 KiB: every call reaches the SIMD kernels at little cost. */
 static const size_t scale_bytes[8] = {
-    0, 96, 1024, (size_t)16 << 10, (size_t)300 << 10, ((size_t)1 << 20) + ((size_t)64 << 10),
+    1024, 0, 96, (size_t)16 << 10, (size_t)300 << 10, ((size_t)1 << 20) + ((size_t)64 << 10),
     (size_t)5 << 19, (size_t)9 << 20,
 };
 
@@ -274,18 +278,37 @@ static bool tile_dim(tx_tensor **tp, size_t d, int64_t k) {
     return true;
 }
 
-/* The dim the flags pick for a tensor of rank r > 0: first, last, second, middle. */
-static size_t pick_dim(uint8_t flags, size_t r) {
+/* Whether f^r <= k (f >= 1). */
+static bool pow_at_most(int64_t f, size_t r, int64_t k) {
+    int64_t p = 1;
+    for (size_t i = 0; i < r; i++)
+        if (__builtin_mul_overflow(p, f, &p) || p > k) return false;
+    return true;
+}
+
+/* Tiles *tp (rank >= 1) to k times its elements: along the dim flags bits 6-7 pick (1 last,
+ * 2 first, 3 second), or for 0 over every dim (f each with f^rank <= k, the last dim taking the
+ * rest), so that a matrix grows into a wide one rather than a tall one. */
+static bool tile_by(tx_tensor **tp, uint8_t flags, int64_t k) {
+    size_t r = tx_tensor_rank(*tp);
     switch (flags >> 6) {
-    case 0: return 0;
-    case 1: return r - 1;
-    case 2: return 1 % r;
-    default: return r / 2;
+    case 1: return tile_dim(tp, r - 1, k);
+    case 2: return tile_dim(tp, 0, k);
+    case 3: return tile_dim(tp, 1 % r, k);
+    default: break;
     }
+    int64_t f = 1, before = 1;
+    while (pow_at_most(f + 1, r, k)) f++;
+    for (size_t d = 0; d + 1 < r; d++) {
+        before *= f;
+        if (f > 1 && !tile_dim(tp, d, f)) return false;
+    }
+    int64_t rest = (k + before - 1) / before;
+    return rest > 1 ? tile_dim(tp, r - 1, rest) : true;
 }
 
 /* Scales the tensors the flags pick (see opcodec.h): the same factor and dim choice for each, so
- * that tensors whose shapes must agree (concat's values) still agree. */
+ * that tensors of one rank whose shapes must agree (concat's values) still agree. */
 static bool scale_case(fz_op_case *c) {
     size_t target = scale_bytes[(c->flags >> 1) & 7];
     if (!target) return true;
@@ -309,9 +332,8 @@ static bool scale_case(fz_op_case *c) {
     if (have == 0 || have >= target) return true;
     int64_t k = (int64_t)((target + have - 1) / have);
     for (size_t i = 0; i < nt; i++) {
-        size_t r = tx_tensor_rank(*ts[i]);
-        if (r == 0 || tx_tensor_numel(*ts[i]) == 0) continue;
-        if (!tile_dim(ts[i], pick_dim(c->flags, r), k)) return false;
+        if (tx_tensor_rank(*ts[i]) == 0 || tx_tensor_numel(*ts[i]) == 0) continue;
+        if (!tile_by(ts[i], c->flags, k)) return false;
     }
     return true;
 }
@@ -330,7 +352,9 @@ static bool decode(const uint8_t *data, size_t size, fz_op_case *c, bool scale) 
     c->fail_k = fz_u8(&in);
     c->flags = fz_u8(&in);
     for (size_t i = 0; i < OP_MAX_PARAMS && c->def->params[i].name; i++) {
-        if (fz_u8(&in) & 0x80) continue;
+        /* Past the end of the input the rest take their defaults: a value grown wider by a
+         * mutation (a dtype, a dim) does not turn the parameters after it into zeros. */
+        if (in.n == 0 || (fz_u8(&in) & 0x80)) continue;
         if (!decode_value(&in, &c->def->params[i], &c->args.v[i])) {
             op_args_clear(&c->args);
             return false;
