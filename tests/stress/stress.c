@@ -3,20 +3,21 @@
  * random and a small tensor limit (scripts/stress.sh; docs/reliability.md).
  *
  * The calls: every call of fuzz/op_examples.h (so every op of the CLI's table), MUTANTS random
- * mutations of each (bytes of its fuzz encoding changed, opcodec.h, so most are invalid calls:
- * wrong dtypes, shapes, attributes), and the examples scaled up (opcodec.h's flags) to about 1 KiB
- * and, for a random BIG of them, past the thread pool's 1 MiB.  Their input tensors are made
- * once and shared by every thread.  Before the threads start, each call is run once on one thread
- * (tx_set_num_threads(1)) for its reference result.  Then THREADS threads (default: twice the
- * online CPUs) pick calls at random until the time is up, with the library's pool at POOL threads;
- * in a quarter of the calls the allocator fails each of the calling thread's allocations with
- * probability 1/3.  Each result must equal the reference: the same status and message, or the
- * same outputs byte for byte; a call in which an allocation failed may instead fail with
- * resource_exhausted, a message and no output.  At the end, after the inputs and references are
- * freed and tx_shutdown(), no block of the counting allocator may be alive.  Prints calls per
- * second, failures injected and mismatches; exits 1 on a mismatch or a leak.
+ * mutations of each (bytes of its fuzz encoding, opcodec.h, changed after the op, fail_k and
+ * flags bytes: invalid calls with wrong dtypes, shapes, attributes, and new valid ones), and each
+ * example scaled up (opcodec.h's flags) to about 1 KiB and, for --big N of them spread over the
+ * table, past the thread pool's 1 MiB.  Their input tensors are made once and shared by every
+ * thread.  Before the threads start, each call is run once on one thread (tx_set_num_threads(1))
+ * for its reference result.  Then THREADS threads (default: twice the online CPUs) pick calls at
+ * random until the time is up, with the library's pool at --pool threads; in a quarter of the
+ * calls the allocator fails each of the calling thread's allocations with probability 1/3.  Each
+ * result must equal the reference: the same status and message, or the same outputs byte for
+ * byte; a call in which an allocation failed may instead fail with resource_exhausted, a message
+ * and no output.  At the end, after the inputs and references are freed and tx_shutdown(), no
+ * block of the counting allocator may be alive.  Prints calls per second, failures injected and
+ * mismatches; exits 1 on a mismatch or a leak.
  *
- * Usage: tx_stress [SECONDS] [THREADS] [--pool N] [--seed N] [--max-bytes N] */
+ * Usage: tx_stress [SECONDS] [THREADS] [--pool N] [--seed N] [--max-bytes N] [--big N] */
 #include "../../fuzz/op_examples.h"
 #include "../../fuzz/oprun.h"
 
@@ -28,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MUTANTS 4
+#define MUTANTS 6
 #define NEX (sizeof tx_op_examples / sizeof tx_op_examples[0])
 
 /* ---- the counting allocator ----
@@ -100,7 +101,8 @@ typedef struct call {
 static call *calls;
 static size_t ncalls;
 
-/* fuzz_die-free parse of one example into an op_args with only the given arguments present. */
+/* Parses one example into an op_args with only the arguments it gives present (so that its
+ * encoding leaves the others out, as the example does). */
 static bool parse_example(const op_example *e, op_args *a) {
     memset(a, 0, sizeof *a);
     a->def = op_find(e->op);
@@ -125,22 +127,22 @@ static void add_call(const uint8_t *enc, size_t n) {
     calls[ncalls++].args = c.args;
 }
 
-/* A few random edits of an encoded call (the op selector stays): a byte replaced, a bit flipped,
- * a byte nudged by one, or the input cut short. */
-static size_t mutate(uint8_t *b, size_t n) {
-    int edits = 1 + (int)(rnd() % 4);
-    for (int e = 0; e < edits && n > 2; e++) {
-        size_t at = 2 + (size_t)(rnd() % (n - 2));
+/* A few random edits of an encoded call (the op selector stays): a byte replaced by a random
+ * value or by one of the encoding's edge values (opcodec.h: 0xE0.. are -1, INT64_MIN, ...), a bit
+ * flipped, a byte nudged by one. */
+static void mutate(uint8_t *b, size_t n) {
+    static const uint8_t edges[] = {0, 1, 0x7F, 0x80, 0xE0, 0xE1, 0xE2, 0xE3, 0xFE, 0xFF};
+    int edits = 1 + (int)(rnd() % 3);
+    for (int e = 0; e < edits && n > 4; e++) {
+        size_t at = 4 + (size_t)(rnd() % (n - 4));
         switch (rnd() % 5) {
         case 0: b[at] = (uint8_t)rnd(); break;
-        case 1: b[at] ^= (uint8_t)(1u << (rnd() % 8)); break;
-        case 2: b[at]++; break;
-        case 3: b[at]--; break;
-        default: n = at + 1; break;
+        case 1: b[at] = edges[rnd() % sizeof edges]; break;
+        case 2: b[at] ^= (uint8_t)(1u << (rnd() % 8)); break;
+        case 3: b[at]++; break;
+        default: b[at]--; break;
         }
     }
-    b[2] = 0; /* fail_k: failures come from the allocator here */
-    return n;
 }
 
 static void make_calls(size_t big) {
@@ -161,7 +163,8 @@ static void make_calls(size_t big) {
         if (!m) die("out of memory");
         for (int k = 0; k < MUTANTS; k++) {
             memcpy(m, enc.p, enc.n);
-            add_call(m, mutate(m, enc.n));
+            mutate(m, enc.n);
+            add_call(m, enc.n);
         }
         /* Scaled: about 1 KiB (class 0) along a random dim choice, and past 1 MiB (class 5) for
          * `big` examples spread over the table. */
