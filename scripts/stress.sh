@@ -9,7 +9,7 @@
 #     --tsan   build/tsan, ThreadSanitizer (the build scripts/valgrind.sh --tsan uses)
 #     --asan   build/asan, AddressSanitizer + UndefinedBehaviorSanitizer (scripts/test.sh's build)
 #   tx_stress options: --pool N (the library's threads, default 4), --seed N, --max-bytes N,
-#   --big N (how many examples are also scaled past 1 MiB, default 24: about that many).
+#   --big N (scale about N of the examples past 1 MiB as well, default 24).
 # A build dir that exists is only built (target tx_stress), with the options it has.  Prints calls
 # per second, allocation failures injected and mismatches; exits non-zero on a mismatch, a leak or
 # a sanitizer report.  Environment: TX_STRESS_BUILD (build dir), TX_STRESS_JOBS (default 2).
