@@ -486,14 +486,17 @@ tx_status tx_cast_ex(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode, unsi
                "%s: flag TX_CAST_EXACT_FLOAT needs mode TX_CAST_CHECKED", op);
     if (mode == TX_CAST_SATURATE) return saturate_op(op, x, dtype, out);
     tx_tensor *y;
-    tx_status planned = cast_op(op, x, dtype, &y);
+    tx_status st = cast_op(op, x, dtype, &y);
+    if (st != TX_OK && st != TX__PLANNED) return st; /* from here x is a valid tensor */
     bool checked = mode == TX_CAST_CHECKED && x->dtype != TX_STRING;
     bool exact_float = (flags & TX_CAST_EXACT_FLOAT) != 0;
-    /* A plan must give the run's error, which here depends on the values. */
-    if (planned == TX__PLANNED && checked) TX_TRY(check_exact_planned(op, x, dtype, exact_float));
-    TX_TRY(planned);
+    if (st == TX__PLANNED) {
+        /* A plan must give the run's error, which here depends on the values. */
+        if (checked) TX_TRY(check_exact_planned(op, x, dtype, exact_float));
+        return st;
+    }
     if (checked) {
-        tx_status st = check_exact(op, x, dtype, y->data, 0, x->numel, exact_float);
+        st = check_exact(op, x, dtype, y->data, 0, x->numel, exact_float);
         if (st != TX_OK) {
             tx_tensor_free(y);
             return st;
