@@ -2,14 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs the stress test (tests/stress/stress.c): THREADS threads (default twice the online CPUs)
 # calling every op at random, valid and invalid calls, on shared inputs for SECONDS (default 60),
-# with allocations failing at random and a 2 MiB tensor limit; every result is compared with a
+# with allocations failing at random and a 4 MiB tensor limit; every result is compared with a
 # single-threaded run of the same call, and no memory may be left at the end.  Usage:
 #   scripts/stress.sh [--tsan|--asan] [SECONDS] [THREADS] [tx_stress options]
 #     (none)   build/release (Release)
 #     --tsan   build/tsan, ThreadSanitizer (the build scripts/valgrind.sh --tsan uses)
 #     --asan   build/asan, AddressSanitizer + UndefinedBehaviorSanitizer (scripts/test.sh's build)
-#   tx_stress options: --pool N (the library's threads, default 4), --seed N, --max-bytes N,
-#   --big N (scale about N of the examples past 1 MiB as well, default 24).
+#   tx_stress options: --pool N (the library's threads, default 4), --seed N, --max-bytes N.
 # A build dir that exists is only built (target tx_stress), with the options it has.  Prints calls
 # per second, allocation failures injected and mismatches; exits non-zero on a mismatch, a leak or
 # a sanitizer report.  Environment: TX_STRESS_BUILD (build dir), TX_STRESS_JOBS (default 2).
