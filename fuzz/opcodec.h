@@ -8,8 +8,8 @@
  *   u8  fail_k  0, or: fail the fail_k-th library allocation of the op's run
  *   u8  flags   bit 0: run at the scalar CPU level (fuzz_ops; fuzz_ops_diff runs every level)
  *               bits 1-7: scaling, read by fz_op_decode_scaled only (fuzz_ops_diff, the stress
- *               test): bits 1-3 a size class: 0 about 1 KiB, 1 none, then about 96 B,
- *               16 KiB, 300 KiB, 1.06 MiB, 2.5 MiB, 9 MiB; bits 4-5 which tensor parameters grow: 0-2 the
+ *               test): bits 1-3 a size class: 0 about 1 KiB, 1 none, then about 96 B, 16 KiB,
+ *               300 KiB, 1.06 MiB, 2.5 MiB, 9 MiB; bits 4-5 which tensor parameters grow: 0-2 the
  *               parameter of that index among those the input gave (modulo their count; a tensor
  *               list counts as one and all its tensors grow), 3 all of them; bits 6-7 along which
  *               dims: 0 every dim (about the rank-th root of the factor each), 1 the last, 2 the

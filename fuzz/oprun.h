@@ -22,8 +22,8 @@ typedef struct fz_op_outcome {
  * call allocated may be alive (more than live_before blocks). */
 void fz_op_run(fz_op_case *c, long fail_k, long live_before, bool keep, fz_op_outcome *r);
 
-/* No more than live_before blocks are alive; the thread pool's blocks are given back first
- * (tx_shutdown) if there are more. */
+/* No more than live_before blocks are alive; if there are more, what the library keeps between
+ * calls is given back first (tx_shutdown). */
 void fz_op_check_leaks(const char *name, long live_before, long fail_k, tx_status st);
 
 /* Whether two results are the same: status and message, or the same outputs (dtype, shape and

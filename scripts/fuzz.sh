@@ -35,7 +35,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$build/corpus/$t" "$build/artifacts"
   echo "== fuzz_$t: ${secs}s"
   start=$(date +%s)
-  # ops_diff reads the ops seeds too (the same encoding, unscaled).
+  # ops_diff reads the ops seeds too (the same encoding).
   seeds=("fuzz/corpora/$t")
   [ "$t" = ops_diff ] && seeds+=(fuzz/corpora/ops)
   # shellcheck disable=SC2086

@@ -3,19 +3,19 @@
  * random and a small tensor limit (scripts/stress.sh; docs/reliability.md).
  *
  * The calls: every call of fuzz/op_examples.h (so every op of the CLI's table), MUTANTS random
- * mutations of each (bytes of its fuzz encoding, opcodec.h, changed after the op, fail_k and
- * flags bytes: invalid calls with wrong dtypes, shapes, attributes, and new valid ones), and each
- * example scaled up (opcodec.h's flags) to about 1 KiB and, the first example of each op, past
- * the thread pool's 1 MiB (a 4 MiB tensor limit refuses the largest results).  Their input tensors are made once and shared by every
- * thread.  Before the threads start, each call is run once on one thread (tx_set_num_threads(1))
- * for its reference result.  Then THREADS threads (default: twice the online CPUs) pick calls at
- * random until the time is up, with the library's pool at --pool threads; in a quarter of the
- * calls the allocator fails each of the calling thread's allocations with probability 1/3.  Each
- * result must equal the reference: the same status and message, or the same outputs byte for
- * byte; a call in which an allocation failed may instead fail with resource_exhausted, a message
- * and no output.  At the end, after the inputs and references are freed and tx_shutdown(), no
- * block of the counting allocator may be alive.  Prints calls per second, failures injected and
- * mismatches; exits 1 on a mismatch or a leak.
+ * mutations of each (bytes of its fuzz encoding, opcodec.h, changed after the op, fail_k and flags
+ * bytes: invalid calls with wrong dtypes, shapes, attributes, and new valid ones), and each example
+ * scaled up (opcodec.h's flags) to about 1 KiB and, the first example of each op, past the thread
+ * pool's 1 MiB (a 4 MiB tensor limit refuses the largest results).  Their input tensors are made
+ * once and shared by every thread.  Before the threads start, each call is run once on one thread
+ * (tx_set_num_threads(1)) for its reference result.  Then THREADS threads (default: twice the
+ * online CPUs) pick calls at random until the time is up, with the library's pool at --pool
+ * threads; in a quarter of the calls the allocator fails each of the calling thread's allocations
+ * with probability 1/3.  Each result must equal the reference: the same status and message, or the
+ * same outputs byte for byte; a call in which an allocation failed may instead fail with
+ * resource_exhausted, a message and no output.  At the end, after the inputs and references are
+ * freed and tx_shutdown(), no block of the counting allocator may be alive.  Prints calls per
+ * second, failures injected and mismatches; exits 1 on a mismatch or a leak.
  *
  * Usage: tx_stress [SECONDS] [THREADS] [--pool N] [--seed N] [--max-bytes N] */
 #include "../../fuzz/op_examples.h"
