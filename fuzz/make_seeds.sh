@@ -4,6 +4,9 @@
 # type with tests; the corpora do not depend on it):
 #   ops/   every call of fuzz/op_examples.h (fuzz_mkseed --examples) and of the CLI golden tests
 #          (tests/cli/*.sh run with TX pointing at fuzz_mkseed), in opcodec.h's encoding
+#   ops_diff/  every call of fuzz/op_examples.h unscaled and scaled up (opcodec.h's flags), and
+#          each op's first call with every dtype attribute value; the differential fuzzer also
+#          reads ops/
 #   args/  the argument texts of those calls, plus a few JSON documents
 #   npy/   .npy files made by NumPy (every dtype, orders, versions) and broken ones
 #   decode/, string_pack/, string_layout/, dlpack/  hand-made inputs in those targets' layouts
@@ -14,13 +17,13 @@ root=$(dirname "$here")
 build=$(cd "${1:?usage: fuzz/make_seeds.sh BUILD_DIR}" && pwd)
 mk=$build/tests/fuzz/fuzz_mkseed
 corp=$here/corpora
-for t in ops args npy decode string_pack string_layout dlpack; do
+for t in ops ops_diff args npy decode string_pack string_layout dlpack; do
   mkdir -p "$corp/$t"
   find "$corp/$t" -type f ! -name 'crash-*' -delete
 done
 
+FZ_OPS_DIFF_DIR=$corp/ops_diff FZ_OPS_DIR=$corp/ops FZ_ARGS_DIR=$corp/args "$mk" --examples </dev/null
 export FZ_OPS_DIR=$corp/ops FZ_ARGS_DIR=$corp/args
-"$mk" --examples </dev/null
 for t in "$root"/tests/cli/*.sh; do
   [ "$(basename "$t")" = lib.sh ] && continue
   TX=$mk bash "$t" </dev/null >/dev/null 2>&1 || true
@@ -178,6 +181,6 @@ put('dlpack', 'read-only-bool-nonbinary', bytes([1, 0, 128 | 2, 0]) + dims(5) + 
 put('dlpack', 'read-only-gpu', bytes([1, 10, 128 | 16, 0]) + dims(2) + ints(1) + mem)
 put('dlpack', 'read-only-no-deleter', bytes([1, 12, 128 | 32 | 2, 0]) + dims(3) + ints(0) + mem)
 EOF
-for t in ops args npy decode string_pack string_layout dlpack; do
+for t in ops ops_diff args npy decode string_pack string_layout dlpack; do
   printf '%s: %s files\n' "$t" "$(find "$corp/$t" -type f | wc -l)"
 done

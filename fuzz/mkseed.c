@@ -4,7 +4,9 @@
  * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, as the argument fuzzer's input,
  * to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the bytes, so repeats collapse.
  * fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here to harvest their calls, and
- * `fuzz_mkseed --examples` for every call of op_examples.h.  Anything it cannot parse is skipped
+ * `fuzz_mkseed --examples` for every call of op_examples.h, which also writes scaled versions of
+ * each call, and each op's first call with its dtype attributes set to every dtype, to
+ * $FZ_OPS_DIFF_DIR (seeds of the differential fuzzer).  Anything it cannot parse is skipped
  * silently (exit 0): the golden tests also try bad input. */
 #include "op_examples.h"
 #include "opcodec.h"
@@ -29,9 +31,11 @@ static void write_seed(const char *dir, const char *prefix, const uint8_t *data,
 }
 
 static int make(int argc, char **argv);
+static bool examples_mode;
 
 int main(int argc, char **argv) {
     if (argc == 2 && !strcmp(argv[1], "--examples")) {
+        examples_mode = true;
         for (size_t i = 0; i < sizeof tx_op_examples / sizeof tx_op_examples[0]; i++) {
             char *args[OPX_MAX_ARGS + 2] = {argv[0], (char *)tx_op_examples[i].op};
             int n = 2;
@@ -41,6 +45,32 @@ int main(int argc, char **argv) {
         return 0;
     }
     return make(argc, argv);
+}
+
+/* The differential fuzzer's seeds for the first example of each op: each dtype attribute set to
+ * each dtype in turn (every cast pair from the example's input, at every level), at the default
+ * 1 KiB scale.  A variant the op refuses is a seed all the same. */
+static void dtype_variants(op_args *a) {
+    static const op_def *done[256];
+    static size_t ndone;
+    const char *dir = getenv("FZ_OPS_DIFF_DIR");
+    if (!dir || !*dir) return;
+    for (size_t i = 0; i < ndone; i++)
+        if (done[i] == a->def) return;
+    if (ndone < sizeof done / sizeof *done) done[ndone++] = a->def;
+    for (size_t k = 0; k < OP_MAX_PARAMS && a->def->params[k].name; k++) {
+        if (a->def->params[k].kind != P_DTYPE) continue;
+        op_value keep = a->v[k];
+        for (size_t t = 0; t < FZ_NDTYPES; t++) {
+            a->v[k].present = true;
+            a->v[k].dtype = fz_dtypes[t];
+            fz_buf b = {0};
+            fz_op_encode(a, 0, 0, &b);
+            write_seed(dir, a->def->name, b.p, b.n);
+            free(b.p);
+        }
+        a->v[k] = keep;
+    }
 }
 
 static int make(int argc, char **argv) {
@@ -82,7 +112,17 @@ static int make(int argc, char **argv) {
     /* Encoded before the defaults are filled in, so the seed leaves out what the call left out. */
     fz_buf b = {0};
     fz_op_encode(&a, 0, 0, &b);
-    if (op_args_finish(&a) == TX_OK) write_seed(getenv("FZ_OPS_DIR"), d->name, b.p, b.n);
+    if (examples_mode) dtype_variants(&a);
+    bool ok = op_args_finish(&a) == TX_OK;
+    if (ok) write_seed(getenv("FZ_OPS_DIR"), d->name, b.p, b.n);
+    /* The differential fuzzer's seeds (it also reads the ops seeds, which it scales to about
+     * 1 KiB over every dim): the call unscaled, scaled to about 1 KiB along the last dim, and to
+     * about 1 MiB over every dim (the thread pool's size); opcodec.h's flags. */
+    static const uint8_t scaled[] = {1 << 1, 1 << 6, 5 << 1};
+    for (size_t k = 0; ok && examples_mode && k < sizeof scaled; k++) {
+        b.p[3] = scaled[k]; /* the flags byte, after the u16 op and the u8 fail_k */
+        write_seed(getenv("FZ_OPS_DIFF_DIR"), d->name, b.p, b.n);
+    }
     free(b.p);
 skip:
     op_args_clear(&a);

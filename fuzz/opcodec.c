@@ -39,18 +39,21 @@ static const char *const words[] = {
 /* ---- decoding ---- */
 #define FILL_MAX 4096
 
-static void set_number(tx_tensor *t, int64_t i, int64_t v) {
+/* Element i = v; with `quarters`, floating dtypes take v / 4 (halves and fractions, which
+ * rounding and truncating kernels treat differently). */
+static void set_number(tx_tensor *t, int64_t i, int64_t v, bool quarters) {
     unsigned char *d = tx_tensor_data(t);
     tx_dtype dt = tx_tensor_dtype(t);
     size_t es = tx_dtype_size(dt);
     unsigned char *e = d + (size_t)i * es;
+    double x = quarters ? (double)v / 4 : (double)v;
     switch (dt) {
-    case TX_FLOAT32: { float f = (float)v; memcpy(e, &f, 4); break; }
-    case TX_FLOAT64: { double f = (double)v; memcpy(e, &f, 8); break; }
-    case TX_COMPLEX64: { float f[2] = {(float)v, 0}; memcpy(e, f, 8); break; }
-    case TX_COMPLEX128: { double f[2] = {(double)v, 0}; memcpy(e, f, 16); break; }
-    case TX_FLOAT16: { uint16_t h = tv_f64_to_f16((double)v); memcpy(e, &h, 2); break; }
-    case TX_BFLOAT16: { uint16_t h = tv_f32_to_bf16((float)v); memcpy(e, &h, 2); break; }
+    case TX_FLOAT32: { float f = (float)x; memcpy(e, &f, 4); break; }
+    case TX_FLOAT64: { memcpy(e, &x, 8); break; }
+    case TX_COMPLEX64: { float f[2] = {(float)x, 0}; memcpy(e, f, 8); break; }
+    case TX_COMPLEX128: { double f[2] = {x, 0}; memcpy(e, f, 16); break; }
+    case TX_FLOAT16: { uint16_t h = tv_f64_to_f16(x); memcpy(e, &h, 2); break; }
+    case TX_BFLOAT16: { uint16_t h = tv_f32_to_bf16((float)x); memcpy(e, &h, 2); break; }
     case TX_BOOL: *e = v != 0; break;
     default: {
         /* Integers (quantized included): the low bytes of the two's complement value. */
@@ -163,7 +166,7 @@ static bool decode_tensor(fz_in *in, tx_tensor **out) {
          * them one by one would make every such run slow. */
         int64_t n = numel < FILL_MAX ? numel : FILL_MAX;
         int64_t v = fill == 3 ? (int8_t)fz_u8(in) : 0;
-        for (int64_t i = 0; i < n; i++) set_number(*out, i, fill == 3 ? v : fill == 1 ? (int8_t)fz_u8(in) : i);
+        for (int64_t i = 0; i < n; i++) set_number(*out, i, fill == 3 ? v : fill == 1 ? (int8_t)fz_u8(in) : i, fill == 1);
     }
     return true;
 }
@@ -207,7 +210,140 @@ static bool decode_value(fz_in *in, const op_param *p, op_value *v) {
     return false;
 }
 
-bool fz_op_decode(const uint8_t *data, size_t size, fz_op_case *c) {
+/* ---- scaling (fz_op_decode_scaled) ---- */
+/* Byte sizes the scaled tensors reach: past the SIMD kernels' few dozen elements, past the thread
+ * pool's 1 MiB, past the streaming stores' 8 MiB of output.  Class 0, what unscaled encodings
+ * (the ops seeds) have, is 1 KiB: every call reaches the SIMD kernels at little cost. */
+static const size_t scale_bytes[8] = {
+    1024, 0, 96, (size_t)16 << 10, (size_t)300 << 10, ((size_t)1 << 20) + ((size_t)64 << 10),
+    (size_t)5 << 19, (size_t)9 << 20,
+};
+
+/* Bytes a tensor stands for when sizing the scale: a string counts as its 16-byte handle. */
+static size_t weight(const tx_tensor *t) {
+    return tx_tensor_dtype(t) == TX_STRING ? (size_t)tx_tensor_numel(t) * 16 : tx_tensor_nbytes(t);
+}
+
+/* Element e of the tiled tensor comes from element src_index(e) of t: dim d repeats k times. */
+static size_t src_index(size_t e, size_t outer_len, size_t k) {
+    size_t o = e / (outer_len * k), r = e % (outer_len * k);
+    return o * outer_len + r % outer_len;
+}
+
+/* Replaces *tp by t tiled k times along dim d (numpy.tile with reps k on axis d).  Keeps *tp when
+ * the limit refuses the tiled tensor; false when an allocation fails. */
+static bool tile_dim(tx_tensor **tp, size_t d, int64_t k) {
+    const tx_tensor *t = *tp;
+    size_t rank = tx_tensor_rank(t);
+    int64_t dims[TX_MAX_RANK];
+    memcpy(dims, tx_tensor_dims(t), rank * sizeof *dims);
+    if (__builtin_mul_overflow(dims[d], k, &dims[d])) return true;
+    size_t numel = (size_t)tx_tensor_numel(t), inner = 1;
+    for (size_t i = d + 1; i < rank; i++) inner *= (size_t)tx_tensor_dims(t)[i];
+    size_t run = (size_t)tx_tensor_dims(t)[d] * inner; /* elements of dims d.. */
+    size_t total = numel * (size_t)k;
+    tx_tensor *n = NULL;
+    tx_status st;
+    if (tx_tensor_dtype(t) == TX_STRING) {
+        if ((uint64_t)total * 16 > tx_max_tensor_bytes()) return true;
+        const char **ptrs = calloc(total, sizeof *ptrs);
+        size_t *lens = calloc(total, sizeof *lens);
+        if (!ptrs || !lens) {
+            free(ptrs);
+            free(lens);
+            return false;
+        }
+        for (size_t e = 0; e < total; e++) {
+            const tx_string *s = tx_tensor_string(t, (int64_t)src_index(e, run, (size_t)k));
+            ptrs[e] = s->data;
+            lens[e] = (size_t)s->size;
+        }
+        st = tx_tensor_new_strings(rank, dims, ptrs, lens, &n);
+        free(ptrs);
+        free(lens);
+    } else {
+        st = tx_tensor_new(tx_tensor_dtype(t), rank, dims, &n);
+        if (st == TX_OK) {
+            size_t bytes = run * tx_dtype_size(tx_tensor_dtype(t));
+            const unsigned char *src = tx_tensor_data_const(t);
+            unsigned char *dst = tx_tensor_data(n);
+            for (size_t o = 0; o < numel / run; o++)
+                for (int64_t r = 0; r < k; r++) memcpy(dst + (o * (size_t)k + (size_t)r) * bytes, src + o * bytes, bytes);
+        }
+    }
+    if (st == TX_RESOURCE_EXHAUSTED && !fz_alloc_failed()) return true; /* over the limit */
+    if (st != TX_OK) return false;
+    tx_tensor_free(*tp);
+    *tp = n;
+    return true;
+}
+
+/* Whether f^r <= k (f >= 1). */
+static bool pow_at_most(int64_t f, size_t r, int64_t k) {
+    int64_t p = 1;
+    for (size_t i = 0; i < r; i++)
+        if (__builtin_mul_overflow(p, f, &p) || p > k) return false;
+    return true;
+}
+
+/* Tiles *tp (rank >= 1) to k times its elements: along the dim flags bits 6-7 pick (1 last,
+ * 2 first, 3 second), or for 0 over every dim (f each with f^rank <= k, the last dim taking the
+ * rest), so that a matrix grows into a wide one rather than a tall one. */
+static bool tile_by(tx_tensor **tp, uint8_t flags, int64_t k) {
+    size_t r = tx_tensor_rank(*tp);
+    switch (flags >> 6) {
+    case 1: return tile_dim(tp, r - 1, k);
+    case 2: return tile_dim(tp, 0, k);
+    case 3: return tile_dim(tp, 1 % r, k);
+    default: break;
+    }
+    int64_t f = 1, before = 1;
+    while (pow_at_most(f + 1, r, k)) f++;
+    for (size_t d = 0; d + 1 < r; d++) {
+        before *= f;
+        if (f > 1 && !tile_dim(tp, d, f)) return false;
+    }
+    int64_t rest = (k + before - 1) / before;
+    return rest > 1 ? tile_dim(tp, r - 1, rest) : true;
+}
+
+/* Scales the tensors the flags pick (see opcodec.h): the same factor and dim choice for each, so
+ * that tensors of one rank whose shapes must agree (concat's values) still agree. */
+static bool scale_case(fz_op_case *c) {
+    size_t target = scale_bytes[(c->flags >> 1) & 7];
+    if (!target) return true;
+    op_value *params[OP_MAX_PARAMS];
+    size_t np = 0;
+    for (size_t i = 0; i < OP_MAX_PARAMS && c->def->params[i].name; i++) {
+        param_kind kind = c->def->params[i].kind;
+        if (c->args.v[i].present && (kind == P_TENSOR || kind == P_TENSOR_LIST)) params[np++] = &c->args.v[i];
+    }
+    if (np == 0) return true;
+    unsigned which = (c->flags >> 4) & 3; /* 0-2: that tensor parameter (mod their count), 3: all */
+    size_t first = which == 3 ? 0 : which % np, last = which == 3 ? np : first + 1;
+    tx_tensor **ts[OP_MAX_PARAMS * 16];
+    size_t nt = 0;
+    for (size_t i = first; i < last; i++) {
+        if (params[i]->tensor) ts[nt++] = &params[i]->tensor;
+        for (size_t k = 0; k < params[i]->nlist; k++) ts[nt++] = &params[i]->list[k];
+    }
+    size_t have = 0;
+    for (size_t i = 0; i < nt; i++) have += weight(*ts[i]);
+    if (have == 0 || have >= target) return true;
+    int64_t k = (int64_t)((target + have - 1) / have);
+    for (size_t i = 0; i < nt; i++) {
+        if (tx_tensor_rank(*ts[i]) == 0 || tx_tensor_numel(*ts[i]) == 0) continue;
+        if (!tile_by(ts[i], c->flags, k)) return false;
+    }
+    return true;
+}
+
+static bool decode(const uint8_t *data, size_t size, fz_op_case *c, bool scale);
+
+bool fz_op_decode(const uint8_t *data, size_t size, fz_op_case *c) { return decode(data, size, c, false); }
+bool fz_op_decode_scaled(const uint8_t *data, size_t size, fz_op_case *c) { return decode(data, size, c, true); }
+
+static bool decode(const uint8_t *data, size_t size, fz_op_case *c, bool scale) {
     memset(c, 0, sizeof *c);
     fz_in in = {data, size};
     c->def = fz_op_select(fz_u16(&in));
@@ -216,15 +352,17 @@ bool fz_op_decode(const uint8_t *data, size_t size, fz_op_case *c) {
     c->fail_k = fz_u8(&in);
     c->flags = fz_u8(&in);
     for (size_t i = 0; i < OP_MAX_PARAMS && c->def->params[i].name; i++) {
-        if (fz_u8(&in) & 0x80) continue;
+        /* Past the end of the input the rest take their defaults: a value grown wider by a
+         * mutation (a dtype, a dim) does not turn the parameters after it into zeros. */
+        if (in.n == 0 || (fz_u8(&in) & 0x80)) continue;
         if (!decode_value(&in, &c->def->params[i], &c->args.v[i])) {
             op_args_clear(&c->args);
             return false;
         }
         c->args.v[i].present = true;
     }
-    /* Defaults, parsed from the table's CLI text; a missing required argument ends the case. */
-    if (op_args_finish(&c->args) != TX_OK) {
+    /* Scaled before the defaults are filled in: only tensors the input gave grow. */
+    if ((scale && !scale_case(c)) || op_args_finish(&c->args) != TX_OK) {
         op_args_clear(&c->args);
         return false;
     }

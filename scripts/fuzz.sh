@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) and runs each for
 # SECONDS (default 30).  Usage:
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: npy args decode string_pack string_layout dlpack ops (default: all)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: npy args decode string_pack string_layout dlpack ops
+#                                              ops_diff (default: all)
 # Environment: TX_FUZZ_BUILD (build dir, default build/fuzz), TX_FUZZ_JOBS (build jobs, default 2),
 # TX_FUZZ_FLAGS (extra libFuzzer flags), TX_FUZZ_SEED (libFuzzer's -seed; scripts/test.sh sets one so
 # that CI's short runs are reproducible).  New inputs go to $TX_FUZZ_BUILD/corpus/<target> (the seeds in
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=30
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then secs=$1; shift; fi
-all=(npy args decode string_pack string_layout dlpack ops)
+all=(npy args decode string_pack string_layout dlpack ops ops_diff)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 build=${TX_FUZZ_BUILD:-build/fuzz}
@@ -34,9 +35,12 @@ for t in "${targets[@]}"; do
   mkdir -p "$build/corpus/$t" "$build/artifacts"
   echo "== fuzz_$t: ${secs}s"
   start=$(date +%s)
+  # ops_diff reads the ops seeds too (the same encoding).
+  seeds=("fuzz/corpora/$t")
+  [ "$t" = ops_diff ] && seeds+=(fuzz/corpora/ops)
   # shellcheck disable=SC2086
   if "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$build/artifacts/$t-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} ${TX_FUZZ_FLAGS:-} "$build/corpus/$t" "fuzz/corpora/$t" \
+      -artifact_prefix="$build/artifacts/$t-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} ${TX_FUZZ_FLAGS:-} "$build/corpus/$t" "${seeds[@]}" \
       >"$build/fuzz_$t.log" 2>&1; then
     echo "   ok in $(( $(date +%s) - start ))s: $(grep -E '^stat::number_of_executed_units' "$build/fuzz_$t.log" | awk '{print $2}') runs," \
          "$(grep -cE '^#[0-9]+.*(NEW|REDUCE)' "$build/fuzz_$t.log" || true) new/reduced inputs"

@@ -10,7 +10,8 @@
 #              libc, one without DLPack, tests left out when cmocka/python3/numpy are missing,
 #              tensorx as a subproject, and warning-free builds with clang's defaults and with
 #              Debian's dpkg-buildflags
-#   tsan       the threaded tests under ThreadSanitizer             (scripts/valgrind.sh --tsan)
+#   tsan       the threaded tests under ThreadSanitizer             (scripts/valgrind.sh --tsan), then
+#              the stress test for TX_STRESS_SECONDS (30) under TSan and under ASan (scripts/stress.sh)
 #   fuzz       every libFuzzer target for TX_FUZZ_SECONDS (30) each, seed TX_FUZZ_SEED (1)
 #   valgrind   the whole suite under valgrind memcheck, one CLI call in TX_VALGRIND_CLI_SAMPLE (25)
 #              from the shell and Python tests, every other program always (scripts/valgrind.sh)
@@ -67,6 +68,9 @@ fi
 if has tsan; then
   stage tsan
   bash scripts/valgrind.sh --tsan
+  # Every op from many threads at once, allocations failing at random: 30 s under each sanitizer.
+  bash scripts/stress.sh --tsan "${TX_STRESS_SECONDS:-30}"
+  bash scripts/stress.sh --asan "${TX_STRESS_SECONDS:-30}"
 fi
 
 if has fuzz; then

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-static char tool_message[512];
+/* Per thread, like tx_last_error(): run functions fail from any thread. */
+static _Thread_local char tool_message[512];
 
 tx_status op_fail(tx_status s, const char *fmt, ...) {
     va_list ap;

@@ -432,17 +432,18 @@ static tx_status report_inexact(const char *op, const tx_tensor *x, tx_dtype dty
                     tx_dtype_name(x->dtype), tx_dtype_name(dtype), inexact_text[why]);
 }
 
-/* The checked mode's pass over x and its plain cast y: fails at the first inexact element. */
-static tx_status check_exact(const char *op, const tx_tensor *x, const tx_tensor *y,
-                             bool exact_float) {
-    tx_dtype sr = real_of(x->dtype), dr = real_of(y->dtype);
-    bool s_complex = sr != x->dtype, d_complex = dr != y->dtype;
+/* The checked mode's pass over elements [begin, end) of x, whose plain casts to `dtype` are at y
+ * (element begin first): fails at the first inexact element. */
+static tx_status check_exact(const char *op, const tx_tensor *x, tx_dtype dtype, const char *y,
+                             int64_t begin, int64_t end, bool exact_float) {
+    tx_dtype sr = real_of(x->dtype), dr = real_of(dtype);
+    bool s_complex = sr != x->dtype, d_complex = dr != dtype;
     tx_dtype_kind dk = tx_dtype_kind_of(dr);
     bool to_float = dk == TX_KIND_FLOAT;
-    size_t ss = tx_dtype_size(x->dtype), ds = tx_dtype_size(y->dtype);
+    size_t ss = tx_dtype_size(x->dtype), ds = tx_dtype_size(dtype);
     size_t s_im = tx_dtype_size(sr), d_im = tx_dtype_size(dr);
-    for (int64_t i = 0; i < x->numel; i++) {
-        const char *s = x->data + (size_t)i * ss, *d = y->data + (size_t)i * ds;
+    for (int64_t i = begin; i < end; i++) {
+        const char *s = x->data + (size_t)i * ss, *d = y + (size_t)(i - begin) * ds;
         inexact why = check_part(read_num(sr, s), read_num(dr, d), to_float, exact_float);
         if (why == EXACT && s_complex) {
             exact_num im = read_num(sr, s + s_im);
@@ -451,7 +452,22 @@ static tx_status check_exact(const char *op, const tx_tensor *x, const tx_tensor
             else if (!(im.f == 0))
                 why = INEXACT_IMAG;
         }
-        if (why != EXACT) return report_inexact(op, x, y->dtype, i, why);
+        if (why != EXACT) return report_inexact(op, x, dtype, i, why);
+    }
+    return TX_OK;
+}
+
+/* The same check in plan mode, where there is no output to read: x is cast a block at a time
+ * into a buffer on the stack (the portable kernel; every level gives the same bits). */
+static tx_status check_exact_planned(const char *op, const tx_tensor *x, tx_dtype dtype,
+                                     bool exact_float) {
+    _Alignas(64) char buf[4096];
+    tx__cast_fn fn = tx__cast_kernel(x->dtype, dtype);
+    int64_t block = (int64_t)(sizeof buf / tx_dtype_size(dtype));
+    for (int64_t b = 0; b < x->numel; b += block) {
+        int64_t n = x->numel - b < block ? x->numel - b : block;
+        fn(buf, x->data + (size_t)b * tx_dtype_size(x->dtype), n);
+        TX_TRY(check_exact(op, x, dtype, buf, b, b + n, exact_float));
     }
     return TX_OK;
 }
@@ -470,9 +486,17 @@ tx_status tx_cast_ex(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode, unsi
                "%s: flag TX_CAST_EXACT_FLOAT needs mode TX_CAST_CHECKED", op);
     if (mode == TX_CAST_SATURATE) return saturate_op(op, x, dtype, out);
     tx_tensor *y;
-    TX_TRY(cast_op(op, x, dtype, &y));
-    if (mode == TX_CAST_CHECKED && x->dtype != TX_STRING) {
-        tx_status st = check_exact(op, x, y, (flags & TX_CAST_EXACT_FLOAT) != 0);
+    tx_status st = cast_op(op, x, dtype, &y);
+    if (st != TX_OK && st != TX__PLANNED) return st; /* from here x is a valid tensor */
+    bool checked = mode == TX_CAST_CHECKED && x->dtype != TX_STRING;
+    bool exact_float = (flags & TX_CAST_EXACT_FLOAT) != 0;
+    if (st == TX__PLANNED) {
+        /* A plan must give the run's error, which here depends on the values. */
+        if (checked) TX_TRY(check_exact_planned(op, x, dtype, exact_float));
+        return st;
+    }
+    if (checked) {
+        st = check_exact(op, x, dtype, y->data, 0, x->numel, exact_float);
         if (st != TX_OK) {
             tx_tensor_free(y);
             return st;

@@ -7,7 +7,8 @@
  * - Through the C API with a counting allocator: hostile shapes (tile, pad, one_hot,
  *   space_to_batch_nd, extract_image_patches) give exactly the op's error without one allocator
  *   call; successful plans of single- and multi-output ops, views, upper bounds, data-dependent
- *   sizes and string bytes record what the run then makes, also without allocating.
+ *   sizes and string bytes record what the run then makes, also without allocating; the checked
+ *   cast's value errors are found in plan mode too.
  * The conformance suites are checked the same way by ctest's conformance.plan
  * (`tensorx conform --plan`), and every op fuzzer input by fuzz.ops. */
 #include "testutil.h"
@@ -100,6 +101,9 @@ static const op_example failing[] = {
     {"transpose", {"a=[[1,2]]", "perm=0,0"}},
     {"boolean_mask", {"tensor=[1,2,3]", "mask=[true,false]"}},
     {"dynamic_stitch", {"indices=[0,-1]", "data=[1,2]"}},
+    {"cast", {"x=[1,-2,300,-1]", "dtype=int8", "mode=checked"}},
+    {"cast", {"x=[0.5,0.1]", "dtype=float16", "mode=checked", "exact_float=true"}},
+    {"cast", {"x=[1.5,nan]", "dtype=int32", "mode=checked"}},
 };
 
 static void test_failing_calls_agree(void **state) {
@@ -218,6 +222,50 @@ static void test_hostile_shapes(void **state) {
     assert_int_equal(tx_tensor_copy(x, &y), TX_OK);
     assert_non_null(y);
     tx_tensor_free(y);
+    tx_tensor_free(x);
+    tx_set_allocator(NULL);
+}
+
+/* The checked cast's error comes from the values: the plan must find the same first inexact
+ * element without an output to cast into, also far past the first few hundred elements. */
+static void test_checked_cast(void **state) {
+    (void)state;
+    tx_set_allocator(&counting);
+    tx_tensor *x = NULL, *y = NULL;
+    assert_int_equal(tx_tensor_new(TX_INT32, 2, TU_DIMS(40, 100), &x), TX_OK);
+    int32_t *v = tx_tensor_data(x);
+    for (int i = 0; i < 4000; i++) v[i] = i % 200 - 100;
+    v[3777] = 300;
+    v[3999] = -129;
+    PLAN(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
+    same_error("checked cast to int8", tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), y);
+    assert_non_null(strstr(plan_msg, "element 3777 (index [37,77]) is 300"));
+    /* Once every element fits, the plan records the output the run makes. */
+    v[3777] = 100;
+    v[3999] = -128;
+    PLAN(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
+    assert_int_equal(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), TX_OK);
+    assert_int_equal(plan.count, 1);
+    same_output(0, y, 0);
+    tx_tensor_free(y);
+    y = NULL;
+    tx_tensor_free(x);
+
+    /* float64 -> float16 with exact_float: 0.1 rounds; complex64 -> float32 drops a nonzero
+     * imaginary part. */
+    assert_int_equal(tx_tensor_new(TX_FLOAT64, 1, TU_DIMS(600), &x), TX_OK);
+    double *d = tx_tensor_data(x);
+    for (int i = 0; i < 600; i++) d[i] = i * 0.25;
+    d[555] = 0.1;
+    PLAN(tx_cast_ex(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), &y);
+    same_error("checked cast to float16", tx_cast_ex(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), y);
+    tx_tensor_free(x);
+    assert_int_equal(tx_tensor_new(TX_COMPLEX64, 1, TU_DIMS(300), &x), TX_OK);
+    float *c = tx_tensor_data(x);
+    for (int i = 0; i < 600; i++) c[i] = i % 2 ? 0.0f : (float)i;
+    c[2 * 299 + 1] = 1.0f;
+    PLAN(tx_cast_ex(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), &y);
+    same_error("checked cast of complex64", tx_cast_ex(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), y);
     tx_tensor_free(x);
     tx_set_allocator(NULL);
 }
@@ -364,6 +412,7 @@ int main(void) {
         cmocka_unit_test(test_examples_agree),
         cmocka_unit_test(test_failing_calls_agree),
         cmocka_unit_test(test_hostile_shapes),
+        cmocka_unit_test(test_checked_cast),
         cmocka_unit_test(test_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,9 +52,7 @@ static bool same_outputs(const op_outputs *a, const op_outputs *b) {
     return true;
 }
 
-/* ---- examples through the CLI table ----
- * Parsing happens on the main thread only where it matters: tools/ keeps its own error text in a
- * static buffer, which valid text never writes. */
+/* ---- examples through the CLI table ---- */
 static bool parse_example(const op_example *c, op_args *a) {
     memset(a, 0, sizeof *a);
     a->def = op_find(c->op);
