@@ -7,17 +7,6 @@ source "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../../examples/data" && pwd)
 PY=/usr/bin/python3
 
-check() { # NAME COMMAND...: the command must succeed
-    local name=$1
-    shift
-    if "$@" >"$TX_TMP/check.out" 2>&1; then
-        TX_PASSED=$((TX_PASSED + 1))
-    else
-        TX_FAILED=$((TX_FAILED + 1))
-        printf 'FAIL %s\n%s\n' "$name" "$(cat "$TX_TMP/check.out")"
-    fi
-}
-
 # ---- version ----
 ver() { sed -n "s/^#define TX_VERSION_$1 \([0-9]*\)$/\1/p" "$DATA/../../include/tensorx.h"; }
 expect "version" "tensorx $(ver MAJOR).$(ver MINOR).$(ver PATCH)" -- --version

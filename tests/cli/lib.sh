@@ -4,6 +4,7 @@
 #   expect NAME EXPECTED_STDOUT -- ARGS...     stdout must equal EXPECTED_STDOUT, exit 0
 #   expect_fail NAME STATUS FRAGMENT -- ARGS...  exit 1 (exit 2 when STATUS is "usage"), stderr has
 #                                                "STATUS: " and FRAGMENT
+#   check NAME COMMAND...                      the command (any program) must succeed
 set -u
 : "${TX:?TX must point at the tensorx binary}"
 TX_PASSED=0
@@ -35,6 +36,17 @@ expect_fail() {
         printf 'FAIL %s (exit %s, want %s): want %s with "%s"\n--- stderr\n%s\n' "$name" "$rc" "$want_rc" "$status" "$fragment" "$(cat "$TX_TMP/err")"
     else
         TX_PASSED=$((TX_PASSED + 1))
+    fi
+}
+
+check() { # NAME COMMAND...: the command must succeed
+    local name=$1
+    shift
+    if "$@" >"$TX_TMP/check.out" 2>&1; then
+        TX_PASSED=$((TX_PASSED + 1))
+    else
+        TX_FAILED=$((TX_FAILED + 1))
+        printf 'FAIL %s\n%s\n' "$name" "$(cat "$TX_TMP/check.out")"
     fi
 }
 

@@ -6,17 +6,6 @@
 # default); the hint for a scalar given where a vector is needed.
 source "$(dirname "$0")/lib.sh"
 
-check() { # NAME COMMAND...: the command must succeed
-    local name=$1
-    shift
-    if "$@" >"$TX_TMP/check.out" 2>&1; then
-        TX_PASSED=$((TX_PASSED + 1))
-    else
-        TX_FAILED=$((TX_FAILED + 1))
-        printf 'FAIL %s\n%s\n' "$name" "$(cat "$TX_TMP/check.out")"
-    fi
-}
-
 # expect_no NAME FRAGMENT -- ARGS...: fails (any status), and stderr lacks FRAGMENT
 expect_no() {
     local name=$1 fragment=$2
