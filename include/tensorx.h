@@ -44,8 +44,10 @@
  *  - Sizing.  Any op call can be sized before it runs -- each output's dtype, shape and bytes, or
  *    the call's exact error -- without allocating: TX_PLAN(&plan, call), see "Size before run".
  *
- *  - Byte order.  Tensor data are in host byte order (tensorx is built and tested little-endian on
- *    x86-64; TX_HOST_LITTLE_ENDIAN says which order a build uses).
+ *  - Byte order.  Tensor data are in host byte order; TX_HOST_LITTLE_ENDIAN says which order a
+ *    build uses.  Only bitcast between widths gives host-dependent results (as in TF); decode_raw
+ *    and encode_raw take an explicit order, .npy files carry theirs.  Tested on little-endian
+ *    x86-64 and aarch64 and on big-endian s390x (docs/platforms.md).
  *
  *  - Thread safety.  Ops may run concurrently on different tensors and on the same input tensors.
  *    tx_set_allocator() and tx_set_max_tensor_bytes() must be called before other threads use the
@@ -450,7 +452,9 @@ TX_API tx_status tx_to_int64(const tx_tensor *x, tx_tensor **out);
  * true).  Equal sizes keep the shape; a larger input type appends a dim of
  * sizeof(input)/sizeof(type) ([3] float32 -> uint8 is [3, 4]); a smaller input type requires the
  * last dim to equal sizeof(type)/sizeof(input) and removes it.  The bytes are reinterpreted in the
- * host's order (TX_HOST_LITTLE_ENDIAN; the tested builds are little-endian x86-64).
+ * host's order, as TF does: between widths the result depends on TX_HOST_LITTLE_ENDIAN (int32 1
+ * as uint8 is [1, 0, 0, 0] little-endian, [0, 0, 0, 1] big-endian); equal widths keep each
+ * value's bits, and complex parts keep their order (real first), on every host.
  * input, type: any numeric dtype except bool, int4 and uint4 (quantized, uint32 and uint64
  * included; TF's Bitcast type list has no 4-bit types).
  * Errors: invalid_argument (input NULL, unknown type, "bitcast: cannot bitcast from float32 to
