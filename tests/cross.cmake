@@ -12,9 +12,11 @@ endif()
 # find `tensorx` on PATH beside it as they do natively (file(COPY) gives it the execute bit).
 string(REPLACE ";" " " _tx_emulator "${CMAKE_CROSSCOMPILING_EMULATOR}")
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cross/tensorx
-  "#!/bin/sh\n# Runs the cross-built tensorx CLI under ${_tx_emulator}.\nexec ${_tx_emulator} \"$TX_TARGET_CLI\" \"$@\"\n")
+  "#!/bin/sh\n# Runs the cross-built tensorx CLI under ${_tx_emulator}.\n"
+  "exec ${_tx_emulator} \"$TX_TARGET_CLI\" \"$@\"\n")
 file(COPY ${CMAKE_CURRENT_BINARY_DIR}/cross/tensorx DESTINATION ${CMAKE_CURRENT_BINARY_DIR}/cross/bin
-  FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+  WORLD_READ WORLD_EXECUTE)
 # The target's byte order, for the shell and Python tests whose expected bitcast results depend on
 # it (tests/cli/lib.sh, tests/oracle/txoracle.py).
 if(CMAKE_C_BYTE_ORDER STREQUAL "BIG_ENDIAN")
@@ -29,8 +31,9 @@ else()
     set(_tx_order big)
   endif()
 endif()
-set(_tx_env "TX=${CMAKE_CURRENT_BINARY_DIR}/cross/bin/tensorx" "TX_TARGET_CLI=$<TARGET_FILE:tensorx_cli>"
-  "TX_TARGET_BYTE_ORDER=${_tx_order}" "TX_TEST_EMULATOR=${_tx_emulator}")
+set(_tx_env "TX=${CMAKE_CURRENT_BINARY_DIR}/cross/bin/tensorx"
+  "TX_TARGET_CLI=$<TARGET_FILE:tensorx_cli>" "TX_TARGET_BYTE_ORDER=${_tx_order}"
+  "TX_TEST_EMULATOR=${_tx_emulator}")
 get_property(_tx_tests DIRECTORY PROPERTY TESTS)
 foreach(_t ${_tx_tests})
   if(_t MATCHES "^(cli|oracle)\\.")

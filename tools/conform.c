@@ -321,7 +321,8 @@ static void run_case(const json *c, tally *t) {
         }
         const char *host = TX_HOST_LITTLE_ENDIAN ? "little" : "big";
         if (strcmp(jb->text, host) != 0) {
-            printf("SKIP %s: expects a %s-endian host, this one is %s-endian\n", name, jb->text, host);
+            printf("SKIP %s: expects a %s-endian host, this one is %s-endian\n", name, jb->text,
+                   host);
             t->skipped++;
             t->skipped_order++;
             return;
@@ -471,8 +472,8 @@ int conform_main(int argc, char **argv) {
         printf("\n");
     }
     if (t.skipped_order)
-        printf("skipped cases for the other byte order: %ld (this host is %s-endian)\n", t.skipped_order,
-               TX_HOST_LITTLE_ENDIAN ? "little" : "big");
+        printf("skipped cases for the other byte order: %ld (this host is %s-endian)\n",
+               t.skipped_order, TX_HOST_LITTLE_ENDIAN ? "little" : "big");
     if (t.skipped) printf("%ld passed, %ld failed, %ld skipped\n", t.passed, t.failed, t.skipped);
     else printf("%ld passed, %ld failed\n", t.passed, t.failed);
     return t.failed ? 1 : 0;

@@ -104,7 +104,8 @@ tx_status stream_save(const char *path, const tx_tensor *t) {
         size_t hlen;
         st = tx_npy_write_header(dt, tx_tensor_rank(t), tx_tensor_dims(t), hdr, sizeof hdr, &hlen);
         if (st == TX_OK) st = sink_write(&s, hdr, hlen);
-        if (st == TX_OK) st = sink_write_elements(&s, tx_tensor_data_const(t), tx_tensor_nbytes(t), dt);
+        if (st == TX_OK)
+            st = sink_write_elements(&s, tx_tensor_data_const(t), tx_tensor_nbytes(t), dt);
         return sink_close(&s, st);
     }
     void *buf;

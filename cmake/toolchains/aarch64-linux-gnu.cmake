@@ -5,9 +5,10 @@
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
-# No -L /usr/aarch64-linux-gnu: the multiarch packages bring the target's glibc to /lib/aarch64-linux-gnu,
-# and qemu's -L would mix that glibc with the cross package's loader (a different build: every
-# program aborts with "stack smashing detected" on s390x).  Without -L all of it is multiarch.
+# No -L /usr/aarch64-linux-gnu: the multiarch packages bring the target's glibc to
+# /lib/aarch64-linux-gnu, and qemu's -L would mix that glibc with the cross package's loader (a
+# different build: every program aborts with "stack smashing detected" on s390x).  Without -L
+# all of it is multiarch.
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)
 set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu /)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

@@ -5,9 +5,10 @@
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR s390x)
 set(CMAKE_C_COMPILER s390x-linux-gnu-gcc)
-# No -L /usr/s390x-linux-gnu: the multiarch packages bring the target's glibc to /lib/s390x-linux-gnu,
-# and qemu's -L would mix that glibc with the cross package's loader (a different build: every
-# program aborts with "stack smashing detected" on s390x).  Without -L all of it is multiarch.
+# No -L /usr/s390x-linux-gnu: the multiarch packages bring the target's glibc to
+# /lib/s390x-linux-gnu, and qemu's -L would mix that glibc with the cross package's loader (a
+# different build: every program aborts with "stack smashing detected" on s390x).  Without -L
+# all of it is multiarch.
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-s390x)
 set(CMAKE_FIND_ROOT_PATH /usr/s390x-linux-gnu /)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

@@ -25,8 +25,12 @@ static inline uint64_t tx__bswap64(uint64_t v) {
 
 /* A word whose bytes are in little-endian order <-> the host's value (the same conversion both
  * ways). */
-static inline uint32_t tx__le32_host(uint32_t v) { return TX_HOST_LITTLE_ENDIAN ? v : tx__bswap32(v); }
-static inline uint64_t tx__le64_host(uint64_t v) { return TX_HOST_LITTLE_ENDIAN ? v : tx__bswap64(v); }
+static inline uint32_t tx__le32_host(uint32_t v) {
+    return TX_HOST_LITTLE_ENDIAN ? v : tx__bswap32(v);
+}
+static inline uint64_t tx__le64_host(uint64_t v) {
+    return TX_HOST_LITTLE_ENDIAN ? v : tx__bswap64(v);
+}
 
 static inline uint32_t tx__load_le32(const void *p) {
     uint32_t v;

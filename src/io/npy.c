@@ -156,7 +156,8 @@ static tx_status decode_descr(const npy_header *h, tx_npy_info *info) {
     if (order != '<' && order != '>' && order != '|' && order != '=')
         return tx__fail(TX_INVALID_ARGUMENT, "npy: descr '%s' has no byte-order character", d);
     /* '=' is the reader's order and '|' says order does not apply (bytes, 1-byte items): numpy
-     * takes both as native, so only '<' on a big-endian host and '>' on a little-endian one swap. */
+     * takes both as native, so only '<' on a big-endian host and '>' on a little-endian one
+     * swap. */
     info->byte_swapped = order == (TX_HOST_LITTLE_ENDIAN ? '>' : '<');
     char kind = d[1];
     int64_t n = 0;

@@ -40,7 +40,8 @@ static tx_status tstr_read(const char *op, const unsigned char *base, size_t siz
     case TSTR_OFFSET: {
         /* Size and offset are little-endian on every host (TF reads them through
          * TF_le32toh), so the type bits are in byte 0 there too. */
-        uint64_t sz = tx__load_le32(r) >> 2, off = tx__load_le32(r + 4), at = (uint64_t)i * TSTR_BYTES;
+        uint64_t sz = tx__load_le32(r) >> 2, off = tx__load_le32(r + 4);
+        uint64_t at = (uint64_t)i * TSTR_BYTES;
         TX_REQUIRE(off <= size - at && sz <= size - at - off, TX_INVALID_ARGUMENT,
                    "%s: element %" PRId64 " is an OFFSET string of %" PRIu64 " bytes at offset %"
                    PRIu64 " from its record (at byte %" PRIu64 "), past the end of the %zu-byte "

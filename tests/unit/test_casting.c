@@ -944,7 +944,8 @@ static void test_decode_raw_records(void **state) {
                     const unsigned char *rec = buf + (int64_t)(which ? perm[r] : r) * L;
                     for (int64_t b = 0; b < row; b++) {
                         /* the data's order is the host's: bytes as they are; else reversed */
-                        const int64_t from = le == TX_HOST_LITTLE_ENDIAN ? b : (b & ~3) + 3 - (b & 3);
+                        const int64_t from =
+                            le == TX_HOST_LITTLE_ENDIAN ? b : (b & ~3) + 3 - (b & 3);
                         if (got[r * row + b] != rec[from]) fail_msg("row %lld byte %lld", (long long)r, (long long)b);
                     }
                 }

@@ -17,7 +17,8 @@
  * the low bits of the word's first byte in memory, the low byte on a little-endian host and the
  * top byte on a big-endian one. */
 #define TSTR_WORD(size, type)                                                                    \
-    (TX_HOST_LITTLE_ENDIAN ? (uint64_t)(size) << 2 | (type) : (uint64_t)(size) | (uint64_t)(type) << 56)
+    (TX_HOST_LITTLE_ENDIAN ? (uint64_t)(size) << 2 | (type)                                      \
+                           : (uint64_t)(size) | (uint64_t)(type) << 56)
 
 /* A rank-1 string tensor of n (bytes, length) pairs. */
 static tx_tensor *strs(size_t n, const char *const *v, const size_t *len) {
