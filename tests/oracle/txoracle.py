@@ -30,6 +30,7 @@ def host_view(a, dst):
     if TARGET_BYTE_ORDER == sys.byteorder:
         return a.view(dst)
     order = ">" if TARGET_BYTE_ORDER == "big" else "<"
+    a = np.asarray(a)  # a NumPy scalar is always native: astype would not reorder its bytes
     foreign = a.astype(a.dtype.newbyteorder(order))
     return foreign.view(np.dtype(dst).newbyteorder(order)).astype(dst)
 _tmp = tempfile.TemporaryDirectory()
