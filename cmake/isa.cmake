@@ -11,3 +11,11 @@ if(TX_ENABLE_SIMD AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   list(APPEND TX_ISA_SOURCES ${_avx2} ${_avx512})
   add_compile_definitions(TX_HAVE_X86_SIMD=1)
 endif()
+
+# Float arithmetic and constants in float precision on every target, as TF's C++ kernels compute
+# them: GCC's ISO C modes evaluate them in double on s390x (FLT_EVAL_METHOD 1), where x == 1.1f
+# becomes a comparison with the double 1.1.  A no-op where FLT_EVAL_METHOD is already 0 (x86-64
+# SSE, aarch64).
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  add_compile_options(-fexcess-precision=fast)
+endif()

@@ -44,8 +44,10 @@
  *  - Sizing.  Any op call can be sized before it runs -- each output's dtype, shape and bytes, or
  *    the call's exact error -- without allocating: TX_PLAN(&plan, call), see "Size before run".
  *
- *  - Byte order.  Tensor data are in host byte order (tensorx is built and tested little-endian on
- *    x86-64; TX_HOST_LITTLE_ENDIAN says which order a build uses).
+ *  - Byte order.  Tensor data are in host byte order; TX_HOST_LITTLE_ENDIAN says which order a
+ *    build uses.  Only bitcast between widths gives host-dependent results (as in TF); decode_raw
+ *    and encode_raw take an explicit order, .npy files carry theirs.  Tested on little-endian
+ *    x86-64 and aarch64 and on big-endian s390x (docs/platforms.md).
  *
  *  - Thread safety.  Ops may run concurrently on different tensors and on the same input tensors.
  *    tx_set_allocator() and tx_set_max_tensor_bytes() must be called before other threads use the
@@ -450,7 +452,9 @@ TX_API tx_status tx_to_int64(const tx_tensor *x, tx_tensor **out);
  * true).  Equal sizes keep the shape; a larger input type appends a dim of
  * sizeof(input)/sizeof(type) ([3] float32 -> uint8 is [3, 4]); a smaller input type requires the
  * last dim to equal sizeof(type)/sizeof(input) and removes it.  The bytes are reinterpreted in the
- * host's order (TX_HOST_LITTLE_ENDIAN; the tested builds are little-endian x86-64).
+ * host's order, as TF does: between widths the result depends on TX_HOST_LITTLE_ENDIAN (int32 1
+ * as uint8 is [1, 0, 0, 0] little-endian, [0, 0, 0, 1] big-endian); equal widths keep each
+ * value's bits, and complex parts keep their order (real first), on every host.
  * input, type: any numeric dtype except bool, int4 and uint4 (quantized, uint32 and uint64
  * included; TF's Bitcast type list has no 4-bit types).
  * Errors: invalid_argument (input NULL, unknown type, "bitcast: cannot bitcast from float32 to
@@ -1281,7 +1285,10 @@ TX_API tx_status tx_npy_write_header(tx_dtype dtype, size_t rank, const int64_t 
  * inline from byte 1, NUL after them), LARGE (1: size_t size << 2 | 1, size_t capacity, char *),
  * OFFSET (2: uint32 little-endian size << 2 | 2, uint32 little-endian offset of the bytes from
  * the record's own first byte, uint32 unused), VIEW (3: size_t size << 2 | 3, const char *).
- * Little-endian hosts only (unimplemented elsewhere). */
+ * SMALL and OFFSET records are the same bytes on every host.  LARGE and VIEW size words are host
+ * order, as TF keeps them: on a big-endian host the type sits in the low bits of the word's top
+ * byte (its first byte) and the size in the bytes below, so such records never move between hosts
+ * of different byte order (their pointers could not either). */
 typedef enum tx_tstring_form {
     TX_TSTRING_VIEW = 0,  /* long strings as VIEW records pointing into the same buffer: for
                              handing to TF in this process (TF reads VIEW records correctly) */
@@ -1293,7 +1300,7 @@ typedef enum tx_tstring_form {
  * are SMALL records).  Its data are 64-byte aligned; VIEW pointers point into *out's own buffer,
  * so they stay valid while *out lives.  data's shape is not stored (pass it to the reader).
  * Errors: invalid_argument (data NULL or not string; an unknown form; OFFSET with more than
- * UINT32_MAX bytes in all); resource_exhausted; unimplemented (a big-endian host).  Since 0.2. */
+ * UINT32_MAX bytes in all); resource_exhausted.  Since 0.2. */
 TX_API tx_status tx_string_tensor_to_tf(const tx_tensor *data, tx_tstring_form form,
                                         tx_tensor **out);
 
@@ -1304,8 +1311,7 @@ TX_API tx_status tx_string_tensor_to_tf(const tx_tensor *data, tx_tstring_form f
  * process whose pointers are valid (e.g. TF_TensorData of a live TF_STRING tensor).
  * Errors: invalid_argument (records NULL with size > 0; a bad rank or dims; size < 24 * numel; a
  * SMALL size above 22; an OFFSET range past the buffer; a pointer record without allow_pointers;
- * a NULL pointer with a non-zero size), naming the element; resource_exhausted; unimplemented (a
- * big-endian host).  Since 0.2. */
+ * a NULL pointer with a non-zero size), naming the element; resource_exhausted.  Since 0.2. */
 TX_API tx_status tx_string_tensor_from_tf(const void *records, size_t size, size_t rank,
                                           const int64_t *dims, int allow_pointers,
                                           tx_tensor **out);

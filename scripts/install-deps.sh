@@ -3,17 +3,26 @@
 # Installs what the build and the tests need on a fresh Debian machine (CI included).  The library
 # itself needs only build-essential and cmake; cmocka, pkg-config, python3-numpy and the DLPack
 # header are for the tests (each is optional: configure leaves out the tests that need it).
-# Usage: scripts/install-deps.sh [--minimal | --bench] [PACKAGE...]
+# Usage: scripts/install-deps.sh [--minimal | --bench | --cross] [PACKAGE...]
 #   --minimal: only what the library and the CLI need to build (scripts/demo.sh);
-#   --bench adds the benchmark peers; further names are extra Debian packages a script needs
-#   (scripts/fuzz.sh: clang and its runtimes, scripts/valgrind.sh: valgrind).
+#   --bench adds the benchmark peers; --cross adds what scripts/test.sh's cross stage needs: the
+#   aarch64 and s390x cross compilers, qemu-user, and cmocka for both targets (multiarch packages,
+#   after dpkg --add-architecture arm64 s390x); further names are extra Debian packages a script
+#   needs (scripts/fuzz.sh: clang and its runtimes, scripts/valgrind.sh: valgrind).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libcmocka-dev python3 python3-numpy libdlpack-dev)
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 if [ "${1:-}" = "--minimal" ]; then
   pkgs=(build-essential cmake)
   shift
 elif [ "${1:-}" = "--bench" ]; then
   pkgs+=(python3-torch libxnnpack-dev nodejs npm)
+  shift
+elif [ "${1:-}" = "--cross" ]; then
+  for arch in arm64 s390x; do
+    dpkg --print-foreign-architectures | grep -qx "$arch" || $SUDO dpkg --add-architecture "$arch"
+  done
+  pkgs+=(gcc-aarch64-linux-gnu gcc-s390x-linux-gnu qemu-user libcmocka-dev:arm64 libcmocka-dev:s390x)
   shift
 fi
 pkgs+=("$@")
@@ -22,7 +31,6 @@ for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -61,6 +61,26 @@ static tx_status sink_write(sink *s, const void *data, size_t n) {
     return TX_OK;
 }
 
+/* Writes n bytes of host-order elements of dtype `dt` as .npy data, which is little-endian (the
+ * header comes from tx_npy_write_header): on a big-endian host each element (each part of a
+ * complex) is reversed on the way, through a small buffer, since the data may be a read-only
+ * mapping. */
+static tx_status sink_write_elements(sink *s, const void *data, size_t n, tx_dtype dt) {
+    size_t unit = tx_dtype_size(dt) / (dt == TX_COMPLEX64 || dt == TX_COMPLEX128 ? 2 : 1);
+    if (TX_HOST_LITTLE_ENDIAN || unit < 2) return sink_write(s, data, n);
+    unsigned char buf[1 << 16];
+    const unsigned char *p = data;
+    tx_status st = TX_OK;
+    for (size_t done = 0; st == TX_OK && done < n;) {
+        size_t len = n - done < sizeof buf ? n - done : sizeof buf; /* a multiple of unit */
+        for (size_t k = 0; k < len; k += unit)
+            for (size_t b = 0; b < unit; b++) buf[k + b] = p[done + k + unit - 1 - b];
+        st = sink_write(s, buf, len);
+        done += len;
+    }
+    return st;
+}
+
 /* Closes the sink; a failed run removes a partial output file (never a device such as
  * /dev/full, nor anything but a regular file). */
 static tx_status sink_close(sink *s, tx_status st) {
@@ -78,13 +98,14 @@ tx_status stream_save(const char *path, const tx_tensor *t) {
     tx_status st = sink_open(&s, path);
     if (st != TX_OK) return st;
     tx_dtype dt = tx_tensor_dtype(t);
-    if (dt != TX_STRING && TX_HOST_LITTLE_ENDIAN) {
-        /* The header, then the data as they are: no copy of the tensor. */
+    if (dt != TX_STRING) {
+        /* The header, then the data (little-endian on every host): no copy of the tensor. */
         unsigned char hdr[TX_NPY_HEADER_MAX];
         size_t hlen;
         st = tx_npy_write_header(dt, tx_tensor_rank(t), tx_tensor_dims(t), hdr, sizeof hdr, &hlen);
         if (st == TX_OK) st = sink_write(&s, hdr, hlen);
-        if (st == TX_OK) st = sink_write(&s, tx_tensor_data_const(t), tx_tensor_nbytes(t));
+        if (st == TX_OK)
+            st = sink_write_elements(&s, tx_tensor_data_const(t), tx_tensor_nbytes(t), dt);
         return sink_close(&s, st);
     }
     void *buf;
@@ -327,7 +348,8 @@ static bool stream_decode_raw(const op_def *d, stream_cmd *c, int *rc) {
         tx_tensor *win = NULL, *o = NULL;
         st = tx_file_map_string(path, off, len, &win);
         if (st == TX_OK) st = tx_decode_raw(win, type, little, NULL, &o);
-        if (st == TX_OK) st = sink_write(&s, tx_tensor_data_const(o), tx_tensor_nbytes(o));
+        if (st == TX_OK)
+            st = sink_write_elements(&s, tx_tensor_data_const(o), tx_tensor_nbytes(o), type);
         tx_tensor_free(win);
         tx_tensor_free(o);
         progress_set(off + len);
@@ -397,7 +419,8 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
         tx_tensor *win = NULL, *o = NULL;
         st = tx_file_map(c->input, off, info.dtype, row > 1 ? 2 : 1, wdims, info.byte_swapped, &win);
         if (st == TX_OK) st = is_cast ? tx_cast_ex(win, to, mode, 0, &o) : tx_bitcast(win, to, &o);
-        if (st == TX_OK) st = sink_write(&s, tx_tensor_data_const(o), tx_tensor_nbytes(o));
+        if (st == TX_OK)
+            st = sink_write_elements(&s, tx_tensor_data_const(o), tx_tensor_nbytes(o), to);
         tx_tensor_free(win);
         tx_tensor_free(o);
         progress_set((uint64_t)(r + k) * (uint64_t)row * in);
@@ -424,7 +447,6 @@ tx_status stream_load_npy(const char *path, tx_tensor **out) {
 }
 
 bool stream_run(const op_def *d, int argc, char **argv, int *rc) {
-    if (!TX_HOST_LITTLE_ENDIAN) return false; /* the streamed data are written as they are */
     bool decode = !strcmp(d->name, "decode_raw"), cast = !strcmp(d->name, "cast"),
          bitcast = !strcmp(d->name, "bitcast");
     if (!decode && !cast && !bitcast) return false;

@@ -3,6 +3,7 @@
  * every length in the header is checked against the bytes actually present before any read.
  * Conventions for dtypes numpy lacks are described in tensorx.h. */
 #include "internal.h"
+#include "byteorder.h"
 #include "io/npy_internal.h"
 
 #include <errno.h>
@@ -154,8 +155,10 @@ static tx_status decode_descr(const npy_header *h, tx_npy_info *info) {
     char order = d[0];
     if (order != '<' && order != '>' && order != '|' && order != '=')
         return tx__fail(TX_INVALID_ARGUMENT, "npy: descr '%s' has no byte-order character", d);
-    bool little = order == '<' || order == '|' || (order == '=' && TX_HOST_LITTLE_ENDIAN);
-    info->byte_swapped = little != (bool)TX_HOST_LITTLE_ENDIAN;
+    /* '=' is the reader's order and '|' says order does not apply (bytes, 1-byte items): numpy
+     * takes both as native, so only '<' on a big-endian host and '>' on a little-endian one
+     * swap. */
+    info->byte_swapped = order == (TX_HOST_LITTLE_ENDIAN ? '>' : '<');
     char kind = d[1];
     int64_t n = 0;
     cursor c = {d + 2, d + strlen(d)};
@@ -240,14 +243,6 @@ tx_status tx__npy_parse(const unsigned char *b, size_t have, uint64_t file_size,
 }
 
 /* ---- reading ------------------------------------------------------------------------------------ */
-
-static void swap_bytes(char *p, size_t unit) {
-    for (size_t i = 0, j = unit - 1; i < j; i++, j--) {
-        char tmp = p[i];
-        p[i] = p[j];
-        p[j] = tmp;
-    }
-}
 
 /* Row-major index -> byte offset of that element in a column-major (Fortran) layout.  Called only
  * for an element, so the array has elements: each stride is at most its data size. */
@@ -360,8 +355,7 @@ tx_status tx_npy_load_buffer(const void *buffer, size_t size, tx_tensor **out) {
     }
     /* Complex parts are swapped separately. */
     size_t unit = tx_dtype_kind_of(h.dtype) == TX_KIND_COMPLEX ? item / 2 : item;
-    if (h.byte_swapped && unit > 1)
-        for (size_t off = 0; off < need; off += unit) swap_bytes(t->data + off, unit);
+    if (h.byte_swapped && unit > 1) tx__swap_units(t->data, need / unit, unit);
     if (h.dtype == TX_BOOL) /* TF bools are 0 or 1 */
         for (int64_t i = 0; i < t->numel; i++) t->data[i] = t->data[i] != 0;
     if (tx__is_4bit(h.dtype)) /* ml_dtypes leaves the high bits unspecified: keep the low nibble */
@@ -485,9 +479,9 @@ tx_status tx_npy_save_buffer(const tx_tensor *t, void **data, size_t *size) {
             if (rec[i].size) memcpy(dst + (size_t)i * item, rec[i].data, (size_t)rec[i].size);
     } else if (body) {
         memcpy(dst, t->data, body);
-        if (!TX_HOST_LITTLE_ENDIAN) {
+        if (!TX_HOST_LITTLE_ENDIAN) { /* .npy data are little-endian, as the header says */
             size_t unit = tx_dtype_kind_of(t->dtype) == TX_KIND_COMPLEX ? item / 2 : item;
-            for (size_t off = 0; unit > 1 && off < body; off += unit) swap_bytes(dst + off, unit);
+            if (unit > 1) tx__swap_units(dst, body / unit, unit);
         }
     }
     *data = buf;

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* string_layouts.c -- string tensors to and from the string layouts of other runtimes:
  *  - TensorFlow's TF_STRING tensor data, an array of 24-byte TF_TString records
- *    (tensorflow/tsl/platform/ctstring_internal.h): the type is in the low 2 bits of byte 0 and
- *    the size above them; SMALL keeps up to 22 bytes inline, LARGE and VIEW hold a size_t size and
- *    a pointer, OFFSET a uint32 size and a uint32 offset from the record's own address;
+ *    (tensorflow/tsl/platform/ctstring_internal.h): the type is in the low 2 bits of byte 0 on
+ *    every host; SMALL keeps its size above the type in byte 0 and up to 22 bytes inline, OFFSET a
+ *    little-endian uint32 size << 2 | type and a little-endian uint32 offset from the record's own
+ *    address (the same bytes on every host), LARGE and VIEW a host-order size_t size word and a
+ *    pointer (the word's layout depends on the host's byte order: io/tstring_word.h);
  *  - ONNX Runtime's GetStringTensorContent / FillStringTensor form: one byte buffer and one
  *    size_t start offset per element.
  * Every reader validates every record or offset before it reads a byte, and copies the bytes once
  * into one storage owned by the new tensor.  NUL bytes are ordinary bytes everywhere. */
 #include "internal.h"
+
+#include "byteorder.h"
+#include "io/tstring_word.h"
 
 #include <inttypes.h>
 
@@ -17,13 +22,6 @@
 enum { TSTR_SMALL = 0, TSTR_LARGE = 1, TSTR_OFFSET = 2, TSTR_VIEW = 3 };
 
 static const char *const tstr_names[4] = {"SMALL", "LARGE", "OFFSET", "VIEW"};
-
-static uint32_t le32(const unsigned char *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static void put_le32(unsigned char *p, uint32_t v) {
-    for (int k = 0; k < 4; k++) p[k] = (unsigned char)(v >> (8 * k));
-}
 
 /* The bytes and size of record i (validated): *src points into `base` or, for LARGE/VIEW, to the
  * record's pointer. */
@@ -40,10 +38,10 @@ static tx_status tstr_read(const char *op, const unsigned char *base, size_t siz
         *src = (const char *)r + 1;
         return TX_OK;
     case TSTR_OFFSET: {
-        /* The size is little-endian like the type bits in byte 0.  (TF's own GetSize byte-swaps
-         * this field on little-endian hosts, which contradicts those bits; TF never writes
-         * OFFSET records.) */
-        uint64_t sz = le32(r) >> 2, off = le32(r + 4), at = (uint64_t)i * TSTR_BYTES;
+        /* Size and offset are little-endian on every host (TF reads them through
+         * TF_le32toh), so the type bits are in byte 0 there too. */
+        uint64_t sz = tx__load_le32(r) >> 2, off = tx__load_le32(r + 4);
+        uint64_t at = (uint64_t)i * TSTR_BYTES;
         TX_REQUIRE(off <= size - at && sz <= size - at - off, TX_INVALID_ARGUMENT,
                    "%s: element %" PRId64 " is an OFFSET string of %" PRIu64 " bytes at offset %"
                    PRIu64 " from its record (at byte %" PRIu64 "), past the end of the %zu-byte "
@@ -52,16 +50,16 @@ static tx_status tstr_read(const char *op, const unsigned char *base, size_t siz
         *src = (const char *)base + at + off;
         return TX_OK;
     }
-    default: { /* LARGE and VIEW: a size_t size, then (LARGE: capacity, then) a pointer */
+    default: { /* LARGE and VIEW: a size_t size word, then (LARGE: capacity, then) a pointer */
         TX_REQUIRE(allow_pointers, TX_INVALID_ARGUMENT,
                    "%s: element %" PRId64 " is a %s string, which holds a pointer: only accepted "
                    "with allow_pointers, for TF_TString arrays of this process", op, i,
                    tstr_names[type]);
-        uint64_t word;
+        size_t word;
         const char *ptr;
         memcpy(&word, r, sizeof word);
-        memcpy(&ptr, r + (type == TSTR_LARGE ? 16 : 8), sizeof ptr);
-        *len = word >> 2;
+        memcpy(&ptr, r + (type == TSTR_LARGE ? 2 : 1) * sizeof(size_t), sizeof ptr);
+        *len = tx__tstring_word_size(word, TX_HOST_LITTLE_ENDIAN);
         TX_REQUIRE(*len <= tx_max_tensor_bytes(), TX_INVALID_ARGUMENT,
                    "%s: element %" PRId64 " is a %s string of %" PRIu64 " bytes, above the "
                    "tensor size limit", op, i, tstr_names[type], *len);
@@ -123,8 +121,6 @@ tx_status tx_string_tensor_from_tf(const void *records, size_t size, size_t rank
     static const char *op = "string_tensor_from_tf";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
-    TX_REQUIRE(TX_HOST_LITTLE_ENDIAN, TX_UNIMPLEMENTED,
-               "%s: TF_TString records are only read on little-endian hosts", op);
     TX_REQUIRE(rank <= TX_MAX_RANK && (rank == 0 || dims != NULL), TX_INVALID_ARGUMENT,
                "%s: rank %zu with %s dims", op, rank, dims ? "these" : "NULL");
     int64_t n;
@@ -150,8 +146,6 @@ tx_status tx_string_tensor_to_tf(const tx_tensor *data, tx_tstring_form form, tx
     static const char *op = "string_tensor_to_tf";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
-    TX_REQUIRE(TX_HOST_LITTLE_ENDIAN, TX_UNIMPLEMENTED,
-               "%s: TF_TString records are only written on little-endian hosts", op);
     TX_REQUIRE_TENSOR(op, data, "data");
     TX_REQUIRE(data->dtype == TX_STRING, TX_INVALID_ARGUMENT,
                "%s: data must be a string tensor, got %s", op, tx_dtype_name(data->dtype));
@@ -189,13 +183,13 @@ tx_status tx_string_tensor_to_tf(const tx_tensor *data, tx_tstring_form form, tx
         }
         memcpy(base + pos, s[i].data, len);
         if (form == TX_TSTRING_OFFSET) {
-            put_le32(r, (uint32_t)(len << 2 | TSTR_OFFSET));
-            put_le32(r + 4, (uint32_t)(pos - i * TSTR_BYTES));
+            tx__store_le32(r, (uint32_t)(len << 2 | TSTR_OFFSET));
+            tx__store_le32(r + 4, (uint32_t)(pos - i * TSTR_BYTES));
         } else {
-            uint64_t word = (uint64_t)len << 2 | TSTR_VIEW;
+            size_t word = tx__tstring_word(len, TSTR_VIEW, TX_HOST_LITTLE_ENDIAN);
             const char *ptr = (const char *)base + pos;
             memcpy(r, &word, sizeof word);
-            memcpy(r + 8, &ptr, sizeof ptr);
+            memcpy(r + sizeof word, &ptr, sizeof ptr);
         }
         pos += len;
     }

@@ -5,8 +5,13 @@
 #   expect_fail NAME STATUS FRAGMENT -- ARGS...  exit 1 (exit 2 when STATUS is "usage"), stderr has
 #                                                "STATUS: " and FRAGMENT
 #   check NAME COMMAND...                      the command (any program) must succeed
+# $TX_BYTE_ORDER is the CLI's host byte order, for results that depend on it (bitcast).
 set -u
 : "${TX:?TX must point at the tensorx binary}"
+# The byte order of the host the CLI runs on (little or big): the cross builds run it under an
+# emulator and say so (tests/cross.cmake); natively it is this shell's host's.
+TX_BYTE_ORDER=${TX_TARGET_BYTE_ORDER:-$([ "$(printf '\001\000' | od -An -tu2 | tr -d ' ')" = 1 ] &&
+    echo little || echo big)}
 TX_PASSED=0
 TX_FAILED=0
 TX_TMP=$(mktemp -d)

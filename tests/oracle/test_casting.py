@@ -154,11 +154,11 @@ def bitcast_pair(src, dst):
         shape.append(di // si)
     a = rand_array(tuple(shape), src)
     if si > di:
-        want = a.reshape(a.shape + (1,)).view(dst)
+        want = tx.host_view(a.reshape(a.shape + (1,)), dst)
     elif si < di:
-        want = a.view(dst).reshape(a.shape[:-1])
+        want = tx.host_view(a, dst).reshape(a.shape[:-1])
     else:
-        want = a.view(dst)
+        want = tx.host_view(a, dst)
     got = tx.run("bitcast", input=a, type=NAMES[np.dtype(dst)])
     if got.dtype != want.dtype or got.shape != want.shape or got.tobytes() != want.tobytes():
         raise AssertionError("bitcast %s%s -> %s: got %s%s" % (a.dtype, a.shape, np.dtype(dst), got.dtype, got.shape))

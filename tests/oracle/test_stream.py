@@ -169,11 +169,11 @@ for case in range(80):
         if rc:
             raise AssertionError(err)
         if o > i:
-            want = host.view(bto).reshape(host.shape[:-1])
+            want = tx.host_view(host, bto).reshape(host.shape[:-1])
         elif o < i:
-            want = host.reshape(host.shape + (1,)).view(bto)
+            want = tx.host_view(host.reshape(host.shape + (1,)), bto)
         else:
-            want = host.view(bto)
+            want = tx.host_view(host, bto)
         tx.assert_same(got, want, "bitcast %s->%s" % (src, bto))
 
     C.check("bitcast %s%s %s -> %s" % (src, shape, layout, bto), check_bitcast)
@@ -192,7 +192,7 @@ for case in range(20):
         got, _, rc, err = both(["bitcast", "input=" + f, "type=" + bto])
         if rc:
             raise AssertionError(err)
-        tx.assert_same(got, a.copy(order="C").view(bto).reshape(a.shape[:-1]), "bitcast wide")
+        tx.assert_same(got, tx.host_view(a.copy(order="C"), bto).reshape(a.shape[:-1]), "bitcast wide")
 
     C.check("bitcast %s%s -> %s" % (src, shape, bto), check_wide)
 

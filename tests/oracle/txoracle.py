@@ -8,7 +8,8 @@
 
 Arrays are passed as .npy files; lists of arrays (concat's values) as comma-joined paths;
 Python ints/bools/strings/lists as CLI literals.  Results come back through -o FILE.npy.
-Comparison helpers: assert_same(a, b, what) checks dtype, shape and bits (any NaN equals any NaN).
+Comparison helpers: assert_same(a, b, what) checks dtype, shape and bits (any NaN equals any NaN);
+host_view(a, dst) is ndarray.view as the CLI's host (TARGET_BYTE_ORDER) gives it.
 """
 import os
 import subprocess
@@ -18,6 +19,20 @@ import tempfile
 import numpy as np
 
 TX = os.environ.get("TX") or sys.exit("TX must point at the tensorx binary")
+# The byte order of the host the CLI runs on ("little" or "big"): the cross builds run it under an
+# emulator and say so (tests/cross.cmake); natively it is this interpreter's.
+TARGET_BYTE_ORDER = os.environ.get("TX_TARGET_BYTE_ORDER") or sys.byteorder
+
+
+def host_view(a, dst):
+    """a.view(dst) as it comes out on the CLI's host: a view reinterprets the host's bytes, so on
+    a host of the other byte order than this interpreter's the bytes are those of that order."""
+    if TARGET_BYTE_ORDER == sys.byteorder:
+        return a.view(dst)
+    order = ">" if TARGET_BYTE_ORDER == "big" else "<"
+    a = np.asarray(a)  # a NumPy scalar is always native: astype would not reorder its bytes
+    foreign = a.astype(a.dtype.newbyteorder(order))
+    return foreign.view(np.dtype(dst).newbyteorder(order)).astype(dst)
 _tmp = tempfile.TemporaryDirectory()
 _count = [0]
 

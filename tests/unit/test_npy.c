@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static tx_tensor *load(const char *bytes, size_t n, tx_status want) {
     tx_tensor *t = (tx_tensor *)1;
@@ -71,8 +72,8 @@ static void test_strings(void **state) {
     tx_buffer_free(buf, size);
     tx_tensor_free(t);
     tx_tensor_free(back);
-    /* 'U' (UTF-32) becomes UTF-8: "é€😀" */
-    uint32_t u[3] = {0xE9, 0x20AC, 0x1F600};
+    /* 'U' (UTF-32, here little-endian) becomes UTF-8: "é€😀" */
+    const unsigned char u[12] = {0xE9, 0, 0, 0, 0xAC, 0x20, 0, 0, 0x00, 0xF6, 0x01, 0};
     char file[256];
     size_t n = make_npy(file, "{'descr': '<U3', 'fortran_order': False, 'shape': (), }", u, sizeof u);
     back = load(file, n, TX_OK);
@@ -80,10 +81,75 @@ static void test_strings(void **state) {
     assert_int_equal(tx_tensor_string(back, 0)->size, 2 + 3 + 4);
     assert_memory_equal(tx_tensor_string(back, 0)->data, "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 9);
     tx_tensor_free(back);
-    uint32_t bad = 0xD800;
-    n = make_npy(file, "{'descr': '<U1', 'fortran_order': False, 'shape': (1,), }", &bad, 4);
+    const unsigned char bad[4] = {0x00, 0xD8, 0, 0}; /* a surrogate, 0xD800 */
+    n = make_npy(file, "{'descr': '<U1', 'fortran_order': False, 'shape': (1,), }", bad, 4);
     load(file, n, TX_INVALID_ARGUMENT);
     assert_non_null(strstr(tx_last_error(), "invalid code point"));
+    /* big-endian 'U': the same text */
+    const unsigned char ube[8] = {0, 0, 0, 0xE9, 0, 0, 0x20, 0xAC};
+    n = make_npy(file, "{'descr': '>U2', 'fortran_order': False, 'shape': (), }", ube, sizeof ube);
+    back = load(file, n, TX_OK);
+    assert_int_equal(tx_tensor_string(back, 0)->size, 2 + 3);
+    assert_memory_equal(tx_tensor_string(back, 0)->data, "\xC3\xA9\xE2\x82\xAC", 5);
+    tx_tensor_free(back);
+}
+
+/* Each byte-order character of a descr, on either host: '<' and '>' say the data's order, '='
+ * and '|' mean the host's own (numpy reads both as native), and a saved file is '<' with
+ * little-endian data on every host. */
+static void test_byte_order_characters(void **state) {
+    (void)state;
+    const unsigned char le[4] = {1, 0, 2, 1}, be[4] = {0, 1, 1, 2}; /* int16 [1, 258] */
+    const int16_t host[2] = {1, 258};
+    struct { const char *dict; const void *data; int swapped; } cases[] = {
+        {"{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }", le, !TX_HOST_LITTLE_ENDIAN},
+        {"{'descr': '>i2', 'fortran_order': False, 'shape': (2,), }", be, TX_HOST_LITTLE_ENDIAN},
+        {"{'descr': '=i2', 'fortran_order': False, 'shape': (2,), }", host, 0},
+        {"{'descr': '|i2', 'fortran_order': False, 'shape': (2,), }", host, 0},
+    };
+    char file[256];
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        size_t n = make_npy(file, cases[k].dict, cases[k].data, 4);
+        tx_tensor *t = load(file, n, TX_OK);
+        tu_assert_shape(t, TX_INT16, 1, TU_DIMS(2));
+        tu_assert_values(t, TU_VALS(1, 258));
+        tx_tensor_free(t);
+        char path[] = "/tmp/tx_npy_order_XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *f = fdopen(fd, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(file, 1, n, f), n);
+        fclose(f);
+        tx_npy_info info;
+        assert_int_equal(tx_npy_read_info(path, &info), TX_OK);
+        assert_int_equal(info.byte_swapped, cases[k].swapped);
+        unlink(path);
+    }
+    /* '|' on one-byte items and 'S' strings never swaps */
+    const unsigned char b1[2] = {0x81, 2};
+    size_t n = make_npy(file, "{'descr': '|u1', 'fortran_order': False, 'shape': (2,), }", b1, 2);
+    tx_tensor *t = load(file, n, TX_OK);
+    tu_assert_values(t, TU_VALS(0x81, 2));
+    tx_tensor_free(t);
+    /* saving: '<i2' and little-endian bytes whatever the host */
+    t = tu_tensor(TX_INT16, 1, TU_DIMS(2), TU_VALS(1, 258));
+    void *buf;
+    size_t size;
+    assert_int_equal(tx_npy_save_buffer(t, &buf, &size), TX_OK);
+    assert_non_null(strstr((char *)buf + 10, "'<i2'"));
+    assert_memory_equal((char *)buf + size - 4, le, 4);
+    tx_buffer_free(buf, size);
+    tx_tensor_free(t);
+    /* complex: each part little-endian, real part first */
+    t = tu_tensor(TX_COMPLEX64, 0, NULL, NULL);
+    const float c[2] = {1.0f, 2.0f};
+    memcpy(tx_tensor_data(t), c, sizeof c);
+    assert_int_equal(tx_npy_save_buffer(t, &buf, &size), TX_OK);
+    const unsigned char cle[8] = {0, 0, 0x80, 0x3f, 0, 0, 0, 0x40};
+    assert_memory_equal((char *)buf + size - 8, cle, 8);
+    tx_buffer_free(buf, size);
+    tx_tensor_free(t);
 }
 
 static void test_fortran_and_big_endian(void **state) {
@@ -118,8 +184,8 @@ static void test_fortran_and_big_endian(void **state) {
     memset(v3 + 12, ' ', hl);
     memcpy(v3 + 12, dict, strlen(dict));
     v3[12 + hl - 1] = '\n';
-    float one = 1.0f;
-    memcpy(v3 + 124, &one, 4);
+    const unsigned char one[4] = {0, 0, 0x80, 0x3f}; /* 1.0f, little-endian */
+    memcpy(v3 + 124, one, 4);
     t = load(v3, 128, TX_OK);
     tu_assert_values(t, TU_VALS(1));
     tx_tensor_free(t);
@@ -225,7 +291,8 @@ static void test_files_and_alloc_failure(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_all_dtypes), cmocka_unit_test(test_strings),
-        cmocka_unit_test(test_fortran_and_big_endian), cmocka_unit_test(test_hostile_headers),
+        cmocka_unit_test(test_fortran_and_big_endian), cmocka_unit_test(test_byte_order_characters),
+        cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_files_and_alloc_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

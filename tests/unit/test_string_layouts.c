@@ -2,12 +2,23 @@
 /* test_string_layouts.c -- string tensors to and from TF's TF_TString records and ONNX Runtime's
  * content + offsets (src/io/string_layouts.c), and string_tensor_unpack's zero-copy symbols:
  * byte-exact records by hand, round trips with NUL bytes and every size class, hostile records
- * and offsets (each error with its message), and an allocation-failure sweep. */
+ * and offsets (each error with its message), the size word of LARGE/VIEW records for both byte
+ * orders, and an allocation-failure sweep. */
 #include "testutil.h"
+
+#include "core/byteorder.h"
+#include "io/tstring_word.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The host's LARGE/VIEW size word as TF writes it (sizes below 2^54, 64-bit size_t): the type in
+ * the low bits of the word's first byte in memory, the low byte on a little-endian host and the
+ * top byte on a big-endian one. */
+#define TSTR_WORD(size, type)                                                                    \
+    (TX_HOST_LITTLE_ENDIAN ? (uint64_t)(size) << 2 | (type)                                      \
+                           : (uint64_t)(size) | (uint64_t)(type) << 56)
 
 /* A rank-1 string tensor of n (bytes, length) pairs. */
 static tx_tensor *strs(size_t n, const char *const *v, const size_t *len) {
@@ -60,14 +71,16 @@ static void test_tf_records_by_hand(void **state) {
     assert_same_strings(x, back);
     tx_tensor_free(back);
     tx_tensor_free(r);
-    /* VIEW: size_t (26 << 2 | 3), then a pointer into the same buffer */
+    /* VIEW: a size_t word (26 << 2 | 3 on a little-endian host), then a pointer into the same
+     * buffer; the type is in byte 0 on every host */
     assert_int_equal(tx_string_tensor_to_tf(x, TX_TSTRING_VIEW, &r), TX_OK);
     b = tx_tensor_data(r);
     uint64_t word;
     const char *ptr;
     memcpy(&word, b + 24, 8);
     memcpy(&ptr, b + 32, 8);
-    assert_int_equal(word, 26 << 2 | 3);
+    assert_int_equal(word, TSTR_WORD(26, 3));
+    assert_int_equal(b[24] & 3, 3);
     assert_ptr_equal(ptr, (const char *)b + 48);
     tu_assert_error(tx_string_tensor_from_tf(b, tx_tensor_nbytes(r), 1, TU_DIMS(2), 0, &back), TX_INVALID_ARGUMENT,
                     "element 1 is a VIEW string, which holds a pointer: only accepted with allow_pointers");
@@ -79,7 +92,7 @@ static void test_tf_records_by_hand(void **state) {
     /* a LARGE record as TF allocates it: size, capacity, pointer */
     unsigned char rec[24] = {0};
     static const char heap[40] = "a large string of thirty-one by";
-    word = 31 << 2 | 1;
+    word = TSTR_WORD(31, 1);
     uint64_t cap = 39;
     ptr = heap;
     memcpy(rec, &word, 8);
@@ -92,6 +105,33 @@ static void test_tf_records_by_hand(void **state) {
     tx_tensor_free(back);
     tu_assert_error(tx_string_tensor_from_tf(rec, 24, 0, NULL, 0, &back), TX_INVALID_ARGUMENT,
                     "element 0 is a LARGE string");
+}
+
+/* The LARGE/VIEW size word for either byte order, on any host: TF's layout (the type in the low
+ * bits of the first byte in memory), and sizes read back with their type (every size below 2^54,
+ * beyond any tensor). */
+static void test_tf_size_word_both_orders(void **state) {
+    (void)state;
+    if (sizeof(size_t) != 8) skip();
+    for (unsigned type = 1; type <= 3; type += 2) {
+        const size_t sizes[] = {0, 1, 22, 23, 26, 0x123456789abcdull, ((size_t)1 << 54) - 1};
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            const size_t n = sizes[k];
+            size_t le = tx__tstring_word(n, type, true), be = tx__tstring_word(n, type, false);
+            assert_int_equal(le, n << 2 | type);
+            assert_int_equal(be, n | (size_t)type << 56);
+            /* the first byte in memory: the low byte of the little-endian word, the top byte of
+             * the big-endian one (seen here as the little-endian word of the same bytes) */
+            assert_int_equal(le & 0xFF, (n << 2 | type) & 0xFF);
+            assert_int_equal(tx__bswap64(be) & 3, type);
+            assert_int_equal(tx__tstring_word_size(le, true), n);
+            assert_int_equal(tx__tstring_word_size(be, false), n);
+        }
+    }
+    /* big-endian, a size with a non-zero top byte: its bits move up past the type and back */
+    const size_t big = (size_t)0x2A << 56 | 5;
+    assert_int_equal(tx__tstring_word(big, 3, false), (size_t)0xAB << 56 | 5);
+    assert_int_equal(tx__tstring_word_size((size_t)0xAB << 56 | 5, false), big);
 }
 
 static void test_tf_round_trips(void **state) {
@@ -157,11 +197,11 @@ static void test_tf_hostile(void **state) {
                     "elements need");
     /* pointer records: a NULL pointer with a size, and a size above the limit */
     unsigned char rec[24] = {0};
-    uint64_t word = 5 << 2 | 3;
+    uint64_t word = TSTR_WORD(5, 3);
     memcpy(rec, &word, 8);
     tu_assert_error(tx_string_tensor_from_tf(rec, 24, 0, NULL, 1, &o), TX_INVALID_ARGUMENT,
                     "element 0 is a VIEW string of 5 bytes at NULL");
-    word = 2000 << 2 | 3;
+    word = TSTR_WORD(2000, 3);
     memcpy(rec, &word, 8);
     const void *bp = buf; /* never read: the size is checked first */
     memcpy(rec + 8, &bp, sizeof bp);
@@ -342,7 +382,8 @@ static void test_alloc_failure(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tf_records_by_hand), cmocka_unit_test(test_tf_round_trips),
+        cmocka_unit_test(test_tf_records_by_hand), cmocka_unit_test(test_tf_size_word_both_orders),
+        cmocka_unit_test(test_tf_round_trips),
         cmocka_unit_test(test_tf_hostile),         cmocka_unit_test(test_ort),
         cmocka_unit_test(test_unpack_zero_copy),   cmocka_unit_test(test_alloc_failure),
     };

@@ -16,14 +16,16 @@
  * 2-byte elements move in 8x8 and 4x4 blocks transposed inside 64-bit words. */
 #include "transpose.h"
 
+#include "byteorder.h"
+
 typedef struct tx__u128 {
     uint64_t lo, hi;
 } tx__u128;
 
-/* In-register transposes of small square blocks held one row per 64-bit word (little-endian:
- * element j of a row is its j-th lowest unit): each stage swaps the off-diagonal halves of 2x2
- * blocks of units between pairs of rows, from single units up to half words.  8x8 bytes take
- * three stages, 4x4 16-bit units two. */
+/* In-register transposes of small square blocks held one row per 64-bit word, read as a
+ * little-endian word on every host so that element j of a row is its j-th lowest unit: each stage
+ * swaps the off-diagonal halves of 2x2 blocks of units between pairs of rows, from single units up
+ * to half words.  8x8 bytes take three stages, 4x4 16-bit units two. */
 #define SWAP_UNITS(a, b, shift, mask)                                                            \
     do {                                                                                         \
         uint64_t t_ = (((a) >> (shift)) ^ (b)) & (mask);                                         \
@@ -65,9 +67,15 @@ static inline void block4x4_u16(uint64_t *x) {
 #define BLOCK_GATHER(B, FN, buf, src, rn, ss)                                                    \
     do {                                                                                         \
         uint64_t x_[8];                                                                          \
-        for (int i_ = 0; i_ < (B); i_++) memcpy(&x_[i_], (src) + i_ * (ss), 8);                 \
+        for (int i_ = 0; i_ < (B); i_++) {                                                       \
+            memcpy(&x_[i_], (src) + i_ * (ss), 8);                                               \
+            x_[i_] = tx__le64_host(x_[i_]);                                                      \
+        }                                                                                        \
         FN(x_);                                                                                  \
-        for (int i_ = 0; i_ < (B); i_++) memcpy((buf) + i_ * (rn), &x_[i_], 8);                 \
+        for (int i_ = 0; i_ < (B); i_++) {                                                       \
+            x_[i_] = tx__le64_host(x_[i_]);                                                      \
+            memcpy((buf) + i_ * (rn), &x_[i_], 8);                                               \
+        }                                                                                        \
     } while (0)
 
 /* Elements move through memcpy of a fixed size, which compiles to plain loads and stores and
