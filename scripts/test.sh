@@ -19,7 +19,7 @@
 #              CLI, conformance, fuzz-replay and example tests run under qemu-user (scalar kernels;
 #              s390x also runs the byte-order-sensitive NumPy oracle tests); docs/platforms.md
 # TX_TEST_STAGES="release asan" runs a subset (for iterating; CI runs all).  Installs what it needs
-# first (Debian packages).  About 28 minutes on a quiet 2-core machine, 60 under load.
+# first (Debian packages).  29.5 minutes in a clean-clone run on a quiet 2-core machine; plan for twice that under load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stages=${TX_TEST_STAGES:-demo release asan configure tsan fuzz valgrind cross}
