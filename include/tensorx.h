@@ -1334,7 +1334,7 @@ TX_API tx_status tx_string_tensor_from_ort(const tx_tensor *content, const tx_te
 /* TX_SECTION_INTEROP_END */
 
 /* ---- Runtime: threads, CPU dispatch, allocation cache -----------------------------------------
- * Implemented in src/parallel/pool.c, src/dispatch/cpu.c, src/dispatch/dispatch.c and
+ * Implemented in src/exec/pool.c, src/dispatch/cpu.c, src/dispatch/dispatch.c and
  * src/core/alloc.c.  Measurements and policies: docs/performance.md. */
 /* TX_SECTION_RUNTIME_BEGIN */
 

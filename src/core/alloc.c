@@ -18,7 +18,7 @@
  * cached blocks and the slack after each request are poisoned, so a use after free is still
  * reported.  Custom allocators (tx_set_allocator) never see the cache. */
 #define _DEFAULT_SOURCE 1 /* madvise, MADV_HUGEPAGE */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -26,7 +26,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "parallel/pool.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define TX_ASAN 1
@@ -227,17 +226,12 @@ void tx_alloc_stats_get(tx_alloc_stats *stats) {
     pthread_mutex_unlock(&cache_lock);
 }
 
-static void cache_release_all(void) {
+void tx__alloc_cache_release_all(void) {
     cache_entry victims[CACHE_SLOTS];
     pthread_mutex_lock(&cache_lock);
     size_t nv = cache_evict(SIZE_MAX, victims);
     pthread_mutex_unlock(&cache_lock);
     release_victims(victims, nv);
-}
-
-void tx_shutdown(void) {
-    tx__pool_shutdown();
-    cache_release_all();
 }
 
 /* ---- the current allocator and the limit ------------------------------------------------------- */

@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* dtype.c -- the dtype table, generated from dtypes.def, and dtype name parsing (canonical names
  * plus TensorFlow's aliases). */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <ctype.h>
 
 #define TX_DTYPE(E, name, ctype, size, kind, descr) \
     {TX_##E, name, size, TX_KIND_##kind, descr},
 static const tx__dtype_info dtype_table[] = {
-#include "dtypes.def"
+#include "core/dtypes.def"
 };
 #undef TX_DTYPE
 
 /* The storage types must have the sizes the table says. */
 #define TX_DTYPE(E, name, ctype, size, kind, descr) \
     _Static_assert(sizeof(ctype) == (size), "dtypes.def: size of " name);
-#include "dtypes.def"
+#include "core/dtypes.def"
 #undef TX_DTYPE
 
 #define DTYPE_COUNT (sizeof dtype_table / sizeof dtype_table[0])

@@ -77,6 +77,8 @@ TX_HIDDEN void *tx__alloc(size_t size, const char *what);
 TX_HIDDEN void tx__free(void *ptr, size_t size);
 /* Small internal scratch memory (plans, index tables): same allocator, same failure rule. */
 TX_HIDDEN void *tx__calloc_array(size_t n, size_t elem, const char *what);
+/* Returns every block of the large-block cache to the system (tx_shutdown's second half). */
+TX_HIDDEN void tx__alloc_cache_release_all(void);
 
 /* ---- buffers and tensors (tensor.c) ---- */
 typedef struct tx__buffer tx__buffer;

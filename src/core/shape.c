@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* shape.c -- overflow-checked shape arithmetic, axis normalisation and reading of small integer
  * argument tensors (shape, perm, begin, ...).  Every op does its shape arithmetic through here. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* status.c -- status names and the per-thread error message. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

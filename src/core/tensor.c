@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tensor.c -- tensor handles and reference-counted buffers: creation, wrapping of caller memory,
  * views (which share a buffer), and the byte storages that string records point into. */
-#include "internal.h"
-#include "kernels/copy.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 
@@ -508,24 +507,6 @@ tx_status tx_tensor_ref(const tx_tensor *t, tx_tensor **out) {
     *out = NULL;
     TX_REQUIRE_TENSOR("tensor_ref", t, "t");
     return tx__tensor_view("tensor_ref", t, t->dtype, t->rank, t->dims, out);
-}
-
-tx_status tx_tensor_copy(const tx_tensor *t, tx_tensor **out) {
-    TX_REQUIRE_OUT("tensor_copy", out);
-    *out = NULL;
-    TX_REQUIRE_TENSOR("tensor_copy", t, "t");
-    tx_tensor *c;
-    TX_TRY(tx__tensor_alloc("tensor_copy", t->dtype, t->rank, t->dims, &c));
-    /* The generic copy: large blocks go over the thread pool with streaming stores. */
-    const int64_t n = (int64_t)t->nbytes, one = 1;
-    if (n > 0) tx__copy_nd(c->data, t->data, 1, &n, &one, &one, 1);
-    tx_status st = tx__share_strings(c, t);
-    if (st != TX_OK) {
-        tx_tensor_free(c);
-        return st;
-    }
-    *out = c;
-    return TX_OK;
 }
 
 tx_dtype tx_tensor_dtype(const tx_tensor *t) { return t ? t->dtype : TX_INVALID_DTYPE; }

@@ -3,7 +3,7 @@
  * register state the OS saves, as dav1d does: a CPU with AVX2 under an OS that does not save YMM
  * registers must not run AVX2 code), the level cap from tx_set_cpu_mask() / TENSORX_CPU, and the
  * public introspection calls tx_cpu_detected_level / tx_cpu_level / tx_isa_level_name. */
-#include "cpu.h"
+#include "dispatch/cpu.h"
 
 #include <pthread.h>
 #include <stdlib.h>

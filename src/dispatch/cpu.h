@@ -5,7 +5,7 @@
 #ifndef TX_DISPATCH_CPU_H
 #define TX_DISPATCH_CPU_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* What the CPU and the OS support (computed once; thread-safe). */
 TX_HIDDEN tx_isa_level tx__cpu_detect(void);

@@ -3,11 +3,11 @@
  * scalar kernels, then the AVX2 overrides, then the AVX-512 ones, each only if the CPU has the
  * level.  tx__kernels_get() returns the table of the level in use, so tx_set_cpu_mask() takes
  * effect for every op started afterwards without refilling anything. */
-#include "dispatch.h"
+#include "dispatch/dispatch.h"
 
 #include <pthread.h>
 
-#include "cpu.h"
+#include "dispatch/cpu.h"
 
 static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
 static tx__kernels tables[TX_ISA_AVX512 + 1];

@@ -6,7 +6,7 @@
 #ifndef TX_DISPATCH_DISPATCH_H
 #define TX_DISPATCH_DISPATCH_H
 
-#include "internal.h"
+#include "core/internal.h"
 #include "kernels/copy.h"
 #include "kernels/transpose.h"
 #include "kernels/cast_simd.h"

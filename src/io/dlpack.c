@@ -10,14 +10,14 @@
  * unversioned export, which cannot say so, refuses them (as NumPy does).  A build without the
  * DLPack header (TX_WITH_DLPACK) keeps all four functions, so the ABI is the same, and they return
  * unimplemented. */
-#include "internal.h"
+#include "core/internal.h"
 
 #if TX_HAVE_DLPACK
 #include <stdio.h>
 
 #include "io/dlpack_versioned.h"
 
-#include "kernels/copy.h"
+#include "exec/copy.h"
 
 /* kDLBool joined the enum in DLPack 0.8; the value is fixed by the specification, so we name it
  * here for builds against older headers such as Debian's 0.6. */

@@ -6,7 +6,7 @@
  * byte storage of a wrapped string tensor is a "wrapped" buffer in the tensor's storage list, so
  * data-movement ops keep it alive exactly as they keep any string storage alive.  Mapped windows
  * are read-only tensors: the file is opened O_RDONLY and every window ends up PROT_READ. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
 /* npy.c -- .npy reading and writing (format versions 1.0, 2.0 and 3.0), safe on hostile input:
  * every length in the header is checked against the bytes actually present before any read.
  * Conventions for dtypes numpy lacks are described in tensorx.h. */
-#include "internal.h"
-#include "byteorder.h"
+#include "core/internal.h"
+#include "core/byteorder.h"
 #include "io/npy_internal.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
 #ifndef TX_IO_NPY_INTERNAL_H
 #define TX_IO_NPY_INTERNAL_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* Checks the magic and version of the first `have` bytes of a file of `file_size` bytes and reads
  * where the header text starts and how long it is (which must fit in the file). */

@@ -5,7 +5,7 @@
  * tx_npy_write_header followed by the data chunk by chunk.  The rules are tx_npy_load's and
  * tx_npy_save's (src/io/npy.c): the same accepted header grammar, the same descr conventions, and
  * byte-identical headers on output. */
-#include "internal.h"
+#include "core/internal.h"
 #include "io/npy_internal.h"
 
 #include <errno.h>

@@ -10,9 +10,9 @@
  *    size_t start offset per element.
  * Every reader validates every record or offset before it reads a byte, and copies the bytes once
  * into one storage owned by the new tensor.  NUL bytes are ordinary bytes everywhere. */
-#include "internal.h"
+#include "core/internal.h"
 
-#include "byteorder.h"
+#include "core/byteorder.h"
 #include "io/tstring_word.h"
 
 #include <inttypes.h>

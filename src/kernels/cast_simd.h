@@ -10,7 +10,7 @@
 #ifndef TX_KERNELS_CAST_SIMD_H
 #define TX_KERNELS_CAST_SIMD_H
 
-#include "scalar/convert.h"
+#include "kernels/scalar/convert.h"
 
 /* The pairs with a SIMD kernel.  TX__CP_SAT_F32_U8 is tf.saturate_cast float32 -> uint8 in one
  * pass (clamp to [0, 255] as TF's clip does, NaN passing through, then the cast). */
@@ -40,9 +40,6 @@ typedef struct tx__cast_simd {
     tx__cast_fn swap_nt[TX__SWAP_WIDTHS];
 } tx__cast_simd;
 
-/* Outputs of at least this many bytes use the *_nt kernels (the caches hold a few MiB per core;
- * the same threshold as the generic copy's streaming stores). */
-#define TX__CAST_STREAM_BYTES ((int64_t)8 << 20)
 
 /* The plain-cast pair for (from, to), quantized types as their storage; -1 if it has no entry. */
 static inline int tx__cast_pair_of(tx_dtype from, tx_dtype to) {

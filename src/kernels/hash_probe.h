@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* One slot: a key and its id; id < 0 marks an empty slot (whatever its key). */
 typedef struct tx__slot32 {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* dst[c][r] = src[r][c] for r < rows, c < cols.  src rows are src_stride bytes apart with their
  * elements contiguous; dst rows (one per source column) are dst_stride bytes apart with their

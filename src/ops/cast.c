@@ -3,10 +3,11 @@
  * to_bfloat16, to_int32, to_int64 and bitcast.  The element rules live in
  * src/kernels/scalar/convert.h and the loops in src/kernels/scalar/cast.c; this file validates,
  * allocates and plans.  bitcast returns a view of the input's buffer. */
-#include "internal.h"
+#include "core/internal.h"
+#include "core/tuning.h"
 #include "dispatch/dispatch.h"
-#include "parallel/pool.h"
-#include "scalar/convert.h"
+#include "exec/pool.h"
+#include "kernels/scalar/convert.h"
 
 #include <float.h>
 #include <inttypes.h>
@@ -35,9 +36,6 @@ static tx_status copy_tensor(const char *op, const tx_tensor *x, tx_tensor **out
     return TX_OK;
 }
 
-/* Large element-wise work is split over the thread pool in pieces of about this many bytes of the
- * wider side; the pieces write disjoint outputs, so the bits do not depend on the thread count. */
-#define CAST_GRAIN_BYTES ((int64_t)256 << 10)
 
 typedef struct cast_job {
     tx__cast_fn fn;
@@ -52,7 +50,7 @@ static void cast_piece(void *ctx, int64_t begin, int64_t end) {
 }
 
 static int64_t grain_for(size_t a, size_t b) {
-    int64_t g = CAST_GRAIN_BYTES / (int64_t)(a > b ? a : b);
+    int64_t g = TX_GRAIN_BYTES / (int64_t)(a > b ? a : b);
     return g > 0 ? g : 1;
 }
 
@@ -60,7 +58,7 @@ static int64_t grain_for(size_t a, size_t b) {
  * cannot stay in the caches anyway. */
 static tx__cast_fn hot_kernel(int pair, size_t out_bytes) {
     const tx__cast_simd *k = &tx__kernels_get()->cast;
-    return (int64_t)out_bytes >= TX__CAST_STREAM_BYTES ? k->cast_nt[pair] : k->cast[pair];
+    return (int64_t)out_bytes >= TX_STREAM_MIN_BYTES ? k->cast_nt[pair] : k->cast[pair];
 }
 
 static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {

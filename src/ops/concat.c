@@ -5,17 +5,14 @@
  * inputs' rows side by side: one memcpy per input per row, walked in blocks of rows that stay in
  * cache while every input writes into them.  meshgrid writes one block (an argument broadcast over
  * the dims after its own) and replicates it with doubling memcpy. */
-#include "internal.h"
+#include "core/internal.h"
+#include "core/tuning.h"
 
 #include <inttypes.h>
 
-#include "kernels/copy.h"
-#include "parallel/pool.h"
+#include "exec/copy.h"
+#include "exec/pool.h"
 
-/* Work under PARALLEL_MIN_BYTES stays on the calling thread (waking workers costs about what a
- * megabyte copy does); a thread's piece moves at least GRAIN_BYTES.  The values of copy.c. */
-#define PARALLEL_MIN_BYTES ((int64_t)1 << 20)
-#define GRAIN_BYTES ((int64_t)256 << 10)
 /* Inputs whose rows average at least this many bytes are copied one by one with the generic
  * strided copy (parallel, with streaming stores for large outputs); narrower rows are joined row
  * block by row block, so that each output block is written while it is in cache. */
@@ -86,8 +83,8 @@ static void join_rows(char *dst, const tx_tensor *const *values, size_t n, int64
         return;
     }
     join_job j = {dst, values, n, outer, out_row};
-    if ((int64_t)total < PARALLEL_MIN_BYTES) join_piece(&j, 0, outer);
-    else tx__parallel_for(outer, at_least_one(GRAIN_BYTES / (int64_t)out_row), join_piece, &j);
+    if ((int64_t)total < TX_PARALLEL_MIN_BYTES) join_piece(&j, 0, outer);
+    else tx__parallel_for(outer, at_least_one(TX_GRAIN_BYTES / (int64_t)out_row), join_piece, &j);
 }
 
 /* Fills `count` elements of `w` bytes at dst with the element at v. */
@@ -313,12 +310,12 @@ static void meshgrid_fill(tx_tensor *o, const tx_tensor *arg, size_t ax) {
                   tx__dims_product(o->dims, ax + 1, o->rank), 0};
     const int64_t outer = tx__dims_product(o->dims, 0, ax);
     j.block = (size_t)(j.mid * j.inner) * j.w;
-    bool serial = (int64_t)o->nbytes < PARALLEL_MIN_BYTES;
+    bool serial = (int64_t)o->nbytes < TX_PARALLEL_MIN_BYTES;
     int64_t row = (int64_t)j.w * j.inner;
-    if (serial || (int64_t)j.block < PARALLEL_MIN_BYTES) mesh_fill_piece(&j, 0, j.mid);
-    else tx__parallel_for(j.mid, at_least_one(GRAIN_BYTES / row), mesh_fill_piece, &j);
+    if (serial || (int64_t)j.block < TX_PARALLEL_MIN_BYTES) mesh_fill_piece(&j, 0, j.mid);
+    else tx__parallel_for(j.mid, at_least_one(TX_GRAIN_BYTES / row), mesh_fill_piece, &j);
     if (serial) mesh_copy_piece(&j, 1, outer);
-    else tx__parallel_for(outer, at_least_one(GRAIN_BYTES / (int64_t)j.block), mesh_copy_piece, &j);
+    else tx__parallel_for(outer, at_least_one(TX_GRAIN_BYTES / (int64_t)j.block), mesh_copy_piece, &j);
 }
 
 /* Every output has the grid's shape and its own argument's dtype. */

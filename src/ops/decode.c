@@ -6,10 +6,11 @@
  * the data's byte order is not the host's.  string_to_number reproduces TF's parsers: the
  * double-conversion settings of tsl::safe_strtof/safe_strtod for floats and
  * tsl::safe_strto32/safe_strto64 for integers. */
-#include "internal.h"
+#include "core/internal.h"
+#include "core/tuning.h"
 #include "dispatch/dispatch.h"
-#include "parallel/pool.h"
-#include "scalar/convert.h"
+#include "exec/pool.h"
+#include "kernels/scalar/convert.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -201,7 +202,7 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     const tx__kernels *K = tx__kernels_get();
     decode_job j = {t->data, s, (size_t)row, (size_t)size, part,
                     part == 8 ? 3u : part == 4 ? 2u : part == 2 ? 1u : 0u, swap,
-                    (int64_t)t->nbytes >= TX__CAST_STREAM_BYTES, out_type == TX_BOOL, packed,
+                    (int64_t)t->nbytes >= TX_STREAM_MIN_BYTES, out_type == TX_BOOL, packed,
                     NULL, NULL, K->bulk_copy};
     if (swap) {
         j.swap_plain = K->cast.swap[tx__swap_index(part)];

@@ -4,10 +4,10 @@
  * around the on/one values, never a fill followed by a second pass).  The rules follow TF's
  * one_hot_op.cc and the Python sequence_mask (a Range compared with the lengths, then a Cast).
  * tx_one_hot_ex maps out-of-range indices under clamp/wrap; error and zero keep TF's all-off row. */
-#include "gather.h"
+#include "ops/gather.h"
 
-#include "parallel/pool.h"
-#include "scalar/gather.h"
+#include "exec/pool.h"
+#include "kernels/scalar/gather.h"
 
 #include <inttypes.h>
 

@@ -6,9 +6,9 @@
  * zero, clamp, wrap); the kernel picks one loop per policy, so TF's default path is unchanged.  The other ops of the family live in partition.c
  * (dynamic_partition, dynamic_stitch, boolean_mask), unique.c (unique_with_counts) and encode.c
  * (one_hot, sequence_mask). */
-#include "gather.h"
+#include "ops/gather.h"
 
-#include "scalar/gather.h"
+#include "kernels/scalar/gather.h"
 
 #include <inttypes.h>
 #include <stdio.h>

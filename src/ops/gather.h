@@ -5,7 +5,7 @@
 #ifndef TX_OPS_GATHER_H
 #define TX_OPS_GATHER_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* Capacity for a position string such as "[12,0,3]". */
 #define TX_POS_STR_CAP 160

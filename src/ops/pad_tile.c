@@ -8,16 +8,17 @@
  * Kernels (the pure loops at the top of the file) move bytes without validating:
  *  - tile copies the input into the first block of the output, then replicates along each axis
  *    from the innermost out, each time copying the already complete block of that axis: with
- *    doubling memcpys when blocks are large or many, with one strided-copy plan (kernels/copy.h)
+ *    doubling memcpys when blocks are large or many, with one strided-copy plan (exec/copy.h)
  *    when they are small.
  *  - pad walks the output once, in order: borders are filled (CONSTANT) or mirrored from the input
  *    (REFLECT, SYMMETRIC), replicated (EDGE) or wrapped (WRAP) from the input, and the interior of
  *    each row is one memcpy.  Dims without padding are
  *    merged first so rows are as long as possible. */
-#include "copy.h"
+#include "exec/copy.h"
 
+#include "core/tuning.h"
 #include "dispatch/dispatch.h"
-#include "parallel/pool.h"
+#include "exec/pool.h"
 
 #include <inttypes.h>
 
@@ -91,10 +92,7 @@ static void copy_reversed(char *dst, const char *src, int64_t start, int64_t n, 
 /* A pad problem after merging: `rank` dims, each with input size, padding before and after, and
  * byte strides; elements of `w` bytes (for the non-CONSTANT modes, w may cover trailing unpadded dims). */
 typedef struct pad_plan {
-    size_t rank;
-    int64_t in[TX_MAX_RANK], before[TX_MAX_RANK], after[TX_MAX_RANK];
-    int64_t in_stride[TX_MAX_RANK], out_stride[TX_MAX_RANK];
-    size_t w;
+    tx__pad_shape s; /* the normalised shape (exec/normalize.h) */
     tx_pad_mode mode;
     const char *pat; /* CONSTANT: the fill element */
     bool zero;       /* CONSTANT: the fill element is all zero bytes */
@@ -102,30 +100,30 @@ typedef struct pad_plan {
 } pad_plan;
 
 static void pad_constant_rec(const pad_plan *p, size_t k, char *dst, const char *src) {
-    int64_t os = p->out_stride[k], is = p->in_stride[k], n = p->in[k];
-    size_t w = p->w;
-    if (k + 1 == p->rank) {
-        fill_elems(dst, p->before[k], p->pat, w, p->zero);
-        dst += p->before[k] * os;
+    int64_t os = p->s.out_stride[k], is = p->s.in_stride[k], n = p->s.in[k];
+    size_t w = p->s.w;
+    if (k + 1 == p->s.rank) {
+        fill_elems(dst, p->s.before[k], p->pat, w, p->zero);
+        dst += p->s.before[k] * os;
         if (n) p->copy(dst, src, (size_t)n * w);
-        fill_elems(dst + n * os, p->after[k], p->pat, w, p->zero);
+        fill_elems(dst + n * os, p->s.after[k], p->pat, w, p->zero);
         return;
     }
     /* A whole border slab is one contiguous fill. */
     int64_t slab = os / (int64_t)w;
-    fill_elems(dst, p->before[k] * slab, p->pat, w, p->zero);
-    dst += p->before[k] * os;
+    fill_elems(dst, p->s.before[k] * slab, p->pat, w, p->zero);
+    dst += p->s.before[k] * os;
     for (int64_t i = 0; i < n; i++) pad_constant_rec(p, k + 1, dst + i * os, src + i * is);
-    fill_elems(dst + n * os, p->after[k] * slab, p->pat, w, p->zero);
+    fill_elems(dst + n * os, p->s.after[k] * slab, p->pat, w, p->zero);
 }
 
 static void pad_mirror_rec(const pad_plan *p, size_t k, char *dst, const char *src) {
-    int64_t os = p->out_stride[k], is = p->in_stride[k], n = p->in[k];
-    int64_t b = p->before[k], a = p->after[k];
+    int64_t os = p->s.out_stride[k], is = p->s.in_stride[k], n = p->s.in[k];
+    int64_t b = p->s.before[k], a = p->s.after[k];
     /* REFLECT leaves the edge element out of the mirror image; SYMMETRIC repeats it. */
     int64_t off = p->mode == TX_PAD_REFLECT ? 1 : 0;
-    size_t w = p->w;
-    if (k + 1 == p->rank) {
+    size_t w = p->s.w;
+    if (k + 1 == p->s.rank) {
         copy_reversed(dst, src, b - 1 + off, b, w);
         p->copy(dst + b * os, src, (size_t)n * w);
         copy_reversed(dst + (b + n) * os, src, n - 1 - off, a, w);
@@ -149,12 +147,13 @@ typedef struct pad_job {
 static void pad_piece(void *ctx, int64_t begin, int64_t end) {
     const pad_job *j = ctx;
     const pad_plan *p = j->p;
-    const int64_t os = p->out_stride[0], is = p->in_stride[0], b = p->before[0], n = p->in[0];
+    const int64_t os = p->s.out_stride[0], is = p->s.in_stride[0];
+    const int64_t b = p->s.before[0], n = p->s.in[0];
     const int64_t off = p->mode == TX_PAD_REFLECT ? 1 : 0;
     for (int64_t o = begin; o < end; o++) {
         char *dst = j->dst + o * os;
         if (p->mode == TX_PAD_CONSTANT) {
-            if (o < b || o >= b + n) fill_elems(dst, os / (int64_t)p->w, p->pat, p->w, p->zero);
+            if (o < b || o >= b + n) fill_elems(dst, os / (int64_t)p->s.w, p->pat, p->s.w, p->zero);
             else pad_constant_rec(p, 1, dst, j->src + (o - b) * is);
         } else {
             int64_t i = o < b ? b - 1 + off - o : o < b + n ? o - b : n - 1 - off - (o - b - n);
@@ -184,10 +183,10 @@ static inline int64_t edge_wrap_src(tx_pad_mode mode, int64_t j, int64_t before,
 }
 
 static void pad_edge_wrap_rec(const pad_plan *p, size_t k, char *dst, const char *src) {
-    int64_t os = p->out_stride[k], is = p->in_stride[k], n = p->in[k];
-    int64_t b = p->before[k], a = p->after[k];
-    size_t w = p->w;
-    if (k + 1 == p->rank) {
+    int64_t os = p->s.out_stride[k], is = p->s.in_stride[k], n = p->s.in[k];
+    int64_t b = p->s.before[k], a = p->s.after[k];
+    size_t w = p->s.w;
+    if (k + 1 == p->s.rank) {
         if (p->mode == TX_PAD_EDGE) {
             fill_elems(dst, b, src, w, false);
             memcpy(dst + b * os, src, (size_t)n * w);
@@ -210,12 +209,6 @@ static void pad_edge_wrap_rec(const pad_plan *p, size_t k, char *dst, const char
 /* Small blocks are replicated by a strided-copy plan (typed moves for 1..16-byte blocks); larger
  * ones by doubling memcpys per block. */
 #define TILE_PLAN_MAX_BLOCK 16
-/* pad: outputs of this many bytes and more are split over the threads in pieces of at least
- * PAD_GRAIN_BYTES, and from PAD_STREAM_BYTES on the rows' interiors use streaming stores (the
- * generic copy's thresholds, kernels/scalar/copy.c). */
-#define PAD_PARALLEL_BYTES ((size_t)1 << 20)
-#define PAD_GRAIN_BYTES ((int64_t)256 << 10)
-#define PAD_STREAM_BYTES ((int64_t)8 << 20)
 /* Repeated runs of at least this many bytes go through one strided copy (tile_run). */
 #define TILE_ONE_COPY_MIN_RUN 256
 
@@ -355,44 +348,6 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
     return TX_OK;
 }
 
-/* Merges dims so rows are long: an unpadded dim joins the dim before it (CONSTANT: always, the
- * fill does not care; other modes: only when that dim is unpadded too, as a mirror image must
- * keep rows whole), and in those modes the unpadded dims after the last padded one become
- * part of the element.  Called only when the output has elements, so every product fits: the
- * input's dims and the paddings are each at most the output dim they make up. */
-static void pad_plan_make(pad_plan *p, const tx_tensor *in, const int64_t *pads, tx_pad_mode mode) {
-    size_t r = in->rank, last = 0;
-    p->mode = mode;
-    p->w = tx_dtype_size(in->dtype);
-    for (size_t d = 0; d < r; d++)
-        if (pads[2 * d] || pads[2 * d + 1]) last = d + 1;
-    if (mode != TX_PAD_CONSTANT) {
-        for (size_t d = last; d < r; d++) p->w *= (size_t)in->dims[d];
-        r = last;
-    }
-    size_t k = 0;
-    for (size_t d = 0; d < r; d++) {
-        int64_t n = in->dims[d], b = pads[2 * d], a = pads[2 * d + 1];
-        bool prev_unpadded = k > 0 && p->before[k - 1] == 0 && p->after[k - 1] == 0;
-        if (k > 0 && b == 0 && a == 0 && (mode == TX_PAD_CONSTANT || prev_unpadded)) {
-            p->in[k - 1] *= n;
-            p->before[k - 1] *= n;
-            p->after[k - 1] *= n;
-            continue;
-        }
-        p->in[k] = n, p->before[k] = b, p->after[k] = a;
-        k++;
-    }
-    p->rank = k;
-    int64_t is = (int64_t)p->w, os = (int64_t)p->w;
-    for (size_t d = k; d-- > 0;) {
-        p->in_stride[d] = is;
-        p->out_stride[d] = os;
-        is *= p->in[d];
-        os *= p->before[d] + p->in[d] + p->after[d];
-    }
-}
-
 tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode mode,
                  const tx_tensor *constant_values, tx_tensor **out) {
     static const char *op = "pad";
@@ -470,18 +425,22 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
         tx_tensor_free(o);
         return TX_RESOURCE_EXHAUSTED;
     }
-    pad_plan_make(p, tensor, pads, mode);
-    p->copy = (int64_t)o->nbytes >= PAD_STREAM_BYTES ? tx__kernels_get()->bulk_copy : tx__bulk_copy_scalar;
+    p->mode = mode;
+    /* Mirror, edge and wrap modes copy whole rows of the input: they keep rows whole. */
+    tx__pad_shape_make(&p->s, tensor->rank, tensor->dims, tx_dtype_size(tensor->dtype), pads,
+                       mode != TX_PAD_CONSTANT);
+    p->copy = (int64_t)o->nbytes >= TX_STREAM_MIN_BYTES ? tx__kernels_get()->bulk_copy : tx__bulk_copy_scalar;
     if (mode == TX_PAD_CONSTANT) {
         static const char zeros[16] = {0};
         p->pat = constant_values ? constant_values->data : zeros;
         p->zero = true;
-        for (size_t i = 0; i < p->w; i++) p->zero &= p->pat[i] == 0;
+        for (size_t i = 0; i < p->s.w; i++) p->zero &= p->pat[i] == 0;
     }
-    if (p->rank >= 2 && mode != TX_PAD_EDGE && mode != TX_PAD_WRAP && o->nbytes >= PAD_PARALLEL_BYTES) {
+    if (p->s.rank >= 2 && mode != TX_PAD_EDGE && mode != TX_PAD_WRAP &&
+        (int64_t)o->nbytes >= TX_PARALLEL_MIN_BYTES) {
         pad_job j = {p, o->data, tensor->data};
-        const int64_t rows = p->before[0] + p->in[0] + p->after[0];
-        const int64_t grain = PAD_GRAIN_BYTES / p->out_stride[0];
+        const int64_t rows = p->s.before[0] + p->s.in[0] + p->s.after[0];
+        const int64_t grain = TX_GRAIN_BYTES / p->s.out_stride[0];
         tx__parallel_for(rows, grain > 0 ? grain : 1, pad_piece, &j);
     } else if (mode == TX_PAD_CONSTANT) {
         pad_constant_rec(p, 0, o->data, tensor->data);

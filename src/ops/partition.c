@@ -5,9 +5,9 @@
  * kernels/scalar/gather.c.  Shape rules and messages follow TF's dynamic_partition_op.cc,
  * dynamic_stitch_op.cc and the Python boolean_mask in array_ops.py.  tx_dynamic_stitch_ex adds an
  * out-of-range policy for negative indices (drop, row 0, or modulo the row count). */
-#include "gather.h"
+#include "ops/gather.h"
 
-#include "scalar/gather.h"
+#include "kernels/scalar/gather.h"
 
 #include <inttypes.h>
 

@@ -3,22 +3,19 @@
  * reverse_v2 (current tf.reverse with an axis list), reverse_sequence and transpose (with
  * tf.transpose's conjugate flag).  Each op validates with TensorFlow's rules, plans the copy on a
  * normalised shape, and hands the loops to kernels: reverse is a strided copy with negative
- * source strides (kernels/copy.h: whole runs move with memcpy when the innermost dim is not
+ * source strides (exec/copy.h: whole runs move with memcpy when the innermost dim is not
  * reversed), transpose merges dims that stay adjacent and runs batches of tiled 2-D transposes
  * keyed by element width (kernels/transpose.h). */
-#include "internal.h"
+#include "core/internal.h"
+#include "core/tuning.h"
 
 #include <inttypes.h>
 
 #include "dispatch/dispatch.h"
-#include "kernels/copy.h"
+#include "exec/copy.h"
 #include "kernels/transpose.h"
-#include "parallel/pool.h"
+#include "exec/pool.h"
 
-/* Work under PARALLEL_MIN_BYTES stays on the calling thread (waking workers costs about what a
- * megabyte copy does); a thread's piece moves at least GRAIN_BYTES.  The values of copy.c. */
-#define PARALLEL_MIN_BYTES ((int64_t)1 << 20)
-#define GRAIN_BYTES ((int64_t)256 << 10)
 
 static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
 
@@ -246,8 +243,8 @@ tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengt
                                   (size_t)Q * tx_dtype_size(input->dtype), batch_dim < seq_dim,
                                   lens};
         int64_t units = P * j.X * M, unit_bytes = (int64_t)o->nbytes / units;
-        if ((int64_t)o->nbytes < PARALLEL_MIN_BYTES) reverse_sequence_piece(&j, 0, units);
-        else tx__parallel_for(units, at_least_one(GRAIN_BYTES / unit_bytes), reverse_sequence_piece, &j);
+        if ((int64_t)o->nbytes < TX_PARALLEL_MIN_BYTES) reverse_sequence_piece(&j, 0, units);
+        else tx__parallel_for(units, at_least_one(TX_GRAIN_BYTES / unit_bytes), reverse_sequence_piece, &j);
     }
     if (lens) tx__free(lens, (nlens ? nlens : 1) * sizeof *lens);
     if (st == TX_OK) *out = o;
@@ -295,51 +292,6 @@ static tx_status read_perm(const char *op, const tx_tensor *a, const tx_tensor *
                    "%s: perm %s is not a permutation of [0, %zu): %zu is missing", op,
                    tx__format_dims(buf, sizeof buf, r, norm), r, i);
     return TX_OK;
-}
-
-/* A transpose reduced to its essentials: `rank` input dims `dims` of `width`-byte elements and
- * the output order `perm`, with no size-1 dims, no two dims that stay adjacent, and the innermost
- * input dim folded into the width when it stays innermost. */
-typedef struct transpose_plan {
-    size_t rank;
-    int64_t dims[TX_MAX_RANK];
-    size_t perm[TX_MAX_RANK];
-    size_t width;
-} transpose_plan;
-
-/* Called for a non-empty a: merged dims are products of its dims, at most its element count. */
-static void transpose_plan_make(transpose_plan *pl, const tx_tensor *a, const size_t *perm) {
-    size_t r = 0, map[TX_MAX_RANK], q[TX_MAX_RANK], inv[TX_MAX_RANK];
-    int64_t dims[TX_MAX_RANK];
-    /* Drop size-1 dims: they move nothing. */
-    for (size_t d = 0; d < a->rank; d++) {
-        map[d] = a->dims[d] == 1 ? SIZE_MAX : r;
-        if (a->dims[d] != 1) dims[r++] = a->dims[d];
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < a->rank; i++)
-        if (map[perm[i]] != SIZE_MAX) q[k++] = map[perm[i]];
-    for (size_t j = 0; j < r; j++) inv[q[j]] = j;
-    /* Merge input dim d into d-1 when it follows d-1 directly in the output too. */
-    size_t group[TX_MAX_RANK], g = 0;
-    for (size_t d = 0; d < r; d++) {
-        if (d > 0 && inv[d] == inv[d - 1] + 1) {
-            pl->dims[g - 1] *= dims[d];
-        } else {
-            pl->dims[g++] = dims[d];
-        }
-        group[d] = g - 1;
-    }
-    size_t n = 0;
-    for (size_t j = 0; j < r; j++)
-        if (j == 0 || group[q[j]] != group[q[j - 1]]) pl->perm[n++] = group[q[j]];
-    pl->rank = g;
-    pl->width = tx_dtype_size(a->dtype);
-    /* An innermost dim that stays innermost is a contiguous run on both sides: a wider element. */
-    if (g > 0 && pl->perm[g - 1] == g - 1) {
-        pl->width *= (size_t)pl->dims[g - 1];
-        pl->rank = g - 1;
-    }
 }
 
 /* The batched 2-D part of a transpose: planes of rows x cols (source rows sstride bytes apart,
@@ -394,9 +346,6 @@ static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
     }
 }
 
-/* Outputs above this size are written with streaming stores where the kernel can (the value of
- * copy.c): they cannot stay in the caches, and a plain store first reads its line from memory. */
-#define STREAM_MIN_BYTES ((int64_t)8 << 20)
 
 /* The block side for splitting a plane of `n` elements along one side: n itself when small,
  * otherwise `target` elements rounded down to a multiple of 64 (a whole number of tiles of every
@@ -416,7 +365,7 @@ static int64_t block_side(int64_t n, int64_t target) {
  * width-generic tiled one), or for very wide elements the generic strided copy, whose memcpy runs
  * are then long enough.  Both split large work over the thread pool.  The plan is of a non-empty
  * tensor: strides, plane and batch sizes are products of its dims, at most its byte size. */
-static void transpose_run(const transpose_plan *pl, char *dst, const char *src) {
+static void transpose_run(const tx__transpose_plan *pl, char *dst, const char *src) {
     size_t r = pl->rank, w = pl->width;
     if (r == 0) {
         tx__copy_nd(dst, src, 0, NULL, NULL, NULL, w);
@@ -459,15 +408,15 @@ static void transpose_run(const transpose_plan *pl, char *dst, const char *src) 
     j.sstride = in_strides[a];
     j.dstride = ostrides[qb];
     int64_t plane = j.rows * j.cols * (int64_t)w, total = nbatch * plane;
-    j.stream = total >= STREAM_MIN_BYTES;
+    j.stream = total >= TX_STREAM_MIN_BYTES;
     /* Planes above a grain are cut into blocks of about a grain (bands of rows across all
      * columns while such a band is at most a grain, then narrower) so that a few large planes --
      * or one with few rows -- still spread over the threads.  A block has at least 1 KiB of each
      * destination row it writes (the kernels' streaming unit), when the plane has that much. */
-    if (plane > GRAIN_BYTES) {
-        int64_t want = GRAIN_BYTES / (j.cols * (int64_t)w), least = 1024 / (int64_t)w;
+    if (plane > TX_GRAIN_BYTES) {
+        int64_t want = TX_GRAIN_BYTES / (j.cols * (int64_t)w), least = 1024 / (int64_t)w;
         j.chunk_rows = block_side(j.rows, want > least ? want : least);
-        j.chunk_cols = block_side(j.cols, GRAIN_BYTES / (j.chunk_rows * (int64_t)w));
+        j.chunk_cols = block_side(j.cols, TX_GRAIN_BYTES / (j.chunk_rows * (int64_t)w));
     } else {
         j.chunk_rows = j.rows;
         j.chunk_cols = j.cols;
@@ -475,8 +424,8 @@ static void transpose_run(const transpose_plan *pl, char *dst, const char *src) 
     j.nrc = (j.rows + j.chunk_rows - 1) / j.chunk_rows;
     j.ncc = (j.cols + j.chunk_cols - 1) / j.chunk_cols;
     int64_t units = nbatch * j.nrc * j.ncc, unit_bytes = plane / (j.nrc * j.ncc);
-    if (total < PARALLEL_MIN_BYTES) transpose_piece(&j, 0, units);
-    else tx__parallel_for(units, at_least_one(GRAIN_BYTES / at_least_one(unit_bytes)), transpose_piece, &j);
+    if (total < TX_PARALLEL_MIN_BYTES) transpose_piece(&j, 0, units);
+    else tx__parallel_for(units, at_least_one(TX_GRAIN_BYTES / at_least_one(unit_bytes)), transpose_piece, &j);
 }
 
 /* Negates the imaginary part of complex values [begin, end): flipping the sign bit is exactly
@@ -509,8 +458,8 @@ static void conjugate_in_place(tx_tensor *t) {
     if (t->dtype != TX_COMPLEX64 && t->dtype != TX_COMPLEX128) return;
     conj_job j = {t->data, t->dtype};
     int64_t w = (int64_t)tx_dtype_size(t->dtype);
-    if ((int64_t)t->nbytes < PARALLEL_MIN_BYTES) conjugate_piece(&j, 0, t->numel);
-    else tx__parallel_for(t->numel, GRAIN_BYTES / w, conjugate_piece, &j);
+    if ((int64_t)t->nbytes < TX_PARALLEL_MIN_BYTES) conjugate_piece(&j, 0, t->numel);
+    else tx__parallel_for(t->numel, TX_GRAIN_BYTES / w, conjugate_piece, &j);
 }
 
 tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
@@ -526,8 +475,8 @@ tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
     tx_tensor *o;
     TX_TRY(alloc_like(op, a, a->rank, odims, &o));
     if (o->numel > 0) {
-        transpose_plan pl;
-        transpose_plan_make(&pl, a, p);
+        tx__transpose_plan pl;
+        tx__transpose_plan_make(&pl, a->rank, a->dims, tx_dtype_size(a->dtype), p);
         transpose_run(&pl, o->data, a->data);
         /* tf.transpose(conjugate=True) uses ConjugateTranspose only for complex dtypes. */
         if (conjugate) conjugate_in_place(o);

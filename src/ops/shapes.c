@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* shapes.c -- TF's "Shapes and Shaping" ops: shape, shape_n, size, rank, reshape, squeeze and
  * expand_dims.  reshape, squeeze and expand_dims return views that share the input's buffer. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <inttypes.h>
 

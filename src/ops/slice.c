@@ -2,8 +2,8 @@
 /* slice.c -- TF's Slice op (tf.slice): the block of the input that starts at `begin` and has
  * `size` elements per dim, with TF's rule that size -1 means "to the end" and TF's bounds checks
  * (a zero-size dim only takes begin 0, size 0).  The copy is one strided-copy plan
- * (kernels/copy.h), so contiguous rows move with memcpy. */
-#include "copy.h"
+ * (exec/copy.h), so contiguous rows move with memcpy. */
+#include "exec/copy.h"
 
 #include <inttypes.h>
 

@@ -4,16 +4,16 @@
  * required_space_to_batch_paddings, space_to_depth, depth_to_space (NHWC and NCHW; TF's DCR
  * order and, as an ONNX preset, CRD) and extract_image_patches.  Each op validates its arguments in TF's order with TF's status
  * categories, computes the output shape with overflow checks, then runs one pass: the
- * space/batch ops and patches through the kernels of kernels/scalar/spatial.c, space/depth as a
- * single strided copy (kernels/copy.h) whose contiguous runs are block_size * depth elements in
+ * space/batch ops and patches through the routines of exec/spatial.c, space/depth as a
+ * single strided copy (exec/copy.h) whose contiguous runs are block_size * depth elements in
  * NHWC, and a row kernel in NCHW.  All of them move bytes only, so every dtype works, strings included. */
-#include "internal.h"
-#include "gather.h"
+#include "core/internal.h"
+#include "ops/gather.h"
 
 #include <inttypes.h>
 
-#include "copy.h"
-#include "scalar/spatial.h"
+#include "exec/copy.h"
+#include "exec/spatial.h"
 
 /* ---- shared helpers ---------------------------------------------------------------------------- */
 

@@ -2,10 +2,10 @@
 /* split.c -- TF's Split, SplitV (tf.split with a count or a list of sizes) and Unpack
  * (tf.unpack / tf.unstack), plus ONNX Split-18's uneven num_outputs rule as a preset
  * (tx_split_uneven).  All three cut the input along one axis into consecutive parts; each
- * part is one strided-copy plan (kernels/copy.h) over [rows before the axis, part x inner block],
+ * part is one strided-copy plan (exec/copy.h) over [rows before the axis, part x inner block],
  * so every row of a part moves with one memcpy.  Validation follows TF's kernels (split_op.cc,
  * split_v_op.cc, unpack_op.cc) in their order. */
-#include "copy.h"
+#include "exec/copy.h"
 
 #include <inttypes.h>
 

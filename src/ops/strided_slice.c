@@ -4,9 +4,9 @@
  * the "sparse" spec (one entry per begin/end/strides element, with ellipsis and new axes) is
  * expanded into a "dense" spec with one entry per input dim, each begin/end is canonicalised with
  * Python's clamping rules, and the output shape is the per-dim sizes with new axes inserted and
- * shrunk dims dropped.  The copy is one strided-copy plan over the input dims (kernels/copy.h):
+ * shrunk dims dropped.  The copy is one strided-copy plan over the input dims (exec/copy.h):
  * a negative stride is a negative byte stride, and contiguous runs move with memcpy. */
-#include "copy.h"
+#include "exec/copy.h"
 
 #include <inttypes.h>
 

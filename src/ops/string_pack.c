@@ -6,7 +6,7 @@
  * compact form (int32 offsets, strings concatenated in row-major order), as OpenVINO's reference
  * implementation does; when the strings already lie that way in one byte storage (a tensor made
  * by tx_tensor_new_strings, decode of a file, encode_raw, ...), symbols is a view of it. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <inttypes.h>
 

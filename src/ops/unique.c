@@ -23,9 +23,9 @@
  * position) pairs with a bottom-up merge sort (strings: positions, by bytes) and reads y, idx and
  * count off the runs of equal keys; the first position of a run is the value's first occurrence,
  * whose bits y keeps. */
-#include "internal.h"
+#include "core/internal.h"
 #include "dispatch/dispatch.h"
-#include "parallel/pool.h"
+#include "exec/pool.h"
 
 #include <inttypes.h>
 

@@ -11,6 +11,7 @@
 
 #include "dispatch/cpu.h"
 #include "dispatch/dispatch.h"
+#include "exec/copy.h"
 
 #define GUARD 128
 #define GUARD_BYTE 0xA5

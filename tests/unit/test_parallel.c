@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_parallel.c -- the thread pool (src/parallel/pool.c) and the parallel strided copy
- * (src/kernels/scalar/copy.c): the static split covers [0, n) exactly once in whole grains, every
+/* test_parallel.c -- the thread pool (src/exec/pool.c) and the parallel strided copy
+ * (src/exec/copy.c): the static split covers [0, n) exactly once in whole grains, every
  * index runs exactly once for many n / grain / thread counts, results are identical for any thread
  * count, nested and concurrent callers, TENSORX_NUM_THREADS, re-sizing and tx_shutdown; the copy
  * planner with dims and strides whose products pass int64.  No timing is asserted anywhere. */
@@ -13,8 +13,8 @@
 
 #include "testutil.h"
 
-#include "kernels/copy.h"
-#include "parallel/pool.h"
+#include "exec/copy.h"
+#include "exec/pool.h"
 
 /* ---- the split ----------------------------------------------------------------------------- */
 

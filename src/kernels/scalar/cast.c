@@ -5,7 +5,7 @@
  * convert.h; quantized dtypes use the loops of their integer storage, as TF's Cast kernel does
  * (it bitcasts qint8 to int8 and so on).  A pair of equal dtypes is a plain copy, so no NaN payload
  * or stray bool byte is ever rewritten by an identity cast. */
-#include "convert.h"
+#include "kernels/scalar/convert.h"
 #include "kernels/cast_simd.h"
 
 /* Storage type of each dtype. */

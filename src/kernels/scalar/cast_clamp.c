@@ -2,7 +2,7 @@
 /* cast_clamp.c -- the clamping loops of tf.saturate_cast (src/ops/cast.c): each real dtype is
  * clamped in place to [lo, hi] before the ordinary cast kernel runs.  The comparisons are
  * std::min(v, hi) then std::max(., lo), as in TF's ClipByValue, so a NaN element stays NaN. */
-#include "convert.h"
+#include "kernels/scalar/convert.h"
 #include "kernels/cast_simd.h"
 
 #define CLAMP_INT(T, lo_, hi_)                                                                   \

@@ -4,7 +4,7 @@
  * way from the input string to the output (complex types are passed as their parts).  The
  * per-width functions are the portable entries of the dispatch table (kernels/cast_simd.h) and the
  * tails of the SIMD versions; both pointers may have any alignment. */
-#include "convert.h"
+#include "kernels/scalar/convert.h"
 #include "kernels/cast_simd.h"
 
 void tx__swap_copy(void *dst, const void *src, int64_t n, size_t width) {

@@ -37,7 +37,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* ---- float16 / bfloat16 bit conversions (exact, portable) ---- */
 

@@ -5,7 +5,7 @@
  * fixed-size move the compiler turns into one load and store; any other slice size uses memcpy)
  * and, where it reads indices, per index width (int16, int32, int64) and out-of-range policy, so no
  * hot loop branches on a dtype or a policy. */
-#include "scalar/gather.h"
+#include "kernels/scalar/gather.h"
 
 typedef struct {
     uint64_t a, b;

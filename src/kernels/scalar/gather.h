@@ -7,7 +7,7 @@
 #ifndef TX_KERNELS_SCALAR_GATHER_H
 #define TX_KERNELS_SCALAR_GATHER_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* An out-of-range index v (dim > 0) under TX_OOB_WRAP: v mod dim in [0, dim), Python's rule for
  * negatives.  No overflow: |v % dim| < dim. */

@@ -14,9 +14,9 @@
  * than it saves: it is transposed directly, four columns per pass.  Tiles are visited in blocks of
  * SB x SB elements so that the pages one pass touches on either side stay in the TLB, and 1- and
  * 2-byte elements move in 8x8 and 4x4 blocks transposed inside 64-bit words. */
-#include "transpose.h"
+#include "kernels/transpose.h"
 
-#include "byteorder.h"
+#include "core/byteorder.h"
 
 typedef struct tx__u128 {
     uint64_t lo, hi;

@@ -4,12 +4,12 @@
  * statically: the range [0, n) is cut into at most one piece per thread, each piece a whole number
  * of grains (the last one also takes the partial grain at the end), so an op whose pieces compute disjoint outputs gives the same bits
  * for any thread count. */
-#ifndef TX_PARALLEL_POOL_H
-#define TX_PARALLEL_POOL_H
+#ifndef TX_EXEC_POOL_H
+#define TX_EXEC_POOL_H
 
 #include <stdint.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* Computes the part [begin, end) of a range; called once per piece, from any thread. */
 typedef void (*tx__range_fn)(void *ctx, int64_t begin, int64_t end);
@@ -25,8 +25,5 @@ TX_HIDDEN void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void 
  * of pieces k and writes piece i's start to starts[i] for i <= k (starts[k] = n).  starts must have
  * room for TX_MAX_THREADS + 1 entries.  Exposed for the tests. */
 TX_HIDDEN int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts);
-
-/* Joins the workers (tx_shutdown's first half). */
-TX_HIDDEN void tx__pool_shutdown(void);
 
 #endif

@@ -10,9 +10,9 @@
  * patches: each output cell (b, r, c) is kr runs of kc * depth elements; the part of a run that
  * falls inside the image is one memcpy when rate_cols == 1 (else depth-sized pieces) and the
  * rest is zeroed. */
-#include "spatial.h"
+#include "exec/spatial.h"
 
-#include "copy.h"
+#include "exec/copy.h"
 
 /* ceil(x / b) for b > 0, clamped below at 0; written so that it cannot overflow. */
 static int64_t ceil_div_pos(int64_t x, int64_t b) { return x <= 0 ? 0 : (x - 1) / b + 1; }

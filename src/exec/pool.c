@@ -11,7 +11,7 @@
  * tx_set_num_threads and tx_shutdown take run_lock blocking, so they wait for the running section
  * and then join the workers; the next parallel call re-creates them at the new size.  If a
  * worker cannot be created the pool runs with the ones it has (possibly none: inline). */
-#include "pool.h"
+#include "exec/pool.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -150,10 +150,12 @@ static void pool_stop(void) {
     pool_started = false;
 }
 
-void tx__pool_shutdown(void) {
+/* The workers first (this waits for a running parallel section), then the allocator's cache. */
+void tx_shutdown(void) {
     pthread_mutex_lock(&run_lock);
     pool_stop();
     pthread_mutex_unlock(&run_lock);
+    tx__alloc_cache_release_all();
 }
 
 void tx_set_num_threads(int n) {

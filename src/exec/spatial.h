@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* spatial.h -- kernels of the space/batch/depth family and of extract_image_patches: pure loops
- * over raw memory, planned and validated by src/ops/spatial.c.  space_to_depth and depth_to_space
- * in NHWC need no kernel of their own (they are one tx__copy_nd each; NCHW has a row kernel
- * below); space_to_batch(_nd) and
- * batch_to_space(_nd) share the box-copy kernel below, and extract_image_patches has its own. */
-#ifndef TX_KERNELS_SPATIAL_H
-#define TX_KERNELS_SPATIAL_H
+/* spatial.h -- the executors of the space/batch/depth family and of extract_image_patches, planned
+ * and validated by src/ops/spatial.c: space_to_batch(_nd) and batch_to_space(_nd) share a box copy
+ * over the generic N-d copy, NCHW space/depth has a row routine, extract_image_patches its own
+ * loop.  space_to_depth and depth_to_space in NHWC need none (one tx__copy_nd each). */
+#ifndef TX_EXEC_SPATIAL_H
+#define TX_EXEC_SPATIAL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* The relation between a "space" tensor S of shape [batch, space[0..m), inner bytes] and a
  * "batch" tensor T of shape [prod(block) * batch, bsp[0..m), inner bytes]:
