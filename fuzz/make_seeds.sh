@@ -10,7 +10,7 @@
 #   args/  the argument texts of those calls, plus a few JSON documents
 #   npy/   .npy files made by NumPy (every dtype, orders, versions) and broken ones
 #   decode/, string_pack/, string_layout/, dlpack/  hand-made inputs in those targets' layouts
-# Files named crash-* (regressions found by fuzzing) are kept; everything else is remade.
+# Files named crash-* (reproducers of crashes found by fuzzing) are kept; everything else is remade.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")

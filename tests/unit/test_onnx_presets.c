@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_onnx_presets.c -- the ONNX semantics presets of issue 10 (part 7) in the slicing, spatial
- * and unique ops: pad modes EDGE and WRAP (ONNX Pad-19 'edge'/'wrap'), tx_split_uneven (ONNX
- * Split-18 num_outputs), tx_depth_to_space_ex with TX_DEPTH_CRD (ONNX DepthToSpace mode CRD) and
+/* test_onnx_presets.c -- the ONNX semantics presets of the slicing, spatial and unique ops: pad
+ * modes EDGE and WRAP (ONNX Pad-19 'edge'/'wrap'), tx_split_uneven (ONNX Split-18 num_outputs),
+ * tx_depth_to_space_ex with TX_DEPTH_CRD (ONNX DepthToSpace mode CRD) and
  * tx_unique_with_counts_ex(sorted) (ONNX Unique sorted=1).  The ONNX specification's examples,
- * edge cases (wrap past the dim, NaN and signed zero, strings), the TF default left unchanged,
+ * edge cases (wrap past the dim, NaN and signed zero, strings), the TF default without a preset,
  * errors (status + message) and an allocation-failure sweep for each preset. */
 #include "testutil.h"
 

@@ -38,7 +38,7 @@ extern __typeof__(tx_set_num_threads) tx_set_num_threads __attribute__((weak));
 static const char *const aliases[][2] = {
     {"split_v", "split"},
     {"reverse_v2", "reverse"},
-    /* Issue 10: options of the same CLI ops (ONNX presets, out-of-range policies). */
+    /* Options of the same CLI ops (ONNX presets, out-of-range policies). */
     {"split_uneven", "split"},                       /* uneven=true */
     {"depth_to_space_ex", "depth_to_space"},         /* mode=CRD */
     {"unique_with_counts_ex", "unique_with_counts"}, /* sorted=true */
