@@ -155,7 +155,7 @@ static void test_split_uneven(void **state) {
     tu_assert_shape(outs[3], TX_FLOAT32, 1, TU_DIMS(1));
     tu_assert_values(outs[3], TU_VALS(7));
     for (int i = 0; i < 4; i++) tx_tensor_free(outs[i]);
-    /* TF's rule is unchanged: 4 does not divide 7. */
+    /* Without the preset, TF's rule: 4 does not divide 7. */
     tu_assert_error(tx_split(x, 0, 4, outs), TX_INVALID_ARGUMENT, "evenly divide");
     /* 8 parts of 7: chunk 1, seven of them use everything, the last is empty. */
     assert_int_equal(tx_split_uneven(x, 0, 8, outs), TX_OK);
