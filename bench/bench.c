@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench.c -- the tensorx benchmark: times every workload of issue 7's table through the public API
- * only, next to this machine's memcpy bandwidth measured in the same run, and prints a table or
+/* bench.c -- the tensorx benchmark: times every workload of its table (below) through the public
+ * API only, next to this machine's memcpy bandwidth measured in the same run, and prints a table or
  * one JSON object per workload (--json) for bench/peers.py to merge with NumPy, PyTorch, ONNX
  * Runtime and XNNPACK.  Each workload is timed twice: the ordinary allocating call (default
  * allocator, steady state) and the call writing into memory the caller already owns and has

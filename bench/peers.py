@@ -15,9 +15,10 @@ out of that workload's "peers" object.
 
 With --tx-bench (what scripts/bench.sh uses), runs tensorx_bench itself one workload at a time,
 each followed at once by the peers on the same workload, and prints the side-by-side table (or,
-with --json, one JSON object per workload in the issue's format).  With --tensorx (the output of
-an earlier `tensorx_bench --json`), merges that instead.  With neither, prints the peers' own
-JSON lines.  Sizes and workload names must match bench/bench.c (the same scale rules are below).
+with --json, one JSON object per workload, its first seven keys workload, bytes, tensorx_s, peers,
+memcpy_gbps, ratio_best_peer and ratio_memcpy, as docs/performance.md describes).  With --tensorx
+(the output of an earlier `tensorx_bench --json`), merges that instead.  With neither, prints the
+peers' own JSON lines.  Sizes and workload names must match bench/bench.c (the same scale rules are below).
 """
 import argparse
 import json

@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # make_seeds.sh BUILD_DIR -- regenerates the seed corpora in fuzz/corpora/ from a build (any build
 # type with tests; the corpora do not depend on it):
-#   ops/   every call of fuzz/op_examples.h (fuzz_mkseed --examples) and of the CLI golden tests
-#          (tests/cli/*.sh run with TX pointing at fuzz_mkseed), in opcodec.h's encoding
-#   ops_diff/  every call of fuzz/op_examples.h unscaled and scaled up (opcodec.h's flags), and
-#          each op's first call with every dtype attribute value; the differential fuzzer also
+#   ops/   every call of tests/unit/op_examples.h (fuzz_mkseed --examples) and of the CLI golden
+#          tests (tests/cli/*.sh run with TX pointing at fuzz_mkseed), in opcodec.h's encoding
+#   ops_diff/  every call of tests/unit/op_examples.h unscaled and scaled up (opcodec.h's flags),
+#          and each op's first call with every dtype attribute value; the differential fuzzer also
 #          reads ops/
 #   args/  the argument texts of those calls, plus a few JSON documents
 #   npy/   .npy files made by NumPy (every dtype, orders, versions) and broken ones
 #   decode/, string_pack/, string_layout/, dlpack/  hand-made inputs in those targets' layouts
-# Files named crash-* (regressions found by fuzzing) are kept; everything else is remade.
+# Files named crash-* (reproducers of crashes found by fuzzing) are kept; everything else is
+# remade.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")

@@ -4,8 +4,8 @@
  * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, as the argument fuzzer's input,
  * to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the bytes, so repeats collapse.
  * fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here to harvest their calls, and
- * `fuzz_mkseed --examples` for every call of op_examples.h, which also writes scaled versions of
- * each call, and each op's first call with its dtype attributes set to every dtype, to
+ * `fuzz_mkseed --examples` for every call of tests/unit/op_examples.h, which also writes scaled
+ * versions of each call, and each op's first call with its dtype attributes set to every dtype, to
  * $FZ_OPS_DIFF_DIR (seeds of the differential fuzzer).  Anything it cannot parse is skipped
  * silently (exit 0): the golden tests also try bad input. */
 #include "op_examples.h"

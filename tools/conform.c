@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* conform.c -- `tensorx conform FILE.json|DIR ...`: runs conformance suites in the format of
  * tests/conformance/FORMAT.md through the same op table as the CLI, compares bit for bit (any NaN
- * equals any NaN), and reports failing cases, skipped (not yet implemented) ops and the cases
+ * equals any NaN), and reports failing cases, skipped (unimplemented) ops and the cases
  * skipped because they hold for hosts of the other byte order. */
 #include "conform.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* hash_probe.h -- the lookup at the heart of tf.unique_with_counts (src/ops/unique.c) for keys of
- * up to 4 bytes: a linear-probing hash table of 8-byte slots, looked up for a whole block of keys
- * at once.  The portable kernel is src/kernels/scalar/hash_probe.c; the AVX-512 one
+/* hash_probe.h -- the lookup at the heart of tf.unique_with_counts (src/ops/unique_numeric.c) for
+ * keys of up to 4 bytes: a linear-probing hash table of 8-byte slots, looked up for a whole block
+ * of keys at once.  The portable kernel is src/kernels/scalar/hash_probe.c; the AVX-512 one
  * (src/kernels/x86/avx512/hash_probe.c) hashes 16 keys per step and fetches their home slots with
  * two gathers.  Both give the same ids and stop at the same key. */
 #ifndef TX_KERNELS_HASH_PROBE_H

@@ -3,9 +3,9 @@
  * helpers the gather family shares (src/ops/gather.h).  Both ops validate every index before
  * any data moves and then run a width-keyed copy loop from kernels/scalar/gather.c: a gather with
  * a large inner slice is one memcpy per index.  The _ex forms take an out-of-range policy (error,
- * zero, clamp, wrap); the kernel picks one loop per policy, so TF's default path is unchanged.  The other ops of the family live in partition.c
- * (dynamic_partition, dynamic_stitch, boolean_mask), unique.c (unique_with_counts) and encode.c
- * (one_hot, sequence_mask). */
+ * zero, clamp, wrap); the kernel picks one loop per policy, so TF's default path tests no policy.
+ * The other ops of the family live in partition.c (dynamic_partition, dynamic_stitch,
+ * boolean_mask), unique.c (unique_with_counts) and encode.c (one_hot, sequence_mask). */
 #include "ops/gather.h"
 
 #include "kernels/scalar/gather.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gather.h -- helpers shared by the gather family's op files (gather.c, partition.c, unique.c,
- * encode.c): TF-style index positions for messages, the bytes of the value 1 per dtype, and the
+/* gather.h -- helpers shared by the gather family's op files (gather.c, partition.c, encode.c;
+ * spatial.c takes the out-of-range checks): TF-style index positions for messages, the bytes of the value 1 per dtype, and the
  * out-of-range policy checks. */
 #ifndef TX_OPS_GATHER_H
 #define TX_OPS_GATHER_H

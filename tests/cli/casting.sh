@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Golden CLI tests for the casting family: every example of the seed pages for tf.io.decode_raw
-# (000), tf.bitcast (001 in Hindi, 003), OpenVINO's StringTensorPack (002) and the Casting section
-# of TF's Tensor Transformations page (004), with TF's results, plus errors.
+# Golden CLI tests for the casting family: every example of the documentation pages of
+# tf.io.decode_raw, tf.bitcast (in English and in Hindi), OpenVINO's StringTensorPack and the
+# Casting section of TF's Tensor Transformations page, with TF's results, plus errors.
 . "$(dirname "$0")/lib.sh"
 
-# ---- 000: tf.io.decode_raw ----
+# ---- tf.io.decode_raw ----
 expect dr_1 "array([49], dtype=uint8)" -- decode_raw input_bytes='"1"' out_type=uint8
 expect dr_1_2 "array([49, 44, 50], dtype=uint8)" -- decode_raw input_bytes='"1,2"' out_type=uint8
 expect dr_rank2 "array([[49],
@@ -63,7 +63,7 @@ expect_fail er_string invalid_argument "x must be a numeric or bool tensor, got 
 expect_fail er_scalar invalid_argument "x must have rank >= 1" -- encode_raw x=5
 expect_fail dr_not_string invalid_argument "input_bytes must be a string tensor" -- decode_raw input_bytes=[1,2] out_type=uint8
 
-# ---- 001 / 003: tf.bitcast ----
+# ---- tf.bitcast ----
 expect_fail bc_complex invalid_argument "Cannot bitcast from float32 to complex128: shape [3]" -- \
     bitcast input='[1.,2.,3.]' type=complex128
 expect cast_complex "array([(1+0j), (2+0j), (3+0j)], dtype=complex128)" -- cast x='[1.,2.,3.]' dtype=complex128
@@ -86,8 +86,8 @@ expect bc_same "array([1065353216], dtype=int32)" -- bitcast input=[1.0] type=in
 expect_fail bc_last_dim invalid_argument "Cannot bitcast from int8 to int32: shape [1,1]" -- bitcast input='[[1]]:int8' type=int32
 expect_fail bc_bool unimplemented "input dtype bool cannot be bitcast" -- bitcast input=[true] type=uint8
 
-# ---- 004: Casting ----
-expect cast_seed "array([1, 2], dtype=int32)" -- cast x=[1.8,2.2] dtype=int32
+# ---- Casting ----
+expect cast_page_example "array([1, 2], dtype=int32)" -- cast x=[1.8,2.2] dtype=int32
 expect cast_tf_int "array([1, -1, -2147483648, -2147483648, -2147483648], dtype=int32)" -- \
     cast x='[1.9,-1.9,nan,inf,3e9]' dtype=int32
 expect cast_int8_wrap "array([44, 127, 0, -1], dtype=int8)" -- cast x='[300.0,-129.0,nan,255.5]' dtype=int8
@@ -119,7 +119,7 @@ expect_fail s2n_junk invalid_argument "could not correctly convert string: 10foo
     string_to_number string_tensor='["10foobar"]'
 expect_fail s2n_type unimplemented "out_type int16 is not supported" -- string_to_number string_tensor='["1"]' out_type=int16
 
-# ---- 002: OpenVINO StringTensorPack ----
+# ---- OpenVINO StringTensorPack ----
 expect pack_1 "array([b'Intel', b'OpenVINO'], dtype=string)" -- \
     string_tensor_pack begins=[0,5]:int64 ends=[5,13]:int64 symbols='"IntelOpenVINO"'
 expect pack_2 "array([b'OMZ', b'', b'GenAI', b' ', b'2024'], dtype=string)" -- \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Golden CLI tests for the gather family: the seed page's examples (TF's Tensor Transformations,
-# gather .. sequence_mask) with TensorFlow's results where the page is wrong, and the main errors.
+# Golden CLI tests for the gather family: the examples of TF's Tensor Transformations page
+# (gather .. sequence_mask) with TensorFlow's results where the page is wrong, and the main
+# errors.
 . "$(dirname "$0")/lib.sh"
 
 # gather: scalar, vector and matrix indices (output[i, ..., j, :] = params[indices[i, ..., j], :])

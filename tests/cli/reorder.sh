@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Golden CLI tests for the reorder group: the seed page's examples of meshgrid, concat, pack,
-# reverse_sequence, reverse and transpose (TF's Tensor Transformations page), with TensorFlow's
+# Golden CLI tests for the reorder group: the examples of meshgrid, concat, pack,
+# reverse_sequence, reverse and transpose on TF's Tensor Transformations page, with TensorFlow's
 # results where the page is wrong, plus the CLI's argument handling and error reports.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Golden CLI tests for the shapes group: the seed page's examples (TF's Tensor Transformations,
-# "Shapes and Shaping") and the CLI's argument handling.
+# Golden CLI tests for the shapes group: the examples of TF's Tensor Transformations
+# page ("Shapes and Shaping") and the CLI's argument handling.
 . "$(dirname "$0")/lib.sh"
 
 T='[[[1,1,1],[2,2,2]],[[3,3,3],[4,4,4]]]'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Golden CLI tests for the slicing family: the seed page's examples for slice, strided_slice,
-# split, unpack, tile and pad (TF's Tensor Transformations, "Slicing and Joining"), with TF's real
+# Golden CLI tests for the slicing family: the examples of slice, strided_slice, split,
+# unpack, tile and pad on TF's Tensor Transformations page ("Slicing and Joining"), with TF's real
 # result where the page is wrong, and the CLI's handling of these ops' arguments and errors.
 . "$(dirname "$0")/lib.sh"
 
@@ -33,7 +33,7 @@ expect ss_2 "array([[[3, 3, 3],
 # is empty and TF returns shape (1, 0, 3).  TF's later docs get the page's result from
 # begin [1, -1, 0], end [2, -3, 3].
 expect ss_3_tf "array([], shape=(1, 0, 3), dtype=int32)" -- strided_slice input_="$T" begin=1,1,0 end=2,-1,3 strides=1,-1,1
-expect ss_3_fixed "array([[[4, 4, 4],
+expect ss_3_page_result "array([[[4, 4, 4],
         [3, 3, 3]]], dtype=int32)" -- strided_slice input_="$T" begin=1,-1,0 end=2,-3,3 strides=1,-1,1
 # foo[::-1] reverses; foo[1:,1:]-style masks; foo[-1] shrinks; foo[:, tf.newaxis]; foo[..., tf.newaxis].
 expect ss_reverse "array([8, 7, 6, 5, 4, 3, 2, 1], dtype=int32)" -- strided_slice input_=[1,2,3,4,5,6,7,8] begin=[0] end=[0] strides=[-1] begin_mask=1 end_mask=1
@@ -86,7 +86,7 @@ expect unpack_num_zero "" -- unpack 'value=[[],[]]' axis=1 num=0
 expect_fail unpack_axis invalid_argument "axis = 2 not in [-2, 2)" -- unpack value=[[1,2,3],[4,5,6]] axis=2
 
 # ---- tile: tiling [a b c d] by [2] produces [a b c d a b c d].
-expect tile_seed "array([b'a', b'b', b'c', b'd', b'a', b'b', b'c', b'd'], dtype=string)" -- tile input='["a","b","c","d"]' multiples=2
+expect tile_page_example "array([b'a', b'b', b'c', b'd', b'a', b'b', b'c', b'd'], dtype=string)" -- tile input='["a","b","c","d"]' multiples=2
 expect tile_2d "array([[1, 2, 1, 2],
        [3, 4, 3, 4],
        [1, 2, 1, 2],
@@ -119,7 +119,7 @@ expect pad_strings "array([b'', b'x', b'-', b'-'], dtype=string)" -- pad tensor=
 expect pad_strings_quoted "array([b'a\\x00', b'q'], dtype=string)" -- pad tensor='["q"]' paddings=[[1,0]] constant_values='"a\x00"'
 expect pad_strings_default "array([b'', b'q'], dtype=string)" -- pad tensor='["q"]' paddings=[[1,0]]
 expect_fail pad_mode unimplemented "mode 'BOGUS' is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP" -- pad tensor=[1,2] paddings=[[1,1]] mode=BOGUS
-# ONNX presets (issue 10): pad modes EDGE and WRAP (ONNX Pad 'edge' / 'wrap', np.pad's modes).
+# ONNX presets: pad modes EDGE and WRAP (ONNX Pad 'edge' / 'wrap', np.pad's modes).
 expect pad_edge "array([[1, 1, 1, 2, 3, 3, 3],
        [1, 1, 1, 2, 3, 3, 3],
        [4, 4, 4, 5, 6, 6, 6],

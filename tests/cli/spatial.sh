@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Golden CLI tests for the space/batch/depth family and extract_image_patches: every example of the
-# seed page (TF's Tensor Transformations) with the values TF really computes -- several of the
+# Golden CLI tests for the space/batch/depth family and extract_image_patches: every example of
+# TF's Tensor Transformations page with the values TF really computes -- several of the
 # page's examples are garbled, see the comments -- plus TF's extract_image_patches test vectors and
 # the CLI's handling of data_format / padding strings and errors.
 . "$(dirname "$0")/lib.sh"
@@ -144,7 +144,7 @@ expect_fail patches_batch_ksize unimplemented "only [1, rows, cols, 1] is suppor
 expect_fail patches_stride0 out_of_range "strides = [1, 0, 1, 1] is out of range" -- extract_image_patches images="$X1" ksizes=[1,2,2,1] strides=[1,0,1,1] rates=[1,1,1,1] padding=VALID
 expect_fail patches_negative invalid_argument "computed output size would be negative" -- extract_image_patches images="$X1" ksizes=[1,4,1,1] strides=[1,1,1,1] rates=[1,1,1,1] padding=VALID
 
-# ONNX preset (issue 10): depth_to_space mode=CRD, out[y*bs+dy, x*bs+dx, k] = in[y, x, k*bs*bs + dy*bs + dx].
+# ONNX preset: depth_to_space mode=CRD, out[y*bs+dy, x*bs+dx, k] = in[y, x, k*bs*bs + dy*bs + dx].
 expect_compact d2s_crd "array([[[[1,5],[2,6]],[[3,7],[4,8]]]],dtype=int32)" -- depth_to_space input='[[[[1,2,3,4,5,6,7,8]]]]' block_size=2 mode=CRD
 expect_compact d2s_dcr "array([[[[1,2],[3,4]],[[5,6],[7,8]]]],dtype=int32)" -- depth_to_space input='[[[[1,2,3,4,5,6,7,8]]]]' block_size=2 mode=DCR
 expect_compact d2s_crd_nchw "array([[[[1,2],[3,4]],[[5,6],[7,8]]]],dtype=int32)" -- depth_to_space input='[[[[1]],[[2]],[[3]],[[4]],[[5]],[[6]],[[7]],[[8]]]]' block_size=2 data_format=NCHW mode=CRD

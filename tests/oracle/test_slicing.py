@@ -281,7 +281,7 @@ for i in range(150):
 
     c.check("tile%d" % i, tile_case)
 
-# ---- ONNX presets (issue 10): pad EDGE / WRAP vs np.pad, uneven split vs np.split ---------------
+# ---- ONNX presets: pad EDGE / WRAP vs np.pad, uneven split vs np.split ---------------------------
 
 for i in range(120):
     mode = ["EDGE", "WRAP"][i % 2]

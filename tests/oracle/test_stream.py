@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""test_stream -- the ecosystem family against NumPy.
+"""test_stream -- streaming, pipes and DLPack against NumPy.
 
 1. Streaming: decode_raw / cast / bitcast forced through the chunked path (TENSORX_STREAM_MIN_BYTES=0,
    random TENSORX_CHUNK_BYTES) must give the very bytes of the normal path, and NumPy's values where

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""NumPy oracle for unique_with_counts sorted=true (the ONNX Unique sorted=1 preset, issue 10):
+"""NumPy oracle for unique_with_counts sorted=true (the ONNX Unique sorted=1 preset):
 against np.unique(x, return_index=True, return_inverse=True, return_counts=True), which ONNX's
 reference uses (a stable sort, so -0.0/0.0 keep the first seen; NaNs one value, last).  Random
 1-D inputs with many repeats over ints, uints, bool, float16/32/64 (with NaN, +-0.0, +-inf) and

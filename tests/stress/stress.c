@@ -2,7 +2,7 @@
 /* stress.c -- many threads calling every op at once on shared inputs, with allocations failing at
  * random and a small tensor limit (scripts/stress.sh; docs/reliability.md).
  *
- * The calls: every call of fuzz/op_examples.h (so every op of the CLI's table), MUTANTS random
+ * The calls: every call of tests/unit/op_examples.h (so every op of the CLI's table), MUTANTS random
  * mutations of each (bytes of its fuzz encoding, opcodec.h, changed after the op, fail_k and flags
  * bytes: invalid calls with wrong dtypes, shapes, attributes, and new valid ones), and each example
  * scaled up (opcodec.h's flags) to about 1 KiB and, the first example of each op, past the thread
@@ -18,7 +18,7 @@
  * second, failures injected and mismatches; exits 1 on a mismatch or a leak.
  *
  * Usage: tx_stress [SECONDS] [THREADS] [--pool N] [--seed N] [--max-bytes N] */
-#include "../../fuzz/op_examples.h"
+#include "op_examples.h"
 #include "../../fuzz/oprun.h"
 
 #include <pthread.h>

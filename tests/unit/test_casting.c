@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_casting.c -- the casting family: cast (every pair, TF's NaN/overflow/rounding rules,
- * float16/bfloat16 bit-exactness), saturate_cast, to_*, bitcast (seed pages 001/003, views, shape
- * rules), decode_raw (seed page 000, byte order, fixed_length), string_to_number (TF's test
- * vectors and parser edge cases), string_tensor_pack/unpack (seed page 002), every error with its
- * status and message, and an allocation-failure sweep per op. */
+ * float16/bfloat16 bit-exactness), saturate_cast, to_*, bitcast (the examples of its page, views,
+ * shape rules), decode_raw (its page's examples, byte order, fixed_length), string_to_number (TF's
+ * test vectors and parser edge cases), string_tensor_pack/unpack (OpenVINO's examples), every
+ * error with its status and message, and an allocation-failure sweep per op. */
 #include "testutil.h"
 
 #include <float.h>
@@ -58,9 +58,9 @@ static uint16_t f16_bits(float f) {
     return h;
 }
 
-/* ---- cast: the seed page and TF's documented behaviour ------------------------------------ */
+/* ---- cast: TF's pages and TF's documented behaviour ---------------------------------------- */
 
-static void test_cast_seed(void **state) {
+static void test_cast_page_examples(void **state) {
     (void)state;
     /* tensor `a` is [1.8, 2.2], dtype=tf.float; tf.cast(a, tf.int32) ==> [1, 2] */
     tx_tensor *a = tu_tensor(TX_FLOAT32, 1, TU_DIMS(2), TU_VALS(1.8, 2.2)), *o = cast_ok(a, TX_INT32);
@@ -68,7 +68,7 @@ static void test_cast_seed(void **state) {
     tu_assert_values(o, TU_VALS(1, 2));
     tx_tensor_free(o);
     tx_tensor_free(a);
-    /* seed 001/003: tf.cast([1., 2., 3.], tf.complex128) == [1+0j, 2+0j, 3+0j] */
+    /* tf.bitcast's page: tf.cast([1., 2., 3.], tf.complex128) == [1+0j, 2+0j, 3+0j] */
     a = tu_tensor(TX_FLOAT32, 1, TU_DIMS(3), TU_VALS(1, 2, 3));
     o = cast_ok(a, TX_COMPLEX128);
     tu_assert_shape(o, TX_COMPLEX128, 1, TU_DIMS(3));
@@ -76,7 +76,7 @@ static void test_cast_seed(void **state) {
     assert_bytes(o, want, sizeof want);
     tx_tensor_free(o);
     tx_tensor_free(a);
-    /* seed 001/003 example 3: cast(equal([1,2,3],[0,2,3]), float32) == [0, 1, 1] */
+    /* tf.bitcast's page, example 3: cast(equal([1,2,3],[0,2,3]), float32) == [0, 1, 1] */
     const uint8_t eq[3] = {0, 1, 1};
     a = raw1(TX_BOOL, 3, eq);
     o = cast_ok(a, TX_FLOAT32);
@@ -581,7 +581,7 @@ static void test_saturate_errors(void **state) {
 
 /* ---- bitcast ------------------------------------------------------------------------------ */
 
-static void test_bitcast_seed(void **state) {
+static void test_bitcast_page_examples(void **state) {
     (void)state;
     /* Example 1: tf.bitcast([1., 2., 3.], tf.complex128) fails: "Cannot bitcast from float to
      * complex128: shape [3]" (the Hindi page shows the older "Cannot bitcast from 1 to 18"). */
@@ -704,7 +704,7 @@ static tx_tensor *decode_ok(const tx_tensor *x, tx_dtype t, int le, const int64_
     return o;
 }
 
-static void test_decode_raw_seed(void **state) {
+static void test_decode_raw_page_examples(void **state) {
     (void)state;
     tx_tensor *x = str_scalar("1", 1), *o = decode_ok(x, TX_UINT8, 1, NULL);
     tu_assert_shape(o, TX_UINT8, 1, TU_DIMS(1));
@@ -1180,7 +1180,7 @@ static void assert_strings(const tx_tensor *t, const char *const *want) {
     }
 }
 
-static void test_pack_seed(void **state) {
+static void test_pack_page_examples(void **state) {
     (void)state;
     const char *sym1 = "IntelOpenVINO";
     tx_tensor *s = raw1(TX_UINT8, 13, sym1);
@@ -1683,7 +1683,7 @@ static void test_alloc_failure(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cast_seed),
+        cmocka_unit_test(test_cast_page_examples),
         cmocka_unit_test(test_to_ops),
         cmocka_unit_test(test_cast_float_to_int),
         cmocka_unit_test(test_cast_int_and_bool),
@@ -1696,10 +1696,10 @@ int main(void) {
         cmocka_unit_test(test_saturate_cast),
         cmocka_unit_test(test_saturate_complex),
         cmocka_unit_test(test_saturate_errors),
-        cmocka_unit_test(test_bitcast_seed),
+        cmocka_unit_test(test_bitcast_page_examples),
         cmocka_unit_test(test_bitcast_shapes),
         cmocka_unit_test(test_bitcast_errors),
-        cmocka_unit_test(test_decode_raw_seed),
+        cmocka_unit_test(test_decode_raw_page_examples),
         cmocka_unit_test(test_decode_raw_types),
         cmocka_unit_test(test_decode_raw_edges),
         cmocka_unit_test(test_decode_raw_records),
@@ -1710,7 +1710,7 @@ int main(void) {
         cmocka_unit_test(test_encode_decode_round_trip),
         cmocka_unit_test(test_string_to_number_tf_vectors),
         cmocka_unit_test(test_string_to_number_rules),
-        cmocka_unit_test(test_pack_seed),
+        cmocka_unit_test(test_pack_page_examples),
         cmocka_unit_test(test_pack_edges),
         cmocka_unit_test(test_pack_errors),
         cmocka_unit_test(test_hostile_inputs),

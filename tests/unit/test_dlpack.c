@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_dlpack.c -- the ecosystem family's library parts: DLPack import/export (every dtype DLPack
+/* test_dlpack.c -- the library's interop parts: DLPack import/export (every dtype DLPack
  * can express round-trips without a copy; strided, unaligned, empty and odd-bool imports copy;
  * the deleter runs exactly once, never on failure), DLPack 1.x's versioned struct and its
  * read-only flag (read-only imports, exports of read-only tensors), string tensors over caller

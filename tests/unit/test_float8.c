@@ -184,7 +184,7 @@ static void test_encode_boundaries(void **state) {
     (void)state;
     boundaries(&E5M2);
     boundaries(&E4M3);
-    /* The examples of the brief: e4m3fn overflow is NaN, e5m2 overflow is infinity. */
+    /* Overflow: e4m3fn has no infinity, so it overflows to NaN; e5m2 overflows to infinity. */
     assert_int_equal(enc1(&E4M3, 464.0f), 0x7E);
     assert_int_equal(enc1(&E4M3, 465.0f), 0x7F);
     assert_int_equal(enc1(&E5M2, 61439.0f), 0x7B);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_gather.c -- gather, gather_nd, unique_with_counts, dynamic_partition, dynamic_stitch,
- * boolean_mask, one_hot, sequence_mask: every example of the seed page (with TensorFlow's
+ * boolean_mask, one_hot, sequence_mask: every example of TF's page (with TensorFlow's
  * result where the page is wrong, and a comment saying so), TF's edge cases (zero-size results
  * that skip index checks, batch_dims, -0.0/NaN in unique, all-off one_hot rows), string tensors,
  * every error with its status and message, and an allocation-failure sweep per op. */
@@ -239,7 +239,7 @@ static void check_nd(tx_tensor *params, tx_tensor *indices, size_t rank, const i
     tx_tensor_free(indices);
 }
 
-static void test_gather_nd_seed(void **state) {
+static void test_gather_nd_page_examples(void **state) {
     (void)state;
     /* Simple indexing into a matrix */
     check_nd(p2(), T32(2, TU_DIMS(2, 2), 0, 0, 1, 1), 1, TU_DIMS(2), STRS("a", "d"));
@@ -329,7 +329,7 @@ static void free3(tx_tensor **outs) {
     for (int i = 0; i < 3; i++) tx_tensor_free(outs[i]);
 }
 
-static void test_unique_seed(void **state) {
+static void test_unique_page_examples(void **state) {
     (void)state;
     tx_tensor *outs[3];
     for (int w = 0; w < 2; w++) {
@@ -840,7 +840,7 @@ static void test_boolean_mask(void **state) {
 
 /* ---- one_hot --------------------------------------------------------------------------------- */
 
-static void test_one_hot_seed(void **state) {
+static void test_one_hot_page_examples(void **state) {
     (void)state;
     tx_tensor *o = NULL;
     tx_tensor *on = TF32(0, NULL, 5.0), *off = TF32(0, NULL, 0.0), *one = TF32(0, NULL, 1.0);
@@ -1646,7 +1646,7 @@ static tx_tensor *index_tensor(tx_dtype dt, size_t rank, const int64_t *dims, co
 static void test_int16_indices_gather(void **state) {
     (void)state;
     tx_tensor *o = NULL;
-    /* The seed's shapes with int16 indices: axis 0, axis 1, batch_dims 1. */
+    /* The page example's shapes with int16 indices: axis 0, axis 1, batch_dims 1. */
     tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(4, 3));
     tx_tensor *ix = tu_tensor(TX_INT16, 2, TU_DIMS(2, 2), TU_VALS(3, 0, 1, 3));
     assert_int_equal(tx_gather(p, ix, 0, 0, &o), TX_OK);
@@ -1796,7 +1796,7 @@ static void test_int16_indices_match_wider(void **state) {
 static void test_int16_indices_gather_nd(void **state) {
     (void)state;
     tx_tensor *o = NULL;
-    /* The seed's batched slice indexing, with int16 indices. */
+    /* The page example's batched slice indexing, with int16 indices. */
     check_nd(p3(), tu_tensor(TX_INT16, 3, TU_DIMS(2, 2, 3), TU_VALS(0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0)),
              2, TU_DIMS(2, 2), STRS("b0", "b1", "d0", "c1"));
     check_nd(p2(), tu_tensor(TX_INT16, 2, TU_DIMS(2, 1), TU_VALS(1, 0)), 2, TU_DIMS(2, 2),
@@ -1935,12 +1935,12 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gather_basic),        cmocka_unit_test(test_gather_batch_dims),
         cmocka_unit_test(test_gather_edges),        cmocka_unit_test(test_gather_widths_and_strings),
-        cmocka_unit_test(test_gather_nd_seed),      cmocka_unit_test(test_gather_nd_edges),
-        cmocka_unit_test(test_unique_seed),         cmocka_unit_test(test_unique_floats),
+        cmocka_unit_test(test_gather_nd_page_examples),      cmocka_unit_test(test_gather_nd_edges),
+        cmocka_unit_test(test_unique_page_examples),         cmocka_unit_test(test_unique_floats),
         cmocka_unit_test(test_unique_other_dtypes), cmocka_unit_test(test_unique_errors),
         cmocka_unit_test(test_unique_thread_counts), cmocka_unit_test(test_unique_alloc_failures),
         cmocka_unit_test(test_dynamic_partition),   cmocka_unit_test(test_dynamic_stitch),
-        cmocka_unit_test(test_boolean_mask),        cmocka_unit_test(test_one_hot_seed),
+        cmocka_unit_test(test_boolean_mask),        cmocka_unit_test(test_one_hot_page_examples),
         cmocka_unit_test(test_one_hot_types),       cmocka_unit_test(test_one_hot_errors),
         cmocka_unit_test(test_sequence_mask),       cmocka_unit_test(test_max_rank),
         cmocka_unit_test(test_alloc_failure),

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_onnx_presets.c -- the ONNX semantics presets of issue 10 (part 7) in the slicing, spatial
- * and unique ops: pad modes EDGE and WRAP (ONNX Pad-19 'edge'/'wrap'), tx_split_uneven (ONNX
- * Split-18 num_outputs), tx_depth_to_space_ex with TX_DEPTH_CRD (ONNX DepthToSpace mode CRD) and
+/* test_onnx_presets.c -- the ONNX semantics presets of the slicing, spatial and unique ops: pad
+ * modes EDGE and WRAP (ONNX Pad-19 'edge'/'wrap'), tx_split_uneven (ONNX Split-18 num_outputs),
+ * tx_depth_to_space_ex with TX_DEPTH_CRD (ONNX DepthToSpace mode CRD) and
  * tx_unique_with_counts_ex(sorted) (ONNX Unique sorted=1).  The ONNX specification's examples,
- * edge cases (wrap past the dim, NaN and signed zero, strings), the TF default left unchanged,
+ * edge cases (wrap past the dim, NaN and signed zero, strings), the TF default without a preset,
  * errors (status + message) and an allocation-failure sweep for each preset. */
 #include "testutil.h"
 
@@ -155,7 +155,7 @@ static void test_split_uneven(void **state) {
     tu_assert_shape(outs[3], TX_FLOAT32, 1, TU_DIMS(1));
     tu_assert_values(outs[3], TU_VALS(7));
     for (int i = 0; i < 4; i++) tx_tensor_free(outs[i]);
-    /* TF's rule is unchanged: 4 does not divide 7. */
+    /* Without the preset, TF's rule: 4 does not divide 7. */
     tu_assert_error(tx_split(x, 0, 4, outs), TX_INVALID_ARGUMENT, "evenly divide");
     /* 8 parts of 7: chunk 1, seven of them use everything, the last is empty. */
     assert_int_equal(tx_split_uneven(x, 0, 8, outs), TX_OK);

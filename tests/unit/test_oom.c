@@ -2,7 +2,7 @@
 /* test_oom.c -- allocation-failure sweeps and size limits for every op and for .npy I/O.
  *
  * Every op of the CLI's table (tools/ops_*.c, so every op of include/tensorx.h that has a CLI
- * row) runs on the representative valid calls of fuzz/op_examples.h (CLI text, one line per call;
+ * row) runs on the representative valid calls of op_examples.h (CLI text, one line per call;
  * a new op is covered by adding a line there) with the testutil allocator failing its k-th
  * allocation, k = 1, 2, ... until a run needs fewer than k: each failing run must return
  * TX_RESOURCE_EXHAUSTED with a message, leave every output NULL and leak nothing, and the last run
@@ -21,7 +21,7 @@
 #include "testutil.h"
 
 #include "opreg.h"
-#include "../../fuzz/op_examples.h"
+#include "op_examples.h"
 #include "op_case.h"
 
 #include <stdio.h>
@@ -38,7 +38,7 @@ extern __typeof__(tx_set_num_threads) tx_set_num_threads __attribute__((weak));
 static const char *const aliases[][2] = {
     {"split_v", "split"},
     {"reverse_v2", "reverse"},
-    /* Issue 10: options of the same CLI ops (ONNX presets, out-of-range policies). */
+    /* Options of the same CLI ops (ONNX presets, out-of-range policies). */
     {"split_uneven", "split"},                       /* uneven=true */
     {"depth_to_space_ex", "depth_to_space"},         /* mode=CRD */
     {"unique_with_counts_ex", "unique_with_counts"}, /* sorted=true */
@@ -116,7 +116,7 @@ static void test_every_table_op_has_a_case(void **state) {
             strcat(missing, op_at(i)->name);
         }
     }
-    if (missing[0]) fail_msg("ops without a line in fuzz/op_examples.h:%s", missing);
+    if (missing[0]) fail_msg("ops without a line in tests/unit/op_examples.h:%s", missing);
 }
 
 /* Every `TX_API tx_status tx_NAME(` between the Operations banner and the interop section. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_plan.c -- size before run (tx_plan_enter / tx_plan_leave / TX_PLAN).
  *
- * - Every representative call of fuzz/op_examples.h, and a table of failing and hostile calls,
+ * - Every representative call of op_examples.h, and a table of failing and hostile calls,
  *   through the CLI's op table: the plan agrees with the run (op_plan_agrees: same status and
  *   message, or the same outputs), plan mode leaks nothing and sets no output.
  * - Through the C API with a counting allocator: hostile shapes (tile, pad, one_hot,
@@ -14,7 +14,7 @@
 #include "testutil.h"
 
 #include "opreg.h"
-#include "../../fuzz/op_examples.h"
+#include "op_examples.h"
 #include "op_case.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_reentrancy.c -- ops called concurrently from several threads.
  *
- * Every call of fuzz/op_examples.h (so every op of the CLI's table) and a set of large calls that
+ * Every call of op_examples.h (so every op of the CLI's table) and a set of large calls that
  * go through the thread pool (cast, transpose, reverse, concat, pad, gather, tile, slice on a
  * 1024 x 1024 tensor) are first run on one thread to get reference results.  Then THREADS threads
  * run all of them ROUNDS times at once, each call three ways: on the inputs shared by every thread
@@ -13,7 +13,7 @@
 #include "testutil.h"
 
 #include "opreg.h"
-#include "../../fuzz/op_examples.h"
+#include "op_examples.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_reorder.c -- concat, pack, meshgrid, reverse (bool dims and axis list), reverse_sequence and
- * transpose: every example of the seed page with TensorFlow's result, TensorFlow's edge cases
+ * transpose: every example of TF's page with TensorFlow's result, TensorFlow's edge cases
  * (zero-size inputs, negative axes, scalars, the single-value concat, the kernels' rank limits,
  * int64 perm narrowing), string tensors, every error with its status and message, brute-force
  * comparisons of the tiled transpose and the strided reverse with naive loops over many shapes
@@ -63,7 +63,7 @@ static void check_values(tx_tensor *o, tx_dtype dt, size_t rank, const int64_t *
 
 /* ---- concat ---- */
 
-static void test_concat_seed(void **state) {
+static void test_concat_page_examples(void **state) {
     (void)state;
     /* t1 = [[1, 2, 3], [4, 5, 6]]; t2 = [[7, 8, 9], [10, 11, 12]] */
     tx_tensor *t1 = iota(TX_INT32, 2, TU_DIMS(2, 3)), *t2 = iota_from(TX_INT32, 2, TU_DIMS(2, 3), 7);
@@ -245,9 +245,9 @@ static void test_pack(void **state) {
 
 /* ---- meshgrid ---- */
 
-static void test_meshgrid_seed(void **state) {
+static void test_meshgrid_page_examples(void **state) {
     (void)state;
-    /* x = [1, 2, 3], y = [4, 5, 6].  The seed page shows X = [[1,1,1],[2,2,2],[3,3,3]] and
+    /* x = [1, 2, 3], y = [4, 5, 6].  TF's page shows X = [[1,1,1],[2,2,2],[3,3,3]] and
      * Y = [[4,5,6],[4,5,6],[4,5,6]] for `X, Y = meshgrid(x, y)` while saying 'xy' is the
      * default: that pair is the 'ij' result.  TensorFlow's real default is 'xy', which gives
      * X = [[1,2,3],[1,2,3],[1,2,3]] and Y = [[4,4,4],[5,5,5],[6,6,6]] (as numpy.meshgrid). */
@@ -378,7 +378,7 @@ static tx_tensor *bools(size_t n, const int *v) {
     return tu_tensor(TX_BOOL, 1, (int64_t[]){(int64_t)n}, d);
 }
 
-static void test_reverse_seed(void **state) {
+static void test_reverse_page_examples(void **state) {
     (void)state;
     /* 't' is [[[[0..3], [4..7], [8..11]], [[12..15], [16..19], [20..23]]]], shape [1, 2, 3, 4].
      * (The page's rendering of the results is garbled; the values below are TF's.) */
@@ -576,7 +576,7 @@ static void naive_reverse_sequence(const tx_tensor *t, const int64_t *lens, size
     }
 }
 
-static void test_reverse_sequence_seed(void **state) {
+static void test_reverse_sequence_page_examples(void **state) {
     (void)state;
     /* batch_dim = 0, seq_dim = 1, input.dims = (4, 8, ...), seq_lengths = [7, 2, 3, 5]:
      * output[b, 0:L] = input[b, L-1::-1] and output[b, L:] = input[b, L:].  (The page writes
@@ -689,7 +689,7 @@ static void test_reverse_sequence_errors(void **state) {
 
 /* ---- transpose ---- */
 
-static void test_transpose_seed(void **state) {
+static void test_transpose_page_examples(void **state) {
     (void)state;
     /* 'x' is [[1 2 3] [4 5 6]] */
     tx_tensor *x = iota(TX_INT32, 2, TU_DIMS(2, 3)), *o = NULL;
@@ -1027,21 +1027,21 @@ static void test_alloc_failure(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_concat_seed),
+        cmocka_unit_test(test_concat_page_examples),
         cmocka_unit_test(test_concat_edge),
         cmocka_unit_test(test_concat_strings),
         cmocka_unit_test(test_concat_errors),
         cmocka_unit_test(test_pack),
-        cmocka_unit_test(test_meshgrid_seed),
+        cmocka_unit_test(test_meshgrid_page_examples),
         cmocka_unit_test(test_meshgrid_shapes),
         cmocka_unit_test(test_meshgrid_dtypes),
-        cmocka_unit_test(test_reverse_seed),
+        cmocka_unit_test(test_reverse_page_examples),
         cmocka_unit_test(test_reverse_brute),
         cmocka_unit_test(test_reverse_edge_errors),
-        cmocka_unit_test(test_reverse_sequence_seed),
+        cmocka_unit_test(test_reverse_sequence_page_examples),
         cmocka_unit_test(test_reverse_sequence_brute),
         cmocka_unit_test(test_reverse_sequence_errors),
-        cmocka_unit_test(test_transpose_seed),
+        cmocka_unit_test(test_transpose_page_examples),
         cmocka_unit_test(test_transpose_brute),
         cmocka_unit_test(test_transpose_edge),
         cmocka_unit_test(test_transpose_conjugate),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_shapes.c -- shape, shape_n, size, rank, reshape, squeeze, expand_dims: the seed page's
- * examples, TF's edge cases (zero-size dims, -1 inference next to zeros, [] to scalar), views, and
+/* test_shapes.c -- shape, shape_n, size, rank, reshape, squeeze, expand_dims: the examples of
+ * TF's page, TF's edge cases (zero-size dims, -1 inference next to zeros, [] to scalar), views, and
  * every error with its status and message. */
 #include "testutil.h"
 
@@ -109,7 +109,7 @@ static void reshape_error(tx_tensor *t, size_t n, const int64_t *shape, const ch
     tx_tensor_free(s);
 }
 
-static void test_reshape_seed_examples(void **state) {
+static void test_reshape_page_examples(void **state) {
     (void)state;
     tx_tensor *t = iota(TX_INT32, 1, TU_DIMS(9));
     check_reshape(t, 2, TU_DIMS(3, 3), 2, TU_DIMS(3, 3));
@@ -308,7 +308,7 @@ static void test_alloc_failure(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_size_rank),       cmocka_unit_test(test_shape_n),
-        cmocka_unit_test(test_reshape_seed_examples), cmocka_unit_test(test_reshape_edge_cases),
+        cmocka_unit_test(test_reshape_page_examples), cmocka_unit_test(test_reshape_edge_cases),
         cmocka_unit_test(test_reshape_rank_limit),
         cmocka_unit_test(test_squeeze),               cmocka_unit_test(test_expand_dims),
         cmocka_unit_test(test_alloc_failure),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_slicing.c -- slice, strided_slice, split (count and size list), unpack, tile, pad: the seed
- * page's examples (with TF's real result where the page is wrong), TF's edge cases and error rules
+/* test_slicing.c -- slice, strided_slice, split (count and size list), unpack, tile, pad: the examples
+ * of TF's page (with TF's real result where the page is wrong), TF's edge cases and error rules
  * (status + message), string tensors, randomized comparisons of tile and pad with naive reference
  * loops over every element width, and an allocation-failure sweep for every op. */
 #include "testutil.h"
@@ -21,8 +21,8 @@ static tx_tensor *iota(tx_dtype dt, size_t rank, const int64_t *dims) {
     return t;
 }
 
-/* The seed page's 3x2x3 'input' [[[1,1,1],[2,2,2]], [[3,3,3],[4,4,4]], [[5,5,5],[6,6,6]]]. */
-static tx_tensor *seed_input(void) {
+/* TF's page's 3x2x3 'input' [[[1,1,1],[2,2,2]], [[3,3,3],[4,4,4]], [[5,5,5],[6,6,6]]]. */
+static tx_tensor *page_input(void) {
     return tu_tensor(TX_INT32, 3, TU_DIMS(3, 2, 3),
                      TU_VALS(1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6));
 }
@@ -110,9 +110,9 @@ static void check_slice(const tx_tensor *in, size_t n, const int32_t *b, const i
     tx_tensor_free(ts);
 }
 
-static void test_slice_seed_examples(void **state) {
+static void test_slice_page_examples(void **state) {
     (void)state;
-    tx_tensor *t = seed_input();
+    tx_tensor *t = page_input();
     /* tf.slice(input, [1, 0, 0], [1, 1, 3]) ==> [[[3, 3, 3]]] */
     check_slice(t, 3, (int32_t[]){1, 0, 0}, (int32_t[]){1, 1, 3}, 3, TU_DIMS(1, 1, 3), TU_VALS(3, 3, 3));
     /* tf.slice(input, [1, 0, 0], [1, 2, 3]) ==> [[[3, 3, 3], [4, 4, 4]]] */
@@ -131,7 +131,7 @@ static void test_slice_seed_examples(void **state) {
 
 static void test_slice_edge_and_errors(void **state) {
     (void)state;
-    tx_tensor *t = seed_input(), *o = NULL;
+    tx_tensor *t = page_input(), *o = NULL;
     /* int64 begin/size. */
     tx_tensor *b = tu_i64(3, V(2, 1, 0)), *s = tu_i64(3, V(1, -1, 2));
     assert_int_equal(tx_slice(t, b, s, &o), TX_OK);
@@ -243,9 +243,9 @@ static void check_ss(const tx_tensor *in, size_t n, const int64_t *b, const int6
 #define CHECK_SS(in, b, e, s, bm, em, ellm, nam, sam, rank, dims, vals)                            \
     check_ss(in, sizeof(b) / sizeof(int64_t), b, e, s, bm, em, ellm, nam, sam, rank, dims, vals)
 
-static void test_strided_slice_seed_examples(void **state) {
+static void test_strided_slice_page_examples(void **state) {
     (void)state;
-    tx_tensor *t = seed_input();
+    tx_tensor *t = page_input();
     /* The page writes these as tf.slice with four arguments; they are tf.strided_slice calls. */
     CHECK_SS(t, V(1, 0, 0), V(2, 1, 3), V(1, 1, 1), 0, 0, 0, 0, 0, 3, TU_DIMS(1, 1, 3), TU_VALS(3, 3, 3));
     CHECK_SS(t, V(1, 0, 0), V(2, 2, 3), V(1, 1, 1), 0, 0, 0, 0, 0, 3, TU_DIMS(1, 2, 3),
@@ -765,7 +765,7 @@ static tx_status do_pad(const tx_tensor *t, size_t r, const int64_t *pads, tx_pa
     return st;
 }
 
-static void test_pad_seed_examples(void **state) {
+static void test_pad_page_examples(void **state) {
     (void)state;
     /* 't' is [[1, 2, 3], [4, 5, 6]]; 'paddings' is [[1, 1,], [2, 2]]. */
     tx_tensor *t = iota(TX_INT32, 2, TU_DIMS(2, 3)), *o = NULL;
@@ -1034,10 +1034,10 @@ static void test_alloc_failure(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_slice_seed_examples),
+        cmocka_unit_test(test_slice_page_examples),
         cmocka_unit_test(test_slice_edge_and_errors),
         cmocka_unit_test(test_slice_strings),
-        cmocka_unit_test(test_strided_slice_seed_examples),
+        cmocka_unit_test(test_strided_slice_page_examples),
         cmocka_unit_test(test_strided_slice_rules),
         cmocka_unit_test(test_strided_slice_strings),
         cmocka_unit_test(test_strided_slice_int16),
@@ -1047,7 +1047,7 @@ int main(void) {
         cmocka_unit_test(test_split_strings),
         cmocka_unit_test(test_tile),
         cmocka_unit_test(test_tile_random),
-        cmocka_unit_test(test_pad_seed_examples),
+        cmocka_unit_test(test_pad_page_examples),
         cmocka_unit_test(test_pad_errors),
         cmocka_unit_test(test_pad_strings),
         cmocka_unit_test(test_pad_random),

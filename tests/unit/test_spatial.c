@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_spatial.c -- space_to_batch(_nd), batch_to_space(_nd), required_space_to_batch_paddings,
- * space_to_depth, depth_to_space and extract_image_patches: the seed page's examples with the
+ * space_to_depth, depth_to_space and extract_image_patches: the examples of TF's page with the
  * values TF really computes (several examples on the page are garbled; each such case says so),
  * TF's own test vectors, edge cases (M = 0, zero-size dims, folded block-1 dims, int64
  * arguments, NCHW, strings), random shapes against naive per-element references, every error
@@ -59,9 +59,9 @@ static void check_b2s_nd(tx_tensor *x, tx_tensor *block, tx_tensor *crops, size_
     expect(o, rank, dims, vals);
 }
 
-/* ---- seed page: space_to_batch_nd / space_to_batch ------------------------------------------- */
+/* ---- TF's page: space_to_batch_nd / space_to_batch ------------------------------------------- */
 
-static void test_space_to_batch_seed(void **state) {
+static void test_space_to_batch_page_examples(void **state) {
     (void)state;
     tx_tensor *b22 = tu_i64(2, P64(2, 2)), *p0 = pairs(2, P64(0, 0, 0, 0)), *o = NULL;
     /* (1) [1, 2, 2, 1] -> [4, 1, 1, 1] = 1, 2, 3, 4 (the page's brackets are garbled). */
@@ -101,9 +101,9 @@ static void test_space_to_batch_seed(void **state) {
     tx_tensor_free(p0);
 }
 
-/* ---- seed page: batch_to_space_nd / batch_to_space ------------------------------------------- */
+/* ---- TF's page: batch_to_space_nd / batch_to_space ------------------------------------------- */
 
-static void test_batch_to_space_seed(void **state) {
+static void test_batch_to_space_page_examples(void **state) {
     (void)state;
     tx_tensor *b22 = tu_i32(2, P32(2, 2)), *c0 = pairs32(2, P32(0, 0, 0, 0)), *o = NULL, *x;
     /* (1) [4, 1, 1, 1] -> [1, 2, 2, 1]. */
@@ -151,9 +151,9 @@ static void test_batch_to_space_seed(void **state) {
     tx_tensor_free(c0);
 }
 
-/* ---- seed page: space_to_depth / depth_to_space ---------------------------------------------- */
+/* ---- TF's page: space_to_depth / depth_to_space ---------------------------------------------- */
 
-static void test_depth_seed(void **state) {
+static void test_depth_page_examples(void **state) {
     (void)state;
     tx_tensor *o = NULL, *x;
     /* [1, 2, 2, 1] -> [1, 1, 1, 4] (the page prints five brackets). */
@@ -1084,8 +1084,8 @@ static void test_patches_same_padding_huge_rows(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_space_to_batch_seed), cmocka_unit_test(test_batch_to_space_seed),
-        cmocka_unit_test(test_depth_seed),          cmocka_unit_test(test_depth_nchw),
+        cmocka_unit_test(test_space_to_batch_page_examples), cmocka_unit_test(test_batch_to_space_page_examples),
+        cmocka_unit_test(test_depth_page_examples),          cmocka_unit_test(test_depth_nchw),
         cmocka_unit_test(test_required_paddings),   cmocka_unit_test(test_patches_tf_vectors),
         cmocka_unit_test(test_space_batch_random),  cmocka_unit_test(test_patches_random),
         cmocka_unit_test(test_depth_random),        cmocka_unit_test(test_space_batch_edges),

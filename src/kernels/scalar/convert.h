@@ -11,7 +11,7 @@
  *  - integer/float -> float16 or bfloat16: through float32 (Eigen's half(T) and bfloat16(T) do
  *    static_cast<float> first), then round to nearest even.  float16: overflow (|x| >= 65520) is
  *    infinity, NaN is sign|0x7e00.  bfloat16: NaN is sign|0x7fc0 (Eigen's canonical qNaN);
- *    float32 subnormals are kept (current Eigen no longer flushes them).
+ *    float32 subnormals are kept (as current Eigen keeps them).
  *  - float -> integer: truncation toward zero, and for NaN or out-of-range values what the x86-64
  *    truncating conversions return, as clang emits them for static_cast:
  *      int8/uint8/int16/uint16/int32: cvttsd2si to 32 bits (INT32_MIN when NaN or outside

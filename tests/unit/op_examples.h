@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* op_examples.h -- one representative valid call per line for every op of the CLI's table, as the
- * CLI's name=value text.  Used by tests/unit/test_oom.c (the allocation-failure sweep of every op,
- * which fails if an op of the table has no line here), tests/unit/test_reentrancy.c (every op run
- * concurrently) and fuzz/mkseed.c --examples (seeds for the generic op fuzzer).  A new op gets all
- * three by adding a line; an op may have several (a string variant, another mode). */
-#ifndef TX_FUZZ_OP_EXAMPLES_H
-#define TX_FUZZ_OP_EXAMPLES_H
+ * CLI's name=value text.  Used by tests/unit/test_plan.c (each call runs through the op table and
+ * must succeed, its plan agreeing with the run), tests/unit/test_oom.c (the allocation-failure
+ * sweep of every op, which fails if an op of the table has no line here),
+ * tests/unit/test_reentrancy.c (every op run concurrently), tests/stress/stress.c (every op from
+ * many threads, mutated) and fuzz/mkseed.c --examples (seeds for the generic op fuzzers).  An op
+ * gets all of them by adding a line; an op may have several (a string variant, another mode). */
+#ifndef TX_TESTS_OP_EXAMPLES_H
+#define TX_TESTS_OP_EXAMPLES_H
 
 #define OPX_MAX_ARGS 8
 typedef struct op_example {
