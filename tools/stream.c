@@ -254,35 +254,24 @@ static bool ends_with(const char *s, const char *suffix) {
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Parses argv for `d` whose input parameter is `input_name`.  false = leave it to the normal path. */
+/* The streaming path's one option: a single -o whose name has no {} (one output, one file). */
+static tx_status one_output(void *ctx, int argc, const char *const *argv, int *i) {
+    stream_cmd *c = ctx;
+    if (strcmp(argv[*i], "-o") != 0 || *i + 1 >= argc || c->out != NULL || strstr(argv[*i + 1], "{}"))
+        return op_fail(OP_USAGE, "not streamed");
+    c->out = argv[++*i];
+    return TX_OK;
+}
+
+/* Parses argv for `d` whose input parameter is `input_name` (recorded, not parsed).  false =
+ * leave it to the normal path, which reports any error. */
 static bool parse_cmd(const op_def *d, const char *input_name, int argc, char **argv, stream_cmd *c) {
     memset(c, 0, sizeof *c);
-    c->a.def = d;
-    size_t input_k = OP_MAX_PARAMS;
-    for (size_t k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++)
-        if (!strcmp(d->params[k].name, input_name)) input_k = k;
-    if (input_k == OP_MAX_PARAMS) return false;
-    bool ok = true;
-    for (int i = 0; i < argc && ok; i++) {
-        if (!strcmp(argv[i], "-o")) {
-            ok = i + 1 < argc && c->out == NULL && !strstr(argv[i + 1], "{}");
-            if (ok) c->out = argv[++i];
-            continue;
-        }
-        const char *eq = strchr(argv[i], '=');
-        if (eq == NULL) { ok = false; break; }
-        size_t n = (size_t)(eq - argv[i]), k;
-        for (k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++)
-            if (strlen(d->params[k].name) == n && !strncmp(d->params[k].name, argv[i], n)) break;
-        if (k == OP_MAX_PARAMS || !d->params[k].name || c->a.v[k].present) { ok = false; break; }
-        if (k == input_k) {
-            c->input = eq + 1;
-            c->a.v[k].present = true; /* a placeholder: op_args_finish must not miss it */
-        } else {
-            ok = op_parse_value(&d->params[k], eq + 1, &c->a.v[k]) == TX_OK;
-        }
-    }
-    ok = ok && c->input && c->out && op_args_finish(&c->a) == TX_OK;
+    op_cmdline cl = {.option = one_output, .ctx = c, .unparsed = input_name};
+    bool ok = op_args_parse(&c->a, d, argc, (const char *const *)argv, &cl) == TX_OK;
+    int k = op_param_index(d, input_name, strlen(input_name));
+    c->input = k >= 0 ? cl.text[k] : NULL;
+    ok = ok && c->input && c->out;
     if (!ok) op_args_clear(&c->a);
     op_fail(TX_OK, "%s", ""); /* parsing errors are the normal path's to report */
     return ok;
