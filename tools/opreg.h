@@ -73,11 +73,33 @@ typedef struct op_outputs {
 
 typedef tx_status (*op_run_fn)(const op_args *a, op_outputs *o);
 
+/* Where a streamed input comes from, and what the op then promises. */
+typedef enum op_stream_source {
+    /* input=@FILE: the file's bytes, as one string scalar.  The result is 1-D, one element of its
+     * dtype for each element's size of bytes, in order. */
+    OP_STREAM_RAW,
+    /* input=FILE.npy: the result's rows (along axis 0) are the input's rows, made element by
+     * element, or from groups of consecutive input elements that make one result element. */
+    OP_STREAM_NPY
+} op_stream_source;
+
+/* An op that can run over a file larger than memory, window by window (tools/stream.c): its
+ * result for the whole input is its results for consecutive windows of it, end to end.  The
+ * result's shape, the windows' sizes and every error come from the op's own run function (its
+ * plan, then its runs), so the hook states no rule of the op. */
+typedef struct op_stream {
+    const char *input; /* the parameter the file is given for */
+    op_stream_source source;
+    /* Whether a call with these arguments (the input itself absent) streams; NULL: always. */
+    bool (*accepts)(const op_args *a);
+} op_stream;
+
 struct op_def {
     const char *name;
     const char *summary;
     op_run_fn run;
     op_param params[OP_MAX_PARAMS]; /* ends at the first entry with name NULL */
+    const op_stream *stream;        /* NULL: the op runs in memory only */
 };
 
 /* ---- helpers for run functions (opreg.c) ---- */
