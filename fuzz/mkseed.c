@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* mkseed.c -- makes fuzz seeds from CLI invocations: `fuzz_mkseed OP name=value ...` parses the
  * arguments exactly as the tensorx CLI does and writes (1) the op call in the generic op fuzzer's
- * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, as the argument fuzzer's input,
- * to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the bytes, so repeats collapse.
- * fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here to harvest their calls, and
- * `fuzz_mkseed --examples` for every call of op_examples.h, which also writes scaled versions of
- * each call, and each op's first call with its dtype attributes set to every dtype, to
- * $FZ_OPS_DIFF_DIR (seeds of the differential fuzzer).  Anything it cannot parse is skipped
- * silently (exit 0): the golden tests also try bad input. */
+ * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, and the command line, as the
+ * argument fuzzer's inputs, to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the
+ * bytes, so repeats collapse.  fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here
+ * to harvest their calls, and `fuzz_mkseed --examples` for every call of op_examples.h, which also
+ * writes scaled versions of each call, and each op's first call with its dtype attributes set to
+ * every dtype, to $FZ_OPS_DIFF_DIR (seeds of the differential fuzzer).  Anything it cannot parse
+ * is skipped silently (exit 0): the golden tests also try bad input. */
 #include "op_examples.h"
 #include "opcodec.h"
 
@@ -81,6 +81,27 @@ static void dtype_variants(op_args *a) {
     }
 }
 
+/* The argument fuzzer's command-line seed: kind 8, the op's index in the table, the op's words
+ * joined by newlines.  Not for calls naming files (the fuzzer skips them) or paths (temporary
+ * ones differ from run to run). */
+static void command_seed(const op_def *d, int argc, char **argv) {
+    size_t index = 0;
+    while (op_at(index) != d) index++;
+    fz_buf b = {0};
+    fz_buf_u8(&b, 8);
+    fz_buf_u8(&b, (uint8_t)index);
+    for (int i = 0; i < argc; i++) {
+        if (strpbrk(argv[i], "@/\n") || strstr(argv[i], ".npy")) {
+            free(b.p);
+            return;
+        }
+        if (i) fz_buf_u8(&b, '\n');
+        fz_buf_put(&b, argv[i], strlen(argv[i]));
+    }
+    write_seed(getenv("FZ_ARGS_DIR"), "cmd", b.p, b.n);
+    free(b.p);
+}
+
 static int make(int argc, char **argv) {
     if (argc < 2) return 0;
     const op_def *d = op_find(argv[1]);
@@ -89,6 +110,7 @@ static int make(int argc, char **argv) {
         fprintf(stderr, "mkseed: op name hash of '%s' collides; change fz_op_hash\n", d->name);
         return 1;
     }
+    command_seed(d, argc - 2, argv + 2);
     op_args a; /* the defaults are filled in after the encoding below */
     op_cmdline cl = {.option = skip_output, .no_defaults = true};
     bool parsed = op_args_parse(&a, d, argc - 2, (const char *const *)argv + 2, &cl) == TX_OK;
