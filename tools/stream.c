@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* stream.c -- files larger than memory, pipes and progress for the CLI.  An op whose op_def has a
- * stream hook (decode_raw, cast and bitcast, tools/ops_casting.c) runs on a big file chunk by
- * chunk: each window of the input is memory-mapped (tx_file_map / tx_file_map_string), handed to
- * the op's own run function, and the result is appended to the output .npy after a header written
- * up front (tx_npy_write_header), so memory stays bounded by the chunk size whatever the file
- * size.  The header's shape and any error come from the op's plan (size before run), so the
- * errors read exactly as for small inputs.  A call the streaming path cannot take (an argument
- * error, a Fortran-order or string .npy) goes to the normal path, which reports it.  Only
- * tensorx.h is used. */
+ * stream hook (opreg.h; the op tables set it) runs on a big file chunk by chunk: each window of
+ * the input is memory-mapped (tx_file_map / tx_file_map_string), handed to the op's own run
+ * function, and the result is appended to the output .npy after a header written up front
+ * (tx_npy_write_header), so memory stays bounded by the chunk size whatever the file size.  The
+ * header's shape and any error come from the op's plan (size before run), so the errors read
+ * exactly as for small inputs.  A call the streaming path cannot take (an argument error, a
+ * Fortran-order or string .npy) goes to the normal path, which reports it.  Only tensorx.h is
+ * used. */
 #include "stream.h"
 
 #include "values.h"
@@ -456,7 +456,8 @@ static stream_verdict plan_raw(stream_cmd *c, stream_plan *p) {
     if (p->step == 0) p->step = p->unit;
     uint64_t full = p->items / p->step, last = p->items % p->step;
     int64_t per_window = 0, in_last = 0;
-    if (full && (window_length(c, p, 0, p->step, &per_window) != TX_OK || (uint64_t)per_window * p->unit != p->step))
+    if (full && (window_length(c, p, 0, p->step, &per_window) != TX_OK ||
+                 (uint64_t)per_window * p->unit != p->step))
         return STREAM_DECLINE;
     if (last && window_length(c, p, full * p->step, last, &in_last) != TX_OK) {
         tx_output_info whole; /* a short last element: the op's error names the whole length */
@@ -490,8 +491,10 @@ static stream_verdict plan_npy(stream_cmd *c, stream_plan *p) {
         if (st == TX_OK) st = plan_one(c, none, &p->out, &one);
         tx_tensor_free(none);
         one = one && p->out.rank > 0 && p->out.dims[0] == 0;
-        for (size_t i = 1; one && i < in->rank; i++) one = !__builtin_mul_overflow(rows_in, (uint64_t)in->dims[i], &rows_in);
-        for (size_t i = 1; one && i < p->out.rank; i++) one = !__builtin_mul_overflow(rows_out, (uint64_t)p->out.dims[i], &rows_out);
+        for (size_t i = 1; one && i < in->rank; i++)
+            one = !__builtin_mul_overflow(rows_in, (uint64_t)in->dims[i], &rows_in);
+        for (size_t i = 1; one && i < p->out.rank; i++)
+            one = !__builtin_mul_overflow(rows_out, (uint64_t)p->out.dims[i], &rows_out);
         p->out.dims[0] = in->dims[0];
     }
     if (st != TX_OK || !one) {

@@ -75,13 +75,16 @@ static void test_no_defaults(void **state) {
 static void test_usage_errors(void **state) {
     (void)state;
     op_args a;
-    assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]", "shap=[1]"), "unknown argument 'shap'; did you mean 'shape'? (tensorx reshape --help lists them)");
+    assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]", "shap=[1]"),
+                 "unknown argument 'shap'; did you mean 'shape'? (tensorx reshape --help lists them)");
     assert_cleared(&a);
-    assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]", "zzzz=1"), "unknown argument 'zzzz' (tensorx reshape --help lists them)");
+    assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]", "zzzz=1"),
+                 "unknown argument 'zzzz' (tensorx reshape --help lists them)");
     assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]", "shape"), "expected name=value, got 'shape'");
     assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]", "=[1]"), "expected name=value, got '=[1]'");
     assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]", "shape=[1]", "shape=[1]"), "argument 'shape' given twice");
-    assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]"), "missing required argument 'shape' (see tensorx reshape --help)");
+    assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]"),
+                 "missing required argument 'shape' (see tensorx reshape --help)");
     assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1]", "shape=[1]", "-o", "x.npy"), "unknown option '-o'");
     assert_cleared(&a);
     /* In argv order: the first bad word is the one reported. */
@@ -128,7 +131,8 @@ static void test_options(void **state) {
     seen s = {0};
     op_cmdline cl = {.option = hook, .ctx = &s};
     /* The word after -o is the hook's, even when it looks like name=value. */
-    assert_int_equal(PARSE(&a, "reshape", &cl, "--flag", "tensor=[1]", "-o", "shape=[9]", "shape=[1]", "--flag"), TX_OK);
+    assert_int_equal(PARSE(&a, "reshape", &cl, "--flag", "tensor=[1]", "-o", "shape=[9]", "shape=[1]", "--flag"),
+                     TX_OK);
     assert_string_equal(s.out, "shape=[9]");
     assert_int_equal(s.flags, 2);
     assert_int_equal(tx_tensor_numel(arg_tensor(&a, "shape")), 1);
