@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* mkseed.c -- makes fuzz seeds from CLI invocations: `fuzz_mkseed OP name=value ...` parses the
  * arguments exactly as the tensorx CLI does and writes (1) the op call in the generic op fuzzer's
- * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, as the argument fuzzer's input,
- * to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the bytes, so repeats collapse.
- * fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here to harvest their calls, and
- * `fuzz_mkseed --examples` for every call of tests/unit/op_examples.h, which also writes scaled
- * versions of each call, and each op's first call with its dtype attributes set to every dtype, to
- * $FZ_OPS_DIFF_DIR (seeds of the differential fuzzer).  Anything it cannot parse is skipped
- * silently (exit 0): the golden tests also try bad input. */
+ * encoding (opcodec.h) to $FZ_OPS_DIR and (2) each argument text, and the command line, as the
+ * argument fuzzer's inputs, to $FZ_ARGS_DIR; file names are the op or kind plus a hash of the
+ * bytes, so repeats collapse.  fuzz/make_seeds.sh runs the CLI golden tests with TX pointing here
+ * to harvest their calls, and `fuzz_mkseed --examples` for every call of tests/unit/op_examples.h, which also
+ * writes scaled versions of each call, and each op's first call with its dtype attributes set to
+ * every dtype, to $FZ_OPS_DIFF_DIR (seeds of the differential fuzzer).  Anything it cannot parse
+ * is skipped silently (exit 0): the golden tests also try bad input. */
 #include "op_examples.h"
 #include "opcodec.h"
 
@@ -32,6 +32,14 @@ static void write_seed(const char *dir, const char *prefix, const uint8_t *data,
 
 static int make(int argc, char **argv);
 static bool examples_mode;
+
+/* The CLI's -o FILE is not part of the call; any other option makes the command one to skip. */
+static tx_status skip_output(void *ctx, int argc, const char *const *argv, int *i) {
+    (void)ctx;
+    if (strcmp(argv[*i], "-o") != 0 || *i + 1 >= argc) return op_fail(OP_USAGE, "skipped");
+    ++*i;
+    return TX_OK;
+}
 
 int main(int argc, char **argv) {
     if (argc == 2 && !strcmp(argv[1], "--examples")) {
@@ -73,6 +81,27 @@ static void dtype_variants(op_args *a) {
     }
 }
 
+/* The argument fuzzer's command-line seed: kind 8, the op's index in the table, the op's words
+ * joined by newlines.  Not for calls naming files (the fuzzer skips them) or paths (temporary
+ * ones differ from run to run). */
+static void command_seed(const op_def *d, int argc, char **argv) {
+    size_t index = 0;
+    while (op_at(index) != d) index++;
+    fz_buf b = {0};
+    fz_buf_u8(&b, 8);
+    fz_buf_u8(&b, (uint8_t)index);
+    for (int i = 0; i < argc; i++) {
+        if (strpbrk(argv[i], "@/\n") || strstr(argv[i], ".npy")) {
+            free(b.p);
+            return;
+        }
+        if (i) fz_buf_u8(&b, '\n');
+        fz_buf_put(&b, argv[i], strlen(argv[i]));
+    }
+    write_seed(getenv("FZ_ARGS_DIR"), "cmd", b.p, b.n);
+    free(b.p);
+}
+
 static int make(int argc, char **argv) {
     if (argc < 2) return 0;
     const op_def *d = op_find(argv[1]);
@@ -81,34 +110,23 @@ static int make(int argc, char **argv) {
         fprintf(stderr, "mkseed: op name hash of '%s' collides; change fz_op_hash\n", d->name);
         return 1;
     }
-    const char *args_dir = getenv("FZ_ARGS_DIR");
-    op_args a;
-    memset(&a, 0, sizeof a);
-    a.def = d;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "-o")) {
-            i++;
-            continue;
-        }
-        char *eq = strchr(argv[i], '=');
-        if (!eq) goto skip;
-        size_t k;
-        for (k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++)
-            if (strlen(d->params[k].name) == (size_t)(eq - argv[i]) && !strncmp(d->params[k].name, argv[i], (size_t)(eq - argv[i])))
-                break;
-        if (k == OP_MAX_PARAMS || !d->params[k].name || a.v[k].present) goto skip;
-        /* The argument fuzzer's seed: kind byte, empty-literal dtype byte, the text. */
-        const char *text = eq + 1;
-        if (!strchr(text, '@') && !strstr(text, ".npy") && strcmp(text, "-")) {
-            fz_buf b = {0};
-            fz_buf_u8(&b, (uint8_t)d->params[k].kind);
-            fz_buf_u8(&b, (uint8_t)d->params[k].empty_dtype);
-            fz_buf_put(&b, text, strlen(text));
-            write_seed(args_dir, "arg", b.p, b.n);
-            free(b.p);
-        }
-        if (op_parse_value(&d->params[k], text, &a.v[k]) != TX_OK) goto skip;
+    command_seed(d, argc - 2, argv + 2);
+    op_args a; /* the defaults are filled in after the encoding below */
+    op_cmdline cl = {.option = skip_output, .no_defaults = true};
+    bool parsed = op_args_parse(&a, d, argc - 2, (const char *const *)argv + 2, &cl) == TX_OK;
+    /* The argument fuzzer's seeds, bad values included: kind byte, empty-literal dtype byte, the
+     * text (files and stdin left out). */
+    for (size_t k = 0; k < OP_MAX_PARAMS; k++) {
+        const char *text = cl.text[k];
+        if (!text || strchr(text, '@') || strstr(text, ".npy") || !strcmp(text, "-")) continue;
+        fz_buf b = {0};
+        fz_buf_u8(&b, (uint8_t)d->params[k].kind);
+        fz_buf_u8(&b, (uint8_t)d->params[k].empty_dtype);
+        fz_buf_put(&b, text, strlen(text));
+        write_seed(getenv("FZ_ARGS_DIR"), "arg", b.p, b.n);
+        free(b.p);
     }
+    if (!parsed) return 0;
     /* Encoded before the defaults are filled in, so the seed leaves out what the call left out. */
     fz_buf b = {0};
     fz_op_encode(&a, 0, 0, &b);
@@ -124,7 +142,6 @@ static int make(int argc, char **argv) {
         write_seed(getenv("FZ_OPS_DIFF_DIR"), d->name, b.p, b.n);
     }
     free(b.p);
-skip:
     op_args_clear(&a);
     return 0;
 }

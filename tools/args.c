@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* args.c -- parsing of CLI argument text: tensor literals ("[[1,2],[3,4]]:float32", "1,0",
+/* args.c -- parsing of CLI argument text: an op's command line (`name=value` words matched to
+ * its parameters, with "did you mean" hints), tensor literals ("[[1,2],[3,4]]:float32", "1,0",
  * "[\"ab\",\"c\"]"), tensor sources (FILE.npy, @FILE for raw bytes, "-" for .npy on stdin), and
- * attribute values by parameter kind. */
+ * attribute values by parameter kind.  Every tool that reads `name=value` words comes here: the
+ * CLI, its streaming path, the fuzz seed maker and the tests that run the op examples. */
 #include "opreg.h"
 #include "values.h"
 
 #include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -365,4 +369,98 @@ tx_status op_parse_value(const op_param *p, const char *text, op_value *v) {
     }
     v->present = true;
     return TX_OK;
+}
+
+/* ---- command lines ---- */
+
+/* Edits between a and b, a swap of neighbours counting as one (optimal string alignment), case
+ * ignored; names longer than 63 bytes are never near. */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b), d[64][64];
+    if (n > 63 || m > 63) return SIZE_MAX;
+    for (size_t i = 0; i <= n; i++) d[i][0] = i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
+            size_t v = d[i - 1][j - 1] + (ai != bj);
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+/* The fewest edits, at most 3 and at most half the shorter name (reshap -> reshape, stack ->
+ * pack), else the only name `word` begins (3 letters or more: out -> out_type). */
+const char *op_nearest(const char *word, const char *const *names, size_t n) {
+    const char *best = NULL, *prefix = NULL;
+    size_t best_d = SIZE_MAX, wl = strlen(word), nprefix = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(word, names[i]), nl = strlen(names[i]);
+        if (d <= 3 && 2 * d <= (wl < nl ? wl : nl) && d < best_d) best = names[i], best_d = d;
+        if (wl >= 3 && wl < nl && strncasecmp(names[i], word, wl) == 0) prefix = names[i], nprefix++;
+    }
+    return best ? best : nprefix == 1 ? prefix : NULL;
+}
+
+const char *op_did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t cap) {
+    const char *s = op_nearest(word, names, n);
+    if (!s) return "";
+    snprintf(buf, cap, "; did you mean '%s'?", s);
+    return buf;
+}
+
+/* An argument name op d does not have: usage, with the nearest name. */
+static tx_status unknown_argument(const op_def *d, const char *name, size_t len) {
+    const char *names[OP_MAX_PARAMS];
+    size_t n = 0;
+    while (n < OP_MAX_PARAMS && d->params[n].name) names[n] = d->params[n].name, n++;
+    char word[128], buf[128];
+    snprintf(word, sizeof word, "%.*s", (int)len, name);
+    return op_fail(OP_USAGE, "unknown argument '%s'%s (tensorx %s --help lists them)", word,
+                   op_did_you_mean(word, names, n, buf, sizeof buf), d->name);
+}
+
+/* One `name=value` word. */
+static tx_status parse_word(op_args *a, const char *word, op_cmdline *cl) {
+    const op_def *d = a->def;
+    const char *eq = strchr(word, '=');
+    if (!eq || eq == word) return op_fail(OP_USAGE, "expected name=value, got '%s'", word);
+    int k = op_param_index(d, word, (size_t)(eq - word));
+    if (k < 0) return unknown_argument(d, word, (size_t)(eq - word));
+    const op_param *p = &d->params[k];
+    if (a->v[k].present) return op_fail(OP_USAGE, "argument '%s' given twice", p->name);
+    cl->text[k] = eq + 1;
+    if (cl->unparsed && !strcmp(p->name, cl->unparsed)) {
+        a->v[k].present = true; /* its text is the caller's to use */
+        return TX_OK;
+    }
+    tx_status st = op_parse_value(p, eq + 1, &a->v[k]);
+    if (st != TX_OK) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", op_error());
+        st = op_fail(st, "argument '%s': %s", p->name, why);
+    }
+    return st;
+}
+
+tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const *argv, op_cmdline *cl) {
+    op_cmdline plain = {0};
+    if (!cl) cl = &plain;
+    memset(cl->text, 0, sizeof cl->text);
+    memset(a, 0, sizeof *a);
+    a->def = d;
+    tx_status st = TX_OK;
+    for (int i = 0; i < argc && st == TX_OK; i++) {
+        if (argv[i][0] != '-') st = parse_word(a, argv[i], cl);
+        else if (cl->option) st = cl->option(cl->ctx, argc, argv, &i);
+        else st = op_fail(OP_USAGE, "unknown option '%s'", argv[i]);
+    }
+    if (st == TX_OK && !cl->no_defaults) st = op_args_finish(a);
+    if (st != TX_OK) op_args_clear(a);
+    return st;
 }

@@ -205,11 +205,9 @@ static tx_status build_args(const op_def *def, const json *c, op_args *a) {
     /* Names in the case that the op does not know are a harness error, not a library one. */
     for (int pass = 0; pass < 2; pass++) {
         const json *obj = pass ? attrs : inputs;
-        for (size_t k = 0; obj && k < obj->n; k++) {
-            bool known = false;
-            for (size_t i = 0; i < OP_MAX_PARAMS && def->params[i].name; i++) known |= !strcmp(def->params[i].name, obj->keys[k]);
-            if (!known) return op_fail(TX_INTERNAL, "case argument '%s' is unknown to op %s", obj->keys[k], def->name);
-        }
+        for (size_t k = 0; obj && k < obj->n; k++)
+            if (op_param_index(def, obj->keys[k], strlen(obj->keys[k])) < 0)
+                return op_fail(TX_INTERNAL, "case argument '%s' is unknown to op %s", obj->keys[k], def->name);
     }
     return op_args_finish(a);
 }

@@ -36,11 +36,15 @@ tx_status op_fail_io(const char *verb, const char *path, int errnum) {
     return op_fail(OP_IO_ERROR, "cannot %s '%s': %s", verb, path, strerror(errnum));
 }
 
+int op_param_index(const op_def *d, const char *name, size_t len) {
+    for (int i = 0; i < OP_MAX_PARAMS && d->params[i].name; i++)
+        if (strlen(d->params[i].name) == len && strncmp(d->params[i].name, name, len) == 0) return i;
+    return -1;
+}
+
 static const op_value *find(const op_args *a, const char *name, param_kind kind) {
-    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++)
-        if (strcmp(a->def->params[i].name, name) == 0)
-            return a->def->params[i].kind == kind ? &a->v[i] : NULL;
-    return NULL;
+    int i = op_param_index(a->def, name, strlen(name));
+    return i >= 0 && a->def->params[i].kind == kind ? &a->v[i] : NULL;
 }
 
 static const op_value empty_value;
@@ -65,9 +69,8 @@ const int64_t *arg_ints(const op_args *a, const char *name, size_t *n) {
     return v->ints;
 }
 bool arg_has(const op_args *a, const char *name) {
-    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++)
-        if (strcmp(a->def->params[i].name, name) == 0) return a->v[i].present;
-    return false;
+    int i = op_param_index(a->def, name, strlen(name));
+    return i >= 0 && a->v[i].present;
 }
 
 tx_status op_outputs_reserve(op_outputs *o, size_t n) {

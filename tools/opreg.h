@@ -73,11 +73,33 @@ typedef struct op_outputs {
 
 typedef tx_status (*op_run_fn)(const op_args *a, op_outputs *o);
 
+/* Where a streamed input comes from, and what the op then promises. */
+typedef enum op_stream_source {
+    /* input=@FILE: the file's bytes, as one string scalar.  The result is 1-D, one element of its
+     * dtype for each element's size of bytes, in order. */
+    OP_STREAM_RAW,
+    /* input=FILE.npy: the result's rows (along axis 0) are the input's rows, made element by
+     * element, or from groups of consecutive input elements that make one result element. */
+    OP_STREAM_NPY
+} op_stream_source;
+
+/* An op that can run over a file larger than memory, window by window (tools/stream.c): its
+ * result for the whole input is its results for consecutive windows of it, end to end.  The
+ * result's shape, the windows' sizes and every error come from the op's own run function (its
+ * plan, then its runs), so the hook states no rule of the op. */
+typedef struct op_stream {
+    const char *input; /* the parameter the file is given for */
+    op_stream_source source;
+    /* Whether a call with these arguments (the input itself absent) streams; NULL: always. */
+    bool (*accepts)(const op_args *a);
+} op_stream;
+
 struct op_def {
     const char *name;
     const char *summary;
     op_run_fn run;
     op_param params[OP_MAX_PARAMS]; /* ends at the first entry with name NULL */
+    const op_stream *stream;        /* NULL: the op runs in memory only */
 };
 
 /* ---- helpers for run functions (opreg.c) ---- */
@@ -127,8 +149,37 @@ bool op_plan_agrees(const op_plan_result *r, tx_status st, const op_outputs *o, 
 const op_def *op_find(const char *name);
 /* Iteration: op_at(i) for i = 0.. until NULL. */
 const op_def *op_at(size_t i);
+/* The index in d->params of the parameter named by the first len bytes of name, or -1. */
+int op_param_index(const op_def *d, const char *name, size_t len);
 
 /* ---- argument parsing (args.c) ---- */
+/* How op_args_parse reads a command line.  Zero-initialised, it takes name=value words only,
+ * fills in defaults and checks that required arguments are there. */
+typedef struct op_cmdline {
+    /* A word that begins with '-' (an option such as `-o FILE`): handles argv[*i], taking any
+     * words after it by moving *i on, and returns TX_OK, or fails (op_fail; OP_USAGE for an option
+     * it does not know).  NULL: every such word is an unknown option. */
+    tx_status (*option)(void *ctx, int argc, const char *const *argv, int *i);
+    void *ctx;
+    /* A parameter whose text is recorded in text[] and marked present but not parsed (the input
+     * the streaming path maps itself); NULL: none. */
+    const char *unparsed;
+    /* Leave absent parameters absent: no defaults, no required check (op_args_finish later). */
+    bool no_defaults;
+    /* Out: the text after '=' of each argument given, by parameter index (NULL when absent),
+     * pointing into argv.  Set before the value is parsed, so a failed parse leaves its text. */
+    const char *text[OP_MAX_PARAMS];
+} op_cmdline;
+
+/* Parses the arguments of op d from argv[0..argc): `name=value` words, whose value is parsed by
+ * the parameter's kind, and options (cl->option); then, unless cl->no_defaults, op_args_finish.
+ * cl may be NULL (the zero-initialised behaviour).  Usage errors (OP_USAGE), in argv order:
+ *   "unknown option '-x'" (no cl->option), "expected name=value, got 'w'",
+ *   "unknown argument 'n'; did you mean 'm'? (tensorx OP --help lists them)",
+ *   "argument 'n' given twice", "missing required argument 'n' (see tensorx OP --help)";
+ * a value that does not parse fails with its own status, as "argument 'n': why".  On failure a
+ * holds nothing (it is cleared); on success the caller clears it with op_args_clear. */
+tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const *argv, op_cmdline *cl);
 /* Parses CLI text for one parameter into v (v->present = true).  On failure returns a status and
  * sets tx-style message via op_error(). */
 tx_status op_parse_value(const op_param *p, const char *text, op_value *v);
@@ -138,6 +189,11 @@ void op_value_clear(op_value *v);
 /* Fills every absent parameter with its default (parsing the default text); checks required
  * ones.  A missing required parameter is OP_USAGE, naming it. */
 tx_status op_args_finish(op_args *a);
+/* The name among names[0..n) nearest to `word` (a few edits, or the only name it begins), or
+ * NULL when none is near: for "did you mean" hints. */
+const char *op_nearest(const char *word, const char *const *names, size_t n);
+/* "; did you mean 'NAME'?" when op_nearest finds a name (written to buf), else "". */
+const char *op_did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t cap);
 void op_args_clear(op_args *a);
 void op_outputs_clear(op_outputs *o);
 

@@ -139,6 +139,21 @@ static tx_status run_string_tensor_unpack(const op_args *a, op_outputs *o) {
     return OP_CALL(o, tx_string_tensor_unpack(arg_tensor(a, "data"), o->t));
 }
 
+/* ---- streaming over big files (tools/stream.c) ---- */
+
+/* Checked mode names the first bad element by its index in the whole tensor: it runs in memory. */
+static bool cast_streams(const op_args *a) {
+    const char *ms = arg_str(a, "mode");
+    return !strcmp(ms, "default") || !strcmp(ms, "saturate");
+}
+
+/* With fixed_length only the first fixed_length bytes count: not a result per window. */
+static bool decode_raw_streams(const op_args *a) { return !arg_has(a, "fixed_length"); }
+
+static const op_stream cast_stream = {"x", OP_STREAM_NPY, cast_streams};
+static const op_stream bitcast_stream = {"input", OP_STREAM_NPY, NULL};
+static const op_stream decode_raw_stream = {"input_bytes", OP_STREAM_RAW, decode_raw_streams};
+
 #define TO_OP(name, fn, what)                                                                     \
     {name, "cast to " what " (tf." name ")", fn, {{"x", P_TENSOR, PARAM_REQUIRED, "any numeric tensor"}}}
 
@@ -155,10 +170,12 @@ const op_def tx_cli_ops_casting[] = {
      {{"x", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"dtype", P_DTYPE, PARAM_REQUIRED, "target dtype"},
       {"mode", P_STRING, "default", "default (TF's bits), saturate, or checked (fail on inexact)"},
-      {"exact_float", P_BOOL, "false", "checked mode: float targets must not round either"}}},
+      {"exact_float", P_BOOL, "false", "checked mode: float targets must not round either"}},
+     &cast_stream},
     {"bitcast", "reinterpret the bytes as another dtype (a view; tf.bitcast)", run_bitcast,
      {{"input", P_TENSOR, PARAM_REQUIRED, "numeric tensor (not bool)"},
-      {"type", P_DTYPE, PARAM_REQUIRED, "numeric dtype (not bool)"}}},
+      {"type", P_DTYPE, PARAM_REQUIRED, "numeric dtype (not bool)"}},
+     &bitcast_stream},
     {"saturate_cast", "cast after clamping to the target's range (tf.saturate_cast)",
      run_saturate_cast,
      {{"value", P_TENSOR, PARAM_REQUIRED, "numeric tensor"},
@@ -167,7 +184,8 @@ const op_def tx_cli_ops_casting[] = {
      {{"input_bytes", P_TENSOR, PARAM_REQUIRED, "string tensor"},
       {"out_type", P_DTYPE, PARAM_REQUIRED, "float16..uint64, complex, bool, bfloat16"},
       {"little_endian", P_BOOL, "true", "byte order of the data"},
-      {"fixed_length", P_INT, PARAM_OPTIONAL, "pad/truncate each string to this many bytes"}}},
+      {"fixed_length", P_INT, PARAM_OPTIONAL, "pad/truncate each string to this many bytes"}},
+     &decode_raw_stream},
     {"encode_raw", "the bytes of each last-dim row as a string (inverse of decode_raw)",
      run_encode_raw,
      {{"x", P_TENSOR, PARAM_REQUIRED, "tensor of rank >= 1, any dtype but string"},

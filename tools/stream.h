@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* stream.h -- the CLI's handling of big inputs and outputs: streaming decode_raw / cast / bitcast
- * over memory-mapped windows of files larger than memory, .npy output to a file or stdout ("-"),
- * and the progress bar shown on a terminal for long work (tools only). */
+/* stream.h -- the CLI's handling of big inputs and outputs: streaming the ops that have a stream
+ * hook (opreg.h: decode_raw, cast, bitcast) over memory-mapped windows of files larger than
+ * memory, .npy output to a file or stdout ("-"), and the progress bar shown on a terminal for long
+ * work (tools only). */
 #ifndef TX_TOOLS_STREAM_H
 #define TX_TOOLS_STREAM_H
 
@@ -10,11 +11,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Runs `d` with argv (the op's arguments) in streaming mode when it can: decode_raw with
- * input_bytes=@FILE (no fixed_length), cast x=FILE.npy, bitcast input=FILE.npy, one -o, and an
- * input file of at least TENSORX_STREAM_MIN_BYTES bytes (default 64 MiB).  Returns false when it
- * did not take the command (the normal path then runs it and reports any error); otherwise
- * *rc is the exit code and any error has been printed. */
+/* Runs `d` with argv (the op's arguments) in streaming mode when it can: d has a stream hook that
+ * accepts the call (decode_raw with input_bytes=@FILE and no fixed_length, cast x=FILE.npy in
+ * default or saturate mode, bitcast input=FILE.npy), one -o, and an input file of at least
+ * TENSORX_STREAM_MIN_BYTES bytes (default 64 MiB).  Returns false when it did not take the
+ * command (the normal path then runs it and reports any error); otherwise *rc is the exit code
+ * and any error has been printed. */
 bool stream_run(const op_def *d, int argc, char **argv, int *rc);
 
 /* Loads a .npy for reading a few elements (tensorx info): a file of at least

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 static const char *kind_name(param_kind k) {
@@ -81,49 +80,6 @@ static int usage_error(const char *op, const char *fmt, ...) {
 
 /* ---- suggestions ------------------------------------------------------------------------------ */
 
-/* Edits between a and b, a swap of neighbours counting as one (optimal string alignment), case
- * ignored; names longer than 63 bytes are never near. */
-static size_t edit_distance(const char *a, const char *b) {
-    size_t n = strlen(a), m = strlen(b), d[64][64];
-    if (n > 63 || m > 63) return SIZE_MAX;
-    for (size_t i = 0; i <= n; i++) d[i][0] = i;
-    for (size_t j = 0; j <= m; j++) d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
-            size_t v = d[i - 1][j - 1] + (ai != bj);
-            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) &&
-                tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < v)
-                v = d[i - 2][j - 2] + 1;
-            d[i][j] = v;
-        }
-    return d[n][m];
-}
-
-/* The name nearest to `word`: the fewest edits, at most 3 and at most half the shorter name
- * (reshap -> reshape, stack -> pack), else the only name `word` begins (3 letters or more:
- * out -> out_type); NULL when nothing is close. */
-static const char *nearest(const char *word, const char *const *names, size_t n) {
-    const char *best = NULL, *prefix = NULL;
-    size_t best_d = SIZE_MAX, wl = strlen(word), nprefix = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = edit_distance(word, names[i]), nl = strlen(names[i]);
-        if (d <= 3 && 2 * d <= (wl < nl ? wl : nl) && d < best_d) best = names[i], best_d = d;
-        if (wl >= 3 && wl < nl && strncasecmp(names[i], word, wl) == 0) prefix = names[i], nprefix++;
-    }
-    return best ? best : nprefix == 1 ? prefix : NULL;
-}
-
-/* "; did you mean 'NAME'?" when a name is near, else "". */
-static const char *did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t cap) {
-    const char *s = nearest(word, names, n);
-    if (!s) return "";
-    snprintf(buf, cap, "; did you mean '%s'?", s);
-    return buf;
-}
-
 static const char *const commands[] = {"info", "conform", "help", "version"};
 
 static int unknown_command(const char *word) {
@@ -133,7 +89,7 @@ static int unknown_command(const char *word) {
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) names[n++] = commands[i];
     char buf[128];
     return usage_error(NULL, "unknown op or command '%s'%s (tensorx help lists them)", word,
-                       did_you_mean(word, names, n, buf, sizeof buf));
+                       op_did_you_mean(word, names, n, buf, sizeof buf));
 }
 
 /* ---- a scalar where a vector is needed --------------------------------------------------------- */
@@ -311,23 +267,27 @@ static int plan_op(const op_def *d, const op_args *a, const char *const *text, b
     return rc;
 }
 
-/* An option the op does not take: usage, with the nearest option. */
-static tx_status unknown_option(const char *arg) {
+/* The CLI's options after an op's arguments: -o FILE (once per output, kept in outs) and --plan
+ * (read before parsing); anything else is usage, with the nearest option. */
+typedef struct cli_options {
+    const char *outs[256];
+    size_t nouts;
+} cli_options;
+
+static tx_status cli_option(void *ctx, int argc, const char *const *argv, int *i) {
+    cli_options *c = ctx;
+    const char *arg = argv[*i];
+    if (!strcmp(arg, "--plan") || !strcmp(arg, "--plan=json")) return TX_OK;
+    if (!strcmp(arg, "-o")) {
+        if (*i + 1 >= argc) return op_fail(OP_USAGE, "-o needs a file name");
+        if (c->nouts == 256) return op_fail(OP_USAGE, "too many -o");
+        c->outs[c->nouts++] = argv[++*i];
+        return TX_OK;
+    }
     static const char *const options[] = {"-o", "--plan", "--plan=json", "--help", "--max-bytes"};
     char buf[128];
     return op_fail(OP_USAGE, "unknown option '%s'%s", arg,
-                   did_you_mean(arg, options, sizeof options / sizeof *options, buf, sizeof buf));
-}
-
-/* An argument name the op does not have: usage, with the nearest name. */
-static tx_status unknown_argument(const op_def *d, const char *name, size_t len) {
-    const char *names[OP_MAX_PARAMS];
-    size_t n = 0;
-    while (n < OP_MAX_PARAMS && d->params[n].name) names[n] = d->params[n].name, n++;
-    char word[128], buf[128];
-    snprintf(word, sizeof word, "%.*s", (int)len, name);
-    return op_fail(OP_USAGE, "unknown argument '%s'%s (tensorx %s --help lists them)", word,
-                   did_you_mean(word, names, n, buf, sizeof buf), d->name);
+                   op_did_you_mean(arg, options, sizeof options / sizeof *options, buf, sizeof buf));
 }
 
 static int run_op(const op_def *d, int argc, char **argv) {
@@ -341,54 +301,16 @@ static int run_op(const op_def *d, int argc, char **argv) {
         } else if (!strcmp(argv[i], "--plan")) plan = 1;
         else if (!strcmp(argv[i], "--plan=json")) plan = 2;
     }
-    /* Big files: decode_raw / cast / bitcast chunk by chunk over mapped windows (stream.c). */
+    /* Big files: ops that stream run chunk by chunk over mapped windows (stream.c). */
     if (!plan && stream_run(d, argc, argv, &rc)) return rc;
     op_args a;
-    memset(&a, 0, sizeof a);
-    a.def = d;
-    const char *text[OP_MAX_PARAMS] = {NULL}; /* each argument's text on the command line */
-    const char *outs[256];
-    size_t nouts = 0;
-    tx_status st = TX_OK;
-    progress_start(d->name, 0);
-    for (int i = 0; i < argc && st == TX_OK; i++) {
-        const char *arg = argv[i];
-        if (!strcmp(arg, "--plan") || !strcmp(arg, "--plan=json")) continue;
-        if (!strcmp(arg, "-o")) {
-            if (i + 1 >= argc) st = op_fail(OP_USAGE, "-o needs a file name");
-            else if (nouts == 256) st = op_fail(OP_USAGE, "too many -o");
-            else outs[nouts++] = argv[++i];
-            continue;
-        }
-        if (arg[0] == '-') {
-            st = unknown_option(arg);
-            break;
-        }
-        const char *eq = strchr(arg, '=');
-        if (!eq || eq == arg) {
-            st = op_fail(OP_USAGE, "expected name=value, got '%s'", arg);
-            break;
-        }
-        size_t k, len = (size_t)(eq - arg);
-        for (k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++)
-            if (strlen(d->params[k].name) == len && !strncmp(d->params[k].name, arg, len)) break;
-        if (k == OP_MAX_PARAMS || !d->params[k].name) {
-            st = unknown_argument(d, arg, len);
-            break;
-        }
-        if (a.v[k].present) {
-            st = op_fail(OP_USAGE, "argument '%s' given twice", d->params[k].name);
-            break;
-        }
-        text[k] = eq + 1;
-        st = op_parse_value(&d->params[k], eq + 1, &a.v[k]);
-        if (st != TX_OK) {
-            char msg[600];
-            snprintf(msg, sizeof msg, "%s", op_error());
-            st = op_fail(st, "argument '%s': %s", d->params[k].name, msg);
-        }
-    }
-    if (st == TX_OK) st = op_args_finish(&a);
+    cli_options opts = {.nouts = 0};
+    op_cmdline cl = {.option = cli_option, .ctx = &opts};
+    progress_start(d->name, 0); /* big inputs take a while to load */
+    tx_status st = op_args_parse(&a, d, argc, (const char *const *)argv, &cl);
+    const char *const *text = cl.text; /* each argument's text on the command line */
+    const char *const *outs = opts.outs;
+    size_t nouts = opts.nouts;
     if (st == TX_OK && plan) {
         progress_stop();
         rc = plan_op(d, &a, text, plan == 2);

@@ -65,6 +65,38 @@ for op in "cast x=$TX_TMP/f23.npy dtype=int8" "cast x=$TX_TMP/f23.npy dtype=floa
     done
 done
 # images are [2,4,4,3] uint8: a bitcast to uint16 needs a last dim of 2 -- both paths refuse alike.
+# The streamed path takes the result's shape and any error from the op itself (its plan): calls
+# whose shape or error depends on the whole input give what the normal path gives -- exit status,
+# message and bytes.  (A 1-D bitcast to a wider type, a scalar, an empty input, a short last
+# element, int4 bytes the library normalises, an argument rule the op checks.)
+"$TX" cast x='[1,2]' dtype=int32 -o "$TX_TMP/i2.npy"
+"$TX" cast x='7.5' dtype=float64 -o "$TX_TMP/scalar.npy"
+"$TX" cast x='[[1,-1],[2,-3]]' dtype=int4 -o "$TX_TMP/i4.npy"
+: >"$TX_TMP/empty.bin"
+both_paths() { # CHUNK OP...: rc, stderr and output of the normal and the streamed path
+    local chunk=$1 rc
+    shift
+    rm -f "$TX_TMP/n.npy" "$TX_TMP/s.npy"
+    TENSORX_STREAM_MIN_BYTES=999999999 "$TX" "$@" -o "$TX_TMP/n.npy" 2>"$TX_TMP/n.err" && rc=0 || rc=$?
+    echo "$rc" >>"$TX_TMP/n.err"
+    TENSORX_STREAM_MIN_BYTES=0 TENSORX_CHUNK_BYTES=$chunk "$TX" "$@" -o "$TX_TMP/s.npy" 2>"$TX_TMP/s.err" && rc=0 || rc=$?
+    echo "$rc" >>"$TX_TMP/s.err"
+    cmp "$TX_TMP/n.err" "$TX_TMP/s.err" && { [ ! -e "$TX_TMP/n.npy" ] || cmp "$TX_TMP/n.npy" "$TX_TMP/s.npy"; } &&
+        { [ -e "$TX_TMP/n.npy" ] || [ ! -e "$TX_TMP/s.npy" ]; }
+}
+for op in "bitcast input=$TX_TMP/i2.npy type=int64" "bitcast input=$TX_TMP/i2.npy type=float64" \
+          "bitcast input=$TX_TMP/scalar.npy type=int16" "cast x=$TX_TMP/scalar.npy dtype=int8" \
+          "cast x=$TX_TMP/i4.npy dtype=float32" "bitcast input=$TX_TMP/i4.npy type=int8" \
+          "cast x=$TX_TMP/f23.npy dtype=int8 mode=saturate exact_float=true" \
+          "cast x=$TX_TMP/f23.npy dtype=int8 mode=nearest" \
+          "decode_raw input_bytes=@$TX_TMP/empty.bin out_type=int32" \
+          "decode_raw input_bytes=@$TX_TMP/raw24.bin out_type=complex128" \
+          "decode_raw input_bytes=@$TX_TMP/raw24.bin out_type=int64 fixed_length=16"; do
+    for chunk in 1 16 64; do
+        # shellcheck disable=SC2086
+        check "stream as in memory: $op chunk $chunk" both_paths $chunk $op
+    done
+done
 "$TX" cast x='[1,2,3,4,5,300]' dtype=int32 -o "$TX_TMP/int6.npy"
 export TENSORX_STREAM_MIN_BYTES=0 TENSORX_CHUNK_BYTES=5
 printf 'abcdefg' >"$TX_TMP/seven.bin"

@@ -104,21 +104,10 @@ static size_t ncalls;
 /* Parses one example into an op_args with only the arguments it gives present (so that its
  * encoding leaves the others out, as the example does). */
 static bool parse_example(const op_example *e, op_args *a) {
-    memset(a, 0, sizeof *a);
-    a->def = op_find(e->op);
-    if (!a->def) return false;
-    for (size_t i = 0; i < OPX_MAX_ARGS && e->args[i]; i++) {
-        const char *eq = strchr(e->args[i], '=');
-        if (!eq) return false;
-        size_t k;
-        for (k = 0; k < OP_MAX_PARAMS && a->def->params[k].name; k++)
-            if (strlen(a->def->params[k].name) == (size_t)(eq - e->args[i]) &&
-                !strncmp(a->def->params[k].name, e->args[i], (size_t)(eq - e->args[i])))
-                break;
-        if (k == OP_MAX_PARAMS || !a->def->params[k].name) return false;
-        if (op_parse_value(&a->def->params[k], eq + 1, &a->v[k]) != TX_OK) return false;
-    }
-    return true;
+    const op_def *d = op_find(e->op);
+    memset(a, 0, sizeof *a); /* cleared, as a failed parse leaves it, when the op is unknown */
+    op_cmdline cl = {.no_defaults = true};
+    return d && op_args_parse(a, d, opx_argc(e), e->args, &cl) == TX_OK;
 }
 
 static void add_call(const uint8_t *enc, size_t n) {

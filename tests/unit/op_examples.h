@@ -15,6 +15,13 @@ typedef struct op_example {
     const char *args[OPX_MAX_ARGS]; /* "name=value" as on the command line */
 } op_example;
 
+/* The number of arguments e gives (its argc for op_args_parse). */
+static inline int opx_argc(const op_example *e) {
+    int n = 0;
+    while (n < OPX_MAX_ARGS && e->args[n]) n++;
+    return n;
+}
+
 static const op_example tx_op_examples[] = {
     {"string_to_number", {"string_tensor=[\"1.5\",\" -7\",\"0x1F\",\"nan\"]", "out_type=float64"}},
     {"string_to_number", {"string_tensor=[\"12\",\"-3\"]", "out_type=int64"}},

@@ -54,21 +54,9 @@ static bool same_outputs(const op_outputs *a, const op_outputs *b) {
 
 /* ---- examples through the CLI table ---- */
 static bool parse_example(const op_example *c, op_args *a) {
-    memset(a, 0, sizeof *a);
-    a->def = op_find(c->op);
-    if (!a->def) return false;
-    for (size_t i = 0; i < OPX_MAX_ARGS && c->args[i]; i++) {
-        const char *eq = strchr(c->args[i], '=');
-        if (!eq) return false;
-        size_t k;
-        for (k = 0; k < OP_MAX_PARAMS && a->def->params[k].name; k++)
-            if (strlen(a->def->params[k].name) == (size_t)(eq - c->args[i]) &&
-                !strncmp(a->def->params[k].name, c->args[i], (size_t)(eq - c->args[i])))
-                break;
-        if (k == OP_MAX_PARAMS || !a->def->params[k].name) return false;
-        if (op_parse_value(&a->def->params[k], eq + 1, &a->v[k]) != TX_OK) return false;
-    }
-    return op_args_finish(a) == TX_OK;
+    const op_def *d = op_find(c->op);
+    memset(a, 0, sizeof *a); /* cleared, as a failed parse leaves it, when the op is unknown */
+    return d && op_args_parse(a, d, opx_argc(c), c->args, NULL) == TX_OK;
 }
 
 static op_args shared_args[NEX];
