@@ -67,7 +67,7 @@ extern "C" {
  * Version and export
  * --------------------------------------------------------------------------------------------- */
 #define TX_VERSION_MAJOR 0
-#define TX_VERSION_MINOR 2
+#define TX_VERSION_MINOR 3
 #define TX_VERSION_PATCH 0
 #define TX_VERSION_NUMBER (TX_VERSION_MAJOR * 10000 + TX_VERSION_MINOR * 100 + TX_VERSION_PATCH)
 
@@ -86,7 +86,7 @@ extern "C" {
 #endif
 
 TX_API unsigned tx_version_number(void);      /* TX_VERSION_NUMBER of the library linked */
-TX_API const char *tx_version_string(void);   /* "0.2.0" */
+TX_API const char *tx_version_string(void);   /* "0.3.0" */
 
 /* ------------------------------------------------------------------------------------------------
  * Status
@@ -144,8 +144,11 @@ typedef enum tx_dtype {
     TX_UINT4 = 30  /* 4-bit unsigned integer 0..15, one per byte */
 } tx_dtype;
 
+/* The family a dtype belongs to, for code that branches on the kind of a dtype rather than on each
+ * dtype (tx_dtype_kind_of).  TX_KIND_INVALID is the kind of no dtype: an unknown value. */
 typedef enum tx_dtype_kind {
-    TX_KIND_BOOL,
+    TX_KIND_INVALID = -1, /* not a dtype (TX_INVALID_DTYPE or a value outside tx_dtype) */
+    TX_KIND_BOOL = 0,
     TX_KIND_SIGNED,    /* int8 .. int64, int4 */
     TX_KIND_UNSIGNED,  /* uint8 .. uint64, uint4 */
     TX_KIND_FLOAT,     /* float16, bfloat16, float32, float64, float8_e5m2, float8_e4m3fn */
@@ -158,6 +161,10 @@ typedef enum tx_dtype_kind {
 TX_API const char *tx_dtype_name(tx_dtype t);
 /* Element size in bytes; 0 for an unknown dtype.  A string element is a 16-byte tx_string. */
 TX_API size_t tx_dtype_size(tx_dtype t);
+/* The kind of dtype t: TX_KIND_SIGNED for int32, TX_KIND_FLOAT for bfloat16, TX_KIND_STRING for
+ * string, and so on (the list at tx_dtype_kind).  Returns TX_KIND_INVALID for TX_INVALID_DTYPE and
+ * for any value that is not a dtype; it never fails and sets no message.  Since 0.1 (an unknown
+ * dtype gave TX_KIND_BOOL before 0.3). */
 TX_API tx_dtype_kind tx_dtype_kind_of(tx_dtype t);
 /* Parses a canonical name or a TensorFlow alias ("half", "float", "double", "tf.float32",
  * "DT_FLOAT").  Returns TX_INVALID_DTYPE (and sets the message) for an unknown name. */

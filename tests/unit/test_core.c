@@ -49,6 +49,11 @@ static void test_dtype_table(void **state) {
     assert_int_equal(tx_dtype_from_name(NULL), TX_INVALID_DTYPE);
     assert_string_equal(tx_dtype_name((tx_dtype)99), "invalid");
     assert_int_equal(tx_dtype_size((tx_dtype)20), 0);
+    /* An unknown dtype has a kind of its own, which no dtype has. */
+    assert_int_equal(tx_dtype_kind_of(TX_INVALID_DTYPE), TX_KIND_INVALID);
+    assert_int_equal(tx_dtype_kind_of((tx_dtype)20), TX_KIND_INVALID);
+    assert_int_equal(tx_dtype_kind_of((tx_dtype)-1), TX_KIND_INVALID);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) assert_int_not_equal(want[i].kind, TX_KIND_INVALID);
 }
 
 static void test_status_names(void **state) {
