@@ -71,8 +71,20 @@ extern "C" {
 #define TX_VERSION_PATCH 0
 #define TX_VERSION_NUMBER (TX_VERSION_MAJOR * 10000 + TX_VERSION_MINOR * 100 + TX_VERSION_PATCH)
 
-#if defined(_WIN32) && defined(TX_SHARED_BUILD)
+/* TX_API marks every function of the library's ABI.  On Windows it is __declspec(dllexport) while
+ * the DLL itself is built (TX_BUILDING_SHARED_LIBRARY, which tensorx's build defines),
+ * __declspec(dllimport) in a program that uses the DLL, and nothing when TX_STATIC is defined: a
+ * program linking the static library must define TX_STATIC (the CMake package's static
+ * tensorx::tensorx and `pkg-config --static --cflags tensorx` do).  Elsewhere it gives the symbol
+ * default visibility, since the library is built with hidden visibility. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(TX_STATIC)
+#define TX_API
+#elif defined(TX_BUILDING_SHARED_LIBRARY)
 #define TX_API __declspec(dllexport)
+#else
+#define TX_API __declspec(dllimport)
+#endif
 #elif defined(__GNUC__)
 #define TX_API __attribute__((visibility("default")))
 #else
