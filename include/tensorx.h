@@ -274,9 +274,9 @@ TX_API int tx_tensor_is_writable(const tx_tensor *t);
  * one write through would turn a mistake into a crash far from its cause, or into silent
  * corruption; NULL fails at once, at the call that made the mistake.  Read with
  * tx_tensor_data_const(), which never fails; to modify a read-only tensor, write into
- * tx_tensor_copy() of it.  (t is const for compatibility: before 0.2 this was the only accessor
- * and never returned NULL for a tensor.) */
-TX_API void *tx_tensor_data(const tx_tensor *t);
+ * tx_tensor_copy() of it.  t is not const: writing through a tensor needs a handle one may
+ * modify (before 0.3 it was const, so a `const tx_tensor *` gave a writable pointer). */
+TX_API void *tx_tensor_data(tx_tensor *t);
 /* Element i of a string tensor (NULL if t is not a string tensor or i is out of range). */
 TX_API const tx_string *tx_tensor_string(const tx_tensor *t, int64_t i);
 /* Non-zero when a and b share one buffer (a view relation). */

@@ -535,7 +535,7 @@ int64_t tx_tensor_dim(const tx_tensor *t, size_t i) { return t && i < t->rank ? 
 int64_t tx_tensor_numel(const tx_tensor *t) { return t ? t->numel : 0; }
 size_t tx_tensor_nbytes(const tx_tensor *t) { return t ? t->nbytes : 0; }
 
-void *tx_tensor_data(const tx_tensor *t) {
+void *tx_tensor_data(tx_tensor *t) {
     static const char *op = "tensor_data";
     if (t == NULL) {
         tx__fail(TX_INVALID_ARGUMENT, "%s: t is NULL", op);

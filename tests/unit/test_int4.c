@@ -46,7 +46,7 @@ static void assert_same(const tx_tensor *a, const tx_tensor *b) {
     for (size_t i = 0; i < tx_tensor_rank(a); i++)
         assert_int_equal(tx_tensor_dim(a, i), tx_tensor_dim(b, i));
     assert_int_equal(tx_tensor_nbytes(a), tx_tensor_nbytes(b));
-    if (tx_tensor_nbytes(a)) assert_memory_equal(tx_tensor_data(a), tx_tensor_data(b), tx_tensor_nbytes(a));
+    if (tx_tensor_nbytes(a)) assert_memory_equal(tx_tensor_data_const(a), tx_tensor_data_const(b), tx_tensor_nbytes(a));
 }
 
 static void test_dtype_table(void **state) {

@@ -29,7 +29,7 @@ static tx_status do_pad(const tx_tensor *t, size_t r, const int64_t *pads, tx_pa
 }
 
 static void assert_strings(const tx_tensor *t, const char *const *want) {
-    const tx_string *s = (const tx_string *)tx_tensor_data(t);
+    const tx_string *s = (const tx_string *)tx_tensor_data_const(t);
     for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
         size_t n = strlen(want[i]);
         if (s[i].size != n || (n && memcmp(s[i].data, want[i], n) != 0))
