@@ -37,6 +37,15 @@
  *    hand out a read-only tensor's memory for writing (invalid_argument, naming the argument);
  *    ops only read their inputs, so any tensor may be an op's input.
  *
+ *  - Structs the library fills.  A struct that the caller allocates and the library fills
+ *    (tx_plan and its tx_output_info entries, tx_npy_info, tx_alloc_stats) begins with
+ *    `size_t struct_size`, the sizeof of the struct the caller was compiled with, set by its
+ *    TX_..._INIT initialiser.  Later versions only append members, so the library fills the
+ *    members that the caller's struct has and leaves the rest out: a program built against an
+ *    older header keeps working.  A struct_size that is not the size of a layout the library knows
+ *    (0 because the struct was not initialised, or a newer header's) is invalid_argument, naming
+ *    the struct and the initialiser to use.
+ *
  *  - Memory.  Every allocation goes through the allocator set with tx_set_allocator() (default:
  *    aligned malloc).  Allocation failure returns TX_RESOURCE_EXHAUSTED.  A tensor whose byte size
  *    overflows size_t or exceeds tx_set_max_tensor_bytes() is refused before any allocation.
@@ -318,7 +327,7 @@ TX_API size_t tx_max_tensor_bytes(void);
  * The op uses the same code path in both modes, so a plan can never disagree with a run.
  *
  *     tx_output_info info[4];
- *     tx_plan plan = {info, 4, 0};
+ *     tx_plan plan = TX_PLAN_INIT(info, 4);
  *     tx_status st = TX_PLAN(&plan, tx_tile(x, multiples, &y));   // y stays NULL
  *     // st: TX_OK and plan.count outputs, or the error tx_tile would return (message included)
  *
@@ -332,7 +341,9 @@ TX_API size_t tx_max_tensor_bytes(void);
 #define TX_OUTPUT_DATA_DEPENDENT 2u /* the shape was computed from input values, not only shapes */
 #define TX_OUTPUT_UPPER_BOUND 4u    /* dims, numel and nbytes are upper bounds of the real ones */
 
+/* One output of a planned call (see "Structs the library fills" at the top). */
 typedef struct tx_output_info {
+    size_t struct_size;  /* set by the library to the plan's output_size */
     tx_dtype dtype;
     size_t rank;
     int64_t dims[TX_MAX_RANK];
@@ -343,14 +354,22 @@ typedef struct tx_output_info {
     unsigned flags;      /* TX_OUTPUT_* */
 } tx_output_info;
 
-/* The caller's record of one op call: `outputs` holds `capacity` entries; the op sets `count` to
- * its number of outputs and fills the first min(count, capacity) entries (a split into more
- * parts than capacity still reports the full count, so the caller can retry with more room). */
+/* The caller's record of one op call: `outputs` holds `capacity` entries of output_size bytes
+ * each; the op sets `count` to its number of outputs and fills the first min(count, capacity)
+ * entries (a split into more parts than capacity still reports the full count, so the caller can
+ * retry with more room).  Initialise it with TX_PLAN_INIT. */
 typedef struct tx_plan {
-    tx_output_info *outputs;
+    size_t struct_size;      /* sizeof(tx_plan) */
+    size_t output_size;      /* sizeof(tx_output_info): the size of each entry of outputs */
+    tx_output_info *outputs; /* capacity entries, or NULL with capacity 0 (count only) */
     size_t capacity;
-    size_t count;
+    size_t count;            /* set by the library */
 } tx_plan;
+/* An initialiser for a tx_plan recording into outputs[0..capacity): tx_plan p =
+ * TX_PLAN_INIT(info, 4); sets struct_size and output_size to this header's sizes, count to 0.
+ * Since 0.3. */
+#define TX_PLAN_INIT(outputs, capacity) \
+    { sizeof(tx_plan), sizeof(tx_output_info), (outputs), (capacity), 0 }
 
 /* Puts the calling thread in plan mode for the next op call, recording into `plan` (count is
  * reset to 0).  Plan mode does not nest; NULL leaves plan mode.  The allocator is never called
@@ -358,7 +377,10 @@ typedef struct tx_plan {
 TX_API void tx_plan_enter(tx_plan *plan);
 /* Leaves plan mode and turns the op's result into the plan's: TX_OK when the op's arguments are
  * valid (plan->count outputs recorded, possibly 0), else the op's own error status, with its
- * message in tx_last_error() and plan->count 0.  Errors that only running can meet (allocation
+ * message in tx_last_error() and plan->count 0.  A plan whose struct_size or output_size this
+ * library does not know (not made with TX_PLAN_INIT) gives invalid_argument ("plan:
+ * plan->struct_size is 0 ...") whatever the op did; the library wrote nothing into it, and the
+ * op still ran in plan mode (nothing allocated).  Errors that only running can meet (allocation
  * failure, or a limit met by an upper-bound output's real size) are not predicted. */
 TX_API tx_status tx_plan_leave(tx_plan *plan, tx_status op_result);
 /* Sizes one op call: TX_PLAN(&plan, tx_tile(x, m, &y)) runs the validation of the call in plan
@@ -1261,8 +1283,10 @@ TX_API tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, 
 TX_API tx_status tx_file_map_string(const char *path, uint64_t offset, uint64_t length,
                                     tx_tensor **out);
 
-/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map). */
+/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map).  Initialise
+ * it with TX_NPY_INFO_INIT (see "Structs the library fills" at the top). */
 typedef struct tx_npy_info {
+    size_t struct_size;        /* sizeof(tx_npy_info) */
     tx_dtype dtype;            /* the tensor's dtype (TX_STRING for 'S' and 'U' files) */
     size_t rank;
     int64_t dims[TX_MAX_RANK];
@@ -1273,12 +1297,16 @@ typedef struct tx_npy_info {
     uint64_t data_offset;      /* where the data start: magic + lengths + header text */
     uint64_t data_size;        /* numel * item_size: the file holds exactly this many more bytes */
 } tx_npy_info;
+/* The initialiser of a tx_npy_info: tx_npy_info info = TX_NPY_INFO_INIT;  Since 0.3. */
+#define TX_NPY_INFO_INIT { sizeof(tx_npy_info), TX_INVALID_DTYPE, 0, {0}, 0, 0, 0, 0, 0, 0 }
 
 /* Reads and checks the header of the .npy file at `path` (format 1.0, 2.0, 3.0) without reading
  * its data: the header follows the rules tx_npy_load applies, and the file must hold exactly
  * data_size bytes after it.
- * Errors: invalid_argument (path or info NULL; cannot open; a malformed, lying or unsupported
- * header, as tx_npy_load; a file size that does not match).  Since 0.1. */
+ * Errors: invalid_argument (path or info NULL; info->struct_size not a known size, i.e. info not
+ * made with TX_NPY_INFO_INIT; cannot open; a malformed, lying or unsupported header, as
+ * tx_npy_load; a file size that does not match).  On failure the members after struct_size are
+ * zero, except for a bad struct_size, when nothing is written.  Since 0.1. */
 TX_API tx_status tx_npy_read_info(const char *path, tx_npy_info *info);
 
 /* Largest header tx_npy_write_header writes, in bytes. */
@@ -1420,12 +1448,17 @@ TX_API size_t tx_alloc_cache_bytes(void);
 
 /* Counters of the default allocator's large-block path, since the process started. */
 typedef struct tx_alloc_stats {
+    size_t struct_size;    /* sizeof(tx_alloc_stats) */
     size_t cached_bytes;   /* bytes now held in the cache */
     size_t cached_blocks;  /* blocks now held in the cache */
     uint64_t large_allocs; /* large-block requests */
     uint64_t cache_hits;   /* of them, served from the cache */
 } tx_alloc_stats;
-TX_API void tx_alloc_stats_get(tx_alloc_stats *stats);
+/* The initialiser of a tx_alloc_stats: tx_alloc_stats st = TX_ALLOC_STATS_INIT;  Since 0.3. */
+#define TX_ALLOC_STATS_INIT { sizeof(tx_alloc_stats), 0, 0, 0, 0 }
+/* Fills *stats.  Errors: invalid_argument (stats NULL, or stats->struct_size not a known size:
+ * stats not made with TX_ALLOC_STATS_INIT).  Since 0.3 (it returned void before). */
+TX_API tx_status tx_alloc_stats_get(tx_alloc_stats *stats);
 
 /* TX_SECTION_RUNTIME_END */
 

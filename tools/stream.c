@@ -363,7 +363,7 @@ static bool stream_decode_raw(const op_def *d, stream_cmd *c, int *rc) {
 /* cast x=FILE.npy and bitcast input=FILE.npy: windows of whole elements (whole rows of the last
  * dim for a bitcast to a wider type). */
 static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
-    tx_npy_info info;
+    tx_npy_info info = TX_NPY_INFO_INIT;
     if (tx_npy_read_info(c->input, &info) != TX_OK) return false;
     if (info.dtype == TX_STRING || (info.fortran_order && info.rank > 1)) return false;
     tx_dtype to = arg_dtype(&c->a, is_cast ? "dtype" : "type");
@@ -432,7 +432,7 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
 }
 
 tx_status stream_load_npy(const char *path, tx_tensor **out) {
-    tx_npy_info info;
+    tx_npy_info info = TX_NPY_INFO_INIT;
     uint64_t min = env_bytes("TENSORX_STREAM_MIN_BYTES", 64 * MIB);
     if (strcmp(path, "-") != 0 && tx_npy_read_info(path, &info) == TX_OK && info.dtype != TX_STRING &&
         !info.byte_swapped && (!info.fortran_order || info.rank <= 1) && info.data_size >= min) {

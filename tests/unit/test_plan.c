@@ -118,7 +118,7 @@ static void test_failing_calls_agree(void **state) {
 /* ---- through the C API ---- */
 #define CAP 8
 static tx_output_info info[CAP];
-static tx_plan plan = {info, CAP, 0};
+static tx_plan plan = TX_PLAN_INIT(info, CAP);
 
 /* Plans `call` (which writes *outp), asserting no allocator call and no output; then the caller
  * runs the same call and compares. */
@@ -155,6 +155,7 @@ static void same_output(size_t i, const tx_tensor *t, unsigned flags) {
     assert_int_equal(p->numel, tx_tensor_numel(t));
     assert_int_equal(p->nbytes, tx_tensor_nbytes(t));
     assert_int_equal(p->flags, flags);
+    assert_int_equal(p->struct_size, sizeof(tx_output_info));
 }
 
 static void test_hostile_shapes(void **state) {
@@ -407,6 +408,45 @@ static void test_outputs(void **state) {
     tx_set_allocator(NULL);
 }
 
+/* A plan whose struct sizes the library does not know (not made with TX_PLAN_INIT, or made by a
+ * newer header) is refused naming the member, after the op was only validated: nothing is
+ * allocated, no output is made, and the plan is not written. */
+static void test_struct_sizes(void **state) {
+    (void)state;
+    tx_set_allocator(&counting);
+    tx_tensor *x = tu_tensor(TX_INT32, 1, TU_DIMS(3), TU_VALS(1, 2, 3)), *y = NULL;
+    static const struct { size_t struct_size, output_size; const char *message; } bad[] = {
+        {0, sizeof(tx_output_info), "plan: plan->struct_size is 0, not the size of a tx_plan"},
+        {sizeof(tx_plan) - 1, sizeof(tx_output_info), "plan->struct_size is"},
+        {sizeof(tx_plan) + 8, sizeof(tx_output_info), "make it with TX_PLAN_INIT"},
+        {sizeof(tx_plan), 0, "plan: plan->output_size is 0, not the size of a tx_output_info"},
+        {sizeof(tx_plan), sizeof(tx_output_info) + 8, "plan->output_size is"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tx_output_info one[1];
+        memset(one, 0x5A, sizeof one);
+        tx_plan p = TX_PLAN_INIT(one, 1);
+        p.struct_size = bad[i].struct_size;
+        p.output_size = bad[i].output_size;
+        p.count = 77;
+        calls = 0;
+        y = (tx_tensor *)&calls;
+        tu_assert_error(TX_PLAN(&p, tx_cast(x, TX_INT64, &y)), TX_INVALID_ARGUMENT, bad[i].message);
+        assert_int_equal(calls, 0);
+        assert_null(y);
+        assert_int_equal(p.count, 77);
+        assert_int_equal(one[0].struct_size, 0x5A5A5A5A5A5A5A5Aull);
+        /* The plan's error wins over the op's own. */
+        tu_assert_error(TX_PLAN(&p, tx_cast(NULL, TX_INT64, &y)), TX_INVALID_ARGUMENT, bad[i].message);
+    }
+    /* After a refused plan the thread is out of plan mode: the call runs. */
+    assert_int_equal(tx_cast(x, TX_INT64, &y), TX_OK);
+    assert_non_null(y);
+    tx_tensor_free(y);
+    tx_tensor_free(x);
+    tx_set_allocator(NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_examples_agree),
@@ -414,6 +454,7 @@ int main(void) {
         cmocka_unit_test(test_hostile_shapes),
         cmocka_unit_test(test_checked_cast),
         cmocka_unit_test(test_outputs),
+        cmocka_unit_test(test_struct_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
