@@ -1384,18 +1384,20 @@ TX_API tx_status tx_string_tensor_from_ort(const tx_tensor *content, const tx_te
  * Implemented in src/parallel/pool.c, src/dispatch/cpu.c, src/dispatch/dispatch.c and
  * src/core/alloc.c.  Measurements and policies: docs/performance.md. */
 /* TX_SECTION_RUNTIME_BEGIN */
-
-/* Largest thread count tx_set_num_threads() takes (larger values are capped to it). */
-#define TX_MAX_THREADS 64
+/* Stable here: the thread count (a portable knob whose only effect is speed: results are
+ * bit-identical for every count), tx_shutdown and the default allocator (part of the allocator
+ * contract).  The CPU level mask and the allocation cache's size and counters are tuning and
+ * introspection of this implementation: they are in the experimental section at the end. */
 
 /* Sets how many threads an op may use for its large parts (the calling thread included).
- * n >= 1: that many (1 = the calling thread only; no thread is ever created).  n <= 0: the default,
- * which is TENSORX_NUM_THREADS when the environment holds a positive integer there, else the
- * number of online CPUs, at most 16.  Results are bit-identical for every thread count: work is
- * split statically and every output element is computed by exactly one thread, in the same way.
- * The worker threads are created on first use; if that fails, ops run on the calling thread.  The
- * call waits for a parallel section running on another thread to end.  Ops may be called from
- * several user threads at once: a call that finds the pool busy runs its work on its own thread. */
+ * n >= 1: that many (1 = the calling thread only; no thread is ever created), capped at 64 (the
+ * experimental TX_MAX_THREADS).  n <= 0: the default, which is TENSORX_NUM_THREADS when the
+ * environment holds a positive integer there, else the number of online CPUs, at most 16.
+ * Results are bit-identical for every thread count: work is split statically and every output
+ * element is computed by exactly one thread, in the same way.  The worker threads are created on
+ * first use; if that fails, ops run on the calling thread.  The call waits for a parallel section
+ * running on another thread to end.  Ops may be called from several user threads at once: a call
+ * that finds the pool busy runs its work on its own thread. */
 TX_API void tx_set_num_threads(int n);
 /* The thread count in use (after the default and the cap are applied); always >= 1. */
 TX_API int tx_num_threads(void);
@@ -1403,15 +1405,56 @@ TX_API int tx_num_threads(void);
 /* Joins the worker threads and returns the default allocator's cached blocks to the operating
  * system.  The library stays usable afterwards (the pool is re-created on demand).
  * Why: an op on large data starts worker threads (tx_set_num_threads) that then wait for work
- * until the process ends, and freed large blocks stay in the allocator's cache
- * (tx_set_alloc_cache_bytes) for reuse.  Neither is a leak, but both hold memory: the threads'
- * stacks and thread-local storage, the cached blocks.  A leak checker run at exit (valgrind,
- * LeakSanitizer) therefore reports the threads' memory as "possibly lost" and the cache as still
- * reachable; after tx_shutdown() there is nothing left to report.
+ * until the process ends, and freed large blocks stay in the allocator's cache for reuse.
+ * Neither is a leak, but both hold memory: the threads' stacks and thread-local storage, the
+ * cached blocks.  A leak checker run at exit (valgrind, LeakSanitizer) therefore reports the
+ * threads' memory as "possibly lost" and the cache as still reachable; after tx_shutdown() there
+ * is nothing left to report.
  * When: at the end of main() (after freeing your tensors; the examples do), before unloading a
  * dlopen()ed libtensorx, or when a long-lived process wants the memory back.  Call it while no
  * other thread is inside a tensorx call.  Tensors stay valid across it. */
 TX_API void tx_shutdown(void);
+
+/* The default allocator (aligned memory; large blocks are mapped with transparent huge pages where
+ * the OS allows, and recently freed large blocks are kept in a bounded cache and reused).  A
+ * custom allocator may hand requests it does not serve to it; such an allocator may also free
+ * blocks that the default allocator made.  Never NULL. */
+TX_API const tx_allocator *tx_default_allocator(void);
+
+/* TX_SECTION_RUNTIME_END */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TENSORX_H */
+
+/* ================================================================================================
+ * Experimental API
+ *
+ * Declared only when the including file defines TX_EXPERIMENTAL_API before including tensorx.h
+ * (as zstd's ZSTD_STATIC_LINKING_ONLY).  What "experimental" promises: these declarations may
+ * change or go away in any minor version, before and after 1.0, and are not part of the SONAME
+ * promise: a program that uses them must be rebuilt against, and run with, the tensorx version
+ * whose header it was compiled with.  The symbols are exported by the library as every other.
+ * What is here and why:
+ *  - TX_MAX_THREADS: the thread pool's cap, a property of this implementation that may grow.
+ *  - CPU levels (tx_isa_level, tx_cpu_*, tx_set_cpu_mask): the levels are x86-64 bundles of this
+ *    version's kernels; other architectures and later instruction sets will change the enum.
+ *    Every level gives the same bits, so they are for tests and tuning only.
+ *  - The allocation cache (tx_set_alloc_cache_bytes, tx_alloc_cache_bytes, tx_alloc_stats): the
+ *    cache is a policy of the default allocator, which may change or disappear.
+ * The stable tx_plan (size before run) is not here: it is a sizing API, not tuning, and its
+ * structs are grow-safe.
+ * ============================================================================================== */
+#if defined(TX_EXPERIMENTAL_API) && !defined(TENSORX_H_EXPERIMENTAL)
+#define TENSORX_H_EXPERIMENTAL
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest thread count tx_set_num_threads() takes (larger values are capped to it). */
+#define TX_MAX_THREADS 64
 
 /* CPU instruction-set levels, as bundles: AVX2 = AVX2 + FMA + F16C + BMI2 (x86-64-v3);
  * AVX512 = AVX-512 F + BW + DQ + VL (x86-64-v4).  Each level implies the ones below. */
@@ -1434,12 +1477,6 @@ TX_API tx_isa_level tx_set_cpu_mask(tx_isa_level max_level);
 /* "scalar", "avx2", "avx512"; "unknown" for another value.  Never NULL. */
 TX_API const char *tx_isa_level_name(tx_isa_level level);
 
-/* The default allocator (aligned memory; large blocks are mapped with transparent huge pages where
- * the OS allows, and recently freed large blocks are kept in a bounded cache and reused).  A
- * custom allocator may hand requests it does not serve to it; such an allocator may also free
- * blocks that the default allocator made.  Never NULL. */
-TX_API const tx_allocator *tx_default_allocator(void);
-
 /* The most bytes the default allocator keeps in its cache of freed large blocks (default: 1 GiB,
  * or a sixteenth of the physical memory if that is less).  0 disables the cache.  Lowering it
  * returns blocks to the OS at once.  Thread-safe.  Custom allocators never use the cache. */
@@ -1460,9 +1497,7 @@ typedef struct tx_alloc_stats {
  * stats not made with TX_ALLOC_STATS_INIT).  Since 0.3 (it returned void before). */
 TX_API tx_status tx_alloc_stats_get(tx_alloc_stats *stats);
 
-/* TX_SECTION_RUNTIME_END */
-
 #ifdef __cplusplus
 }
 #endif
-#endif /* TENSORX_H */
+#endif /* TX_EXPERIMENTAL_API */

@@ -5,6 +5,11 @@
 #ifndef TX_INTERNAL_H
 #define TX_INTERNAL_H
 
+/* The library defines and uses the experimental API (tensorx.h), and so do the tests that
+ * include this header. */
+#ifndef TX_EXPERIMENTAL_API
+#define TX_EXPERIMENTAL_API
+#endif
 #include "tensorx.h"
 
 #include <assert.h>

@@ -5,8 +5,8 @@
 # prefix install both), then checks the package: the SONAME, the CMake package's version
 # compatibility and its shared/static choice, a consumer program built through find_package
 # (shared and static) and through pkg-config (shared and static), the example programs out of tree,
-# the man page, TX_API's Windows sides and TX_STATIC for static users, and the public header alone
-# as C11 and as C++.
+# the man page, TX_API's Windows sides and TX_STATIC for static users, the public header alone as
+# C11 and as C++, and its experimental section only with TX_EXPERIMENTAL_API.
 # usage: run.sh BUILD_DIR SOURCE_DIR [CMAKE_ARGS...]
 #   CMAKE_ARGS configure the second build like the first (compiler, build type, flags, options).
 set -euo pipefail
@@ -98,9 +98,38 @@ api -DTX_BUILDING_SHARED_LIBRARY | grep -q '__declspec(dllexport) unsigned tx_ve
 api -DTX_STATIC | grep -q '^ *unsigned tx_version_number(void);'
 api -DTX_STATIC -DTX_BUILDING_SHARED_LIBRARY | grep -q '^ *unsigned tx_version_number(void);'
 
-# The header alone, as C11 and as C++.
-printf '#include <tensorx.h>\nint main(void) { return tx_dtype_size(TX_FLOAT32) == 4 ? 0 : 1; }\n' > "$tmp/h.c"
+# The header alone, as C11 and as C++, with its initialisers (no warning for a missing member).
+cat > "$tmp/h.c" <<'EOF'
+#include <tensorx.h>
+int main(void) {
+    tx_output_info info[2];
+    tx_plan plan = TX_PLAN_INIT(info, 2);
+    tx_npy_info npy = TX_NPY_INFO_INIT;
+    return tx_dtype_size(TX_FLOAT32) == 4 && plan.capacity == 2 && npy.struct_size > 0 ? 0 : 1;
+}
+EOF
 cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$prefix/include" -c "$tmp/h.c" -o "$tmp/h.o"
 cp "$tmp/h.c" "$tmp/h.cpp"
 c++ -std=c++11 -Wall -Wextra -Werror -pedantic -I"$prefix/include" -c "$tmp/h.cpp" -o "$tmp/hpp.o"
+
+# The experimental section: declared only with TX_EXPERIMENTAL_API, also when the header was
+# already included without it; and its symbols are exported by the shared library.
+cat > "$tmp/x.c" <<'EOF'
+#include <tensorx.h>
+#define TX_EXPERIMENTAL_API
+#include <tensorx.h>
+int main(void) {
+    tx_alloc_stats st = TX_ALLOC_STATS_INIT;
+    return tx_alloc_stats_get(&st) == TX_OK && tx_set_cpu_mask(TX_ISA_SCALAR) == TX_ISA_SCALAR &&
+           TX_MAX_THREADS > 1 ? 0 : 1;
+}
+EOF
+for lang in "cc -std=c11 -x c" "c++ -std=c++11 -x c++"; do
+  $lang -Wall -Wextra -Werror -pedantic -I"$prefix/include" "$tmp/x.c" -o "$tmp/x" -L"$libdir" -ltensorx
+  "$tmp/x"
+  if sed '/#define TX_EXPERIMENTAL_API/d' "$tmp/x.c" |
+     $lang -Wall -Werror -I"$prefix/include" -fsyntax-only - 2>/dev/null; then
+    echo "FAIL: the experimental API is declared without TX_EXPERIMENTAL_API ($lang)"; exit 1
+  fi
+done
 echo "1 passed, 0 failed"

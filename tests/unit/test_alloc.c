@@ -3,6 +3,7 @@
  * blocks of the same size class, the byte bound and its eviction, tx_shutdown, custom allocators
  * bypassing the cache, alignment, data integrity through reuse, concurrent use, and allocation
  * failure staying resource_exhausted.  (Speed is measured by bench/, never asserted here.) */
+#define TX_EXPERIMENTAL_API /* the allocation cache and its counters (tensorx.h) */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
