@@ -414,6 +414,18 @@ TX_API void tx_buffer_free(void *data, size_t size);
  *
  * Mapping rule: what TensorFlow calls an input is a `const tx_tensor *`; what it calls an attribute
  * is a plain C argument.  Integer-list inputs (shape, begin, perm, ...) are int32 or int64 tensors.
+ *
+ * Name suffixes, each with one meaning:
+ *  - `_oob`: the op with one more argument, a tx_oob_policy for out-of-range indices, before the
+ *    outputs (tx_gather_oob, tx_gather_nd_oob, tx_one_hot_oob, tx_dynamic_stitch_oob,
+ *    tx_batch_to_space_nd_oob, tx_batch_to_space_oob); TX_OOB_ERROR gives the plain op.
+ *  - `_in_mode`: the op with one more argument, a mode enum that picks the op's rule, before the
+ *    outputs; mode 0 gives the plain op (tx_cast_in_mode with tx_cast_mode and its flags,
+ *    tx_depth_to_space_in_mode with tx_depth_mode, tx_unique_with_counts_in_mode with
+ *    tx_unique_mode).
+ *  - `_v2`, `_nd`, `_n`: TensorFlow's own op names (ReverseV2, GatherNd, ShapeN).
+ * Before 0.3 all of the first two were `_ex`, which meant either; the old names remain as
+ * deprecated macros for 0.3 only (end of the stable section).
  * ============================================================================================== */
 
 /* ---- Casting ---------------------------------------------------------------------------------
@@ -453,15 +465,16 @@ TX_API tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out);
  * buffer.  Implemented in src/ops/cast.c.  Since 0.1. */
 TX_API tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out);
 
-/* How tx_cast_ex converts (see docs/casting.md, "Cast modes"). */
+/* How tx_cast_in_mode converts (see docs/casting.md, "Cast modes"). */
 typedef enum tx_cast_mode {
     TX_CAST_DEFAULT = 0,  /* tx_cast: TF's bits */
     TX_CAST_SATURATE = 1, /* tx_saturate_cast's rules */
     TX_CAST_CHECKED = 2   /* tx_cast's bits, or an error if any element does not convert exactly */
 } tx_cast_mode;
 
-/* tx_cast_ex flags.  TX_CAST_EXACT_FLOAT (TX_CAST_CHECKED only): a float or complex target must
- * also hold every value without rounding (float32 0.1 -> float16 fails; NaN stays accepted). */
+/* tx_cast_in_mode flags.  TX_CAST_EXACT_FLOAT (TX_CAST_CHECKED only): a float or complex target
+ * must also hold every value without rounding (float32 0.1 -> float16 fails; NaN stays
+ * accepted). */
 #define TX_CAST_EXACT_FLOAT 1u
 
 /* tx_cast with a mode.  TX_CAST_DEFAULT is tx_cast and TX_CAST_SATURATE is tx_saturate_cast
@@ -478,8 +491,8 @@ typedef enum tx_cast_mode {
  * Errors: as tx_cast (or tx_saturate_cast); invalid_argument (unknown mode or flags, flags with a
  * mode other than TX_CAST_CHECKED, "cast: element 2 (index [1,0]) is 300 (int32), which int8
  * cannot hold exactly: out of range").  Always a new buffer.  Implemented in src/ops/cast.c. */
-TX_API tx_status tx_cast_ex(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode, unsigned flags,
-                            tx_tensor **out);
+TX_API tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
+                                 unsigned flags, tx_tensor **out);
 
 /* tf.to_double, tf.to_float, tf.to_bfloat16, tf.to_int32, tf.to_int64: tx_cast to float64,
  * float32, bfloat16, int32, int64.  Errors as tx_cast.  Implemented in src/ops/cast.c. */
@@ -822,8 +835,8 @@ TX_API tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int con
 /* TX_SECTION_REORDER_END */
 
 /* Out-of-range index policy of gather, gather_nd, one_hot and dynamic_stitch, and of
- * batch_to_space(_nd)'s crops (the `_ex` forms; the plain forms use TX_OOB_ERROR).  Crops: see
- * tx_batch_to_space_nd_ex.  Results are the same on every machine.  Per op:
+ * batch_to_space(_nd)'s crops (the `_oob` forms; the plain forms use TX_OOB_ERROR).  Crops: see
+ * tx_batch_to_space_nd_oob.  Results are the same on every machine.  Per op:
  *  - TX_OOB_ERROR: TensorFlow's CPU kernels.  gather, gather_nd and dynamic_stitch fail naming the
  *    index and its position; one_hot gives an all-off row (TF's behaviour, not an error).
  *  - TX_OOB_ZERO (TF's GPU kernels, OpenVINO): an out-of-range index yields zeros (empty strings)
@@ -904,9 +917,9 @@ TX_API tx_status tx_batch_to_space_nd(const tx_tensor *input, const tx_tensor *b
  * Errors: those of tx_batch_to_space_nd except the crop rules; invalid_argument (an unknown
  * policy; a dim size that overflows int64; under clamp or wrap, a non-empty output with a
  * spatial dim whose full size is 0).  Since 0.2. */
-TX_API tx_status tx_batch_to_space_nd_ex(const tx_tensor *input, const tx_tensor *block_shape,
-                                         const tx_tensor *crops, tx_oob_policy oob,
-                                         tx_tensor **out);
+TX_API tx_status tx_batch_to_space_nd_oob(const tx_tensor *input, const tx_tensor *block_shape,
+                                          const tx_tensor *crops, tx_oob_policy oob,
+                                          tx_tensor **out);
 
 /* tf.space_to_batch (legacy 4-D form): space_to_batch_nd with block_shape = [block_size,
  * block_size] on a 4-D [batch, height, width, depth] input; paddings is [2, 2].
@@ -919,10 +932,10 @@ TX_API tx_status tx_space_to_batch(const tx_tensor *input, const tx_tensor *padd
  * Errors: invalid_argument (block_size < 2, input rank != 4, and those of batch_to_space_nd). */
 TX_API tx_status tx_batch_to_space(const tx_tensor *input, const tx_tensor *crops,
                                    int64_t block_size, tx_tensor **out);
-/* tf.batch_to_space with an out-of-range policy for crops, as tx_batch_to_space_nd_ex.  Since
+/* tf.batch_to_space with an out-of-range policy for crops, as tx_batch_to_space_nd_oob.  Since
  * 0.2. */
-TX_API tx_status tx_batch_to_space_ex(const tx_tensor *input, const tx_tensor *crops,
-                                      int64_t block_size, tx_oob_policy oob, tx_tensor **out);
+TX_API tx_status tx_batch_to_space_oob(const tx_tensor *input, const tx_tensor *crops,
+                                       int64_t block_size, tx_oob_policy oob, tx_tensor **out);
 
 /* tf.required_space_to_batch_paddings: the paddings that make block_shape divide input_shape,
  * and the crops that undo the extra part.  input_shape is [M], block_shape [M] and base_paddings
@@ -959,7 +972,8 @@ TX_API tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size,
 TX_API tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size,
                                    tx_data_format data_format, tx_tensor **out);
 
-/* Orders of the depth entries of tx_depth_to_space_ex (ONNX DepthToSpace's mode attribute). */
+/* Orders of the depth entries of tx_depth_to_space_in_mode (ONNX DepthToSpace's mode
+ * attribute). */
 typedef enum tx_depth_mode {
     TX_DEPTH_DCR = 0, /* depth-column-row: channel (dy * bs + dx) * oc + k (TF's only order) */
     TX_DEPTH_CRD = 1  /* column-row-depth: channel k * bs * bs + dy * bs + dx (ONNX mode CRD) */
@@ -970,9 +984,9 @@ typedef enum tx_depth_mode {
  * (NHWC; NCHW likewise on [n, c, h, w], which is ONNX's own layout).
  * Errors: those of tx_depth_to_space, and invalid_argument for a mode that is not a
  * tx_depth_mode. */
-TX_API tx_status tx_depth_to_space_ex(const tx_tensor *input, int64_t block_size,
-                                      tx_data_format data_format, tx_depth_mode mode,
-                                      tx_tensor **out);
+TX_API tx_status tx_depth_to_space_in_mode(const tx_tensor *input, int64_t block_size,
+                                           tx_data_format data_format, tx_depth_mode mode,
+                                           tx_tensor **out);
 
 /* tf.image.extract_patches / tf.extract_image_patches: `images` [b, rows, cols, depth];
  * ksizes = [1, kr, kc, 1], strides = [1, sr, sc, 1], rates = [1, rr, rc, 1] (each exactly 4
@@ -1018,12 +1032,12 @@ TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, in
                            int64_t batch_dims, tx_tensor **out);
 
 /* tx_gather with an out-of-range policy `oob` (see tx_oob_policy); tx_gather(...) is
- * tx_gather_ex(..., TX_OOB_ERROR, out).  Under zero, clamp and wrap no index is an error, except
+ * tx_gather_oob(..., TX_OOB_ERROR, out).  Under zero, clamp and wrap no index is an error, except
  * that clamp and wrap fail when params.shape[axis] is 0 and the output is non-empty.
  * Errors: those of tx_gather (the out-of-range one only under TX_OOB_ERROR); invalid_argument for
  * an unknown policy or clamp/wrap into an empty axis. */
-TX_API tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
-                              int64_t batch_dims, tx_oob_policy oob, tx_tensor **out);
+TX_API tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
+                               int64_t batch_dims, tx_oob_policy oob, tx_tensor **out);
 
 /* tf.gather_nd: `indices` (int16/int32/int64, rank >= 1) is [d_0, ..., d_{N-1}, K] with
  * K <= rank(params); each innermost K-vector indexes params' first K dims and picks an element
@@ -1043,8 +1057,8 @@ TX_API tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices,
  * exists).
  * Errors: those of tx_gather_nd (the out-of-range and empty-params ones only under TX_OOB_ERROR);
  * invalid_argument for an unknown policy or clamp/wrap into an empty dim. */
-TX_API tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices,
-                                 tx_oob_policy oob, tx_tensor **out);
+TX_API tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indices,
+                                  tx_oob_policy oob, tx_tensor **out);
 
 /* tf.unique_with_counts: the distinct elements of the 1-D `x` in order of first occurrence.
  * outs must have room for 3 handles: outs[0] = y (x's dtype), outs[1] = idx (x's length; y[idx[i]]
@@ -1086,9 +1100,9 @@ TX_API tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_ind
  * is a row-count limit, not an out-of-range index).
  * Errors: those of tx_dynamic_stitch (the negative-index one only under TX_OOB_ERROR);
  * invalid_argument for an unknown policy. */
-TX_API tx_status tx_dynamic_stitch_ex(const tx_tensor *const *indices, size_t n_indices,
-                                      const tx_tensor *const *data, size_t n_data,
-                                      tx_oob_policy oob, tx_tensor **out);
+TX_API tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n_indices,
+                                       const tx_tensor *const *data, size_t n_data,
+                                       tx_oob_policy oob, tx_tensor **out);
 
 /* tf.boolean_mask: keeps the slices of `tensor` whose entry in the K-D bool `mask` is true; mask's
  * shape must equal tensor.shape[axis:axis+K].  Output shape tensor.shape[:axis] + [number of true
@@ -1121,9 +1135,9 @@ TX_API tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_te
  * the clamped position (0 or depth - 1); wrap at index mod depth (-1 -> depth - 1).  depth 0 gives
  * an empty output under every policy.
  * Errors: those of tx_one_hot; invalid_argument for an unknown policy. */
-TX_API tx_status tx_one_hot_ex(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
-                               const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
-                               tx_oob_policy oob, tx_tensor **out);
+TX_API tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
+                                const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
+                                tx_oob_policy oob, tx_tensor **out);
 
 /* tf.sequence_mask: output[i..., j] = j < lengths[i...] for j < maxlen, cast to `dtype` (bool
  * true/false, or 1/0 of any numeric dtype).  `lengths` is any integer dtype and rank; the output
@@ -1138,15 +1152,24 @@ TX_API tx_status tx_one_hot_ex(const tx_tensor *indices, int64_t depth, const tx
 TX_API tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
                                   tx_tensor **out);
 
-/* tx_unique_with_counts with ONNX Unique's sorted=1 rule (src/ops/unique.c) when `sorted` is
- * non-zero (0: exactly tx_unique_with_counts): y holds the distinct values in ascending order, idx maps
- * each x[i] to its place in that sorted y, count as before.  Values compare as NumPy's np.unique
- * (which ONNX's reference uses): numbers by value, so -0.0 == 0.0 for every float dtype (y keeps
- * the first seen), all NaNs are ONE value sorted last (y keeps the first NaN's bits); bool and
- * integers by value; strings by bytes, lexicographically (a prefix first).  O(n log n).
- * Errors: those of tx_unique_with_counts. */
-TX_API tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, int sorted,
-                                          tx_tensor **outs);
+/* The order of unique_with_counts' y (tx_unique_with_counts_in_mode). */
+typedef enum tx_unique_mode {
+    TX_UNIQUE_FIRST_SEEN = 0, /* TF's rule, tx_unique_with_counts: y in order of first occurrence */
+    TX_UNIQUE_SORTED = 1      /* ONNX Unique's sorted=1: y ascending, np.unique's comparisons */
+} tx_unique_mode;
+
+/* tx_unique_with_counts with a choice of order (src/ops/unique.c).  TX_UNIQUE_FIRST_SEEN is
+ * tx_unique_with_counts.  TX_UNIQUE_SORTED is ONNX Unique's sorted=1 rule: y holds the distinct
+ * values in ascending order, idx maps each x[i] to its place in that sorted y, count as before.
+ * Values compare as NumPy's np.unique (which ONNX's reference uses): numbers by value, so
+ * -0.0 == 0.0 for every float dtype (y keeps the first seen), all NaNs are ONE value sorted last
+ * (y keeps the first NaN's bits); bool and integers by value; strings by bytes,
+ * lexicographically (a prefix first).  O(n log n).  outs must have room for 3 handles, as for
+ * tx_unique_with_counts.
+ * Errors: those of tx_unique_with_counts; invalid_argument for a mode that is not a
+ * tx_unique_mode.  Since 0.3 (0.2 had tx_unique_with_counts_ex with an int `sorted`). */
+TX_API tx_status tx_unique_with_counts_in_mode(const tx_tensor *x, tx_dtype out_idx,
+                                               tx_unique_mode mode, tx_tensor **outs);
 /* TX_SECTION_GATHER_END */
 
 /* ------------------------------------------------------------------------------------------------
@@ -1422,6 +1445,28 @@ TX_API void tx_shutdown(void);
 TX_API const tx_allocator *tx_default_allocator(void);
 
 /* TX_SECTION_RUNTIME_END */
+
+/* ---- Deprecated names ------------------------------------------------------------------------
+ * The `_ex` names of 0.2, each the function it was renamed to (see "Name suffixes" above the
+ * operations): tx_cast_ex is tx_cast_in_mode, tx_depth_to_space_ex is tx_depth_to_space_in_mode,
+ * tx_gather_ex, tx_gather_nd_ex, tx_one_hot_ex, tx_dynamic_stitch_ex, tx_batch_to_space_nd_ex and
+ * tx_batch_to_space_ex are the `_oob` functions, and tx_unique_with_counts_ex(x, out_idx, sorted,
+ * outs) is tx_unique_with_counts_in_mode with TX_UNIQUE_SORTED for a non-zero `sorted`, else
+ * TX_UNIQUE_FIRST_SEEN (0.2's rule).  They are macros, so old source compiles unchanged; they go
+ * in 0.4.  Define TX_NO_DEPRECATED to check that a program no longer uses them.  Since 0.3. */
+#ifndef TX_NO_DEPRECATED
+#define tx_cast_ex tx_cast_in_mode
+#define tx_depth_to_space_ex tx_depth_to_space_in_mode
+#define tx_gather_ex tx_gather_oob
+#define tx_gather_nd_ex tx_gather_nd_oob
+#define tx_one_hot_ex tx_one_hot_oob
+#define tx_dynamic_stitch_ex tx_dynamic_stitch_oob
+#define tx_batch_to_space_nd_ex tx_batch_to_space_nd_oob
+#define tx_batch_to_space_ex tx_batch_to_space_oob
+#define tx_unique_with_counts_ex(x, out_idx, sorted, outs)                                        \
+    tx_unique_with_counts_in_mode((x), (out_idx),                                               \
+                                  (sorted) ? TX_UNIQUE_SORTED : TX_UNIQUE_FIRST_SEEN, (outs))
+#endif
 
 #ifdef __cplusplus
 }

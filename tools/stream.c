@@ -393,7 +393,7 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
     tx_tensor *small = NULL, *probe = NULL;
     int64_t pdims[2] = {1, row};
     tx_status st = tx_tensor_new(info.dtype, 2, pdims, &small);
-    if (st == TX_OK) st = is_cast ? tx_cast_ex(small, to, mode, 0, &probe) : tx_bitcast(small, to, &probe);
+    if (st == TX_OK) st = is_cast ? tx_cast_in_mode(small, to, mode, 0, &probe) : tx_bitcast(small, to, &probe);
     tx_tensor_free(small);
     tx_tensor_free(probe);
     if (st != TX_OK) {
@@ -418,7 +418,7 @@ static bool stream_npy(const op_def *d, stream_cmd *c, bool is_cast, int *rc) {
         uint64_t off = info.data_offset + (uint64_t)r * (uint64_t)row * in;
         tx_tensor *win = NULL, *o = NULL;
         st = tx_file_map(c->input, off, info.dtype, row > 1 ? 2 : 1, wdims, info.byte_swapped, &win);
-        if (st == TX_OK) st = is_cast ? tx_cast_ex(win, to, mode, 0, &o) : tx_bitcast(win, to, &o);
+        if (st == TX_OK) st = is_cast ? tx_cast_in_mode(win, to, mode, 0, &o) : tx_bitcast(win, to, &o);
         if (st == TX_OK)
             st = sink_write_elements(&s, tx_tensor_data_const(o), tx_tensor_nbytes(o), to);
         tx_tensor_free(win);

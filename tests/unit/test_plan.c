@@ -238,14 +238,14 @@ static void test_checked_cast(void **state) {
     for (int i = 0; i < 4000; i++) v[i] = i % 200 - 100;
     v[3777] = 300;
     v[3999] = -129;
-    PLAN(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
-    same_error("checked cast to int8", tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), y);
+    PLAN(tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
+    same_error("checked cast to int8", tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0, &y), y);
     assert_non_null(strstr(plan_msg, "element 3777 (index [37,77]) is 300"));
     /* Once every element fits, the plan records the output the run makes. */
     v[3777] = 100;
     v[3999] = -128;
-    PLAN(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
-    assert_int_equal(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), TX_OK);
+    PLAN(tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
+    assert_int_equal(tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0, &y), TX_OK);
     assert_int_equal(plan.count, 1);
     same_output(0, y, 0);
     tx_tensor_free(y);
@@ -258,15 +258,15 @@ static void test_checked_cast(void **state) {
     double *d = tx_tensor_data(x);
     for (int i = 0; i < 600; i++) d[i] = i * 0.25;
     d[555] = 0.1;
-    PLAN(tx_cast_ex(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), &y);
-    same_error("checked cast to float16", tx_cast_ex(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), y);
+    PLAN(tx_cast_in_mode(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), &y);
+    same_error("checked cast to float16", tx_cast_in_mode(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), y);
     tx_tensor_free(x);
     assert_int_equal(tx_tensor_new(TX_COMPLEX64, 1, TU_DIMS(300), &x), TX_OK);
     float *c = tx_tensor_data(x);
     for (int i = 0; i < 600; i++) c[i] = i % 2 ? 0.0f : (float)i;
     c[2 * 299 + 1] = 1.0f;
-    PLAN(tx_cast_ex(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), &y);
-    same_error("checked cast of complex64", tx_cast_ex(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), y);
+    PLAN(tx_cast_in_mode(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), &y);
+    same_error("checked cast of complex64", tx_cast_in_mode(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), y);
     tx_tensor_free(x);
     tx_set_allocator(NULL);
 }
