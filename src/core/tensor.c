@@ -457,7 +457,10 @@ tx_status tx_tensor_new_strings(size_t rank, const int64_t *dims, const char *co
     int64_t numel = 0;
     size_t nbytes = 0, total = 0;
     TX_TRY(check_layout(op, TX_STRING, rank, dims, &numel, &nbytes));
+    TX_REQUIRE(numel == 0 || lengths != NULL, TX_INVALID_ARGUMENT, "%s: lengths is NULL", op);
     for (int64_t i = 0; i < numel; i++) {
+        TX_REQUIRE(!lengths[i] || strings != NULL, TX_INVALID_ARGUMENT,
+                   "%s: strings is NULL, but lengths[%lld] is %zu", op, (long long)i, lengths[i]);
         TX_REQUIRE(!lengths[i] || strings[i] != NULL, TX_INVALID_ARGUMENT, "%s: strings[%lld] is NULL",
                    op, (long long)i);
         TX_REQUIRE(!__builtin_add_overflow(total, lengths[i], &total), TX_RESOURCE_EXHAUSTED,
@@ -592,6 +595,7 @@ int tx_tensor_shares_buffer(const tx_tensor *a, const tx_tensor *b) {
 tx_status tx_tensor_get_int(const tx_tensor *t, int64_t i, int64_t *value) {
     static const char *op = "tensor_get_int";
     TX_REQUIRE_TENSOR(op, t, "t");
+    TX_REQUIRE(value != NULL, TX_INVALID_ARGUMENT, "%s: value is NULL", op);
     TX_REQUIRE(i >= 0 && i < t->numel, TX_INVALID_ARGUMENT, "%s: index %lld out of [0, %lld)", op,
                (long long)i, (long long)t->numel);
     const char *p = t->data;

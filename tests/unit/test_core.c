@@ -228,6 +228,25 @@ static void test_null_arguments(void **state) {
     tu_assert_error(tx_tensor_copy(NULL, &t), TX_INVALID_ARGUMENT, "is NULL");
     assert_int_equal(tx_tensor_rank(NULL), 0);
     assert_null(tx_tensor_data(NULL));
+    /* The string constructor's arrays and get_int's result pointer. */
+    const size_t lens[2] = {2, 0};
+    const char *vals[2] = {"ab", NULL};
+    tu_assert_error(tx_tensor_new_strings(1, TU_DIMS(2), vals, NULL, &t), TX_INVALID_ARGUMENT,
+                    "tensor_new_strings: lengths is NULL");
+    tu_assert_error(tx_tensor_new_strings(1, TU_DIMS(2), NULL, lens, &t), TX_INVALID_ARGUMENT,
+                    "strings is NULL, but lengths[0] is 2");
+    assert_null(t);
+    assert_int_equal(tx_tensor_new_strings(1, TU_DIMS(0), NULL, NULL, &t), TX_OK); /* no elements */
+    tx_tensor_free(t);
+    const size_t zero[2] = {0, 0};
+    assert_int_equal(tx_tensor_new_strings(1, TU_DIMS(2), NULL, zero, &t), TX_OK); /* empty strings */
+    assert_int_equal(tx_tensor_string(t, 1)->size, 0);
+    tx_tensor_free(t);
+    assert_int_equal(tx_tensor_new_strings(1, TU_DIMS(2), vals, lens, &t), TX_OK);
+    tx_tensor_free(t);
+    t = tu_tensor(TX_INT32, 0, NULL, TU_VALS(5));
+    tu_assert_error(tx_tensor_get_int(t, 0, NULL), TX_INVALID_ARGUMENT, "tensor_get_int: value is NULL");
+    tx_tensor_free(t);
 }
 
 /* Every core constructor under allocation failure: resource_exhausted, no leak, then success. */
