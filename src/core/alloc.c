@@ -222,9 +222,9 @@ static const size_t alloc_stats_sizes[] = {sizeof(tx_alloc_stats)};
 
 tx_status tx_alloc_stats_get(tx_alloc_stats *stats) {
     TX_REQUIRE(stats != NULL, TX_INVALID_ARGUMENT, "alloc_stats: stats is NULL");
+    const size_t n_sizes = sizeof alloc_stats_sizes / sizeof alloc_stats_sizes[0];
     TX_TRY(tx__check_struct_size("alloc_stats", "stats->struct_size", stats->struct_size,
-                                 alloc_stats_sizes, sizeof alloc_stats_sizes / sizeof alloc_stats_sizes[0],
-                                 "tx_alloc_stats", "TX_ALLOC_STATS_INIT"));
+                                 alloc_stats_sizes, n_sizes, "tx_alloc_stats", "TX_ALLOC_STATS_INIT"));
     tx_alloc_stats full = {sizeof full, 0, 0, 0, 0};
     pthread_mutex_lock(&cache_lock);
     full.cached_bytes = cache_bytes;

@@ -92,7 +92,8 @@ TX_HIDDEN tx_status tx__check_struct_size(const char *op, const char *arg, size_
  * byte after struct_size and below size.  dst's struct_size stays as it is. */
 static inline void tx__fill_struct(void *dst, size_t size, const void *full) {
     assert(size >= sizeof(size_t));
-    memcpy((char *)dst + sizeof(size_t), (const char *)full + sizeof(size_t), size - sizeof(size_t));
+    const size_t skip = sizeof(size_t);
+    memcpy((char *)dst + skip, (const char *)full + skip, size - skip);
 }
 
 /* ---- allocation (alloc.c) ---- */

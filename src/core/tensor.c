@@ -133,7 +133,8 @@ static void plan_record(tx_dtype dtype, size_t rank, const int64_t *dims, int64_
         o.nbytes = nbytes;
         o.string_bytes = string_bytes;
         o.flags = flags;
-        tx_output_info *dst = (tx_output_info *)(void *)((char *)p->outputs + p->count * p->output_size);
+        char *entry = (char *)p->outputs + p->count * p->output_size;
+        tx_output_info *dst = (tx_output_info *)(void *)entry;
         dst->struct_size = p->output_size;
         tx__fill_struct(dst, p->output_size, &o);
     }

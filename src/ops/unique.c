@@ -18,9 +18,9 @@
  * divides 0x8000), while NaNs again never match.  Integers, bool and strings compare by value.
  *
  * tx_unique_with_counts_in_mode(TX_UNIQUE_SORTED) is the ONNX Unique sorted=1 preset, whose
- * reference is np.unique: y ascending, -0.0 == 0.0 for every float dtype, all NaNs one value placed last.  It
- * maps each element to an order-preserving 64-bit key (NaN: the largest key), sorts (key,
- * position) pairs with a bottom-up merge sort (strings: positions, by bytes) and reads y, idx and
+ * reference is np.unique: y ascending, -0.0 == 0.0 for every float dtype, all NaNs one value
+ * placed last.  It maps each element to an order-preserving 64-bit key (NaN: the largest key),
+ * sorts (key, position) pairs with a bottom-up merge sort (strings: positions, by bytes) and reads y, idx and
  * count off the runs of equal keys; the first position of a run is the value's first occurrence,
  * whose bits y keeps. */
 #include "internal.h"

@@ -2,9 +2,10 @@
 /* test_onnx_presets.c -- the ONNX semantics presets in the slicing, spatial and unique ops: pad
  * modes EDGE and WRAP (ONNX Pad-19 'edge'/'wrap'), tx_split_uneven (ONNX Split-18 num_outputs),
  * tx_depth_to_space_in_mode with TX_DEPTH_CRD (ONNX DepthToSpace mode CRD) and
- * tx_unique_with_counts_in_mode with TX_UNIQUE_SORTED (ONNX Unique sorted=1).  The ONNX specification's examples,
- * edge cases (wrap past the dim, NaN and signed zero, strings), the TF default left unchanged,
- * errors (status + message) and an allocation-failure sweep for each preset. */
+ * tx_unique_with_counts_in_mode with TX_UNIQUE_SORTED (ONNX Unique sorted=1).  The ONNX
+ * specification's examples, edge cases (wrap past the dim, NaN and signed zero, strings), the TF
+ * default left unchanged, errors (status + message) and an allocation-failure sweep for each
+ * preset. */
 #include "testutil.h"
 
 #include <math.h>
