@@ -16,6 +16,7 @@
  *
  * Workloads are grouped by op family (one block each) so a family's entries are easy to find. */
 #define _DEFAULT_SOURCE 1
+#define TX_EXPERIMENTAL_API /* CPU levels and the allocation cache (tensorx.h) */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>

@@ -60,7 +60,7 @@ long fz_alloc_live(void);
 void fz_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* Reads every byte of t (and every string's bytes): a result of the wrong size or a string that
  * points into freed storage shows up under ASan.  Checks dtype, rank, dims and nbytes agree. */
-void fz_check_tensor(const tx_tensor *t, const char *what);
+void fz_check_tensor(tx_tensor *t, const char *what);
 /* A failed call: the status is one of tensorx's and a message was set. */
 void fz_check_failure(tx_status st, const char *what, const char *message);
 

@@ -165,7 +165,7 @@ static void touch(const void *data, size_t n) {
     sink ^= acc;
 }
 
-void fz_check_tensor(const tx_tensor *t, const char *what) {
+void fz_check_tensor(tx_tensor *t, const char *what) {
     if (!t) fz_die("%s: a successful call left an output NULL", what);
     tx_dtype dt = tx_tensor_dtype(t);
     size_t es = tx_dtype_size(dt);

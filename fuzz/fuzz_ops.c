@@ -8,6 +8,7 @@
  * views holding their buffer); nothing leaks; the call's plan (size before run, TX_PLAN) agrees
  * with it: same status and message, or the same output dtypes, shapes and bytes.  In replay mode (the corpus as a ctest) every
  * allocation of every successful case is failed in turn as well. */
+#define TX_EXPERIMENTAL_API /* tx_set_cpu_mask (tensorx.h) */
 #include "oprun.h"
 
 #include <stdio.h>

@@ -11,6 +11,7 @@
  * freed, no leak), and the case's allocation failure, if it asks for one, runs once more at the
  * highest level with several threads.  The tensor limit is 16 MiB here (4 MiB in the other
  * targets), so that outputs reach the 8 MiB streaming-store paths. */
+#define TX_EXPERIMENTAL_API /* the CPU level mask (tensorx.h) */
 #include "oprun.h"
 
 #include <stdio.h>

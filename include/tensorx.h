@@ -37,6 +37,15 @@
  *    hand out a read-only tensor's memory for writing (invalid_argument, naming the argument);
  *    ops only read their inputs, so any tensor may be an op's input.
  *
+ *  - Structs the library fills.  A struct that the caller allocates and the library fills
+ *    (tx_plan and its tx_output_info entries, tx_npy_info, tx_alloc_stats) begins with
+ *    `size_t struct_size`, the sizeof of the struct the caller was compiled with, set by its
+ *    TX_..._INIT initialiser.  Later versions only append members, so the library fills the
+ *    members that the caller's struct has and leaves the rest out: a program built against an
+ *    older header keeps working.  A struct_size that is not the size of a layout the library knows
+ *    (0 because the struct was not initialised, or a newer header's) is invalid_argument, naming
+ *    the struct and the initialiser to use.
+ *
  *  - Memory.  Every allocation goes through the allocator set with tx_set_allocator() (default:
  *    aligned malloc).  Allocation failure returns TX_RESOURCE_EXHAUSTED.  A tensor whose byte size
  *    overflows size_t or exceeds tx_set_max_tensor_bytes() is refused before any allocation.
@@ -52,6 +61,25 @@
  *  - Thread safety.  Ops may run concurrently on different tensors and on the same input tensors.
  *    tx_set_allocator() and tx_set_max_tensor_bytes() must be called before other threads use the
  *    library.
+ *
+ * How each declaration is documented (the template; tests/repo/header_docs.py checks the parts it
+ * can and fails the build's tests on a declaration without them):
+ *  - A block comment directly above the declaration says what it does (for an op: the TensorFlow
+ *    op it implements and its rule).  One block may document a group of declarations written
+ *    without a blank line between them; it then names each of them.
+ *  - Functions: the block names every parameter and says what it must be (NULL or not, dtype,
+ *    shape, range); `out` / `outs` (tx_tensor **) follow "Outputs" above unless the block says
+ *    otherwise.  A function returning tx_status lists, after "Errors", each status it returns with
+ *    the rule that triggers it (or "Errors: those of tx_x" and the differences).  Any other
+ *    non-void function says what it returns ("Returns ..."), also for arguments it cannot use.
+ *  - Ownership: the block says who owns each pointer that goes in or comes out and how long it
+ *    stays valid, where the conventions above do not say it already; a returned pointer always
+ *    says it.
+ *  - Types: a struct's members each have their own comment or are named in its block; an enum's
+ *    block says what it selects (its constants have comments where their names do not say it).
+ *    A macro that is API says what it gives and names its parameters.
+ *  - Optional: the file that implements it and "Since X.Y", the release that added it (the test
+ *    repo.version checks those against the version).
  */
 #ifndef TENSORX_H
 #define TENSORX_H
@@ -66,55 +94,80 @@ extern "C" {
 /* ------------------------------------------------------------------------------------------------
  * Version and export
  * --------------------------------------------------------------------------------------------- */
+/* The version of this header: TX_VERSION_MAJOR.TX_VERSION_MINOR.TX_VERSION_PATCH, and
+ * TX_VERSION_NUMBER = major * 10000 + minor * 100 + patch (300 for 0.3.0).  The build reads the
+ * version from here; compare it with tx_version_number() to check the library a program runs
+ * with. */
 #define TX_VERSION_MAJOR 0
-#define TX_VERSION_MINOR 2
+#define TX_VERSION_MINOR 3
 #define TX_VERSION_PATCH 0
 #define TX_VERSION_NUMBER (TX_VERSION_MAJOR * 10000 + TX_VERSION_MINOR * 100 + TX_VERSION_PATCH)
 
-#if defined(_WIN32) && defined(TX_SHARED_BUILD)
+/* TX_API marks every function of the library's ABI.  On Windows it is __declspec(dllexport) while
+ * the DLL itself is built (TX_BUILDING_SHARED_LIBRARY, which tensorx's build defines),
+ * __declspec(dllimport) in a program that uses the DLL, and nothing when TX_STATIC is defined: a
+ * program linking the static library must define TX_STATIC (the CMake package's static
+ * tensorx::tensorx and `pkg-config --static --cflags tensorx` do).  Elsewhere it gives the symbol
+ * default visibility, since the library is built with hidden visibility. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(TX_STATIC)
+#define TX_API
+#elif defined(TX_BUILDING_SHARED_LIBRARY)
 #define TX_API __declspec(dllexport)
+#else
+#define TX_API __declspec(dllimport)
+#endif
 #elif defined(__GNUC__)
 #define TX_API __attribute__((visibility("default")))
 #else
 #define TX_API
 #endif
 
+/* TX_HOST_LITTLE_ENDIAN: 1 when the compiler targets a little-endian host, 0 for a big-endian one
+ * (from __BYTE_ORDER__; 1 where the compiler does not say).  Tensor data are in this order. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define TX_HOST_LITTLE_ENDIAN 0
 #else
 #define TX_HOST_LITTLE_ENDIAN 1
 #endif
 
+/* tx_version_number returns TX_VERSION_NUMBER of the library the program runs with (which may
+ * differ from the header's), and tx_version_string returns its "major.minor.patch", a static
+ * string valid for the life of the program. */
 TX_API unsigned tx_version_number(void);      /* TX_VERSION_NUMBER of the library linked */
-TX_API const char *tx_version_string(void);   /* "0.2.0" */
+TX_API const char *tx_version_string(void);   /* "0.3.0" */
 
 /* ------------------------------------------------------------------------------------------------
  * Status
  * --------------------------------------------------------------------------------------------- */
-/* Status codes; the values are TensorFlow's canonical error codes (absl::StatusCode). */
+/* The result of every fallible call; the values are TensorFlow's canonical error codes
+ * (absl::StatusCode), so mapping to TF is the identity. */
 typedef enum tx_status {
     TX_OK = 0,
-    TX_INVALID_ARGUMENT = 3,
-    TX_RESOURCE_EXHAUSTED = 8,
-    TX_OUT_OF_RANGE = 11,
-    TX_UNIMPLEMENTED = 12,
-    TX_INTERNAL = 13
+    TX_INVALID_ARGUMENT = 3,   /* an argument breaks the op's rule (the message says which) */
+    TX_RESOURCE_EXHAUSTED = 8, /* allocation failed, or a size passes size_t or the tensor limit */
+    TX_OUT_OF_RANGE = 11,      /* where TF says OUT_OF_RANGE (extract_image_patches' sizes) */
+    TX_UNIMPLEMENTED = 12,     /* a dtype or mode the op does not take (as in TF) */
+    TX_INTERNAL = 13           /* a library bug, or a call plan mode cannot size */
 } tx_status;
 
-/* "ok", "invalid_argument", "resource_exhausted", "out_of_range", "unimplemented", "internal";
- * "unknown" for any other value.  Never NULL. */
+/* Returns the name of status s: "ok", "invalid_argument", "resource_exhausted", "out_of_range",
+ * "unimplemented", "internal"; "unknown" for any other value.  Never NULL; a static string, valid
+ * for the life of the program. */
 TX_API const char *tx_status_name(tx_status s);
 
-/* This thread's message for the last failed call; "" if none failed since the last
- * tx_clear_error().  Valid until the next tensorx call on this thread.  Never NULL. */
+/* tx_last_error returns this thread's message for the last failed call; "" if none failed since
+ * the last tx_clear_error().  The string is owned by the library and valid until the next tensorx
+ * call on this thread; never NULL.  tx_clear_error empties this thread's message. */
 TX_API const char *tx_last_error(void);
 TX_API void tx_clear_error(void);
 
 /* ------------------------------------------------------------------------------------------------
  * Data types
  * --------------------------------------------------------------------------------------------- */
-/* The values are TensorFlow's DataType numbers (tensorflow/core/framework/types.proto) and are never
- * renumbered. */
+/* The element type of a tensor.  The values are TensorFlow's DataType numbers
+ * (tensorflow/core/framework/types.proto) and are never renumbered; tx_dtype_name() gives each
+ * constant's name (TX_FLOAT32 is "float32"). */
 typedef enum tx_dtype {
     TX_INVALID_DTYPE = 0,
     TX_FLOAT32 = 1,
@@ -144,8 +197,11 @@ typedef enum tx_dtype {
     TX_UINT4 = 30  /* 4-bit unsigned integer 0..15, one per byte */
 } tx_dtype;
 
+/* The family a dtype belongs to, for code that branches on the kind of a dtype rather than on each
+ * dtype (tx_dtype_kind_of).  TX_KIND_INVALID is the kind of no dtype: an unknown value. */
 typedef enum tx_dtype_kind {
-    TX_KIND_BOOL,
+    TX_KIND_INVALID = -1, /* not a dtype (TX_INVALID_DTYPE or a value outside tx_dtype) */
+    TX_KIND_BOOL = 0,
     TX_KIND_SIGNED,    /* int8 .. int64, int4 */
     TX_KIND_UNSIGNED,  /* uint8 .. uint64, uint4 */
     TX_KIND_FLOAT,     /* float16, bfloat16, float32, float64, float8_e5m2, float8_e4m3fn */
@@ -154,17 +210,25 @@ typedef enum tx_dtype_kind {
     TX_KIND_STRING
 } tx_dtype_kind;
 
-/* Canonical name ("float32", "bfloat16", "string"); "invalid" for an unknown value. */
+/* Returns the canonical name of dtype t ("float32", "bfloat16", "string"); "invalid" for an
+ * unknown value.  Never NULL; a static string, valid for the life of the program. */
 TX_API const char *tx_dtype_name(tx_dtype t);
-/* Element size in bytes; 0 for an unknown dtype.  A string element is a 16-byte tx_string. */
+/* Returns the element size of dtype t in bytes; 0 for an unknown dtype.  A string element is a
+ * 16-byte tx_string. */
 TX_API size_t tx_dtype_size(tx_dtype t);
+/* The kind of dtype t: TX_KIND_SIGNED for int32, TX_KIND_FLOAT for bfloat16, TX_KIND_STRING for
+ * string, and so on (the list at tx_dtype_kind).  Returns TX_KIND_INVALID for TX_INVALID_DTYPE and
+ * for any value that is not a dtype; it never fails and sets no message.  Since 0.1 (an unknown
+ * dtype gave TX_KIND_BOOL before 0.3). */
 TX_API tx_dtype_kind tx_dtype_kind_of(tx_dtype t);
-/* Parses a canonical name or a TensorFlow alias ("half", "float", "double", "tf.float32",
- * "DT_FLOAT").  Returns TX_INVALID_DTYPE (and sets the message) for an unknown name. */
+/* Parses name, a canonical name or a TensorFlow alias ("half", "float", "double", "tf.float32",
+ * "DT_FLOAT"), and returns its dtype.  Returns TX_INVALID_DTYPE (and sets the message) for an
+ * unknown name or NULL. */
 TX_API tx_dtype tx_dtype_from_name(const char *name);
 
 /* One element of a string tensor: `size` bytes at `data`, which may hold any byte, NUL included,
- * and is not NUL-terminated.  The bytes are immutable and owned by the tensor. */
+ * and is not NUL-terminated.  The bytes are immutable and owned by the tensor (valid while a tensor
+ * sharing them lives). */
 typedef struct tx_string {
     uint64_t size;
     const char *data;
@@ -180,18 +244,25 @@ typedef struct tx_string {
  * tf.boolean_mask are built on reshape in TF's Python, so their results share this limit. */
 #define TX_RESHAPE_MAX_RANK (TX_MAX_RANK - 1)
 
-/* A dense, row-major tensor handle; reference counted storage, so views share data. */
+/* A dense, row-major tensor handle, opaque: made by the tx_tensor_* constructors and the ops,
+ * released with tx_tensor_free().  Its storage is reference counted, so views share data. */
 typedef struct tx_tensor tx_tensor;
 
-/* New zero-filled tensor (string elements are empty strings).  dims may be NULL when rank is 0.
- * Errors: invalid_argument (unknown dtype, rank > TX_MAX_RANK, a negative dim), resource_exhausted
- * (byte size overflows or exceeds the limit, or allocation failed). */
+/* New zero-filled tensor of dtype and shape dims[0..rank) (string elements are empty strings).
+ * dims may be NULL when rank is 0.
+ * Errors: invalid_argument (out NULL; unknown dtype, rank > TX_MAX_RANK, dims NULL with rank > 0,
+ * a negative dim), resource_exhausted (byte size overflows or exceeds the limit, or allocation
+ * failed). */
 TX_API tx_status tx_tensor_new(tx_dtype dtype, size_t rank, const int64_t *dims, tx_tensor **out);
 
-/* New tensor holding a copy of `nbytes` bytes of row-major data; nbytes must equal the tensor's
- * byte size.  Not for strings (use tx_tensor_new_strings).  int4 / uint4 data is one element per
- * byte and only each byte's low 4 bits count (as in ml_dtypes): the copy keeps them, sign-extended
- * for int4, so 0x0F becomes int4 -1 and 0x1F uint4 15. */
+/* New tensor of dtype and shape dims[0..rank) holding a copy of `nbytes` bytes of row-major data;
+ * nbytes must equal the tensor's byte size.  Not for strings (use tx_tensor_new_strings).  int4 /
+ * uint4 data is one element per byte and only each byte's low 4 bits count (as in ml_dtypes): the
+ * copy keeps them, sign-extended for int4, so 0x0F becomes int4 -1 and 0x1F uint4 15.  data stays
+ * the caller's.
+ * Errors: invalid_argument (out NULL; string or unknown dtype; a bad rank or dims as
+ * tx_tensor_new; nbytes other than the byte size; data NULL with nbytes > 0); resource_exhausted.
+ */
 TX_API tx_status tx_tensor_from_data(tx_dtype dtype, size_t rank, const int64_t *dims,
                                      const void *data, size_t nbytes, tx_tensor **out);
 
@@ -200,8 +271,8 @@ TX_API tx_status tx_tensor_from_data(tx_dtype dtype, size_t rank, const int64_t 
  * data-movement op works on them unchanged.  The packed interchange form of ONNX and ONNX Runtime
  * holds two per byte: element 2k in the low nibble of byte k, element 2k+1 in the high nibble, and
  * an odd count leaves the last high nibble 0.
- * tx_tensor_from_packed_int4: a new tensor from ceil(numel/2) packed bytes.
- * dtype: TX_INT4 or TX_UINT4.  nbytes: exactly ceil(numel/2).
+ * tx_tensor_from_packed_int4: a new tensor of shape dims[0..rank) from ceil(numel/2) packed bytes
+ * at data (which stay the caller's).  dtype: TX_INT4 or TX_UINT4.  nbytes: exactly ceil(numel/2).
  * Errors: invalid_argument (another dtype, bad shape, wrong nbytes, data NULL with nbytes > 0, a
  * nonzero pad nibble: it usually means the shape and the bytes disagree); resource_exhausted.
  * On failure *out is NULL.  Since 0.2. */
@@ -213,77 +284,101 @@ TX_API tx_status tx_tensor_from_packed_int4(tx_dtype dtype, size_t rank, const i
  * small: *written is 0 then and nothing is written).  Since 0.2. */
 TX_API tx_status tx_tensor_pack_int4(const tx_tensor *t, void *buf, size_t cap, size_t *written);
 
-/* New string tensor; element i holds a copy of lengths[i] bytes at strings[i] (NUL allowed). */
+/* New string tensor of shape dims[0..rank); element i holds a copy of lengths[i] bytes at
+ * strings[i] (NUL allowed; strings[i] may be NULL when lengths[i] is 0).  strings and lengths have
+ * numel entries and stay the caller's.
+ * Errors: invalid_argument (out NULL; a bad rank or dims as tx_tensor_new; lengths NULL with
+ * elements; strings or strings[i] NULL with lengths[i] > 0, naming i); resource_exhausted (the
+ * total length overflows size_t, or allocation failed). */
 TX_API tx_status tx_tensor_new_strings(size_t rank, const int64_t *dims,
                                        const char *const *strings, const size_t *lengths,
                                        tx_tensor **out);
 
-/* Wraps caller memory without copying.  `release(data, release_ctx)` is called exactly once, when
- * the last tensor or view sharing the memory is freed; it is not called if this call fails (the
- * caller still owns data then).  release may be NULL.  data must be aligned for the dtype and hold
- * the tensor's byte size.  Strings cannot be wrapped (unimplemented).  int4 / uint4 memory must
- * already hold one value per byte (-8..7 / 0..15): it is not rewritten, so other bytes are
- * invalid_argument, naming the first. */
+/* tx_tensor_wrap: a tensor of dtype and shape dims[0..rank) on caller memory, without copying.
+ * `release(data, release_ctx)` (a tx_release_fn) is called exactly once, when the last tensor or
+ * view sharing the memory is freed, from the thread that frees it; it is not called if this call
+ * fails (the caller still owns data then).  release may be NULL.  data must be aligned for the
+ * dtype and hold exactly nbytes, the tensor's byte size.  int4 / uint4 memory must already hold
+ * one value per byte (-8..7 / 0..15): it is not rewritten.
+ * Errors: invalid_argument (out NULL; a bad rank or dims as tx_tensor_new; nbytes other than the
+ * byte size; data NULL or misaligned; an int4 / uint4 byte out of range, naming the first);
+ * unimplemented (string dtype: strings are wrapped with tx_tensor_wrap_strings);
+ * resource_exhausted. */
 typedef void (*tx_release_fn)(void *data, void *release_ctx);
 TX_API tx_status tx_tensor_wrap(tx_dtype dtype, size_t rank, const int64_t *dims, void *data,
                                 size_t nbytes, tx_release_fn release, void *release_ctx,
                                 tx_tensor **out);
 
-/* Releases the handle; the buffer goes when its last handle goes.  NULL is a no-op. */
+/* Releases the handle t; the buffer goes when its last handle goes.  NULL is a no-op. */
 TX_API void tx_tensor_free(tx_tensor *t);
-/* A new handle on the same buffer, shape and dtype (cheap; no copy); read-only when t is. */
+/* A new handle on t's buffer, shape and dtype (cheap; no copy); read-only when t is.
+ * Errors: invalid_argument (t or out NULL); resource_exhausted. */
 TX_API tx_status tx_tensor_ref(const tx_tensor *t, tx_tensor **out);
-/* A deep copy with its own buffer, always writable (the way to modify a read-only tensor's data). */
+/* A deep copy of t with its own buffer, always writable (the way to modify a read-only tensor's
+ * data).  A string copy shares t's string bytes, which are immutable.
+ * Errors: invalid_argument (t or out NULL); resource_exhausted. */
 TX_API tx_status tx_tensor_copy(const tx_tensor *t, tx_tensor **out);
 
+/* Accessors of tensor t; none fails or sets a message.
+ * tx_tensor_dtype returns its dtype (TX_INVALID_DTYPE for NULL); tx_tensor_rank its rank (0 for
+ * NULL); tx_tensor_dims its rank dims, owned by t and valid while t lives (NULL for NULL);
+ * tx_tensor_dim returns dim i, or -1 if i >= rank; tx_tensor_numel the product of the dims (1 for
+ * a scalar; 0 for NULL); tx_tensor_nbytes numel * dtype size (0 for NULL). */
 TX_API tx_dtype tx_tensor_dtype(const tx_tensor *t);
 TX_API size_t tx_tensor_rank(const tx_tensor *t);
-TX_API const int64_t *tx_tensor_dims(const tx_tensor *t);   /* rank entries; valid while t lives */
-TX_API int64_t tx_tensor_dim(const tx_tensor *t, size_t i); /* -1 if i >= rank */
-TX_API int64_t tx_tensor_numel(const tx_tensor *t);         /* product of dims; 1 for a scalar */
-TX_API size_t tx_tensor_nbytes(const tx_tensor *t);         /* numel * dtype size */
-/* Row-major element data (tx_string records for strings), for reading.  Never NULL for a
- * non-NULL t, even with 0 elements; works for every tensor, read-only or not.  Since 0.2. */
+TX_API const int64_t *tx_tensor_dims(const tx_tensor *t);
+TX_API int64_t tx_tensor_dim(const tx_tensor *t, size_t i);
+TX_API int64_t tx_tensor_numel(const tx_tensor *t);
+TX_API size_t tx_tensor_nbytes(const tx_tensor *t);
+/* Returns t's row-major element data (tx_string records for strings), for reading: owned by t and
+ * valid while a tensor sharing its buffer lives.  Never NULL for a non-NULL t, even with 0
+ * elements (NULL for NULL); works for every tensor, read-only or not.  Since 0.2. */
 TX_API const void *tx_tensor_data_const(const tx_tensor *t);
-/* Non-zero when t's data may be written through tx_tensor_data() (see "Read-only tensors" at the
- * top); 0 for a read-only tensor and for NULL.  Since 0.2. */
+/* Returns non-zero when t's data may be written through tx_tensor_data() (see "Read-only
+ * tensors" at the top); 0 for a read-only tensor and for NULL.  Since 0.2. */
 TX_API int tx_tensor_is_writable(const tx_tensor *t);
-/* Row-major element data, for writing (or reading).  Returns NULL, with tx_last_error() set
+/* Returns t's row-major element data, for writing (or reading): owned by t and valid while a
+ * tensor sharing its buffer lives.  Returns NULL, with tx_last_error() set
  * ("tensor_data: t is read-only ..."; invalid_argument), when t is read-only or NULL; never NULL
  * otherwise, even with 0 elements.  A read-only tensor's memory may be a mapping without write
  * permission or a producer's memory that must not change, so handing out a pointer that C lets
  * one write through would turn a mistake into a crash far from its cause, or into silent
  * corruption; NULL fails at once, at the call that made the mistake.  Read with
  * tx_tensor_data_const(), which never fails; to modify a read-only tensor, write into
- * tx_tensor_copy() of it.  (t is const for compatibility: before 0.2 this was the only accessor
- * and never returned NULL for a tensor.) */
-TX_API void *tx_tensor_data(const tx_tensor *t);
-/* Element i of a string tensor (NULL if t is not a string tensor or i is out of range). */
+ * tx_tensor_copy() of it.  t is not const: writing through a tensor needs a handle one may
+ * modify (before 0.3 it was const, so a `const tx_tensor *` gave a writable pointer). */
+TX_API void *tx_tensor_data(tx_tensor *t);
+/* Returns element i of the string tensor t, a record owned by t and valid while t lives; NULL if t
+ * is NULL, not a string tensor, or i is out of [0, numel). */
 TX_API const tx_string *tx_tensor_string(const tx_tensor *t, int64_t i);
-/* Non-zero when a and b share one buffer (a view relation). */
+/* Returns non-zero when tensors a and b share one buffer (a view relation); 0 if either is NULL. */
 TX_API int tx_tensor_shares_buffer(const tx_tensor *a, const tx_tensor *b);
 
-/* Reads a numeric scalar or element i of an integer tensor as int64 (bool, ints, uints that fit).
- * Errors: invalid_argument for a non-integer dtype or i out of range; out_of_range for a uint64
- * above INT64_MAX. */
+/* Reads element i (row-major; 0 for a scalar) of t, of an integer dtype (bool, signed and
+ * unsigned integers, quantized, int4 / uint4), into *value as int64.
+ * Errors: invalid_argument (t or value NULL; a dtype that is not an integer; i out of
+ * [0, numel)); out_of_range (a uint64 above INT64_MAX). */
 TX_API tx_status tx_tensor_get_int(const tx_tensor *t, int64_t i, int64_t *value);
 
 /* ------------------------------------------------------------------------------------------------
  * Memory
  * --------------------------------------------------------------------------------------------- */
+/* A replacement allocator for every tensor buffer and internal allocation (tx_set_allocator).
+ * The library copies the struct; ctx is passed to both functions unchanged. */
 typedef struct tx_allocator {
     /* Returns `size` bytes aligned to `alignment` (a power of two <= 4096), or NULL. */
     void *(*alloc)(size_t size, size_t alignment, void *ctx);
     /* Frees what alloc returned; `size` is the size that was asked for. */
     void (*free)(void *ptr, size_t size, void *ctx);
-    void *ctx;
+    void *ctx; /* the caller's, for alloc and free */
 } tx_allocator;
 
-/* Replaces the allocator; NULL restores the default.  Call while no tensor from the previous
- * allocator is alive, and before other threads use the library. */
+/* Replaces the allocator with a copy of *allocator; NULL restores the default.  Call while no
+ * tensor from the previous allocator is alive, and before other threads use the library. */
 TX_API void tx_set_allocator(const tx_allocator *allocator);
-/* Largest tensor buffer the library will allocate, in bytes (default: SIZE_MAX / 2).  Larger
- * requests fail with resource_exhausted before any allocation.  0 restores the default. */
+/* tx_set_max_tensor_bytes sets max_bytes, the largest tensor buffer the library will allocate
+ * (default: SIZE_MAX / 2); larger requests fail with resource_exhausted before any allocation,
+ * and 0 restores the default.  tx_max_tensor_bytes returns the limit in force. */
 TX_API void tx_set_max_tensor_bytes(size_t max_bytes);
 TX_API size_t tx_max_tensor_bytes(void);
 
@@ -299,7 +394,7 @@ TX_API size_t tx_max_tensor_bytes(void);
  * The op uses the same code path in both modes, so a plan can never disagree with a run.
  *
  *     tx_output_info info[4];
- *     tx_plan plan = {info, 4, 0};
+ *     tx_plan plan = TX_PLAN_INIT(info, 4);
  *     tx_status st = TX_PLAN(&plan, tx_tile(x, multiples, &y));   // y stays NULL
  *     // st: TX_OK and plan.count outputs, or the error tx_tile would return (message included)
  *
@@ -309,38 +404,56 @@ TX_API size_t tx_max_tensor_bytes(void);
  * TX_OUTPUT_DATA_DEPENDENT; unique_with_counts (y, count) and dynamic_partition record upper bounds
  * (the input's length), flagged TX_OUTPUT_UPPER_BOUND.  See docs/sizes.md.
  * --------------------------------------------------------------------------------------------- */
+/* The bits of tx_output_info.flags: TX_OUTPUT_VIEW, TX_OUTPUT_DATA_DEPENDENT and
+ * TX_OUTPUT_UPPER_BOUND, each described beside it. */
 #define TX_OUTPUT_VIEW 1u           /* a view of an input's buffer: needs no new data bytes */
 #define TX_OUTPUT_DATA_DEPENDENT 2u /* the shape was computed from input values, not only shapes */
 #define TX_OUTPUT_UPPER_BOUND 4u    /* dims, numel and nbytes are upper bounds of the real ones */
 
+/* One output of a planned call (see "Structs the library fills" at the top). */
 typedef struct tx_output_info {
-    tx_dtype dtype;
-    size_t rank;
-    int64_t dims[TX_MAX_RANK];
-    int64_t numel;
+    size_t struct_size;  /* set by the library to the plan's output_size */
+    tx_dtype dtype;      /* the output's dtype */
+    size_t rank;         /* the output's rank */
+    int64_t dims[TX_MAX_RANK]; /* its first rank entries are the output's dims */
+    int64_t numel;       /* the output's element count */
     size_t nbytes;       /* numel * dtype size: tx_tensor_nbytes() of the output (16 per string) */
     size_t string_bytes; /* new storage for string bytes besides nbytes (0 when the output's
                           * strings share the inputs' storage, as data-movement ops do) */
     unsigned flags;      /* TX_OUTPUT_* */
 } tx_output_info;
 
-/* The caller's record of one op call: `outputs` holds `capacity` entries; the op sets `count` to
- * its number of outputs and fills the first min(count, capacity) entries (a split into more
- * parts than capacity still reports the full count, so the caller can retry with more room). */
+/* The caller's record of one op call: `outputs` holds `capacity` entries of output_size bytes
+ * each; the op sets `count` to its number of outputs and fills the first min(count, capacity)
+ * entries (a split into more parts than capacity still reports the full count, so the caller can
+ * retry with more room).  Initialise it with TX_PLAN_INIT. */
 typedef struct tx_plan {
-    tx_output_info *outputs;
-    size_t capacity;
-    size_t count;
+    size_t struct_size;      /* sizeof(tx_plan) */
+    size_t output_size;      /* sizeof(tx_output_info): the size of each entry of outputs */
+    tx_output_info *outputs; /* capacity entries, or NULL with capacity 0 (count only) */
+    size_t capacity;         /* the number of entries outputs has room for */
+    size_t count;            /* set by the library */
 } tx_plan;
+/* An initialiser for a tx_plan recording into outputs[0..capacity): tx_plan p =
+ * TX_PLAN_INIT(info, 4); sets struct_size and output_size to this header's sizes, count to 0.
+ * Since 0.3. */
+#define TX_PLAN_INIT(outputs, capacity) \
+    { sizeof(tx_plan), sizeof(tx_output_info), (outputs), (capacity), 0 }
 
 /* Puts the calling thread in plan mode for the next op call, recording into `plan` (count is
  * reset to 0).  Plan mode does not nest; NULL leaves plan mode.  The allocator is never called
  * in plan mode. */
 TX_API void tx_plan_enter(tx_plan *plan);
-/* Leaves plan mode and turns the op's result into the plan's: TX_OK when the op's arguments are
+/* Leaves plan mode and turns op_result, the status of the op call made in plan mode, into the
+ * plan's: TX_OK when the op's arguments are
  * valid (plan->count outputs recorded, possibly 0), else the op's own error status, with its
- * message in tx_last_error() and plan->count 0.  Errors that only running can meet (allocation
- * failure, or a limit met by an upper-bound output's real size) are not predicted. */
+ * message in tx_last_error() and plan->count 0.  A plan whose struct_size or output_size this
+ * library does not know (not made with TX_PLAN_INIT) gives invalid_argument ("plan:
+ * plan->struct_size is 0 ...") whatever the op did; the library wrote nothing into it, and the
+ * op still ran in plan mode (nothing allocated).  Errors that only running can meet (allocation
+ * failure, or a limit met by an upper-bound output's real size) are not predicted.  A NULL plan
+ * returns op_result unchanged.
+ * Errors: the op's own; invalid_argument for an unknown struct_size or output_size. */
 TX_API tx_status tx_plan_leave(tx_plan *plan, tx_status op_result);
 /* Sizes one op call: TX_PLAN(&plan, tx_tile(x, m, &y)) runs the validation of the call in plan
  * mode and evaluates to tx_plan_leave's status.  The call's outputs stay NULL. */
@@ -361,10 +474,23 @@ TX_API tx_status tx_plan_leave(tx_plan *plan, tx_status op_result);
  * Malformed, truncated or lying headers and data give invalid_argument, never a read past the
  * buffer.
  * --------------------------------------------------------------------------------------------- */
+/* tx_npy_load reads the .npy file at path into a new tensor; tx_npy_load_buffer reads the size
+ * bytes of a .npy file at data (which stay the caller's; the tensor has its own copy).
+ * Errors: invalid_argument (path, out, or data with size > 0, NULL; the file cannot be opened or
+ * read; a malformed, truncated, lying or unsupported header or data, naming what is wrong);
+ * resource_exhausted. */
 TX_API tx_status tx_npy_load(const char *path, tx_tensor **out);
 TX_API tx_status tx_npy_load_buffer(const void *data, size_t size, tx_tensor **out);
+/* Writes tensor t to a new .npy file at path (replacing one that exists), format 1.0 (2.0 for a
+ * header beyond 65535 bytes), little-endian.
+ * Errors: invalid_argument (path or t NULL; the file cannot be created or written);
+ * resource_exhausted. */
 TX_API tx_status tx_npy_save(const char *path, const tx_tensor *t);
-/* Serialises to a new buffer allocated with the library allocator; free it with tx_buffer_free. */
+/* tx_npy_save_buffer serialises tensor t as tx_npy_save writes it into a new buffer allocated with
+ * the library allocator: *data receives it and *size its length, and the caller owns it and frees
+ * it with tx_buffer_free(data, size), which takes exactly that pointer and size (NULL is a no-op).
+ * Errors: invalid_argument (t, data or size NULL: *data is NULL and *size 0 then);
+ * resource_exhausted (the file size overflows, or allocation failed). */
 TX_API tx_status tx_npy_save_buffer(const tx_tensor *t, void **data, size_t *size);
 TX_API void tx_buffer_free(void *data, size_t size);
 
@@ -373,6 +499,18 @@ TX_API void tx_buffer_free(void *data, size_t size);
  *
  * Mapping rule: what TensorFlow calls an input is a `const tx_tensor *`; what it calls an attribute
  * is a plain C argument.  Integer-list inputs (shape, begin, perm, ...) are int32 or int64 tensors.
+ *
+ * Name suffixes, each with one meaning:
+ *  - `_oob`: the op with one more argument, a tx_oob_policy for out-of-range indices, before the
+ *    outputs (tx_gather_oob, tx_gather_nd_oob, tx_one_hot_oob, tx_dynamic_stitch_oob,
+ *    tx_batch_to_space_nd_oob, tx_batch_to_space_oob); TX_OOB_ERROR gives the plain op.
+ *  - `_in_mode`: the op with one more argument, a mode enum that picks the op's rule, before the
+ *    outputs; mode 0 gives the plain op (tx_cast_in_mode with tx_cast_mode and its flags,
+ *    tx_depth_to_space_in_mode with tx_depth_mode, tx_unique_with_counts_in_mode with
+ *    tx_unique_mode).
+ *  - `_v2`, `_nd`, `_n`: TensorFlow's own op names (ReverseV2, GatherNd, ShapeN).
+ * Before 0.3 all of the first two were `_ex`, which meant either; the old names remain as
+ * deprecated macros for 0.3 only (end of the stable section).
  * ============================================================================================== */
 
 /* ---- Casting ---------------------------------------------------------------------------------
@@ -412,21 +550,23 @@ TX_API tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out);
  * buffer.  Implemented in src/ops/cast.c.  Since 0.1. */
 TX_API tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out);
 
-/* How tx_cast_ex converts (see docs/casting.md, "Cast modes"). */
+/* How tx_cast_in_mode converts (see docs/casting.md, "Cast modes"). */
 typedef enum tx_cast_mode {
     TX_CAST_DEFAULT = 0,  /* tx_cast: TF's bits */
     TX_CAST_SATURATE = 1, /* tx_saturate_cast's rules */
     TX_CAST_CHECKED = 2   /* tx_cast's bits, or an error if any element does not convert exactly */
 } tx_cast_mode;
 
-/* tx_cast_ex flags.  TX_CAST_EXACT_FLOAT (TX_CAST_CHECKED only): a float or complex target must
- * also hold every value without rounding (float32 0.1 -> float16 fails; NaN stays accepted). */
+/* tx_cast_in_mode flags.  TX_CAST_EXACT_FLOAT (TX_CAST_CHECKED only): a float or complex target
+ * must also hold every value without rounding (float32 0.1 -> float16 fails; NaN stays
+ * accepted). */
 #define TX_CAST_EXACT_FLOAT 1u
 
-/* tx_cast with a mode.  TX_CAST_DEFAULT is tx_cast and TX_CAST_SATURATE is tx_saturate_cast
- * (their errors included).  TX_CAST_CHECKED gives tx_cast's result when every element converts
- * exactly, and otherwise fails naming the FIRST element that does not (flat index, multi-index,
- * value) and why.  An element converts exactly when the result equals the value:
+/* tx_cast of x to dtype with a mode and its flags.  TX_CAST_DEFAULT is tx_cast and
+ * TX_CAST_SATURATE is tx_saturate_cast (their errors included).  TX_CAST_CHECKED gives tx_cast's
+ * result when every element converts exactly, and otherwise fails naming the FIRST element that
+ * does not (flat index, multi-index, value) and why.  An element converts exactly when the result
+ * equals the value:
  *  - integer, bool or quantized target: NaN, +-infinity, a fractional value and a value outside
  *    the target's range fail (bool holds 0 and 1 only);
  *  - float or complex target: a finite value that overflows (to infinity, or to NaN for a type
@@ -436,12 +576,14 @@ typedef enum tx_cast_mode {
  * The check is a separate pass after the plain cast, so TX_CAST_DEFAULT stays as fast as tx_cast.
  * Errors: as tx_cast (or tx_saturate_cast); invalid_argument (unknown mode or flags, flags with a
  * mode other than TX_CAST_CHECKED, "cast: element 2 (index [1,0]) is 300 (int32), which int8
- * cannot hold exactly: out of range").  Always a new buffer.  Implemented in src/ops/cast.c. */
-TX_API tx_status tx_cast_ex(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode, unsigned flags,
-                            tx_tensor **out);
+ * cannot hold exactly: out of range").  Always a new buffer.  Implemented in src/ops/cast.c.
+ * Since 0.2 (as tx_cast_ex). */
+TX_API tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
+                                 unsigned flags, tx_tensor **out);
 
-/* tf.to_double, tf.to_float, tf.to_bfloat16, tf.to_int32, tf.to_int64: tx_cast to float64,
- * float32, bfloat16, int32, int64.  Errors as tx_cast.  Implemented in src/ops/cast.c. */
+/* tf.to_double, tf.to_float, tf.to_bfloat16, tf.to_int32, tf.to_int64: tx_to_double,
+ * tx_to_float, tx_to_bfloat16, tx_to_int32 and tx_to_int64 are tx_cast of x to float64, float32,
+ * bfloat16, int32 and int64.  Errors as tx_cast.  Implemented in src/ops/cast.c. */
 TX_API tx_status tx_to_double(const tx_tensor *x, tx_tensor **out);
 TX_API tx_status tx_to_float(const tx_tensor *x, tx_tensor **out);
 TX_API tx_status tx_to_bfloat16(const tx_tensor *x, tx_tensor **out);
@@ -541,17 +683,20 @@ TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs
  * Errors: invalid_argument (other out_type; a dim that does not fit int32). */
 TX_API tx_status tx_shape(const tx_tensor *input, tx_dtype out_type, tx_tensor **out);
 
-/* tf.shape_n: outs[i] = shape(inputs[i]) for i < n.  outs must have room for n handles; every
- * input has the dtype of inputs[0] (ShapeN's one T).  On failure every outs[i] is NULL.
+/* tf.shape_n: outs[i] = shape(inputs[i]) for i < n, of dtype out_type (TX_INT32 or TX_INT64).
+ * outs must have room for n handles; every input has the dtype of inputs[0] (ShapeN's one T).  On
+ * failure every outs[i] is NULL.
  * Errors as tx_shape; invalid_argument if n == 0, an input is NULL or its dtype differs from
  * inputs[0]'s (naming the input and both dtypes). */
 TX_API tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type,
                             tx_tensor **outs);
 
-/* tf.size: scalar number of elements.  Errors as tx_shape. */
+/* tf.size: a scalar of out_type (TX_INT32 or TX_INT64) holding input's number of elements.
+ * Errors as tx_shape (a count that does not fit int32 for TX_INT32). */
 TX_API tx_status tx_size(const tx_tensor *input, tx_dtype out_type, tx_tensor **out);
 
-/* tf.rank: int32 scalar. */
+/* tf.rank: an int32 scalar holding input's rank.
+ * Errors: invalid_argument (input or out NULL); resource_exhausted. */
 TX_API tx_status tx_rank(const tx_tensor *input, tx_tensor **out);
 
 /* tf.reshape: a view of `tensor` with the shape given by the 1-D int32/int64 `shape` tensor.  At
@@ -562,15 +707,17 @@ TX_API tx_status tx_rank(const tx_tensor *input, tx_tensor **out);
  * counts that differ, a -1 that cannot be inferred). */
 TX_API tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out);
 
-/* tf.squeeze: a view without size-1 dims.  With n_dims == 0 every size-1 dim goes; otherwise only
- * the listed dims (negative counts from the end), each of which must be 1.
- * Errors: invalid_argument (a dim out of [-rank, rank), a listed dim whose size is not 1). */
+/* tf.squeeze: a view of input without size-1 dims.  With n_dims == 0 every size-1 dim goes;
+ * otherwise only the n_dims dims listed in squeeze_dims (negative counts from the end), each of
+ * which must be 1.
+ * Errors: invalid_argument (input or out NULL; squeeze_dims NULL with n_dims > 0; a dim out of
+ * [-rank, rank), a listed dim whose size is not 1). */
 TX_API tx_status tx_squeeze(const tx_tensor *input, const int64_t *squeeze_dims, size_t n_dims,
                             tx_tensor **out);
 
-/* tf.expand_dims: a view with a size-1 dim inserted at `dim`, -1-rank <= dim <= rank (negative
- * counts from the end: -1 appends).  Errors: invalid_argument (dim out of range, rank would exceed
- * TX_MAX_RANK). */
+/* tf.expand_dims: a view of input with a size-1 dim inserted at `dim`, -1-rank <= dim <= rank
+ * (negative counts from the end: -1 appends).  Errors: invalid_argument (input or out NULL; dim
+ * out of range, rank would exceed TX_MAX_RANK). */
 TX_API tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor **out);
 
 /* TX_SECTION_SHAPES_END */
@@ -781,8 +928,8 @@ TX_API tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int con
 /* TX_SECTION_REORDER_END */
 
 /* Out-of-range index policy of gather, gather_nd, one_hot and dynamic_stitch, and of
- * batch_to_space(_nd)'s crops (the `_ex` forms; the plain forms use TX_OOB_ERROR).  Crops: see
- * tx_batch_to_space_nd_ex.  Results are the same on every machine.  Per op:
+ * batch_to_space(_nd)'s crops (the `_oob` forms; the plain forms use TX_OOB_ERROR).  Crops: see
+ * tx_batch_to_space_nd_oob.  Results are the same on every machine.  Per op:
  *  - TX_OOB_ERROR: TensorFlow's CPU kernels.  gather, gather_nd and dynamic_stitch fail naming the
  *    index and its position; one_hot gives an all-off row (TF's behaviour, not an error).
  *  - TX_OOB_ZERO (TF's GPU kernels, OpenVINO): an out-of-range index yields zeros (empty strings)
@@ -851,21 +998,22 @@ TX_API tx_status tx_space_to_batch_nd(const tx_tensor *input, const tx_tensor *b
 TX_API tx_status tx_batch_to_space_nd(const tx_tensor *input, const tx_tensor *block_shape,
                                       const tx_tensor *crops, tx_tensor **out);
 
-/* batch_to_space_nd with an out-of-range policy for crops (tx_oob_policy, declared with the gather
- * family).  Output position j of spatial dim i reads position p = j + crop_start[i] of the
- * block-expanded dim, of size full = spatial[i] * block_shape[i].  TX_OOB_ERROR is TF's rule
- * (tx_batch_to_space_nd): crops non-negative with crop_start + crop_end <= full.  Under the other
- * policies crops may be any values (negative ones extend the dim); the output dim is
- * max(0, full - crop_start - crop_end) (crops beyond the dim give an empty output) and a p
- * outside [0, full) reads: TX_OOB_ZERO a zero cell (empty string); TX_OOB_CLAMP position
- * clamp(p, 0, full - 1) (edge cells repeated); TX_OOB_WRAP position p mod full (non-negative).
- * Crops inside TF's rule give TF's result under every policy.
+/* tx_batch_to_space_nd of input, block_shape and crops with an out-of-range policy oob for the
+ * crops (tx_oob_policy, declared with the gather family).  Output position j of spatial dim i
+ * reads position p = j + crop_start[i] of the block-expanded dim, of size
+ * full = spatial[i] * block_shape[i].  TX_OOB_ERROR is TF's rule (tx_batch_to_space_nd): crops
+ * non-negative with crop_start + crop_end <= full.  Under the other policies crops may be any
+ * values (negative ones extend the dim); the output dim is max(0, full - crop_start - crop_end)
+ * (crops beyond the dim give an empty output) and a p outside [0, full) reads: TX_OOB_ZERO a zero
+ * cell (empty string); TX_OOB_CLAMP position clamp(p, 0, full - 1) (edge cells repeated);
+ * TX_OOB_WRAP position p mod full (non-negative).  Crops inside TF's rule give TF's result under
+ * every policy.
  * Errors: those of tx_batch_to_space_nd except the crop rules; invalid_argument (an unknown
  * policy; a dim size that overflows int64; under clamp or wrap, a non-empty output with a
- * spatial dim whose full size is 0).  Since 0.2. */
-TX_API tx_status tx_batch_to_space_nd_ex(const tx_tensor *input, const tx_tensor *block_shape,
-                                         const tx_tensor *crops, tx_oob_policy oob,
-                                         tx_tensor **out);
+ * spatial dim whose full size is 0).  Since 0.2 (as tx_batch_to_space_nd_ex). */
+TX_API tx_status tx_batch_to_space_nd_oob(const tx_tensor *input, const tx_tensor *block_shape,
+                                          const tx_tensor *crops, tx_oob_policy oob,
+                                          tx_tensor **out);
 
 /* tf.space_to_batch (legacy 4-D form): space_to_batch_nd with block_shape = [block_size,
  * block_size] on a 4-D [batch, height, width, depth] input; paddings is [2, 2].
@@ -878,10 +1026,12 @@ TX_API tx_status tx_space_to_batch(const tx_tensor *input, const tx_tensor *padd
  * Errors: invalid_argument (block_size < 2, input rank != 4, and those of batch_to_space_nd). */
 TX_API tx_status tx_batch_to_space(const tx_tensor *input, const tx_tensor *crops,
                                    int64_t block_size, tx_tensor **out);
-/* tf.batch_to_space with an out-of-range policy for crops, as tx_batch_to_space_nd_ex.  Since
- * 0.2. */
-TX_API tx_status tx_batch_to_space_ex(const tx_tensor *input, const tx_tensor *crops,
-                                      int64_t block_size, tx_oob_policy oob, tx_tensor **out);
+/* tx_batch_to_space of input, crops and block_size with an out-of-range policy oob for the crops,
+ * as tx_batch_to_space_nd_oob applies it.
+ * Errors: those of tx_batch_to_space_nd_oob, and invalid_argument (block_size < 2, input rank
+ * != 4).  Since 0.2 (as tx_batch_to_space_ex). */
+TX_API tx_status tx_batch_to_space_oob(const tx_tensor *input, const tx_tensor *crops,
+                                       int64_t block_size, tx_oob_policy oob, tx_tensor **out);
 
 /* tf.required_space_to_batch_paddings: the paddings that make block_shape divide input_shape,
  * and the crops that undo the extra part.  input_shape is [M], block_shape [M] and base_paddings
@@ -918,27 +1068,30 @@ TX_API tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size,
 TX_API tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size,
                                    tx_data_format data_format, tx_tensor **out);
 
-/* Orders of the depth entries of tx_depth_to_space_ex (ONNX DepthToSpace's mode attribute). */
+/* Orders of the depth entries of tx_depth_to_space_in_mode (ONNX DepthToSpace's mode
+ * attribute). */
 typedef enum tx_depth_mode {
     TX_DEPTH_DCR = 0, /* depth-column-row: channel (dy * bs + dx) * oc + k (TF's only order) */
     TX_DEPTH_CRD = 1  /* column-row-depth: channel k * bs * bs + dy * bs + dx (ONNX mode CRD) */
 } tx_depth_mode;
 
-/* tx_depth_to_space with a choice of depth order: TX_DEPTH_DCR is tx_depth_to_space; TX_DEPTH_CRD
- * is the ONNX preset, out[n, y * bs + dy, x * bs + dx, k] = in[n, y, x, k * bs * bs + dy * bs + dx]
- * (NHWC; NCHW likewise on [n, c, h, w], which is ONNX's own layout).
+/* tx_depth_to_space of input, block_size and data_format with a choice of depth order:
+ * TX_DEPTH_DCR is tx_depth_to_space; TX_DEPTH_CRD is the ONNX preset,
+ * out[n, y * bs + dy, x * bs + dx, k] = in[n, y, x, k * bs * bs + dy * bs + dx] (NHWC; NCHW
+ * likewise on [n, c, h, w], which is ONNX's own layout).
  * Errors: those of tx_depth_to_space, and invalid_argument for a mode that is not a
- * tx_depth_mode. */
-TX_API tx_status tx_depth_to_space_ex(const tx_tensor *input, int64_t block_size,
-                                      tx_data_format data_format, tx_depth_mode mode,
-                                      tx_tensor **out);
+ * tx_depth_mode.  Since 0.2 (as tx_depth_to_space_ex). */
+TX_API tx_status tx_depth_to_space_in_mode(const tx_tensor *input, int64_t block_size,
+                                           tx_data_format data_format, tx_depth_mode mode,
+                                           tx_tensor **out);
 
 /* tf.image.extract_patches / tf.extract_image_patches: `images` [b, rows, cols, depth];
- * ksizes = [1, kr, kc, 1], strides = [1, sr, sc, 1], rates = [1, rr, rc, 1] (each exactly 4
- * entries).  With effective kernel sizes kr' = (kr - 1) * rr + 1 (and kc'), the output is
- * [b, out_rows, out_cols, kr * kc * depth] where out = (in - k' + s) / s (VALID, C division) or
- * ceil(in / s) (SAME, padded by max(0, (out - 1) * s + k' - in), half of it, rounded down, in
- * front); out[b, r, c, (i * kc + j) * depth + d] = image[b, r * sr + i * rr - pad_top,
+ * ksizes = [1, kr, kc, 1], strides = [1, sr, sc, 1], rates = [1, rr, rc, 1], of n_ksizes,
+ * n_strides and n_rates entries (each must be 4).  With effective kernel sizes
+ * kr' = (kr - 1) * rr + 1 (and kc'), the output is [b, out_rows, out_cols, kr * kc * depth] where
+ * out = (in - k' + s) / s (VALID, C division) or ceil(in / s) (SAME, padded by
+ * max(0, (out - 1) * s + k' - in), half of it, rounded down, in front);
+ * out[b, r, c, (i * kc + j) * depth + d] = image[b, r * sr + i * rr - pad_top,
  * c * sc + j * rc - pad_left, d], zero outside the image.
  * Errors: invalid_argument (images rank != 4; a list without 4 entries or with an entry that
  * does not fit int32; an unknown padding; a negative output size, as TF); unimplemented (first or
@@ -976,13 +1129,14 @@ TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t
 TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                            int64_t batch_dims, tx_tensor **out);
 
-/* tx_gather with an out-of-range policy `oob` (see tx_oob_policy); tx_gather(...) is
- * tx_gather_ex(..., TX_OOB_ERROR, out).  Under zero, clamp and wrap no index is an error, except
- * that clamp and wrap fail when params.shape[axis] is 0 and the output is non-empty.
+/* tx_gather of params, indices, axis and batch_dims with an out-of-range policy `oob` (see
+ * tx_oob_policy); tx_gather(...) is tx_gather_oob(..., TX_OOB_ERROR, out).  Under zero, clamp and
+ * wrap no index is an error, except that clamp and wrap fail when params.shape[axis] is 0 and the
+ * output is non-empty.
  * Errors: those of tx_gather (the out-of-range one only under TX_OOB_ERROR); invalid_argument for
- * an unknown policy or clamp/wrap into an empty axis. */
-TX_API tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
-                              int64_t batch_dims, tx_oob_policy oob, tx_tensor **out);
+ * an unknown policy or clamp/wrap into an empty axis.  Since 0.2 (as tx_gather_ex). */
+TX_API tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
+                               int64_t batch_dims, tx_oob_policy oob, tx_tensor **out);
 
 /* tf.gather_nd: `indices` (int16/int32/int64, rank >= 1) is [d_0, ..., d_{N-1}, K] with
  * K <= rank(params); each innermost K-vector indexes params' first K dims and picks an element
@@ -995,15 +1149,16 @@ TX_API tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices,
  * named with its position and values); resource_exhausted. */
 TX_API tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out);
 
-/* tx_gather_nd with an out-of-range policy `oob` (see tx_oob_policy), applied to each component
- * of an index vector against its dim of params (zero: any component out of range zeroes the whole
- * slice).  Under zero, clamp and wrap an empty params is no error by itself: zero gives zeros;
- * clamp and wrap fail only when the output is non-empty (some indexed dim is 0, so no valid index
- * exists).
+/* tx_gather_nd of params and indices with an out-of-range policy `oob` (see tx_oob_policy),
+ * applied to each component of an index vector against its dim of params (zero: any component out
+ * of range zeroes the whole slice).  Under zero, clamp and wrap an empty params is no error by
+ * itself: zero gives zeros; clamp and wrap fail only when the output is non-empty (some indexed dim
+ * is 0, so no valid index exists).
  * Errors: those of tx_gather_nd (the out-of-range and empty-params ones only under TX_OOB_ERROR);
- * invalid_argument for an unknown policy or clamp/wrap into an empty dim. */
-TX_API tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices,
-                                 tx_oob_policy oob, tx_tensor **out);
+ * invalid_argument for an unknown policy or clamp/wrap into an empty dim.  Since 0.2 (as
+ * tx_gather_nd_ex). */
+TX_API tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indices,
+                                  tx_oob_policy oob, tx_tensor **out);
 
 /* tf.unique_with_counts: the distinct elements of the 1-D `x` in order of first occurrence.
  * outs must have room for 3 handles: outs[0] = y (x's dtype), outs[1] = idx (x's length; y[idx[i]]
@@ -1039,15 +1194,16 @@ TX_API tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *pa
 TX_API tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
                                    const tx_tensor *const *data, size_t n_data, tx_tensor **out);
 
-/* tx_dynamic_stitch with an out-of-range policy `oob` for negative indices (see tx_oob_policy):
+/* tx_dynamic_stitch of indices[0..n_indices) and data[0..n_data) with an out-of-range policy
+ * `oob` for negative indices (see tx_oob_policy):
  * zero drops the entry, clamp sends it to row 0, wrap to row index mod (max(indices) + 1); entries
  * still merge in order, later winning.  An index of INT32_MAX is an error under every policy (it
  * is a row-count limit, not an out-of-range index).
  * Errors: those of tx_dynamic_stitch (the negative-index one only under TX_OOB_ERROR);
- * invalid_argument for an unknown policy. */
-TX_API tx_status tx_dynamic_stitch_ex(const tx_tensor *const *indices, size_t n_indices,
-                                      const tx_tensor *const *data, size_t n_data,
-                                      tx_oob_policy oob, tx_tensor **out);
+ * invalid_argument for an unknown policy.  Since 0.2 (as tx_dynamic_stitch_ex). */
+TX_API tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n_indices,
+                                       const tx_tensor *const *data, size_t n_data,
+                                       tx_oob_policy oob, tx_tensor **out);
 
 /* tf.boolean_mask: keeps the slices of `tensor` whose entry in the K-D bool `mask` is true; mask's
  * shape must equal tensor.shape[axis:axis+K].  Output shape tensor.shape[:axis] + [number of true
@@ -1075,14 +1231,15 @@ TX_API tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_te
                             const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
                             tx_tensor **out);
 
-/* tx_one_hot with an out-of-range policy `oob` for indices outside [0, depth) (see
- * tx_oob_policy): error (TF's behaviour) and zero give an all-off row; clamp puts the on value at
- * the clamped position (0 or depth - 1); wrap at index mod depth (-1 -> depth - 1).  depth 0 gives
- * an empty output under every policy.
- * Errors: those of tx_one_hot; invalid_argument for an unknown policy. */
-TX_API tx_status tx_one_hot_ex(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
-                               const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
-                               tx_oob_policy oob, tx_tensor **out);
+/* tx_one_hot of indices, depth, on_value, off_value, axis and dtype with an out-of-range policy
+ * `oob` for indices outside [0, depth) (see tx_oob_policy): error (TF's behaviour) and zero give an
+ * all-off row; clamp puts the on value at the clamped position (0 or depth - 1); wrap at index mod
+ * depth (-1 -> depth - 1).  depth 0 gives an empty output under every policy.
+ * Errors: those of tx_one_hot; invalid_argument for an unknown policy.  Since 0.2 (as
+ * tx_one_hot_ex). */
+TX_API tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
+                                const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
+                                tx_oob_policy oob, tx_tensor **out);
 
 /* tf.sequence_mask: output[i..., j] = j < lengths[i...] for j < maxlen, cast to `dtype` (bool
  * true/false, or 1/0 of any numeric dtype).  `lengths` is any integer dtype and rank; the output
@@ -1097,15 +1254,24 @@ TX_API tx_status tx_one_hot_ex(const tx_tensor *indices, int64_t depth, const tx
 TX_API tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
                                   tx_tensor **out);
 
-/* tx_unique_with_counts with ONNX Unique's sorted=1 rule (src/ops/unique.c) when `sorted` is
- * non-zero (0: exactly tx_unique_with_counts): y holds the distinct values in ascending order, idx maps
- * each x[i] to its place in that sorted y, count as before.  Values compare as NumPy's np.unique
- * (which ONNX's reference uses): numbers by value, so -0.0 == 0.0 for every float dtype (y keeps
- * the first seen), all NaNs are ONE value sorted last (y keeps the first NaN's bits); bool and
- * integers by value; strings by bytes, lexicographically (a prefix first).  O(n log n).
- * Errors: those of tx_unique_with_counts. */
-TX_API tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, int sorted,
-                                          tx_tensor **outs);
+/* The order of unique_with_counts' y (tx_unique_with_counts_in_mode). */
+typedef enum tx_unique_mode {
+    TX_UNIQUE_FIRST_SEEN = 0, /* TF's rule, tx_unique_with_counts: y in order of first occurrence */
+    TX_UNIQUE_SORTED = 1      /* ONNX Unique's sorted=1: y ascending, np.unique's comparisons */
+} tx_unique_mode;
+
+/* tx_unique_with_counts of x with index type out_idx and a choice of order (src/ops/unique.c).
+ * TX_UNIQUE_FIRST_SEEN is tx_unique_with_counts.  TX_UNIQUE_SORTED is ONNX Unique's sorted=1 rule:
+ * y holds the distinct values in ascending order, idx maps each x[i] to its place in that sorted y,
+ * count as before.  Values compare as NumPy's np.unique (which ONNX's reference uses): numbers by
+ * value, so -0.0 == 0.0 for every float dtype (y keeps the first seen), all NaNs are ONE value
+ * sorted last (y keeps the first NaN's bits); bool and integers by value; strings by bytes,
+ * lexicographically (a prefix first).  O(n log n).  outs must have room for 3 handles, as for
+ * tx_unique_with_counts.
+ * Errors: those of tx_unique_with_counts; invalid_argument for a mode that is not a
+ * tx_unique_mode.  Since 0.3 (0.2 had tx_unique_with_counts_ex with an int `sorted`). */
+TX_API tx_status tx_unique_with_counts_in_mode(const tx_tensor *x, tx_dtype out_idx,
+                                               tx_unique_mode mode, tx_tensor **outs);
 /* TX_SECTION_GATHER_END */
 
 /* ------------------------------------------------------------------------------------------------
@@ -1242,11 +1408,13 @@ TX_API tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, 
 TX_API tx_status tx_file_map_string(const char *path, uint64_t offset, uint64_t length,
                                     tx_tensor **out);
 
-/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map). */
+/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map).  Initialise
+ * it with TX_NPY_INFO_INIT (see "Structs the library fills" at the top). */
 typedef struct tx_npy_info {
+    size_t struct_size;        /* sizeof(tx_npy_info) */
     tx_dtype dtype;            /* the tensor's dtype (TX_STRING for 'S' and 'U' files) */
-    size_t rank;
-    int64_t dims[TX_MAX_RANK];
+    size_t rank;               /* the array's rank */
+    int64_t dims[TX_MAX_RANK]; /* its first rank entries are the array's shape */
     int fortran_order;         /* non-zero: the file's data are column-major */
     int byte_swapped;          /* non-zero: the data are in the other byte order than the host's */
     char string_kind;          /* 'S' (bytes) or 'U' (UTF-32 code points) for strings; else 0 */
@@ -1254,12 +1422,16 @@ typedef struct tx_npy_info {
     uint64_t data_offset;      /* where the data start: magic + lengths + header text */
     uint64_t data_size;        /* numel * item_size: the file holds exactly this many more bytes */
 } tx_npy_info;
+/* The initialiser of a tx_npy_info: tx_npy_info info = TX_NPY_INFO_INIT;  Since 0.3. */
+#define TX_NPY_INFO_INIT { sizeof(tx_npy_info), TX_INVALID_DTYPE, 0, {0}, 0, 0, 0, 0, 0, 0 }
 
 /* Reads and checks the header of the .npy file at `path` (format 1.0, 2.0, 3.0) without reading
  * its data: the header follows the rules tx_npy_load applies, and the file must hold exactly
  * data_size bytes after it.
- * Errors: invalid_argument (path or info NULL; cannot open; a malformed, lying or unsupported
- * header, as tx_npy_load; a file size that does not match).  Since 0.1. */
+ * Errors: invalid_argument (path or info NULL; info->struct_size not a known size, i.e. info not
+ * made with TX_NPY_INFO_INIT; cannot open; a malformed, lying or unsupported header, as
+ * tx_npy_load; a file size that does not match).  On failure the members after struct_size are
+ * zero, except for a bad struct_size, when nothing is written.  Since 0.1. */
 TX_API tx_status tx_npy_read_info(const char *path, tx_npy_info *info);
 
 /* Largest header tx_npy_write_header writes, in bytes. */
@@ -1337,34 +1509,100 @@ TX_API tx_status tx_string_tensor_from_ort(const tx_tensor *content, const tx_te
  * Implemented in src/exec/pool.c, src/dispatch/cpu.c, src/dispatch/dispatch.c and
  * src/core/alloc.c.  Measurements and policies: docs/performance.md. */
 /* TX_SECTION_RUNTIME_BEGIN */
-
-/* Largest thread count tx_set_num_threads() takes (larger values are capped to it). */
-#define TX_MAX_THREADS 64
+/* Stable here: the thread count (a portable knob whose only effect is speed: results are
+ * bit-identical for every count), tx_shutdown and the default allocator (part of the allocator
+ * contract).  The CPU level mask and the allocation cache's size and counters are tuning and
+ * introspection of this implementation: they are in the experimental section at the end. */
 
 /* Sets how many threads an op may use for its large parts (the calling thread included).
- * n >= 1: that many (1 = the calling thread only; no thread is ever created).  n <= 0: the default,
- * which is TENSORX_NUM_THREADS when the environment holds a positive integer there, else the
- * number of online CPUs, at most 16.  Results are bit-identical for every thread count: work is
- * split statically and every output element is computed by exactly one thread, in the same way.
- * The worker threads are created on first use; if that fails, ops run on the calling thread.  The
- * call waits for a parallel section running on another thread to end.  Ops may be called from
- * several user threads at once: a call that finds the pool busy runs its work on its own thread. */
+ * n >= 1: that many (1 = the calling thread only; no thread is ever created), capped at 64 (the
+ * experimental TX_MAX_THREADS).  n <= 0: the default, which is TENSORX_NUM_THREADS when the
+ * environment holds a positive integer there, else the number of online CPUs, at most 16.
+ * Results are bit-identical for every thread count: work is split statically and every output
+ * element is computed by exactly one thread, in the same way.  The worker threads are created on
+ * first use; if that fails, ops run on the calling thread.  The call waits for a parallel section
+ * running on another thread to end.  Ops may be called from several user threads at once: a call
+ * that finds the pool busy runs its work on its own thread. */
 TX_API void tx_set_num_threads(int n);
-/* The thread count in use (after the default and the cap are applied); always >= 1. */
+/* Returns the thread count in use (after the default and the cap are applied); always >= 1. */
 TX_API int tx_num_threads(void);
 
 /* Joins the worker threads and returns the default allocator's cached blocks to the operating
  * system.  The library stays usable afterwards (the pool is re-created on demand).
  * Why: an op on large data starts worker threads (tx_set_num_threads) that then wait for work
- * until the process ends, and freed large blocks stay in the allocator's cache
- * (tx_set_alloc_cache_bytes) for reuse.  Neither is a leak, but both hold memory: the threads'
- * stacks and thread-local storage, the cached blocks.  A leak checker run at exit (valgrind,
- * LeakSanitizer) therefore reports the threads' memory as "possibly lost" and the cache as still
- * reachable; after tx_shutdown() there is nothing left to report.
+ * until the process ends, and freed large blocks stay in the allocator's cache for reuse.
+ * Neither is a leak, but both hold memory: the threads' stacks and thread-local storage, the
+ * cached blocks.  A leak checker run at exit (valgrind, LeakSanitizer) therefore reports the
+ * threads' memory as "possibly lost" and the cache as still reachable; after tx_shutdown() there
+ * is nothing left to report.
  * When: at the end of main() (after freeing your tensors; the examples do), before unloading a
  * dlopen()ed libtensorx, or when a long-lived process wants the memory back.  Call it while no
  * other thread is inside a tensorx call.  Tensors stay valid across it. */
 TX_API void tx_shutdown(void);
+
+/* Returns the default allocator (aligned memory; large blocks are mapped with transparent huge
+ * pages where the OS allows, and recently freed large blocks are kept in a bounded cache and
+ * reused).  A custom allocator may hand requests it does not serve to it; such an allocator may
+ * also free blocks that the default allocator made.  Never NULL; a static struct, valid for the
+ * life of the program. */
+TX_API const tx_allocator *tx_default_allocator(void);
+
+/* TX_SECTION_RUNTIME_END */
+
+/* ---- Deprecated names ------------------------------------------------------------------------ */
+/* The `_ex` names of 0.2, each the function it was renamed to (see "Name suffixes" above the
+ * operations): tx_cast_ex is tx_cast_in_mode, tx_depth_to_space_ex is tx_depth_to_space_in_mode,
+ * tx_gather_ex, tx_gather_nd_ex, tx_one_hot_ex, tx_dynamic_stitch_ex, tx_batch_to_space_nd_ex and
+ * tx_batch_to_space_ex are the `_oob` functions, and tx_unique_with_counts_ex(x, out_idx, sorted,
+ * outs) is tx_unique_with_counts_in_mode with TX_UNIQUE_SORTED for a non-zero `sorted`, else
+ * TX_UNIQUE_FIRST_SEEN (0.2's rule).  They are macros, so old source compiles unchanged; they go
+ * in 0.4.  Define TX_NO_DEPRECATED to check that a program no longer uses them.  Since 0.3. */
+#ifndef TX_NO_DEPRECATED
+#define tx_cast_ex tx_cast_in_mode
+#define tx_depth_to_space_ex tx_depth_to_space_in_mode
+#define tx_gather_ex tx_gather_oob
+#define tx_gather_nd_ex tx_gather_nd_oob
+#define tx_one_hot_ex tx_one_hot_oob
+#define tx_dynamic_stitch_ex tx_dynamic_stitch_oob
+#define tx_batch_to_space_nd_ex tx_batch_to_space_nd_oob
+#define tx_batch_to_space_ex tx_batch_to_space_oob
+#define tx_unique_with_counts_ex(x, out_idx, sorted, outs)                                        \
+    tx_unique_with_counts_in_mode((x), (out_idx),                                               \
+                                  (sorted) ? TX_UNIQUE_SORTED : TX_UNIQUE_FIRST_SEEN, (outs))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TENSORX_H */
+
+/* ================================================================================================
+ * Experimental API
+ *
+ * Declared only when the including file defines TX_EXPERIMENTAL_API before including tensorx.h
+ * (as zstd's ZSTD_STATIC_LINKING_ONLY).  What "experimental" promises: these declarations may
+ * change or go away in any minor version, before and after 1.0, and are not part of the SONAME
+ * promise: a program that uses them must be rebuilt against, and run with, the tensorx version
+ * whose header it was compiled with.  The symbols are exported by the library as every other.
+ * What is here and why:
+ *  - TX_MAX_THREADS: the thread pool's cap, a property of this implementation that may grow.
+ *  - CPU levels (tx_isa_level, tx_cpu_*, tx_set_cpu_mask): the levels are x86-64 bundles of this
+ *    version's kernels; other architectures and later instruction sets will change the enum.
+ *    Every level gives the same bits, so they are for tests and tuning only.
+ *  - The allocation cache (tx_set_alloc_cache_bytes, tx_alloc_cache_bytes, tx_alloc_stats): the
+ *    cache is a policy of the default allocator, which may change or disappear.
+ * The stable tx_plan (size before run) is not here: it is a sizing API, not tuning, and its
+ * structs are grow-safe.
+ * ============================================================================================== */
+#if defined(TX_EXPERIMENTAL_API) && !defined(TENSORX_H_EXPERIMENTAL)
+#define TENSORX_H_EXPERIMENTAL
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest thread count tx_set_num_threads() takes (larger values are capped to it). */
+#define TX_MAX_THREADS 64
 
 /* CPU instruction-set levels, as bundles: AVX2 = AVX2 + FMA + F16C + BMI2 (x86-64-v3);
  * AVX512 = AVX-512 F + BW + DQ + VL (x86-64-v4).  Each level implies the ones below. */
@@ -1374,43 +1612,43 @@ typedef enum tx_isa_level {
     TX_ISA_AVX512 = 2
 } tx_isa_level;
 
-/* The level this CPU and operating system support (cpuid and xgetbv; TX_ISA_SCALAR on other
- * architectures or in a TX_ENABLE_SIMD=OFF build). */
+/* Returns the level this CPU and operating system support (cpuid and xgetbv; TX_ISA_SCALAR on
+ * other architectures or in a TX_ENABLE_SIMD=OFF build). */
 TX_API tx_isa_level tx_cpu_detected_level(void);
-/* The level the kernels use: the detected level capped by the mask. */
+/* Returns the level the kernels use: the detected level capped by the mask. */
 TX_API tx_isa_level tx_cpu_level(void);
 /* Caps the kernel level at `max_level` (TX_ISA_SCALAR forces the portable kernels) and returns the
  * level now in use.  Every level gives the same bits.  The initial cap comes from the environment
  * variable TENSORX_CPU=scalar|avx2|avx512 (read once; another value is ignored), else no cap.  A
  * value above TX_ISA_AVX512 removes the cap.  Ops already running keep the kernels they chose. */
 TX_API tx_isa_level tx_set_cpu_mask(tx_isa_level max_level);
-/* "scalar", "avx2", "avx512"; "unknown" for another value.  Never NULL. */
+/* Returns the name of level: "scalar", "avx2", "avx512"; "unknown" for another value.  Never
+ * NULL; a static string, valid for the life of the program. */
 TX_API const char *tx_isa_level_name(tx_isa_level level);
 
-/* The default allocator (aligned memory; large blocks are mapped with transparent huge pages where
- * the OS allows, and recently freed large blocks are kept in a bounded cache and reused).  A
- * custom allocator may hand requests it does not serve to it; such an allocator may also free
- * blocks that the default allocator made.  Never NULL. */
-TX_API const tx_allocator *tx_default_allocator(void);
-
-/* The most bytes the default allocator keeps in its cache of freed large blocks (default: 1 GiB,
- * or a sixteenth of the physical memory if that is less).  0 disables the cache.  Lowering it
- * returns blocks to the OS at once.  Thread-safe.  Custom allocators never use the cache. */
+/* tx_set_alloc_cache_bytes sets max_bytes, the most bytes the default allocator keeps in its
+ * cache of freed large blocks (default: 1 GiB, or a sixteenth of the physical memory if that is
+ * less); 0 disables the cache, and lowering it returns blocks to the OS at once.
+ * tx_alloc_cache_bytes returns the bound in force.  Thread-safe.  Custom allocators never use the
+ * cache. */
 TX_API void tx_set_alloc_cache_bytes(size_t max_bytes);
 TX_API size_t tx_alloc_cache_bytes(void);
 
 /* Counters of the default allocator's large-block path, since the process started. */
 typedef struct tx_alloc_stats {
+    size_t struct_size;    /* sizeof(tx_alloc_stats) */
     size_t cached_bytes;   /* bytes now held in the cache */
     size_t cached_blocks;  /* blocks now held in the cache */
     uint64_t large_allocs; /* large-block requests */
     uint64_t cache_hits;   /* of them, served from the cache */
 } tx_alloc_stats;
-TX_API void tx_alloc_stats_get(tx_alloc_stats *stats);
-
-/* TX_SECTION_RUNTIME_END */
+/* The initialiser of a tx_alloc_stats: tx_alloc_stats st = TX_ALLOC_STATS_INIT;  Since 0.3. */
+#define TX_ALLOC_STATS_INIT { sizeof(tx_alloc_stats), 0, 0, 0, 0 }
+/* Fills *stats.  Errors: invalid_argument (stats NULL, or stats->struct_size not a known size:
+ * stats not made with TX_ALLOC_STATS_INIT).  Since 0.3 (it returned void before). */
+TX_API tx_status tx_alloc_stats_get(tx_alloc_stats *stats);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /* TENSORX_H */
+#endif /* TX_EXPERIMENTAL_API */

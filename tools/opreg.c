@@ -118,8 +118,7 @@ tx_status op_args_finish(op_args *a) {
 
 void op_plan_run(const op_def *def, const op_args *a, op_plan_result *r) {
     op_outputs po = {0};
-    r->plan.outputs = r->info;
-    r->plan.capacity = OP_PLAN_CAP;
+    r->plan = (tx_plan)TX_PLAN_INIT(r->info, OP_PLAN_CAP);
     po.plan = &r->plan;
     op_fail(TX_OK, "%s", "");
     tx_clear_error();

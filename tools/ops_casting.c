@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-/* mode=default|saturate|checked (tx_cast_ex); exact_float=true adds TX_CAST_EXACT_FLOAT. */
+/* mode=default|saturate|checked (tx_cast_in_mode); exact_float=true adds TX_CAST_EXACT_FLOAT. */
 static tx_status run_cast(const op_args *a, op_outputs *o) {
     const char *ms = arg_str(a, "mode");
     tx_cast_mode mode;
@@ -17,7 +17,7 @@ static tx_status run_cast(const op_args *a, op_outputs *o) {
     else if (!strcmp(ms, "checked")) mode = TX_CAST_CHECKED;
     else return op_fail(TX_INVALID_ARGUMENT, "cast: mode '%s' is not default, saturate or checked", ms);
     unsigned flags = arg_bool(a, "exact_float") ? TX_CAST_EXACT_FLOAT : 0u;
-    TX_CLI_ONE(o, tx_cast_ex(arg_tensor(a, "x"), arg_dtype(a, "dtype"), mode, flags, OUT));
+    TX_CLI_ONE(o, tx_cast_in_mode(arg_tensor(a, "x"), arg_dtype(a, "dtype"), mode, flags, OUT));
 }
 
 static tx_status run_saturate_cast(const op_args *a, op_outputs *o) {

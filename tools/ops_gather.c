@@ -21,22 +21,23 @@ static tx_status run_gather(const op_args *a, op_outputs *o) {
     tx_oob_policy oob = TX_OOB_ERROR;
     tx_status s = arg_oob("gather", a, &oob);
     if (s != TX_OK) return s;
-    TX_CLI_ONE(o, tx_gather_ex(arg_tensor(a, "params"), arg_tensor(a, "indices"), axis, bd, oob, OUT));
+    TX_CLI_ONE(o, tx_gather_oob(arg_tensor(a, "params"), arg_tensor(a, "indices"), axis, bd, oob, OUT));
 }
 
 static tx_status run_gather_nd(const op_args *a, op_outputs *o) {
     tx_oob_policy oob = TX_OOB_ERROR;
     tx_status s = arg_oob("gather_nd", a, &oob);
     if (s != TX_OK) return s;
-    TX_CLI_ONE(o, tx_gather_nd_ex(arg_tensor(a, "params"), arg_tensor(a, "indices"), oob, OUT));
+    TX_CLI_ONE(o, tx_gather_nd_oob(arg_tensor(a, "params"), arg_tensor(a, "indices"), oob, OUT));
 }
 
 static tx_status run_unique_with_counts(const op_args *a, op_outputs *o) {
     tx_status s = op_outputs_reserve(o, 3);
     if (s != TX_OK) return s;
     /* sorted=true: ONNX Unique's sorted=1 preset (y ascending, np.unique's rules). */
-    return OP_CALL(o, tx_unique_with_counts_ex(arg_tensor(a, "x"), arg_dtype(a, "out_idx"),
-                                               arg_bool(a, "sorted"), o->t));
+    tx_unique_mode mode = arg_bool(a, "sorted") ? TX_UNIQUE_SORTED : TX_UNIQUE_FIRST_SEEN;
+    return OP_CALL(o, tx_unique_with_counts_in_mode(arg_tensor(a, "x"), arg_dtype(a, "out_idx"), mode,
+                                                    o->t));
 }
 
 static tx_status run_dynamic_partition(const op_args *a, op_outputs *o) {
@@ -56,7 +57,7 @@ static tx_status run_dynamic_stitch(const op_args *a, op_outputs *o) {
     tx_oob_policy oob = TX_OOB_ERROR;
     tx_status s = arg_oob("dynamic_stitch", a, &oob);
     if (s != TX_OK) return s;
-    TX_CLI_ONE(o, tx_dynamic_stitch_ex(ind, ni, data, nd, oob, OUT));
+    TX_CLI_ONE(o, tx_dynamic_stitch_oob(ind, ni, data, nd, oob, OUT));
 }
 
 static tx_status run_boolean_mask(const op_args *a, op_outputs *o) {
@@ -123,7 +124,7 @@ static tx_status run_one_hot(const op_args *a, op_outputs *o) {
     if (st == TX_OK && has_off) st = value_tensor("off_value", off_text, dtype, &off);
     if (st == TX_OK) st = op_outputs_reserve(o, 1);
     if (st == TX_OK)
-        st = OP_CALL(o, tx_one_hot_ex(arg_tensor(a, "indices"), arg_int(a, "depth"), on, off,
+        st = OP_CALL(o, tx_one_hot_oob(arg_tensor(a, "indices"), arg_int(a, "depth"), on, off,
                                       arg_int(a, "axis"), dtype, oob, &o->t[0]));
     tx_tensor_free(on);
     tx_tensor_free(off);

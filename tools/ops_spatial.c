@@ -16,7 +16,7 @@ static tx_status run_batch_to_space_nd(const op_args *a, op_outputs *o) {
     tx_oob_policy oob = TX_OOB_ERROR;
     tx_status s = arg_oob("batch_to_space_nd", a, &oob);
     if (s != TX_OK) return s;
-    TX_CLI_ONE(o, tx_batch_to_space_nd_ex(arg_tensor(a, "input"), arg_tensor(a, "block_shape"),
+    TX_CLI_ONE(o, tx_batch_to_space_nd_oob(arg_tensor(a, "input"), arg_tensor(a, "block_shape"),
                                           arg_tensor(a, "crops"), oob, OUT));
 }
 
@@ -29,7 +29,7 @@ static tx_status run_batch_to_space(const op_args *a, op_outputs *o) {
     tx_oob_policy oob = TX_OOB_ERROR;
     tx_status s = arg_oob("batch_to_space", a, &oob);
     if (s != TX_OK) return s;
-    TX_CLI_ONE(o, tx_batch_to_space_ex(arg_tensor(a, "input"), arg_tensor(a, "crops"),
+    TX_CLI_ONE(o, tx_batch_to_space_oob(arg_tensor(a, "input"), arg_tensor(a, "crops"),
                                        arg_int(a, "block_size"), oob, OUT));
 }
 
@@ -68,7 +68,7 @@ static tx_status run_depth_to_space(const op_args *a, op_outputs *o) {
     if (ms && strcmp(ms, "DCR") == 0) mode = TX_DEPTH_DCR;
     else if (ms && strcmp(ms, "CRD") == 0) mode = TX_DEPTH_CRD;
     else return op_fail(TX_INVALID_ARGUMENT, "depth_to_space: mode '%s' is not DCR or CRD", ms ? ms : "");
-    TX_CLI_ONE(o, tx_depth_to_space_ex(arg_tensor(a, "input"), arg_int(a, "block_size"), f, mode, OUT));
+    TX_CLI_ONE(o, tx_depth_to_space_in_mode(arg_tensor(a, "input"), arg_int(a, "block_size"), f, mode, OUT));
 }
 
 static tx_status run_extract_image_patches(const op_args *a, op_outputs *o) {

@@ -339,7 +339,7 @@ static tx_status call(stream_cmd *c, tx_tensor *input, tx_plan *plan, op_outputs
 
 /* The op's plan with `input`: its status, and whether it makes exactly one output (*info). */
 static tx_status plan_one(stream_cmd *c, tx_tensor *input, tx_output_info *info, bool *one) {
-    tx_plan p = {info, 1, 0};
+    tx_plan p = TX_PLAN_INIT(info, 1);
     op_outputs o = {0};
     tx_status st = call(c, input, &p, &o);
     op_outputs_clear(&o);
@@ -474,6 +474,7 @@ static stream_verdict plan_raw(stream_cmd *c, stream_plan *p) {
  * input, or a stand-in the op refuses, is planned whole instead (exact shape or exact error). */
 static stream_verdict plan_npy(stream_cmd *c, stream_plan *p) {
     tx_npy_info *in = &p->npy;
+    *in = (tx_npy_info)TX_NPY_INFO_INIT;
     if (tx_npy_read_info(c->path, in) != TX_OK || in->dtype == TX_STRING || (in->fortran_order && in->rank > 1) ||
         in->item_size == 0)
         return STREAM_DECLINE;
@@ -554,7 +555,7 @@ static tx_status run_windows(stream_cmd *c, const stream_plan *p) {
 }
 
 tx_status stream_load_npy(const char *path, tx_tensor **out) {
-    tx_npy_info info;
+    tx_npy_info info = TX_NPY_INFO_INIT;
     uint64_t min = env_bytes("TENSORX_STREAM_MIN_BYTES", 64 * MIB);
     if (strcmp(path, "-") != 0 && tx_npy_read_info(path, &info) == TX_OK && info.dtype != TX_STRING &&
         !info.byte_swapped && (!info.fortran_order || info.rank <= 1) && info.data_size >= min) {

@@ -245,7 +245,7 @@ static void print_plan(const op_def *d, const tx_plan *p, bool json) {
 }
 
 static int plan_op(const op_def *d, const op_args *a, const char *const *text, bool json) {
-    tx_plan p = {NULL, 0, 0};
+    tx_plan p = TX_PLAN_INIT(NULL, 0);
     tx_status st;
     for (;;) { /* again with room for every output if the first guess was short */
         op_outputs o = {0};

@@ -216,14 +216,23 @@ size_t tx_alloc_cache_bytes(void) {
     return v;
 }
 
-void tx_alloc_stats_get(tx_alloc_stats *stats) {
-    if (stats == NULL) return;
+/* Sizes of the released layouts of tx_alloc_stats (see tx__check_struct_size). */
+static const size_t alloc_stats_sizes[] = {sizeof(tx_alloc_stats)};
+
+tx_status tx_alloc_stats_get(tx_alloc_stats *stats) {
+    TX_REQUIRE(stats != NULL, TX_INVALID_ARGUMENT, "alloc_stats: stats is NULL");
+    const size_t n_sizes = sizeof alloc_stats_sizes / sizeof alloc_stats_sizes[0];
+    TX_TRY(tx__check_struct_size("alloc_stats", "stats->struct_size", stats->struct_size,
+                                 alloc_stats_sizes, n_sizes, "tx_alloc_stats", "TX_ALLOC_STATS_INIT"));
+    tx_alloc_stats full = {sizeof full, 0, 0, 0, 0};
     pthread_mutex_lock(&cache_lock);
-    stats->cached_bytes = cache_bytes;
-    stats->cached_blocks = cache_n;
-    stats->large_allocs = stat_large;
-    stats->cache_hits = stat_hits;
+    full.cached_bytes = cache_bytes;
+    full.cached_blocks = cache_n;
+    full.large_allocs = stat_large;
+    full.cache_hits = stat_hits;
     pthread_mutex_unlock(&cache_lock);
+    tx__fill_struct(stats, stats->struct_size, &full);
+    return TX_OK;
 }
 
 void tx__alloc_cache_release_all(void) {

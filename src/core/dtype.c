@@ -52,7 +52,7 @@ size_t tx_dtype_size(tx_dtype t) {
 
 tx_dtype_kind tx_dtype_kind_of(tx_dtype t) {
     const tx__dtype_info *d = tx__dtype(t);
-    return d ? d->kind : TX_KIND_BOOL;
+    return d ? d->kind : TX_KIND_INVALID;
 }
 
 static const struct { const char *alias; tx_dtype id; } aliases[] = {

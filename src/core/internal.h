@@ -5,6 +5,11 @@
 #ifndef TX_INTERNAL_H
 #define TX_INTERNAL_H
 
+/* The library defines and uses the experimental API (tensorx.h), and so do the tests that
+ * include this header. */
+#ifndef TX_EXPERIMENTAL_API
+#define TX_EXPERIMENTAL_API
+#endif
 #include "tensorx.h"
 
 #include <assert.h>
@@ -69,6 +74,27 @@ TX_HIDDEN tx_status tx__fail(tx_status status, const char *fmt, ...) TX_PRINTF(2
         tx_status tx__s_ = (expr);                                                               \
         if (TX_UNLIKELY(tx__s_ != TX_OK)) return tx__s_;                                         \
     } while (0)
+
+/* ---- structs the library fills (status.c) ----
+ * A public struct that the caller allocates and the library fills begins with size_t struct_size
+ * (tensorx.h, "Structs the library fills").  Each has a list of the sizes of its released layouts,
+ * oldest first.  A release that appends members appends the new sizeof and keeps the old sizes,
+ * written as sizeof of a private copy of the old layout so that they stay right on every ABI.  The
+ * sizes must differ: a member appended into the old layout's tail padding needs a reserved member
+ * after it. */
+/* TX_OK when size is one of known[0..n); else invalid_argument, e.g. "plan: plan->struct_size is
+ * 0, not the size of a tx_plan this library knows (48); make it with TX_PLAN_INIT". */
+TX_HIDDEN tx_status tx__check_struct_size(const char *op, const char *arg, size_t size,
+                                          const size_t *known, size_t n, const char *type,
+                                          const char *init);
+/* Copies into the caller's struct dst, whose struct_size is `size` (a size that
+ * tx__check_struct_size accepted), the members of the complete struct `full` that dst has: every
+ * byte after struct_size and below size.  dst's struct_size stays as it is. */
+static inline void tx__fill_struct(void *dst, size_t size, const void *full) {
+    assert(size >= sizeof(size_t));
+    const size_t skip = sizeof(size_t);
+    memcpy((char *)dst + skip, (const char *)full + skip, size - skip);
+}
 
 /* ---- allocation (alloc.c) ---- */
 #define TX_ALIGNMENT 64

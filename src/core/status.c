@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* status.c -- status names and the per-thread error message. */
+/* status.c -- status names, the per-thread error message, and the size check of the public
+ * structs the library fills. */
 #include "core/internal.h"
 
 #include <stdarg.h>
@@ -29,6 +30,20 @@ const char *tx_status_name(tx_status s) {
     case TX_INTERNAL: return "internal";
     }
     return "unknown";
+}
+
+tx_status tx__check_struct_size(const char *op, const char *arg, size_t size, const size_t *known,
+                                size_t n, const char *type, const char *init) {
+    char list[128] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (size == known[i]) return TX_OK;
+        int w = snprintf(list + used, sizeof list - used, "%s%zu", i ? ", " : "", known[i]);
+        if (w > 0 && (size_t)w < sizeof list - used) used += (size_t)w;
+    }
+    return tx__fail(TX_INVALID_ARGUMENT,
+                    "%s: %s is %zu, not the size of a %s this library knows (%s); make it with %s",
+                    op, arg, size, type, list, init);
 }
 
 unsigned tx_version_number(void) { return TX_VERSION_NUMBER; }

@@ -79,36 +79,63 @@ static tx_tensor *handle_new(const char *op, tx_dtype dtype, size_t rank, const 
 /* ---- plan mode ---- */
 
 static _Thread_local tx_plan *plan_active;
+/* The active plan's struct sizes are unknown: the op runs in plan mode, nothing is written into
+ * the plan, and tx_plan_leave reports the size. */
+static _Thread_local bool plan_unusable;
+
+/* Sizes of the released layouts of tx_plan and tx_output_info (see tx__check_struct_size). */
+static const size_t plan_sizes[] = {sizeof(tx_plan)};
+static const size_t output_info_sizes[] = {sizeof(tx_output_info)};
+
+static tx_status check_plan(const tx_plan *plan) {
+    TX_TRY(tx__check_struct_size("plan", "plan->struct_size", plan->struct_size, plan_sizes,
+                                 sizeof plan_sizes / sizeof plan_sizes[0], "tx_plan",
+                                 "TX_PLAN_INIT"));
+    return tx__check_struct_size("plan", "plan->output_size", plan->output_size, output_info_sizes,
+                                 sizeof output_info_sizes / sizeof output_info_sizes[0],
+                                 "tx_output_info", "TX_PLAN_INIT");
+}
 
 bool tx__planning(void) { return plan_active != NULL; }
 
 void tx_plan_enter(tx_plan *plan) {
-    if (plan) plan->count = 0;
+    /* A plan of unknown layout still puts the thread in plan mode, so that the op that follows
+     * in TX_PLAN only validates instead of running; none of its fields is touched. */
+    plan_unusable = plan != NULL && check_plan(plan) != TX_OK;
+    if (plan && !plan_unusable) plan->count = 0;
     plan_active = plan;
 }
 
 tx_status tx_plan_leave(tx_plan *plan, tx_status op_result) {
     plan_active = NULL;
+    plan_unusable = false;
     if (plan == NULL) return op_result;
+    TX_TRY(check_plan(plan));
     if (op_result == TX__PLANNED) return TX_OK;
     if (op_result != TX_OK) plan->count = 0;
     return op_result; /* TX_OK: an op with no outputs (an unpack of an empty axis) */
 }
 
-/* Appends one output to the active plan. */
+/* Appends one output to the active plan, writing only the members the caller's tx_output_info
+ * has (plan->output_size bytes per entry). */
 static void plan_record(tx_dtype dtype, size_t rank, const int64_t *dims, int64_t numel,
                         size_t nbytes, size_t string_bytes, unsigned flags) {
     tx_plan *p = plan_active;
+    if (plan_unusable) return;
     if (p->count < p->capacity && p->outputs != NULL) {
-        tx_output_info *o = &p->outputs[p->count];
-        memset(o, 0, sizeof *o);
-        o->dtype = dtype;
-        o->rank = rank;
-        if (rank) memcpy(o->dims, dims, rank * sizeof *dims);
-        o->numel = numel;
-        o->nbytes = nbytes;
-        o->string_bytes = string_bytes;
-        o->flags = flags;
+        tx_output_info o;
+        memset(&o, 0, sizeof o);
+        o.dtype = dtype;
+        o.rank = rank;
+        if (rank) memcpy(o.dims, dims, rank * sizeof *dims);
+        o.numel = numel;
+        o.nbytes = nbytes;
+        o.string_bytes = string_bytes;
+        o.flags = flags;
+        char *entry = (char *)p->outputs + p->count * p->output_size;
+        tx_output_info *dst = (tx_output_info *)(void *)entry;
+        dst->struct_size = p->output_size;
+        tx__fill_struct(dst, p->output_size, &o);
     }
     p->count++;
 }
@@ -430,7 +457,10 @@ tx_status tx_tensor_new_strings(size_t rank, const int64_t *dims, const char *co
     int64_t numel = 0;
     size_t nbytes = 0, total = 0;
     TX_TRY(check_layout(op, TX_STRING, rank, dims, &numel, &nbytes));
+    TX_REQUIRE(numel == 0 || lengths != NULL, TX_INVALID_ARGUMENT, "%s: lengths is NULL", op);
     for (int64_t i = 0; i < numel; i++) {
+        TX_REQUIRE(!lengths[i] || strings != NULL, TX_INVALID_ARGUMENT,
+                   "%s: strings is NULL, but lengths[%lld] is %zu", op, (long long)i, lengths[i]);
         TX_REQUIRE(!lengths[i] || strings[i] != NULL, TX_INVALID_ARGUMENT, "%s: strings[%lld] is NULL",
                    op, (long long)i);
         TX_REQUIRE(!__builtin_add_overflow(total, lengths[i], &total), TX_RESOURCE_EXHAUSTED,
@@ -516,7 +546,7 @@ int64_t tx_tensor_dim(const tx_tensor *t, size_t i) { return t && i < t->rank ? 
 int64_t tx_tensor_numel(const tx_tensor *t) { return t ? t->numel : 0; }
 size_t tx_tensor_nbytes(const tx_tensor *t) { return t ? t->nbytes : 0; }
 
-void *tx_tensor_data(const tx_tensor *t) {
+void *tx_tensor_data(tx_tensor *t) {
     static const char *op = "tensor_data";
     if (t == NULL) {
         tx__fail(TX_INVALID_ARGUMENT, "%s: t is NULL", op);
@@ -547,6 +577,7 @@ int tx_tensor_shares_buffer(const tx_tensor *a, const tx_tensor *b) {
 tx_status tx_tensor_get_int(const tx_tensor *t, int64_t i, int64_t *value) {
     static const char *op = "tensor_get_int";
     TX_REQUIRE_TENSOR(op, t, "t");
+    TX_REQUIRE(value != NULL, TX_INVALID_ARGUMENT, "%s: value is NULL", op);
     TX_REQUIRE(i >= 0 && i < t->numel, TX_INVALID_ARGUMENT, "%s: index %lld out of [0, %lld)", op,
                (long long)i, (long long)t->numel);
     const char *p = t->data;

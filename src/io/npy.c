@@ -220,6 +220,7 @@ tx_status tx__npy_prefix(const unsigned char *b, size_t have, uint64_t file_size
 
 tx_status tx__npy_parse(const unsigned char *b, size_t have, uint64_t file_size, tx_npy_info *info) {
     memset(info, 0, sizeof *info);
+    info->struct_size = sizeof *info;
     size_t hstart;
     uint64_t hlen;
     TX_TRY(tx__npy_prefix(b, have, file_size, &hstart, &hlen));

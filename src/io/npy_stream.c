@@ -43,14 +43,30 @@ static tx_status read_info(FILE *f, const char *path, tx_npy_info *info) {
     return st;
 }
 
+/* Sizes of the released layouts of tx_npy_info (see tx__check_struct_size). */
+static const size_t npy_info_sizes[] = {sizeof(tx_npy_info)};
+
 tx_status tx_npy_read_info(const char *path, tx_npy_info *info) {
     TX_REQUIRE(path != NULL && info != NULL, TX_INVALID_ARGUMENT, "npy: path or info is NULL");
-    memset(info, 0, sizeof *info);
+    TX_TRY(tx__check_struct_size("npy", "info->struct_size", info->struct_size, npy_info_sizes,
+                                 sizeof npy_info_sizes / sizeof npy_info_sizes[0], "tx_npy_info",
+                                 "TX_NPY_INFO_INIT"));
+    tx_npy_info full;
+    memset(&full, 0, sizeof full);
+    full.struct_size = sizeof full;
+    tx_status st = TX_INVALID_ARGUMENT;
     FILE *f = fopen(path, "rb");
-    TX_REQUIRE(f != NULL, TX_INVALID_ARGUMENT, "npy: cannot open '%s': %s", path, strerror(errno));
-    tx_status st = read_info(f, path, info);
-    fclose(f);
-    if (st != TX_OK) memset(info, 0, sizeof *info);
+    if (f == NULL) {
+        tx__fail(TX_INVALID_ARGUMENT, "npy: cannot open '%s': %s", path, strerror(errno));
+    } else {
+        st = read_info(f, path, &full);
+        fclose(f);
+    }
+    if (st != TX_OK) {
+        memset(&full, 0, sizeof full);
+        full.struct_size = sizeof full;
+    }
+    tx__fill_struct(info, info->struct_size, &full);
     return st;
 }
 

@@ -308,7 +308,7 @@ tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **o
     return saturate_op("saturate_cast", value, dtype, out);
 }
 
-/* ---- cast_ex: modes ------------------------------------------------------------------------ */
+/* ---- cast_in_mode: modes ------------------------------------------------------------------- */
 
 /* One real scalar, exactly: an integer as sign and magnitude, or a float as a double (every
  * float dtype's values are doubles). */
@@ -470,8 +470,8 @@ static tx_status check_exact_planned(const char *op, const tx_tensor *x, tx_dtyp
     return TX_OK;
 }
 
-tx_status tx_cast_ex(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode, unsigned flags,
-                     tx_tensor **out) {
+tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode, unsigned flags,
+                          tx_tensor **out) {
     static const char *op = "cast";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;

@@ -3,7 +3,8 @@
  * as dense tensors.  Both write each output element exactly once (a fill of the off/zero value
  * around the on/one values, never a fill followed by a second pass).  The rules follow TF's
  * one_hot_op.cc and the Python sequence_mask (a Range compared with the lengths, then a Cast).
- * tx_one_hot_ex maps out-of-range indices under clamp/wrap; error and zero keep TF's all-off row. */
+ * tx_one_hot_oob maps out-of-range indices under clamp/wrap; error and zero keep TF's all-off
+ * row. */
 #include "ops/gather.h"
 
 #include "exec/pool.h"
@@ -51,12 +52,12 @@ static tx_status check_value(const char *op, const char *what, const tx_tensor *
 
 tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
                      const tx_tensor *off_value, int64_t axis, tx_dtype dtype, tx_tensor **out) {
-    return tx_one_hot_ex(indices, depth, on_value, off_value, axis, dtype, TX_OOB_ERROR, out);
+    return tx_one_hot_oob(indices, depth, on_value, off_value, axis, dtype, TX_OOB_ERROR, out);
 }
 
-tx_status tx_one_hot_ex(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
-                        const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
-                        tx_oob_policy oob, tx_tensor **out) {
+tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
+                         const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
+                         tx_oob_policy oob, tx_tensor **out) {
     static const char *op = "one_hot";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;

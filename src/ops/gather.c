@@ -130,11 +130,11 @@ static int64_t first_out_of_range(const tx_tensor *t, int64_t limit) {
 
 tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                     int64_t batch_dims, tx_tensor **out) {
-    return tx_gather_ex(params, indices, axis, batch_dims, TX_OOB_ERROR, out);
+    return tx_gather_oob(params, indices, axis, batch_dims, TX_OOB_ERROR, out);
 }
 
-tx_status tx_gather_ex(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
-                       int64_t batch_dims, tx_oob_policy oob, tx_tensor **out) {
+tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
+                        int64_t batch_dims, tx_oob_policy oob, tx_tensor **out) {
     static const char *op = "gather";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
@@ -284,11 +284,11 @@ static tx_status check_nd_indices(const char *op, const tx_tensor *params,
 }
 
 tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out) {
-    return tx_gather_nd_ex(params, indices, TX_OOB_ERROR, out);
+    return tx_gather_nd_oob(params, indices, TX_OOB_ERROR, out);
 }
 
-tx_status tx_gather_nd_ex(const tx_tensor *params, const tx_tensor *indices, tx_oob_policy oob,
-                          tx_tensor **out) {
+tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indices, tx_oob_policy oob,
+                           tx_tensor **out) {
     static const char *op = "gather_nd";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;

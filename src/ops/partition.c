@@ -3,7 +3,7 @@
  * split a tensor into slices and put them back by an index or a mask.  Each validates every
  * partition id, index and shape first, then moves whole slices with the width-keyed loops of
  * kernels/scalar/gather.c.  Shape rules and messages follow TF's dynamic_partition_op.cc,
- * dynamic_stitch_op.cc and the Python boolean_mask in array_ops.py.  tx_dynamic_stitch_ex adds an
+ * dynamic_stitch_op.cc and the Python boolean_mask in array_ops.py.  tx_dynamic_stitch_oob adds an
  * out-of-range policy for negative indices (drop, row 0, or modulo the row count). */
 #include "ops/gather.h"
 
@@ -103,12 +103,12 @@ tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partition
 
 tx_status tx_dynamic_stitch(const tx_tensor *const *indices, size_t n_indices,
                             const tx_tensor *const *data, size_t n_data, tx_tensor **out) {
-    return tx_dynamic_stitch_ex(indices, n_indices, data, n_data, TX_OOB_ERROR, out);
+    return tx_dynamic_stitch_oob(indices, n_indices, data, n_data, TX_OOB_ERROR, out);
 }
 
-tx_status tx_dynamic_stitch_ex(const tx_tensor *const *indices, size_t n_indices,
-                               const tx_tensor *const *data, size_t n_data, tx_oob_policy oob,
-                               tx_tensor **out) {
+tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n_indices,
+                                const tx_tensor *const *data, size_t n_data, tx_oob_policy oob,
+                                tx_tensor **out) {
     static const char *op = "dynamic_stitch";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;

@@ -297,11 +297,11 @@ tx_status tx_space_to_batch_nd(const tx_tensor *input, const tx_tensor *block_sh
 
 tx_status tx_batch_to_space_nd(const tx_tensor *input, const tx_tensor *block_shape,
                                const tx_tensor *crops, tx_tensor **out) {
-    return tx_batch_to_space_nd_ex(input, block_shape, crops, TX_OOB_ERROR, out);
+    return tx_batch_to_space_nd_oob(input, block_shape, crops, TX_OOB_ERROR, out);
 }
 
-tx_status tx_batch_to_space_nd_ex(const tx_tensor *input, const tx_tensor *block_shape,
-                                  const tx_tensor *crops, tx_oob_policy oob, tx_tensor **out) {
+tx_status tx_batch_to_space_nd_oob(const tx_tensor *input, const tx_tensor *block_shape,
+                                   const tx_tensor *crops, tx_oob_policy oob, tx_tensor **out) {
     static const char *op = "batch_to_space_nd";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
@@ -338,11 +338,11 @@ tx_status tx_space_to_batch(const tx_tensor *input, const tx_tensor *paddings, i
 
 tx_status tx_batch_to_space(const tx_tensor *input, const tx_tensor *crops, int64_t block_size,
                             tx_tensor **out) {
-    return tx_batch_to_space_ex(input, crops, block_size, TX_OOB_ERROR, out);
+    return tx_batch_to_space_oob(input, crops, block_size, TX_OOB_ERROR, out);
 }
 
-tx_status tx_batch_to_space_ex(const tx_tensor *input, const tx_tensor *crops, int64_t block_size,
-                               tx_oob_policy oob, tx_tensor **out) {
+tx_status tx_batch_to_space_oob(const tx_tensor *input, const tx_tensor *crops, int64_t block_size,
+                                tx_oob_policy oob, tx_tensor **out) {
     static const char *op = "batch_to_space";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
@@ -498,11 +498,12 @@ tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size, tx_data_
 
 tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size, tx_data_format data_format,
                             tx_tensor **out) {
-    return tx_depth_to_space_ex(input, block_size, data_format, TX_DEPTH_DCR, out);
+    return tx_depth_to_space_in_mode(input, block_size, data_format, TX_DEPTH_DCR, out);
 }
 
-tx_status tx_depth_to_space_ex(const tx_tensor *input, int64_t block_size,
-                               tx_data_format data_format, tx_depth_mode mode, tx_tensor **out) {
+tx_status tx_depth_to_space_in_mode(const tx_tensor *input, int64_t block_size,
+                                    tx_data_format data_format, tx_depth_mode mode,
+                                    tx_tensor **out) {
     static const char *op = "depth_to_space";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;

@@ -13,8 +13,9 @@
  * and 0.0 land in different buckets and stay distinct (the bucket count is a prime, which never
  * divides 0x8000), while NaNs again never match.  Integers, bool and strings compare by value.
  *
- * tx_unique_with_counts_ex(sorted = true) is the ONNX Unique sorted=1 preset, whose reference is
- * np.unique: y ascending, -0.0 == 0.0 for every float dtype, all NaNs one value placed last. */
+ * tx_unique_with_counts_in_mode(TX_UNIQUE_SORTED) is the ONNX Unique sorted=1 preset, whose
+ * reference is np.unique: y ascending, -0.0 == 0.0 for every float dtype, all NaNs one value
+ * placed last. */
 #include "ops/unique.h"
 
 #include <inttypes.h>
@@ -38,7 +39,7 @@ static void gather_first(char *y, const char *x, const int32_t *first, int64_t u
 }
 
 tx_status tx_unique_with_counts(const tx_tensor *x, tx_dtype out_idx, tx_tensor **outs) {
-    return tx_unique_with_counts_ex(x, out_idx, 0, outs);
+    return tx_unique_with_counts_in_mode(x, out_idx, TX_UNIQUE_FIRST_SEEN, outs);
 }
 
 /* Plan records: y [<= n] of x's dtype, idx [n], count [<= n]. */
@@ -55,12 +56,16 @@ static void unique_spec(void *ctx, size_t i, tx__out_spec *s) {
     s->flags = i == 1 ? 0u : TX_OUTPUT_DATA_DEPENDENT | TX_OUTPUT_UPPER_BOUND;
 }
 
-tx_status tx_unique_with_counts_ex(const tx_tensor *x, tx_dtype out_idx, int sorted,
-                                   tx_tensor **outs) {
+tx_status tx_unique_with_counts_in_mode(const tx_tensor *x, tx_dtype out_idx, tx_unique_mode mode,
+                                        tx_tensor **outs) {
     static const char *op = "unique_with_counts";
     TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
     outs[0] = outs[1] = outs[2] = NULL;
     TX_REQUIRE_TENSOR(op, x, "x");
+    TX_REQUIRE(mode == TX_UNIQUE_FIRST_SEEN || mode == TX_UNIQUE_SORTED, TX_INVALID_ARGUMENT,
+               "%s: mode %d is not a tx_unique_mode (TX_UNIQUE_FIRST_SEEN or TX_UNIQUE_SORTED)", op,
+               (int)mode);
+    const bool sorted = mode == TX_UNIQUE_SORTED;
     TX_REQUIRE(out_idx == TX_INT32 || out_idx == TX_INT64, TX_INVALID_ARGUMENT,
                "%s: out_idx must be int32 or int64, got %s", op, tx_dtype_name(out_idx));
     TX_REQUIRE(x->rank == 1, TX_INVALID_ARGUMENT, "%s: x must be 1-D (unique expects a 1D vector), got rank %zu",

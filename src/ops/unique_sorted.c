@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* unique_sorted.c -- tx_unique_with_counts_ex(sorted = true), the ONNX Unique sorted=1 preset,
+/* unique_sorted.c -- tx_unique_with_counts_in_mode(TX_UNIQUE_SORTED), the ONNX Unique sorted=1 preset,
  * whose reference is np.unique: y ascending, -0.0 == 0.0 for every float dtype, all NaNs one
  * value placed last.  Each element maps to an order-preserving 64-bit key (NaN: the largest key);
  * (key, position) pairs go through a bottom-up merge sort (strings: positions, by bytes), and y,

@@ -169,7 +169,7 @@ expect_fail ort_decreasing invalid_argument "offsets[2] = 2 is less than offsets
     string_tensor_from_ort content='"abcde"' offsets='[0,3,2]:int64'
 expect_fail ort_past invalid_argument "offsets[1] = 9 is past the end of content (5 bytes)" -- \
     string_tensor_from_ort content='"abcde"' offsets='[0,9]:uint64'
-# ---- cast modes (tx_cast_ex): default, saturate, checked ----
+# ---- cast modes (tx_cast_in_mode): default, saturate, checked ----
 expect mode_default "array([44, 127, 0, -1], dtype=int8)" -- cast x='[300.0,-129.0,nan,255.5]' dtype=int8 mode=default
 expect mode_saturate "array([-2147483648, 300, 2147483520], dtype=int32)" -- cast x='[-1e10,300,3e9]' dtype=int32 mode=saturate
 expect mode_checked_ok "array([1, -2, 3], dtype=int8)" -- cast x='[1.0,-2.0,3.0]' dtype=int8 mode=checked

@@ -5,7 +5,8 @@
 # prefix install both), then checks the package: the SONAME, the CMake package's version
 # compatibility and its shared/static choice, a consumer program built through find_package
 # (shared and static) and through pkg-config (shared and static), the example programs out of tree,
-# the man page, and the public header alone as C11 and as C++.
+# the man page, TX_API's Windows sides and TX_STATIC for static users, the public header alone as
+# C11 and as C++, and its experimental section only with TX_EXPERIMENTAL_API.
 # usage: run.sh BUILD_DIR SOURCE_DIR [CMAKE_ARGS...]
 #   CMAKE_ARGS configure the second build like the first (compiler, build type, flags, options).
 set -euo pipefail
@@ -57,13 +58,24 @@ if readelf -d "$tmp/cms/consumer" | grep NEEDED | grep libtensorx; then
   echo "FAIL: the consumer built with tensorx_SHARED_LIBS=OFF needs the shared library"; exit 1
 fi
 
+# The static target of the CMake package passes TX_STATIC to its users; the shared one does not.
+grep -q 'INTERFACE_COMPILE_DEFINITIONS "TX_STATIC"' "$libdir/cmake/tensorx/tensorx-static-targets.cmake"
+if grep -q 'TX_STATIC' "$libdir/cmake/tensorx/tensorx-shared-targets.cmake"; then
+  echo "FAIL: the shared tensorx::tensorx defines TX_STATIC"; exit 1
+fi
+
 # pkg-config, shared and static.
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 test "$(pkg-config --modversion tensorx)" = "$version"
 cc -std=c11 -Wall -Wextra -Werror "$src/examples/consumer/consumer.c" -o "$tmp/pc" $(pkg-config --cflags --libs tensorx)
 "$tmp/pc" > "$tmp/out2"
 cmp "$tmp/out1" "$tmp/out2"
-cc -std=c11 -Wall -Wextra -Werror "$src/examples/consumer/consumer.c" -o "$tmp/pcs" $(pkg-config --cflags tensorx) \
+# A static consumer gets TX_STATIC (TX_API's static-library side) from --static, a shared one not.
+pkg-config --static --cflags tensorx | grep -qw -- -DTX_STATIC
+if pkg-config --cflags tensorx | grep -qw -- -DTX_STATIC; then
+  echo "FAIL: pkg-config --cflags tensorx (the shared library) defines TX_STATIC"; exit 1
+fi
+cc -std=c11 -Wall -Wextra -Werror "$src/examples/consumer/consumer.c" -o "$tmp/pcs" $(pkg-config --static --cflags tensorx) \
    "$libdir/libtensorx.a" $(pkg-config --static --libs-only-l tensorx | sed 's/-ltensorx//')
 "$tmp/pcs" > "$tmp/out3"
 cmp "$tmp/out1" "$tmp/out3"
@@ -77,9 +89,47 @@ cc -std=c11 -Wall -Wextra -Werror "$src/examples/sensor_be.c" -o "$tmp/sensor" $
 "$tmp/sensor" "$src/examples/data" | grep -q "8x4 samples"
 test -f "$prefix/share/man/man1/tensorx.1"
 
-# The header alone, as C11 and as C++.
-printf '#include <tensorx.h>\nint main(void) { return tx_dtype_size(TX_FLOAT32) == 4 ? 0 : 1; }\n' > "$tmp/h.c"
+# TX_API on Windows (the header preprocessed as if for _WIN32): dllimport for a DLL's user,
+# dllexport while the DLL is built, nothing for a static library's user.
+api() { printf '#include <tensorx.h>\n' | cc -E -P -D_WIN32 "$@" -I"$prefix/include" -x c - |
+        grep 'tx_version_number'; }
+api | grep -q '__declspec(dllimport) unsigned tx_version_number(void);'
+api -DTX_BUILDING_SHARED_LIBRARY | grep -q '__declspec(dllexport) unsigned tx_version_number(void);'
+api -DTX_STATIC | grep -q '^ *unsigned tx_version_number(void);'
+api -DTX_STATIC -DTX_BUILDING_SHARED_LIBRARY | grep -q '^ *unsigned tx_version_number(void);'
+
+# The header alone, as C11 and as C++, with its initialisers (no warning for a missing member).
+cat > "$tmp/h.c" <<'EOF'
+#include <tensorx.h>
+int main(void) {
+    tx_output_info info[2];
+    tx_plan plan = TX_PLAN_INIT(info, 2);
+    tx_npy_info npy = TX_NPY_INFO_INIT;
+    return tx_dtype_size(TX_FLOAT32) == 4 && plan.capacity == 2 && npy.struct_size > 0 ? 0 : 1;
+}
+EOF
 cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$prefix/include" -c "$tmp/h.c" -o "$tmp/h.o"
 cp "$tmp/h.c" "$tmp/h.cpp"
 c++ -std=c++11 -Wall -Wextra -Werror -pedantic -I"$prefix/include" -c "$tmp/h.cpp" -o "$tmp/hpp.o"
+
+# The experimental section: declared only with TX_EXPERIMENTAL_API, also when the header was
+# already included without it; and its symbols are exported by the shared library.
+cat > "$tmp/x.c" <<'EOF'
+#include <tensorx.h>
+#define TX_EXPERIMENTAL_API
+#include <tensorx.h>
+int main(void) {
+    tx_alloc_stats st = TX_ALLOC_STATS_INIT;
+    return tx_alloc_stats_get(&st) == TX_OK && tx_set_cpu_mask(TX_ISA_SCALAR) == TX_ISA_SCALAR &&
+           TX_MAX_THREADS > 1 ? 0 : 1;
+}
+EOF
+for lang in "cc -std=c11 -x c" "c++ -std=c++11 -x c++"; do
+  $lang -Wall -Wextra -Werror -pedantic -I"$prefix/include" "$tmp/x.c" -o "$tmp/x" -L"$libdir" -ltensorx
+  "$tmp/x"
+  if sed '/#define TX_EXPERIMENTAL_API/d' "$tmp/x.c" |
+     $lang -Wall -Werror -I"$prefix/include" -fsyntax-only - 2>/dev/null; then
+    echo "FAIL: the experimental API is declared without TX_EXPERIMENTAL_API ($lang)"; exit 1
+  fi
+done
 echo "1 passed, 0 failed"

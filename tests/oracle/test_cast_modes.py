@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""NumPy-model oracle for cast's modes (tx_cast_ex through `tensorx cast ... mode=`).
+"""NumPy-model oracle for cast's modes (tx_cast_in_mode through `tensorx cast ... mode=`).
 
 checked: for every pair of NumPy's numeric dtypes, random arrays of exactly convertible values with
 inexact ones (NaN, +-inf, fractions, out-of-range values, values that round) planted at random

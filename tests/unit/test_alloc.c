@@ -3,6 +3,7 @@
  * blocks of the same size class, the byte bound and its eviction, tx_shutdown, custom allocators
  * bypassing the cache, alignment, data integrity through reuse, concurrent use, and allocation
  * failure staying resource_exhausted.  (Speed is measured by bench/, never asserted here.) */
+#define TX_EXPERIMENTAL_API /* the allocation cache and its counters (tensorx.h) */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,9 @@ const char *__asan_default_options(void) { return "allocator_may_return_null=1";
 #define MIB ((size_t)1 << 20)
 
 static tx_alloc_stats stats(void) {
-    tx_alloc_stats s;
-    tx_alloc_stats_get(&s);
+    tx_alloc_stats s = TX_ALLOC_STATS_INIT;
+    assert_int_equal(tx_alloc_stats_get(&s), TX_OK);
+    assert_int_equal(s.struct_size, sizeof s);
     return s;
 }
 
@@ -225,6 +227,23 @@ static void concurrent_alloc_free(void **state) {
     tx_shutdown();
 }
 
+/* tx_alloc_stats is grow-safe: NULL and a struct_size the library does not know are refused,
+ * naming the argument, and nothing is written. */
+static void stats_struct_size(void **state) {
+    (void)state;
+    tu_assert_error(tx_alloc_stats_get(NULL), TX_INVALID_ARGUMENT, "alloc_stats: stats is NULL");
+    const size_t bad[] = {0, sizeof(tx_alloc_stats) - 8, sizeof(tx_alloc_stats) + 8};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tx_alloc_stats s;
+        memset(&s, 0x5A, sizeof s);
+        s.struct_size = bad[i];
+        tu_assert_error(tx_alloc_stats_get(&s), TX_INVALID_ARGUMENT,
+                        "alloc_stats: stats->struct_size is");
+        assert_non_null(strstr(tx_last_error(), "TX_ALLOC_STATS_INIT"));
+        assert_int_equal(s.cache_hits, 0x5A5A5A5A5A5A5A5Aull);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reuse_same_class),
@@ -234,6 +253,7 @@ int main(void) {
         cmocka_unit_test(custom_allocator_bypasses_cache),
         cmocka_unit_test(failure_is_resource_exhausted),
         cmocka_unit_test(concurrent_alloc_free),
+        cmocka_unit_test(stats_struct_size),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     tx_shutdown();

@@ -35,8 +35,8 @@ static tx_tensor *str_scalar(const char *s, size_t len) { return strs(0, NULL, &
 
 static void assert_bytes(const tx_tensor *t, const void *want, size_t n) {
     assert_int_equal(tx_tensor_nbytes(t), n);
-    if (n && memcmp(tx_tensor_data(t), want, n) != 0) {
-        const unsigned char *g = tx_tensor_data(t), *w = want;
+    if (n && memcmp(tx_tensor_data_const(t), want, n) != 0) {
+        const unsigned char *g = tx_tensor_data_const(t), *w = want;
         for (size_t i = 0; i < n; i++)
             if (g[i] != w[i]) fail_msg("byte %zu: got 0x%02x want 0x%02x", i, g[i], w[i]);
     }

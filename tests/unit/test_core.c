@@ -49,6 +49,11 @@ static void test_dtype_table(void **state) {
     assert_int_equal(tx_dtype_from_name(NULL), TX_INVALID_DTYPE);
     assert_string_equal(tx_dtype_name((tx_dtype)99), "invalid");
     assert_int_equal(tx_dtype_size((tx_dtype)20), 0);
+    /* An unknown dtype has a kind of its own, which no dtype has. */
+    assert_int_equal(tx_dtype_kind_of(TX_INVALID_DTYPE), TX_KIND_INVALID);
+    assert_int_equal(tx_dtype_kind_of((tx_dtype)20), TX_KIND_INVALID);
+    assert_int_equal(tx_dtype_kind_of((tx_dtype)-1), TX_KIND_INVALID);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) assert_int_not_equal(want[i].kind, TX_KIND_INVALID);
 }
 
 static void test_status_names(void **state) {
@@ -223,6 +228,25 @@ static void test_null_arguments(void **state) {
     tu_assert_error(tx_tensor_copy(NULL, &t), TX_INVALID_ARGUMENT, "is NULL");
     assert_int_equal(tx_tensor_rank(NULL), 0);
     assert_null(tx_tensor_data(NULL));
+    /* The string constructor's arrays and get_int's result pointer. */
+    const size_t lens[2] = {2, 0};
+    const char *vals[2] = {"ab", NULL};
+    tu_assert_error(tx_tensor_new_strings(1, TU_DIMS(2), vals, NULL, &t), TX_INVALID_ARGUMENT,
+                    "tensor_new_strings: lengths is NULL");
+    tu_assert_error(tx_tensor_new_strings(1, TU_DIMS(2), NULL, lens, &t), TX_INVALID_ARGUMENT,
+                    "strings is NULL, but lengths[0] is 2");
+    assert_null(t);
+    assert_int_equal(tx_tensor_new_strings(1, TU_DIMS(0), NULL, NULL, &t), TX_OK); /* no elements */
+    tx_tensor_free(t);
+    const size_t zero[2] = {0, 0};
+    assert_int_equal(tx_tensor_new_strings(1, TU_DIMS(2), NULL, zero, &t), TX_OK); /* empty strings */
+    assert_int_equal(tx_tensor_string(t, 1)->size, 0);
+    tx_tensor_free(t);
+    assert_int_equal(tx_tensor_new_strings(1, TU_DIMS(2), vals, lens, &t), TX_OK);
+    tx_tensor_free(t);
+    t = tu_tensor(TX_INT32, 0, NULL, TU_VALS(5));
+    tu_assert_error(tx_tensor_get_int(t, 0, NULL), TX_INVALID_ARGUMENT, "tensor_get_int: value is NULL");
+    tx_tensor_free(t);
 }
 
 /* Every core constructor under allocation failure: resource_exhausted, no leak, then success. */
@@ -265,13 +289,43 @@ static void test_alloc_failure(void **state) {
     tu_alloc_uninstall();
 }
 
+/* The grow-safe struct mechanism with two layouts of one struct, as a release that appends a
+ * member makes them: a caller built with the old, smaller layout gets its members filled and
+ * nothing past its end; an unknown size is refused naming the argument. */
+typedef struct old_layout { size_t struct_size; int64_t a; } old_layout;
+typedef struct new_layout { size_t struct_size; int64_t a; int64_t appended; } new_layout;
+
+static void test_grow_safe_structs(void **state) {
+    (void)state;
+    const size_t known[] = {sizeof(old_layout), sizeof(new_layout)};
+    const new_layout full = {sizeof full, 7, 8};
+    struct { old_layout s; int64_t guard; } old = {{sizeof(old_layout), 0}, -1};
+    assert_int_equal(tx__check_struct_size("op", "s->struct_size", old.s.struct_size, known, 2,
+                                           "layout", "LAYOUT_INIT"), TX_OK);
+    tx__fill_struct(&old.s, old.s.struct_size, &full);
+    assert_int_equal(old.s.struct_size, sizeof(old_layout));
+    assert_int_equal(old.s.a, 7);
+    assert_int_equal(old.guard, -1); /* the caller's struct ends before the appended member */
+    new_layout now = {sizeof now, 0, 0};
+    assert_int_equal(tx__check_struct_size("op", "s->struct_size", now.struct_size, known, 2,
+                                           "layout", "LAYOUT_INIT"), TX_OK);
+    tx__fill_struct(&now, now.struct_size, &full);
+    assert_int_equal(now.a, 7);
+    assert_int_equal(now.appended, 8);
+    tu_assert_error(tx__check_struct_size("op", "s->struct_size", 12, known, 2, "layout", "LAYOUT_INIT"),
+                    TX_INVALID_ARGUMENT, "op: s->struct_size is 12, not the size of a layout this library knows");
+    char want[128];
+    snprintf(want, sizeof want, "(%zu, %zu); make it with LAYOUT_INIT", sizeof(old_layout), sizeof(new_layout));
+    assert_non_null(strstr(tx_last_error(), want));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dtype_table),  cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_tensor_new),   cmocka_unit_test(test_byte_limit),
         cmocka_unit_test(test_from_data),    cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_strings),      cmocka_unit_test(test_null_arguments),
-        cmocka_unit_test(test_alloc_failure),
+        cmocka_unit_test(test_alloc_failure), cmocka_unit_test(test_grow_safe_structs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

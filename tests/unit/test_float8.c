@@ -276,7 +276,7 @@ static void test_saturate_and_checked(void **state) {
     int64_t n = 7;
     tx_tensor *x = NULL, *o = NULL;
     tx_tensor_from_data(TX_FLOAT32, 1, &n, v, sizeof v, &x);
-    assert_int_equal(tx_cast_ex(x, TX_FLOAT8_E4M3FN, TX_CAST_SATURATE, 0, &o), TX_OK);
+    assert_int_equal(tx_cast_in_mode(x, TX_FLOAT8_E4M3FN, TX_CAST_SATURATE, 0, &o), TX_OK);
     const uint8_t w4[] = {0x7E, 0xFE, 0x7E, 0xFE, 0x7F, 0x6C, 0x7E};
     assert_memory_equal(tx_tensor_data(o), w4, 7);
     tx_tensor_free(o);
@@ -298,32 +298,32 @@ static void test_saturate_and_checked(void **state) {
     const float ok[] = {0.5f, -448.0f, NAN};
     n = 3;
     tx_tensor_from_data(TX_FLOAT32, 1, &n, ok, sizeof ok, &x);
-    assert_int_equal(tx_cast_ex(x, TX_FLOAT8_E4M3FN, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &o), TX_OK);
+    assert_int_equal(tx_cast_in_mode(x, TX_FLOAT8_E4M3FN, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &o), TX_OK);
     tx_tensor_free(o);
     tx_tensor_free(x);
     const float bad[] = {1.0f, 500.0f};
     n = 2;
     tx_tensor_from_data(TX_FLOAT32, 1, &n, bad, sizeof bad, &x);
-    tu_assert_error(tx_cast_ex(x, TX_FLOAT8_E4M3FN, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_cast_in_mode(x, TX_FLOAT8_E4M3FN, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT,
                     "element 1 (index [1]) is 500 (float32), which float8_e4m3fn cannot hold exactly: out of range");
     tx_tensor_free(x);
     const float inf[] = {INFINITY};
     n = 1;
     tx_tensor_from_data(TX_FLOAT32, 1, &n, inf, sizeof inf, &x);
-    tu_assert_error(tx_cast_ex(x, TX_FLOAT8_E4M3FN, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT, ": infinity");
-    assert_int_equal(tx_cast_ex(x, TX_FLOAT8_E5M2, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &o), TX_OK);
+    tu_assert_error(tx_cast_in_mode(x, TX_FLOAT8_E4M3FN, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT, ": infinity");
+    assert_int_equal(tx_cast_in_mode(x, TX_FLOAT8_E5M2, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &o), TX_OK);
     tx_tensor_free(o);
     tx_tensor_free(x);
     const float r[] = {0.1f};
     tx_tensor_from_data(TX_FLOAT32, 1, &n, r, sizeof r, &x);
-    assert_int_equal(tx_cast_ex(x, TX_FLOAT8_E5M2, TX_CAST_CHECKED, 0, &o), TX_OK);
+    assert_int_equal(tx_cast_in_mode(x, TX_FLOAT8_E5M2, TX_CAST_CHECKED, 0, &o), TX_OK);
     tx_tensor_free(o);
-    tu_assert_error(tx_cast_ex(x, TX_FLOAT8_E5M2, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &o),
+    tu_assert_error(tx_cast_in_mode(x, TX_FLOAT8_E5M2, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &o),
                     TX_INVALID_ARGUMENT, "would round");
     tx_tensor_free(x);
     const uint8_t frac[] = {0x38, 0x3C}; /* 1.0, 1.5 */
     x = codes_tensor(&E4M3, 2, frac);
-    tu_assert_error(tx_cast_ex(x, TX_INT32, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_cast_in_mode(x, TX_INT32, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT,
                     "element 1 (index [1]) is 1.5 (float8_e4m3fn), which int32 cannot hold exactly: not an integer");
     tx_tensor_free(x);
 }

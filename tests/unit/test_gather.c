@@ -1168,18 +1168,18 @@ static void test_oob_gather(void **state) {
     tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(4, 3)), *o = NULL;
     /* Negative, just past the end, huge and the extreme int64 values. */
     tx_tensor *ix = i64_tensor(1, TU_DIMS(6), I64S(-1, 4, INT64_MAX, INT64_MIN, 2, -5));
-    tu_assert_error(tx_gather_ex(p, ix, 0, 0, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_oob(p, ix, 0, 0, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "gather: indices[0] = -1 is not in [0, 4)");
     assert_null(o);
-    assert_int_equal(tx_gather_ex(p, ix, 0, 0, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p, ix, 0, 0, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 2, TU_DIMS(6, 3));
     tu_assert_values(o, TU_VALS(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 7, 8, 0, 0, 0));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(p, ix, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p, ix, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
     /* rows 0, 3, 3, 0, 2, 0 */
     tu_assert_values(o, TU_VALS(0, 1, 2, 9, 10, 11, 9, 10, 11, 0, 1, 2, 6, 7, 8, 0, 1, 2));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(p, ix, 0, 0, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p, ix, 0, 0, TX_OOB_WRAP, &o), TX_OK);
     /* -1 -> 3, 4 -> 0, (2^63 - 1) mod 4 = 3, -2^63 mod 4 = 0, 2, -5 mod 4 = 3 (Python's %) */
     tu_assert_values(o, TU_VALS(9, 10, 11, 0, 1, 2, 9, 10, 11, 0, 1, 2, 6, 7, 8, 9, 10, 11));
     tx_tensor_free(o);
@@ -1188,23 +1188,23 @@ static void test_oob_gather(void **state) {
     /* int32 indices along axis 1 with batch_dims 1: params [[0,1,2],[3,4,5],...] */
     tx_tensor *p2 = iota(TX_INT32, 2, TU_DIMS(2, 3));
     tx_tensor *bx = i32_tensor(2, TU_DIMS(2, 2), I32S(-1, 5, 3, INT32_MIN));
-    assert_int_equal(tx_gather_ex(p2, bx, 1, 1, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p2, bx, 1, 1, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 2, TU_DIMS(2, 2));
     tu_assert_values(o, TU_VALS(0, 0, 0, 0));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(p2, bx, 1, 1, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p2, bx, 1, 1, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 2, 5, 3));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(p2, bx, 1, 1, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p2, bx, 1, 1, TX_OOB_WRAP, &o), TX_OK);
     /* -1 -> 2, 5 -> 2, 3 -> 0, -2^31 mod 3 = 1 */
     tu_assert_values(o, TU_VALS(2, 2, 3, 4));
     tx_tensor_free(o);
     /* axis 1 without batch dims: every row of params walks the same indices. */
     tx_tensor *cx = i32_tensor(1, TU_DIMS(2), I32S(7, -2));
-    assert_int_equal(tx_gather_ex(p2, cx, -1, 0, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p2, cx, -1, 0, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(1, 1, 4, 4));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(p2, cx, -1, 0, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p2, cx, -1, 0, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 0, 0));
     tx_tensor_free(o);
     tx_tensor_free(cx);
@@ -1215,7 +1215,7 @@ static void test_oob_gather(void **state) {
     tx_tensor *ok = T32(1, TU_DIMS(3), 3, 0, 1), *ref = NULL;
     assert_int_equal(tx_gather(p, ok, 0, 0, &ref), TX_OK);
     for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++) {
-        assert_int_equal(tx_gather_ex(p, ok, 0, 0, (tx_oob_policy)pol, &o), TX_OK);
+        assert_int_equal(tx_gather_oob(p, ok, 0, 0, (tx_oob_policy)pol, &o), TX_OK);
         tu_assert_values(o, TU_VALS(9, 10, 11, 0, 1, 2, 3, 4, 5));
         tx_tensor_free(o);
     }
@@ -1224,35 +1224,35 @@ static void test_oob_gather(void **state) {
 
     /* Unknown policy. */
     tx_tensor *one = T32(1, TU_DIMS(1), 0);
-    tu_assert_error(tx_gather_ex(p, one, 0, 0, (tx_oob_policy)7, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_oob(p, one, 0, 0, (tx_oob_policy)7, &o), TX_INVALID_ARGUMENT,
                     "gather: oob policy 7 is not one of");
-    tu_assert_error(tx_gather_ex(p, one, 0, 0, (tx_oob_policy)-1, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_oob(p, one, 0, 0, (tx_oob_policy)-1, &o), TX_INVALID_ARGUMENT,
                     "oob policy -1");
     assert_null(o);
 
     /* An empty axis: zero gives zeros, clamp and wrap have no row to map into. */
     tx_tensor *e = tu_tensor(TX_FLOAT32, 2, TU_DIMS(0, 2), NULL);
-    assert_int_equal(tx_gather_ex(e, one, 0, 0, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(e, one, 0, 0, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(1, 2));
     tu_assert_values(o, TU_VALS(0, 0));
     tx_tensor_free(o);
-    tu_assert_error(tx_gather_ex(e, one, 0, 0, TX_OOB_CLAMP, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_oob(e, one, 0, 0, TX_OOB_CLAMP, &o), TX_INVALID_ARGUMENT,
                     "gather: oob=clamp needs params.shape[0] > 0, got 0 (no valid index)");
-    tu_assert_error(tx_gather_ex(e, one, 0, 0, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_oob(e, one, 0, 0, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT,
                     "gather: oob=wrap needs params.shape[0] > 0");
-    tu_assert_error(tx_gather_ex(e, one, 0, 0, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_oob(e, one, 0, 0, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "indices[0] = 0 is not in [0, 0)");
     /* ... but an empty output needs no index mapped. */
     tx_tensor *none = T32(1, TU_DIMS(0), 0);
-    assert_int_equal(tx_gather_ex(e, none, 0, 0, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(e, none, 0, 0, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(0, 2));
     tx_tensor_free(o);
     tx_tensor *e2 = tu_tensor(TX_FLOAT32, 2, TU_DIMS(2, 0), NULL);
-    assert_int_equal(tx_gather_ex(e2, one, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(e2, one, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(1, 0));
     tx_tensor_free(o);
     /* Along the empty axis 1 of [2, 0] the output [2, 1] is non-empty: no row to clamp into. */
-    tu_assert_error(tx_gather_ex(e2, one, 1, 0, TX_OOB_CLAMP, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_oob(e2, one, 1, 0, TX_OOB_CLAMP, &o), TX_INVALID_ARGUMENT,
                     "needs params.shape[1] > 0");
     tx_tensor_free(e2);
     tx_tensor_free(none);
@@ -1266,13 +1266,13 @@ static void test_oob_gather_widths_and_strings(void **state) {
     tx_tensor *o = NULL;
     tx_tensor *sp = tu_strings(1, TU_DIMS(3), STRS("a", "bc", "def"));
     tx_tensor *ix = i64_tensor(1, TU_DIMS(3), I64S(3, -1, 1));
-    assert_int_equal(tx_gather_ex(sp, ix, 0, 0, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(sp, ix, 0, 0, TX_OOB_ZERO, &o), TX_OK);
     assert_strings(o, STRS("", "", "bc"));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(sp, ix, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(sp, ix, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
     assert_strings(o, STRS("def", "a", "bc"));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(sp, ix, 0, 0, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(sp, ix, 0, 0, TX_OOB_WRAP, &o), TX_OK);
     tx_tensor_free(sp); /* the output keeps the bytes alive */
     assert_strings(o, STRS("a", "def", "bc"));
     tx_tensor_free(o);
@@ -1281,20 +1281,20 @@ static void test_oob_gather_widths_and_strings(void **state) {
     const tx_dtype dts[] = {TX_UINT8, TX_INT16, TX_FLOAT32, TX_FLOAT64};
     for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
         tx_tensor *p = iota(dts[d], 1, TU_DIMS(3));
-        assert_int_equal(tx_gather_ex(p, ix, 0, 0, TX_OOB_ZERO, &o), TX_OK);
+        assert_int_equal(tx_gather_oob(p, ix, 0, 0, TX_OOB_ZERO, &o), TX_OK);
         tu_assert_values(o, TU_VALS(0, 0, 1));
         tx_tensor_free(o);
-        assert_int_equal(tx_gather_ex(p, ix, 0, 0, TX_OOB_WRAP, &o), TX_OK);
+        assert_int_equal(tx_gather_oob(p, ix, 0, 0, TX_OOB_WRAP, &o), TX_OK);
         tu_assert_values(o, TU_VALS(0, 2, 1));
         tx_tensor_free(o);
         tx_tensor_free(p);
     }
     tx_tensor *p3 = iota(TX_UINT8, 2, TU_DIMS(3, 3));
     tx_tensor *big = i64_tensor(1, TU_DIMS(2), I64S(9, 1));
-    assert_int_equal(tx_gather_ex(p3, big, 0, 0, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p3, big, 0, 0, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 0, 3, 4, 5));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(p3, big, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p3, big, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(6, 7, 8, 3, 4, 5));
     tx_tensor_free(o);
     tx_tensor_free(big);
@@ -1307,67 +1307,67 @@ static void test_oob_gather_nd(void **state) {
     tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(3, 4)), *o = NULL;
     tx_tensor *ix = i64_tensor(2, TU_DIMS(5, 2),
                                I64S(-1, 0, 3, 2, 1, INT64_MAX, 1, -5, 2, 3));
-    tu_assert_error(tx_gather_nd_ex(p, ix, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_nd_oob(p, ix, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "gather_nd: indices[0] = [-1, 0] does not index into param shape [3,4]");
-    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, ix, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 1, TU_DIMS(5));
     tu_assert_values(o, TU_VALS(0, 0, 0, 0, 11));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, ix, TX_OOB_CLAMP, &o), TX_OK);
     /* [0,0] [2,2] [1,3] [1,0] [2,3] */
     tu_assert_values(o, TU_VALS(0, 10, 7, 4, 11));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, ix, TX_OOB_WRAP, &o), TX_OK);
     /* [2,0] [0,2] [1,3] [1,3] [2,3] */
     tu_assert_values(o, TU_VALS(8, 2, 7, 7, 11));
     tx_tensor_free(o);
     tx_tensor_free(ix);
     /* K = 1: whole rows; int32 indices. */
     tx_tensor *rx = i32_tensor(2, TU_DIMS(2, 1), I32S(5, -1));
-    assert_int_equal(tx_gather_nd_ex(p, rx, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, rx, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 2, TU_DIMS(2, 4));
     tu_assert_values(o, TU_VALS(0, 0, 0, 0, 0, 0, 0, 0));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_nd_ex(p, rx, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, rx, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(8, 9, 10, 11, 8, 9, 10, 11));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_nd_ex(p, rx, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, rx, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(8, 9, 10, 11, 0, 1, 2, 3));
     tx_tensor_free(o);
     tx_tensor_free(rx);
     /* Strings, with a component out of range in the second dim only. */
     tx_tensor *sp = tu_strings(2, TU_DIMS(2, 2), STRS("a", "b", "c", "d"));
     tx_tensor *sx = i32_tensor(2, TU_DIMS(2, 2), I32S(1, 2, 0, 1));
-    assert_int_equal(tx_gather_nd_ex(sp, sx, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(sp, sx, TX_OOB_ZERO, &o), TX_OK);
     assert_strings(o, STRS("", "b"));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_nd_ex(sp, sx, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(sp, sx, TX_OOB_WRAP, &o), TX_OK);
     tx_tensor_free(sp);
     assert_strings(o, STRS("c", "b"));
     tx_tensor_free(o);
     tx_tensor_free(sx);
-    tu_assert_error(tx_gather_nd_ex(p, NULL, (tx_oob_policy)4, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_nd_oob(p, NULL, (tx_oob_policy)4, &o), TX_INVALID_ARGUMENT,
                     "gather_nd: oob policy 4");
     /* An empty params: TF's error under error, zeros under zero, no index to map into under
      * clamp/wrap unless the output is empty anyway. */
     tx_tensor *e = tu_tensor(TX_FLOAT32, 2, TU_DIMS(0, 2), NULL);
     tx_tensor *one = i32_tensor(2, TU_DIMS(1, 1), I32S(0));
-    tu_assert_error(tx_gather_nd_ex(e, one, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_nd_oob(e, one, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "requested 1 entries, but params is empty");
-    assert_int_equal(tx_gather_nd_ex(e, one, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(e, one, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(1, 2));
     tu_assert_values(o, TU_VALS(0, 0));
     tx_tensor_free(o);
-    tu_assert_error(tx_gather_nd_ex(e, one, TX_OOB_CLAMP, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_nd_oob(e, one, TX_OOB_CLAMP, &o), TX_INVALID_ARGUMENT,
                     "gather_nd: oob=clamp needs the indexed dims of params to be non-empty, got "
                     "shape [0,2]");
-    tu_assert_error(tx_gather_nd_ex(e, one, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT, "oob=wrap");
+    tu_assert_error(tx_gather_nd_oob(e, one, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT, "oob=wrap");
     tx_tensor *e2 = tu_tensor(TX_FLOAT32, 2, TU_DIMS(2, 0), NULL);
     tx_tensor *far = i32_tensor(2, TU_DIMS(1, 1), I32S(9));
-    tu_assert_error(tx_gather_nd_ex(e2, far, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_nd_oob(e2, far, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "params is empty");
     for (int pol = TX_OOB_ZERO; pol <= TX_OOB_WRAP; pol++) {
-        assert_int_equal(tx_gather_nd_ex(e2, far, (tx_oob_policy)pol, &o), TX_OK);
+        assert_int_equal(tx_gather_nd_oob(e2, far, (tx_oob_policy)pol, &o), TX_OK);
         tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(1, 0));
         tx_tensor_free(o);
     }
@@ -1384,66 +1384,66 @@ static void test_oob_one_hot(void **state) {
     tx_tensor *ix = i32_tensor(1, TU_DIMS(5), I32S(-1, 3, 1, -7, INT32_MAX));
     /* error (TF) and zero: all-off rows for the out-of-range entries. */
     for (int pol = TX_OOB_ERROR; pol <= TX_OOB_ZERO; pol++) {
-        assert_int_equal(tx_one_hot_ex(ix, 3, NULL, NULL, -1, TX_FLOAT32, (tx_oob_policy)pol, &o),
+        assert_int_equal(tx_one_hot_oob(ix, 3, NULL, NULL, -1, TX_FLOAT32, (tx_oob_policy)pol, &o),
                          TX_OK);
         tu_assert_values(o, TU_VALS(0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0));
         tx_tensor_free(o);
     }
-    assert_int_equal(tx_one_hot_ex(ix, 3, NULL, NULL, -1, TX_FLOAT32, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(ix, 3, NULL, NULL, -1, TX_FLOAT32, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(5, 3));
     tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 1));
     tx_tensor_free(o);
     /* wrap: -1 -> 2, 3 -> 0, 1, -7 -> 2, 2147483647 mod 3 = 1 */
-    assert_int_equal(tx_one_hot_ex(ix, 3, NULL, NULL, -1, TX_INT32, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(ix, 3, NULL, NULL, -1, TX_INT32, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0));
     tx_tensor_free(o);
     /* axis 0 (the per-element select path): the transpose of the above. */
-    assert_int_equal(tx_one_hot_ex(ix, 3, NULL, NULL, 0, TX_INT32, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(ix, 3, NULL, NULL, 0, TX_INT32, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 2, TU_DIMS(3, 5));
     tu_assert_values(o, TU_VALS(0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0));
     tx_tensor_free(o);
-    assert_int_equal(tx_one_hot_ex(ix, 3, NULL, NULL, 0, TX_INT32, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(ix, 3, NULL, NULL, 0, TX_INT32, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1));
     tx_tensor_free(o);
-    assert_int_equal(tx_one_hot_ex(ix, 3, NULL, NULL, 0, TX_INT32, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(ix, 3, NULL, NULL, 0, TX_INT32, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0));
     tx_tensor_free(o);
     /* int8 and uint8 indices: -128 mod 5 = 2, 255 mod 5 = 0. */
     tx_tensor *i8 = tu_tensor(TX_INT8, 1, TU_DIMS(2), TU_VALS(-128, 127));
     tx_tensor *u8 = tu_tensor(TX_UINT8, 1, TU_DIMS(2), TU_VALS(255, 4));
-    assert_int_equal(tx_one_hot_ex(i8, 5, NULL, NULL, -1, TX_UINT8, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(i8, 5, NULL, NULL, -1, TX_UINT8, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 1, 0, 0, 0, 0, 1, 0, 0));
     tx_tensor_free(o);
-    assert_int_equal(tx_one_hot_ex(u8, 5, NULL, NULL, -1, TX_UINT8, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(u8, 5, NULL, NULL, -1, TX_UINT8, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 0, 0, 0, 0, 1));
     tx_tensor_free(o);
-    assert_int_equal(tx_one_hot_ex(u8, 5, NULL, NULL, -1, TX_UINT8, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(u8, 5, NULL, NULL, -1, TX_UINT8, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
     tx_tensor_free(o);
     /* int64 extremes. */
     tx_tensor *i64 = i64_tensor(1, TU_DIMS(2), I64S(INT64_MIN, INT64_MAX));
-    assert_int_equal(tx_one_hot_ex(i64, 4, NULL, NULL, -1, TX_BOOL, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(i64, 4, NULL, NULL, -1, TX_BOOL, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 0, 0, 1));
     tx_tensor_free(o);
-    assert_int_equal(tx_one_hot_ex(i64, 4, NULL, NULL, -1, TX_BOOL, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(i64, 4, NULL, NULL, -1, TX_BOOL, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(1, 0, 0, 0, 0, 0, 0, 1));
     tx_tensor_free(o);
     /* Strings. */
     tx_tensor *on = tu_strings(0, NULL, STRS("on")), *off = tu_strings(0, NULL, STRS("off"));
     tx_tensor *two = i32_tensor(1, TU_DIMS(2), I32S(-1, 9));
-    assert_int_equal(tx_one_hot_ex(two, 2, on, off, -1, TX_STRING, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_one_hot_oob(two, 2, on, off, -1, TX_STRING, TX_OOB_CLAMP, &o), TX_OK);
     tx_tensor_free(on);
     tx_tensor_free(off);
     assert_strings(o, STRS("on", "off", "off", "on"));
     tx_tensor_free(o);
     /* depth 0: an empty output under every policy. */
     for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++) {
-        assert_int_equal(tx_one_hot_ex(ix, 0, NULL, NULL, -1, TX_FLOAT32, (tx_oob_policy)pol, &o),
+        assert_int_equal(tx_one_hot_oob(ix, 0, NULL, NULL, -1, TX_FLOAT32, (tx_oob_policy)pol, &o),
                          TX_OK);
         tu_assert_shape(o, TX_FLOAT32, 2, TU_DIMS(5, 0));
         tx_tensor_free(o);
     }
-    tu_assert_error(tx_one_hot_ex(ix, 3, NULL, NULL, -1, TX_FLOAT32, (tx_oob_policy)9, &o),
+    tu_assert_error(tx_one_hot_oob(ix, 3, NULL, NULL, -1, TX_FLOAT32, (tx_oob_policy)9, &o),
                     TX_INVALID_ARGUMENT, "one_hot: oob policy 9");
     assert_null(o);
     tx_tensor_free(two);
@@ -1459,23 +1459,23 @@ static void test_oob_dynamic_stitch(void **state) {
     tx_tensor *ind[2] = {i32_tensor(1, TU_DIMS(3), I32S(0, -1, -4)), i32_tensor(1, TU_DIMS(2), I32S(3, INT32_MIN))};
     tx_tensor *dat[2] = {T32(2, TU_DIMS(3, 2), 1, 2, 3, 4, 5, 6), T32(2, TU_DIMS(2, 2), 7, 8, 9, 10)};
     const tx_tensor *const *ci = (const tx_tensor *const *)ind, *const *cd = (const tx_tensor *const *)dat;
-    tu_assert_error(tx_dynamic_stitch_ex(ci, 2, cd, 2, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_dynamic_stitch_oob(ci, 2, cd, 2, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "dynamic_stitch: indices[0][1] = -1 is not in [0, 4)");
     /* zero: the negative entries are dropped; rows 1 and 2 are named by no one. */
-    assert_int_equal(tx_dynamic_stitch_ex(ci, 2, cd, 2, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob(ci, 2, cd, 2, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 2, TU_DIMS(4, 2));
     tu_assert_values(o, TU_VALS(1, 2, 0, 0, 0, 0, 7, 8));
     tx_tensor_free(o);
     /* clamp: every negative index is row 0; the last one (INT32_MIN -> data [9, 10]) wins. */
-    assert_int_equal(tx_dynamic_stitch_ex(ci, 2, cd, 2, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob(ci, 2, cd, 2, TX_OOB_CLAMP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(9, 10, 0, 0, 0, 0, 7, 8));
     tx_tensor_free(o);
     /* wrap modulo 4 rows: -1 -> 3, -4 -> 0, -2^31 -> 0; later wins. */
-    assert_int_equal(tx_dynamic_stitch_ex(ci, 2, cd, 2, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob(ci, 2, cd, 2, TX_OOB_WRAP, &o), TX_OK);
     tu_assert_values(o, TU_VALS(9, 10, 0, 0, 0, 0, 7, 8));
     tx_tensor_free(o);
     tx_tensor *w[2] = {i32_tensor(1, TU_DIMS(3), I32S(0, -1, -3)), ind[1]};
-    assert_int_equal(tx_dynamic_stitch_ex((const tx_tensor *const *)w, 2, cd, 2, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob((const tx_tensor *const *)w, 2, cd, 2, TX_OOB_WRAP, &o), TX_OK);
     /* -1 -> 3 (then overwritten by index 3), -3 -> 1, INT32_MIN -> 0 */
     tu_assert_values(o, TU_VALS(9, 10, 5, 6, 0, 0, 7, 8));
     tx_tensor_free(o);
@@ -1484,11 +1484,11 @@ static void test_oob_dynamic_stitch(void **state) {
     tx_tensor *sd[2] = {tu_strings(1, TU_DIMS(3), STRS("a", "b", "c")), tu_strings(1, TU_DIMS(2), STRS("d", "e"))};
     tx_tensor *si[2] = {i32_tensor(1, TU_DIMS(3), I32S(-2, 1, 2)), i32_tensor(1, TU_DIMS(2), I32S(-9, 0))};
     const tx_tensor *const *csi = (const tx_tensor *const *)si, *const *csd = (const tx_tensor *const *)sd;
-    assert_int_equal(tx_dynamic_stitch_ex(csi, 2, csd, 2, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob(csi, 2, csd, 2, TX_OOB_ZERO, &o), TX_OK);
     tx_tensor *z = o;
-    assert_int_equal(tx_dynamic_stitch_ex(csi, 2, csd, 2, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob(csi, 2, csd, 2, TX_OOB_WRAP, &o), TX_OK);
     tx_tensor *wr = o;
-    assert_int_equal(tx_dynamic_stitch_ex(csi, 2, csd, 2, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob(csi, 2, csd, 2, TX_OOB_CLAMP, &o), TX_OK);
     tx_tensor_free(sd[0]);
     tx_tensor_free(sd[1]);
     assert_strings(z, STRS("e", "b", "c"));
@@ -1500,11 +1500,11 @@ static void test_oob_dynamic_stitch(void **state) {
     tx_tensor_free(o);
     tx_tensor *sj[2] = {si[0], i32_tensor(1, TU_DIMS(2), I32S(-9, -1))};
     tx_tensor *sd2[2] = {tu_strings(1, TU_DIMS(3), STRS("a", "b", "c")), tu_strings(1, TU_DIMS(2), STRS("d", "e"))};
-    assert_int_equal(tx_dynamic_stitch_ex((const tx_tensor *const *)sj, 2, (const tx_tensor *const *)sd2, 2, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob((const tx_tensor *const *)sj, 2, (const tx_tensor *const *)sd2, 2, TX_OOB_WRAP, &o), TX_OK);
     /* -2 -> "a" at 1, 1 <- "b", 2 <- "c", -9 -> 0 <- "d", -1 -> 2 <- "e" */
     assert_strings(o, STRS("d", "b", "e"));
     tx_tensor_free(o);
-    assert_int_equal(tx_dynamic_stitch_ex((const tx_tensor *const *)sj, 2, (const tx_tensor *const *)sd2, 2, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_dynamic_stitch_oob((const tx_tensor *const *)sj, 2, (const tx_tensor *const *)sd2, 2, TX_OOB_CLAMP, &o), TX_OK);
     assert_strings(o, STRS("e", "b", "c"));
     tx_tensor_free(o);
     tx_tensor_free(sd2[0]);
@@ -1516,7 +1516,7 @@ static void test_oob_dynamic_stitch(void **state) {
     tx_tensor *neg[1] = {i32_tensor(1, TU_DIMS(2), I32S(-1, -2))};
     tx_tensor *nd[1] = {T32(1, TU_DIMS(2), 5, 6)};
     for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++) {
-        assert_int_equal(tx_dynamic_stitch_ex((const tx_tensor *const *)neg, 1, (const tx_tensor *const *)nd, 1,
+        assert_int_equal(tx_dynamic_stitch_oob((const tx_tensor *const *)neg, 1, (const tx_tensor *const *)nd, 1,
                                               (tx_oob_policy)pol, &o), TX_OK);
         tu_assert_shape(o, TX_INT32, 1, TU_DIMS(0));
         tx_tensor_free(o);
@@ -1526,9 +1526,9 @@ static void test_oob_dynamic_stitch(void **state) {
     /* INT32_MAX is a row-count limit under every policy. */
     tx_tensor *mx[1] = {i32_tensor(1, TU_DIMS(1), I32S(INT32_MAX))};
     tx_tensor *md[1] = {T32(1, TU_DIMS(1), 5)};
-    tu_assert_error(tx_dynamic_stitch_ex((const tx_tensor *const *)mx, 1, (const tx_tensor *const *)md, 1,
+    tu_assert_error(tx_dynamic_stitch_oob((const tx_tensor *const *)mx, 1, (const tx_tensor *const *)md, 1,
                                          TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT, "more than int32 counts");
-    tu_assert_error(tx_dynamic_stitch_ex((const tx_tensor *const *)mx, 1, (const tx_tensor *const *)md, 1,
+    tu_assert_error(tx_dynamic_stitch_oob((const tx_tensor *const *)mx, 1, (const tx_tensor *const *)md, 1,
                                          (tx_oob_policy)5, &o), TX_INVALID_ARGUMENT, "dynamic_stitch: oob policy 5");
     assert_null(o);
     tx_tensor_free(mx[0]);
@@ -1555,10 +1555,10 @@ static void test_oob_alloc_failure(void **state) {
             tx_tensor *o = NULL;
             tx_status st;
             switch (op / 4) {
-            case 0: st = tx_gather_ex(sp, ix, 0, 0, pol, &o); break;
-            case 1: st = tx_gather_nd_ex(sp2, nd, pol, &o); break;
-            case 2: st = tx_dynamic_stitch_ex(si, 2, sd, 2, pol, &o); break;
-            default: st = tx_one_hot_ex(ix, 4, on, off, 0, TX_STRING, pol, &o); break;
+            case 0: st = tx_gather_oob(sp, ix, 0, 0, pol, &o); break;
+            case 1: st = tx_gather_nd_oob(sp2, nd, pol, &o); break;
+            case 2: st = tx_dynamic_stitch_oob(si, 2, sd, 2, pol, &o); break;
+            default: st = tx_one_hot_oob(ix, 4, on, off, 0, TX_STRING, pol, &o); break;
             }
             if (st == TX_OK) {
                 tx_tensor_free(o);
@@ -1664,17 +1664,17 @@ static void test_int16_indices_gather(void **state) {
     tx_tensor_free(o);
     /* Every policy on int16's extremes: -32768 and 32767 along a dim of 4. */
     tx_tensor *ex = tu_tensor(TX_INT16, 1, TU_DIMS(5), TU_VALS(-32768, 32767, -1, 4, 2));
-    tu_assert_error(tx_gather_ex(p, ex, 0, 0, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_oob(p, ex, 0, 0, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "gather: indices[0] = -32768 is not in [0, 4)");
     assert_null(o);
-    assert_int_equal(tx_gather_ex(p, ex, 0, 0, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p, ex, 0, 0, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 7, 8));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(p, ex, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p, ex, 0, 0, TX_OOB_CLAMP, &o), TX_OK);
     /* rows 0, 3, 0, 3, 2 */
     tu_assert_values(o, TU_VALS(0, 1, 2, 9, 10, 11, 0, 1, 2, 9, 10, 11, 6, 7, 8));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_ex(p, ex, 0, 0, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_oob(p, ex, 0, 0, TX_OOB_WRAP, &o), TX_OK);
     /* -32768 mod 4 = 0, 32767 mod 4 = 3, -1 -> 3, 4 -> 0, 2 */
     tu_assert_values(o, TU_VALS(0, 1, 2, 9, 10, 11, 9, 10, 11, 0, 1, 2, 6, 7, 8));
     tx_tensor_free(o);
@@ -1734,11 +1734,11 @@ static void test_int16_indices_match_wider(void **state) {
         tx_tensor *i64 = index_tensor(TX_INT64, ir, id, v);
         for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++) {
             tx_tensor *a = NULL, *b = NULL, *c = NULL;
-            tx_status sa = tx_gather_ex(p, i16, axis, bd, (tx_oob_policy)pol, &a);
+            tx_status sa = tx_gather_oob(p, i16, axis, bd, (tx_oob_policy)pol, &a);
             char msg[512];
             snprintf(msg, sizeof msg, "%s", tx_last_error());
-            tx_status sb = tx_gather_ex(p, i32, axis, bd, (tx_oob_policy)pol, &b);
-            tx_status sc = tx_gather_ex(p, i64, axis, bd, (tx_oob_policy)pol, &c);
+            tx_status sb = tx_gather_oob(p, i32, axis, bd, (tx_oob_policy)pol, &b);
+            tx_status sc = tx_gather_oob(p, i64, axis, bd, (tx_oob_policy)pol, &c);
             assert_int_equal(sa, sb);
             assert_int_equal(sa, sc);
             if (sa == TX_OK) {
@@ -1766,11 +1766,11 @@ static void test_int16_indices_match_wider(void **state) {
         tx_tensor *n64 = index_tensor(TX_INT64, 2, ndims, nv);
         for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++) {
             tx_tensor *a = NULL, *b = NULL, *c = NULL;
-            tx_status sa = tx_gather_nd_ex(p, n16, (tx_oob_policy)pol, &a);
+            tx_status sa = tx_gather_nd_oob(p, n16, (tx_oob_policy)pol, &a);
             char msg[512];
             snprintf(msg, sizeof msg, "%s", tx_last_error());
-            tx_status sb = tx_gather_nd_ex(p, n32, (tx_oob_policy)pol, &b);
-            tx_status sc = tx_gather_nd_ex(p, n64, (tx_oob_policy)pol, &c);
+            tx_status sb = tx_gather_nd_oob(p, n32, (tx_oob_policy)pol, &b);
+            tx_status sc = tx_gather_nd_oob(p, n64, (tx_oob_policy)pol, &c);
             assert_int_equal(sa, sb);
             assert_int_equal(sa, sc);
             if (sa == TX_OK) {
@@ -1803,16 +1803,16 @@ static void test_int16_indices_gather_nd(void **state) {
              STRS("c", "d", "a", "b"));
     tx_tensor *p = iota(TX_INT32, 2, TU_DIMS(3, 4));
     tx_tensor *ix = tu_tensor(TX_INT16, 2, TU_DIMS(4, 2), TU_VALS(-32768, 0, 3, 32767, 1, -1, 2, 3));
-    tu_assert_error(tx_gather_nd_ex(p, ix, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_nd_oob(p, ix, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "gather_nd: indices[0] = [-32768, 0] does not index into param shape [3,4]");
-    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_ZERO, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, ix, TX_OOB_ZERO, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 0, 11));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_CLAMP, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, ix, TX_OOB_CLAMP, &o), TX_OK);
     /* [0,0] [2,3] [1,0] [2,3] */
     tu_assert_values(o, TU_VALS(0, 11, 4, 11));
     tx_tensor_free(o);
-    assert_int_equal(tx_gather_nd_ex(p, ix, TX_OOB_WRAP, &o), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(p, ix, TX_OOB_WRAP, &o), TX_OK);
     /* -32768 mod 3 = 1, 32767 mod 4 = 3: [1,0] [0,3] [1,3] [2,3] */
     tu_assert_values(o, TU_VALS(4, 3, 7, 11));
     tx_tensor_free(o);
@@ -1827,7 +1827,7 @@ static void test_int16_indices_gather_nd(void **state) {
     tx_tensor *one = tu_tensor(TX_INT16, 2, TU_DIMS(1, 1), TU_VALS(1));
     tu_assert_error(tx_gather_nd(big, one, &o), TX_INVALID_ARGUMENT,
                     "gather_nd: params has 32768 elements, too many for int16 indexing (above 32767)");
-    tu_assert_error(tx_gather_nd_ex(big, one, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_nd_oob(big, one, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT,
                     "too many for int16 indexing");
     /* An empty params does not bound the slice: the index type does (before the empty-params
      * rule, and even with no index vector). */
@@ -1908,7 +1908,7 @@ static void test_gather_nd_empty_with_huge_dims(void **state) {
         tx_gather_nd(params, idx, &y), TX_INVALID_ARGUMENT,
         "requested 1 entries, but params is empty (shape [1,144684735107497983,4572,0])");
     assert_null(y);
-    assert_int_equal(tx_gather_nd_ex(params, idx, TX_OOB_ZERO, &y), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(params, idx, TX_OOB_ZERO, &y), TX_OK);
     tu_assert_shape(y, TX_FLOAT32, 4, TU_DIMS(1, huge, 4572, 0));
     tx_tensor_free(y);
     assert_int_equal(tx_tensor_new(TX_INT32, 2, TU_DIMS(0, 1), &none), TX_OK);
@@ -1919,11 +1919,11 @@ static void test_gather_nd_empty_with_huge_dims(void **state) {
 
     assert_int_equal(tx_tensor_new(TX_FLOAT32, 4, TU_DIMS(0, big, big, 4), &params), TX_OK);
     tx_tensor *idx3 = tu_tensor(TX_INT64, 2, TU_DIMS(1, 3), TU_VALS(0, 0, 0));
-    assert_int_equal(tx_gather_nd_ex(params, idx3, TX_OOB_ZERO, &y), TX_OK);
+    assert_int_equal(tx_gather_nd_oob(params, idx3, TX_OOB_ZERO, &y), TX_OK);
     tu_assert_shape(y, TX_FLOAT32, 2, TU_DIMS(1, 4));
     tu_assert_values(y, TU_VALS(0, 0, 0, 0));
     tx_tensor_free(y);
-    tu_assert_error(tx_gather_nd_ex(params, idx3, TX_OOB_CLAMP, &y), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_gather_nd_oob(params, idx3, TX_OOB_CLAMP, &y), TX_INVALID_ARGUMENT,
                     "oob=clamp needs the indexed dims of params to be non-empty");
     tx_tensor_free(params);
     tx_tensor_free(idx3);

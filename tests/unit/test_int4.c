@@ -46,7 +46,7 @@ static void assert_same(const tx_tensor *a, const tx_tensor *b) {
     for (size_t i = 0; i < tx_tensor_rank(a); i++)
         assert_int_equal(tx_tensor_dim(a, i), tx_tensor_dim(b, i));
     assert_int_equal(tx_tensor_nbytes(a), tx_tensor_nbytes(b));
-    if (tx_tensor_nbytes(a)) assert_memory_equal(tx_tensor_data(a), tx_tensor_data(b), tx_tensor_nbytes(a));
+    if (tx_tensor_nbytes(a)) assert_memory_equal(tx_tensor_data_const(a), tx_tensor_data_const(b), tx_tensor_nbytes(a));
 }
 
 static void test_dtype_table(void **state) {
@@ -267,7 +267,7 @@ static void test_saturate_and_checked(void **state) {
     assert_int_equal(tx_saturate_cast(f, TX_INT4, &o), TX_OK);
     assert_bytes(o, (const int8_t[]){7, -8, 7, -8}, 4);
     tx_tensor_free(o);
-    assert_int_equal(tx_cast_ex(f, TX_UINT4, TX_CAST_SATURATE, 0, &o), TX_OK);
+    assert_int_equal(tx_cast_in_mode(f, TX_UINT4, TX_CAST_SATURATE, 0, &o), TX_OK);
     assert_bytes(o, (const int8_t[]){15, 0, 7, 0}, 4);
     tx_tensor_free(o);
     tx_tensor *i = tu_tensor(TX_INT32, 1, &d4, TU_VALS(-1, 16, 5, -9));
@@ -287,15 +287,15 @@ static void test_saturate_and_checked(void **state) {
     tu_assert_values(o, TU_VALS(15, 6));
     tx_tensor_free(o);
     /* checked: the first element that does not fit, by index and reason. */
-    tu_assert_error(tx_cast_ex(i, TX_INT4, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_cast_in_mode(i, TX_INT4, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT,
                     "element 1 (index [1]) is 16 (int32), which int4 cannot hold exactly: out of range");
     tx_tensor *fr = tu_tensor(TX_FLOAT64, 1, &d2, TU_VALS(3, 1.5));
-    tu_assert_error(tx_cast_ex(fr, TX_UINT4, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT, "not an integer");
-    tu_assert_error(tx_cast_ex(s, TX_UINT4, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_cast_in_mode(fr, TX_UINT4, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT, "not an integer");
+    tu_assert_error(tx_cast_in_mode(s, TX_UINT4, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT,
                     "element 0 (index [0]) is -8 (int4), which uint4 cannot hold exactly: out of range");
-    assert_int_equal(tx_cast_ex(s, TX_FLOAT8_E4M3FN, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &o), TX_OK);
+    assert_int_equal(tx_cast_in_mode(s, TX_FLOAT8_E4M3FN, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &o), TX_OK);
     tx_tensor_free(o);
-    assert_int_equal(tx_cast_ex(u, TX_INT8, TX_CAST_CHECKED, 0, &o), TX_OK);
+    assert_int_equal(tx_cast_in_mode(u, TX_INT8, TX_CAST_CHECKED, 0, &o), TX_OK);
     assert_bytes(o, (const int8_t[]){15, 6}, 2);
     tx_tensor_free(o);
     tx_tensor_free(f);
@@ -488,7 +488,7 @@ static void test_alloc_failure(void **state) {
             tu_alloc_fail_at(k);
             tx_status st = which == 0 ? tx_tensor_from_packed_int4(TX_INT4, 1, TU_DIMS(3), packed, 2, &o)
                          : which == 1 ? tx_tensor_from_data(TX_UINT4, 1, TU_DIMS(3), raw, 3, &o)
-                                      : tx_cast_ex(x, TX_UINT4, TX_CAST_SATURATE, 0, &o);
+                                      : tx_cast_in_mode(x, TX_UINT4, TX_CAST_SATURATE, 0, &o);
             tu_alloc_fail_at(0);
             if (st == TX_OK) tx_tensor_free(o);
             else assert_int_equal(st, TX_RESOURCE_EXHAUSTED);

@@ -121,7 +121,7 @@ static void test_byte_order_characters(void **state) {
         assert_non_null(f);
         assert_int_equal(fwrite(file, 1, n, f), n);
         fclose(f);
-        tx_npy_info info;
+        tx_npy_info info = TX_NPY_INFO_INIT;
         assert_int_equal(tx_npy_read_info(path, &info), TX_OK);
         assert_int_equal(info.byte_swapped, cases[k].swapped);
         unlink(path);
@@ -288,12 +288,52 @@ static void test_files_and_alloc_failure(void **state) {
     remove(path);
 }
 
+/* tx_npy_info is grow-safe: struct_size must be a size the library knows; a bad one is refused
+ * naming the member, and nothing of the struct is written. */
+static void test_read_info_struct_size(void **state) {
+    (void)state;
+    char file[256], path[] = "/tmp/tx_npy_info_XXXXXX";
+    const int16_t v[3] = {1, 2, 3};
+    size_t n = make_npy(file, "{'descr': '<i2', 'fortran_order': False, 'shape': (3,), }", v, sizeof v);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, file, n), (ssize_t)n);
+    close(fd);
+    tx_npy_info info = TX_NPY_INFO_INIT;
+    assert_int_equal(tx_npy_read_info(path, &info), TX_OK);
+    assert_int_equal(info.struct_size, sizeof info);
+    assert_int_equal(info.dtype, TX_INT16);
+    assert_int_equal(info.rank, 1);
+    assert_int_equal(info.dims[0], 3);
+    assert_int_equal(info.data_offset, n - sizeof v);
+    assert_int_equal(info.data_size, sizeof v);
+    const size_t bad[] = {0, sizeof info - 8, sizeof info + 8};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&info, 0x5A, sizeof info);
+        info.struct_size = bad[i];
+        tu_assert_error(tx_npy_read_info(path, &info), TX_INVALID_ARGUMENT,
+                        "npy: info->struct_size is");
+        assert_non_null(strstr(tx_last_error(), "make it with TX_NPY_INFO_INIT"));
+        assert_int_equal(info.struct_size, bad[i]);
+        assert_int_equal(info.rank, 0x5A5A5A5A5A5A5A5Aull);
+    }
+    /* A failure with a good struct_size zeroes the members after it. */
+    memset(&info, 0x5A, sizeof info);
+    info.struct_size = sizeof info;
+    assert_int_equal(tx_npy_read_info("/nonexistent/x.npy", &info), TX_INVALID_ARGUMENT);
+    assert_int_equal(info.struct_size, sizeof info);
+    assert_int_equal(info.rank, 0);
+    assert_int_equal(info.data_size, 0);
+    unlink(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_all_dtypes), cmocka_unit_test(test_strings),
         cmocka_unit_test(test_fortran_and_big_endian), cmocka_unit_test(test_byte_order_characters),
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_files_and_alloc_failure),
+        cmocka_unit_test(test_read_info_struct_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

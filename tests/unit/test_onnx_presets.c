@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_onnx_presets.c -- the ONNX semantics presets of the slicing, spatial and unique ops: pad
+/* test_onnx_presets.c -- the ONNX semantics presets in the slicing, spatial and unique ops: pad
  * modes EDGE and WRAP (ONNX Pad-19 'edge'/'wrap'), tx_split_uneven (ONNX Split-18 num_outputs),
- * tx_depth_to_space_ex with TX_DEPTH_CRD (ONNX DepthToSpace mode CRD) and
- * tx_unique_with_counts_ex(sorted) (ONNX Unique sorted=1).  The ONNX specification's examples,
- * edge cases (wrap past the dim, NaN and signed zero, strings), the TF default without a preset,
- * errors (status + message) and an allocation-failure sweep for each preset. */
+ * tx_depth_to_space_in_mode with TX_DEPTH_CRD (ONNX DepthToSpace mode CRD) and
+ * tx_unique_with_counts_in_mode with TX_UNIQUE_SORTED (ONNX Unique sorted=1).  The ONNX
+ * specification's examples, edge cases (wrap past the dim, NaN and signed zero, strings), the TF
+ * default without a preset, errors (status + message) and an allocation-failure sweep for each
+ * preset. */
 #include "testutil.h"
 
 #include <math.h>
@@ -29,7 +30,7 @@ static tx_status do_pad(const tx_tensor *t, size_t r, const int64_t *pads, tx_pa
 }
 
 static void assert_strings(const tx_tensor *t, const char *const *want) {
-    const tx_string *s = (const tx_string *)tx_tensor_data(t);
+    const tx_string *s = (const tx_string *)tx_tensor_data_const(t);
     for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
         size_t n = strlen(want[i]);
         if (s[i].size != n || (n && memcmp(s[i].data, want[i], n) != 0))
@@ -229,14 +230,14 @@ static const double crd_out[48] = {0,  9,  1,  10, 2,  11, 18, 27, 19, 28, 20, 2
 static void test_depth_to_space_crd(void **state) {
     (void)state;
     tx_tensor *x = tu_tensor(TX_FLOAT32, 4, TU_DIMS(1, 8, 2, 3), crd_in), *o = NULL, *o2 = NULL;
-    assert_int_equal(tx_depth_to_space_ex(x, 2, TX_FORMAT_NCHW, TX_DEPTH_CRD, &o), TX_OK);
+    assert_int_equal(tx_depth_to_space_in_mode(x, 2, TX_FORMAT_NCHW, TX_DEPTH_CRD, &o), TX_OK);
     tu_assert_shape(o, TX_FLOAT32, 4, TU_DIMS(1, 2, 4, 6));
     tu_assert_values(o, crd_out);
     tx_tensor_free(o);
     /* The same example in NHWC (ONNX data transposed with perm [0, 2, 3, 1]). */
     tx_tensor *perm = tu_i32(4, (int32_t[]){0, 2, 3, 1}), *xn = NULL, *yn = NULL;
     assert_int_equal(tx_transpose(x, perm, 0, &xn), TX_OK);
-    assert_int_equal(tx_depth_to_space_ex(xn, 2, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_OK);
+    assert_int_equal(tx_depth_to_space_in_mode(xn, 2, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_OK);
     tu_assert_shape(o, TX_FLOAT32, 4, TU_DIMS(1, 4, 6, 2));
     tx_tensor *y = tu_tensor(TX_FLOAT32, 4, TU_DIMS(1, 2, 4, 6), crd_out);
     assert_int_equal(tx_transpose(y, perm, 0, &yn), TX_OK);
@@ -246,7 +247,7 @@ static void test_depth_to_space_crd(void **state) {
     for (int f = 0; f < 2; f++) {
         const tx_tensor *in = f ? x : xn;
         tx_data_format fmt = f ? TX_FORMAT_NCHW : TX_FORMAT_NHWC;
-        assert_int_equal(tx_depth_to_space_ex(in, 2, fmt, TX_DEPTH_DCR, &o), TX_OK);
+        assert_int_equal(tx_depth_to_space_in_mode(in, 2, fmt, TX_DEPTH_DCR, &o), TX_OK);
         assert_int_equal(tx_depth_to_space(in, 2, fmt, &o2), TX_OK);
         assert_memory_equal(tx_tensor_data(o), tx_tensor_data(o2), 48 * sizeof(float));
         tx_tensor_free(o);
@@ -265,7 +266,7 @@ static void test_depth_to_space_crd(void **state) {
         names[i] = buf[i];
     }
     x = tu_strings(4, TU_DIMS(1, 1, 1, 18), names);
-    assert_int_equal(tx_depth_to_space_ex(x, 3, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_OK);
+    assert_int_equal(tx_depth_to_space_in_mode(x, 3, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_OK);
     tx_tensor_free(x);
     tu_assert_shape(o, TX_STRING, 4, TU_DIMS(1, 3, 3, 2));
     /* out[0, dy, dx, k] = in[k * 9 + dy * 3 + dx]. */
@@ -274,19 +275,19 @@ static void test_depth_to_space_crd(void **state) {
     tx_tensor_free(o);
     /* Empty batch. */
     x = tu_tensor(TX_INT32, 4, TU_DIMS(0, 2, 2, 8), NULL);
-    assert_int_equal(tx_depth_to_space_ex(x, 2, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_OK);
+    assert_int_equal(tx_depth_to_space_in_mode(x, 2, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_OK);
     tu_assert_shape(o, TX_INT32, 4, TU_DIMS(0, 4, 4, 2));
     tx_tensor_free(o);
     /* Errors: a bad mode, then depth_to_space's own rules. */
     o = (tx_tensor *)1;
-    tu_assert_error(tx_depth_to_space_ex(x, 2, TX_FORMAT_NHWC, (tx_depth_mode)2, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_depth_to_space_in_mode(x, 2, TX_FORMAT_NHWC, (tx_depth_mode)2, &o), TX_INVALID_ARGUMENT,
                     "mode 2 is not DCR (0) or CRD (1)");
     assert_null(o);
-    tu_assert_error(tx_depth_to_space_ex(x, 3, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_depth_to_space_in_mode(x, 3, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_INVALID_ARGUMENT,
                     "divisible by block_size");
-    tu_assert_error(tx_depth_to_space_ex(x, 1, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_depth_to_space_in_mode(x, 1, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o), TX_INVALID_ARGUMENT,
                     "block_size must be > 1");
-    tu_assert_error(tx_depth_to_space_ex(x, 2, TX_FORMAT_NCHW_VECT_C, TX_DEPTH_CRD, &o), TX_UNIMPLEMENTED,
+    tu_assert_error(tx_depth_to_space_in_mode(x, 2, TX_FORMAT_NCHW_VECT_C, TX_DEPTH_CRD, &o), TX_UNIMPLEMENTED,
                     "NCHW_VECT_C");
     tx_tensor_free(x);
 }
@@ -298,7 +299,7 @@ static void test_unique_sorted(void **state) {
     tx_tensor *o[3] = {NULL};
     /* ONNX Unique's sorted_without_axis example. */
     tx_tensor *x = tu_tensor(TX_FLOAT32, 1, TU_DIMS(6), TU_VALS(2, 1, 1, 3, 4, 3));
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT64, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT64, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_shape(o[0], TX_FLOAT32, 1, TU_DIMS(4));
     tu_assert_values(o[0], TU_VALS(1, 2, 3, 4));
     tu_assert_shape(o[1], TX_INT64, 1, TU_DIMS(6));
@@ -307,7 +308,7 @@ static void test_unique_sorted(void **state) {
     tu_assert_values(o[2], TU_VALS(2, 1, 2, 1));
     free3(o);
     /* sorted = 0 keeps TF's first-occurrence order. */
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 0, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_FIRST_SEEN, o), TX_OK);
     tu_assert_values(o[0], TU_VALS(2, 1, 3, 4));
     tu_assert_values(o[1], TU_VALS(0, 1, 1, 2, 3, 2));
     tu_assert_values(o[2], TU_VALS(1, 2, 2, 1));
@@ -315,21 +316,21 @@ static void test_unique_sorted(void **state) {
     tx_tensor_free(x);
     /* ONNX test_unique_length_1 and the empty input. */
     x = tu_tensor(TX_FLOAT32, 1, TU_DIMS(1), TU_VALS(1));
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT64, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT64, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_values(o[0], TU_VALS(1));
     tu_assert_values(o[1], TU_VALS(0));
     tu_assert_values(o[2], TU_VALS(1));
     free3(o);
     tx_tensor_free(x);
     x = tu_tensor(TX_INT32, 1, TU_DIMS(0), NULL);
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_shape(o[0], TX_INT32, 1, TU_DIMS(0));
     tu_assert_shape(o[2], TX_INT32, 1, TU_DIMS(0));
     free3(o);
     tx_tensor_free(x);
     /* np.unique's float rules: -0.0 == 0.0 (the first seen is kept: -0.0), NaNs one value, last. */
     x = tu_tensor(TX_FLOAT64, 1, TU_DIMS(6), TU_VALS(NAN, 1, -0.0, NAN, 0.0, -INFINITY));
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_shape(o[0], TX_FLOAT64, 1, TU_DIMS(4));
     const double *y = tx_tensor_data(o[0]);
     assert_true(y[0] == -INFINITY && y[1] == 0.0 && signbit(y[1]) && y[2] == 1.0 && isnan(y[3]));
@@ -341,7 +342,7 @@ static void test_unique_sorted(void **state) {
     uint16_t hb[6] = {0x8000, 0x7E00, 0x3C00, 0x0000, 0xFC00, 0x7C01};
     x = tu_tensor(TX_FLOAT16, 1, TU_DIMS(6), NULL);
     memcpy(tx_tensor_data(x), hb, sizeof hb);
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_shape(o[0], TX_FLOAT16, 1, TU_DIMS(4));
     const uint16_t *hy = tx_tensor_data(o[0]);
     assert_int_equal(hy[0], 0xFC00);
@@ -354,23 +355,23 @@ static void test_unique_sorted(void **state) {
     tx_tensor_free(x);
     /* Signed and unsigned extremes, bool. */
     x = tu_tensor(TX_INT64, 1, TU_DIMS(5), TU_VALS(5, -9007199254740992.0, 0, -1, 5));
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_values(o[0], TU_VALS(-9007199254740992.0, -1, 0, 5));
     tu_assert_values(o[1], TU_VALS(3, 0, 2, 1, 3));
     free3(o);
     tx_tensor_free(x);
     x = tu_tensor(TX_UINT8, 1, TU_DIMS(4), TU_VALS(255, 0, 128, 127));
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_values(o[0], TU_VALS(0, 127, 128, 255));
     free3(o);
     tx_tensor_free(x);
     x = tu_tensor(TX_INT8, 1, TU_DIMS(4), TU_VALS(127, -128, 0, -1));
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_values(o[0], TU_VALS(-128, -1, 0, 127));
     free3(o);
     tx_tensor_free(x);
     x = tu_tensor(TX_BOOL, 1, TU_DIMS(3), TU_VALS(1, 0, 1));
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_OK);
     tu_assert_values(o[0], TU_VALS(0, 1));
     tu_assert_values(o[1], TU_VALS(1, 0, 1));
     tu_assert_values(o[2], TU_VALS(1, 2));
@@ -378,7 +379,7 @@ static void test_unique_sorted(void **state) {
     tx_tensor_free(x);
     /* Strings by bytes, a prefix first; the bytes outlive the input. */
     x = tu_strings(1, TU_DIMS(6), (const char *[]){"b", "a", "", "ab", "a", "B"});
-    assert_int_equal(tx_unique_with_counts_ex(x, TX_INT64, 1, o), TX_OK);
+    assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT64, TX_UNIQUE_SORTED, o), TX_OK);
     tx_tensor_free(x);
     assert_strings(o[0], (const char *[]){"", "B", "a", "ab", "b"});
     tu_assert_values(o[1], TU_VALS(4, 2, 0, 3, 2, 1));
@@ -399,7 +400,7 @@ static void test_unique_sorted_random(void **state) {
             v[i] = (double)((int)((seed >> 16) % 21) - 10);
         }
         tx_tensor *x = tu_tensor(TX_INT32, 1, TU_DIMS(n), v), *o[3] = {NULL};
-        assert_int_equal(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_OK);
+        assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_OK);
         const int32_t *y = tx_tensor_data(o[0]), *idx = tx_tensor_data(o[1]), *cnt = tx_tensor_data(o[2]);
         int64_t u = tx_tensor_numel(o[0]), total = 0;
         for (int64_t j = 1; j < u; j++) assert_true(y[j - 1] < y[j]);
@@ -420,18 +421,23 @@ static void test_unique_sorted_errors(void **state) {
     (void)state;
     tx_tensor *o[3] = {(tx_tensor *)1, (tx_tensor *)1, (tx_tensor *)1};
     tx_tensor *x = tu_tensor(TX_INT32, 2, TU_DIMS(1, 2), TU_VALS(1, 2));
-    tu_assert_error(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_INVALID_ARGUMENT, "must be 1-D");
+    tu_assert_error(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_INVALID_ARGUMENT, "must be 1-D");
     assert_null(o[0]);
     assert_null(o[1]);
     assert_null(o[2]);
     tx_tensor_free(x);
     x = tu_tensor(TX_INT32, 1, TU_DIMS(2), TU_VALS(1, 2));
-    tu_assert_error(tx_unique_with_counts_ex(x, TX_INT16, 1, o), TX_INVALID_ARGUMENT, "out_idx must be int32 or int64");
-    tu_assert_error(tx_unique_with_counts_ex(NULL, TX_INT32, 1, o), TX_INVALID_ARGUMENT, "x");
-    tu_assert_error(tx_unique_with_counts_ex(x, TX_INT32, 1, NULL), TX_INVALID_ARGUMENT, "outs is NULL");
+    tu_assert_error(tx_unique_with_counts_in_mode(x, TX_INT16, TX_UNIQUE_SORTED, o), TX_INVALID_ARGUMENT, "out_idx must be int32 or int64");
+    tu_assert_error(tx_unique_with_counts_in_mode(NULL, TX_INT32, TX_UNIQUE_SORTED, o), TX_INVALID_ARGUMENT, "x");
+    tu_assert_error(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, NULL), TX_INVALID_ARGUMENT, "outs is NULL");
+    tu_assert_error(tx_unique_with_counts_in_mode(x, TX_INT32, (tx_unique_mode)2, o), TX_INVALID_ARGUMENT,
+                    "unique_with_counts: mode 2 is not a tx_unique_mode");
+    assert_null(o[0]);
+    tu_assert_error(tx_unique_with_counts_in_mode(x, TX_INT32, (tx_unique_mode)-1, o), TX_INVALID_ARGUMENT,
+                    "mode -1 is not");
     tx_tensor_free(x);
     x = tu_tensor(TX_COMPLEX64, 1, TU_DIMS(2), NULL);
-    tu_assert_error(tx_unique_with_counts_ex(x, TX_INT32, 1, o), TX_UNIMPLEMENTED, "complex64");
+    tu_assert_error(tx_unique_with_counts_in_mode(x, TX_INT32, TX_UNIQUE_SORTED, o), TX_UNIMPLEMENTED, "complex64");
     tx_tensor_free(x);
 }
 
@@ -457,11 +463,11 @@ static void test_alloc_failure(void **state) {
             case 1: rc = tx_pad(st, p1, TX_PAD_WRAP, NULL, &o); break;
             case 2: rc = tx_split_uneven(t, 1, 2, outs); nout = 2; break;
             case 3: rc = tx_split_uneven(st, 0, 3, outs); nout = 3; break;
-            case 4: rc = tx_depth_to_space_ex(d, 2, TX_FORMAT_NCHW, TX_DEPTH_CRD, &o); break;
-            case 5: rc = tx_depth_to_space_ex(dn, 2, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o); break;
-            case 6: rc = tx_unique_with_counts_ex(f, TX_INT64, 1, outs); nout = 3; break;
-            case 7: rc = tx_unique_with_counts_ex(st, TX_INT32, 1, outs); nout = 3; break;
-            default: rc = tx_unique_with_counts_ex(f, TX_INT32, 0, outs); nout = 3; break;
+            case 4: rc = tx_depth_to_space_in_mode(d, 2, TX_FORMAT_NCHW, TX_DEPTH_CRD, &o); break;
+            case 5: rc = tx_depth_to_space_in_mode(dn, 2, TX_FORMAT_NHWC, TX_DEPTH_CRD, &o); break;
+            case 6: rc = tx_unique_with_counts_in_mode(f, TX_INT64, TX_UNIQUE_SORTED, outs); nout = 3; break;
+            case 7: rc = tx_unique_with_counts_in_mode(st, TX_INT32, TX_UNIQUE_SORTED, outs); nout = 3; break;
+            default: rc = tx_unique_with_counts_in_mode(f, TX_INT32, TX_UNIQUE_FIRST_SEEN, outs); nout = 3; break;
             }
             if (rc == TX_OK) {
                 tx_tensor_free(o);

@@ -38,17 +38,17 @@ extern __typeof__(tx_set_num_threads) tx_set_num_threads __attribute__((weak));
 static const char *const aliases[][2] = {
     {"split_v", "split"},
     {"reverse_v2", "reverse"},
-    /* Options of the same CLI ops (ONNX presets, out-of-range policies). */
+    /* Options of the same CLI ops (ONNX presets, out-of-range policies, cast modes). */
     {"split_uneven", "split"},                       /* uneven=true */
-    {"depth_to_space_ex", "depth_to_space"},         /* mode=CRD */
-    {"unique_with_counts_ex", "unique_with_counts"}, /* sorted=true */
-    {"gather_ex", "gather"},                         /* oob=... */
-    {"gather_nd_ex", "gather_nd"},
-    {"one_hot_ex", "one_hot"},
-    {"dynamic_stitch_ex", "dynamic_stitch"},
-    {"batch_to_space_nd_ex", "batch_to_space_nd"},   /* oob=... */
-    {"batch_to_space_ex", "batch_to_space"},
-    {"cast_ex", "cast"}, /* mode=saturate/checked */
+    {"depth_to_space_in_mode", "depth_to_space"},         /* mode=CRD */
+    {"unique_with_counts_in_mode", "unique_with_counts"}, /* sorted=true */
+    {"gather_oob", "gather"},                         /* oob=... */
+    {"gather_nd_oob", "gather_nd"},
+    {"one_hot_oob", "one_hot"},
+    {"dynamic_stitch_oob", "dynamic_stitch"},
+    {"batch_to_space_nd_oob", "batch_to_space_nd"},   /* oob=... */
+    {"batch_to_space_oob", "batch_to_space"},
+    {"cast_in_mode", "cast"}, /* mode=saturate/checked */
 };
 
 /* ---- running a case through the CLI's table ---- */

@@ -118,7 +118,7 @@ static void test_failing_calls_agree(void **state) {
 /* ---- through the C API ---- */
 #define CAP 8
 static tx_output_info info[CAP];
-static tx_plan plan = {info, CAP, 0};
+static tx_plan plan = TX_PLAN_INIT(info, CAP);
 
 /* Plans `call` (which writes *outp), asserting no allocator call and no output; then the caller
  * runs the same call and compares. */
@@ -155,6 +155,7 @@ static void same_output(size_t i, const tx_tensor *t, unsigned flags) {
     assert_int_equal(p->numel, tx_tensor_numel(t));
     assert_int_equal(p->nbytes, tx_tensor_nbytes(t));
     assert_int_equal(p->flags, flags);
+    assert_int_equal(p->struct_size, sizeof(tx_output_info));
 }
 
 static void test_hostile_shapes(void **state) {
@@ -237,14 +238,14 @@ static void test_checked_cast(void **state) {
     for (int i = 0; i < 4000; i++) v[i] = i % 200 - 100;
     v[3777] = 300;
     v[3999] = -129;
-    PLAN(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
-    same_error("checked cast to int8", tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), y);
+    PLAN(tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
+    same_error("checked cast to int8", tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0, &y), y);
     assert_non_null(strstr(plan_msg, "element 3777 (index [37,77]) is 300"));
     /* Once every element fits, the plan records the output the run makes. */
     v[3777] = 100;
     v[3999] = -128;
-    PLAN(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
-    assert_int_equal(tx_cast_ex(x, TX_INT8, TX_CAST_CHECKED, 0, &y), TX_OK);
+    PLAN(tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0, &y), &y);
+    assert_int_equal(tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0, &y), TX_OK);
     assert_int_equal(plan.count, 1);
     same_output(0, y, 0);
     tx_tensor_free(y);
@@ -257,15 +258,15 @@ static void test_checked_cast(void **state) {
     double *d = tx_tensor_data(x);
     for (int i = 0; i < 600; i++) d[i] = i * 0.25;
     d[555] = 0.1;
-    PLAN(tx_cast_ex(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), &y);
-    same_error("checked cast to float16", tx_cast_ex(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), y);
+    PLAN(tx_cast_in_mode(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), &y);
+    same_error("checked cast to float16", tx_cast_in_mode(x, TX_FLOAT16, TX_CAST_CHECKED, TX_CAST_EXACT_FLOAT, &y), y);
     tx_tensor_free(x);
     assert_int_equal(tx_tensor_new(TX_COMPLEX64, 1, TU_DIMS(300), &x), TX_OK);
     float *c = tx_tensor_data(x);
     for (int i = 0; i < 600; i++) c[i] = i % 2 ? 0.0f : (float)i;
     c[2 * 299 + 1] = 1.0f;
-    PLAN(tx_cast_ex(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), &y);
-    same_error("checked cast of complex64", tx_cast_ex(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), y);
+    PLAN(tx_cast_in_mode(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), &y);
+    same_error("checked cast of complex64", tx_cast_in_mode(x, TX_FLOAT32, TX_CAST_CHECKED, 0, &y), y);
     tx_tensor_free(x);
     tx_set_allocator(NULL);
 }
@@ -407,6 +408,45 @@ static void test_outputs(void **state) {
     tx_set_allocator(NULL);
 }
 
+/* A plan whose struct sizes the library does not know (not made with TX_PLAN_INIT, or made by a
+ * newer header) is refused naming the member, after the op was only validated: nothing is
+ * allocated, no output is made, and the plan is not written. */
+static void test_struct_sizes(void **state) {
+    (void)state;
+    tx_set_allocator(&counting);
+    tx_tensor *x = tu_tensor(TX_INT32, 1, TU_DIMS(3), TU_VALS(1, 2, 3)), *y = NULL;
+    static const struct { size_t struct_size, output_size; const char *message; } bad[] = {
+        {0, sizeof(tx_output_info), "plan: plan->struct_size is 0, not the size of a tx_plan"},
+        {sizeof(tx_plan) - 1, sizeof(tx_output_info), "plan->struct_size is"},
+        {sizeof(tx_plan) + 8, sizeof(tx_output_info), "make it with TX_PLAN_INIT"},
+        {sizeof(tx_plan), 0, "plan: plan->output_size is 0, not the size of a tx_output_info"},
+        {sizeof(tx_plan), sizeof(tx_output_info) + 8, "plan->output_size is"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tx_output_info one[1];
+        memset(one, 0x5A, sizeof one);
+        tx_plan p = TX_PLAN_INIT(one, 1);
+        p.struct_size = bad[i].struct_size;
+        p.output_size = bad[i].output_size;
+        p.count = 77;
+        calls = 0;
+        y = (tx_tensor *)&calls;
+        tu_assert_error(TX_PLAN(&p, tx_cast(x, TX_INT64, &y)), TX_INVALID_ARGUMENT, bad[i].message);
+        assert_int_equal(calls, 0);
+        assert_null(y);
+        assert_int_equal(p.count, 77);
+        assert_int_equal(one[0].struct_size, 0x5A5A5A5A5A5A5A5Aull);
+        /* The plan's error wins over the op's own. */
+        tu_assert_error(TX_PLAN(&p, tx_cast(NULL, TX_INT64, &y)), TX_INVALID_ARGUMENT, bad[i].message);
+    }
+    /* After a refused plan the thread is out of plan mode: the call runs. */
+    assert_int_equal(tx_cast(x, TX_INT64, &y), TX_OK);
+    assert_non_null(y);
+    tx_tensor_free(y);
+    tx_tensor_free(x);
+    tx_set_allocator(NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_examples_agree),
@@ -414,6 +454,7 @@ int main(void) {
         cmocka_unit_test(test_hostile_shapes),
         cmocka_unit_test(test_checked_cast),
         cmocka_unit_test(test_outputs),
+        cmocka_unit_test(test_struct_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Const-correct access: the writable accessor takes a handle one may modify and the read-only one
+ * gives a pointer to const, so C refuses a write through a `const tx_tensor *` at compile time. */
+_Static_assert(_Generic(&tx_tensor_data, void *(*)(tx_tensor *): 1, default: 0),
+               "tx_tensor_data takes a non-const tensor and returns void *");
+_Static_assert(_Generic(&tx_tensor_data_const, const void *(*)(const tx_tensor *): 1, default: 0),
+               "tx_tensor_data_const takes a const tensor and returns const void *");
+
 static char path[64];
 
 static void write_file(const void *data, size_t n) {

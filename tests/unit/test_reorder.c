@@ -432,7 +432,7 @@ static void naive_reverse(const tx_tensor *t, const bool *flip, char *out) {
             src += (flip[d] ? dims[d] - 1 - k : k) * mul;
             mul *= dims[d];
         }
-        memcpy(out + i * (int64_t)w, (const char *)tx_tensor_data(t) + src * (int64_t)w, w);
+        memcpy(out + i * (int64_t)w, (const char *)tx_tensor_data_const(t) + src * (int64_t)w, w);
     }
 }
 
@@ -572,7 +572,7 @@ static void naive_reverse_sequence(const tx_tensor *t, const int64_t *lens, size
         if (idx[sd] < L) idx[sd] = L - 1 - idx[sd];
         int64_t src = 0;
         for (size_t d = 0; d < r; d++) src = src * dims[d] + idx[d];
-        memcpy(out + i * (int64_t)w, (const char *)tx_tensor_data(t) + src * (int64_t)w, w);
+        memcpy(out + i * (int64_t)w, (const char *)tx_tensor_data_const(t) + src * (int64_t)w, w);
     }
 }
 
@@ -730,7 +730,7 @@ static void naive_transpose(const tx_tensor *t, const size_t *perm, char *out) {
             rem /= odims[j];
             src += idx[j] * strides[perm[j]];
         }
-        memcpy(out + i * (int64_t)w, (const char *)tx_tensor_data(t) + src * (int64_t)w, w);
+        memcpy(out + i * (int64_t)w, (const char *)tx_tensor_data_const(t) + src * (int64_t)w, w);
     }
 }
 

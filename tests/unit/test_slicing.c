@@ -72,8 +72,8 @@ static int same_elem(const tx_tensor *got, int64_t i, const tx_tensor *want, int
         return a->size == b->size && (a->size == 0 || !memcmp(a->data, b->data, (size_t)a->size));
     }
     size_t w = tx_dtype_size(tx_tensor_dtype(got));
-    return !memcmp((const char *)tx_tensor_data(got) + i * (int64_t)w,
-                   (const char *)tx_tensor_data(want) + j * (int64_t)w, w);
+    return !memcmp((const char *)tx_tensor_data_const(got) + i * (int64_t)w,
+                   (const char *)tx_tensor_data_const(want) + j * (int64_t)w, w);
 }
 
 static uint32_t rng_state = 12345;

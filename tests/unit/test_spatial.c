@@ -944,13 +944,13 @@ static void test_alloc_failure(void **state) {
     for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) tx_tensor_free(objs[i]);
 }
 
-/* ---- batch_to_space crops policies (tx_batch_to_space_nd_ex / tx_batch_to_space_ex) ---------- */
+/* ---- batch_to_space crops policies (tx_batch_to_space_nd_oob / tx_batch_to_space_oob) ---------- */
 
 static tx_tensor *b2s_ex(const tx_tensor *x, const tx_tensor *block, const tx_tensor *crops,
                          tx_oob_policy oob) {
     tx_tensor *o = NULL;
-    tx_status st = tx_batch_to_space_nd_ex(x, block, crops, oob, &o);
-    if (st != TX_OK) fail_msg("batch_to_space_nd_ex: %s", tx_last_error());
+    tx_status st = tx_batch_to_space_nd_oob(x, block, crops, oob, &o);
+    if (st != TX_OK) fail_msg("batch_to_space_nd_oob: %s", tx_last_error());
     return o;
 }
 
@@ -963,7 +963,7 @@ static void test_b2s_oob_policies(void **state) {
     expect(b2s_ex(x, bl, c, TX_OOB_CLAMP), 2, TU_DIMS(1, 3), TU_VALS(1, 1, 1));
     expect(b2s_ex(x, bl, c, TX_OOB_WRAP), 2, TU_DIMS(1, 3), TU_VALS(3, 6, 1));
     tx_tensor *o = NULL;
-    tu_assert_error(tx_batch_to_space_nd_ex(x, bl, c, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_batch_to_space_nd_oob(x, bl, c, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "crops[0] = [-2, 5] must be non-negative");
     tx_tensor_free(c);
     c = pairs(1, P64(4, -3)); /* positions 4 .. 8 */
@@ -975,7 +975,7 @@ static void test_b2s_oob_policies(void **state) {
     c = pairs(1, P64(5, 4));
     for (int p = TX_OOB_ZERO; p <= TX_OOB_WRAP; p++)
         expect(b2s_ex(x, bl, c, (tx_oob_policy)p), 2, TU_DIMS(1, 0), TU_VALS(0));
-    tu_assert_error(tx_batch_to_space_nd_ex(x, bl, c, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_batch_to_space_nd_oob(x, bl, c, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "crops[0] = [5, 4] are larger than spatial dim 0 of size 3 * 2 = 6");
     tx_tensor_free(c);
     /* crops inside TF's rule: TF's result under every policy */
@@ -995,12 +995,12 @@ static void test_b2s_oob_policies(void **state) {
     tx_tensor_free(c);
     /* the legacy 4-D form takes the same policies */
     c = pairs(2, P64(0, -1, 1, 0));
-    tx_status st = tx_batch_to_space_ex(x, c, 2, TX_OOB_CLAMP, &o);
+    tx_status st = tx_batch_to_space_oob(x, c, 2, TX_OOB_CLAMP, &o);
     assert_int_equal(st, TX_OK);
     expect(o, 4, TU_DIMS(1, 3, 1, 2), TU_VALS(3, 4, 7, 8, 7, 8));
-    tu_assert_error(tx_batch_to_space_ex(x, c, 2, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_batch_to_space_oob(x, c, 2, TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT,
                     "batch_to_space: crops[0] = [0, -1] must be non-negative");
-    tu_assert_error(tx_batch_to_space_ex(x, c, 2, (tx_oob_policy)9, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_batch_to_space_oob(x, c, 2, (tx_oob_policy)9, &o), TX_INVALID_ARGUMENT,
                     "batch_to_space: oob policy 9 is not one of");
     tx_tensor_free(c);
     tx_tensor_free(x);
@@ -1026,10 +1026,10 @@ static void test_b2s_oob_edges(void **state) {
     x = tu_tensor(TX_INT32, 2, TU_DIMS(2, 0), NULL);
     c = pairs(1, P64(-1, -1));
     expect(b2s_ex(x, bl, c, TX_OOB_ZERO), 2, TU_DIMS(1, 2), TU_VALS(0, 0));
-    tu_assert_error(tx_batch_to_space_nd_ex(x, bl, c, TX_OOB_CLAMP, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_batch_to_space_nd_oob(x, bl, c, TX_OOB_CLAMP, &o), TX_INVALID_ARGUMENT,
                     "crops[0] = [-1, -1] select 2 positions of spatial dim 0, which is empty (size 0 * 2): oob=clamp has nothing to take");
     assert_null(o);
-    tu_assert_error(tx_batch_to_space_nd_ex(x, bl, c, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT, "oob=wrap has nothing to take");
+    tu_assert_error(tx_batch_to_space_nd_oob(x, bl, c, TX_OOB_WRAP, &o), TX_INVALID_ARGUMENT, "oob=wrap has nothing to take");
     tx_tensor_free(c);
     /* ... but an empty output needs nothing */
     c = pairs(1, P64(0, 0));
@@ -1039,11 +1039,11 @@ static void test_b2s_oob_edges(void **state) {
     /* sizes that overflow int64, and huge crops that leave an empty dim */
     x = iota(2, TU_DIMS(2, 3));
     c = pairs(1, P64(INT64_MIN, 0));
-    tu_assert_error(tx_batch_to_space_nd_ex(x, bl, c, TX_OOB_ZERO, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_batch_to_space_nd_oob(x, bl, c, TX_OOB_ZERO, &o), TX_INVALID_ARGUMENT,
                     "the size of spatial dim 0 overflows int64");
     tx_tensor_free(c);
     c = pairs(1, P64(INT64_MAX, INT64_MAX));
-    tu_assert_error(tx_batch_to_space_nd_ex(x, bl, c, TX_OOB_ZERO, &o), TX_INVALID_ARGUMENT, "overflows int64");
+    tu_assert_error(tx_batch_to_space_nd_oob(x, bl, c, TX_OOB_ZERO, &o), TX_INVALID_ARGUMENT, "overflows int64");
     tx_tensor_free(c);
     c = pairs(1, P64(INT64_MAX - 10, 0));
     expect(b2s_ex(x, bl, c, TX_OOB_WRAP), 2, TU_DIMS(1, 0), TU_VALS(0));
@@ -1057,8 +1057,8 @@ static void test_b2s_oob_edges(void **state) {
     expect(b2s_ex(x, bl, c, TX_OOB_CLAMP), 2, TU_DIMS(1, 8), TU_VALS(6, 6, 6, 6, 6, 6, 6, 6));
     expect(b2s_ex(x, bl, c, TX_OOB_ZERO), 2, TU_DIMS(1, 8), TU_VALS(0, 0, 0, 0, 0, 0, 0, 0));
     tx_tensor_free(c);
-    tu_assert_error(tx_batch_to_space_nd_ex(x, bl, NULL, TX_OOB_ZERO, &o), TX_INVALID_ARGUMENT, "crops is NULL");
-    tu_assert_error(tx_batch_to_space_nd_ex(x, bl, NULL, (tx_oob_policy)-1, &o), TX_INVALID_ARGUMENT, "oob policy -1");
+    tu_assert_error(tx_batch_to_space_nd_oob(x, bl, NULL, TX_OOB_ZERO, &o), TX_INVALID_ARGUMENT, "crops is NULL");
+    tu_assert_error(tx_batch_to_space_nd_oob(x, bl, NULL, (tx_oob_policy)-1, &o), TX_INVALID_ARGUMENT, "oob policy -1");
     tx_tensor_free(x);
     tx_tensor_free(bl);
 }

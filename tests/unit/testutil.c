@@ -99,14 +99,14 @@ void tu_assert_error(tx_status got, tx_status want, const char *fragment) {
 
 /* ---- read-only tensors ---- */
 
-void tu_assert_writable(const tx_tensor *t) {
+void tu_assert_writable(tx_tensor *t) {
     assert_true(tx_tensor_is_writable(t));
     assert_non_null(tx_tensor_data(t));
     assert_ptr_equal(tx_tensor_data(t), tx_tensor_data_const(t));
 }
 
 /* The read-only checks of one tensor, without its views. */
-static void assert_refuses_writes(const tx_tensor *t, const void *bytes) {
+static void assert_refuses_writes(tx_tensor *t, const void *bytes) {
     assert_false(tx_tensor_is_writable(t));
     tx_clear_error();
     assert_null(tx_tensor_data(t));
@@ -115,7 +115,7 @@ static void assert_refuses_writes(const tx_tensor *t, const void *bytes) {
     assert_ptr_equal(tx_tensor_data_const(t), bytes);
 }
 
-void tu_assert_read_only(const tx_tensor *t) {
+void tu_assert_read_only(tx_tensor *t) {
     const void *bytes = tx_tensor_data_const(t);
     assert_non_null(bytes);
     assert_refuses_writes(t, bytes);

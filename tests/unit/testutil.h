@@ -32,9 +32,9 @@ void tu_assert_error(tx_status got, tx_status want, const char *fragment);
  * tx_tensor_data_const still reads it; every view (tx_tensor_ref, reshape, expand_dims, squeeze,
  * and bitcast to uint8 where bitcast takes the dtype) is read-only over the same bytes; and
  * tx_tensor_copy gives a writable copy with the same bytes that can be changed. */
-void tu_assert_read_only(const tx_tensor *t);
+void tu_assert_read_only(tx_tensor *t);
 /* Asserts that t is writable: tx_tensor_is_writable, and tx_tensor_data == tx_tensor_data_const. */
-void tu_assert_writable(const tx_tensor *t);
+void tu_assert_writable(tx_tensor *t);
 
 #define TU_DIMS(...) ((const int64_t[]){__VA_ARGS__})
 #define TU_VALS(...) ((const double[]){__VA_ARGS__})
