@@ -117,7 +117,8 @@ bool arg_has(const op_args *a, const char *name);
  * wrap).  Another text fails with invalid_argument naming `op`. */
 tx_status arg_oob(const char *op, const op_args *a, tx_oob_policy *oob);
 
-/* Makes room for n outputs (all NULL); returns TX_RESOURCE_EXHAUSTED on failure. */
+/* Makes room for n outputs (all NULL); returns TX_RESOURCE_EXHAUSTED on failure, or when n outputs
+ * would cost more than tx_max_tensor_bytes() even if each were empty. */
 tx_status op_outputs_reserve(op_outputs *o, size_t n);
 /* A single-output run: `return op_single(o, tx_cast(...))` style is awkward in C, so run
  * functions write `TX_CLI_ONE(o, tx_cast(x, dtype, OUT))` where OUT is the output slot. */

@@ -190,12 +190,6 @@ expect_fail gather_nd_oob_clamp_empty invalid_argument 'oob=clamp needs the inde
 
 # An empty params whose dims after the indexed one multiply past int64 (found by fuzz_ops): the
 # .npy header alone (no data: zero elements) says shape (1, 144684735107497983, 4572, 0).
-npy_header() { # FILE SHAPE: a version 1.0 float32 header, padded to 64 bytes, and no data
-    local dict="{'descr': '<f4', 'fortran_order': False, 'shape': $2, }"
-    local len=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 - 10 ))
-    { printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $((len % 256)))\\x$(printf %02x $((len / 256)))";
-      printf '%s' "$dict"; printf "%$((len - ${#dict} - 1))s\n" ''; } >"$1"
-}
 npy_header "$TX_TMP/empty_huge.npy" '(1, 144684735107497983, 4572, 0)'
 expect_fail gather_nd_empty_huge_dims invalid_argument 'requested 1 entries, but params is empty (shape [1,144684735107497983,4572,0])' -- gather_nd params="$TX_TMP/empty_huge.npy" 'indices=[[0]]'
 expect gather_nd_empty_huge_dims_zero 'array([], shape=(1, 144684735107497983, 4572, 0), dtype=float32)' -- gather_nd params="$TX_TMP/empty_huge.npy" 'indices=[[0]]' oob=zero

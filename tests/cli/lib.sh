@@ -17,6 +17,15 @@ TX_FAILED=0
 TX_TMP=$(mktemp -d)
 trap 'rm -rf "$TX_TMP"' EXIT
 
+# A .npy of a hostile shape: a version 1.0 float32 header, padded to 64 bytes, and no data (the
+# shape must have a 0 for the file to be complete).
+npy_header() { # FILE SHAPE
+    local dict="{'descr': '<f4', 'fortran_order': False, 'shape': $2, }"
+    local len=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 - 10 ))
+    { printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $((len % 256)))\\x$(printf %02x $((len / 256)))";
+      printf '%s' "$dict"; printf "%$((len - ${#dict} - 1))s\n" ''; } >"$1"
+}
+
 expect() {
     local name=$1 want=$2
     shift 3

@@ -153,4 +153,14 @@ expect_fail pad_reflect_limit invalid_argument "REFLECT paddings must be less th
 expect_fail pad_symmetric_limit invalid_argument "no greater than the dimension size: 0, 3 greater than 2" -- pad tensor=[1,2] paddings=[[0,3]] mode=SYMMETRIC
 expect_fail pad_shape invalid_argument "paddings must be a matrix with 2 columns" -- pad tensor=[1,2] paddings=[1,1]
 expect_fail pad_cv_type invalid_argument "not a valid int32 value" -- pad tensor=[1,2] paddings=[[1,1]] constant_values=1.5
+# An empty value whose unpacked axis is 2^29 long (found by fuzz_ops): 2^29 empty outputs would
+# take over 100 GB of tensor headers, so the CLI counts every output against --max-bytes.
+npy_header "$TX_TMP/unpack_huge.npy" '(536870912, 0)'
+expect_fail unpack_huge_empty_axis resource_exhausted '536870912 outputs need about' -- unpack value="$TX_TMP/unpack_huge.npy" axis=0
+expect_fail unpack_huge_empty_axis_plan resource_exhausted 'over the byte limit 1048576 (--max-bytes)' -- unpack value="$TX_TMP/unpack_huge.npy" axis=0 --plan --max-bytes=1M
+npy_header "$TX_TMP/unpack_some.npy" '(3, 0)'
+expect unpack_empty_rows "array([], dtype=float32)
+array([], dtype=float32)
+array([], dtype=float32)" -- unpack value="$TX_TMP/unpack_some.npy" axis=0
+
 finish
