@@ -29,6 +29,10 @@ static void put_copy_reversed_stream(tx__kernels *k, size_t w, tx__reverse_fn fn
     int i = tx__width_index(w);
     if (i >= 0) k->copy_reversed_stream[i] = fn;
 }
+static void put_transpose2d(tx__kernels *k, size_t w, tx__transpose2d_fn fn) {
+    int i = tx__width_index(w);
+    if (i >= 0) k->transpose2d[i] = fn;
+}
 
 /* Every kernel of `level` (the lines of the family lists, kernels/<family>.inc), over what the
  * levels below put there. */
@@ -36,32 +40,18 @@ static void fill_level(tx__kernels *k, tx_isa_level level) {
 #define TX__KERNEL(lv, slot, width, fn)                                                          \
     if (TX_ISA_##lv == level) put_##slot(k, (width), fn);
 #include "kernels/copy.inc"
+#include "kernels/transpose.inc"
 #undef TX__KERNEL
     switch (level) {
     case TX_ISA_SCALAR:
-        k->transpose2d[0] = tx__transpose2d_w1;
-        k->transpose2d[1] = tx__transpose2d_w2;
-        k->transpose2d[2] = tx__transpose2d_w4;
-        k->transpose2d[3] = tx__transpose2d_w8;
-        k->transpose2d[4] = tx__transpose2d_w16;
         k->cast = tx__cast_simd_scalar;
         k->probe32 = tx__probe32_scalar;
         break;
 #ifdef TX_HAVE_X86_SIMD
     case TX_ISA_AVX2:
-        k->transpose2d[0] = tx__transpose2d_w1_avx2;
-        k->transpose2d[1] = tx__transpose2d_w2_avx2;
-        k->transpose2d[2] = tx__transpose2d_w4_avx2;
-        k->transpose2d[3] = tx__transpose2d_w8_avx2;
-        k->transpose2d[4] = tx__transpose2d_w16_avx2;
         k->cast = tx__cast_simd_avx2;
         break;
     case TX_ISA_AVX512:
-        k->transpose2d[0] = tx__transpose2d_w1_avx512;
-        k->transpose2d[1] = tx__transpose2d_w2_avx512;
-        k->transpose2d[2] = tx__transpose2d_w4_avx512;
-        k->transpose2d[3] = tx__transpose2d_w8_avx512;
-        k->transpose2d[4] = tx__transpose2d_w16_avx512;
         k->cast = tx__cast_simd_avx512;
         k->probe32 = tx__probe32_avx512;
         break;
