@@ -29,6 +29,10 @@ static void put_copy_reversed_stream(tx__kernels *k, size_t w, tx__reverse_fn fn
     int i = tx__width_index(w);
     if (i >= 0) k->copy_reversed_stream[i] = fn;
 }
+static void put_probe32(tx__kernels *k, size_t w, tx__probe32_fn fn) {
+    (void)w;
+    k->probe32 = fn;
+}
 static void put_transpose2d(tx__kernels *k, size_t w, tx__transpose2d_fn fn) {
     int i = tx__width_index(w);
     if (i >= 0) k->transpose2d[i] = fn;
@@ -41,11 +45,11 @@ static void fill_level(tx__kernels *k, tx_isa_level level) {
     if (TX_ISA_##lv == level) put_##slot(k, (width), fn);
 #include "kernels/copy.inc"
 #include "kernels/transpose.inc"
+#include "kernels/hash_probe.inc"
 #undef TX__KERNEL
     switch (level) {
     case TX_ISA_SCALAR:
         k->cast = tx__cast_simd_scalar;
-        k->probe32 = tx__probe32_scalar;
         break;
 #ifdef TX_HAVE_X86_SIMD
     case TX_ISA_AVX2:
@@ -53,7 +57,6 @@ static void fill_level(tx__kernels *k, tx_isa_level level) {
         break;
     case TX_ISA_AVX512:
         k->cast = tx__cast_simd_avx512;
-        k->probe32 = tx__probe32_avx512;
         break;
 #endif
     default: break;
