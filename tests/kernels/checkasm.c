@@ -334,15 +334,15 @@ static void probe_insert(probe_table *t, uint32_t key) {
 static const uint32_t PROBE_SPECIAL[] = {0xFFFFFFFFu, 0x80000000u, 0, 1, 0x7FC00000u, 0xFFC00001u,
                                          0x7F800000u};
 
-/* 2^bits slots holding `fill` keys: the special ones, 40 sharing one home slot (long displaced
- * runs), then random ones. */
-static probe_table probe_table_new(unsigned bits, int64_t fill) {
+/* 2^bits slots holding `fill` keys: the special ones, with `cluster` 40 sharing one home slot
+ * (long displaced runs), then random ones. */
+static probe_table probe_table_new(unsigned bits, int64_t fill, bool cluster) {
     probe_table t = {xmalloc(sizeof(tx__slot32) << bits), bits, xmalloc((size_t)fill * 4 + 64), 0};
     for (size_t s = 0; s < (size_t)1 << bits; s++) t.slots[s] = (tx__slot32){(uint32_t)rnd(), -1};
     for (size_t i = 0; i < sizeof PROBE_SPECIAL / sizeof *PROBE_SPECIAL && t.used < fill; i++)
         probe_insert(&t, PROBE_SPECIAL[i]);
     const uint32_t home = (uint32_t)rnd() >> (32 - bits);
-    for (int tries = 0; t.used < fill && t.used < 40 && tries < 1 << 22; tries++) {
+    for (int tries = 0; cluster && t.used < fill && t.used < 40 && tries < 1 << 22; tries++) {
         const uint32_t key = (uint32_t)rnd();
         if (tx__slot32_home(key, bits) == home) probe_insert(&t, key);
     }
@@ -397,7 +397,7 @@ static void check_probe32(const kernel *k) {
         const unsigned bits = bits_list[bi];
         const int64_t size = (int64_t)1 << bits, fills[] = {1, size / 4, size / 2, size - 1};
         for (size_t fi = 0; fi < sizeof fills / sizeof *fills; fi++) {
-            probe_table t = probe_table_new(bits, fills[fi]);
+            probe_table t = probe_table_new(bits, fills[fi], fi != 2);
             for (int neg_zero = 0; neg_zero < 2; neg_zero++) {
                 /* present keys only: every count to three vectors of 16 keys, then longer */
                 for (int64_t i = 0; i < 1000; i++) keys[i] = t.keys[rnd() % (uint64_t)t.used];
@@ -447,7 +447,7 @@ static void bench_row(const kernel *k, const char *size, double bytes, void (*ru
     char slot[48];
     if (k->width) snprintf(slot, sizeof slot, "%s[w%zu]", k->slot, k->width);
     else snprintf(slot, sizeof slot, "%s", k->slot);
-    printf("%-7s %-28s %-38s %-14s %10.2f %8.2f\n", tx_isa_level_name(k->level), slot, k->name,
+    printf("%-7s %-26s %-36s %-22s %10.2f %8.2f\n", tx_isa_level_name(k->level), slot, k->name,
            size, best * 1e6, bytes / best / 1e9);
 }
 
@@ -554,11 +554,11 @@ static void run_probe(void *p) {
     if (at != a->n) fprintf(stderr, "checkasm: %s stopped at %lld of %lld\n", a->k->name, (long long)at, (long long)a->n);
 }
 
-/* 1M lookups of present keys in tables half full, from L1-sized to far past the caches. */
+/* 1M lookups of present keys in tables half full of random keys, from L1-sized to far past the caches. */
 static void bench_probe32(const kernel *k) {
     const unsigned bits_list[] = {10, 16, 22};
     for (size_t b = 0; b < sizeof bits_list / sizeof *bits_list; b++) {
-        probe_args a = {k, probe_table_new(bits_list[b], (int64_t)1 << (bits_list[b] - 1)), NULL, NULL, 1 << 20};
+        probe_args a = {k, probe_table_new(bits_list[b], (int64_t)1 << (bits_list[b] - 1), false), NULL, NULL, 1 << 20};
         a.x = xmalloc((size_t)a.n * 4);
         a.ids = xmalloc((size_t)a.n * 4);
         for (int64_t i = 0; i < a.n; i++) a.x[i] = a.t.keys[rnd() % (uint64_t)a.t.used];
@@ -584,8 +584,20 @@ static const kernel KERNELS[] = {
 #undef TX__KERNEL
 #define NKERNELS (sizeof KERNELS / sizeof *KERNELS)
 
-/* Each level's table holds, for every slot, the kernel of the highest list level up to its own. */
+/* Each level's table holds, for every slot, the kernel of the highest list level up to its own;
+ * every slot has a scalar kernel (the tables start from them). */
 static void check_tables(tx_isa_level have) {
+    for (size_t i = 0; i < NKERNELS; i++) {
+        bool scalar = false;
+        for (size_t j = 0; j < NKERNELS; j++)
+            scalar |= KERNELS[j].level == TX_ISA_SCALAR && KERNELS[j].width == KERNELS[i].width &&
+                      strcmp(KERNELS[j].slot, KERNELS[i].slot) == 0;
+        checks++;
+        if (!scalar) {
+            current = &KERNELS[i];
+            fail("the slot has no scalar kernel in the list");
+        }
+    }
     for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
         const tx__kernels *t = tx__kernels_at((tx_isa_level)lv);
         for (size_t i = 0; i < NKERNELS; i++) {
@@ -613,12 +625,18 @@ int main(int argc, char **argv) {
     bool bench = false;
     const char *pattern = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--bench") == 0) bench = true;
-        else pattern = argv[i];
+        if (strcmp(argv[i], "--bench") == 0) {
+            bench = true;
+        } else if (argv[i][0] == '-' || pattern) {
+            fprintf(stderr, "usage: checkasm [--bench] [PATTERN]\n");
+            return 2;
+        } else {
+            pattern = argv[i];
+        }
     }
     const tx_isa_level have = tx_cpu_detected_level();
     if (bench)
-        printf("%-7s %-28s %-38s %-14s %10s %8s\n", "level", "slot", "kernel", "size", "best us",
+        printf("%-7s %-26s %-36s %-22s %10s %8s\n", "level", "slot", "kernel", "size", "best us",
                "GB/s");
     else
         check_tables(have);
@@ -636,10 +654,16 @@ int main(int argc, char **argv) {
             k->bench(k);
         } else {
             k->check(k);
-            printf("%-4s %-7s %-22s w%-3zu %s\n", failures == before ? "ok" : "FAIL",
-                   tx_isa_level_name(k->level), k->slot, k->width, k->name);
+            char width[24] = "-";
+            if (k->width) snprintf(width, sizeof width, "w%zu", k->width);
+            printf("%-4s %-7s %-22s %-4s %s\n", failures == before ? "ok" : "FAIL",
+                   tx_isa_level_name(k->level), k->slot, width, k->name);
         }
         ran++;
+    }
+    if (ran + skipped == 0) {
+        fprintf(stderr, "checkasm: no kernel's name contains \"%s\"\n", pattern);
+        return 2;
     }
     if (!bench)
         printf("checkasm: %d kernels checked (%ld checks), %d above this CPU's level (%s) skipped, "
