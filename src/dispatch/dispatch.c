@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* dispatch.c -- fills one struct tx__kernels per instruction-set level, once (pthread_once): the
  * scalar kernels, then the AVX2 overrides, then the AVX-512 ones, each only if the CPU has the
- * level.  The kernels come from the family lists (kernels/<family>.inc, one line per kernel).  tx__kernels_get() returns the table of the level in use, so tx_set_cpu_mask() takes
- * effect for every op started afterwards without refilling anything. */
+ * level.  The kernels and their levels come from the family lists (kernels/<family>.inc, one line
+ * per kernel).  tx__kernels_get() returns the table of the level in use, so tx_set_cpu_mask()
+ * takes effect for every op started afterwards without refilling anything. */
 #include "dispatch/dispatch.h"
 
 #include <pthread.h>
