@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* dispatch.h -- the table of kernels chosen for the CPU (struct tx__kernels), filled once per
  * instruction-set level with the portable kernels first and then each SIMD level's overrides
- * (dav1d's pattern).  Ops fetch the table with tx__kernels_get(); a family adds its kernels by
- * adding fields here and lines in dispatch.c. */
+ * (dav1d's pattern).  Ops fetch the table with tx__kernels_get().  A kernel is a line in its
+ * family's list (kernels/<family>.inc); a new kind of kernel is a field here and a put_<slot> in
+ * dispatch.c (docs/kernels.md). */
 #ifndef TX_DISPATCH_DISPATCH_H
 #define TX_DISPATCH_DISPATCH_H
 

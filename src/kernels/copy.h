@@ -13,51 +13,25 @@
 /* dst[0, n) = src[0, n) for large blocks that do not overlap; the SIMD versions use streaming
  * (non-temporal) stores, which skip reading the destination into the cache first.  Blocks under
  * a few KiB go to memcpy. */
-typedef void (*tx__bulk_copy_fn)(void *dst, const void *src, size_t n);
+typedef void tx__bulk_copy_ft(void *dst, const void *src, size_t n);
 /* n runs of `width` bytes (>= 64): run k goes from src + k * ss to dst + k * ds, the whole lines
  * of each run with streaming stores (for outputs too large to stay in cache: skips reading each
  * destination line first), the partial lines at a run's ends with ordinary ones. */
-typedef void (*tx__runs_copy_fn)(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
-                                 size_t width);
+typedef void tx__copy_runs_stream_ft(char *dst, const char *src, int64_t n, int64_t ds,
+                                     int64_t ss, size_t width);
 /* Element k of dst (contiguous, k < n) = the element k places BELOW src, i.e. a reversed run:
- * src points at the run's first element in output order, which is its highest address. */
-typedef void (*tx__reverse_fn)(char *dst, const char *src, int64_t n);
+ * src points at the run's first element in output order, which is its highest address.  The
+ * streaming slot's kernels use streaming stores, for large outputs. */
+typedef void tx__copy_reversed_ft(char *dst, const char *src, int64_t n);
+typedef tx__copy_reversed_ft tx__copy_reversed_stream_ft;
 
-TX_HIDDEN void tx__bulk_copy_scalar(void *dst, const void *src, size_t n);
-TX_HIDDEN void tx__copy_runs_scalar(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
-                                    size_t width);
-TX_HIDDEN void tx__copy_reversed_w1_scalar(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w2_scalar(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w4_scalar(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w8_scalar(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w16_scalar(char *dst, const char *src, int64_t n);
-/* Streaming-store versions of the reversed runs, for large outputs (the scalar table uses the
- * plain ones). */
-#ifdef TX_HAVE_X86_SIMD
-TX_HIDDEN void tx__copy_reversed_stream_w1_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_stream_w2_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_stream_w4_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_stream_w8_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_stream_w16_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_stream_w1_avx512(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_stream_w2_avx512(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_stream_w4_avx512(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_stream_w8_avx512(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__bulk_copy_avx2(void *dst, const void *src, size_t n);
-TX_HIDDEN void tx__copy_runs_stream_avx2(char *dst, const char *src, int64_t n, int64_t ds,
-                                         int64_t ss, size_t width);
-TX_HIDDEN void tx__copy_reversed_w1_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w2_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w4_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w8_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w16_avx2(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__bulk_copy_avx512(void *dst, const void *src, size_t n);
-TX_HIDDEN void tx__copy_runs_stream_avx512(char *dst, const char *src, int64_t n, int64_t ds,
-                                           int64_t ss, size_t width);
-TX_HIDDEN void tx__copy_reversed_w1_avx512(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w2_avx512(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w4_avx512(char *dst, const char *src, int64_t n);
-TX_HIDDEN void tx__copy_reversed_w8_avx512(char *dst, const char *src, int64_t n);
-#endif
+typedef tx__bulk_copy_ft *tx__bulk_copy_fn;
+typedef tx__copy_runs_stream_ft *tx__runs_copy_fn;
+typedef tx__copy_reversed_ft *tx__reverse_fn;
+
+/* The kernels: one line each in kernels/copy.inc. */
+#define TX__KERNEL(level, slot, width, fn) TX_HIDDEN tx__##slot##_ft fn;
+#include "kernels/copy.inc"
+#undef TX__KERNEL
 
 #endif

@@ -29,14 +29,13 @@ static inline uint32_t tx__slot32_home(uint32_t key, unsigned bits) {
  * holding it or an empty slot.  With neg_zero the key 0x80000000 (float32 -0.0) is looked up as 0.
  * ids[i] receives the id of x[i] while the table has every key up to i; the return value is the
  * position of the first key the table lacks (n when it has them all).  x may be unaligned. */
-typedef int64_t (*tx__probe32_fn)(const tx__slot32 *slots, unsigned bits, bool neg_zero,
-                                  const uint32_t *x, int64_t n, int32_t *ids);
+typedef int64_t tx__probe32_ft(const tx__slot32 *slots, unsigned bits, bool neg_zero,
+                               const uint32_t *x, int64_t n, int32_t *ids);
+typedef tx__probe32_ft *tx__probe32_fn;
 
-TX_HIDDEN int64_t tx__probe32_scalar(const tx__slot32 *slots, unsigned bits, bool neg_zero,
-                                     const uint32_t *x, int64_t n, int32_t *ids);
-#ifdef TX_HAVE_X86_SIMD
-TX_HIDDEN int64_t tx__probe32_avx512(const tx__slot32 *slots, unsigned bits, bool neg_zero,
-                                     const uint32_t *x, int64_t n, int32_t *ids);
-#endif
+/* The kernels, one line each in kernels/hash_probe.inc. */
+#define TX__KERNEL(level, slot, width, fn) TX_HIDDEN tx__##slot##_ft fn;
+#include "kernels/hash_probe.inc"
+#undef TX__KERNEL
 
 #endif

@@ -4,7 +4,8 @@
  * moves the innermost dim is a batch of 2-D transposes of 1-, 2-, 4-, 8- or 16-byte elements.
  * One portable kernel per width (kernels/scalar/transpose.c) and SIMD ones per CPU level
  * (kernels/x86/avx2/transpose.c, kernels/x86/avx512/transpose.c) that give the same bytes;
- * dispatch/dispatch.c puts the level's kernels in tx__kernels.transpose2d.
+ * dispatch/dispatch.c puts the level's kernels in tx__kernels.transpose2d.  The list of kernels is
+ * kernels/transpose.inc.
  * Pure loops: no validation, no allocation. */
 #ifndef TX_KERNELS_TRANSPOSE_H
 #define TX_KERNELS_TRANSPOSE_H
@@ -22,32 +23,15 @@
  * that the whole output is too large to stay in the caches: a kernel may then write whole
  * aligned cache lines with streaming (non-temporal) stores, which skip reading each destination
  * line first; the bytes written are the same either way. */
-typedef void (*tx__transpose2d_fn)(char *dst, const char *src, int64_t rows, int64_t cols,
-                                   int64_t src_stride, int64_t dst_stride, bool stream);
+typedef void tx__transpose2d_ft(char *dst, const char *src, int64_t rows, int64_t cols,
+                                int64_t src_stride, int64_t dst_stride, bool stream);
+typedef tx__transpose2d_ft *tx__transpose2d_fn;
 
-#define TX__TRANSPOSE2D_DECL(name)                                                               \
-    TX_HIDDEN void name(char *dst, const char *src, int64_t rows, int64_t cols,                  \
-                        int64_t src_stride, int64_t dst_stride, bool stream)
-
-/* Portable kernels (the reference every SIMD kernel is tested against). */
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w1);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w2);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w4);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w8);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w16);
-
-#ifdef TX_HAVE_X86_SIMD
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w1_avx2);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w2_avx2);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w4_avx2);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w8_avx2);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w16_avx2);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w1_avx512);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w2_avx512);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w4_avx512);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w8_avx512);
-TX__TRANSPOSE2D_DECL(tx__transpose2d_w16_avx512);
-#endif
+/* The kernels, one line each in kernels/transpose.inc: the portable ones (the reference of the
+ * kernel tests) and the SIMD ones. */
+#define TX__KERNEL(level, slot, width, fn) TX_HIDDEN tx__##slot##_ft fn;
+#include "kernels/transpose.inc"
+#undef TX__KERNEL
 
 /* Any other element width (3, 6, 12, 24, 32, ...: an innermost dim that stays innermost folded
  * into the element), same contract; tiles of about 2 KiB of source rows, elements moved in words

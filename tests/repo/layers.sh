@@ -32,7 +32,7 @@ while IFS= read -r f; do
       bad+=("$f:$line: ${rel%%/*} must not include ${inc%%/*} (\"$inc\"): the layers run ${layers[*]}")
     fi
   done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | sed -E 's/^([0-9]+):.*"([^"]+)".*/\1:\2/')
-done < <(find src -type f \( -name '*.c' -o -name '*.h' -o -name '*.def' \) | sort)
+done < <(find src -type f \( -name '*.c' -o -name '*.h' -o -name '*.def' -o -name '*.inc' \) | sort)
 
 while IFS= read -r f; do
   while IFS=: read -r line inc; do

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_dispatch.c -- CPU dispatch (src/dispatch/): the detected level and the mask
- * (TENSORX_CPU, tx_set_cpu_mask), the kernel tables per level, and every dispatched kernel at every
- * level the CPU has against the scalar reference: odd sizes, misaligned pointers, guard bytes on
- * both sides of the destination (checkasm-style).  Also the copy through tx__copy_nd and a public
- * op at each level. */
+ * (TENSORX_CPU, tx_set_cpu_mask), the kernel tables per level, the copy through tx__copy_nd and a
+ * public op at each level.  The kernels themselves, one by one against naive loops, are
+ * tests/kernels/checkasm.c's (kernels.checkasm). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,141 +67,6 @@ static void levels_and_names(void **state) {
     assert_int_equal(tx__width_index(16), 4);
     assert_int_equal(tx__width_index(3), -1);
     assert_int_equal(tx__width_index(32), -1);
-}
-
-/* A destination with guard bytes around it; returns the usable start (misaligned by `mis`). */
-static unsigned char *guarded(size_t n, size_t mis, unsigned char **block) {
-    *block = malloc(n + 2 * GUARD + 64);
-    assert_non_null(*block);
-    memset(*block, GUARD_BYTE, n + 2 * GUARD + 64);
-    return *block + GUARD + mis;
-}
-
-static void check_guards(const unsigned char *block, size_t n, size_t mis) {
-    for (size_t i = 0; i < GUARD + mis; i++) assert_int_equal(block[i], GUARD_BYTE);
-    for (size_t i = GUARD + mis + n; i < n + 2 * GUARD + 64; i++) assert_int_equal(block[i], GUARD_BYTE);
-}
-
-static void bulk_copy_matches_scalar(void **state) {
-    (void)state;
-    const size_t sizes[] = {0, 1, 7, 63, 64, 65, 4095, 8191, 8192, 8193, 16383, 16384, 16385,
-                            65536 + 31, 100003, (size_t)1 << 20, ((size_t)3 << 20) + 17};
-    const size_t maxn = ((size_t)3 << 20) + 17;
-    unsigned char *src = malloc(maxn + 64);
-    assert_non_null(src);
-    for (size_t i = 0; i < maxn + 64; i++) src[i] = (unsigned char)rnd();
-    tx_isa_level have = tx_cpu_detected_level();
-    for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
-        const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
-        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
-            for (size_t mis = 0; mis < 64; mis += 13) {
-                size_t n = sizes[si];
-                unsigned char *block;
-                unsigned char *dst = guarded(n, mis, &block);
-                const unsigned char *s = src + (mis * 7) % 64;
-                k->bulk_copy(dst, s, n);
-                assert_memory_equal(dst, s, n);
-                check_guards(block, n, mis);
-                free(block);
-            }
-        }
-    }
-    free(src);
-}
-
-/* Strided runs with streaming stores: every width class (partial lines only, lines plus ends,
- * two pages and more), run starts at every alignment, gaps between runs left untouched; and the
- * whole-line case (line-aligned destination runs of whole lines, as in depth_to_space) from
- * sources at every alignment. */
-static void runs_stream_matches_scalar(void **state) {
-    (void)state;
-    const size_t widths[] = {64, 65, 100, 128, 129, 512, 1000, 8192, 9000};
-    const int64_t nruns = 5;
-    const size_t maxb = (9000 + 200) * 5 + 256;
-    unsigned char *src = malloc(maxb), *want = aligned_alloc(64, maxb + 64 - maxb % 64),
-                  *got = aligned_alloc(64, maxb + 64 - maxb % 64);
-    assert_non_null(src);
-    assert_non_null(want);
-    assert_non_null(got);
-    for (size_t i = 0; i < maxb; i++) src[i] = (unsigned char)rnd();
-    const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
-    tx_isa_level have = tx_cpu_detected_level();
-    for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
-        const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
-        for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++) {
-            for (size_t mis = 0; mis < 64; mis += 9) {
-                const size_t w = widths[wi];
-                const int64_t ds = (int64_t)w + (int64_t)(mis * 3 % 70), ss = (int64_t)w + 17;
-                memset(want, 0xA5, maxb);
-                memset(got, 0xA5, maxb);
-                ref->copy_runs_stream((char *)want + mis, (const char *)src + mis / 2, nruns, ds, ss, w);
-                k->copy_runs_stream((char *)got + mis, (const char *)src + mis / 2, nruns, ds, ss, w);
-                assert_memory_equal(want, got, maxb);
-                for (int64_t r = 0; r < nruns; r++)
-                    assert_memory_equal(want + mis + r * ds, src + mis / 2 + r * ss, w);
-                /* whole lines into line-aligned runs */
-                const size_t wl = (w + 63) / 64 * 64;
-                const int64_t dsl = (int64_t)wl + 64 * (int64_t)(mis % 3), ssl = (int64_t)wl + (int64_t)(mis % 5);
-                if (wl * 5 + 64 * 2 * 5 > maxb || (size_t)(4 * ssl) + wl + mis > maxb) continue;
-                memset(want, 0xA5, maxb);
-                memset(got, 0xA5, maxb);
-                ref->copy_runs_stream((char *)want, (const char *)src + mis, nruns, dsl, ssl, wl);
-                k->copy_runs_stream((char *)got, (const char *)src + mis, nruns, dsl, ssl, wl);
-                assert_memory_equal(want, got, maxb);
-                for (int64_t r = 0; r < nruns; r++)
-                    assert_memory_equal(want + r * dsl, src + mis + r * ssl, wl);
-            }
-        }
-    }
-    free(src);
-    free(want);
-    free(got);
-}
-
-static void reversed_matches_scalar(void **state) {
-    (void)state;
-    const int64_t counts[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 1000, 4097};
-    /* (mis below reaches 3 * width: the source buffer has room for it) */
-    const size_t widths[] = {1, 2, 4, 8, 16};
-    const size_t maxb = 4097 * 16 + 64 + 64;
-    unsigned char *src = malloc(maxb);
-    assert_non_null(src);
-    for (size_t i = 0; i < maxb; i++) src[i] = (unsigned char)rnd();
-    const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
-    tx_isa_level have = tx_cpu_detected_level();
-    for (int wi = 0; wi < 5; wi++) {
-        size_t w = widths[wi];
-        for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {
-            int64_t n = counts[ci];
-            /* misalignments: 0, odd (elements not aligned: no streaming), and multiples of the
-             * width that leave dst off the vector boundary */
-            const size_t miss[5] = {0, 1, w, 2 * w, 3 * w};
-            for (size_t mi = 0; mi < 5; mi++) {
-                size_t mis = miss[mi];
-                size_t bytes = (size_t)n * w;
-                /* the run's first output element is its highest address */
-                const char *s = (const char *)src + mis + (n > 0 ? (size_t)(n - 1) * w : 0);
-                unsigned char *rblock, *block;
-                unsigned char *want = guarded(bytes, mis, &rblock);
-                ref->copy_reversed[wi]((char *)want, s, n);
-                for (int64_t k = 0; k < n; k++)
-                    assert_memory_equal(want + k * (int64_t)w, s - k * (int64_t)w, w);
-                for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
-                    for (int stream = 0; stream < 2; stream++) {
-                        const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
-                        unsigned char *got = guarded(bytes, mis, &block);
-                        (stream ? k->copy_reversed_stream : k->copy_reversed)[wi]((char *)got, s, n);
-                        assert_memory_equal(got, want, bytes);
-                        check_guards(block, bytes, mis);
-                        free(block);
-                    }
-                }
-                check_guards(rblock, bytes, mis);
-                free(rblock);
-            }
-        }
-    }
-    free(src);
 }
 
 /* tx__copy_nd at each level: a reversed-row copy (reverse / [::-1]) and a large contiguous one
@@ -291,9 +155,6 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(env_mask_applies),
         cmocka_unit_test(levels_and_names),
-        cmocka_unit_test(bulk_copy_matches_scalar),
-        cmocka_unit_test(runs_stream_matches_scalar),
-        cmocka_unit_test(reversed_matches_scalar),
         cmocka_unit_test(copy_nd_same_bits_at_every_level),
         cmocka_unit_test(public_op_same_bits_at_every_level),
     };

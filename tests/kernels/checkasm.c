@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* checkasm.c -- every kernel of every family list (src/kernels/<family>.inc) at every CPU level
+ * this machine has, against a naive loop written here (dav1d's checkasm, XNNPACK's per-kernel
+ * tests): destinations with guard bytes on both sides (checked untouched), unaligned source and
+ * destination starts, every tail length around the vector widths, sizes past each streaming
+ * threshold, and the source allocated to its exact end so that ASan sees any over-read.  Also
+ * checks that each level's dispatch table holds the list's kernel for every slot.
+ *   checkasm              run the checks; exit status 1 on any failure
+ *   checkasm --bench      time every kernel on a few sizes and print a table (no checks)
+ *   checkasm [--bench] PATTERN   only the kernels whose function name contains PATTERN
+ * A kernel added to a list is covered here without any change to this file. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/tuning.h"
+#include "dispatch/dispatch.h"
+
+typedef void (*any_fn)(void);
+
+typedef struct kernel kernel;
+struct kernel {
+    tx_isa_level level;
+    const char *slot;
+    size_t width; /* element width, 0 for the slots without one */
+    const char *name;
+    any_fn fn;
+    void (*check)(const kernel *);
+    void (*bench)(const kernel *);
+    any_fn (*in_table)(const tx__kernels *, size_t width); /* the table's entry for the slot */
+};
+
+#define GUARD 128
+#define GUARD_BYTE 0xA5
+
+static const kernel *current;
+static long failures, checks;
+
+static void fail(const char *fmt, ...) {
+    failures++;
+    if (failures > 50) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL %s (%s, %s", current->name, tx_isa_level_name(current->level),
+            current->slot);
+    if (current->width) fprintf(stderr, ", w%zu", current->width);
+    fprintf(stderr, "): ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+static uint64_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "checkasm: out of memory (%zu bytes)\n", n);
+        exit(2);
+    }
+    return p;
+}
+
+static void fill_random(unsigned char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(rnd() >> 24);
+}
+
+/* A source of n bytes at `off` bytes into a block that ends where the source ends. */
+static unsigned char *source(size_t n, size_t off, unsigned char **block) {
+    *block = xmalloc(off + n);
+    fill_random(*block, off + n);
+    return *block + off;
+}
+
+/* Two destinations of n bytes, each GUARD + mis bytes into a 64-byte aligned block (mis 0: the
+ * destination starts on a cache line) with at least GUARD bytes after it, both filled with the same bytes: `want` for the naive loop, `got` for the kernel. */
+typedef struct dest {
+    unsigned char *want_block, *got_block, *want, *got;
+    size_t n, mis, size;
+} dest;
+
+static dest dest_new(size_t n, size_t mis) {
+    const size_t size = (GUARD + mis + n + GUARD + 63) / 64 * 64;
+    dest d = {aligned_alloc(64, size), aligned_alloc(64, size), NULL, NULL, n, mis, size};
+    if (!d.want_block || !d.got_block) {
+        fprintf(stderr, "checkasm: out of memory (%zu bytes)\n", size);
+        exit(2);
+    }
+    memset(d.want_block, GUARD_BYTE, size);
+    d.want = d.want_block + GUARD + mis;
+    d.got = d.got_block + GUARD + mis;
+    fill_random(d.want, n); /* bytes the kernel must overwrite, or leave as they are */
+    memcpy(d.got_block, d.want_block, size);
+    return d;
+}
+
+/* Compares the whole blocks (guards included) and frees them; false on a difference. */
+static bool dest_check(dest *d, const char *what) {
+    bool ok = true;
+    checks++;
+    for (size_t i = 0; i < d->size; i++) {
+        if (d->want_block[i] != d->got_block[i]) {
+            const long long at = (long long)i - (long long)(GUARD + d->mis);
+            fail("%s: first difference at byte %lld of the destination (%s)", what, at,
+                 at < 0 || at >= (long long)d->n ? "a guard byte" : "inside");
+            ok = false;
+            break;
+        }
+    }
+    free(d->want_block);
+    free(d->got_block);
+    return ok;
+}
+
+/* ---- copy family (kernels/copy.h) -------------------------------------------------------------- */
+
+static void check_bulk_copy(const kernel *k) {
+    tx__bulk_copy_fn fn = (tx__bulk_copy_fn)k->fn;
+    /* every length to 3 lines and 3 vectors, then each side of the page thresholds with every
+     * tail length past them, then large blocks */
+    size_t sizes[600], ns = 0;
+    for (size_t n = 0; n <= 200; n++) sizes[ns++] = n;
+    const size_t bases[] = {4096, 8192, 16384, 3 * 4096};
+    for (size_t b = 0; b < sizeof bases / sizeof *bases; b++)
+        for (size_t t = 0; t < 130; t += b == 1 ? 1 : 9) sizes[ns++] = bases[b] - 2 + t;
+    const size_t big[] = {65536 + 31, 100003, (size_t)1 << 20, ((size_t)3 << 20) + 17};
+    for (size_t b = 0; b < sizeof big / sizeof *big; b++) sizes[ns++] = big[b];
+    for (size_t si = 0; si < ns; si++) {
+        const size_t n = sizes[si];
+        const size_t step = n <= 200 ? 1 : 13;
+        for (size_t mis = 0; mis < 64; mis += step) {
+            const size_t smis = (mis * 7 + 3) % 64;
+            unsigned char *sblock, *src = source(n, smis, &sblock);
+            dest d = dest_new(n, mis);
+            for (size_t i = 0; i < n; i++) d.want[i] = src[i];
+            fn(d.got, src, n);
+            char what[96];
+            snprintf(what, sizeof what, "n=%zu dst_mis=%zu src_mis=%zu", n, mis, smis);
+            bool ok = dest_check(&d, what);
+            free(sblock);
+            if (!ok) return;
+        }
+    }
+}
+
+/* Runs: every width class (partial lines only, lines plus ends, two pages and more), run starts
+ * at every alignment, gaps between runs left untouched; and whole lines into line-aligned runs
+ * (depth_to_space's case) from sources at every alignment. */
+static bool runs_case(tx__runs_copy_fn fn, int64_t nruns, size_t w, int64_t ds, int64_t ss,
+                      size_t dmis, size_t smis) {
+    const size_t dn = (size_t)((nruns - 1) * ds) + w, sn = (size_t)((nruns - 1) * ss) + w;
+    unsigned char *sblock, *src = source(sn, smis, &sblock);
+    dest d = dest_new(dn, dmis);
+    for (int64_t r = 0; r < nruns; r++)
+        for (size_t i = 0; i < w; i++) d.want[r * ds + (int64_t)i] = src[r * ss + (int64_t)i];
+    fn((char *)d.got, (const char *)src, nruns, ds, ss, w);
+    char what[128];
+    snprintf(what, sizeof what, "runs=%lld width=%zu ds=%lld ss=%lld dst_mis=%zu src_mis=%zu",
+             (long long)nruns, w, (long long)ds, (long long)ss, dmis, smis);
+    bool ok = dest_check(&d, what);
+    free(sblock);
+    return ok;
+}
+
+static void check_copy_runs_stream(const kernel *k) {
+    tx__runs_copy_fn fn = (tx__runs_copy_fn)k->fn;
+    size_t widths[200], nw = 0;
+    for (size_t w = 64; w <= 200; w++) widths[nw++] = w;
+    const size_t more[] = {255, 256, 257, 512, 1000, 8191, 8192, 9000};
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++) widths[nw++] = more[i];
+    for (size_t wi = 0; wi < nw; wi++) {
+        const size_t w = widths[wi];
+        for (size_t mis = 0; mis < 64; mis += w <= 200 ? 9 : 5) {
+            const int64_t ds = (int64_t)w + (int64_t)(mis * 3 % 70), ss = (int64_t)w + 17;
+            if (!runs_case(fn, 5, w, ds, ss, mis, mis / 2)) return;
+            /* whole lines into line-aligned runs: the destination block is 64-aligned + GUARD */
+            const size_t wl = (w + 63) / 64 * 64;
+            const int64_t dsl = (int64_t)wl + 64 * (int64_t)(mis % 3);
+            const int64_t ssl = (int64_t)wl + (int64_t)(mis % 5);
+            if (!runs_case(fn, 5, wl, dsl, ssl, 0, mis)) return;
+        }
+    }
+    if (!runs_case(fn, 1, 64, 64, 64, 0, 0)) return;
+    runs_case(fn, 0, 64, 64, 64, 0, 0);
+}
+
+static void check_reversed(const kernel *k, tx__reverse_fn fn) {
+    const size_t w = k->width;
+    int64_t counts[160];
+    size_t nc = 0;
+    for (int64_t n = 0; n <= 140; n++) counts[nc++] = n;
+    const int64_t more[] = {255, 256, 257, 1000, 4097};
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++) counts[nc++] = more[i];
+    /* 0, odd (elements off their alignment: no streaming), multiples of the width that leave
+     * dst off the vector boundary */
+    const size_t miss[] = {0, 1, w, 2 * w, 3 * w, 64 - w, 33};
+    for (size_t ci = 0; ci < nc; ci++) {
+        const int64_t n = counts[ci];
+        for (size_t mi = 0; mi < sizeof miss / sizeof *miss; mi++) {
+            const size_t mis = miss[mi], bytes = (size_t)n * w, smis = (mis * 5 + 3) % 64;
+            unsigned char *sblock, *lo = source(bytes, smis, &sblock);
+            /* the run's first output element is its highest address */
+            const unsigned char *s = lo + (n > 0 ? (size_t)(n - 1) * w : 0);
+            dest d = dest_new(bytes, mis);
+            for (int64_t e = 0; e < n; e++)
+                for (size_t b = 0; b < w; b++) d.want[e * (int64_t)w + (int64_t)b] = s[-e * (int64_t)w + (int64_t)b];
+            fn((char *)d.got, (const char *)s, n);
+            char what[96];
+            snprintf(what, sizeof what, "n=%lld dst_mis=%zu src_mis=%zu", (long long)n, mis, smis);
+            bool ok = dest_check(&d, what);
+            free(sblock);
+            if (!ok) return;
+        }
+    }
+}
+
+static void check_copy_reversed(const kernel *k) { check_reversed(k, (tx__reverse_fn)k->fn); }
+static void check_copy_reversed_stream(const kernel *k) { check_reversed(k, (tx__reverse_fn)k->fn); }
+
+static any_fn get_bulk_copy(const tx__kernels *t, size_t w) {
+    (void)w;
+    return (any_fn)t->bulk_copy;
+}
+static any_fn get_copy_runs_stream(const tx__kernels *t, size_t w) {
+    (void)w;
+    return (any_fn)t->copy_runs_stream;
+}
+static any_fn get_copy_reversed(const tx__kernels *t, size_t w) {
+    return (any_fn)t->copy_reversed[tx__width_index(w)];
+}
+static any_fn get_copy_reversed_stream(const tx__kernels *t, size_t w) {
+    return (any_fn)t->copy_reversed_stream[tx__width_index(w)];
+}
+
+/* ---- transpose family (kernels/transpose.h) ----------------------------------------------------- */
+
+static bool transpose_case(tx__transpose2d_fn fn, size_t w, int64_t rows, int64_t cols, int64_t ss,
+                           int64_t ds, size_t dmis, size_t smis, bool stream) {
+    const bool empty = rows <= 0 || cols <= 0;
+    const size_t sn = empty ? 0 : (size_t)((rows - 1) * ss + cols * (int64_t)w);
+    const size_t dn = empty ? 0 : (size_t)((cols - 1) * ds + rows * (int64_t)w);
+    unsigned char *sblock, *src = source(sn, smis, &sblock);
+    dest d = dest_new(dn, dmis);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++)
+            for (size_t b = 0; b < w; b++)
+                d.want[c * ds + r * (int64_t)w + (int64_t)b] = src[r * ss + c * (int64_t)w + (int64_t)b];
+    fn((char *)d.got, (const char *)src, rows, cols, ss, ds, stream);
+    char what[160];
+    snprintf(what, sizeof what, "rows=%lld cols=%lld ss=%lld ds=%lld dst_mis=%zu src_mis=%zu stream=%d",
+             (long long)rows, (long long)cols, (long long)ss, (long long)ds, dmis, smis, (int)stream);
+    bool ok = dest_check(&d, what);
+    free(sblock);
+    return ok;
+}
+
+static void check_transpose2d(const kernel *k) {
+    tx__transpose2d_fn fn = (tx__transpose2d_fn)k->fn;
+    const int64_t W = (int64_t)k->width, lane = 64 / W; /* elements per cache line */
+    /* every row and column count to two tiles and a tail (a tile is at most one line of
+     * elements each way; the narrow paths take up to 15), packed and padded strides, the
+     * destination on a line and off it, the element misaligned, streaming on and off */
+    const int64_t maxr = 2 * lane + 3, maxc = 2 * lane + 3 < 35 ? 2 * lane + 3 : 35;
+    for (int64_t rows = 0; rows <= maxr; rows++) {
+        for (int64_t cols = 0; cols <= maxc; cols++) {
+            const int64_t ssp = cols * W, dsp = rows * W;
+            for (int stream = 0; stream < 2; stream++)
+                if (!transpose_case(fn, k->width, rows, cols, ssp, dsp, 0, 0, stream)) return;
+            if (!transpose_case(fn, k->width, rows, cols, ssp + 3 * W + 1, dsp + W, k->width, 5, true))
+                return;
+            const int64_t dsl = (dsp + 63) / 64 * 64 + 64; /* rows on lines: streaming stores */
+            if (!transpose_case(fn, k->width, rows, cols, ssp + W, dsl, 0, 1, true)) return;
+            if (!transpose_case(fn, k->width, rows, cols, ssp, dsp + 1, 1, 0, false)) return;
+        }
+    }
+    /* large blocks: many tiles each way, the streaming paths (aligned rows, rows off the lines,
+     * the buffered one), and long thin shapes */
+    const int64_t shapes[][2] = {{512, 384}, {509, 383}, {1024, 3}, {3, 1024}, {300, 700}, {333, 70}};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        const int64_t rows = shapes[i][0], cols = shapes[i][1];
+        const int64_t dsl = (rows * W + 63) / 64 * 64;
+        for (int stream = 0; stream < 2; stream++) {
+            if (!transpose_case(fn, k->width, rows, cols, cols * W, rows * W, 0, 3, stream)) return;
+            if (!transpose_case(fn, k->width, rows, cols, cols * W + W, dsl, 0, 0, stream)) return;
+            if (!transpose_case(fn, k->width, rows, cols, cols * W, dsl + W, k->width, 0, stream)) return;
+            if (!transpose_case(fn, k->width, rows, cols, cols * W, rows * W, 7, 1, stream)) return;
+        }
+    }
+}
+
+static any_fn get_transpose2d(const tx__kernels *t, size_t w) {
+    return (any_fn)t->transpose2d[tx__width_index(w)];
+}
+
+/* ---- hash-probe family (kernels/hash_probe.h) --------------------------------------------------- */
+
+typedef struct probe_table {
+    tx__slot32 *slots;
+    unsigned bits;
+    uint32_t *keys; /* the keys in the table, in insertion order (id = position) */
+    int64_t used;
+} probe_table;
+
+/* The naive lookup: the key's id, walking from its home slot, or -1 at an empty slot. */
+static int32_t naive_probe(const probe_table *t, uint32_t key, bool neg_zero) {
+    if (neg_zero && key == 0x80000000u) key = 0;
+    const uint32_t mask = (uint32_t)((1ull << t->bits) - 1);
+    for (uint32_t s = (uint32_t)((key * 0x9E3779B1ull) & 0xFFFFFFFFu) >> (32 - t->bits);; s = (s + 1) & mask) {
+        if (t->slots[s].id < 0) return -1;
+        if (t->slots[s].key == key) return t->slots[s].id;
+    }
+}
+
+static void probe_insert(probe_table *t, uint32_t key) {
+    if (naive_probe(t, key, false) >= 0) return;
+    const uint32_t mask = (uint32_t)((1ull << t->bits) - 1);
+    uint32_t s = tx__slot32_home(key, t->bits);
+    while (t->slots[s].id >= 0) s = (s + 1) & mask;
+    t->slots[s] = (tx__slot32){key, (int32_t)t->used};
+    t->keys[t->used++] = key;
+}
+
+/* Keys with a meaning of their own to the table (0xFFFFFFFF: the empty slots' key) or to floats
+ * (-0.0, NaNs, infinity). */
+static const uint32_t PROBE_SPECIAL[] = {0xFFFFFFFFu, 0x80000000u, 0, 1, 0x7FC00000u, 0xFFC00001u,
+                                         0x7F800000u};
+
+/* 2^bits slots holding `fill` keys: the special ones, with `cluster` 40 sharing one home slot
+ * (long displaced runs), then random ones. */
+static probe_table probe_table_new(unsigned bits, int64_t fill, bool cluster) {
+    probe_table t = {xmalloc(sizeof(tx__slot32) << bits), bits, xmalloc((size_t)fill * 4 + 64), 0};
+    for (size_t s = 0; s < (size_t)1 << bits; s++) t.slots[s] = (tx__slot32){(uint32_t)rnd(), -1};
+    for (size_t i = 0; i < sizeof PROBE_SPECIAL / sizeof *PROBE_SPECIAL && t.used < fill; i++)
+        probe_insert(&t, PROBE_SPECIAL[i]);
+    const uint32_t home = (uint32_t)rnd() >> (32 - bits);
+    for (int tries = 0; cluster && t.used < fill && t.used < 40 && tries < 1 << 22; tries++) {
+        const uint32_t key = (uint32_t)rnd();
+        if (tx__slot32_home(key, bits) == home) probe_insert(&t, key);
+    }
+    while (t.used < fill) probe_insert(&t, (uint32_t)rnd());
+    return t;
+}
+
+/* A key the table lacks (with neg_zero: not -0.0 when 0 is there either). */
+static uint32_t probe_absent(const probe_table *t) {
+    for (;;) {
+        const uint32_t key = (uint32_t)rnd();
+        if (naive_probe(t, key, false) < 0 && naive_probe(t, key, true) < 0) return key;
+    }
+}
+
+/* One call on keys[0, n), copied to `xmis` bytes past an aligned start and ending where its
+ * block ends; the ids (4-byte aligned) have guards and noise after the stop. */
+static bool probe_case(tx__probe32_fn fn, const probe_table *t, const uint32_t *keys, int64_t n,
+                       bool neg_zero, size_t xmis, size_t imis) {
+    unsigned char *xblock = xmalloc(xmis + (size_t)n * 4);
+    memcpy(xblock + xmis, keys, (size_t)n * 4);
+    const uint32_t *x = (const uint32_t *)(const void *)(xblock + xmis);
+    dest d = dest_new((size_t)n * 4, imis);
+    int64_t want = n;
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t id = naive_probe(t, keys[i], neg_zero);
+        if (id < 0) {
+            want = i;
+            break;
+        }
+        memcpy(d.want + 4 * i, &id, 4);
+    }
+    const int64_t got = fn(t->slots, t->bits, neg_zero, x, n, (int32_t *)(void *)d.got);
+    char what[128];
+    snprintf(what, sizeof what, "bits=%u keys=%lld n=%lld neg_zero=%d x_mis=%zu", t->bits,
+             (long long)t->used, (long long)n, (int)neg_zero, xmis);
+    bool ok = true;
+    if (got != want) {
+        fail("%s: stopped at %lld, want %lld", what, (long long)got, (long long)want);
+        ok = false;
+    }
+    ok = dest_check(&d, what) && ok;
+    free(xblock);
+    return ok;
+}
+
+static void check_probe32(const kernel *k) {
+    tx__probe32_fn fn = (tx__probe32_fn)k->fn;
+    const unsigned bits_list[] = {4, 6, 10, 14, 18};
+    uint32_t keys[1000];
+    for (size_t bi = 0; bi < sizeof bits_list / sizeof *bits_list; bi++) {
+        const unsigned bits = bits_list[bi];
+        const int64_t size = (int64_t)1 << bits, fills[] = {1, size / 4, size / 2, size - 1};
+        for (size_t fi = 0; fi < sizeof fills / sizeof *fills; fi++) {
+            probe_table t = probe_table_new(bits, fills[fi], fi != 2);
+            for (int neg_zero = 0; neg_zero < 2; neg_zero++) {
+                /* present keys only: every count to three vectors of 16 keys, then longer */
+                for (int64_t i = 0; i < 1000; i++) keys[i] = t.keys[rnd() % (uint64_t)t.used];
+                for (int64_t n = 0; n <= 1000; n += n < 50 ? 1 : 317)
+                    for (size_t xmis = 0; xmis < 4; xmis++)
+                        if (!probe_case(fn, &t, keys, n, neg_zero, xmis, 4 * xmis)) goto next;
+                /* one absent key at each position of 40 keys, and in a long run */
+                for (int64_t p = 0; p < 40; p++) {
+                    const uint32_t keep = keys[p];
+                    keys[p] = probe_absent(&t);
+                    if (!probe_case(fn, &t, keys, 40, neg_zero, (size_t)p % 4, 0)) goto next;
+                    keys[p] = keep;
+                }
+                keys[777] = probe_absent(&t);
+                if (!probe_case(fn, &t, keys, 1000, neg_zero, 1, 4)) goto next;
+            }
+        next:
+            free(t.slots);
+            free(t.keys);
+        }
+    }
+}
+
+static any_fn get_probe32(const tx__kernels *t, size_t w) {
+    (void)w;
+    return (any_fn)t->probe32;
+}
+
+/* ---- benchmarks -------------------------------------------------------------------------------- */
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Calls run(arg) until about 0.1 s has passed (at least 3 times) and prints the best time. */
+static void bench_row(const kernel *k, const char *size, double bytes, void (*run)(void *),
+                      void *arg) {
+    double best = 1e30, start = now();
+    for (int it = 0; it < 3 || (now() - start < 0.1 && it < 100000); it++) {
+        double t0 = now();
+        run(arg);
+        double t = now() - t0;
+        if (t < best) best = t;
+    }
+    char slot[48];
+    if (k->width) snprintf(slot, sizeof slot, "%s[w%zu]", k->slot, k->width);
+    else snprintf(slot, sizeof slot, "%s", k->slot);
+    printf("%-7s %-26s %-36s %-22s %10.2f %8.2f\n", tx_isa_level_name(k->level), slot, k->name,
+           size, best * 1e6, bytes / best / 1e9);
+}
+
+typedef struct copy_args {
+    const kernel *k;
+    unsigned char *dst, *src;
+    size_t n, w;
+    int64_t runs;
+} copy_args;
+
+static void run_bulk(void *p) {
+    copy_args *a = p;
+    ((tx__bulk_copy_fn)a->k->fn)(a->dst, a->src, a->n);
+}
+static void run_runs(void *p) {
+    copy_args *a = p;
+    ((tx__runs_copy_fn)a->k->fn)((char *)a->dst, (const char *)a->src, a->runs,
+                                 (int64_t)a->w + 64, (int64_t)a->w + 64, a->w);
+}
+static void run_reversed(void *p) {
+    copy_args *a = p;
+    int64_t n = (int64_t)(a->n / a->w);
+    ((tx__reverse_fn)a->k->fn)((char *)a->dst, (const char *)a->src + (n - 1) * (int64_t)a->w, n);
+}
+
+static const size_t BENCH_BYTES[] = {(size_t)16 << 10, (size_t)1 << 20, (size_t)32 << 20};
+#define NBENCH (sizeof BENCH_BYTES / sizeof *BENCH_BYTES)
+
+static void size_name(char *buf, size_t cap, size_t bytes) {
+    if (bytes >= (1u << 20)) snprintf(buf, cap, "%zu MiB", bytes >> 20);
+    else snprintf(buf, cap, "%zu KiB", bytes >> 10);
+}
+
+static void bench_copy(const kernel *k, void (*run)(void *), size_t run_width) {
+    for (size_t b = 0; b < NBENCH; b++) {
+        const size_t n = BENCH_BYTES[b];
+        copy_args a = {k, xmalloc(n + n / 2 + 64), xmalloc(n + n / 2 + 64), n, k->width ? k->width : 1, 0};
+        fill_random(a.src, n + n / 2 + 64);
+        memset(a.dst, 0, n + n / 2 + 64);
+        char size[48];
+        size_name(size, sizeof size, n);
+        if (run_width) {
+            a.w = run_width;
+            a.runs = (int64_t)(n / run_width);
+            snprintf(size + strlen(size), sizeof size - strlen(size), " (%zu B runs)", run_width);
+        }
+        bench_row(k, size, (double)n, run, &a);
+        free(a.dst);
+        free(a.src);
+    }
+}
+
+static void bench_bulk_copy(const kernel *k) { bench_copy(k, run_bulk, 0); }
+static void bench_copy_runs_stream(const kernel *k) {
+    bench_copy(k, run_runs, 128);
+    bench_copy(k, run_runs, 1000);
+}
+static void bench_copy_reversed(const kernel *k) { bench_copy(k, run_reversed, 0); }
+static void bench_copy_reversed_stream(const kernel *k) { bench_copy(k, run_reversed, 0); }
+
+typedef struct transpose_args {
+    const kernel *k;
+    unsigned char *dst, *src;
+    int64_t side;
+    bool stream;
+} transpose_args;
+
+static void run_transpose(void *p) {
+    transpose_args *a = p;
+    const int64_t rowb = a->side * (int64_t)a->k->width;
+    ((tx__transpose2d_fn)a->k->fn)((char *)a->dst, (const char *)a->src, a->side, a->side, rowb,
+                                   rowb, a->stream);
+}
+
+/* Square matrices of each benchmark size; streaming from TX_STREAM_MIN_BYTES, as the op does. */
+static void bench_transpose2d(const kernel *k) {
+    for (size_t b = 0; b < NBENCH; b++) {
+        int64_t side = 1;
+        while ((size_t)((side + 1) * (side + 1)) * k->width <= BENCH_BYTES[b]) side++;
+        const size_t n = (size_t)(side * side) * k->width;
+        transpose_args a = {k, xmalloc(n), xmalloc(n), side, (int64_t)n >= TX_STREAM_MIN_BYTES};
+        fill_random(a.src, n);
+        memset(a.dst, 0, n);
+        char size[48];
+        snprintf(size, sizeof size, "%lldx%lld%s", (long long)side, (long long)side,
+                 a.stream ? " nt" : "");
+        bench_row(k, size, (double)n, run_transpose, &a);
+        free(a.dst);
+        free(a.src);
+    }
+}
+
+typedef struct probe_args {
+    const kernel *k;
+    probe_table t;
+    uint32_t *x;
+    int32_t *ids;
+    int64_t n;
+} probe_args;
+
+static void run_probe(void *p) {
+    probe_args *a = p;
+    int64_t at = ((tx__probe32_fn)a->k->fn)(a->t.slots, a->t.bits, false, a->x, a->n, a->ids);
+    if (at != a->n) fprintf(stderr, "checkasm: %s stopped at %lld of %lld\n", a->k->name, (long long)at, (long long)a->n);
+}
+
+/* 1M lookups of present keys in tables half full of random keys, from L1-sized to far past the caches. */
+static void bench_probe32(const kernel *k) {
+    const unsigned bits_list[] = {10, 16, 22};
+    for (size_t b = 0; b < sizeof bits_list / sizeof *bits_list; b++) {
+        probe_args a = {k, probe_table_new(bits_list[b], (int64_t)1 << (bits_list[b] - 1), false), NULL, NULL, 1 << 20};
+        a.x = xmalloc((size_t)a.n * 4);
+        a.ids = xmalloc((size_t)a.n * 4);
+        for (int64_t i = 0; i < a.n; i++) a.x[i] = a.t.keys[rnd() % (uint64_t)a.t.used];
+        char size[48];
+        snprintf(size, sizeof size, "2^%u slots", bits_list[b]);
+        bench_row(k, size, (double)a.n * 4, run_probe, &a);
+        free(a.t.slots);
+        free(a.t.keys);
+        free(a.x);
+        free(a.ids);
+    }
+}
+
+/* ---- the lists ----------------------------------------------------------------------------------- */
+
+#define TX__KERNEL(lv, slot, w, fn)                                                              \
+    {TX_ISA_##lv, #slot, (w), #fn, (any_fn)fn, check_##slot, bench_##slot, get_##slot},
+static const kernel KERNELS[] = {
+#include "kernels/copy.inc"
+#include "kernels/transpose.inc"
+#include "kernels/hash_probe.inc"
+};
+#undef TX__KERNEL
+#define NKERNELS (sizeof KERNELS / sizeof *KERNELS)
+
+/* Each level's table holds, for every slot, the kernel of the highest list level up to its own;
+ * every slot has a scalar kernel (the tables start from them). */
+static void check_tables(tx_isa_level have) {
+    for (size_t i = 0; i < NKERNELS; i++) {
+        bool scalar = false;
+        for (size_t j = 0; j < NKERNELS; j++)
+            scalar |= KERNELS[j].level == TX_ISA_SCALAR && KERNELS[j].width == KERNELS[i].width &&
+                      strcmp(KERNELS[j].slot, KERNELS[i].slot) == 0;
+        checks++;
+        if (!scalar) {
+            current = &KERNELS[i];
+            fail("the slot has no scalar kernel in the list");
+        }
+    }
+    for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
+        const tx__kernels *t = tx__kernels_at((tx_isa_level)lv);
+        for (size_t i = 0; i < NKERNELS; i++) {
+            const kernel *k = &KERNELS[i], *best = NULL;
+            if ((int)k->level > lv) continue;
+            for (size_t j = 0; j < NKERNELS; j++) {
+                const kernel *o = &KERNELS[j];
+                if (strcmp(o->slot, k->slot) != 0 || o->width != k->width || (int)o->level > lv) continue;
+                if (o != k && o->level == k->level) {
+                    current = k;
+                    fail("the list has two kernels for this slot and level (also %s)", o->name);
+                }
+                if (!best || o->level > best->level) best = o;
+            }
+            checks++;
+            if (best == k && k->in_table(t, k->width) != k->fn) {
+                current = k;
+                fail("not in the %s table", tx_isa_level_name((tx_isa_level)lv));
+            }
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    bool bench = false;
+    const char *pattern = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--bench") == 0) {
+            bench = true;
+        } else if (argv[i][0] == '-' || pattern) {
+            fprintf(stderr, "usage: checkasm [--bench] [PATTERN]\n");
+            return 2;
+        } else {
+            pattern = argv[i];
+        }
+    }
+    const tx_isa_level have = tx_cpu_detected_level();
+    if (bench)
+        printf("%-7s %-26s %-36s %-22s %10s %8s\n", "level", "slot", "kernel", "size", "best us",
+               "GB/s");
+    else
+        check_tables(have);
+    int ran = 0, skipped = 0;
+    for (size_t i = 0; i < NKERNELS; i++) {
+        const kernel *k = &KERNELS[i];
+        if (pattern && !strstr(k->name, pattern)) continue;
+        if (k->level > have) {
+            skipped++;
+            continue;
+        }
+        current = k;
+        long before = failures;
+        if (bench) {
+            k->bench(k);
+        } else {
+            k->check(k);
+            char width[24] = "-";
+            if (k->width) snprintf(width, sizeof width, "w%zu", k->width);
+            printf("%-4s %-7s %-22s %-4s %s\n", failures == before ? "ok" : "FAIL",
+                   tx_isa_level_name(k->level), k->slot, width, k->name);
+        }
+        ran++;
+    }
+    if (ran + skipped == 0) {
+        fprintf(stderr, "checkasm: no kernel's name contains \"%s\"\n", pattern);
+        return 2;
+    }
+    if (!bench)
+        printf("checkasm: %d kernels checked (%ld checks), %d above this CPU's level (%s) skipped, "
+               "%ld failures\n",
+               ran, checks, skipped, tx_isa_level_name(have), failures);
+    tx_shutdown();
+    return failures ? 1 : 0;
+}
