@@ -77,16 +77,20 @@ bool arg_has(const op_args *a, const char *name) {
  * header (64 bytes plus the 1-byte minimum allocation, aligned), or under --plan its
  * tx_output_info (dims for TX_MAX_RANK). */
 #define OUTPUT_COST (sizeof(tx_output_info) + 256)
+#define OUTPUT_MIN_BUDGET ((size_t)1 << 20)
 
 tx_status op_outputs_reserve(op_outputs *o, size_t n) {
     op_outputs_clear(o);
     /* Outputs are memory the input's shape asks for (unpack of an empty [2^29, 0] makes 2^29
-     * tensors), so all of them obey the byte limit of one tensor, at OUTPUT_COST each. */
-    if (n > tx_max_tensor_bytes() / OUTPUT_COST)
+     * tensors), so together, at OUTPUT_COST each, they obey the byte cap too; a tiny cap meant for
+     * tensors still leaves room for OUTPUT_MIN_BUDGET of them. */
+    size_t budget = tx_max_tensor_bytes();
+    if (budget < OUTPUT_MIN_BUDGET) budget = OUTPUT_MIN_BUDGET;
+    if (n > budget / OUTPUT_COST)
         return op_fail(TX_RESOURCE_EXHAUSTED,
                        "%zu outputs need about %zu bytes even when empty, over the byte limit %zu "
                        "(--max-bytes)",
-                       n, n > SIZE_MAX / OUTPUT_COST ? SIZE_MAX : n * OUTPUT_COST, tx_max_tensor_bytes());
+                       n, n > SIZE_MAX / OUTPUT_COST ? SIZE_MAX : n * OUTPUT_COST, budget);
     o->t = calloc(n ? n : 1, sizeof *o->t);
     if (!o->t) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
     o->n = n;
