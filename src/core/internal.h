@@ -230,13 +230,13 @@ static inline int64_t tx__dims_product(const int64_t *dims, size_t begin, size_t
     }
     return p;
 }
-/* Element i of a buffer of signed integers of `width` bytes (2, 4 or 8: TF's int16, int32 and
- * int64 index dtypes), widened to int64. */
-static inline int64_t tx__index_value(const void *data, size_t width, int64_t i) {
-    switch (width) {
-    case 2: return ((const int16_t *)data)[i];
-    case 4: return ((const int32_t *)data)[i];
-    default: return ((const int64_t *)data)[i];
+/* Element i of an index tensor, widened to int64.  The caller has checked that t's dtype is one
+ * of TF's index dtypes its op takes (int16, int32 or int64). */
+static inline int64_t tx__index_at(const tx_tensor *t, int64_t i) {
+    switch (t->dtype) {
+    case TX_INT16: return ((const int16_t *)t->data)[i];
+    case TX_INT32: return ((const int32_t *)t->data)[i];
+    default: assert(t->dtype == TX_INT64); return ((const int64_t *)t->data)[i];
     }
 }
 /* The largest value of the signed index dtype of `width` bytes (2, 4 or 8). */

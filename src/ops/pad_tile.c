@@ -280,10 +280,6 @@ static void tile_run(char *out, const char *in, size_t r, const int64_t *d, cons
  * Ops
  * ============================================================================================== */
 
-static int64_t index_at(const tx_tensor *t, int64_t i) {
-    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
-}
-
 /* TensorShape::AddDimWithStatus's element count: overflow is an error, except that a running
  * count of 0 stays 0. */
 static tx_status add_dim_count(const char *op, int64_t *count, int64_t dim) {
@@ -327,7 +323,7 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
                op, r, multiples->numel, multiples->rank);
     int64_t m[TX_MAX_RANK], od[TX_MAX_RANK], count = 1;
     for (size_t i = 0; i < r; i++) {
-        m[i] = index_at(multiples, (int64_t)i);
+        m[i] = tx__index_at(multiples, (int64_t)i);
         TX_REQUIRE(m[i] >= 0, TX_INVALID_ARGUMENT, "%s: expected multiples[%zu] >= 0, but got %" PRId64,
                    op, i, m[i]);
         TX_REQUIRE(tx__mul_i64(input->dims[i], m[i], &od[i]), TX_INVALID_ARGUMENT,
@@ -381,7 +377,8 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
     }
     int64_t pads[2 * TX_MAX_RANK], od[TX_MAX_RANK], count = 1;
     for (size_t d = 0; d < r; d++) {
-        int64_t b = index_at(paddings, (int64_t)(2 * d)), a = index_at(paddings, (int64_t)(2 * d + 1));
+        int64_t b = tx__index_at(paddings, (int64_t)(2 * d));
+        int64_t a = tx__index_at(paddings, (int64_t)(2 * d + 1));
         int64_t n = tensor->dims[d];
         TX_REQUIRE(b >= 0 && a >= 0, TX_INVALID_ARGUMENT,
                    "%s: paddings must be non-negative, got %" PRId64 " %" PRId64 " for dim %zu", op,
