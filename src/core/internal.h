@@ -239,6 +239,19 @@ static inline int64_t tx__index_at(const tx_tensor *t, int64_t i) {
     default: assert(t->dtype == TX_INT64); return ((const int64_t *)t->data)[i];
     }
 }
+/* The out-of-range rules of tx_oob_policy, one definition for the gather kernels and
+ * batch_to_space's crops.  Under TX_OOB_WRAP an index v (dim > 0) maps to v mod dim in [0, dim),
+ * Python's rule for negatives.  No overflow: |v % dim| < dim. */
+static inline int64_t tx__wrap_index(int64_t v, int64_t dim) {
+    int64_t r = v % dim;
+    return r < 0 ? r + dim : r;
+}
+
+/* v clamped into [0, dim - 1] (dim > 0), for TX_OOB_CLAMP. */
+static inline int64_t tx__clamp_index(int64_t v, int64_t dim) {
+    return v < 0 ? 0 : v >= dim ? dim - 1 : v;
+}
+
 /* The largest value of the signed index dtype of `width` bytes (2, 4 or 8). */
 static inline int64_t tx__index_max(size_t width) {
     return width == 2 ? INT16_MAX : width == 4 ? INT32_MAX : INT64_MAX;

@@ -160,8 +160,9 @@ static int64_t crop_source(int64_t j, int64_t cs, int64_t full, tx_oob_policy oo
     bool over = __builtin_add_overflow(j, cs, &p); /* j >= 0: only upwards */
     if (!over && p >= 0 && p < full) return p;
     switch (oob) {
-    case TX_OOB_CLAMP: return over || p >= full ? full - 1 : 0;
-    case TX_OOB_WRAP: return (j % full + (cs % full + full) % full) % full; /* no overflow */
+    case TX_OOB_CLAMP: return over ? full - 1 : tx__clamp_index(p, full);
+    case TX_OOB_WRAP: /* (j + cs) mod full without forming j + cs, which may overflow */
+        return tx__wrap_index(tx__wrap_index(j, full) + tx__wrap_index(cs, full), full);
     default: return -1;
     }
 }
