@@ -206,12 +206,6 @@ static void pad_edge_wrap_rec(const pad_plan *p, size_t k, char *dst, const char
         memcpy(dst + o * os, dst + (b + edge_wrap_src(p->mode, o, b, n)) * os, (size_t)os);
 }
 
-/* Small blocks are replicated by a strided-copy plan (typed moves for 1..16-byte blocks); larger
- * ones by doubling memcpys per block. */
-#define TILE_PLAN_MAX_BLOCK 16
-/* Repeated runs of at least this many bytes go through one strided copy (tile_run). */
-#define TILE_ONE_COPY_MIN_RUN 256
-
 /* Tiles `in` (dims d, elements of `elem` bytes) into `out` (dims d[i] * m[i], no zero dims).  Every
  * product below is of d[i] <= d[i] * m[i] and the output's strides: at most the output's bytes. */
 static void tile_run(char *out, const char *in, size_t r, const int64_t *d, const int64_t *m,
@@ -230,7 +224,7 @@ static void tile_run(char *out, const char *in, size_t r, const int64_t *d, cons
         run *= d[k];
         if (m[k] > 1) break;
     }
-    if (run >= TILE_ONE_COPY_MIN_RUN && 2 * r <= TX_MAX_RANK) {
+    if (run >= TX_TILE_ONE_COPY_MIN_RUN && 2 * r <= TX_MAX_RANK) {
         int64_t cd[TX_MAX_RANK], cs[TX_MAX_RANK], ss[TX_MAX_RANK];
         for (size_t i = 0; i < r; i++) {
             cd[2 * i] = m[i], cs[2 * i] = d[i] * os[i], ss[2 * i] = 0;
@@ -245,7 +239,7 @@ static void tile_run(char *out, const char *in, size_t r, const int64_t *d, cons
     for (size_t k = r; k-- > 0;) {
         if (m[k] <= 1) continue;
         int64_t block = d[k] * os[k];
-        if (block <= TILE_PLAN_MAX_BLOCK) {
+        if (block <= TX_TILE_PLAN_MAX_BLOCK) {
             int64_t cd[TX_MAX_RANK + 1], cs[TX_MAX_RANK + 1], ss[TX_MAX_RANK + 1];
             for (size_t j = 0; j < k; j++) cd[j] = d[j], cs[j] = os[j], ss[j] = os[j];
             cd[k] = m[k] - 1, cs[k] = block, ss[k] = 0;

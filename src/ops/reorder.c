@@ -355,10 +355,6 @@ static int64_t block_side(int64_t n, int64_t target) {
     return b < n ? b : n;
 }
 
-/* Elements this wide or wider move as memcpy runs of the generic strided copy; narrower ones of
- * a width without a SIMD kernel go through the tiled tx__transpose2d_any. */
-#define ANY_MAX_WIDTH 512
-
 /* Runs the plan: batches of 2-D transposes (the dispatched kernel of the element width, or the
  * width-generic tiled one), or for very wide elements the generic strided copy, whose memcpy runs
  * are then long enough.  Both split large work over the thread pool.  The plan is of a non-empty
@@ -378,7 +374,7 @@ static void transpose_run(const tx__transpose_plan *pl, char *dst, const char *s
     }
     tx__contiguous_strides(r, odims, w, ostrides);
     int wi = tx__width_index(w);
-    if (wi < 0 && w >= ANY_MAX_WIDTH) {
+    if (wi < 0 && w >= TX_TRANSPOSE_ANY_MAX_WIDTH) {
         tx__copy_nd(dst, src, r, odims, ostrides, src_strides, w);
         return;
     }
