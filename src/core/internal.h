@@ -35,6 +35,15 @@ typedef struct tx__c64 { float re, im; } tx__c64;
 typedef struct tx__c128 { double re, im; } tx__c128;
 
 /* ---- dtype table (dtype.c, generated from dtypes.def) ---- */
+#include "core/dtypes.def"
+
+/* One more than the largest dtype enum value: the size of a table indexed by dtype.  (The union
+ * is as large as its largest member, one char per enum value up to that dtype's.) */
+#define TX__DTYPE_ID_MEMBER(ctx, E, name, ctype, size, kind, descr, rules) char id_##E[TX_##E + 1];
+union tx__dtype_ids { TX__DTYPES(TX__DTYPE_ID_MEMBER, ~) };
+#undef TX__DTYPE_ID_MEMBER
+#define TX__DTYPE_ID_LIMIT sizeof(union tx__dtype_ids)
+
 typedef struct tx__dtype_info {
     tx_dtype id;
     const char *name;
