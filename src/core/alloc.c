@@ -6,8 +6,8 @@
  * Why a cache: writing into freshly mapped memory costs a page fault per 4 KiB page (measured
  * 3-4 GB/s against 20+ GB/s into memory already touched), so for large outputs the allocation
  * decided the speed of the op.  The default allocator therefore
- *  - rounds a large request (>= TX_ALLOC_LARGE_MIN) up to a size class (8 classes per power of two, so at
- *    most 12.5% more address space, which is never touched and so never resident),
+ *  - rounds a large request (>= TX_ALLOC_LARGE_MIN) up to a size class (8 classes per power of
+ *    two, so at most 12.5% more address space, which is never touched and so never resident),
  *  - asks the OS for transparent huge pages on it (madvise(MADV_HUGEPAGE); the kernel's default
  *    policy on Debian is "madvise", i.e. only regions that ask get them), and
  *  - keeps freed large blocks in a bounded cache, keyed by size class, from which a later request
@@ -146,7 +146,8 @@ static void *large_alloc(size_t size, size_t alignment) {
         if (nv == 0 || posix_memalign(&p, align, cap) != 0) return NULL;
     }
 #ifdef MADV_HUGEPAGE
-    if (cap >= TX_ALLOC_HUGE_MIN) (void)madvise(p, cap, MADV_HUGEPAGE); /* a hint: failure is harmless */
+    /* a hint: failure is harmless */
+    if (cap >= TX_ALLOC_HUGE_MIN) (void)madvise(p, cap, MADV_HUGEPAGE);
 #endif
     POISON((char *)p + size, cap - size);
     return p;

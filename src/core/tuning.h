@@ -47,7 +47,7 @@
  * threads fault in or write the same page. */
 #define TX_COPY_BLOCK_UNIT 4096
 
-/* ---- ops ---------------------------------------------------------------------------------------- */
+/* ---- ops ------------------------------------------------------------------------------------ */
 
 /* concat: inputs whose rows average at least this many bytes are copied one by one with the
  * generic strided copy (parallel, streaming stores for large outputs); narrower rows are joined

@@ -285,10 +285,12 @@ static void chunk_scan_probe32(chunk_t *c, const char *x, void *idx, int kind, b
                                const tx__kernels *kern) {
     int32_t ids[TX_UNIQUE_PROBE_BLOCK] __attribute__((aligned(64)));
     const tx__probe32_fn probe = c->bits <= 31 ? kern->probe32 : tx__probe32_scalar;
-    const bool neg_zero = kind == K_F32, stream = (c->end - c->pos) * (i64 ? 8 : 4) >= TX_UNIQUE_PROBE_STREAM_BYTES;
+    const bool neg_zero = kind == K_F32;
+    const bool stream = (c->end - c->pos) * (i64 ? 8 : 4) >= TX_UNIQUE_PROBE_STREAM_BYTES;
     const uint32_t *xv = (const uint32_t *)(const void *)x;
     while (c->pos < c->end) {
-        const int64_t b = c->pos, m = c->end - b < TX_UNIQUE_PROBE_BLOCK ? c->end - b : TX_UNIQUE_PROBE_BLOCK;
+        const int64_t b = c->pos;
+        const int64_t m = c->end - b < TX_UNIQUE_PROBE_BLOCK ? c->end - b : TX_UNIQUE_PROBE_BLOCK;
         int64_t j = 0;
         bool full = false;
         while (j < m) {
@@ -393,7 +395,8 @@ static tx_status run_chunks(const char *op, scan_job *j, int64_t *starts, int *k
         /* Many distinct values: the merge and the idx rewrite would cost more than the threads
          * save, so chunk 0 goes on alone over all of x (overwriting the others' idx). */
         bool many = false, more = false;
-        for (int c = 0; c < *k; c++) many |= chunks[c].pos < chunks[c].end && chunks[c].vcap >= TX_UNIQUE_PARALLEL_MAX_VALUES;
+        for (int c = 0; c < *k; c++)
+            many |= chunks[c].pos < chunks[c].end && chunks[c].vcap >= TX_UNIQUE_PARALLEL_MAX_VALUES;
         if (*k > 1 && many) {
             for (int c = 1; c < *k; c++) chunk_free(&chunks[c]);
             *k = j->nchunks = 1;
@@ -442,7 +445,8 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
     for (int c = 0; c < k && st == TX_OK; c++) {
         chunks[c].pos = chunks[c].end = starts[c]; /* chunks 1.. wait for the seed */
         const int64_t len = starts[c + 1] - starts[c];
-        st = chunk_grow(op, &chunks[c], len < TX_UNIQUE_START_VALUES ? len : TX_UNIQUE_START_VALUES, kind);
+        int64_t start = len < TX_UNIQUE_START_VALUES ? len : TX_UNIQUE_START_VALUES;
+        st = chunk_grow(op, &chunks[c], start, kind);
         if (st == TX_OK && len >= (int64_t)DENSE_KEYS && (kind == K_U8 || kind == K_U16)) {
             chunks[c].dense = tx__alloc(DENSE_KEYS * sizeof *chunks[c].dense, op);
             if (chunks[c].dense == NULL) st = TX_RESOURCE_EXHAUSTED;
@@ -462,7 +466,8 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
         chunk_t *ch = &chunks[c];
         ch->end = starts[c + 1];
         ch->seeded = seeded;
-        if (seeded + TX_UNIQUE_START_VALUES > ch->vcap) st = chunk_grow(op, ch, seeded + TX_UNIQUE_START_VALUES, kind);
+        if (seeded + TX_UNIQUE_START_VALUES > ch->vcap)
+            st = chunk_grow(op, ch, seeded + TX_UNIQUE_START_VALUES, kind);
         for (int64_t v = 0; v < seeded && st == TX_OK; v++) {
             const int64_t id = chunk_find(ch, chunks[0].vkey[v], chunks[0].vfirst[v], kind);
             assert(id == v);
