@@ -51,13 +51,13 @@
 
 /* concat: inputs whose rows average at least this many bytes are copied one by one with the
  * generic strided copy (parallel, streaming stores for large outputs); narrower rows are joined
- * row block by row block, so that each output block is written while it is in cache.  The same
- * 1 KiB at which streaming stores pay off for a run (TX_STREAM_MIN_RUN). */
+ * row block by row block, so that each output block is written while it is in cache.  No run
+ * compared other values; 1 KiB matches TX_STREAM_MIN_RUN. */
 #define TX_CONCAT_WIDE_CHUNK_BYTES 1024
 
 /* tile: blocks of up to this many bytes are replicated by a strided-copy plan (typed moves for
  * 1..16-byte blocks, the widest the copy kernels move as one element); larger ones by doubling
- * memcpys per block. */
+ * memcpys per block.  Set by that widest typed move, not by a timing. */
 #define TX_TILE_PLAN_MAX_BLOCK 16
 
 /* tile: repeated runs of at least this many bytes make the whole output one strided copy with
@@ -67,12 +67,12 @@
 #define TX_TILE_ONE_COPY_MIN_RUN 256
 
 /* saturate_cast: the bytes of the on-stack scratch block a piece is clamped in between its read
- * and its write (16 KiB: it stays in L1 between the three passes). */
+ * and its write: 16 KiB stays in L1 between the three passes.  No run compared other values. */
 #define TX_SATURATE_BLOCK_BYTES 16384
 
 /* transpose: elements this wide or wider (without a SIMD kernel of their width) move as memcpy
  * runs of the generic strided copy, long enough to run at memcpy's speed; narrower ones go
- * through the tiled width-generic tx__transpose2d_any. */
+ * through the tiled width-generic tx__transpose2d_any.  No run compared other values. */
 #define TX_TRANSPOSE_ANY_MAX_WIDTH 512
 
 /* unique_with_counts (ops/unique_numeric.c).  Measured on 16M int32 with 1000 distinct values:
