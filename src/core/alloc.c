@@ -6,8 +6,8 @@
  * Why a cache: writing into freshly mapped memory costs a page fault per 4 KiB page (measured
  * 3-4 GB/s against 20+ GB/s into memory already touched), so for large outputs the allocation
  * decided the speed of the op.  The default allocator therefore
- *  - rounds a large request (>= LARGE_MIN) up to a size class (8 classes per power of two, so at
- *    most 12.5% more address space, which is never touched and so never resident),
+ *  - rounds a large request (>= TX_ALLOC_LARGE_MIN) up to a size class (8 classes per power of
+ *    two, so at most 12.5% more address space, which is never touched and so never resident),
  *  - asks the OS for transparent huge pages on it (madvise(MADV_HUGEPAGE); the kernel's default
  *    policy on Debian is "madvise", i.e. only regions that ask get them), and
  *  - keeps freed large blocks in a bounded cache, keyed by size class, from which a later request
@@ -19,6 +19,7 @@
  * reported.  Custom allocators (tx_set_allocator) never see the cache. */
 #define _DEFAULT_SOURCE 1 /* madvise, MADV_HUGEPAGE */
 #include "core/internal.h"
+#include "core/tuning.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -43,8 +44,6 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-#define LARGE_MIN ((size_t)1 << 20)     /* requests from this size on use classes and the cache */
-#define HUGE_MIN ((size_t)4 << 20)      /* classes from this size on are 2 MiB aligned + madvised */
 #define HUGE_PAGE ((size_t)2 << 20)
 #define CACHE_SLOTS 64
 #define DEFAULT_CACHE_MAX ((size_t)1 << 30)
@@ -135,7 +134,7 @@ static void *large_alloc(size_t size, size_t alignment) {
         return p;
     }
     pthread_mutex_unlock(&cache_lock);
-    size_t align = cap >= HUGE_MIN ? HUGE_PAGE : alignment < 4096 ? 4096 : alignment;
+    size_t align = cap >= TX_ALLOC_HUGE_MIN ? HUGE_PAGE : alignment < 4096 ? 4096 : alignment;
     void *p = NULL;
     if (posix_memalign(&p, align, cap) != 0) {
         /* Cached blocks may be what is missing: give them back and try once more. */
@@ -147,7 +146,8 @@ static void *large_alloc(size_t size, size_t alignment) {
         if (nv == 0 || posix_memalign(&p, align, cap) != 0) return NULL;
     }
 #ifdef MADV_HUGEPAGE
-    if (cap >= HUGE_MIN) (void)madvise(p, cap, MADV_HUGEPAGE); /* a hint: failure is harmless */
+    /* a hint: failure is harmless */
+    if (cap >= TX_ALLOC_HUGE_MIN) (void)madvise(p, cap, MADV_HUGEPAGE);
 #endif
     POISON((char *)p + size, cap - size);
     return p;
@@ -178,7 +178,7 @@ static void large_free(void *ptr, size_t size) {
 
 static void *default_alloc(size_t size, size_t alignment, void *ctx) {
     (void)ctx;
-    if (size >= LARGE_MIN) return large_alloc(size, alignment);
+    if (size >= TX_ALLOC_LARGE_MIN) return large_alloc(size, alignment);
     void *p = NULL;
     if (posix_memalign(&p, alignment < sizeof(void *) ? sizeof(void *) : alignment, size) != 0)
         return NULL;
@@ -188,7 +188,7 @@ static void *default_alloc(size_t size, size_t alignment, void *ctx) {
 static void default_free(void *ptr, size_t size, void *ctx) {
     (void)ctx;
     if (ptr == NULL) return;
-    if (size >= LARGE_MIN)
+    if (size >= TX_ALLOC_LARGE_MIN)
         large_free(ptr, size);
     else
         free(ptr);

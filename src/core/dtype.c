@@ -5,22 +5,20 @@
 
 #include <ctype.h>
 
-#define TX_DTYPE(E, name, ctype, size, kind, descr) \
+#define DTYPE_INFO(ctx, E, name, ctype, size, kind, descr, rules) \
     {TX_##E, name, size, TX_KIND_##kind, descr},
-static const tx__dtype_info dtype_table[] = {
-#include "core/dtypes.def"
-};
-#undef TX_DTYPE
+static const tx__dtype_info dtype_table[] = {TX__DTYPES(DTYPE_INFO, ~)};
+#undef DTYPE_INFO
 
 /* The storage types must have the sizes the table says. */
-#define TX_DTYPE(E, name, ctype, size, kind, descr) \
+#define DTYPE_SIZE_CHECK(ctx, E, name, ctype, size, kind, descr, rules) \
     _Static_assert(sizeof(ctype) == (size), "dtypes.def: size of " name);
-#include "core/dtypes.def"
-#undef TX_DTYPE
+TX__DTYPES(DTYPE_SIZE_CHECK, ~)
+#undef DTYPE_SIZE_CHECK
 
 #define DTYPE_COUNT (sizeof dtype_table / sizeof dtype_table[0])
-/* Largest enum value + 1; the lookup array is indexed by the TF DataType number. */
-#define DTYPE_MAX_ID 32
+/* The lookup array is indexed by the TF DataType number. */
+#define DTYPE_MAX_ID TX__DTYPE_ID_LIMIT
 
 static const tx__dtype_info *by_id[DTYPE_MAX_ID];
 static bool by_id_ready;

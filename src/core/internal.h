@@ -35,6 +35,15 @@ typedef struct tx__c64 { float re, im; } tx__c64;
 typedef struct tx__c128 { double re, im; } tx__c128;
 
 /* ---- dtype table (dtype.c, generated from dtypes.def) ---- */
+#include "core/dtypes.def"
+
+/* One more than the largest dtype enum value: the size of a table indexed by dtype.  (The union
+ * is as large as its largest member, one char per enum value up to that dtype's.) */
+#define TX__DTYPE_ID_MEMBER(ctx, E, name, ctype, size, kind, descr, rules) char id_##E[TX_##E + 1];
+union tx__dtype_ids { TX__DTYPES(TX__DTYPE_ID_MEMBER, ~) };
+#undef TX__DTYPE_ID_MEMBER
+#define TX__DTYPE_ID_LIMIT sizeof(union tx__dtype_ids)
+
 typedef struct tx__dtype_info {
     tx_dtype id;
     const char *name;
@@ -230,15 +239,28 @@ static inline int64_t tx__dims_product(const int64_t *dims, size_t begin, size_t
     }
     return p;
 }
-/* Element i of a buffer of signed integers of `width` bytes (2, 4 or 8: TF's int16, int32 and
- * int64 index dtypes), widened to int64. */
-static inline int64_t tx__index_value(const void *data, size_t width, int64_t i) {
-    switch (width) {
-    case 2: return ((const int16_t *)data)[i];
-    case 4: return ((const int32_t *)data)[i];
-    default: return ((const int64_t *)data)[i];
+/* Element i of an index tensor, widened to int64.  The caller has checked that t's dtype is one
+ * of TF's index dtypes its op takes (int16, int32 or int64). */
+static inline int64_t tx__index_at(const tx_tensor *t, int64_t i) {
+    switch (t->dtype) {
+    case TX_INT16: return ((const int16_t *)t->data)[i];
+    case TX_INT32: return ((const int32_t *)t->data)[i];
+    default: assert(t->dtype == TX_INT64); return ((const int64_t *)t->data)[i];
     }
 }
+/* The out-of-range rules of tx_oob_policy, one definition for the gather kernels and
+ * batch_to_space's crops.  Under TX_OOB_WRAP an index v (dim > 0) maps to v mod dim in [0, dim),
+ * Python's rule for negatives.  No overflow: |v % dim| < dim. */
+static inline int64_t tx__wrap_index(int64_t v, int64_t dim) {
+    int64_t r = v % dim;
+    return r < 0 ? r + dim : r;
+}
+
+/* v clamped into [0, dim - 1] (dim > 0), for TX_OOB_CLAMP. */
+static inline int64_t tx__clamp_index(int64_t v, int64_t dim) {
+    return v < 0 ? 0 : v >= dim ? dim - 1 : v;
+}
+
 /* The largest value of the signed index dtype of `width` bytes (2, 4 or 8). */
 static inline int64_t tx__index_max(size_t width) {
     return width == 2 ? INT16_MAX : width == 4 ? INT32_MAX : INT64_MAX;

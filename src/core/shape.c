@@ -47,7 +47,7 @@ tx_status tx__read_int_vector(const char *op, const char *what, const tx_tensor 
     int64_t *v = tx__calloc_array(count ? count : 1, sizeof *v, op);
     if (v == NULL) return TX_RESOURCE_EXHAUSTED;
     for (size_t i = 0; i < count; i++)
-        v[i] = t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+        v[i] = tx__index_at(t, (int64_t)i);
     *values = v;
     *n = count;
     return TX_OK;
@@ -60,7 +60,7 @@ tx_status tx__read_int_scalar(const char *op, const char *what, const tx_tensor 
                "%s: %s must be int32 or int64, got %s", op, what, tx_dtype_name(t->dtype));
     TX_REQUIRE(t->numel == 1, TX_INVALID_ARGUMENT, "%s: %s must hold one value, got %" PRId64, op,
                what, t->numel);
-    *value = t->dtype == TX_INT32 ? *(const int32_t *)t->data : *(const int64_t *)t->data;
+    *value = tx__index_at(t, 0);
     return TX_OK;
 }
 

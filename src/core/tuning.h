@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tuning.h -- the size thresholds every layer shares, each with the measurement behind it
- * (docs/performance.md has the runs).  A constant that only one loop uses stays beside that loop;
- * one that several ops must agree on lives here. */
+/* tuning.h -- the size thresholds of core, exec and ops, each with the measurement or the reason
+ * behind it (docs/performance.md has the runs), so that retuning for another machine is one file.
+ * Semantic limits (TF's rank limits, file-format limits) stay with the code they belong to. */
 #ifndef TX_CORE_TUNING_H
 #define TX_CORE_TUNING_H
 
@@ -30,5 +30,76 @@
  * depth_to_space's 128-byte runs ran at 4x memcpy's time with ordinary stores (1 KiB threshold)
  * and 1.5-2x faster with this one. */
 #define TX_STREAM_MIN_WIDTH 64
+
+/* ---- the allocator (core/alloc.c) ------------------------------------------------------------ */
+
+/* Requests from this size on are rounded to a size class and kept in the block cache: a reused
+ * block is written at 10.4 GB/s against 1.7 GB/s for malloc's fresh, page-faulting memory. */
+#define TX_ALLOC_LARGE_MIN ((size_t)1 << 20)
+
+/* Size classes from this size on are 2 MiB aligned and madvised for transparent huge pages:
+ * first writes ran at 4.8 GB/s against 1.7 GB/s with 4 KiB page faults. */
+#define TX_ALLOC_HUGE_MIN ((size_t)4 << 20)
+
+/* ---- the generic strided copy (exec/copy.c) -------------------------------------------------- */
+
+/* One contiguous block is split over the pool at multiples of this (a 4 KiB page), so no two
+ * threads fault in or write the same page. */
+#define TX_COPY_BLOCK_UNIT 4096
+
+/* ---- ops ------------------------------------------------------------------------------------ */
+
+/* concat: inputs whose rows average at least this many bytes are copied one by one with the
+ * generic strided copy (parallel, streaming stores for large outputs); narrower rows are joined
+ * row block by row block, so that each output block is written while it is in cache.  No run
+ * compared other values; 1 KiB matches TX_STREAM_MIN_RUN. */
+#define TX_CONCAT_WIDE_CHUNK_BYTES 1024
+
+/* tile: blocks of up to this many bytes are replicated by a strided-copy plan (typed moves for
+ * 1..16-byte blocks, the widest the copy kernels move as one element); larger ones by doubling
+ * memcpys per block.  Set by that widest typed move, not by a timing. */
+#define TX_TILE_PLAN_MAX_BLOCK 16
+
+/* tile: repeated runs of at least this many bytes make the whole output one strided copy with
+ * stride-0 dims for the multiples (parallel, streaming runs) instead of doubling memcpys that
+ * read the output back on one thread: tile_1024x1024_4x4, CPU time on one thread against
+ * memcpy's for the same bytes, 2.9 -> 1.25. */
+#define TX_TILE_ONE_COPY_MIN_RUN 256
+
+/* saturate_cast: the bytes of the on-stack scratch block a piece is clamped in between its read
+ * and its write: 16 KiB stays in L1 between the three passes.  No run compared other values. */
+#define TX_SATURATE_BLOCK_BYTES 16384
+
+/* transpose: elements this wide or wider (without a SIMD kernel of their width) move as memcpy
+ * runs of the generic strided copy, long enough to run at memcpy's speed; narrower ones go
+ * through the tiled width-generic tx__transpose2d_any.  No run compared other values. */
+#define TX_TRANSPOSE_ANY_MAX_WIDTH 512
+
+/* unique_with_counts (ops/unique_numeric.c).  Measured on 16M int32 with 1000 distinct values:
+ * the blocked probe with the seed took 38 -> 22 ms on one thread and 22-40 -> 13-17 ms on two;
+ * making many-valued inputs single-threaded took 100k distinct 247 -> 110 ms and 16M drawn
+ * (10.4M distinct) from 1.4-1.6x the one-thread time on two threads to 657 ms against 715. */
+
+/* Elements per block of the 4-byte probe scan: its ids stay in L1 between the lookup and the
+ * counting. */
+#define TX_UNIQUE_PROBE_BLOCK 1024
+
+/* From this many idx bytes in a chunk on, idx is written with streaming stores (it is too large
+ * to stay in cache; they save reading each line first). */
+#define TX_UNIQUE_PROBE_STREAM_BYTES ((int64_t)1 << 20)
+
+/* Below this many elements one chunk does it all (waking a worker costs more). */
+#define TX_UNIQUE_PARALLEL_MIN ((int64_t)1 << 16)
+
+/* A chunk with more values than this makes the scan single-threaded: the merge and the idx
+ * rewrite then cost more than the threads save. */
+#define TX_UNIQUE_PARALLEL_MAX_VALUES ((int64_t)1 << 16)
+
+/* Values a chunk's table starts with room for (a chunk that needs more grows). */
+#define TX_UNIQUE_START_VALUES 1024
+
+/* Elements chunk 0 scans alone before the others start from its values (at most an eighth of its
+ * chunk), so idx is not rewritten after the merge unless a chunk meets values of its own. */
+#define TX_UNIQUE_SEED ((int64_t)1 << 16)
 
 #endif

@@ -105,8 +105,6 @@ typedef struct copy_job {
     split_mode mode;
 } copy_job;
 
-#define BLOCK_UNIT 4096 /* SPLIT_BLOCK cuts one contiguous block at page multiples */
-
 static void copy_piece(void *ctx, int64_t begin, int64_t end) {
     const copy_job *j = ctx;
     const tx__copy_plan *p = j->p;
@@ -121,8 +119,8 @@ static void copy_piece(void *ctx, int64_t begin, int64_t end) {
         break;
     }
     case SPLIT_BLOCK: {
-        size_t b = (size_t)begin * BLOCK_UNIT;
-        size_t e = (size_t)end * BLOCK_UNIT;
+        size_t b = (size_t)begin * TX_COPY_BLOCK_UNIT;
+        size_t e = (size_t)end * TX_COPY_BLOCK_UNIT;
         if (e > p->width) e = p->width;
         (p->stream && p->width >= TX_STREAM_MIN_RUN ? j->K->bulk_copy : tx__bulk_copy_scalar)(
             j->dst + b, j->src + b, e - b);
@@ -147,8 +145,8 @@ void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
     copy_job j = {K, &p, dst, src, SPLIT_ROWS};
     if (p.rank == 0) {
         j.mode = SPLIT_BLOCK;
-        int64_t units = (int64_t)((p.width + BLOCK_UNIT - 1) / BLOCK_UNIT);
-        tx__parallel_for(units, TX_GRAIN_BYTES / BLOCK_UNIT, copy_piece, &j);
+        int64_t units = (int64_t)((p.width + TX_COPY_BLOCK_UNIT - 1) / TX_COPY_BLOCK_UNIT);
+        tx__parallel_for(units, TX_GRAIN_BYTES / TX_COPY_BLOCK_UNIT, copy_piece, &j);
         return;
     }
     int64_t n = p.dims[p.rank - 1];

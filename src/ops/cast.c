@@ -238,8 +238,6 @@ static bool saturate_supported(tx_dtype t) {
            k == TX_KIND_COMPLEX;
 }
 
-#define SATURATE_BLOCK_BYTES 16384
-
 typedef struct saturate_job {
     tx__cast_fn extract, convert; /* input -> scratch (copy or real part), scratch -> output */
     tx_dtype real;                /* the element type clamped in the scratch */
@@ -252,7 +250,7 @@ typedef struct saturate_job {
 
 static void saturate_piece(void *ctx, int64_t begin, int64_t end) {
     const saturate_job *j = ctx;
-    _Alignas(16) unsigned char scratch[SATURATE_BLOCK_BYTES];
+    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
     for (int64_t i = begin; i < end; i += j->block) {
         int64_t k = end - i < j->block ? end - i : j->block;
         j->extract(scratch, j->src + (size_t)i * j->src_size, k);
@@ -294,7 +292,7 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
     saturate_job j = {tx__cast_kernel(in, mid), tx__cast_kernel(mid, dtype), inr, &b, NULL,
                       value->data, tx_dtype_size(dtype), tx_dtype_size(in),
                       (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr)),
-                      (int64_t)(SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
+                      (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
     assert(j.extract != NULL && j.convert != NULL);
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));

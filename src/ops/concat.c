@@ -13,11 +13,6 @@
 #include "exec/copy.h"
 #include "exec/pool.h"
 
-/* Inputs whose rows average at least this many bytes are copied one by one with the generic
- * strided copy (parallel, with streaming stores for large outputs); narrower rows are joined row
- * block by row block, so that each output block is written while it is in cache. */
-#define WIDE_CHUNK_BYTES 1024
-
 static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
 
 /* ---- kernels ------------------------------------------------------------------------------- */
@@ -71,7 +66,7 @@ static void join_piece(void *ctx, int64_t begin, int64_t end) {
 static void join_rows(char *dst, const tx_tensor *const *values, size_t n, int64_t outer,
                       size_t out_row) {
     size_t total = (size_t)outer * out_row;
-    if (out_row / n >= WIDE_CHUNK_BYTES) {
+    if (out_row / n >= TX_CONCAT_WIDE_CHUNK_BYTES) {
         size_t off = 0;
         for (size_t i = 0; i < n; i++) {
             size_t chunk = values[i]->nbytes / (size_t)outer;

@@ -108,10 +108,6 @@ static tx_status check_index_dtype(const char *op, const char *what, const tx_te
     return TX_OK;
 }
 
-static inline int64_t index_at(const tx_tensor *t, int64_t i) {
-    return tx__index_value(t->data, tx_dtype_size(t->dtype), i);
-}
-
 /* Row-major position of the first entry of `t` (int16/int32/int64) outside [0, limit), or -1.
  * The unsigned compare catches negatives too. */
 #define FIRST_OUT_OF_RANGE(IT)                                                                       do {                                                                                                 const IT *v = (const IT *)t->data;                                                               for (int64_t i = 0; i < t->numel; i++)                                                               if ((uint64_t)(int64_t)v[i] >= lim) return i;                                            } while (0)
@@ -191,7 +187,7 @@ tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64
             return tx__fail(TX_INVALID_ARGUMENT,
                             "%s: indices%s = %" PRId64 " is not in [0, %" PRId64 ")", op,
                             tx__position(pos, sizeof pos, indices->rank, indices->dims, bad),
-                            index_at(indices, bad), dim);
+                            tx__index_at(indices, bad), dim);
         }
     } else if (onumel > 0 && dim == 0 && oob != TX_OOB_ZERO) {
         /* A non-empty output here means at least one index, and no row exists to map it to. */
@@ -234,7 +230,7 @@ static const char *format_vector(char *buf, size_t cap, const tx_tensor *t, int6
     for (size_t j = 0; j < k; j++) {
         char item[32];
         int w = snprintf(item, sizeof item, j ? ", %" PRId64 : "%" PRId64,
-                         index_at(t, first + (int64_t)j));
+                         tx__index_at(t, first + (int64_t)j));
         if (pos + (size_t)w + 4 >= cap) {
             memcpy(buf + pos, "...", 4);
             return buf;

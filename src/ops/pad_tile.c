@@ -206,12 +206,6 @@ static void pad_edge_wrap_rec(const pad_plan *p, size_t k, char *dst, const char
         memcpy(dst + o * os, dst + (b + edge_wrap_src(p->mode, o, b, n)) * os, (size_t)os);
 }
 
-/* Small blocks are replicated by a strided-copy plan (typed moves for 1..16-byte blocks); larger
- * ones by doubling memcpys per block. */
-#define TILE_PLAN_MAX_BLOCK 16
-/* Repeated runs of at least this many bytes go through one strided copy (tile_run). */
-#define TILE_ONE_COPY_MIN_RUN 256
-
 /* Tiles `in` (dims d, elements of `elem` bytes) into `out` (dims d[i] * m[i], no zero dims).  Every
  * product below is of d[i] <= d[i] * m[i] and the output's strides: at most the output's bytes. */
 static void tile_run(char *out, const char *in, size_t r, const int64_t *d, const int64_t *m,
@@ -230,7 +224,7 @@ static void tile_run(char *out, const char *in, size_t r, const int64_t *d, cons
         run *= d[k];
         if (m[k] > 1) break;
     }
-    if (run >= TILE_ONE_COPY_MIN_RUN && 2 * r <= TX_MAX_RANK) {
+    if (run >= TX_TILE_ONE_COPY_MIN_RUN && 2 * r <= TX_MAX_RANK) {
         int64_t cd[TX_MAX_RANK], cs[TX_MAX_RANK], ss[TX_MAX_RANK];
         for (size_t i = 0; i < r; i++) {
             cd[2 * i] = m[i], cs[2 * i] = d[i] * os[i], ss[2 * i] = 0;
@@ -245,7 +239,7 @@ static void tile_run(char *out, const char *in, size_t r, const int64_t *d, cons
     for (size_t k = r; k-- > 0;) {
         if (m[k] <= 1) continue;
         int64_t block = d[k] * os[k];
-        if (block <= TILE_PLAN_MAX_BLOCK) {
+        if (block <= TX_TILE_PLAN_MAX_BLOCK) {
             int64_t cd[TX_MAX_RANK + 1], cs[TX_MAX_RANK + 1], ss[TX_MAX_RANK + 1];
             for (size_t j = 0; j < k; j++) cd[j] = d[j], cs[j] = os[j], ss[j] = os[j];
             cd[k] = m[k] - 1, cs[k] = block, ss[k] = 0;
@@ -279,10 +273,6 @@ static void tile_run(char *out, const char *in, size_t r, const int64_t *d, cons
 /* ================================================================================================
  * Ops
  * ============================================================================================== */
-
-static int64_t index_at(const tx_tensor *t, int64_t i) {
-    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
-}
 
 /* TensorShape::AddDimWithStatus's element count: overflow is an error, except that a running
  * count of 0 stays 0. */
@@ -327,7 +317,7 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
                op, r, multiples->numel, multiples->rank);
     int64_t m[TX_MAX_RANK], od[TX_MAX_RANK], count = 1;
     for (size_t i = 0; i < r; i++) {
-        m[i] = index_at(multiples, (int64_t)i);
+        m[i] = tx__index_at(multiples, (int64_t)i);
         TX_REQUIRE(m[i] >= 0, TX_INVALID_ARGUMENT, "%s: expected multiples[%zu] >= 0, but got %" PRId64,
                    op, i, m[i]);
         TX_REQUIRE(tx__mul_i64(input->dims[i], m[i], &od[i]), TX_INVALID_ARGUMENT,
@@ -381,7 +371,8 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
     }
     int64_t pads[2 * TX_MAX_RANK], od[TX_MAX_RANK], count = 1;
     for (size_t d = 0; d < r; d++) {
-        int64_t b = index_at(paddings, (int64_t)(2 * d)), a = index_at(paddings, (int64_t)(2 * d + 1));
+        int64_t b = tx__index_at(paddings, (int64_t)(2 * d));
+        int64_t a = tx__index_at(paddings, (int64_t)(2 * d + 1));
         int64_t n = tensor->dims[d];
         TX_REQUIRE(b >= 0 && a >= 0, TX_INVALID_ARGUMENT,
                    "%s: paddings must be non-negative, got %" PRId64 " %" PRId64 " for dim %zu", op,

@@ -215,8 +215,7 @@ tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengt
                "%s: seq_lengths has %" PRId64 " values, input.dims[batch_dim=%" PRId64
                "] is %" PRId64 "; they must be equal", op, seq_lengths->numel, batch_dim, nb);
     for (int64_t b = 0; b < nb; b++) {
-        int64_t L = seq_lengths->dtype == TX_INT32 ? ((const int32_t *)seq_lengths->data)[b]
-                                                   : ((const int64_t *)seq_lengths->data)[b];
+        int64_t L = tx__index_at(seq_lengths, b);
         TX_REQUIRE(L >= 0, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
                    " is negative", op, b, L);
         TX_REQUIRE(L <= ns, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
@@ -272,8 +271,7 @@ static tx_status read_perm(const char *op, const tx_tensor *a, const tx_tensor *
     bool seen[TX_MAX_RANK] = {false};
     int64_t norm[TX_MAX_RANK];
     for (size_t i = 0; i < r; i++) {
-        int64_t raw = perm->dtype == TX_INT32 ? ((const int32_t *)perm->data)[i]
-                                              : ((const int64_t *)perm->data)[i];
+        int64_t raw = tx__index_at(perm, (int64_t)i);
         /* TensorFlow keeps perm as int32; the low 32 bits of an int64 entry, as signed, count. */
         int64_t d = (int64_t)(uint32_t)(uint64_t)raw;
         if (d > INT32_MAX) d -= (int64_t)1 << 32;
@@ -357,10 +355,6 @@ static int64_t block_side(int64_t n, int64_t target) {
     return b < n ? b : n;
 }
 
-/* Elements this wide or wider move as memcpy runs of the generic strided copy; narrower ones of
- * a width without a SIMD kernel go through the tiled tx__transpose2d_any. */
-#define ANY_MAX_WIDTH 512
-
 /* Runs the plan: batches of 2-D transposes (the dispatched kernel of the element width, or the
  * width-generic tiled one), or for very wide elements the generic strided copy, whose memcpy runs
  * are then long enough.  Both split large work over the thread pool.  The plan is of a non-empty
@@ -380,7 +374,7 @@ static void transpose_run(const tx__transpose_plan *pl, char *dst, const char *s
     }
     tx__contiguous_strides(r, odims, w, ostrides);
     int wi = tx__width_index(w);
-    if (wi < 0 && w >= ANY_MAX_WIDTH) {
+    if (wi < 0 && w >= TX_TRANSPOSE_ANY_MAX_WIDTH) {
         tx__copy_nd(dst, src, r, odims, ostrides, src_strides, w);
         return;
     }

@@ -113,8 +113,7 @@ tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor 
                TX_MAX_RANK, n);
     int64_t dims[TX_MAX_RANK];
     for (size_t i = 0; i < n; i++)
-        dims[i] = shape->dtype == TX_INT32 ? ((const int32_t *)shape->data)[i]
-                                           : ((const int64_t *)shape->data)[i];
+        dims[i] = tx__index_at(shape, (int64_t)i);
     char sbuf[TX_DIMS_STR_CAP];
     tx_status st = TX_OK;
     /* TF's rules (reshape_op.h): zero entries are left out of `product` so that a -1 can still

@@ -7,11 +7,6 @@
 
 #include <inttypes.h>
 
-/* Element i of a validated 1-D int32/int64 index tensor. */
-static int64_t index_at(const tx_tensor *t, size_t i) {
-    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
-}
-
 /* TF's SharedSliceValidation: every check, in TF's order, before anything is allocated. */
 static tx_status validate(const tx_tensor *input, const tx_tensor *begin, const tx_tensor *size,
                           int64_t *b, int64_t *s) {
@@ -34,8 +29,8 @@ static tx_status validate(const tx_tensor *input, const tx_tensor *begin, const 
                         tx__format_dims(ss, sizeof ss, size->rank, size->dims));
     }
     for (size_t i = 0; i < r; i++) {
-        b[i] = index_at(begin, i);
-        s[i] = index_at(size, i);
+        b[i] = tx__index_at(begin, i);
+        s[i] = tx__index_at(size, i);
         /* -1 takes the rest of the dim.  A begin so negative that D - begin overflows is refused
          * by the begin check below, so the -1 is left as it is then. */
         int64_t rest;

@@ -24,10 +24,6 @@ static tx_status check_int_tensor(const char *op, const char *what, const tx_ten
     return TX_OK;
 }
 
-static int64_t int_at(const tx_tensor *t, int64_t i) {
-    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
-}
-
 /* Checks that t is an int32/int64 matrix of shape [m, 2]. */
 static tx_status check_pairs(const char *op, const char *what, const tx_tensor *t, int64_t m) {
     TX_TRY(check_int_tensor(op, what, t));
@@ -74,9 +70,9 @@ static tx_status read_sb_args(const char *op, const tx_tensor *input, const tx_t
     TX_TRY(check_pairs(op, pairs_name, pairs, m));
     a->m = (size_t)m;
     for (int64_t i = 0; i < m; i++) {
-        a->block[i] = int_at(block_shape, i);
-        a->pairs[2 * i] = int_at(pairs, 2 * i);
-        a->pairs[2 * i + 1] = int_at(pairs, 2 * i + 1);
+        a->block[i] = tx__index_at(block_shape, i);
+        a->pairs[2 * i] = tx__index_at(pairs, 2 * i);
+        a->pairs[2 * i + 1] = tx__index_at(pairs, 2 * i + 1);
     }
     return TX_OK;
 }
@@ -164,8 +160,9 @@ static int64_t crop_source(int64_t j, int64_t cs, int64_t full, tx_oob_policy oo
     bool over = __builtin_add_overflow(j, cs, &p); /* j >= 0: only upwards */
     if (!over && p >= 0 && p < full) return p;
     switch (oob) {
-    case TX_OOB_CLAMP: return over || p >= full ? full - 1 : 0;
-    case TX_OOB_WRAP: return (j % full + (cs % full + full) % full) % full; /* no overflow */
+    case TX_OOB_CLAMP: return over ? full - 1 : tx__clamp_index(p, full);
+    case TX_OOB_WRAP: /* (j + cs) mod full without forming j + cs, which may overflow */
+        return tx__wrap_index(tx__wrap_index(j, full) + tx__wrap_index(cs, full), full);
     default: return -1;
     }
 }
@@ -322,7 +319,7 @@ static tx_status legacy_args(const char *op, const tx_tensor *input, const tx_te
     TX_TRY(check_pairs(op, pairs_name, pairs, 2));
     a->m = 2;
     a->block[0] = a->block[1] = block_size;
-    for (int64_t i = 0; i < 4; i++) a->pairs[i] = int_at(pairs, i);
+    for (int64_t i = 0; i < 4; i++) a->pairs[i] = tx__index_at(pairs, i);
     return TX_OK;
 }
 
@@ -359,7 +356,7 @@ tx_status tx_batch_to_space_oob(const tx_tensor *input, const tx_tensor *crops, 
  * here with clean errors instead of numpy's division by zero or wrap-around. */
 static tx_status int32_value(const char *op, const char *what, const tx_tensor *t, int64_t i,
                              int64_t min, int64_t *v) {
-    *v = int_at(t, i);
+    *v = tx__index_at(t, i);
     TX_REQUIRE(*v >= min && *v <= INT32_MAX, TX_INVALID_ARGUMENT,
                "%s: %s entry %" PRId64 " = %" PRId64 " must be in [%" PRId64 ", %d]", op, what, i,
                *v, min, INT32_MAX);
@@ -413,9 +410,9 @@ tx_status tx_required_space_to_batch_paddings(const tx_tensor *input_shape,
     tx_tensor *pad = outs[0], *crop = outs[1];
     int32_t *pv = (int32_t *)pad->data, *cv = (int32_t *)crop->data;
     for (int64_t i = 0; i < m; i++) {
-        int64_t in = int_at(input_shape, i), blk = int_at(block_shape, i);
-        int64_t b0 = base_paddings ? int_at(base_paddings, 2 * i) : 0;
-        int64_t b1 = base_paddings ? int_at(base_paddings, 2 * i + 1) : 0;
+        int64_t in = tx__index_at(input_shape, i), blk = tx__index_at(block_shape, i);
+        int64_t b0 = base_paddings ? tx__index_at(base_paddings, 2 * i) : 0;
+        int64_t b1 = base_paddings ? tx__index_at(base_paddings, 2 * i + 1) : 0;
         int64_t extra = (blk - (in + b0 + b1) % blk) % blk;
         pv[2 * i] = (int32_t)b0;
         pv[2 * i + 1] = (int32_t)(b1 + extra);

@@ -31,10 +31,6 @@ typedef struct dense_spec {
 
 static const char *const OP = "strided_slice";
 
-static int64_t index_at(const tx_tensor *t, size_t i) {
-    return tx__index_value(t->data, tx_dtype_size(t->dtype), (int64_t)i);
-}
-
 static bool bit(uint32_t mask, size_t i) { return i < 32 && ((mask >> i) & 1u); }
 
 static tx_status check_spec_tensors(const tx_tensor *begin, const tx_tensor *end,
@@ -114,9 +110,9 @@ static tx_status build_dense(dense_spec *ds, size_t input_rank, const tx_tensor 
                                 "%s: index out of range using input dim %zu; input has only %zu dims",
                                 OP, full, input_rank);
             }
-            ds->begin[full] = index_at(begin, i);
-            ds->end[full] = index_at(end, i);
-            ds->strides[full] = index_at(strides, i);
+            ds->begin[full] = tx__index_at(begin, i);
+            ds->end[full] = tx__index_at(end, i);
+            ds->strides[full] = tx__index_at(strides, i);
             ds->begin_mask[full] = bit(begin_mask, i);
             ds->end_mask[full] = bit(end_mask, i);
             if (bit(shrink_axis_mask, i)) {

@@ -10,10 +10,6 @@
 
 #include <inttypes.h>
 
-static int64_t index_at(const tx_tensor *t, int64_t i) {
-    return t->dtype == TX_INT32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
-}
-
 tx_status tx_string_tensor_pack(const tx_tensor *begins, const tx_tensor *ends,
                                 const tx_tensor *symbols, tx_tensor **out) {
     static const char *op = "string_tensor_pack";
@@ -42,7 +38,7 @@ tx_status tx_string_tensor_pack(const tx_tensor *begins, const tx_tensor *ends,
     const int64_t n = begins->numel, nsym = symbols->numel;
     int64_t lo = nsym, hi = 0; /* the byte span that non-empty strings use */
     for (int64_t i = 0; i < n; i++) {
-        int64_t b = index_at(begins, i), e = index_at(ends, i);
+        int64_t b = tx__index_at(begins, i), e = tx__index_at(ends, i);
         TX_REQUIRE(b >= 0, TX_INVALID_ARGUMENT, "%s: begins[%" PRId64 "] = %" PRId64 " is negative",
                    op, i, b);
         TX_REQUIRE(e >= b, TX_INVALID_ARGUMENT,
@@ -64,7 +60,7 @@ tx_status tx_string_tensor_pack(const tx_tensor *begins, const tx_tensor *ends,
     if (span) memcpy(bytes, (const char *)symbols->data + lo, span);
     tx_string *rec = (tx_string *)t->data;
     for (int64_t i = 0; i < n; i++) {
-        int64_t b = index_at(begins, i), e = index_at(ends, i);
+        int64_t b = tx__index_at(begins, i), e = tx__index_at(ends, i);
         rec[i].size = (uint64_t)(e - b);
         rec[i].data = e > b ? bytes + (b - lo) : "";
     }

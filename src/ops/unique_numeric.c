@@ -10,6 +10,7 @@
  * opening comment): -0.0 == 0.0 for float32 and float64 only, and every NaN a value of its own.
  * The op itself is unique.c. */
 #include "ops/unique.h"
+#include "core/tuning.h"
 #include "dispatch/dispatch.h"
 #include "exec/pool.h"
 
@@ -262,12 +263,6 @@ static inline __attribute__((always_inline)) void chunk_scan(chunk_t *c, const c
     c->pos = c->end;
 }
 
-/* Elements per block of the 4-byte scan: its ids stay in L1 between the lookup and the counting. */
-#define PROBE_BLOCK 1024
-/* From this many idx bytes in a chunk on, idx is written with streaming stores (it is too large to
- * stay in cache; they save reading each line first). */
-#define PROBE_STREAM_BYTES ((int64_t)1 << 20)
-
 /* Counts ids[0, m) and writes them to idx[b, b + m). */
 static void put_block(chunk_t *c, const int32_t *ids, int64_t m, void *idx, int64_t b, bool i64,
                       const tx__kernels *kern, bool stream) {
@@ -288,12 +283,14 @@ static void put_block(chunk_t *c, const int32_t *ids, int64_t m, void *idx, int6
  * table lacks (a new value; a NaN, never in the table) goes through chunk_find. */
 static void chunk_scan_probe32(chunk_t *c, const char *x, void *idx, int kind, bool i64,
                                const tx__kernels *kern) {
-    int32_t ids[PROBE_BLOCK] __attribute__((aligned(64)));
+    int32_t ids[TX_UNIQUE_PROBE_BLOCK] __attribute__((aligned(64)));
     const tx__probe32_fn probe = c->bits <= 31 ? kern->probe32 : tx__probe32_scalar;
-    const bool neg_zero = kind == K_F32, stream = (c->end - c->pos) * (i64 ? 8 : 4) >= PROBE_STREAM_BYTES;
+    const bool neg_zero = kind == K_F32;
+    const bool stream = (c->end - c->pos) * (i64 ? 8 : 4) >= TX_UNIQUE_PROBE_STREAM_BYTES;
     const uint32_t *xv = (const uint32_t *)(const void *)x;
     while (c->pos < c->end) {
-        const int64_t b = c->pos, m = c->end - b < PROBE_BLOCK ? c->end - b : PROBE_BLOCK;
+        const int64_t b = c->pos;
+        const int64_t m = c->end - b < TX_UNIQUE_PROBE_BLOCK ? c->end - b : TX_UNIQUE_PROBE_BLOCK;
         int64_t j = 0;
         bool full = false;
         while (j < m) {
@@ -388,15 +385,6 @@ static int key_kind_of(tx_dtype t) {
     }
 }
 
-/* Below this many elements one chunk does it all (waking a worker costs more). */
-#define UNIQUE_PARALLEL_MIN ((int64_t)1 << 16)
-/* A chunk with more values than this makes the scan single-threaded (see run_chunks). */
-#define UNIQUE_PARALLEL_MAX_VALUES ((int64_t)1 << 16)
-/* Values a chunk starts with room for (a chunk that needs more grows: see run_chunks). */
-#define UNIQUE_START_VALUES 1024
-/* Elements chunk 0 scans alone before the others start (at most an eighth of its chunk). */
-#define UNIQUE_SEED ((int64_t)1 << 16)
-
 /* Runs every chunk from pos to end, growing those that fill up, until all are done.  Many
  * distinct values make chunk 0 go on alone over the rest of x (k becomes 1). */
 static tx_status run_chunks(const char *op, scan_job *j, int64_t *starts, int *k, int64_t n) {
@@ -407,7 +395,8 @@ static tx_status run_chunks(const char *op, scan_job *j, int64_t *starts, int *k
         /* Many distinct values: the merge and the idx rewrite would cost more than the threads
          * save, so chunk 0 goes on alone over all of x (overwriting the others' idx). */
         bool many = false, more = false;
-        for (int c = 0; c < *k; c++) many |= chunks[c].pos < chunks[c].end && chunks[c].vcap >= UNIQUE_PARALLEL_MAX_VALUES;
+        for (int c = 0; c < *k; c++)
+            many |= chunks[c].pos < chunks[c].end && chunks[c].vcap >= TX_UNIQUE_PARALLEL_MAX_VALUES;
         if (*k > 1 && many) {
             for (int c = 1; c < *k; c++) chunk_free(&chunks[c]);
             *k = j->nchunks = 1;
@@ -419,7 +408,7 @@ static tx_status run_chunks(const char *op, scan_job *j, int64_t *starts, int *k
             /* 4x, or (one chunk, a sixteenth of it scanned) room for as many values as the part
              * scanned suggests if more: one step instead of rehashing millions of values every 4x
              * when most values are distinct; at most one per element.  Several chunks grow 4x up
-             * to UNIQUE_PARALLEL_MAX_VALUES.  `len` bounds the values: the seed's and one per
+             * to TX_UNIQUE_PARALLEL_MAX_VALUES.  `len` bounds the values: the seed's and one per
              * element. */
             const int64_t len = ch->end - starts[c] + ch->seeded, seen = ch->pos - starts[c];
             const double guess = 1.25 * (double)ch->used / (double)(seen > 0 ? seen : 1) * (double)len;
@@ -449,14 +438,15 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
     int k = 1;
     starts[0] = 0;
     starts[1] = n;
-    if (n >= UNIQUE_PARALLEL_MIN && tx_num_threads() > 1)
-        k = tx__parallel_split(n, UNIQUE_PARALLEL_MIN / 2, tx_num_threads(), starts);
+    if (n >= TX_UNIQUE_PARALLEL_MIN && tx_num_threads() > 1)
+        k = tx__parallel_split(n, TX_UNIQUE_PARALLEL_MIN / 2, tx_num_threads(), starts);
     memset(chunks, 0, sizeof chunks);
     tx_status st = TX_OK;
     for (int c = 0; c < k && st == TX_OK; c++) {
         chunks[c].pos = chunks[c].end = starts[c]; /* chunks 1.. wait for the seed */
         const int64_t len = starts[c + 1] - starts[c];
-        st = chunk_grow(op, &chunks[c], len < UNIQUE_START_VALUES ? len : UNIQUE_START_VALUES, kind);
+        int64_t start = len < TX_UNIQUE_START_VALUES ? len : TX_UNIQUE_START_VALUES;
+        st = chunk_grow(op, &chunks[c], start, kind);
         if (st == TX_OK && len >= (int64_t)DENSE_KEYS && (kind == K_U8 || kind == K_U16)) {
             chunks[c].dense = tx__alloc(DENSE_KEYS * sizeof *chunks[c].dense, op);
             if (chunks[c].dense == NULL) st = TX_RESOURCE_EXHAUSTED;
@@ -465,7 +455,7 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
     }
     scan_job j = {chunks, x->data, idx, kind, i64, tx__kernels_get(), starts, k};
     if (st == TX_OK && k > 1) {
-        chunks[0].end = starts[1] / 8 < UNIQUE_SEED ? starts[1] / 8 : UNIQUE_SEED;
+        chunks[0].end = starts[1] / 8 < TX_UNIQUE_SEED ? starts[1] / 8 : TX_UNIQUE_SEED;
         st = run_chunks(op, &j, starts, &k, n);
     }
     chunks[0].end = starts[1];
@@ -476,7 +466,8 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
         chunk_t *ch = &chunks[c];
         ch->end = starts[c + 1];
         ch->seeded = seeded;
-        if (seeded + UNIQUE_START_VALUES > ch->vcap) st = chunk_grow(op, ch, seeded + UNIQUE_START_VALUES, kind);
+        if (seeded + TX_UNIQUE_START_VALUES > ch->vcap)
+            st = chunk_grow(op, ch, seeded + TX_UNIQUE_START_VALUES, kind);
         for (int64_t v = 0; v < seeded && st == TX_OK; v++) {
             const int64_t id = chunk_find(ch, chunks[0].vkey[v], chunks[0].vfirst[v], kind);
             assert(id == v);

@@ -8,31 +8,8 @@
 #include "kernels/scalar/convert.h"
 #include "kernels/cast_simd.h"
 
-/* Storage type of each dtype. */
-#define CT_BOOL uint8_t
-#define CT_INT8 int8_t
-#define CT_UINT8 uint8_t
-#define CT_INT16 int16_t
-#define CT_UINT16 uint16_t
-#define CT_INT32 int32_t
-#define CT_UINT32 uint32_t
-#define CT_INT64 int64_t
-#define CT_UINT64 uint64_t
-#define CT_FLOAT16 uint16_t
-#define CT_BFLOAT16 uint16_t
-#define CT_FLOAT32 float
-#define CT_FLOAT64 double
-#define CT_COMPLEX64 tx__c64
-#define CT_COMPLEX128 tx__c128
-#define CT_QINT8 int8_t
-#define CT_QUINT8 uint8_t
-#define CT_QINT16 int16_t
-#define CT_QUINT16 uint16_t
-#define CT_QINT32 int32_t
-#define CT_FLOAT8_E5M2 uint8_t
-#define CT_FLOAT8_E4M3FN uint8_t
-#define CT_INT4 int8_t
-#define CT_UINT4 uint8_t
+/* The conversion rules, one set per rules tag of dtypes.def (its last column): how a value is
+ * read from and written to each kind of storage.  The storage C types come from dtypes.def. */
 
 /* How a source element is read: its value and its kind (I integer, F real floating, C complex).
  * A bool byte other than 0 reads as true. */
@@ -51,11 +28,6 @@
 #define LD_FLOAT64(x) (x)
 #define LD_COMPLEX64(x) (x)
 #define LD_COMPLEX128(x) (x)
-#define LD_QINT8(x) (x)
-#define LD_QUINT8(x) (x)
-#define LD_QINT16(x) (x)
-#define LD_QUINT16(x) (x)
-#define LD_QINT32(x) (x)
 #define LD_FLOAT8_E5M2(x) tx__e5m2_to_f32(x)
 #define LD_FLOAT8_E4M3FN(x) tx__e4m3fn_to_f32(x)
 /* Storage is normalised, but only the low nibble is the value (ml_dtypes ignores the rest). */
@@ -77,11 +49,6 @@
 #define KIND_FLOAT64 F
 #define KIND_COMPLEX64 C
 #define KIND_COMPLEX128 C
-#define KIND_QINT8 I
-#define KIND_QUINT8 I
-#define KIND_QINT16 I
-#define KIND_QUINT16 I
-#define KIND_QINT32 I
 #define KIND_FLOAT8_E5M2 F
 #define KIND_FLOAT8_E4M3FN F
 #define KIND_INT4 I
@@ -150,50 +117,48 @@
 #define CV_C_INT4(c) CV_F_INT4((c).re)
 #define CV_C_UINT4(c) CV_F_UINT4((c).re)
 
-/* Quantized targets convert as their storage. */
-#define CV_I_QINT8 CV_I_INT8
-#define CV_I_QUINT8 CV_I_UINT8
-#define CV_I_QINT16 CV_I_INT16
-#define CV_I_QUINT16 CV_I_UINT16
-#define CV_I_QINT32 CV_I_INT32
-#define CV_F_QINT8 CV_F_INT8
-#define CV_F_QUINT8 CV_F_UINT8
-#define CV_F_QINT16 CV_F_INT16
-#define CV_F_QUINT16 CV_F_UINT16
-#define CV_F_QINT32 CV_F_INT32
-#define CV_C_QINT8 CV_C_INT8
-#define CV_C_QUINT8 CV_C_UINT8
-#define CV_C_QINT16 CV_C_INT16
-#define CV_C_QUINT16 CV_C_UINT16
-#define CV_C_QINT32 CV_C_INT32
-
 #define CONV(K, D, v) CONV_(K, D, v)
 #define CONV_(K, D, v) CV_##K##_##D(v)
 
-/* Every (source, target) pair, without recursive macro expansion. */
-#define TARGETS(X, S)                                                                            \
-    X(S, BOOL) X(S, INT8) X(S, UINT8) X(S, INT16) X(S, UINT16) X(S, INT32) X(S, UINT32)          \
-    X(S, INT64) X(S, UINT64) X(S, FLOAT16) X(S, BFLOAT16) X(S, FLOAT32) X(S, FLOAT64)            \
-    X(S, COMPLEX64) X(S, COMPLEX128) X(S, QINT8) X(S, QUINT8) X(S, QINT16) X(S, QUINT16)         \
-    X(S, QINT32) X(S, FLOAT8_E5M2) X(S, FLOAT8_E4M3FN) X(S, INT4) X(S, UINT4)
-#define PAIRS(X)                                                                                 \
-    TARGETS(X, BOOL) TARGETS(X, INT8) TARGETS(X, UINT8) TARGETS(X, INT16) TARGETS(X, UINT16)     \
-    TARGETS(X, INT32) TARGETS(X, UINT32) TARGETS(X, INT64) TARGETS(X, UINT64)                    \
-    TARGETS(X, FLOAT16) TARGETS(X, BFLOAT16) TARGETS(X, FLOAT32) TARGETS(X, FLOAT64)             \
-    TARGETS(X, COMPLEX64) TARGETS(X, COMPLEX128) TARGETS(X, QINT8) TARGETS(X, QUINT8)            \
-    TARGETS(X, QINT16) TARGETS(X, QUINT16) TARGETS(X, QINT32) TARGETS(X, FLOAT8_E5M2)            \
-    TARGETS(X, FLOAT8_E4M3FN) TARGETS(X, INT4) TARGETS(X, UINT4)
+/* Every (source, target) pair of castable dtypes, generated from dtypes.def by expanding its list
+ * once per source: F(S, source C type, source rules, D, target C type, target rules).  A macro
+ * cannot expand inside itself, so a row leaves "DTYPES_IF_<kind> ()" behind, which names the
+ * list only when EXPAND rescans the finished outer expansion; string (no numeric cast) names
+ * EAT instead, as a source and as a target. */
+#define EXPAND(...) __VA_ARGS__
+#define UNPACK(...) __VA_ARGS__
+#define EMPTY()
+#define EAT(...)
+#define DTYPES_IF_BOOL() TX__DTYPES
+#define DTYPES_IF_SIGNED() TX__DTYPES
+#define DTYPES_IF_UNSIGNED() TX__DTYPES
+#define DTYPES_IF_FLOAT() TX__DTYPES
+#define DTYPES_IF_COMPLEX() TX__DTYPES
+#define DTYPES_IF_QUANTIZED() TX__DTYPES
+#define DTYPES_IF_STRING() EAT
+#define CELL_IF_BOOL(...) PAIR_CALL(__VA_ARGS__)
+#define CELL_IF_SIGNED(...) PAIR_CALL(__VA_ARGS__)
+#define CELL_IF_UNSIGNED(...) PAIR_CALL(__VA_ARGS__)
+#define CELL_IF_FLOAT(...) PAIR_CALL(__VA_ARGS__)
+#define CELL_IF_COMPLEX(...) PAIR_CALL(__VA_ARGS__)
+#define CELL_IF_QUANTIZED(...) PAIR_CALL(__VA_ARGS__)
+#define CELL_IF_STRING(...)
+#define PAIR_CALL(F, S, cs, rs, D, cd, rd) F(S, cs, rs, D, cd, rd)
+#define PAIR_CELL(src, D, name, cd, size, kind, descr, rd) CELL_IF_##kind(UNPACK src, D, cd, rd)
+#define PAIR_ROW(F, S, name, cs, size, kind, descr, rs)                                          \
+    DTYPES_IF_##kind EMPTY() ()(PAIR_CELL, (F, S, cs, rs))
+#define PAIRS(F) EXPAND(TX__DTYPES(PAIR_ROW, F))
 
-#define DEFINE_CAST(S, D)                                                                        \
+#define DEFINE_CAST(S, cs, rs, D, cd, rd)                                                        \
     static void cast_##S##_##D(void *dst, const void *src, int64_t n) {                          \
-        const CT_##S *restrict s = (const CT_##S *)src;                                          \
-        CT_##D *restrict d = (CT_##D *)dst;                                                      \
-        for (int64_t i = 0; i < n; i++) d[i] = CONV(KIND_##S, D, LD_##S(s[i]));                  \
+        const cs *restrict s = (const cs *)src;                                                  \
+        cd *restrict d = (cd *)dst;                                                              \
+        for (int64_t i = 0; i < n; i++) d[i] = CONV(KIND_##rs, rd, LD_##rs(s[i]));               \
     }
 PAIRS(DEFINE_CAST)
 #undef DEFINE_CAST
 
-#define ENTRY(S, D) [TX_##S][TX_##D] = cast_##S##_##D,
+#define ENTRY(S, cs, rs, D, cd, rd) [TX_##S][TX_##D] = cast_##S##_##D,
 static const tx__cast_fn table[TX__CAST_IDS][TX__CAST_IDS] = {PAIRS(ENTRY)};
 #undef ENTRY
 

@@ -197,8 +197,8 @@ static inline uint8_t tx__wrap_u4(uint64_t v) { return (uint8_t)(v & 0xFu); }
 /* Converts n contiguous elements; src and dst do not overlap. */
 typedef void (*tx__cast_fn)(void *dst, const void *src, int64_t n);
 
-/* Table size: TF DataType numbers run up to 30 (uint4). */
-#define TX__CAST_IDS 31
+/* Table size: one entry per TF DataType number. */
+#define TX__CAST_IDS TX__DTYPE_ID_LIMIT
 
 /* The portable (from, to) kernel for two dtypes, NULL when the pair has no conversion (string).
  * Quantized types convert as their integer storage.  A SIMD dispatch layer may later override

@@ -9,18 +9,6 @@
 
 #include "core/internal.h"
 
-/* An out-of-range index v (dim > 0) under TX_OOB_WRAP: v mod dim in [0, dim), Python's rule for
- * negatives.  No overflow: |v % dim| < dim. */
-static inline int64_t tx__wrap_index(int64_t v, int64_t dim) {
-    int64_t r = v % dim;
-    return r < 0 ? r + dim : r;
-}
-
-/* v clamped into [0, dim - 1] (dim > 0), for TX_OOB_CLAMP. */
-static inline int64_t tx__clamp_index(int64_t v, int64_t dim) {
-    return v < 0 ? 0 : v >= dim ? dim - 1 : v;
-}
-
 /* gather: out is [nbatch, nouter, n, slice], params [nbatch, nouter, dim, slice], indices
  * [nbatch, n] (signed integers of index_width bytes: 2, 4 or 8, TF's int16/int32/int64
  * Tindices), slice `slice_bytes` bytes.  Under TX_OOB_ERROR every
