@@ -38,8 +38,11 @@ for t in "${targets[@]}"; do
   # ops_diff reads the ops seeds too (the same encoding).
   seeds=("fuzz/corpora/$t")
   [ "$t" = ops_diff ] && seeds+=(fuzz/corpora/ops)
+  # A hang is a call past 10 s; ops_diff makes each call up to six times (CPU levels x threads).
+  timeout=10
+  [ "$t" = ops_diff ] && timeout=60
   # shellcheck disable=SC2086
-  if "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=$timeout -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$t-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} ${TX_FUZZ_FLAGS:-} "$build/corpus/$t" "${seeds[@]}" \
       >"$build/fuzz_$t.log" 2>&1; then
     echo "   ok in $(( $(date +%s) - start ))s: $(grep -E '^stat::number_of_executed_units' "$build/fuzz_$t.log" | awk '{print $2}') runs," \
