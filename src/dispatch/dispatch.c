@@ -13,7 +13,7 @@
 static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
 static tx__kernels tables[TX_ISA_AVX512 + 1];
 
-/* One kernel into its slot; the per-width slots by the width's index. */
+/* One kernel into its slot: the per-width slots by the width's index, the cast slots by pair. */
 static void put_bulk_copy(tx__kernels *k, size_t w, tx__bulk_copy_fn fn) {
     (void)w;
     k->bulk_copy = fn;
@@ -39,6 +39,21 @@ static void put_transpose2d(tx__kernels *k, size_t w, tx__transpose2d_fn fn) {
     if (i >= 0) k->transpose2d[i] = fn;
 }
 
+static void put_cast(tx__kernels *k, size_t pair, tx__cast_fn fn) {
+    if (pair < TX__CP_COUNT) k->cast[pair] = fn;
+}
+static void put_cast_stream(tx__kernels *k, size_t pair, tx__cast_fn fn) {
+    if (pair < TX__CP_COUNT) k->cast_stream[pair] = fn;
+}
+static void put_byteswap(tx__kernels *k, size_t w, tx__cast_fn fn) {
+    int i = tx__swap_index(w);
+    if (i >= 0) k->byteswap[i] = fn;
+}
+static void put_byteswap_stream(tx__kernels *k, size_t w, tx__cast_fn fn) {
+    int i = tx__swap_index(w);
+    if (i >= 0) k->byteswap_stream[i] = fn;
+}
+
 /* Every kernel of `level` (the lines of the family lists, kernels/<family>.inc), over what the
  * levels below put there. */
 static void fill_level(tx__kernels *k, tx_isa_level level) {
@@ -47,21 +62,8 @@ static void fill_level(tx__kernels *k, tx_isa_level level) {
 #include "kernels/copy.inc"
 #include "kernels/transpose.inc"
 #include "kernels/hash_probe.inc"
+#include "kernels/cast.inc"
 #undef TX__KERNEL
-    switch (level) {
-    case TX_ISA_SCALAR:
-        k->cast = tx__cast_simd_scalar;
-        break;
-#ifdef TX_HAVE_X86_SIMD
-    case TX_ISA_AVX2:
-        k->cast = tx__cast_simd_avx2;
-        break;
-    case TX_ISA_AVX512:
-        k->cast = tx__cast_simd_avx512;
-        break;
-#endif
-    default: break;
-    }
 }
 
 /* Table lv: the scalar kernels, then each level up to lv that the CPU has. */

@@ -10,7 +10,7 @@
 #include "core/internal.h"
 #include "kernels/copy.h"
 #include "kernels/transpose.h"
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 #include "kernels/hash_probe.h"
 
 /* Index of an element width in the per-width arrays below (1, 2, 4, 8, 16 -> 0..4); -1 otherwise. */
@@ -33,7 +33,10 @@ typedef struct tx__kernels {
     tx__reverse_fn copy_reversed[TX_NUM_WIDTHS];  /* dst[k] = src[-k], by element width */
     tx__reverse_fn copy_reversed_stream[TX_NUM_WIDTHS]; /* the same with streaming stores */
     tx__transpose2d_fn transpose2d[TX_NUM_WIDTHS]; /* 2-D transposes, by element width */
-    tx__cast_simd cast;                           /* hot cast pairs, decode_raw byte swaps */
+    tx__cast_fn cast[TX__CP_COUNT];               /* the hot cast pairs, by tx__cast_pair */
+    tx__cast_fn cast_stream[TX__CP_COUNT];        /* the same with streaming stores */
+    tx__cast_fn byteswap[TX__SWAP_WIDTHS];        /* decode_raw's byte swaps, by tx__swap_index */
+    tx__cast_fn byteswap_stream[TX__SWAP_WIDTHS]; /* the same with streaming stores */
     tx__probe32_fn probe32;                       /* unique's hash lookups, keys of <= 4 bytes */
 } tx__kernels;
 

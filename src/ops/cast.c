@@ -54,11 +54,11 @@ static int64_t grain_for(size_t a, size_t b) {
     return g > 0 ? g : 1;
 }
 
-/* The CPU level's kernel for a hot pair (kernels/cast_simd.h): streaming stores when the output
+/* The CPU level's kernel for a hot pair (kernels/cast.h): streaming stores when the output
  * cannot stay in the caches anyway. */
 static tx__cast_fn hot_kernel(int pair, size_t out_bytes) {
-    const tx__cast_simd *k = &tx__kernels_get()->cast;
-    return (int64_t)out_bytes >= TX_STREAM_MIN_BYTES ? k->cast_nt[pair] : k->cast[pair];
+    const tx__kernels *k = tx__kernels_get();
+    return (int64_t)out_bytes >= TX_STREAM_MIN_BYTES ? k->cast_stream[pair] : k->cast[pair];
 }
 
 static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {

@@ -205,8 +205,8 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
                     (int64_t)t->nbytes >= TX_STREAM_MIN_BYTES, out_type == TX_BOOL, packed,
                     NULL, NULL, K->bulk_copy};
     if (swap) {
-        j.swap_plain = K->cast.swap[tx__swap_index(part)];
-        j.swap_stream = K->cast.swap_nt[tx__swap_index(part)];
+        j.swap_plain = K->byteswap[tx__swap_index(part)];
+        j.swap_stream = K->byteswap_stream[tx__swap_index(part)];
     }
     if (row > 0) tx__parallel_for(t->numel, ((int64_t)256 << 10) / size, decode_piece, &j);
     *out = t;
@@ -261,7 +261,7 @@ tx_status tx_encode_raw(const tx_tensor *x, int little_endian, tx_tensor **out) 
         const size_t part = kind == TX_KIND_COMPLEX ? size / 2 : size;
         const bool swap = part > 1 && (little_endian != 0) != (TX_HOST_LITTLE_ENDIAN != 0);
         encode_job j = {bytes, x->data, part,
-                        swap ? tx__kernels_get()->cast.swap[tx__swap_index(part)] : NULL,
+                        swap ? tx__kernels_get()->byteswap[tx__swap_index(part)] : NULL,
                         x->dtype == TX_BOOL};
         tx__parallel_for((int64_t)(x->nbytes / part), ((int64_t)256 << 10) / (int64_t)part,
                          encode_piece, &j);

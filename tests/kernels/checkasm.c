@@ -25,7 +25,8 @@ typedef struct kernel kernel;
 struct kernel {
     tx_isa_level level;
     const char *slot;
-    size_t width; /* element width, 0 for the slots without one */
+    size_t width; /* the key: element width (0 for the slots without one) or cast pair */
+    const char *key;  /* the key as the list spells it */
     const char *name;
     any_fn fn;
     void (*check)(const kernel *);
@@ -39,15 +40,22 @@ struct kernel {
 static const kernel *current;
 static long failures, checks;
 
+/* The key as printed: w<width>, the cast pair's name, or - for none. */
+static const char *key_label(const kernel *k, char *buf, size_t cap) {
+    if (strncmp(k->key, "TX__CP_", 7) == 0) snprintf(buf, cap, "%s", k->key + 7);
+    else if (k->width) snprintf(buf, cap, "w%zu", k->width);
+    else snprintf(buf, cap, "-");
+    return buf;
+}
+
 static void fail(const char *fmt, ...) {
     failures++;
     if (failures > 50) return;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "FAIL %s (%s, %s", current->name, tx_isa_level_name(current->level),
-            current->slot);
-    if (current->width) fprintf(stderr, ", w%zu", current->width);
-    fprintf(stderr, "): ");
+    char key[32];
+    fprintf(stderr, "FAIL %s (%s, %s, %s): ", current->name, tx_isa_level_name(current->level),
+            current->slot, key_label(current, key, sizeof key));
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -426,6 +434,122 @@ static any_fn get_probe32(const tx__kernels *t, size_t w) {
     return (any_fn)t->probe32;
 }
 
+/* ---- cast family (kernels/cast.h) -------------------------------------------------------------- */
+
+/* One element of each pair by the rules of kernels/scalar/convert.h, and a byte reversal. */
+#define CAST_ONE(NAME, TIN, TOUT, EXPR)                                                          \
+    static void one_##NAME(unsigned char *d, const unsigned char *s) {                           \
+        TIN x;                                                                                   \
+        memcpy(&x, s, sizeof x);                                                                 \
+        TOUT y = EXPR;                                                                           \
+        memcpy(d, &y, sizeof y);                                                                 \
+    }
+CAST_ONE(f32_f16, float, uint16_t, tx__f32_to_f16(x))
+CAST_ONE(f16_f32, uint16_t, float, tx__f16_to_f32(x))
+CAST_ONE(f32_bf16, float, uint16_t, tx__f32_to_bf16(x))
+CAST_ONE(bf16_f32, uint16_t, float, tx__bf16_to_f32(x))
+CAST_ONE(f32_i32, float, int32_t, tx__cvtt_i32(x))
+CAST_ONE(i32_f32, int32_t, float, (float)x)
+CAST_ONE(f64_f32, double, float, (float)x)
+CAST_ONE(u8_f32, uint8_t, float, (float)x)
+CAST_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
+
+typedef struct cast_rule {
+    size_t in, out;
+    void (*one)(unsigned char *d, const unsigned char *s); /* NULL: reverse the bytes */
+} cast_rule;
+
+static const cast_rule CAST_RULES[TX__CP_COUNT] = {
+    [TX__CP_F32_F16] = {4, 2, one_f32_f16},   [TX__CP_F16_F32] = {2, 4, one_f16_f32},
+    [TX__CP_F32_BF16] = {4, 2, one_f32_bf16}, [TX__CP_BF16_F32] = {2, 4, one_bf16_f32},
+    [TX__CP_F32_I32] = {4, 4, one_f32_i32},   [TX__CP_I32_F32] = {4, 4, one_i32_f32},
+    [TX__CP_F64_F32] = {8, 4, one_f64_f32},   [TX__CP_U8_F32] = {1, 4, one_u8_f32},
+    [TX__CP_SAT_F32_U8] = {4, 1, one_sat_f32_u8},
+};
+
+static cast_rule rule_of(const kernel *k) {
+    if (strncmp(k->slot, "byteswap", 8) == 0) return (cast_rule){k->width, k->width, NULL};
+    return CAST_RULES[k->width];
+}
+
+/* Bit patterns where instructions and TF's rules part ways: signed zeros, infinities, quiet and
+ * signalling NaNs with payloads, subnormals, the edges of each target's range and rounding ties. */
+static const uint16_t SPECIAL16[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfd55,
+                                     0x0001, 0x83ff, 0x7f80, 0x7f81, 0xff80, 0x7fc0, 0xffff};
+static const uint32_t SPECIAL32[] = {
+    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffc12345,
+    0x7fffffff, 0x00000001, 0x807fffff, 0x4f000000, 0xcf000000, 0x4effffff, 0x437f0000,
+    0x437f8000, 0x437f7fff, 0xbf000000, 0xbf800000, 0x477fe000, 0x477ff000, 0x477fefff,
+    0x33000000, 0x33000001, 0x387fc000, 0x3f808000, 0x3f818000, 0x7f7fffff};
+static const uint64_t SPECIAL64[] = {
+    0x0000000000000000, 0x8000000000000000, 0x7ff0000000000000, 0x7ff0000000000001,
+    0xfff8000000000123, 0x3810000000000000, 0x36a0000000000000, 0x47efffffe0000000,
+    0x47effffff0000000, 0x47efffffefffffff, 0x3ff0000010000000, 0x3ff0000030000000,
+    0x0000000000000001};
+
+/* Random elements of `w` bytes with about one in four replaced by a special pattern. */
+static void fill_cast_input(unsigned char *p, size_t n, size_t w) {
+    fill_random(p, n * w);
+    for (size_t i = 0; i < n; i++) {
+        if (rnd() % 4) continue;
+        const uint64_t r = rnd() >> 3;
+        if (w == 2) memcpy(p + i * w, &SPECIAL16[r % (sizeof SPECIAL16 / 2)], 2);
+        if (w == 4) memcpy(p + i * w, &SPECIAL32[r % (sizeof SPECIAL32 / 4)], 4);
+        if (w == 8) memcpy(p + i * w, &SPECIAL64[r % (sizeof SPECIAL64 / 8)], 8);
+    }
+}
+
+static bool cast_case(const kernel *k, cast_rule r, size_t n, size_t mis) {
+    const size_t smis = (mis * 7 + 5) % 64;
+    unsigned char *sblock = xmalloc(smis + n * r.in), *src = sblock + smis;
+    fill_cast_input(src, n, r.in);
+    dest d = dest_new(n * r.out, mis);
+    for (size_t i = 0; i < n; i++) {
+        if (r.one) r.one(d.want + i * r.out, src + i * r.in);
+        else
+            for (size_t b = 0; b < r.in; b++) d.want[i * r.out + b] = src[i * r.in + r.in - 1 - b];
+    }
+    ((tx__cast_fn)k->fn)(d.got, src, (int64_t)n);
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu dst_mis=%zu src_mis=%zu", n, mis, smis);
+    bool ok = dest_check(&d, what);
+    free(sblock);
+    return ok;
+}
+
+static void check_cast_family(const kernel *k) {
+    const cast_rule r = rule_of(k);
+    /* every count to 3 x 32 lanes and past, then around the streaming threshold's element count */
+    size_t counts[200], nc = 0;
+    for (size_t n = 0; n <= 140; n++) counts[nc++] = n;
+    const size_t more[] = {255, 256, 257, 1000, 4097,
+                           (size_t)TX_STREAM_MIN_BYTES / r.out + 37};
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++) counts[nc++] = more[i];
+    /* on a line, odd (elements off their alignment: no streaming), multiples of the output width
+     * that leave dst off the vector boundary */
+    const size_t miss[] = {0, 1, r.out, 2 * r.out, 3 * r.out, 64 - r.out, 33};
+    for (size_t ci = 0; ci < nc; ci++) {
+        const size_t nm = counts[ci] > 5000 ? 2 : sizeof miss / sizeof *miss;
+        for (size_t mi = 0; mi < nm; mi++)
+            if (!cast_case(k, r, counts[ci], miss[mi])) return;
+    }
+}
+static void check_cast(const kernel *k) { check_cast_family(k); }
+static void check_cast_stream(const kernel *k) { check_cast_family(k); }
+static void check_byteswap(const kernel *k) { check_cast_family(k); }
+static void check_byteswap_stream(const kernel *k) { check_cast_family(k); }
+
+static any_fn get_cast(const tx__kernels *t, size_t pair) { return (any_fn)t->cast[pair]; }
+static any_fn get_cast_stream(const tx__kernels *t, size_t pair) {
+    return (any_fn)t->cast_stream[pair];
+}
+static any_fn get_byteswap(const tx__kernels *t, size_t w) {
+    return (any_fn)t->byteswap[tx__swap_index(w)];
+}
+static any_fn get_byteswap_stream(const tx__kernels *t, size_t w) {
+    return (any_fn)t->byteswap_stream[tx__swap_index(w)];
+}
+
 /* ---- benchmarks -------------------------------------------------------------------------------- */
 
 static double now(void) {
@@ -444,8 +568,9 @@ static void bench_row(const kernel *k, const char *size, double bytes, void (*ru
         double t = now() - t0;
         if (t < best) best = t;
     }
-    char slot[48];
-    if (k->width) snprintf(slot, sizeof slot, "%s[w%zu]", k->slot, k->width);
+    char slot[48], key[32];
+    if (strcmp(key_label(k, key, sizeof key), "-") != 0)
+        snprintf(slot, sizeof slot, "%s[%s]", k->slot, key);
     else snprintf(slot, sizeof slot, "%s", k->slot);
     printf("%-7s %-26s %-36s %-22s %10.2f %8.2f\n", tx_isa_level_name(k->level), slot, k->name,
            size, best * 1e6, bytes / best / 1e9);
@@ -572,14 +697,46 @@ static void bench_probe32(const kernel *k) {
     }
 }
 
+typedef struct cast_args {
+    const kernel *k;
+    unsigned char *dst, *src;
+    int64_t n;
+} cast_args;
+
+static void run_cast(void *p) {
+    cast_args *a = p;
+    ((tx__cast_fn)a->k->fn)(a->dst, a->src, a->n);
+}
+
+/* Outputs of each benchmark size (the rate counts input and output bytes). */
+static void bench_cast_family(const kernel *k) {
+    const cast_rule r = rule_of(k);
+    for (size_t b = 0; b < NBENCH; b++) {
+        const size_t n = BENCH_BYTES[b] / r.out;
+        cast_args a = {k, xmalloc(n * r.out), xmalloc(n * r.in), (int64_t)n};
+        fill_cast_input(a.src, n, r.in);
+        memset(a.dst, 0, n * r.out);
+        char size[48];
+        size_name(size, sizeof size, BENCH_BYTES[b]);
+        bench_row(k, size, (double)(n * (r.in + r.out)), run_cast, &a);
+        free(a.dst);
+        free(a.src);
+    }
+}
+static void bench_cast(const kernel *k) { bench_cast_family(k); }
+static void bench_cast_stream(const kernel *k) { bench_cast_family(k); }
+static void bench_byteswap(const kernel *k) { bench_cast_family(k); }
+static void bench_byteswap_stream(const kernel *k) { bench_cast_family(k); }
+
 /* ---- the lists ----------------------------------------------------------------------------------- */
 
 #define TX__KERNEL(lv, slot, w, fn)                                                              \
-    {TX_ISA_##lv, #slot, (w), #fn, (any_fn)fn, check_##slot, bench_##slot, get_##slot},
+    {TX_ISA_##lv, #slot, (w), #w, #fn, (any_fn)fn, check_##slot, bench_##slot, get_##slot},
 static const kernel KERNELS[] = {
 #include "kernels/copy.inc"
 #include "kernels/transpose.inc"
 #include "kernels/hash_probe.inc"
+#include "kernels/cast.inc"
 };
 #undef TX__KERNEL
 #define NKERNELS (sizeof KERNELS / sizeof *KERNELS)
@@ -654,10 +811,9 @@ int main(int argc, char **argv) {
             k->bench(k);
         } else {
             k->check(k);
-            char width[24] = "-";
-            if (k->width) snprintf(width, sizeof width, "w%zu", k->width);
-            printf("%-4s %-7s %-22s %-4s %s\n", failures == before ? "ok" : "FAIL",
-                   tx_isa_level_name(k->level), k->slot, width, k->name);
+            char key[32];
+            printf("%-4s %-7s %-22s %-10s %s\n", failures == before ? "ok" : "FAIL",
+                   tx_isa_level_name(k->level), k->slot, key_label(k, key, sizeof key), k->name);
         }
         ran++;
     }

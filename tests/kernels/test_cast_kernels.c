@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_cast_kernels.c -- checkasm-style tests of the SIMD cast and byte-swap kernels
- * (src/kernels/cast_simd.h; serving tf.cast, tf.saturate_cast and tf.io.decode_raw): every entry
+ * (src/kernels/cast.h; serving tf.cast, tf.saturate_cast and tf.io.decode_raw): every entry
  * of every CPU level this machine has, plain and streaming-store, against the portable kernel, bit
  * for bit, on random bit patterns mixed with the special values of each rule (NaNs of every
  * payload and sign, +-inf, +-0, subnormals, rounding ties and their neighbours, integer range
@@ -20,7 +20,7 @@
 #include "testutil.h"
 
 #include "dispatch/dispatch.h"
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 #define GUARD 96
 #define GUARD_BYTE 0x5A
@@ -160,9 +160,9 @@ static const kernel_case cases[] = {
 };
 #define NCASES (sizeof cases / sizeof *cases)
 
-static tx__cast_fn kernel_of(const tx__cast_simd *t, const kernel_case *c, bool nt) {
-    if (c->pair >= 0) return nt ? t->cast_nt[c->pair] : t->cast[c->pair];
-    return nt ? t->swap_nt[c->swap_index] : t->swap[c->swap_index];
+static tx__cast_fn kernel_of(const tx__kernels *t, const kernel_case *c, bool nt) {
+    if (c->pair >= 0) return nt ? t->cast_stream[c->pair] : t->cast[c->pair];
+    return nt ? t->byteswap_stream[c->swap_index] : t->byteswap[c->swap_index];
 }
 
 /* A region with an inaccessible page on each side: a source flush against either end faults if a
@@ -237,7 +237,7 @@ static void every_kernel_every_level(void **state) {
                            1023, 1024, 1025, 2047, 4096, 4099, MAX_ELEMS};
     for (size_t i = 0; i < sizeof more / sizeof *more; i++) counts[nc++] = more[i];
     tx_isa_level have = tx_cpu_detected_level();
-    const tx__cast_simd *ref = &tx__kernels_at(TX_ISA_SCALAR)->cast;
+    const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
     int levels = 0;
     for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
         const tx__kernels *K = tx__kernels_at((tx_isa_level)lv);
@@ -252,7 +252,7 @@ static void every_kernel_every_level(void **state) {
                 /* the scalar reference, on aligned memory */
                 kernel_of(ref, c, false)(want, aligned_in, (int64_t)n);
                 for (int nt = 0; nt < 2; nt++) {
-                    tx__cast_fn fn = kernel_of(&K->cast, c, nt);
+                    tx__cast_fn fn = kernel_of(K, c, nt);
                     assert_non_null(fn);
                     const char *ln = tx_isa_level_name((tx_isa_level)lv);
                     /* flush against the page before, flush against the page after */
@@ -284,7 +284,7 @@ static void streaming_heads_and_long_runs(void **state) {
     (void)state;
     const size_t n = 70001;
     tx_isa_level have = tx_cpu_detected_level();
-    const tx__cast_simd *ref = &tx__kernels_at(TX_ISA_SCALAR)->cast;
+    const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
     unsigned char *in = malloc(n * 8), *want = malloc(n * 8), *got = malloc(n * 8 + 128);
     assert_non_null(in);
     assert_non_null(want);
@@ -294,7 +294,7 @@ static void streaming_heads_and_long_runs(void **state) {
         fill_input(in, c->kind, n, c->in_size);
         kernel_of(ref, c, false)(want, in, (int64_t)n);
         for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
-            tx__cast_fn fn = kernel_of(&tx__kernels_at((tx_isa_level)lv)->cast, c, true);
+            tx__cast_fn fn = kernel_of(tx__kernels_at((tx_isa_level)lv), c, true);
             for (size_t off = 0; off < 64; off += c->out_size) {
                 size_t m = n - off % 7;
                 memset(got, GUARD_BYTE, n * 8 + 128);
@@ -328,25 +328,25 @@ static void exhaustive_16_bit_patterns(void **state) {
     for (size_t i = 0; i < n; i++) h[i] = (uint16_t)i;
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < nl; k++) f[i * nl + k] = ((uint32_t)i << 16) | low[k];
-    const tx__cast_simd *ref = &tx__kernels_at(TX_ISA_SCALAR)->cast;
+    const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
     const int widen[] = {TX__CP_F16_F32, TX__CP_BF16_F32};
     const int narrow[] = {TX__CP_F32_F16, TX__CP_F32_BF16, TX__CP_F32_I32, TX__CP_SAT_F32_U8};
     const size_t narrow_out[] = {2, 2, 4, 1};
     tx_isa_level have = tx_cpu_detected_level();
     for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
-        const tx__cast_simd *K = &tx__kernels_at((tx_isa_level)lv)->cast;
+        const tx__kernels *K = tx__kernels_at((tx_isa_level)lv);
         for (int w = 0; w < 2; w++) {
             ref->cast[widen[w]](want, h, (int64_t)n);
             K->cast[widen[w]](got, h, (int64_t)n);
             assert_memory_equal(got, want, n * 4);
-            K->cast_nt[widen[w]](got, h, (int64_t)n);
+            K->cast_stream[widen[w]](got, h, (int64_t)n);
             assert_memory_equal(got, want, n * 4);
         }
         for (int p = 0; p < 4; p++) {
             ref->cast[narrow[p]](want, f, (int64_t)(n * nl));
             K->cast[narrow[p]](got, f, (int64_t)(n * nl));
             assert_memory_equal(got, want, n * nl * narrow_out[p]);
-            K->cast_nt[narrow[p]](got, f, (int64_t)(n * nl));
+            K->cast_stream[narrow[p]](got, f, (int64_t)(n * nl));
             assert_memory_equal(got, want, n * nl * narrow_out[p]);
         }
     }
@@ -360,7 +360,7 @@ static void exhaustive_16_bit_patterns(void **state) {
  * from TF's, so a change in convert.h that followed an instruction would be caught. */
 static void scalar_rules_on_nan_payloads(void **state) {
     (void)state;
-    const tx__cast_simd *ref = &tx__kernels_at(TX_ISA_SCALAR)->cast;
+    const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
     const uint32_t f[] = {0x7f800001, 0xffc12345, 0x7fffffff, 0x7fa00000};
     uint16_t h[4], b[4];
     ref->cast[TX__CP_F32_F16](h, f, 4);
@@ -403,7 +403,7 @@ static void fused_saturate_matches_clamp_then_cast(void **state) {
         uint32_t b = gen_f32();
         memcpy(&v[i], &b, 4);
     }
-    tx__saturate_f32_u8_scalar(got, v, (int64_t)n);
+    tx__cast_sat_f32_u8_scalar(got, v, (int64_t)n);
     tx__clamp_bounds b = {0, 0, 0.0, 255.0};
     tx__clamp_real(TX_FLOAT32, v, (int64_t)n, &b);
     tx__cast_kernel(TX_FLOAT32, TX_UINT8)(want, v, (int64_t)n);
@@ -575,8 +575,7 @@ static void env_level_then_default(void **state) {
     bool forced = e != NULL && strcmp(e, "scalar") == 0;
     assert_int_equal(tx_cpu_level(), forced ? TX_ISA_SCALAR : tx_cpu_detected_level());
     if (forced)
-        assert_ptr_equal(tx__kernels_get()->cast.cast[TX__CP_F32_F16],
-                         tx__cast_simd_scalar.cast[TX__CP_F32_F16]);
+        assert_ptr_equal(tx__kernels_get()->cast[TX__CP_F32_F16], tx__cast_f32_f16_scalar);
     const tx_dtype from[] = {TX_FLOAT32, TX_FLOAT16, TX_FLOAT64, TX_UINT8};
     const tx_dtype to[] = {TX_FLOAT16, TX_FLOAT32, TX_FLOAT32, TX_FLOAT32};
     for (int p = 0; p < 4; p++) {

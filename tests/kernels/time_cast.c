@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* time_cast.c -- a small timing program (not a test; build it in a release build) for the SIMD
- * cast and decode_raw paths (kernels/cast_simd.h): GB/s (input + output bytes per second) of
+ * cast and decode_raw paths (kernels/cast.h): GB/s (input + output bytes per second) of
  * tf.cast on the hot pairs, saturate_cast float32 -> uint8 and decode_raw (one long string, little-
  * and big-endian, and 1M records of 64 bytes), at every CPU level this machine has and at 1 and 2
  * threads, through the public API with the default allocator in steady state.  `--exhaustive`
@@ -15,7 +15,7 @@
 #include "tensorx.h"
 
 #include "dispatch/dispatch.h"
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 static double now(void) {
     struct timespec ts;
@@ -126,7 +126,7 @@ static int exhaustive(void) {
     unsigned char *want = malloc(chunk * 4), *got = malloc(chunk * 4);
     if (!in || !want || !got) return 1;
     tx_isa_level have = tx_cpu_detected_level();
-    const tx__cast_simd *ref = &tx__kernels_at(TX_ISA_SCALAR)->cast;
+    const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
     long bad = 0;
     for (int p = 0; p < 5; p++) {
         long before = bad;
@@ -135,9 +135,9 @@ static int exhaustive(void) {
             for (size_t i = 0; i < chunk; i++) in[i] = (uint32_t)(base + i);
             ref->cast[pairs[p]](want, in, (int64_t)chunk);
             for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
-                const tx__cast_simd *k = &tx__kernels_at((tx_isa_level)lv)->cast;
+                const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
                 for (int nt = 0; nt < 2; nt++) {
-                    (nt ? k->cast_nt : k->cast)[pairs[p]](got, in, (int64_t)chunk);
+                    (nt ? k->cast_stream : k->cast)[pairs[p]](got, in, (int64_t)chunk);
                     if (memcmp(got, want, chunk * osz[p]) != 0) {
                         size_t i = 0;
                         while (memcmp(got + i * osz[p], want + i * osz[p], osz[p]) == 0) i++;

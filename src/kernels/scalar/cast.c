@@ -6,7 +6,7 @@
  * (it bitcasts qint8 to int8 and so on).  A pair of equal dtypes is a plain copy, so no NaN payload
  * or stray bool byte is ever rewritten by an identity cast. */
 #include "kernels/scalar/convert.h"
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 /* The conversion rules, one set per rules tag of dtypes.def (its last column): how a value is
  * read from and written to each kind of storage.  The storage C types come from dtypes.def. */
@@ -201,18 +201,29 @@ tx__cast_fn tx__cast_kernel(tx_dtype from, tx_dtype to) {
     }
 }
 
-/* The portable entries of the dispatch table's hot pairs: the loops above (no streaming stores in
- * portable C, so the *_nt entries are the same functions). */
-#define HOT_PAIRS                                                                                \
-    [TX__CP_F32_F16] = cast_FLOAT32_FLOAT16, [TX__CP_F16_F32] = cast_FLOAT16_FLOAT32,            \
-    [TX__CP_F32_BF16] = cast_FLOAT32_BFLOAT16, [TX__CP_BF16_F32] = cast_BFLOAT16_FLOAT32,        \
-    [TX__CP_F32_I32] = cast_FLOAT32_INT32, [TX__CP_I32_F32] = cast_INT32_FLOAT32,                \
-    [TX__CP_F64_F32] = cast_FLOAT64_FLOAT32, [TX__CP_U8_F32] = cast_UINT8_FLOAT32,               \
-    [TX__CP_SAT_F32_U8] = tx__saturate_f32_u8_scalar
-const tx__cast_simd tx__cast_simd_scalar = {
-    .cast = {HOT_PAIRS},
-    .cast_nt = {HOT_PAIRS},
-    .swap = {tx__swap2_scalar, tx__swap4_scalar, tx__swap8_scalar},
-    .swap_nt = {tx__swap2_scalar, tx__swap4_scalar, tx__swap8_scalar},
-};
-#undef HOT_PAIRS
+/* The portable kernels of the hot pairs (kernels/cast.inc): the loops above under the list's
+ * names. */
+void tx__cast_f32_f16_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT32_FLOAT16(dst, src, n);
+}
+void tx__cast_f16_f32_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT16_FLOAT32(dst, src, n);
+}
+void tx__cast_f32_bf16_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT32_BFLOAT16(dst, src, n);
+}
+void tx__cast_bf16_f32_scalar(void *dst, const void *src, int64_t n) {
+    cast_BFLOAT16_FLOAT32(dst, src, n);
+}
+void tx__cast_f32_i32_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT32_INT32(dst, src, n);
+}
+void tx__cast_i32_f32_scalar(void *dst, const void *src, int64_t n) {
+    cast_INT32_FLOAT32(dst, src, n);
+}
+void tx__cast_f64_f32_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT64_FLOAT32(dst, src, n);
+}
+void tx__cast_u8_f32_scalar(void *dst, const void *src, int64_t n) {
+    cast_UINT8_FLOAT32(dst, src, n);
+}

@@ -3,7 +3,7 @@
  * clamped in place to [lo, hi] before the ordinary cast kernel runs.  The comparisons are
  * std::min(v, hi) then std::max(., lo), as in TF's ClipByValue, so a NaN element stays NaN. */
 #include "kernels/scalar/convert.h"
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 #define CLAMP_INT(T, lo_, hi_)                                                                   \
     do {                                                                                         \
@@ -62,7 +62,7 @@ void tx__clamp_real(tx_dtype type, void *data, int64_t n, const tx__clamp_bounds
 
 /* saturate_cast float32 -> uint8 in one pass: the clamp above with the bounds [0, 255] that
  * saturate_cast computes for this pair, then the cast (tx__saturate_f32_u8_one). */
-void tx__saturate_f32_u8_scalar(void *dst, const void *src, int64_t n) {
+void tx__cast_sat_f32_u8_scalar(void *dst, const void *src, int64_t n) {
     const float *s = (const float *)src;
     uint8_t *d = (uint8_t *)dst;
     for (int64_t i = 0; i < n; i++) d[i] = tx__saturate_f32_u8_one(s[i]);

@@ -2,10 +2,10 @@
 /* cast_swap.c -- the byte-reversing copy that tf.io.decode_raw (src/ops/decode.c) uses when the
  * data's byte order differs from the host's: each element of 2, 4 or 8 bytes is reversed on the
  * way from the input string to the output (complex types are passed as their parts).  The
- * per-width functions are the portable entries of the dispatch table (kernels/cast_simd.h) and the
+ * per-width functions are the portable entries of the dispatch table (kernels/cast.h) and the
  * tails of the SIMD versions; both pointers may have any alignment. */
 #include "kernels/scalar/convert.h"
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 void tx__swap_copy(void *dst, const void *src, int64_t n, size_t width) {
     unsigned char *d = (unsigned char *)dst;
@@ -44,6 +44,6 @@ void tx__swap_copy(void *dst, const void *src, int64_t n, size_t width) {
     }
 }
 
-void tx__swap2_scalar(void *dst, const void *src, int64_t n) { tx__swap_copy(dst, src, n, 2); }
-void tx__swap4_scalar(void *dst, const void *src, int64_t n) { tx__swap_copy(dst, src, n, 4); }
-void tx__swap8_scalar(void *dst, const void *src, int64_t n) { tx__swap_copy(dst, src, n, 8); }
+void tx__byteswap_w2_scalar(void *dst, const void *src, int64_t n) { tx__swap_copy(dst, src, n, 2); }
+void tx__byteswap_w4_scalar(void *dst, const void *src, int64_t n) { tx__swap_copy(dst, src, n, 4); }
+void tx__byteswap_w8_scalar(void *dst, const void *src, int64_t n) { tx__swap_copy(dst, src, n, 8); }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* byteswap.c (AVX2) -- the byte-reversing copies of tf.io.decode_raw for data whose byte order is
- * not the host's (kernels/cast_simd.h): every 2-, 4- or 8-byte element is reversed with one
+ * not the host's (kernels/cast.h): every 2-, 4- or 8-byte element is reversed with one
  * vpshufb per 32 bytes (complex types come here as their parts).  Plain and streaming-store
  * versions; any alignment; the head before the streaming alignment and the tail are done by the
  * scalar swap, so nothing outside the buffers is touched. */
@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 static inline void swap_run(void *dst, const void *src, int64_t n, size_t w, __m256i shuf,
                             tx__cast_fn scalar, bool nt) {
@@ -51,21 +51,21 @@ static inline void swap_run(void *dst, const void *src, int64_t n, size_t w, __m
 #define SHUF8 _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,              \
                                7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8)
 
-void tx__swap2_avx2(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 2, SHUF2, tx__swap2_scalar, false);
+void tx__byteswap_w2_avx2(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 2, SHUF2, tx__byteswap_w2_scalar, false);
 }
-void tx__swap4_avx2(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 4, SHUF4, tx__swap4_scalar, false);
+void tx__byteswap_w4_avx2(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 4, SHUF4, tx__byteswap_w4_scalar, false);
 }
-void tx__swap8_avx2(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 8, SHUF8, tx__swap8_scalar, false);
+void tx__byteswap_w8_avx2(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 8, SHUF8, tx__byteswap_w8_scalar, false);
 }
-void tx__swap2_avx2_nt(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 2, SHUF2, tx__swap2_scalar, true);
+void tx__byteswap_stream_w2_avx2(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 2, SHUF2, tx__byteswap_w2_scalar, true);
 }
-void tx__swap4_avx2_nt(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 4, SHUF4, tx__swap4_scalar, true);
+void tx__byteswap_stream_w4_avx2(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 4, SHUF4, tx__byteswap_w4_scalar, true);
 }
-void tx__swap8_avx2_nt(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 8, SHUF8, tx__swap8_scalar, true);
+void tx__byteswap_stream_w8_avx2(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 8, SHUF8, tx__byteswap_w8_scalar, true);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cast.c (AVX2 + F16C) -- the hot cast pairs of tf.cast / tf.saturate_cast (kernels/cast_simd.h):
+/* cast.c (AVX2 + F16C) -- the hot cast pairs of tf.cast / tf.saturate_cast (kernels/cast.h):
  * float32 <-> float16, float32 <-> bfloat16, float32 <-> int32, float64 -> float32, uint8 ->
  * float32 and saturate_cast float32 -> uint8, eight or more lanes at a time, with plain and
  * streaming stores.  Each gives the bits of the scalar rules in scalar/convert.h; where an
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 #define ALIGN 32 /* streaming stores need 32-byte aligned destinations */
 
@@ -193,10 +193,12 @@ DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
         for (; i < n; i++) o_##NAME(d + i * (SOUT), s + i * (SIN));                              \
         if (nt) _mm_sfence();                                                                    \
     }                                                                                            \
-    static void NAME##_plain(void *dst, const void *src, int64_t n) {                            \
+    void tx__cast_##NAME##_avx2(void *dst, const void *src, int64_t n) {                         \
         run_##NAME(dst, src, n, false);                                                          \
     }                                                                                            \
-    static void NAME##_nt(void *dst, const void *src, int64_t n) { run_##NAME(dst, src, n, true); }
+    void tx__cast_stream_##NAME##_avx2(void *dst, const void *src, int64_t n) {                  \
+        run_##NAME(dst, src, n, true);                                                           \
+    }
 
 DEFINE_CAST(f32_f16, 4, 2, 16)
 DEFINE_CAST(f16_f32, 2, 4, 16)
@@ -207,17 +209,3 @@ DEFINE_CAST(i32_f32, 4, 4, 16)
 DEFINE_CAST(f64_f32, 8, 4, 16)
 DEFINE_CAST(u8_f32, 1, 4, 16)
 DEFINE_CAST(sat_f32_u8, 4, 1, 32)
-
-#define PAIRS(SUFFIX)                                                                            \
-    [TX__CP_F32_F16] = f32_f16_##SUFFIX, [TX__CP_F16_F32] = f16_f32_##SUFFIX,                    \
-    [TX__CP_F32_BF16] = f32_bf16_##SUFFIX, [TX__CP_BF16_F32] = bf16_f32_##SUFFIX,                \
-    [TX__CP_F32_I32] = f32_i32_##SUFFIX, [TX__CP_I32_F32] = i32_f32_##SUFFIX,                    \
-    [TX__CP_F64_F32] = f64_f32_##SUFFIX, [TX__CP_U8_F32] = u8_f32_##SUFFIX,                      \
-    [TX__CP_SAT_F32_U8] = sat_f32_u8_##SUFFIX
-
-const tx__cast_simd tx__cast_simd_avx2 = {
-    .cast = {PAIRS(plain)},
-    .cast_nt = {PAIRS(nt)},
-    .swap = {tx__swap2_avx2, tx__swap4_avx2, tx__swap8_avx2},
-    .swap_nt = {tx__swap2_avx2_nt, tx__swap4_avx2_nt, tx__swap8_avx2_nt},
-};

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* byteswap.c (AVX-512 BW) -- the byte-reversing copies of tf.io.decode_raw for data whose byte
- * order is not the host's (kernels/cast_simd.h): 2-, 4- or 8-byte elements reversed with one
+ * order is not the host's (kernels/cast.h): 2-, 4- or 8-byte elements reversed with one
  * vpshufb per 64 bytes; the tail with byte-masked loads and stores (nothing outside the buffers
  * is touched); streaming-store versions with a scalar head up to the 64-byte alignment. */
 #include <immintrin.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 static inline void swap_run(void *dst, const void *src, int64_t n, size_t w, __m512i shuf,
                             tx__cast_fn scalar, bool nt) {
@@ -43,21 +43,21 @@ static inline void swap_run(void *dst, const void *src, int64_t n, size_t w, __m
 #define LANE8 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8
 #define SHUF(L) _mm512_broadcast_i32x4(_mm_setr_epi8(L))
 
-void tx__swap2_avx512(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 2, SHUF(LANE2), tx__swap2_scalar, false);
+void tx__byteswap_w2_avx512(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 2, SHUF(LANE2), tx__byteswap_w2_scalar, false);
 }
-void tx__swap4_avx512(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 4, SHUF(LANE4), tx__swap4_scalar, false);
+void tx__byteswap_w4_avx512(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 4, SHUF(LANE4), tx__byteswap_w4_scalar, false);
 }
-void tx__swap8_avx512(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 8, SHUF(LANE8), tx__swap8_scalar, false);
+void tx__byteswap_w8_avx512(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 8, SHUF(LANE8), tx__byteswap_w8_scalar, false);
 }
-void tx__swap2_avx512_nt(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 2, SHUF(LANE2), tx__swap2_scalar, true);
+void tx__byteswap_stream_w2_avx512(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 2, SHUF(LANE2), tx__byteswap_w2_scalar, true);
 }
-void tx__swap4_avx512_nt(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 4, SHUF(LANE4), tx__swap4_scalar, true);
+void tx__byteswap_stream_w4_avx512(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 4, SHUF(LANE4), tx__byteswap_w4_scalar, true);
 }
-void tx__swap8_avx512_nt(void *d, const void *s, int64_t n) {
-    swap_run(d, s, n, 8, SHUF(LANE8), tx__swap8_scalar, true);
+void tx__byteswap_stream_w8_avx512(void *d, const void *s, int64_t n) {
+    swap_run(d, s, n, 8, SHUF(LANE8), tx__byteswap_w8_scalar, true);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cast.c (AVX-512 F/BW/DQ/VL) -- the hot cast pairs of tf.cast / tf.saturate_cast
- * (kernels/cast_simd.h) sixteen lanes at a time, the tail done with masked loads and stores (the
+ * (kernels/cast.h) sixteen lanes at a time, the tail done with masked loads and stores (the
  * masked-off lanes are neither read nor written, so nothing outside the buffers is touched).  Same
  * bits as the scalar rules of scalar/convert.h, with the NaN fix-ups the AVX2 file describes:
  * vcvtps2ph's kept NaN payload is cleared to TF's sign|0x7e00, vcvtph2ps's quieting of a
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/cast_simd.h"
+#include "kernels/cast.h"
 
 #define ALIGN 64
 /* The streaming loops prefetch their input this far ahead, into L2 (the loads were where they
@@ -218,10 +218,12 @@ DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
         }                                                                                        \
         if (i < n) v_##NAME(d + i * (SOUT), s + i * (SIN), MASKED, lanes(n - i));                \
     }                                                                                            \
-    static void NAME##_plain(void *dst, const void *src, int64_t n) {                            \
+    void tx__cast_##NAME##_avx512(void *dst, const void *src, int64_t n) {                         \
         run_##NAME(dst, src, n, false);                                                          \
     }                                                                                            \
-    static void NAME##_nt(void *dst, const void *src, int64_t n) { run_##NAME(dst, src, n, true); }
+    void tx__cast_stream_##NAME##_avx512(void *dst, const void *src, int64_t n) {                  \
+        run_##NAME(dst, src, n, true);                                                           \
+    }
 
 /* line_NAME for the narrowing pairs, a never-called stand-in for the others */
 static inline __m512i no_line(const char *s) {
@@ -241,17 +243,3 @@ DEFINE_CAST(i32_f32, 4, 4, 0)
 DEFINE_CAST(f64_f32, 8, 4, 0)
 DEFINE_CAST(u8_f32, 1, 4, 0)
 DEFINE_CAST(sat_f32_u8, 4, 1, 1)
-
-#define PAIRS(SUFFIX)                                                                            \
-    [TX__CP_F32_F16] = f32_f16_##SUFFIX, [TX__CP_F16_F32] = f16_f32_##SUFFIX,                    \
-    [TX__CP_F32_BF16] = f32_bf16_##SUFFIX, [TX__CP_BF16_F32] = bf16_f32_##SUFFIX,                \
-    [TX__CP_F32_I32] = f32_i32_##SUFFIX, [TX__CP_I32_F32] = i32_f32_##SUFFIX,                    \
-    [TX__CP_F64_F32] = f64_f32_##SUFFIX, [TX__CP_U8_F32] = u8_f32_##SUFFIX,                      \
-    [TX__CP_SAT_F32_U8] = sat_f32_u8_##SUFFIX
-
-const tx__cast_simd tx__cast_simd_avx512 = {
-    .cast = {PAIRS(plain)},
-    .cast_nt = {PAIRS(nt)},
-    .swap = {tx__swap2_avx512, tx__swap4_avx512, tx__swap8_avx512},
-    .swap_nt = {tx__swap2_avx512_nt, tx__swap4_avx512_nt, tx__swap8_avx512_nt},
-};

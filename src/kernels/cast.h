@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cast.h -- the cast family: the hot cast pairs of tf.cast / tf.saturate_cast and the
+ * byte-reversing copies of tf.io.decode_raw, one line per kernel in kernels/cast.inc, which the CPU
+ * dispatch (src/dispatch/) puts in its tables: the portable kernels of src/kernels/scalar/cast*.c,
+ * then the AVX2 (+F16C) ones of src/kernels/x86/avx2/ and the AVX-512 ones of
+ * src/kernels/x86/avx512/.  Every kernel gives exactly the bits of the scalar rules in
+ * scalar/convert.h (the SIMD kernels fix up the lanes where an instruction's result differs, e.g.
+ * F16C's NaN payloads), reads and writes nothing outside [src, src + n) and [dst, dst + n), and
+ * takes pointers of any alignment (the SIMD kernels load and store unaligned and do their scalar
+ * heads and tails through memcpy). */
+#ifndef TX_KERNELS_CAST_H
+#define TX_KERNELS_CAST_H
+
+#include "kernels/scalar/convert.h"
+
+/* The pairs with a SIMD kernel.  TX__CP_SAT_F32_U8 is tf.saturate_cast float32 -> uint8 in one
+ * pass (clamp to [0, 255] as TF's clip does, NaN passing through, then the cast). */
+typedef enum tx__cast_pair {
+    TX__CP_F32_F16,
+    TX__CP_F16_F32,
+    TX__CP_F32_BF16,
+    TX__CP_BF16_F32,
+    TX__CP_F32_I32,
+    TX__CP_I32_F32,
+    TX__CP_F64_F32,
+    TX__CP_U8_F32,
+    TX__CP_SAT_F32_U8,
+    TX__CP_COUNT
+} tx__cast_pair;
+
+/* Element widths of the byte-reversing copies: 2, 4, 8 bytes -> 0, 1, 2. */
+#define TX__SWAP_WIDTHS 3
+
+/* The slots (kernels/cast.inc): `cast` converts n elements of a pair (dst = the pair's rule applied
+ * to src), `byteswap` copies n elements of 2, 4 or 8 bytes with each element's bytes reversed.
+ * The `_stream` slots give the same bits with streaming (non-temporal) stores where the level has
+ * them: for outputs too large to stay in the caches, where they save the read-for-ownership of
+ * every destination line. */
+typedef void tx__cast_ft(void *dst, const void *src, int64_t n);
+typedef tx__cast_ft tx__cast_stream_ft;
+typedef tx__cast_ft tx__byteswap_ft;
+typedef tx__cast_ft tx__byteswap_stream_ft;
+
+/* The plain-cast pair for (from, to), quantized types as their storage; -1 if it has no entry. */
+static inline int tx__cast_pair_of(tx_dtype from, tx_dtype to) {
+    if (from == TX_QINT32) from = TX_INT32;
+    if (from == TX_QUINT8) from = TX_UINT8;
+    if (to == TX_QINT32) to = TX_INT32;
+    switch (from) {
+    case TX_FLOAT32:
+        return to == TX_FLOAT16 ? TX__CP_F32_F16 : to == TX_BFLOAT16 ? TX__CP_F32_BF16
+             : to == TX_INT32   ? TX__CP_F32_I32 : -1;
+    case TX_FLOAT16: return to == TX_FLOAT32 ? TX__CP_F16_F32 : -1;
+    case TX_BFLOAT16: return to == TX_FLOAT32 ? TX__CP_BF16_F32 : -1;
+    case TX_INT32: return to == TX_FLOAT32 ? TX__CP_I32_F32 : -1;
+    case TX_FLOAT64: return to == TX_FLOAT32 ? TX__CP_F64_F32 : -1;
+    case TX_UINT8: return to == TX_FLOAT32 ? TX__CP_U8_F32 : -1;
+    default: return -1;
+    }
+}
+
+/* Index of a swap width (2, 4, 8) in the byteswap slots; -1 otherwise. */
+static inline int tx__swap_index(size_t width) {
+    return width == 2 ? 0 : width == 4 ? 1 : width == 8 ? 2 : -1;
+}
+
+/* saturate_cast float32 -> uint8 of one value: saturate_cast's clamp to [0, 255] (TF's
+ * clip_by_value: min(v, hi) then max(., lo), with the comparisons letting NaN through), then the
+ * float -> uint8 rule (NaN converts through INT32_MIN to 0). */
+static inline uint8_t tx__saturate_f32_u8_one(float v) {
+    v = 255.0f < v ? 255.0f : v;
+    v = v < 0.0f ? 0.0f : v;
+    return (uint8_t)tx__cvtt_i32(v);
+}
+
+/* The kernels: one line each in kernels/cast.inc.  The portable saturate_cast and byte swaps are
+ * also the SIMD kernels' tails; the swaps take pointers of any alignment. */
+#define TX__KERNEL(level, slot, key, fn) TX_HIDDEN tx__##slot##_ft fn;
+#include "kernels/cast.inc"
+#undef TX__KERNEL
+
+#endif
