@@ -54,6 +54,44 @@ static void put_byteswap_stream(tx__kernels *k, size_t w, tx__cast_fn fn) {
     if (i >= 0) k->byteswap_stream[i] = fn;
 }
 
+/* The gather family's slots take their widths as arguments. */
+static void put_gather(tx__kernels *k, size_t w, tx__gather_fn fn) {
+    (void)w;
+    k->gather = fn;
+}
+static void put_gather_nd(tx__kernels *k, size_t w, tx__gather_nd_fn fn) {
+    (void)w;
+    k->gather_nd = fn;
+}
+static void put_partition(tx__kernels *k, size_t w, tx__partition_fn fn) {
+    (void)w;
+    k->partition = fn;
+}
+static void put_stitch(tx__kernels *k, size_t w, tx__stitch_fn fn) {
+    (void)w;
+    k->stitch = fn;
+}
+static void put_mask(tx__kernels *k, size_t w, tx__mask_fn fn) {
+    (void)w;
+    k->mask = fn;
+}
+static void put_fill(tx__kernels *k, size_t w, tx__fill_fn fn) {
+    (void)w;
+    k->fill = fn;
+}
+static void put_one_hot(tx__kernels *k, size_t w, tx__one_hot_fn fn) {
+    (void)w;
+    k->one_hot = fn;
+}
+static void put_gather_strided(tx__kernels *k, size_t w, tx__strided_fn fn) {
+    (void)w;
+    k->gather_strided = fn;
+}
+static void put_scatter_strided(tx__kernels *k, size_t w, tx__strided_fn fn) {
+    (void)w;
+    k->scatter_strided = fn;
+}
+
 /* Every kernel of `level` (the lines of the family lists, kernels/<family>.inc), over what the
  * levels below put there. */
 static void fill_level(tx__kernels *k, tx_isa_level level) {
@@ -63,6 +101,7 @@ static void fill_level(tx__kernels *k, tx_isa_level level) {
 #include "kernels/transpose.inc"
 #include "kernels/hash_probe.inc"
 #include "kernels/cast.inc"
+#include "kernels/gather.inc"
 #undef TX__KERNEL
 }
 

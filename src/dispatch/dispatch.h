@@ -11,6 +11,7 @@
 #include "kernels/copy.h"
 #include "kernels/transpose.h"
 #include "kernels/cast.h"
+#include "kernels/gather.h"
 #include "kernels/hash_probe.h"
 
 /* Index of an element width in the per-width arrays below (1, 2, 4, 8, 16 -> 0..4); -1 otherwise. */
@@ -38,6 +39,15 @@ typedef struct tx__kernels {
     tx__cast_fn byteswap[TX__SWAP_WIDTHS];        /* decode_raw's byte swaps, by tx__swap_index */
     tx__cast_fn byteswap_stream[TX__SWAP_WIDTHS]; /* the same with streaming stores */
     tx__probe32_fn probe32;                       /* unique's hash lookups, keys of <= 4 bytes */
+    tx__gather_fn gather;                         /* the gather family (kernels/gather.h) */
+    tx__gather_nd_fn gather_nd;
+    tx__partition_fn partition;
+    tx__stitch_fn stitch;
+    tx__mask_fn mask;
+    tx__fill_fn fill;
+    tx__one_hot_fn one_hot;
+    tx__strided_fn gather_strided;                /* strided elements to contiguous ones */
+    tx__strided_fn scatter_strided;               /* contiguous elements to strided ones */
 } tx__kernels;
 
 /* The table for the level in use (tx_cpu_level()). */

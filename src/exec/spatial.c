@@ -12,6 +12,7 @@
  * rest is zeroed. */
 #include "exec/spatial.h"
 
+#include "dispatch/dispatch.h"
 #include "exec/copy.h"
 
 /* ceil(x / b) for b > 0, clamped below at 0; written so that it cannot overflow. */
@@ -114,57 +115,10 @@ void tx__batch_to_space_run(const tx__space_batch_plan *p, const char *batch, ch
     space_batch(p, batch, space, false);
 }
 
-#define STRIDED_LOOP(T)                                                                          \
-    for (int64_t k = 0; k < n; k++) {                                                            \
-        T v;                                                                                     \
-        memcpy(&v, s + k * ss, sizeof v);                                                        \
-        memcpy(d + k * (int64_t)sizeof v, &v, sizeof v);                                         \
-    }
-
-/* n elements of `width` bytes from a source with byte stride ss to a contiguous destination. */
-static void gather_strided(char *d, const char *s, int64_t n, int64_t ss, size_t width) {
-    switch (width) {
-    case 1: STRIDED_LOOP(uint8_t); break;
-    case 2: STRIDED_LOOP(uint16_t); break;
-    case 4: STRIDED_LOOP(uint32_t); break;
-    case 8: STRIDED_LOOP(uint64_t); break;
-    case 16: {
-        typedef struct { uint64_t a, b; } u128;
-        STRIDED_LOOP(u128);
-        break;
-    }
-    default:
-        for (int64_t k = 0; k < n; k++) memcpy(d + k * (int64_t)width, s + k * ss, width);
-    }
-}
-
-#define SCATTER_LOOP(T)                                                                          \
-    for (int64_t k = 0; k < n; k++) {                                                            \
-        T v;                                                                                     \
-        memcpy(&v, s + k * (int64_t)sizeof v, sizeof v);                                         \
-        memcpy(d + k * ds, &v, sizeof v);                                                        \
-    }
-
-/* n elements of `width` bytes from a contiguous source to a destination with byte stride ds. */
-static void scatter_strided(char *d, const char *s, int64_t n, int64_t ds, size_t width) {
-    switch (width) {
-    case 1: SCATTER_LOOP(uint8_t); break;
-    case 2: SCATTER_LOOP(uint16_t); break;
-    case 4: SCATTER_LOOP(uint32_t); break;
-    case 8: SCATTER_LOOP(uint64_t); break;
-    case 16: {
-        typedef struct { uint64_t a, b; } u128;
-        SCATTER_LOOP(u128);
-        break;
-    }
-    default:
-        for (int64_t k = 0; k < n; k++) memcpy(d + k * ds, s + k * (int64_t)width, width);
-    }
-}
-
 static void depth_nchw(const tx__depth_nchw_plan *p, const char *src, char *dst, bool to_depth) {
     const int64_t e = (int64_t)p->elem, bs = p->bs, c = p->c, h = p->h, w = p->w;
     const int64_t srow = w * bs * e, drow = w * e; /* bytes of a space row / a depth row */
+    const tx__kernels *K = tx__kernels_get();
     for (int64_t b = 0; b < p->n; b++)
         for (int64_t k = 0; k < c; k++)
             for (int64_t y = 0; y < h; y++)
@@ -173,9 +127,9 @@ static void depth_nchw(const tx__depth_nchw_plan *p, const char *src, char *dst,
                     for (int64_t dx = 0; dx < bs; dx++) {
                         const int64_t dof = ((b * bs * bs + dy * bs + dx) * c + k) * h * drow + y * drow;
                         if (to_depth)
-                            gather_strided(dst + dof, src + so + dx * e, w, bs * e, p->elem);
+                            K->gather_strided(dst + dof, src + so + dx * e, w, bs * e, p->elem);
                         else
-                            scatter_strided(dst + so + dx * e, src + dof, w, bs * e, p->elem);
+                            K->scatter_strided(dst + so + dx * e, src + dof, w, bs * e, p->elem);
                     }
                 }
 }
@@ -196,6 +150,7 @@ void tx__extract_patches_run(const tx__patches_plan *p, const char *images, char
     const int64_t run = p->kc * dep;     /* bytes of one (i, all j, all d) run */
     const int64_t cell = p->kr * run;    /* bytes of one output (b, r, c) */
     const int64_t in_row = p->in_cols * dep, in_img = p->in_rows * in_row;
+    tx__strided_fn gather_strided = tx__kernels_get()->gather_strided;
     char *o = out;
     for (int64_t b = 0; b < p->batch; b++) {
         const char *img = images + b * in_img;

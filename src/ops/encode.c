@@ -7,8 +7,8 @@
  * row. */
 #include "ops/gather.h"
 
+#include "dispatch/dispatch.h"
 #include "exec/pool.h"
-#include "kernels/scalar/gather.h"
 
 #include <inttypes.h>
 
@@ -32,8 +32,9 @@ static void one_hot_rows(void *ctx, int64_t begin, int64_t end) {
     /* Bytes of an output row and of an indices row: at most the (non-empty) tensors' sizes. */
     const size_t row = (size_t)(j->depth * j->suffix) * j->width;
     const size_t irow = (size_t)j->suffix * tx_dtype_size(j->ti);
-    tx__one_hot_kernel(j->out + (size_t)begin * row, j->indices + (size_t)begin * irow, j->ti,
-                       end - begin, j->depth, j->suffix, j->on, j->off, j->width, j->oob);
+    tx__kernels_get()->one_hot(j->out + (size_t)begin * row, j->indices + (size_t)begin * irow,
+                               j->ti, end - begin, j->depth, j->suffix, j->on, j->off, j->width,
+                               j->oob);
 }
 
 static tx_status check_value(const char *op, const char *what, const tx_tensor *v, tx_dtype dtype) {
@@ -180,11 +181,12 @@ tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx
         unsigned char one[16];
         tx__one_value(dtype, one);
         const size_t w = tx_dtype_size(dtype);
+        const tx__fill_fn fill = tx__kernels_get()->fill;
         char *row = o->data; /* steps of m * w bytes: rows of the non-empty output */
         for (int64_t i = 0; i < lengths->numel; i++, row += m * (int64_t)w) {
             int64_t len = length_at(lengths, i, wrap32);
             int64_t c = len < 0 ? 0 : len > m ? m : len;
-            tx__fill_kernel(row, one, w, c);
+            fill(row, one, w, c);
             memset(row + c * (int64_t)w, 0, (size_t)(m - c) * w);
         }
     }

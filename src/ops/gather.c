@@ -8,7 +8,7 @@
  * boolean_mask), unique.c (unique_with_counts) and encode.c (one_hot, sequence_mask). */
 #include "ops/gather.h"
 
-#include "kernels/scalar/gather.h"
+#include "dispatch/dispatch.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -210,8 +210,8 @@ tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64
     if (dim == 0) /* oob=zero: every index is out of range */
         memset(o->data, 0, (size_t)o->numel * tx_dtype_size(params->dtype));
     else
-        tx__gather_kernel(o->data, params->data, indices->data, iw, nbatch, nouter,
-                          indices->numel / nbatch, dim, slice_bytes, oob);
+        tx__kernels_get()->gather(o->data, params->data, indices->data, iw, nbatch, nouter,
+                                  indices->numel / nbatch, dim, slice_bytes, oob);
     tx_status st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
@@ -368,8 +368,8 @@ tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indices, tx
             strides[j] = s;
             if (j > 0) s *= params->dims[j];
         }
-        tx__gather_nd_kernel(o->data, params->data, indices->data, iw, n,
-                             (size_t)k, params->dims, strides, (size_t)slice * elem, oob);
+        tx__kernels_get()->gather_nd(o->data, params->data, indices->data, iw, n, (size_t)k,
+                                     params->dims, strides, (size_t)slice * elem, oob);
     }
     st = tx__share_strings(o, params);
     if (st != TX_OK) {

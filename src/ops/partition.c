@@ -7,7 +7,7 @@
  * out-of-range policy for negative indices (drop, row 0, or modulo the row count). */
 #include "ops/gather.h"
 
-#include "kernels/scalar/gather.h"
+#include "dispatch/dispatch.h"
 
 #include <inttypes.h>
 
@@ -90,8 +90,8 @@ tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partition
     }
     if (st == TX_OK && slice > 0) {
         memset(counts, 0, (size_t)num_partitions * sizeof *counts);
-        tx__partition_kernel(dst, counts, ids, n, data->data,
-                             (size_t)slice * tx_dtype_size(data->dtype));
+        tx__kernels_get()->partition(dst, counts, ids, n, data->data,
+                                     (size_t)slice * tx_dtype_size(data->dtype));
     }
     tx__free(dst, (size_t)num_partitions * sizeof *dst);
     tx__free(counts, (size_t)num_partitions * sizeof *counts);
@@ -187,8 +187,8 @@ tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n_indice
     const size_t slice_bytes = (size_t)slice * tx_dtype_size(d0->dtype); /* <= o->nbytes */
     for (size_t m = 0; m < n_indices; m++) {
         if (rows > 0 && slice_bytes > 0)
-            tx__stitch_kernel(o->data, (const int32_t *)indices[m]->data, indices[m]->numel,
-                              data[m]->data, slice_bytes, rows, oob);
+            tx__kernels_get()->stitch(o->data, (const int32_t *)indices[m]->data,
+                                      indices[m]->numel, data[m]->data, slice_bytes, rows, oob);
         tx_status st = tx__share_strings(o, data[m]);
         if (st != TX_OK) {
             tx_tensor_free(o);
@@ -244,7 +244,7 @@ tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_
         const int64_t nouter = tx__dims_product(tensor->dims, 0, (size_t)a),
                       inner = tx__dims_product(tensor->dims, (size_t)(a + k), (size_t)rank);
         const size_t slice_bytes = (size_t)inner * tx_dtype_size(tensor->dtype); /* <= o->nbytes */
-        tx__mask_kernel(o->data, tensor->data, mv, nouter, mask->numel, slice_bytes);
+        tx__kernels_get()->mask(o->data, tensor->data, mv, nouter, mask->numel, slice_bytes);
     }
     tx_status st = tx__share_strings(o, tensor);
     if (st != TX_OK) {

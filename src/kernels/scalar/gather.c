@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gather.c -- portable loops of the gather family (see kernels/scalar/gather.h): gather,
- * gather_nd, dynamic_partition, dynamic_stitch, boolean_mask, one_hot and the fill used by
- * one_hot and sequence_mask.  Each loop is instantiated per moved width (1, 2, 4, 8, 16 bytes get a
- * fixed-size move the compiler turns into one load and store; any other slice size uses memcpy)
- * and, where it reads indices, per index width (int16, int32, int64) and out-of-range policy, so no
- * hot loop branches on a dtype or a policy. */
-#include "kernels/scalar/gather.h"
+/* gather.c -- portable loops of the gather family (see kernels/gather.h): gather, gather_nd,
+ * dynamic_partition, dynamic_stitch, boolean_mask, one_hot, the fill used by one_hot and
+ * sequence_mask, and the strided element moves of the spatial ops.  Each loop is instantiated per
+ * moved width (1, 2, 4, 8, 16 bytes get a fixed-size move the compiler turns into one load and
+ * store; any other slice size uses memcpy) and, where it reads indices, per index width (int16,
+ * int32, int64) and out-of-range policy, so no hot loop branches on a dtype or a policy. */
+#include "kernels/gather.h"
 
 typedef struct {
     uint64_t a, b;
@@ -87,7 +87,7 @@ static void gather_wrap(char *out, const char *params, const void *indices, size
     INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_WRAP)
 }
 
-void tx__gather_kernel(char *out, const char *params, const void *indices, size_t index_width,
+void tx__gather_scalar(char *out, const char *params, const void *indices, size_t index_width,
                        int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
                        size_t slice_bytes, tx_oob_policy policy) {
     switch (policy) {
@@ -135,7 +135,7 @@ void tx__gather_kernel(char *out, const char *params, const void *indices, size_
         }                                                                                        \
     } while (0)
 
-void tx__gather_nd_kernel(char *out, const char *params, const void *indices, size_t index_width,
+void tx__gather_nd_scalar(char *out, const char *params, const void *indices, size_t index_width,
                           int64_t n, size_t k, const int64_t *dims, const int64_t *strides,
                           size_t slice_bytes, tx_oob_policy policy) {
     switch (policy) {
@@ -156,7 +156,7 @@ void tx__gather_nd_kernel(char *out, const char *params, const void *indices, si
         pos[p]++;                                                                                \
     }
 
-void tx__partition_kernel(char *const *outs, int64_t *pos, const int32_t *parts, int64_t n,
+void tx__partition_scalar(char *const *outs, int64_t *pos, const int32_t *parts, int64_t n,
                           const char *data, size_t slice_bytes) {
     WIDTH_SWITCH(slice_bytes, PARTITION_LOOP)
 }
@@ -176,7 +176,7 @@ void tx__partition_kernel(char *const *outs, int64_t *pos, const int32_t *parts,
         memcpy(out + r * (int64_t)(W), data + i * (int64_t)(W), (W));                           \
     }
 
-void tx__stitch_kernel(char *out, const int32_t *idx, int64_t n, const char *data,
+void tx__stitch_scalar(char *out, const int32_t *idx, int64_t n, const char *data,
                        size_t slice_bytes, int64_t rows, tx_oob_policy policy) {
     if (policy == TX_OOB_ERROR) {
         WIDTH_SWITCH(slice_bytes, STITCH_LOOP)
@@ -187,7 +187,7 @@ void tx__stitch_kernel(char *out, const int32_t *idx, int64_t n, const char *dat
 
 /* ---- boolean_mask ---------------------------------------------------------------------------- */
 
-char *tx__mask_kernel(char *out, const char *src, const uint8_t *mask, int64_t nouter, int64_t m,
+char *tx__mask_scalar(char *out, const char *src, const uint8_t *mask, int64_t nouter, int64_t m,
                       size_t slice_bytes) {
     const int64_t sb = (int64_t)slice_bytes;
     for (int64_t o = 0; o < nouter; o++) {
@@ -215,7 +215,7 @@ char *tx__mask_kernel(char *out, const char *src, const uint8_t *mask, int64_t n
         for (int64_t i = 0; i < count; i++) memcpy(dst + i * (int64_t)sizeof v_, &v_, sizeof v_); \
     } while (0)
 
-void tx__fill_kernel(char *dst, const void *value, size_t width, int64_t count) {
+void tx__fill_scalar(char *dst, const void *value, size_t width, int64_t count) {
     switch (width) {
     case 1: memset(dst, *(const uint8_t *)value, (size_t)count); break;
     case 2: FILL_LOOP(uint16_t); break;
@@ -287,10 +287,52 @@ void tx__fill_kernel(char *dst, const void *value, size_t width, int64_t count) 
         }                                                                                        \
     } while (0)
 
-void tx__one_hot_kernel(char *out, const void *indices, tx_dtype ti, int64_t prefix, int64_t depth,
+void tx__one_hot_scalar(char *out, const void *indices, tx_dtype ti, int64_t prefix, int64_t depth,
                         int64_t suffix, const void *on, const void *off, size_t width,
                         tx_oob_policy policy) {
     if (policy == TX_OOB_CLAMP) ONE_HOT_WIDTH(MAP_CLAMP);
     else if (policy == TX_OOB_WRAP) ONE_HOT_WIDTH(MAP_WRAP);
     else ONE_HOT_WIDTH(MAP_NONE);
+}
+
+/* ---- strided element moves (space/depth NCHW, extract_image_patches) ------------------------- */
+
+#define GATHER_STRIDED_LOOP(T)                                                                   \
+    for (int64_t k = 0; k < n; k++) {                                                            \
+        T v;                                                                                     \
+        memcpy(&v, src + k * stride, sizeof v);                                                  \
+        memcpy(dst + k * (int64_t)sizeof v, &v, sizeof v);                                       \
+    }
+
+void tx__gather_strided_scalar(char *dst, const char *src, int64_t n, int64_t stride,
+                               size_t width) {
+    switch (width) {
+    case 1: GATHER_STRIDED_LOOP(uint8_t); break;
+    case 2: GATHER_STRIDED_LOOP(uint16_t); break;
+    case 4: GATHER_STRIDED_LOOP(uint32_t); break;
+    case 8: GATHER_STRIDED_LOOP(uint64_t); break;
+    case 16: GATHER_STRIDED_LOOP(u128); break;
+    default:
+        for (int64_t k = 0; k < n; k++) memcpy(dst + k * (int64_t)width, src + k * stride, width);
+    }
+}
+
+#define SCATTER_STRIDED_LOOP(T)                                                                  \
+    for (int64_t k = 0; k < n; k++) {                                                            \
+        T v;                                                                                     \
+        memcpy(&v, src + k * (int64_t)sizeof v, sizeof v);                                       \
+        memcpy(dst + k * stride, &v, sizeof v);                                                  \
+    }
+
+void tx__scatter_strided_scalar(char *dst, const char *src, int64_t n, int64_t stride,
+                                size_t width) {
+    switch (width) {
+    case 1: SCATTER_STRIDED_LOOP(uint8_t); break;
+    case 2: SCATTER_STRIDED_LOOP(uint16_t); break;
+    case 4: SCATTER_STRIDED_LOOP(uint32_t); break;
+    case 8: SCATTER_STRIDED_LOOP(uint64_t); break;
+    case 16: SCATTER_STRIDED_LOOP(u128); break;
+    default:
+        for (int64_t k = 0; k < n; k++) memcpy(dst + k * stride, src + k * (int64_t)width, width);
+    }
 }
