@@ -7,181 +7,202 @@
  * int32, int64) and out-of-range policy, so no hot loop branches on a dtype or a policy. */
 #include "kernels/gather.h"
 
-typedef struct {
-    uint64_t a, b;
-} u128;
+/* The loops below are inline functions whose width, index width and policy arguments are
+ * compile-time constants at each call in the switches: the compiler makes one copy of the loop
+ * per combination, with fixed-size moves and no per-element test of a dtype or a policy. */
+#define KERNEL_INLINE static inline __attribute__((always_inline))
 
-/* Expands BODY(W) with W a compile-time constant for the common widths, else the runtime size. */
-#define WIDTH_SWITCH(sb, BODY)                                                                   \
+/* Calls CALL(W) with W a constant for the common widths, else the runtime size. */
+#define WIDTH_SWITCH(sb, CALL)                                                                   \
     switch (sb) {                                                                                \
-    case 1: BODY(1); break;                                                                      \
-    case 2: BODY(2); break;                                                                      \
-    case 4: BODY(4); break;                                                                      \
-    case 8: BODY(8); break;                                                                      \
-    case 16: BODY(16); break;                                                                    \
-    default: BODY(sb); break;                                                                    \
+    case 1: CALL(1); break;                                                                      \
+    case 2: CALL(2); break;                                                                      \
+    case 4: CALL(4); break;                                                                      \
+    case 8: CALL(8); break;                                                                      \
+    case 16: CALL(16); break;                                                                    \
+    default: CALL(sb); break;                                                                    \
     }
 
-/* Expands LOOP(IT, W, HOW) with IT the signed index type of `iw` bytes (TF's int16, int32 and
- * int64 Tindices) and W as WIDTH_SWITCH gives it: one instantiation per index width and slice
- * width, so no loop reads its indices through a per-element switch. */
-#define INDEX_LOOP_W(LOOP, IT, sb, HOW)                                                          \
-    switch (sb) {                                                                                \
-    case 1: LOOP(IT, 1, HOW); break;                                                             \
-    case 2: LOOP(IT, 2, HOW); break;                                                             \
-    case 4: LOOP(IT, 4, HOW); break;                                                             \
-    case 8: LOOP(IT, 8, HOW); break;                                                             \
-    case 16: LOOP(IT, 16, HOW); break;                                                           \
-    default: LOOP(IT, sb, HOW); break;                                                           \
+/* Index i of a signed index array of iw bytes (TF's int16, int32 and int64 Tindices). */
+KERNEL_INLINE int64_t index_at(const void *ix, size_t iw, int64_t i) {
+    switch (iw) {
+    case 2: return ((const int16_t *)ix)[i];
+    case 4: return ((const int32_t *)ix)[i];
+    default: return ((const int64_t *)ix)[i];
     }
-#define INDEX_SWITCH(iw, sb, LOOP, HOW)                                                          \
-    switch (iw) {                                                                                \
-    case 2: INDEX_LOOP_W(LOOP, int16_t, sb, HOW) break;                                          \
-    case 4: INDEX_LOOP_W(LOOP, int32_t, sb, HOW) break;                                          \
-    default: INDEX_LOOP_W(LOOP, int64_t, sb, HOW) break;                                         \
+}
+
+/* Where index v reads in [0, dim) under a policy: v itself under the error policy (checked by
+ * the op), the mapped position under clamp/wrap, -1 (a zero slice) for zero's out-of-range. */
+KERNEL_INLINE int64_t oob_position(int64_t v, int64_t dim, tx_oob_policy policy) {
+    switch (policy) {
+    case TX_OOB_ZERO: return (uint64_t)v < (uint64_t)dim ? v : -1;
+    case TX_OOB_CLAMP: return tx__clamp_index(v, dim);
+    case TX_OOB_WRAP: return (uint64_t)v < (uint64_t)dim ? v : tx__wrap_index(v, dim);
+    default: return v;
     }
+}
 
 /* ---- gather ---------------------------------------------------------------------------------- */
 
-/* How one index v fetches its slice into `out`, per policy.  p is the [dim, slice] block. */
-#define FETCH_PLAIN(v, W) memcpy(out, p + (v) * sb_, (W))
-#define FETCH_ZERO(v, W)                                                                         \
-    do {                                                                                         \
-        if ((uint64_t)(v) < (uint64_t)dim) memcpy(out, p + (v) * sb_, (W));                      \
-        else memset(out, 0, (W));                                                                \
-    } while (0)
-#define FETCH_CLAMP(v, W) memcpy(out, p + tx__clamp_index((v), dim) * sb_, (W))
-#define FETCH_WRAP(v, W)                                                                         \
-    memcpy(out, p + ((uint64_t)(v) < (uint64_t)dim ? (v) : tx__wrap_index((v), dim)) * sb_, (W))
+typedef struct gather_job {
+    char *out;
+    const char *params;
+    const void *indices;
+    int64_t nbatch, nouter, n, dim;
+} gather_job;
 
-#define GATHER_LOOP(IT, W, FETCH)                                                                \
-    do {                                                                                         \
-        const int64_t sb_ = (int64_t)(W);                                                        \
-        for (int64_t b = 0; b < nbatch; b++) {                                                   \
-            const IT *ix = (const IT *)indices + b * n;                                          \
-            for (int64_t o = 0; o < nouter; o++) {                                               \
-                const char *p = params + ((b * nouter + o) * dim) * sb_;                         \
-                for (int64_t i = 0; i < n; i++) {                                                \
-                    const int64_t v_ = (int64_t)ix[i];                                           \
-                    FETCH(v_, W);                                                                \
-                    out += sb_;                                                                  \
-                }                                                                                \
-            }                                                                                    \
-        }                                                                                        \
-    } while (0)
-
-/* The policy loops are kept out of line so the default loop compiles exactly as before. */
-static void gather_zero(char *out, const char *params, const void *indices, size_t index_width,
-                        int64_t nbatch, int64_t nouter, int64_t n, int64_t dim, size_t slice_bytes) {
-    INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_ZERO)
+KERNEL_INLINE void gather_loop(const gather_job *j, size_t iw, size_t w, tx_oob_policy policy) {
+    const int64_t sb = (int64_t)w;
+    char *out = j->out;
+    for (int64_t b = 0; b < j->nbatch; b++) {
+        for (int64_t o = 0; o < j->nouter; o++) {
+            const char *p = j->params + ((b * j->nouter + o) * j->dim) * sb;
+            for (int64_t i = 0; i < j->n; i++, out += sb) {
+                const int64_t v = index_at(j->indices, iw, b * j->n + i);
+                const int64_t at = oob_position(v, j->dim, policy);
+                if (policy == TX_OOB_ZERO && at < 0) memset(out, 0, w);
+                else memcpy(out, p + at * sb, w);
+            }
+        }
+    }
 }
 
-static void gather_clamp(char *out, const char *params, const void *indices, size_t index_width,
-                         int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
-                         size_t slice_bytes) {
-    INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_CLAMP)
+KERNEL_INLINE void gather_widths(const gather_job *j, size_t iw, size_t sb, tx_oob_policy policy) {
+#define GATHER_AT(W) gather_loop(j, iw, (W), policy)
+    WIDTH_SWITCH(sb, GATHER_AT)
+#undef GATHER_AT
 }
 
-static void gather_wrap(char *out, const char *params, const void *indices, size_t index_width,
-                        int64_t nbatch, int64_t nouter, int64_t n, int64_t dim, size_t slice_bytes) {
-    INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_WRAP)
+KERNEL_INLINE void gather_all(const gather_job *j, size_t iw, size_t sb, tx_oob_policy policy) {
+    switch (iw) {
+    case 2: gather_widths(j, 2, sb, policy); break;
+    case 4: gather_widths(j, 4, sb, policy); break;
+    default: gather_widths(j, 8, sb, policy); break;
+    }
+}
+
+/* The policy loops are kept out of line so the default loop compiles on its own. */
+static void gather_zero(const gather_job *j, size_t iw, size_t sb) {
+    gather_all(j, iw, sb, TX_OOB_ZERO);
+}
+static void gather_clamp(const gather_job *j, size_t iw, size_t sb) {
+    gather_all(j, iw, sb, TX_OOB_CLAMP);
+}
+static void gather_wrap(const gather_job *j, size_t iw, size_t sb) {
+    gather_all(j, iw, sb, TX_OOB_WRAP);
 }
 
 void tx__gather_scalar(char *out, const char *params, const void *indices, size_t index_width,
                        int64_t nbatch, int64_t nouter, int64_t n, int64_t dim,
                        size_t slice_bytes, tx_oob_policy policy) {
+    const gather_job j = {out, params, indices, nbatch, nouter, n, dim};
     switch (policy) {
-    case TX_OOB_ZERO:
-        gather_zero(out, params, indices, index_width, nbatch, nouter, n, dim, slice_bytes);
-        return;
-    case TX_OOB_CLAMP:
-        gather_clamp(out, params, indices, index_width, nbatch, nouter, n, dim, slice_bytes);
-        return;
-    case TX_OOB_WRAP:
-        gather_wrap(out, params, indices, index_width, nbatch, nouter, n, dim, slice_bytes);
-        return;
-    default:
-        break;
+    case TX_OOB_ZERO: gather_zero(&j, index_width, slice_bytes); return;
+    case TX_OOB_CLAMP: gather_clamp(&j, index_width, slice_bytes); return;
+    case TX_OOB_WRAP: gather_wrap(&j, index_width, slice_bytes); return;
+    default: gather_all(&j, index_width, slice_bytes, TX_OOB_ERROR); return;
     }
-    INDEX_SWITCH(index_width, slice_bytes, GATHER_LOOP, FETCH_PLAIN)
 }
 
 /* ---- gather_nd ------------------------------------------------------------------------------- */
 
-/* How component v of index vector entry j adds to `off`, per policy; ZERO clears ok_ instead. */
-#define ND_PLAIN(v, j) off += (v) * strides[j]
-#define ND_ZERO(v, j)                                                                            \
-    do {                                                                                         \
-        if ((uint64_t)(v) < (uint64_t)dims[j]) off += (v) * strides[j];                          \
-        else ok_ = false;                                                                        \
-    } while (0)
-#define ND_CLAMP(v, j) off += tx__clamp_index((v), dims[j]) * strides[j]
-#define ND_WRAP(v, j)                                                                            \
-    off += ((uint64_t)(v) < (uint64_t)dims[j] ? (v) : tx__wrap_index((v), dims[j])) * strides[j]
+typedef struct gather_nd_job {
+    char *out;
+    const char *params;
+    const void *indices;
+    int64_t n;
+    size_t k;
+    const int64_t *dims, *strides;
+} gather_nd_job;
 
-#define GATHER_ND_LOOP(IT, W, ADD)                                                               \
-    do {                                                                                         \
-        const IT *ix = (const IT *)indices;                                                      \
-        for (int64_t i = 0; i < n; i++, ix += k) {                                               \
-            int64_t off = 0;                                                                     \
-            bool ok_ = true;                                                                     \
-            for (size_t j = 0; j < k; j++) {                                                     \
-                const int64_t v_ = (int64_t)ix[j];                                               \
-                ADD(v_, j);                                                                      \
-            }                                                                                    \
-            if (ok_) memcpy(out, params + off, (W));                                             \
-            else memset(out, 0, (W));                                                            \
-            out += (W);                                                                          \
-        }                                                                                        \
-    } while (0)
+KERNEL_INLINE void gather_nd_loop(const gather_nd_job *j, size_t iw, size_t w,
+                                  tx_oob_policy policy) {
+    char *out = j->out;
+    const char *ix = j->indices;
+    for (int64_t i = 0; i < j->n; i++, ix += j->k * iw, out += w) {
+        int64_t off = 0;
+        bool inside = true;
+        for (size_t c = 0; c < j->k; c++) {
+            const int64_t at = oob_position(index_at(ix, iw, (int64_t)c), j->dims[c], policy);
+            if (policy == TX_OOB_ZERO && at < 0) inside = false;
+            else off += at * j->strides[c];
+        }
+        if (inside) memcpy(out, j->params + off, w);
+        else memset(out, 0, w);
+    }
+}
+
+KERNEL_INLINE void gather_nd_widths(const gather_nd_job *j, size_t iw, size_t sb,
+                                    tx_oob_policy policy) {
+#define GATHER_ND_AT(W) gather_nd_loop(j, iw, (W), policy)
+    WIDTH_SWITCH(sb, GATHER_ND_AT)
+#undef GATHER_ND_AT
+}
+
+KERNEL_INLINE void gather_nd_all(const gather_nd_job *j, size_t iw, size_t sb,
+                                 tx_oob_policy policy) {
+    switch (iw) {
+    case 2: gather_nd_widths(j, 2, sb, policy); break;
+    case 4: gather_nd_widths(j, 4, sb, policy); break;
+    default: gather_nd_widths(j, 8, sb, policy); break;
+    }
+}
 
 void tx__gather_nd_scalar(char *out, const char *params, const void *indices, size_t index_width,
                           int64_t n, size_t k, const int64_t *dims, const int64_t *strides,
                           size_t slice_bytes, tx_oob_policy policy) {
+    const gather_nd_job j = {out, params, indices, n, k, dims, strides};
     switch (policy) {
-    case TX_OOB_ZERO: INDEX_SWITCH(index_width, slice_bytes, GATHER_ND_LOOP, ND_ZERO) return;
-    case TX_OOB_CLAMP: INDEX_SWITCH(index_width, slice_bytes, GATHER_ND_LOOP, ND_CLAMP) return;
-    case TX_OOB_WRAP: INDEX_SWITCH(index_width, slice_bytes, GATHER_ND_LOOP, ND_WRAP) return;
-    default: break;
+    case TX_OOB_ZERO: gather_nd_all(&j, index_width, slice_bytes, TX_OOB_ZERO); return;
+    case TX_OOB_CLAMP: gather_nd_all(&j, index_width, slice_bytes, TX_OOB_CLAMP); return;
+    case TX_OOB_WRAP: gather_nd_all(&j, index_width, slice_bytes, TX_OOB_WRAP); return;
+    default: gather_nd_all(&j, index_width, slice_bytes, TX_OOB_ERROR); return;
     }
-    INDEX_SWITCH(index_width, slice_bytes, GATHER_ND_LOOP, ND_PLAIN)
 }
 
 /* ---- dynamic_partition / dynamic_stitch ------------------------------------------------------ */
 
-#define PARTITION_LOOP(W)                                                                        \
-    for (int64_t i = 0; i < n; i++) {                                                            \
-        int32_t p = parts[i];                                                                    \
-        memcpy(outs[p] + pos[p] * (int64_t)(W), data + i * (int64_t)(W), (W));                   \
-        pos[p]++;                                                                                \
+KERNEL_INLINE void partition_loop(char *const *outs, int64_t *pos, const int32_t *parts, int64_t n,
+                                  const char *data, size_t w) {
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t p = parts[i];
+        memcpy(outs[p] + pos[p] * (int64_t)w, data + i * (int64_t)w, w);
+        pos[p]++;
     }
+}
 
 void tx__partition_scalar(char *const *outs, int64_t *pos, const int32_t *parts, int64_t n,
                           const char *data, size_t slice_bytes) {
-    WIDTH_SWITCH(slice_bytes, PARTITION_LOOP)
+#define PARTITION_AT(W) partition_loop(outs, pos, parts, n, data, (W))
+    WIDTH_SWITCH(slice_bytes, PARTITION_AT)
+#undef PARTITION_AT
 }
 
-#define STITCH_LOOP(W)                                                                           \
-    for (int64_t i = 0; i < n; i++)                                                              \
-        memcpy(out + (int64_t)idx[i] * (int64_t)(W), data + i * (int64_t)(W), (W));
-
-/* Negative indices only: every index is < rows by construction (rows = max + 1). */
-#define STITCH_POLICY_LOOP(W)                                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                            \
-        int64_t r = idx[i];                                                                      \
-        if (r < 0) {                                                                             \
-            if (policy == TX_OOB_ZERO) continue;                                                 \
-            r = policy == TX_OOB_CLAMP ? 0 : tx__wrap_index(r, rows);                            \
-        }                                                                                        \
-        memcpy(out + r * (int64_t)(W), data + i * (int64_t)(W), (W));                           \
+/* Every index is < rows by construction (rows = max + 1): only negative ones go by the policy
+ * (skipped under zero, row 0 under clamp, idx mod rows under wrap; none under error). */
+KERNEL_INLINE void stitch_loop(char *out, const int32_t *idx, int64_t n, const char *data,
+                               size_t w, int64_t rows, tx_oob_policy policy) {
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = idx[i];
+        if (policy != TX_OOB_ERROR && r < 0) {
+            if (policy == TX_OOB_ZERO) continue;
+            r = policy == TX_OOB_CLAMP ? 0 : tx__wrap_index(r, rows);
+        }
+        memcpy(out + r * (int64_t)w, data + i * (int64_t)w, w);
     }
+}
 
 void tx__stitch_scalar(char *out, const int32_t *idx, int64_t n, const char *data,
                        size_t slice_bytes, int64_t rows, tx_oob_policy policy) {
     if (policy == TX_OOB_ERROR) {
-        WIDTH_SWITCH(slice_bytes, STITCH_LOOP)
+#define STITCH_AT(W) stitch_loop(out, idx, n, data, (W), rows, TX_OOB_ERROR)
+        WIDTH_SWITCH(slice_bytes, STITCH_AT)
+#undef STITCH_AT
     } else {
-        WIDTH_SWITCH(slice_bytes, STITCH_POLICY_LOOP)
+#define STITCH_POLICY_AT(W) stitch_loop(out, idx, n, data, (W), rows, policy)
+        WIDTH_SWITCH(slice_bytes, STITCH_POLICY_AT)
+#undef STITCH_POLICY_AT
     }
 }
 
@@ -208,131 +229,123 @@ char *tx__mask_scalar(char *out, const char *src, const uint8_t *mask, int64_t n
 
 /* ---- fill and one_hot ------------------------------------------------------------------------ */
 
-#define FILL_LOOP(T)                                                                             \
-    do {                                                                                         \
-        T v_;                                                                                    \
-        memcpy(&v_, value, sizeof v_);                                                           \
-        for (int64_t i = 0; i < count; i++) memcpy(dst + i * (int64_t)sizeof v_, &v_, sizeof v_); \
-    } while (0)
+KERNEL_INLINE void fill_loop(char *dst, const void *value, size_t w, int64_t count) {
+    unsigned char v[16]; /* a local copy: the stores cannot change it, so it stays in a register */
+    memcpy(v, value, w);
+    for (int64_t i = 0; i < count; i++) memcpy(dst + i * (int64_t)w, v, w);
+}
 
 void tx__fill_scalar(char *dst, const void *value, size_t width, int64_t count) {
     switch (width) {
     case 1: memset(dst, *(const uint8_t *)value, (size_t)count); break;
-    case 2: FILL_LOOP(uint16_t); break;
-    case 4: FILL_LOOP(uint32_t); break;
-    case 8: FILL_LOOP(uint64_t); break;
-    case 16: FILL_LOOP(u128); break;
+    case 2: fill_loop(dst, value, 2, count); break;
+    case 4: fill_loop(dst, value, 4, count); break;
+    case 8: fill_loop(dst, value, 8, count); break;
+    case 16: fill_loop(dst, value, 16, count); break;
     default:
         for (int64_t i = 0; i < count; i++) memcpy(dst + i * (int64_t)width, value, width);
     }
 }
 
+/* Index i of one_hot's indices (uint8, int8, int32 or int64). */
+KERNEL_INLINE int64_t one_hot_index(const void *ix, tx_dtype ti, int64_t i) {
+    switch (ti) {
+    case TX_UINT8: return ((const uint8_t *)ix)[i];
+    case TX_INT8: return ((const int8_t *)ix)[i];
+    case TX_INT32: return ((const int32_t *)ix)[i];
+    default: return ((const int64_t *)ix)[i];
+    }
+}
+
+typedef struct one_hot_job {
+    char *out;
+    const void *indices;
+    int64_t prefix, depth, suffix;
+    const void *on, *off;
+} one_hot_job;
+
 /* With suffix 1 (the new axis last) a row is off...off on off...off: two fills and one store.
  * Otherwise each element is a select between the two values.  Either way every output element
- * is written exactly once.  MAP turns a raw index into the hot position (identity for the error
- * and zero policies, whose out-of-range rows stay all off). */
-#define MAP_NONE(v) (v)
-#define MAP_CLAMP(v) tx__clamp_index((v), depth)
-#define MAP_WRAP(v) ((uint64_t)(v) < (uint64_t)depth ? (v) : tx__wrap_index((v), depth))
+ * is written exactly once.  Under clamp/wrap an index is first mapped into [0, depth); error and
+ * zero leave it, and an out-of-range index gives an all-off row. */
+KERNEL_INLINE void one_hot_loop(const one_hot_job *j, tx_dtype ti, size_t w,
+                                tx_oob_policy policy) {
+    unsigned char on[16], off[16]; /* local copies stay in registers (the stores cannot alias) */
+    memcpy(on, j->on, w);
+    memcpy(off, j->off, w);
+    const int64_t depth = j->depth, sw = (int64_t)w;
+    const tx_oob_policy map = policy == TX_OOB_CLAMP || policy == TX_OOB_WRAP ? policy
+                                                                              : TX_OOB_ERROR;
+    char *o = j->out;
+    if (j->suffix == 1) {
+        for (int64_t p = 0; p < j->prefix; p++, o += depth * sw) {
+            const int64_t v = oob_position(one_hot_index(j->indices, ti, p), depth, map);
+            if (v >= 0 && v < depth) {
+                for (int64_t d = 0; d < v; d++) memcpy(o + d * sw, off, w);
+                memcpy(o + v * sw, on, w);
+                for (int64_t d = v + 1; d < depth; d++) memcpy(o + d * sw, off, w);
+            } else {
+                for (int64_t d = 0; d < depth; d++) memcpy(o + d * sw, off, w);
+            }
+        }
+        return;
+    }
+    for (int64_t p = 0; p < j->prefix; p++)
+        for (int64_t d = 0; d < depth; d++)
+            for (int64_t s = 0; s < j->suffix; s++, o += sw) {
+                const int64_t v = one_hot_index(j->indices, ti, p * j->suffix + s);
+                memcpy(o, oob_position(v, depth, map) == d ? on : off, w);
+            }
+}
 
-#define ONE_HOT_LOOP(TI, T, MAP)                                                                 \
-    do {                                                                                         \
-        const TI *ix = (const TI *)indices;                                                      \
-        T on_, off_;                                                                             \
-        memcpy(&on_, on, sizeof on_);                                                            \
-        memcpy(&off_, off, sizeof off_);                                                         \
-        const int64_t w_ = (int64_t)sizeof(T);                                                   \
-        char *o = out;                                                                           \
-        if (suffix == 1) {                                                                       \
-            for (int64_t p = 0; p < prefix; p++) {                                               \
-                const int64_t raw_ = (int64_t)ix[p];                                             \
-                int64_t v = MAP(raw_);                                                           \
-                if (v >= 0 && v < depth) {                                                       \
-                    for (int64_t d = 0; d < v; d++) memcpy(o + d * w_, &off_, sizeof off_);      \
-                    memcpy(o + v * w_, &on_, sizeof on_);                                        \
-                    for (int64_t d = v + 1; d < depth; d++) memcpy(o + d * w_, &off_, sizeof off_); \
-                } else {                                                                         \
-                    for (int64_t d = 0; d < depth; d++) memcpy(o + d * w_, &off_, sizeof off_);  \
-                }                                                                                \
-                o += depth * w_;                                                                 \
-            }                                                                                    \
-        } else {                                                                                 \
-            for (int64_t p = 0; p < prefix; p++, ix += suffix)                                   \
-                for (int64_t d = 0; d < depth; d++)                                              \
-                    for (int64_t s = 0; s < suffix; s++, o += w_) {                              \
-                        const int64_t raw_ = (int64_t)ix[s];                                     \
-                        memcpy(o, MAP(raw_) == d ? &on_ : &off_, sizeof on_);                    \
-                    }                                                                            \
-        }                                                                                        \
-    } while (0)
+KERNEL_INLINE void one_hot_types(const one_hot_job *j, tx_dtype ti, size_t w,
+                                 tx_oob_policy policy) {
+    switch (ti) {
+    case TX_UINT8: one_hot_loop(j, TX_UINT8, w, policy); break;
+    case TX_INT8: one_hot_loop(j, TX_INT8, w, policy); break;
+    case TX_INT32: one_hot_loop(j, TX_INT32, w, policy); break;
+    default: one_hot_loop(j, TX_INT64, w, policy); break;
+    }
+}
 
-#define ONE_HOT_TI(T, MAP)                                                                       \
-    do {                                                                                         \
-        switch (ti) {                                                                            \
-        case TX_UINT8: ONE_HOT_LOOP(uint8_t, T, MAP); break;                                     \
-        case TX_INT8: ONE_HOT_LOOP(int8_t, T, MAP); break;                                       \
-        case TX_INT32: ONE_HOT_LOOP(int32_t, T, MAP); break;                                     \
-        default: ONE_HOT_LOOP(int64_t, T, MAP); break;                                           \
-        }                                                                                        \
-    } while (0)
-
-#define ONE_HOT_WIDTH(MAP)                                                                       \
-    do {                                                                                         \
-        switch (width) {                                                                         \
-        case 1: ONE_HOT_TI(uint8_t, MAP); break;                                                 \
-        case 2: ONE_HOT_TI(uint16_t, MAP); break;                                                \
-        case 4: ONE_HOT_TI(uint32_t, MAP); break;                                                \
-        case 8: ONE_HOT_TI(uint64_t, MAP); break;                                                \
-        default: ONE_HOT_TI(u128, MAP); break;                                                   \
-        }                                                                                        \
-    } while (0)
+KERNEL_INLINE void one_hot_widths(const one_hot_job *j, tx_dtype ti, size_t width,
+                                  tx_oob_policy policy) {
+    switch (width) {
+    case 1: one_hot_types(j, ti, 1, policy); break;
+    case 2: one_hot_types(j, ti, 2, policy); break;
+    case 4: one_hot_types(j, ti, 4, policy); break;
+    case 8: one_hot_types(j, ti, 8, policy); break;
+    default: one_hot_types(j, ti, 16, policy); break;
+    }
+}
 
 void tx__one_hot_scalar(char *out, const void *indices, tx_dtype ti, int64_t prefix, int64_t depth,
                         int64_t suffix, const void *on, const void *off, size_t width,
                         tx_oob_policy policy) {
-    if (policy == TX_OOB_CLAMP) ONE_HOT_WIDTH(MAP_CLAMP);
-    else if (policy == TX_OOB_WRAP) ONE_HOT_WIDTH(MAP_WRAP);
-    else ONE_HOT_WIDTH(MAP_NONE);
+    const one_hot_job j = {out, indices, prefix, depth, suffix, on, off};
+    if (policy == TX_OOB_CLAMP) one_hot_widths(&j, ti, width, TX_OOB_CLAMP);
+    else if (policy == TX_OOB_WRAP) one_hot_widths(&j, ti, width, TX_OOB_WRAP);
+    else one_hot_widths(&j, ti, width, TX_OOB_ERROR);
 }
 
 /* ---- strided element moves (space/depth NCHW, extract_image_patches) ------------------------- */
 
-#define GATHER_STRIDED_LOOP(T)                                                                   \
-    for (int64_t k = 0; k < n; k++) {                                                            \
-        T v;                                                                                     \
-        memcpy(&v, src + k * stride, sizeof v);                                                  \
-        memcpy(dst + k * (int64_t)sizeof v, &v, sizeof v);                                       \
-    }
+/* The element width is a constant at each call in the switches below. */
+KERNEL_INLINE void strided_loop(char *dst, const char *src, int64_t n, int64_t dst_step,
+                                int64_t src_step, size_t w) {
+    for (int64_t k = 0; k < n; k++) memcpy(dst + k * dst_step, src + k * src_step, w);
+}
 
 void tx__gather_strided_scalar(char *dst, const char *src, int64_t n, int64_t stride,
                                size_t width) {
-    switch (width) {
-    case 1: GATHER_STRIDED_LOOP(uint8_t); break;
-    case 2: GATHER_STRIDED_LOOP(uint16_t); break;
-    case 4: GATHER_STRIDED_LOOP(uint32_t); break;
-    case 8: GATHER_STRIDED_LOOP(uint64_t); break;
-    case 16: GATHER_STRIDED_LOOP(u128); break;
-    default:
-        for (int64_t k = 0; k < n; k++) memcpy(dst + k * (int64_t)width, src + k * stride, width);
-    }
+#define GATHER_STRIDED_AT(W) strided_loop(dst, src, n, (int64_t)(W), stride, (W))
+    WIDTH_SWITCH(width, GATHER_STRIDED_AT)
+#undef GATHER_STRIDED_AT
 }
-
-#define SCATTER_STRIDED_LOOP(T)                                                                  \
-    for (int64_t k = 0; k < n; k++) {                                                            \
-        T v;                                                                                     \
-        memcpy(&v, src + k * (int64_t)sizeof v, sizeof v);                                       \
-        memcpy(dst + k * stride, &v, sizeof v);                                                  \
-    }
 
 void tx__scatter_strided_scalar(char *dst, const char *src, int64_t n, int64_t stride,
                                 size_t width) {
-    switch (width) {
-    case 1: SCATTER_STRIDED_LOOP(uint8_t); break;
-    case 2: SCATTER_STRIDED_LOOP(uint16_t); break;
-    case 4: SCATTER_STRIDED_LOOP(uint32_t); break;
-    case 8: SCATTER_STRIDED_LOOP(uint64_t); break;
-    case 16: SCATTER_STRIDED_LOOP(u128); break;
-    default:
-        for (int64_t k = 0; k < n; k++) memcpy(dst + k * stride, src + k * (int64_t)width, width);
-    }
+#define SCATTER_STRIDED_AT(W) strided_loop(dst, src, n, stride, (int64_t)(W), (W))
+    WIDTH_SWITCH(width, SCATTER_STRIDED_AT)
+#undef SCATTER_STRIDED_AT
 }
