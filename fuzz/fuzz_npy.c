@@ -100,7 +100,9 @@ static const char *const via_name[VIA_COUNT] = {"tx_npy_load", "mapped", "read",
 static tx_status load_via(via v, const uint8_t *data, size_t size, tx_tensor **t) {
     if (v == VIA_PATH) return tx_npy_load(file_path, t);
     if (v != VIA_PIPE) {
-        unsigned flags = v == VIA_MAP ? TX__NPY_MAP : v == VIA_READ ? TX__NPY_READ : TX__NPY_AS_STREAM;
+        unsigned flags = v == VIA_MAP    ? TX__NPY_MAP
+                         : v == VIA_READ ? TX__NPY_READ
+                                         : TX__NPY_AS_STREAM;
         if (lseek(file_fd, 0, SEEK_SET) != 0) fz_die("fuzz_npy: lseek failed");
         return tx__npy_load_fd(file_fd, NULL, flags, t);
     }
@@ -124,12 +126,17 @@ static void check_loaders(const uint8_t *data, size_t size, tx_status st, const 
         tx_tensor *t = NULL;
         tx_status got = load_via((via)v, data, size, &t);
         if (v == VIA_PIPE && size == 0) { /* an empty stream is its end */
-            if (got != TX_OUT_OF_RANGE) fz_die("npy pipe: empty input gave %s", tx_status_name(got));
+            if (got != TX_OUT_OF_RANGE)
+                fz_die("npy pipe: empty input gave %s", tx_status_name(got));
             continue;
         }
-        if (got != st) fz_die("npy %s: status %s (%s), the buffer loader's %s (%s)", via_name[v], tx_status_name(got), tx_last_error(), tx_status_name(st), msg);
+        if (got != st)
+            fz_die("npy %s: status %s (%s), the buffer loader's %s (%s)", via_name[v],
+                   tx_status_name(got), tx_last_error(), tx_status_name(st), msg);
         if (got != TX_OK) {
-            if (strcmp(tx_last_error(), msg) != 0) fz_die("npy %s: message '%s', the buffer loader's '%s'", via_name[v], tx_last_error(), msg);
+            if (strcmp(tx_last_error(), msg) != 0)
+                fz_die("npy %s: message '%s', the buffer loader's '%s'", via_name[v],
+                       tx_last_error(), msg);
             if (t) fz_die("npy %s failed but set *out", via_name[v]);
             continue;
         }
@@ -147,7 +154,9 @@ static void sweep_stream(long live) {
         tx_status st = load_via(VIA_STREAM, NULL, 0, &t);
         bool hit = fz_alloc_failed();
         fz_alloc_fail_at(0);
-        if (hit && st != TX_RESOURCE_EXHAUSTED) fz_die("npy stream: allocation %ld failed but the status is %s: %s", k, tx_status_name(st), tx_last_error());
+        if (hit && st != TX_RESOURCE_EXHAUSTED)
+            fz_die("npy stream: allocation %ld failed but the status is %s: %s", k,
+                   tx_status_name(st), tx_last_error());
         if (st != TX_OK && t) fz_die("npy stream failed but set *out");
         tx_tensor_free(t);
         if (fz_alloc_live() != live) fz_die("npy stream with allocation %ld failing leaked", k);

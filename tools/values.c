@@ -268,6 +268,7 @@ tx_status tv_load_npy(const char *path, tx_tensor **out) {
     if (!is_stdin) return tx_npy_load(path, out);
     tx_status st = tx_npy_load_fd(STDIN_FILENO, out);
     /* An empty pipe is what a failed earlier stage of a pipeline leaves. */
-    if (st == TX_OUT_OF_RANGE) return op_fail(OP_IO_ERROR, "no input on stdin (did the previous command fail?)");
+    if (st == TX_OUT_OF_RANGE)
+        return op_fail(OP_IO_ERROR, "no input on stdin (did the previous command fail?)");
     return st;
 }

@@ -192,9 +192,11 @@ static void swap_elements(char *p, size_t nbytes, size_t unit) {
  * writable (copy-on-write) and the tensor writable; otherwise both are read-only. */
 static tx_status wrap_window(const char *op, char *p, map_ctx *ctx, tx_dtype dtype, size_t rank,
                              const int64_t *dims, bool swap, bool writable, tx_tensor **out) {
-    size_t size = tx_dtype_size(dtype), nbytes = ctx->len ? ctx->len - (size_t)(p - (char *)ctx->base) : 0;
+    size_t size = tx_dtype_size(dtype);
+    size_t nbytes = ctx->len ? ctx->len - (size_t)(p - (char *)ctx->base) : 0;
     bool fix = dtype == TX_BOOL || tx__is_4bit(dtype);
-    if (swap) swap_elements(p, nbytes, tx_dtype_kind_of(dtype) == TX_KIND_COMPLEX ? size / 2 : size);
+    if (swap)
+        swap_elements(p, nbytes, tx_dtype_kind_of(dtype) == TX_KIND_COMPLEX ? size / 2 : size);
     if (dtype == TX_BOOL)
         for (size_t i = 0; i < nbytes; i++)
             if ((unsigned char)p[i] > 1) p[i] = 1;

@@ -253,11 +253,13 @@ static tx_status parse_header(const unsigned char *b, size_t have, uint64_t file
 
 /* The rule every loader applies: exactly data_size bytes follow the header. */
 static tx_status wrong_size(const tx_npy_info *info, uint64_t have) {
-    return tx__fail(TX_INVALID_ARGUMENT, "npy: shape and descr need %llu data bytes, the file has %llu",
+    return tx__fail(TX_INVALID_ARGUMENT,
+                    "npy: shape and descr need %llu data bytes, the file has %llu",
                     (unsigned long long)info->data_size, (unsigned long long)have);
 }
 
-tx_status tx__npy_parse(const unsigned char *b, size_t have, uint64_t file_size, tx_npy_info *info) {
+tx_status tx__npy_parse(const unsigned char *b, size_t have, uint64_t file_size,
+                        tx_npy_info *info) {
     TX_TRY(parse_header(b, have, file_size, info));
     if (file_size - info->data_offset != info->data_size)
         return wrong_size(info, file_size - info->data_offset);
@@ -397,7 +399,8 @@ static void str_feed(str_reader *r, const unsigned char *p, size_t n) {
         size_t take = n < item - r->in ? n : item - r->in;
         tx_string *e = &r->rec[r->w.dst];
         char *out = r->pass == STR_BOUNDED ? r->bytes + r->pos
-                                           : r->pass == STR_COPY ? (char *)(uintptr_t)e->data : NULL;
+                    : r->pass == STR_COPY  ? (char *)(uintptr_t)e->data
+                                           : NULL;
         if (r->h->string_kind == 'S') {
             size_t keep = r->pass == STR_COPY ? (e->size > r->in ? (size_t)e->size - r->in : 0)
                                               : take;
@@ -419,7 +422,8 @@ static void str_feed(str_reader *r, const unsigned char *p, size_t n) {
                 }
                 char tmp[4];
                 size_t width = utf8_encode(cp, tmp);
-                if (out && (r->pass == STR_BOUNDED || r->run < e->size)) memcpy(out + r->run, tmp, width);
+                if (out && (r->pass == STR_BOUNDED || r->run < e->size))
+                    memcpy(out + r->run, tmp, width);
                 r->run += width;
                 if (cp) r->len = r->run;
             }
@@ -459,7 +463,7 @@ static void str_empty_items(const tx_npy_info *h, tx_tensor *t) {
     for (int64_t i = 0; i < t->numel; i++) rec[i].data = "";
 }
 
-/* ---- loading from memory ---------------------------------------------------------------------- */
+/* ---- loading from memory --------------------------------------------------------------------- */
 
 tx_status tx_npy_load_buffer(const void *buffer, size_t size, tx_tensor **out) {
     TX_REQUIRE_OUT("npy", out);
@@ -579,7 +583,8 @@ static tx_status src_header(npy_src *s, uint64_t file_size, bool empty_is_eof, t
         return tx__fail(TX_OUT_OF_RANGE, "npy: %s is empty (no bytes to read)", s->name);
     if (got == 10 && pre[6] >= 2) TX_TRY(src_read(s, pre + 10, 2, &more));
     got += more;
-    uint64_t known = s->seekable ? file_size : got < 10 || (pre[6] >= 2 && got < 12) ? got : UINT64_MAX;
+    bool ended = got < 10 || (pre[6] >= 2 && got < 12); /* a stream's size is known at its end */
+    uint64_t known = s->seekable ? file_size : ended ? got : UINT64_MAX;
     size_t hstart;
     uint64_t hlen;
     TX_TRY(tx__npy_prefix(pre, got, known, &hstart, &hlen));
@@ -594,7 +599,8 @@ static tx_status src_header(npy_src *s, uint64_t file_size, bool empty_is_eof, t
     if (st == TX_OK && rest < hlen) /* the input ended inside the header */
         st = tx__npy_prefix(buf, hstart + rest, hstart + rest, &hstart, &hlen);
     if (st == TX_OK)
-        st = s->seekable ? tx__npy_parse(buf, whole, file_size, h) : parse_header(buf, whole, UINT64_MAX, h);
+        st = s->seekable ? tx__npy_parse(buf, whole, file_size, h)
+                         : parse_header(buf, whole, UINT64_MAX, h);
     tx__free(buf, whole);
     return st;
 }

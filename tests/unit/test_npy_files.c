@@ -222,8 +222,9 @@ static void check_numeric(tx_dtype dtype, int64_t d0, int64_t d1) {
                         file[k + a] = file[k + b];
                         file[k + b] = tmp;
                     }
-            snprintf(dict, sizeof dict, "{'descr': %s, 'fortran_order': %s, 'shape': (%lld, %lld), }",
-                     d, fortran ? "True" : "False", (long long)d0, (long long)d1);
+            snprintf(dict, sizeof dict,
+                     "{'descr': %s, 'fortran_order': %s, 'shape': (%lld, %lld), }", d,
+                     fortran ? "True" : "False", (long long)d0, (long long)d1);
             snprintf(what, sizeof what, "%s %s %s [%lld, %lld]", tx_dtype_name(dtype),
                      fortran ? "F" : "C", big ? "big-endian" : "little-endian", (long long)d0,
                      (long long)d1);
@@ -298,7 +299,8 @@ static void check_strings(char kind, size_t chars, int64_t d0, int64_t d1) {
                     file[k + 3] = t0;
                 }
             char dict[256], what[256];
-            snprintf(dict, sizeof dict, "{'descr': '%c%c%zu', 'fortran_order': %s, 'shape': (%lld, %lld), }",
+            snprintf(dict, sizeof dict,
+                     "{'descr': '%c%c%zu', 'fortran_order': %s, 'shape': (%lld, %lld), }",
                      kind == 'S' ? '|' : big ? '>' : '<', kind, chars, fortran ? "True" : "False",
                      (long long)d0, (long long)d1);
             snprintf(what, sizeof what, "%s", dict);
@@ -324,7 +326,8 @@ static void test_strings_every_path(void **state) {
     /* An invalid code point: the same error every way (the first one in row-major order). */
     unsigned char u[16] = {'a', 0, 0, 0, 0, 0xD8, 0, 0, 'b', 0, 0, 0, 0, 0, 0x11, 0};
     size_t size;
-    char *bytes = make_npy("{'descr': '<U1', 'fortran_order': True, 'shape': (2, 2), }", u, 16, &size);
+    char *bytes =
+        make_npy("{'descr': '<U1', 'fortran_order': True, 'shape': (2, 2), }", u, 16, &size);
     assert_null(load_all(bytes, size, "invalid code points"));
     assert_non_null(strstr(tx_last_error(), "element 2 holds invalid code point 0xD800"));
     free(bytes);
@@ -336,7 +339,8 @@ static void test_truncated_longer_lying(void **state) {
     (void)state;
     int32_t v[6] = {1, 2, 3, 4, 5, 6};
     size_t size;
-    char *bytes = make_npy("{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }", v, 24, &size);
+    char *bytes =
+        make_npy("{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }", v, 24, &size);
     char *longer = malloc(size + 5);
     memcpy(longer, bytes, size);
     memcpy(longer + size, "extra", 5);
@@ -368,7 +372,8 @@ static void test_truncated_longer_lying(void **state) {
     size_t cap = tx_max_tensor_bytes();
     tx_set_max_tensor_bytes(16);
     assert_null(load_all(bytes, size, "over the limit"));
-    assert_non_null(strstr(tx_last_error(), "npy: tensor of 24 bytes exceeds the limit of 16 bytes"));
+    assert_non_null(
+        strstr(tx_last_error(), "npy: tensor of 24 bytes exceeds the limit of 16 bytes"));
     tx_set_max_tensor_bytes(cap);
     free(bytes);
 }
@@ -423,7 +428,8 @@ static void test_mapped_copy_on_write(void **state) {
     unsigned char *b = malloc(2 << 20);
     for (size_t i = 0; i < (2u << 20); i++) b[i] = (unsigned char)(i % 3 == 0 ? 0 : i % 7);
     size_t size;
-    char *bytes = make_npy("{'descr': '|b1', 'fortran_order': False, 'shape': (2097152,), }", b, 2 << 20, &size);
+    char *bytes = make_npy("{'descr': '|b1', 'fortran_order': False, 'shape': (2097152,), }", b,
+                           2 << 20, &size);
     write_file(path, bytes, size);
     assert_int_equal(tx_npy_load(path, &t), TX_OK);
     assert_true(mapped(path));
@@ -448,7 +454,8 @@ static void test_fd_loader(void **state) {
     snprintf(path, sizeof path, "%s/fd.npy", dir);
     int16_t v[3] = {1, -2, 3};
     size_t size;
-    char *bytes = make_npy("{'descr': '<i2', 'fortran_order': False, 'shape': (3,), }", v, 6, &size);
+    char *bytes =
+        make_npy("{'descr': '<i2', 'fortran_order': False, 'shape': (3,), }", v, 6, &size);
     char *shifted = malloc(size + 3);
     memcpy(shifted, "abc", 3);
     memcpy(shifted + 3, bytes, size);
@@ -511,8 +518,8 @@ static void test_save(void **state) {
     tx_string recs[4];
     for (size_t i = 0; i < 4; i++) recs[i] = (tx_string){i * 1000, big + i};
     recs[2].size = sizeof big - 2;
-    assert_int_equal(tx_tensor_wrap_strings(1, TU_DIMS(4), recs, big, sizeof big, NULL, NULL, &ts[3]),
-                     TX_OK);
+    assert_int_equal(
+        tx_tensor_wrap_strings(1, TU_DIMS(4), recs, big, sizeof big, NULL, NULL, &ts[3]), TX_OK);
     for (size_t k = 0; k < 4; k++) {
         void *want;
         size_t n, got_n;

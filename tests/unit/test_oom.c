@@ -197,8 +197,12 @@ static size_t npy_cases(npy_case *out) {
     out[n++] = npy_make("bfloat16", "{'descr': [('bfloat16', '<u2')], 'fortran_order': False, 'shape': (3,), }", bf16, sizeof bf16);
     out[n++] = npy_make("zero-size", "{'descr': '<i8', 'fortran_order': False, 'shape': (0, 5), }", NULL, 0);
     static const unsigned char i4[4] = {0x0F, 0x87, 1, 2};
-    out[n++] = npy_make("fortran unicode", "{'descr': '<U2', 'fortran_order': True, 'shape': (1, 3), }", ustr, sizeof ustr);
-    out[n++] = npy_make("int4", "{'descr': [('int4', '|i1')], 'fortran_order': False, 'shape': (4,), }", i4, sizeof i4);
+    out[n++] = npy_make("fortran unicode",
+                        "{'descr': '<U2', 'fortran_order': True, 'shape': (1, 3), }", ustr,
+                        sizeof ustr);
+    out[n++] = npy_make("int4",
+                        "{'descr': [('int4', '|i1')], 'fortran_order': False, 'shape': (4,), }",
+                        i4, sizeof i4);
     out[n++] = npy_make("scalar", "{'descr': '<c8', 'fortran_order': False, 'shape': (), }", f32, 8);
     return n;
 }
