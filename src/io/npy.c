@@ -588,6 +588,11 @@ static tx_status src_header(npy_src *s, uint64_t file_size, bool empty_is_eof, t
     size_t hstart;
     uint64_t hlen;
     TX_TRY(tx__npy_prefix(pre, got, known, &hstart, &hlen));
+    if (hlen > MAX_HEADER_TEXT && !s->seekable) { /* the buffer loader's error if it is short */
+        uint64_t rest;
+        TX_TRY(src_drain(s, &rest));
+        TX_TRY(tx__npy_prefix(pre, got, got + rest, &hstart, &hlen));
+    }
     TX_REQUIRE(hlen <= MAX_HEADER_TEXT, TX_INVALID_ARGUMENT,
                "npy: header of %llu bytes is longer than %u", (unsigned long long)hlen,
                MAX_HEADER_TEXT);

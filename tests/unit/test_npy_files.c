@@ -366,6 +366,11 @@ static void test_truncated_longer_lying(void **state) {
     bytes[8] = bytes[9] = (char)0xFF;
     assert_null(load_all(bytes, size, "header length"));
     assert_non_null(strstr(tx_last_error(), "header claims"));
+    /* A header length past the 16 MiB a stream's header may take, and past the end. */
+    bytes[6] = 2;
+    memcpy(bytes + 8, "\x00\x00\x00\x20", 4);
+    assert_null(load_all(bytes, size, "header length past the cap"));
+    assert_non_null(strstr(tx_last_error(), "header claims 536870912 bytes"));
     free(bytes);
     /* Over the tensor limit: refused before mapping or reading. */
     bytes = make_npy("{'descr': '<i4', 'fortran_order': False, 'shape': (6,), }", v, 24, &size);
