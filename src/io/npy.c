@@ -422,7 +422,8 @@ static void str_feed(str_reader *r, const unsigned char *p, size_t n) {
                 }
                 char tmp[4];
                 size_t width = utf8_encode(cp, tmp);
-                if (out && (r->pass == STR_BOUNDED || r->run < e->size))
+                /* STR_COPY: within the size pass 1 measured, even if the file changed since */
+                if (out && (r->pass == STR_BOUNDED || r->run + width <= e->size))
                     memcpy(out + r->run, tmp, width);
                 r->run += width;
                 if (cp) r->len = r->run;
