@@ -1,18 +1,43 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fuzz_npy.c -- the .npy reader (src/io/npy.c, tx_npy_load_buffer) on arbitrary bytes.  A file
- * it accepts must be well formed, survive tx_npy_save_buffer + reload unchanged (strings that end
- * in NUL excepted: the format cannot keep them), and load and save again with each of their
- * allocations failing in turn: resource_exhausted, no output, no leak. */
+/* fuzz_npy.c -- the .npy reader (src/io/npy.c) on arbitrary bytes.  A file tx_npy_load_buffer
+ * accepts must be well formed, survive tx_npy_save_buffer + reload unchanged (strings that end in
+ * NUL excepted: the format cannot keep them), and load and save again with each of their
+ * allocations failing in turn: resource_exhausted, no output, no leak.  The same bytes as a file
+ * (a memfd, by its /proc/self/fd path and by fd: mapped, read, read as a stream) and through a
+ * pipe must give the same tensor, or the same status and message; the stream path is swept for
+ * allocation failures too. */
+#define _GNU_SOURCE
 #include "fuzz.h"
+#include "io/npy_internal.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int file_fd = -1;
+static char file_path[64];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     fz_alloc_setup();
     return 0;
+}
+
+/* The input as a file: a memfd (an unlinked temporary file where there is none). */
+static void file_setup(void) {
+    if (file_fd >= 0) return;
+    file_fd = memfd_create("fuzz_npy", MFD_CLOEXEC);
+    if (file_fd < 0) {
+        char tmp[] = "/tmp/fuzz_npy_XXXXXX";
+        file_fd = mkstemp(tmp);
+        if (file_fd < 0) fz_die("fuzz_npy: no temporary file");
+        unlink(tmp);
+    }
+    snprintf(file_path, sizeof file_path, "/proc/self/fd/%d", file_fd);
 }
 
 static bool strings_keep(const tx_tensor *t) {
@@ -68,6 +93,77 @@ static void sweep_save(const tx_tensor *t, long n, long live) {
     }
 }
 
+typedef enum { VIA_PATH, VIA_MAP, VIA_READ, VIA_STREAM, VIA_PIPE, VIA_COUNT } via;
+static const char *const via_name[VIA_COUNT] = {"tx_npy_load", "mapped", "read", "stream", "pipe"};
+
+/* Loads the input (already in the file) one way; VIA_PIPE only for inputs a pipe holds whole. */
+static tx_status load_via(via v, const uint8_t *data, size_t size, tx_tensor **t) {
+    if (v == VIA_PATH) return tx_npy_load(file_path, t);
+    if (v != VIA_PIPE) {
+        unsigned flags = v == VIA_MAP    ? TX__NPY_MAP
+                         : v == VIA_READ ? TX__NPY_READ
+                                         : TX__NPY_AS_STREAM;
+        if (lseek(file_fd, 0, SEEK_SET) != 0) fz_die("fuzz_npy: lseek failed");
+        return tx__npy_load_fd(file_fd, NULL, flags, t);
+    }
+    int p[2];
+    if (pipe(p) != 0) fz_die("fuzz_npy: pipe failed");
+    if (size && write(p[1], data, size) != (ssize_t)size) fz_die("fuzz_npy: pipe write failed");
+    close(p[1]);
+    tx_status st = tx_npy_load_fd(p[0], t);
+    close(p[0]);
+    return st;
+}
+
+/* Every file and fd loader agrees with the buffer loader (st, msg, want). */
+static void check_loaders(const uint8_t *data, size_t size, tx_status st, const char *msg,
+                          const tx_tensor *want) {
+    file_setup();
+    if (ftruncate(file_fd, 0) != 0 || (size && pwrite(file_fd, data, size, 0) != (ssize_t)size))
+        fz_die("fuzz_npy: writing the file failed");
+    for (int v = 0; v < VIA_COUNT; v++) {
+        if (v == VIA_PIPE && size > 4096) continue; /* a pipe holds 4 KiB at least */
+        tx_tensor *t = NULL;
+        tx_status got = load_via((via)v, data, size, &t);
+        if (v == VIA_PIPE && size == 0) { /* an empty stream is its end */
+            if (got != TX_OUT_OF_RANGE)
+                fz_die("npy pipe: empty input gave %s", tx_status_name(got));
+            continue;
+        }
+        if (got != st)
+            fz_die("npy %s: status %s (%s), the buffer loader's %s (%s)", via_name[v],
+                   tx_status_name(got), tx_last_error(), tx_status_name(st), msg);
+        if (got != TX_OK) {
+            if (strcmp(tx_last_error(), msg) != 0)
+                fz_die("npy %s: message '%s', the buffer loader's '%s'", via_name[v],
+                       tx_last_error(), msg);
+            if (t) fz_die("npy %s failed but set *out", via_name[v]);
+            continue;
+        }
+        if (!tx_tensor_is_writable(t)) fz_die("npy %s: the tensor is not writable", via_name[v]);
+        check_same(want, t);
+        tx_tensor_free(t);
+    }
+}
+
+/* The stream path with each of its allocations failing in turn. */
+static void sweep_stream(long live) {
+    for (long k = 1;; k++) {
+        tx_tensor *t = NULL;
+        fz_alloc_fail_at(k);
+        tx_status st = load_via(VIA_STREAM, NULL, 0, &t);
+        bool hit = fz_alloc_failed();
+        fz_alloc_fail_at(0);
+        if (hit && st != TX_RESOURCE_EXHAUSTED)
+            fz_die("npy stream: allocation %ld failed but the status is %s: %s", k,
+                   tx_status_name(st), tx_last_error());
+        if (st != TX_OK && t) fz_die("npy stream failed but set *out");
+        tx_tensor_free(t);
+        if (fz_alloc_live() != live) fz_die("npy stream with allocation %ld failing leaked", k);
+        if (!hit) return;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_alloc_setup();
     long live = fz_alloc_live();
@@ -75,8 +171,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_alloc_fail_at(0);
     tx_status st = tx_npy_load_buffer(data, size, &t);
     long nload = fz_alloc_count();
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", tx_last_error());
+    check_loaders(data, size, st, msg, t);
     if (st != TX_OK) {
-        fz_check_failure(st, "npy load", tx_last_error());
+        fz_check_failure(st, "npy load", msg);
         if (t) fz_die("npy load failed but set *out");
         if (fz_alloc_live() != live) fz_die("a failed npy load leaked");
         return 0;
@@ -99,5 +198,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tx_tensor_free(t);
     if (fz_alloc_live() != live) fz_die("npy load/save leaked");
     sweep_load(data, size, nload, live);
+    sweep_stream(live);
     return 0;
 }

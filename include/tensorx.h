@@ -474,18 +474,57 @@ TX_API tx_status tx_plan_leave(tx_plan *plan, tx_status op_result);
  * Malformed, truncated or lying headers and data give invalid_argument, never a read past the
  * buffer.
  * --------------------------------------------------------------------------------------------- */
-/* tx_npy_load reads the .npy file at path into a new tensor; tx_npy_load_buffer reads the size
- * bytes of a .npy file at data (which stay the caller's; the tensor has its own copy).
+/* tx_npy_load reads the .npy file at path into a new, writable tensor; tx_npy_load_buffer reads
+ * the size bytes of a .npy file at data (which stay the caller's; the tensor has its own copy).
+ * tx_npy_load maps the data of a regular file when they can be used in place (numeric, C order or
+ * rank <= 1, host byte order or 1-byte units, aligned for the dtype; from 1 MiB up) instead of
+ * reading them: a private copy-on-write mapping, so the load costs no copy and no memory until
+ * pages are read, writes through tx_tensor_data() never reach the file, and a page is copied
+ * only when written (bool and int4/uint4 bytes are normalised in place, copying only pages that
+ * change).  The mapping goes when the last tensor or view sharing it is freed.  As with any
+ * mapping, other processes' later changes to the file may show through pages not yet written,
+ * and reading a page that a truncation of the file removed raises SIGBUS.  Any other file
+ * (byte-swapped, Fortran order, strings, small, not a regular file, or mmap failing) is read
+ * straight into the tensor: memory at most the tensor plus a window of 1 MiB (Fortran order and
+ * strings are converted through it), the header's buffer aside.
  * Errors: invalid_argument (path, out, or data with size > 0, NULL; the file cannot be opened or
- * read; a malformed, truncated, lying or unsupported header or data, naming what is wrong);
- * resource_exhausted. */
+ * read, naming it and the system's reason, errno kept; a malformed, truncated, lying or
+ * unsupported header or data, naming what is wrong -- the file must hold exactly the data the
+ * header announces; a header longer than 16 MiB from a file); resource_exhausted (allocation
+ * failed, or the tensor exceeds tx_set_max_tensor_bytes(), mapped or not). */
 TX_API tx_status tx_npy_load(const char *path, tx_tensor **out);
 TX_API tx_status tx_npy_load_buffer(const void *data, size_t size, tx_tensor **out);
-/* Writes tensor t to a new .npy file at path (replacing one that exists), format 1.0 (2.0 for a
- * header beyond 65535 bytes), little-endian.
- * Errors: invalid_argument (path or t NULL; the file cannot be created or written);
- * resource_exhausted. */
+/* Reads one .npy from the open file descriptor fd, from its current position to its end, into a
+ * new, writable tensor, as tx_npy_load reads a file: a regular file is mapped or read with the
+ * same rules; anything else (a pipe, a socket, a terminal) is read front to back once, header
+ * first, then the data straight into the tensor (strings into storage of the data's size).
+ * fd stays open and the caller's; its position afterwards is unspecified.  The input must end
+ * where the data end: a stream is read to its end to check it.
+ * Errors: those of tx_npy_load (messages name the file as "fd N"); invalid_argument for a
+ * negative fd; out_of_range when the input holds no byte at all (an empty pipe: whatever should
+ * have written it wrote nothing); unimplemented on a platform without POSIX file descriptors.
+ * Since 0.3. */
+TX_API tx_status tx_npy_load_fd(int fd, tx_tensor **out);
+/* Writes tensor t as a .npy file at path, format 1.0 (2.0 for a header beyond 65535 bytes),
+ * little-endian, from the tensor's own bytes: no copy of the data (string records and, on a
+ * big-endian host, byte swaps go through a window of at most 1 MiB).  When path is a regular
+ * file or names none, the data go to a new temporary file in the same directory that is renamed
+ * over path only once everything is written and closed: after a failure path is as it was and
+ * the temporary file is removed (a replaced file keeps its permission bits; other hard links to
+ * it keep the old contents).  Otherwise -- a device such as /dev/stdout or /dev/full, a FIFO, a
+ * symbolic link -- path is opened for writing and written directly, and a failure may leave part
+ * of the data there.  The data are not fsync'ed.
+ * Errors: invalid_argument (path or t NULL; path is a directory; the file cannot be created,
+ * written, closed or renamed, naming it with the system's reason, e.g. "No space left on
+ * device", errno kept); resource_exhausted (allocation failed). */
 TX_API tx_status tx_npy_save(const char *path, const tx_tensor *t);
+/* Writes tensor t as tx_npy_save writes it (the same bytes, with no copy of the data) to the open
+ * file descriptor fd at its position, e.g. a pipe or a socket; fd stays open and the caller's.
+ * After a failure part of the file may have been written.
+ * Errors: invalid_argument (fd negative; t NULL; a write fails, naming "fd N" and the system's
+ * reason, errno kept); resource_exhausted (allocation failed); unimplemented on a platform
+ * without POSIX file descriptors.  Since 0.3. */
+TX_API tx_status tx_npy_save_fd(int fd, const tx_tensor *t);
 /* tx_npy_save_buffer serialises tensor t as tx_npy_save writes it into a new buffer allocated with
  * the library allocator: *data receives it and *size its length, and the caller owns it and frees
  * it with tx_buffer_free(data, size), which takes exactly that pointer and size (NULL is a no-op).

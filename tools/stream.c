@@ -96,28 +96,17 @@ static tx_status sink_close(sink *s, tx_status st) {
 }
 
 tx_status stream_save(const char *path, const tx_tensor *t) {
-    sink s = {0};
-    tx_status st = sink_open(&s, path);
-    if (st != TX_OK) return st;
-    tx_dtype dt = tx_tensor_dtype(t);
-    if (dt != TX_STRING) {
-        /* The header, then the data (little-endian on every host): no copy of the tensor. */
-        unsigned char hdr[TX_NPY_HEADER_MAX];
-        size_t hlen;
-        st = tx_npy_write_header(dt, tx_tensor_rank(t), tx_tensor_dims(t), hdr, sizeof hdr, &hlen);
-        if (st == TX_OK) st = sink_write(&s, hdr, hlen);
-        if (st == TX_OK)
-            st = sink_write_elements(&s, tx_tensor_data_const(t), tx_tensor_nbytes(t), dt);
-        return sink_close(&s, st);
-    }
-    void *buf;
-    size_t size;
-    st = tx_npy_save_buffer(t, &buf, &size);
-    if (st == TX_OK) {
-        st = sink_write(&s, buf, size);
-        tx_buffer_free(buf, size);
-    }
-    return sink_close(&s, st);
+    bool is_stdout = strcmp(path, "-") == 0;
+    if (is_stdout && isatty(STDOUT_FILENO))
+        return op_fail(TX_INVALID_ARGUMENT,
+                       "-o -: refusing to write .npy data to a terminal (redirect or pipe it)");
+    if (is_stdout) fflush(stdout); /* anything printed goes first */
+    /* The library writes from the tensor (no copy), a file through a temporary one renamed over
+     * it at the end; a failed system call leaves its errno, reported as the CLI's io_error. */
+    errno = 0;
+    tx_status st = is_stdout ? tx_npy_save_fd(STDOUT_FILENO, t) : tx_npy_save(path, t);
+    if (st == TX_INVALID_ARGUMENT) return op_fail_io("write", path, errno ? errno : EIO);
+    return st;
 }
 
 /* ---- progress ----------------------------------------------------------------------------------- */

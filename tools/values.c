@@ -256,15 +256,19 @@ tx_status tv_read_file(const char *path, char **data, size_t *size) {
 
 tx_status tv_load_npy(const char *path, tx_tensor **out) {
     *out = NULL;
-    char *data;
-    size_t size;
-    tx_status st = tv_read_file(path, &data, &size);
-    if (st != TX_OK) return st;
+    bool is_stdin = strcmp(path, "-") == 0;
+    /* Opened here for the CLI's error classes (io_error with the system's reason); the library
+     * then maps the file or reads it straight into the tensor. */
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return op_fail_io("read", path, errno);
+    struct stat sb;
+    int err = fstat(fd, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
+    if (!is_stdin) close(fd);
+    if (err) return op_fail_io("read", path, err);
+    if (!is_stdin) return tx_npy_load(path, out);
+    tx_status st = tx_npy_load_fd(STDIN_FILENO, out);
     /* An empty pipe is what a failed earlier stage of a pipeline leaves. */
-    if (size == 0 && strcmp(path, "-") == 0)
-        st = op_fail(OP_IO_ERROR, "no input on stdin (did the previous command fail?)");
-    else
-        st = tx_npy_load_buffer(data, size, out);
-    free(data);
+    if (st == TX_OUT_OF_RANGE)
+        return op_fail(OP_IO_ERROR, "no input on stdin (did the previous command fail?)");
     return st;
 }

@@ -20,7 +20,9 @@ double tv_f8_to_f64(uint8_t b, tx_dtype dt);
 /* Reads a whole file (or stdin for "-") into malloc'd memory.  A file that cannot be opened or
  * read, or a directory, is OP_IO_ERROR with the system's reason. */
 tx_status tv_read_file(const char *path, char **data, size_t *size);
-/* Loads a .npy file, or the .npy on stdin for "-" (empty stdin: OP_IO_ERROR "no input on stdin"). */
+/* Loads a .npy file (tx_npy_load: mapped or read straight into the tensor), or the .npy on stdin
+ * for "-" (tx_npy_load_fd; empty stdin: OP_IO_ERROR "no input on stdin").  A file that cannot be
+ * opened, or a directory, is OP_IO_ERROR with the system's reason. */
 tx_status tv_load_npy(const char *path, tx_tensor **out);
 
 #endif

@@ -102,4 +102,17 @@
  * chunk), so idx is not rewritten after the merge unless a chunk meets values of its own. */
 #define TX_UNIQUE_SEED ((int64_t)1 << 16)
 
+/* ---- .npy files (io/npy.c) ------------------------------------------------------------------ */
+
+/* tx_npy_load maps data of at least this many bytes that can be used in place, and reads smaller
+ * ones: one read of a small file costs less than mmap, munmap and the page faults, and a program
+ * holding many small loaded tensors does not use up its mappings (vm.max_map_count, 65530 by
+ * default).  Set by those costs, not by a timing. */
+#define TX_NPY_MAP_MIN_BYTES ((uint64_t)1 << 20)
+
+/* The window through which .npy data are converted on the way in or out (Fortran order, strings,
+ * byte swaps on save): the memory a load or save needs beyond the tensor.  A multiple of every
+ * item size of a numeric dtype and of 4 ('U' code points). */
+#define TX_NPY_WINDOW_BYTES ((size_t)1 << 20)
+
 #endif

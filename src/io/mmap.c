@@ -7,6 +7,7 @@
  * data-movement ops keep it alive exactly as they keep any string storage alive.  Mapped windows
  * are read-only tensors: the file is opened O_RDONLY and every window ends up PROT_READ. */
 #include "core/internal.h"
+#include "io/mmap_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -102,14 +103,57 @@ static void unmap(void *data, void *ctx) {
 /* An empty window maps nothing: its tensors point here (aligned for every dtype, never written). */
 static _Alignas(16) char empty_window[16];
 
-/* Maps [offset, offset + length) of the file; *ptr is the first byte, *ctx the unmapping context
- * (to pass to unmap).  `writable` gives a private copy-on-write mapping the caller may change. */
+/* Maps [offset, offset + length) of the open file fd (the caller checked that the file holds
+ * them); *ptr is the first byte, *ctx the unmapping context (to pass to unmap).  `writable` gives
+ * a private copy-on-write mapping the caller may change.  `name` names the file in messages.
+ * *refused says that mmap itself failed (as opposed to an allocation). */
+static tx_status map_fd_window(const char *op, const char *name, int fd, uint64_t offset,
+                               uint64_t length, bool writable, char **ptr, map_ctx **ctx,
+                               bool *refused) {
+    *ptr = NULL;
+    *ctx = NULL;
+    *refused = false;
+    map_ctx *m = tx__alloc(sizeof *m, op);
+    if (m == NULL) return TX_RESOURCE_EXHAUSTED;
+    m->base = NULL;
+    m->len = 0;
+    if (length == 0) {
+        *ptr = empty_window;
+        *ctx = m;
+        return TX_OK;
+    }
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t start = offset - offset % page, delta = offset - start;
+    if (length > SIZE_MAX - delta || start > (uint64_t)INT64_MAX) {
+        tx__free(m, sizeof *m);
+        *refused = true;
+        return tx__fail(TX_RESOURCE_EXHAUSTED, "%s: %llu bytes do not fit the address space", op,
+                        (unsigned long long)length);
+    }
+    size_t len = (size_t)(delta + length);
+    void *base = mmap(NULL, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_PRIVATE, fd,
+                      (off_t)start);
+    if (base == MAP_FAILED) {
+        int err = errno;
+        tx__free(m, sizeof *m);
+        *refused = true;
+        return tx__fail(err == ENOMEM ? TX_RESOURCE_EXHAUSTED : TX_INVALID_ARGUMENT,
+                        "%s: cannot map %zu bytes of %s: %s", op, len, name, strerror(err));
+    }
+    m->base = base;
+    m->len = len;
+    *ptr = (char *)base + delta;
+    *ctx = m;
+    return TX_OK;
+}
+
+/* Opens the file at path and maps [offset, offset + length) of it (see map_fd_window). */
 static tx_status map_window(const char *op, const char *path, uint64_t offset, uint64_t length,
                             bool writable, char **ptr, map_ctx **ctx) {
     *ptr = NULL;
     *ctx = NULL;
     TX_REQUIRE(path != NULL, TX_INVALID_ARGUMENT, "%s: path is NULL", op);
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     TX_REQUIRE(fd >= 0, TX_INVALID_ARGUMENT, "%s: cannot open '%s': %s", op, path, strerror(errno));
     struct stat sb;
     tx_status st = TX_OK;
@@ -122,43 +166,14 @@ static tx_status map_window(const char *op, const char *path, uint64_t offset, u
                       "%s: bytes [%llu, %llu + %llu) extend past the end of '%s' (%llu bytes)", op,
                       (unsigned long long)offset, (unsigned long long)offset,
                       (unsigned long long)length, path, (unsigned long long)sb.st_size);
-    map_ctx *m = st == TX_OK ? tx__alloc(sizeof *m, op) : NULL;
-    if (st == TX_OK && m == NULL) st = TX_RESOURCE_EXHAUSTED;
-    if (st != TX_OK) {
-        close(fd);
-        return st;
+    if (st == TX_OK) {
+        char name[TX_FILE_NAME_CAP];
+        bool refused;
+        snprintf(name, sizeof name, "'%s'", path);
+        st = map_fd_window(op, name, fd, offset, length, writable, ptr, ctx, &refused);
     }
-    m->base = NULL;
-    m->len = 0;
-    if (length == 0) {
-        close(fd);
-        *ptr = empty_window;
-        *ctx = m;
-        return TX_OK;
-    }
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t start = offset - offset % page, delta = offset - start;
-    if (length > SIZE_MAX - delta) {
-        close(fd);
-        tx__free(m, sizeof *m);
-        return tx__fail(TX_RESOURCE_EXHAUSTED, "%s: %llu bytes do not fit the address space", op,
-                        (unsigned long long)length);
-    }
-    size_t len = (size_t)(delta + length);
-    void *base = mmap(NULL, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_PRIVATE, fd,
-                      (off_t)start);
-    int err = errno;
-    close(fd);
-    if (base == MAP_FAILED) {
-        tx__free(m, sizeof *m);
-        return tx__fail(err == ENOMEM ? TX_RESOURCE_EXHAUSTED : TX_INVALID_ARGUMENT,
-                        "%s: cannot map %zu bytes of '%s': %s", op, len, path, strerror(err));
-    }
-    m->base = base;
-    m->len = len;
-    *ptr = (char *)base + delta;
-    *ctx = m;
-    return TX_OK;
+    close(fd); /* the mapping keeps the file */
+    return st;
 }
 
 static void swap_elements(char *p, size_t nbytes, size_t unit) {
@@ -168,6 +183,36 @@ static void swap_elements(char *p, size_t nbytes, size_t unit) {
             p[off + i] = p[off + j];
             p[off + j] = tmp;
         }
+}
+
+/* The tensor over a mapped window p (ctx from map_*window, consumed: unmapped on failure), with
+ * the fix-ups a private mapping allows: `swap` reverses each element (each part of a complex);
+ * bool bytes other than 0 and 1 become 1 and 4-bit bytes keep their low nibble, writing only
+ * the bytes that change so that only their pages get copied.  `writable` keeps the mapping
+ * writable (copy-on-write) and the tensor writable; otherwise both are read-only. */
+static tx_status wrap_window(const char *op, char *p, map_ctx *ctx, tx_dtype dtype, size_t rank,
+                             const int64_t *dims, bool swap, bool writable, tx_tensor **out) {
+    size_t size = tx_dtype_size(dtype);
+    size_t nbytes = ctx->len ? ctx->len - (size_t)(p - (char *)ctx->base) : 0;
+    bool fix = dtype == TX_BOOL || tx__is_4bit(dtype);
+    if (swap)
+        swap_elements(p, nbytes, tx_dtype_kind_of(dtype) == TX_KIND_COMPLEX ? size / 2 : size);
+    if (dtype == TX_BOOL)
+        for (size_t i = 0; i < nbytes; i++)
+            if ((unsigned char)p[i] > 1) p[i] = 1;
+    if (tx__is_4bit(dtype)) /* the low nibble is the value (as ml_dtypes reads it) */
+        tx__normalise_4bit(dtype, p, (int64_t)nbytes);
+    /* A read-only window's fixed-up private copy is made read-only again, so a stray write faults
+     * the same way whatever the file held.  (A failure here leaves it writable: harmless, as the
+     * copy is private and the tensor is marked read-only anyway.) */
+    if (!writable && ctx->len && (swap || fix)) (void)mprotect(ctx->base, ctx->len, PROT_READ);
+    tx_status st = tx_tensor_wrap(dtype, rank, dims, p, nbytes, unmap, ctx, out);
+    if (st != TX_OK) {
+        unmap(p, ctx);
+        return prefixed(st, op);
+    }
+    (*out)->read_only = !writable; /* a read-only mapping is PROT_READ: a write would fault */
+    return TX_OK;
 }
 #endif
 
@@ -194,31 +239,39 @@ tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, size_t 
                "%s: offset %llu is not a multiple of %zu, the alignment of %s", op,
                (unsigned long long)offset, align, info->name);
 #if TX_HAVE_MMAP
-    bool fix_bool = dtype == TX_BOOL, fix_4bit = tx__is_4bit(dtype);
-    bool swap = byte_swapped && info->size > 1;
     char *p;
     map_ctx *ctx;
-    TX_TRY(map_window(op, path, offset, nbytes, swap || fix_bool || fix_4bit, &p, &ctx));
-    if (swap) swap_elements(p, (size_t)nbytes, info->kind == TX_KIND_COMPLEX ? info->size / 2 : info->size);
-    if (fix_bool) /* write only the bytes that change, so only their pages get copied */
-        for (uint64_t i = 0; i < nbytes; i++)
-            if ((unsigned char)p[i] > 1) p[i] = 1;
-    if (fix_4bit) /* the low nibble is the value (as ml_dtypes reads it); same page economy */
-        tx__normalise_4bit(dtype, p, (int64_t)nbytes);
-    /* Fixed up, the private copy is read-only like every other window, so a stray write faults
-     * the same way whatever the file held.  (A failure here leaves it writable: harmless, as the
-     * copy is private and the tensor is marked read-only anyway.) */
-    if (ctx->len && (swap || fix_bool || fix_4bit)) (void)mprotect(ctx->base, ctx->len, PROT_READ);
-    tx_status st = tx_tensor_wrap(dtype, rank, dims, p, (size_t)nbytes, unmap, ctx, out);
-    if (st != TX_OK) {
-        unmap(p, ctx);
-        return prefixed(st, op);
-    }
-    (*out)->read_only = true; /* the mapping is PROT_READ: a write would fault */
-    return TX_OK;
+    bool fix = dtype == TX_BOOL || tx__is_4bit(dtype), swap = byte_swapped && info->size > 1;
+    TX_TRY(map_window(op, path, offset, nbytes, swap || fix, &p, &ctx));
+    return wrap_window(op, p, ctx, dtype, rank, dims, swap, false, out);
 #else
     (void)path;
     (void)byte_swapped;
+    return tx__fail(TX_UNIMPLEMENTED, "%s: this platform has no mmap", op);
+#endif
+}
+
+tx_status tx__map_cow(const char *op, const char *name, int fd, uint64_t offset, tx_dtype dtype,
+                      size_t rank, const int64_t *dims, bool *refused, tx_tensor **out) {
+    *out = NULL;
+    *refused = true;
+#if TX_HAVE_MMAP
+    int64_t numel;
+    TX_TRY(tx__shape_numel(op, "shape", rank, dims, &numel));
+    uint64_t nbytes; /* the caller checked that the file holds them */
+    TX_REQUIRE(!__builtin_mul_overflow((uint64_t)numel, (uint64_t)tx_dtype_size(dtype), &nbytes),
+               TX_INTERNAL, "%s: byte count overflows", op);
+    char *p;
+    map_ctx *ctx;
+    TX_TRY(map_fd_window(op, name, fd, offset, nbytes, true, &p, &ctx, refused));
+    return wrap_window(op, p, ctx, dtype, rank, dims, false, true, out);
+#else
+    (void)name;
+    (void)fd;
+    (void)offset;
+    (void)dtype;
+    (void)rank;
+    (void)dims;
     return tx__fail(TX_UNIMPLEMENTED, "%s: this platform has no mmap", op);
 #endif
 }

@@ -19,4 +19,23 @@ TX_HIDDEN tx_status tx__npy_parse(const unsigned char *b, size_t have, uint64_t 
 TX_HIDDEN tx_status tx__npy_header(tx_dtype dtype, size_t rank, const int64_t *dims,
                                    size_t string_item, char *buf, size_t cap, size_t *len);
 
+
+/* Files are read and written through POSIX file descriptors where there are some. */
+#if defined(__unix__) || defined(__APPLE__)
+#define TX_NPY_POSIX 1
+#else
+#define TX_NPY_POSIX 0
+#endif
+
+/* How tx__npy_load_fd reads (flags, or-ed). */
+enum {
+    TX__NPY_EMPTY_IS_EOF = 1u, /* an input with no byte at all is out_of_range (tx_npy_load_fd) */
+    TX__NPY_MAP = 2u,          /* map data that can be used in place, however small (tests) */
+    TX__NPY_READ = 4u,         /* never map: read into a new tensor (tests) */
+    TX__NPY_AS_STREAM = 8u,    /* read a regular file front to back once, as a pipe (tests) */
+};
+/* tx_npy_load and tx_npy_load_fd: the .npy at fd's position; `name` names the file in
+ * messages (NULL: "fd N"). */
+TX_HIDDEN tx_status tx__npy_load_fd(int fd, const char *name, unsigned flags, tx_tensor **out);
+
 #endif

@@ -10,20 +10,23 @@
  * op_examples.h, and every op declared in include/tensorx.h needs a CLI op (directly or through
  * the alias list below).
  *
- * .npy: load and save, from and to buffers and files, for many dtypes and layouts (Fortran order,
- * big-endian, unicode, structured bfloat16, zero-size), swept the same way.
+ * .npy: load and save, from and to buffers, files (each load path: mapped, read, read as a
+ * stream) and file descriptors, for many dtypes and layouts (Fortran order, big-endian, unicode,
+ * structured bfloat16, zero-size), swept the same way.
  *
  * Limits: the output-size-heavy ops (tile, pad, one_hot, space_to_batch(_nd),
  * extract_image_patches, sequence_mask, meshgrid) must refuse a result above
  * tx_set_max_tensor_bytes() with TX_RESOURCE_EXHAUSTED without asking the allocator for it, and
  * succeed once the limit is lifted; shapes whose products or sums overflow int64 (built from
  * zero-size tensors with huge dims) must be refused before allocation. */
+#include "io/npy_internal.h"
 #include "testutil.h"
 
 #include "opreg.h"
 #include "op_examples.h"
 #include "op_case.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +196,13 @@ static size_t npy_cases(npy_case *out) {
     out[n++] = npy_make("bool", "{'descr': '|b1', 'fortran_order': False, 'shape': (2, 2), }", bools, sizeof bools);
     out[n++] = npy_make("bfloat16", "{'descr': [('bfloat16', '<u2')], 'fortran_order': False, 'shape': (3,), }", bf16, sizeof bf16);
     out[n++] = npy_make("zero-size", "{'descr': '<i8', 'fortran_order': False, 'shape': (0, 5), }", NULL, 0);
+    static const unsigned char i4[4] = {0x0F, 0x87, 1, 2};
+    out[n++] = npy_make("fortran unicode",
+                        "{'descr': '<U2', 'fortran_order': True, 'shape': (1, 3), }", ustr,
+                        sizeof ustr);
+    out[n++] = npy_make("int4",
+                        "{'descr': [('int4', '|i1')], 'fortran_order': False, 'shape': (4,), }",
+                        i4, sizeof i4);
     out[n++] = npy_make("scalar", "{'descr': '<c8', 'fortran_order': False, 'shape': (), }", f32, 8);
     return n;
 }
@@ -207,6 +217,30 @@ static tx_status load_buffer(const npy_case *c, const char *path, tx_tensor **t)
 static tx_status load_file(const npy_case *c, const char *path, tx_tensor **t) {
     (void)c;
     return tx_npy_load(path, t);
+}
+
+/* tx__npy_load_fd with its test flags: the mapped, read and stream paths each swept. */
+static tx_status load_flags(const char *path, unsigned flags, tx_tensor **t) {
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    tx_status st = tx__npy_load_fd(fd, path, flags, t);
+    close(fd);
+    return st;
+}
+
+static tx_status load_mapped(const npy_case *c, const char *path, tx_tensor **t) {
+    (void)c;
+    return load_flags(path, TX__NPY_MAP, t);
+}
+
+static tx_status load_read(const npy_case *c, const char *path, tx_tensor **t) {
+    (void)c;
+    return load_flags(path, TX__NPY_READ, t);
+}
+
+static tx_status load_stream(const npy_case *c, const char *path, tx_tensor **t) {
+    (void)c;
+    return load_flags(path, TX__NPY_AS_STREAM, t);
 }
 
 /* Sweeps fn; returns the tensor of the successful run. */
@@ -235,7 +269,15 @@ static void save_sweep(const char *what, const tx_tensor *t, const char *name, c
         size_t len = 0;
         tu_alloc_fail_at(k);
         tx_clear_error();
-        tx_status st = path ? tx_npy_save(path, t) : tx_npy_save_buffer(t, &buf, &len);
+        tx_status st;
+        if (path && strcmp(path, "fd") == 0) { /* tx_npy_save_fd to /dev/null */
+            int fd = open("/dev/null", O_WRONLY);
+            assert_true(fd >= 0);
+            st = tx_npy_save_fd(fd, t);
+            close(fd);
+        } else {
+            st = path ? tx_npy_save(path, t) : tx_npy_save_buffer(t, &buf, &len);
+        }
         if (tu_alloc_count() < k) {
             if (st != TX_OK) fail_msg("%s %s: fails with no allocation failing: %s", what, name, tx_last_error());
             if (!path) tx_buffer_free(buf, len);
@@ -268,8 +310,12 @@ static void test_npy_sweep(void **state) {
         tx_tensor *a = npy_sweep("npy load_buffer", &cs[i], path, load_buffer);
         tx_tensor *b = npy_sweep("npy load", &cs[i], path, load_file);
         assert_int_equal(tx_tensor_nbytes(a), tx_tensor_nbytes(b));
+        npy_fn more[] = {load_mapped, load_read, load_stream};
+        for (size_t m = 0; m < sizeof more / sizeof more[0]; m++)
+            tx_tensor_free(npy_sweep("npy load (mapped, read, stream)", &cs[i], path, more[m]));
         save_sweep("npy save_buffer", a, cs[i].name, NULL);
         save_sweep("npy save", a, cs[i].name, saved);
+        save_sweep("npy save_fd", a, cs[i].name, "fd");
         tx_tensor_free(a);
         tx_tensor_free(b);
         assert_int_equal(tu_alloc_live(), 0);

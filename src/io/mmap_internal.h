@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* mmap_internal.h -- the file mapper of mmap.c (tx_file_map's) for the .npy loader, which maps a
+ * file's data as a writable copy-on-write tensor: one mapper for both. */
+#ifndef TX_IO_MMAP_INTERNAL_H
+#define TX_IO_MMAP_INTERNAL_H
+
+#include "core/internal.h"
+
+/* Room for a file's name in messages ("'path'" or "fd 3"); longer names are cut. */
+#define TX_FILE_NAME_CAP 512
+
+/* Maps the row-major elements of `dtype` and `dims` at byte `offset` of the open regular file fd
+ * (which the caller checked holds them, at an offset aligned for the dtype) as a writable tensor
+ * over a private copy-on-write mapping: writes never reach the file, and a page is copied only
+ * when written.  bool and int4/uint4 bytes are normalised in place (only pages that change are
+ * copied).  The mapping goes when the last tensor sharing it goes; fd may be closed at once.
+ * `name` names the file in messages.  *refused is set when the system would not map (no mmap;
+ * mmap failed): the caller may read the file instead.  Any other failure (allocation) is an error
+ * to return. */
+TX_HIDDEN tx_status tx__map_cow(const char *op, const char *name, int fd, uint64_t offset,
+                                tx_dtype dtype, size_t rank, const int64_t *dims, bool *refused,
+                                tx_tensor **out);
+
+#endif

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# npy_files.sh -- .npy inputs and outputs of the CLI at memory cost: a file input is mapped (or
+# read straight into its tensor) and an output is written from the tensor, so a 256 MiB .npy goes
+# through `reshape` (a view) under an address-space limit of 1.5 times its size, from a file, a
+# redirected stdin and a pipe; a failed save leaves no file under the name.
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+
+# ---- a failed save leaves nothing behind ----
+"$TX" cast x=[1,2,3] dtype=int8 -o "$TX_TMP/keep.npy"
+cp "$TX_TMP/keep.npy" "$TX_TMP/keep.orig"
+chmod 0640 "$TX_TMP/keep.npy"
+"$TX" cast x=[4,5,6] dtype=int8 -o "$TX_TMP/keep.npy"
+check "save over a file keeps its permissions" test "$(stat -c %a "$TX_TMP/keep.npy")" = 640
+check "save replaced the contents" bash -c "! cmp -s '$TX_TMP/keep.npy' '$TX_TMP/keep.orig'"
+# A write beyond the file-size limit fails (EFBIG): the old file stays, no temporary file is left.
+cp "$TX_TMP/keep.orig" "$TX_TMP/keep.npy"
+check "a failed save keeps the old file" bash -c "trap '' XFSZ; ulimit -f 1; ! '$TX' tile input=[1] multiples=[100000] -o '$TX_TMP/keep.npy' 2>'$TX_TMP/fsize.err'"
+check "the failure is an io_error with the reason" grep -q "io_error: cannot write '$TX_TMP/keep.npy': File too large" "$TX_TMP/fsize.err"
+check "the old file is unchanged" cmp "$TX_TMP/keep.npy" "$TX_TMP/keep.orig"
+check "no temporary file is left" bash -c "[ -z \"\$(ls -A '$TX_TMP' | grep tx-save)\" ]"
+check "a new file that fails is not created" bash -c "trap '' XFSZ; ulimit -f 1; ! '$TX' tile input=[1] multiples=[100000] -o '$TX_TMP/new.npy' 2>/dev/null; [ ! -e '$TX_TMP/new.npy' ]"
+ln -s keep.npy "$TX_TMP/link.npy"
+"$TX" cast x=[7] dtype=int8 -o "$TX_TMP/link.npy"
+check "a symbolic link is written through" bash -c "[ -L '$TX_TMP/link.npy' ] && '$TX' info '$TX_TMP/keep.npy' | grep -q 'array(\[7\], dtype=int8)'"
+
+# ---- inputs from pipes and files ----
+"$TX" reshape tensor=[1,2,3,4] shape=2,2 -o "$TX_TMP/m.npy"
+want=$'array([[1, 3],\n       [2, 4]], dtype=int32)'
+expect "file input" "$want" -- transpose a="$TX_TMP/m.npy" perm=1,0
+expect "redirected stdin" "$want" -- transpose a=- perm=1,0 <"$TX_TMP/m.npy"
+check "piped stdin" bash -c "[ \"\$(cat '$TX_TMP/m.npy' | '$TX' transpose a=- perm=1,0)\" = '$want' ]"
+cat "$TX_TMP/m.npy" "$TX_TMP/m.npy" >"$TX_TMP/two.npy"
+check "stdin holding two .npy is refused" bash -c "cat '$TX_TMP/two.npy' | '$TX' transpose a=- perm=1,0 2>&1 | grep -q 'need 16 data bytes, the file has 160'"
+head -c 136 "$TX_TMP/m.npy" >"$TX_TMP/short.npy"
+expect_fail "truncated file" invalid_argument "need 16 data bytes, the file has 8" -- transpose a="$TX_TMP/short.npy" perm=1,0
+expect_fail "truncated stdin" invalid_argument "need 16 data bytes, the file has 8" -- transpose a=- perm=1,0 <"$TX_TMP/short.npy"
+check "truncated pipe" bash -c "cat '$TX_TMP/short.npy' | '$TX' transpose a=- perm=1,0 2>&1 | grep -q 'invalid_argument: .*need 16 data bytes, the file has 8'"
+
+# ---- memory: a 256 MiB file under a 384 MiB address-space limit ----
+# Reading the file into a buffer and copying it into a tensor would need twice its size.  Sanitizer
+# builds reserve terabytes of address space and cannot run under ulimit -v (nor can an emulator's
+# measure the CLI alone): skipped there, the release build runs it.
+LIMIT_KB=393216
+if [ -z "${TX_TEST_EMULATOR:-}" ] && bash -c "ulimit -v $LIMIT_KB; \"\$0\" --version; exit \$?" "$TX" >/dev/null 2>&1; then
+    big=$TX_TMP/big.npy
+    $PY -c "
+import numpy as np
+a = np.lib.format.open_memmap('$big', mode='w+', dtype='<f4', shape=(1 << 16, 1 << 10))
+a[5, 7] = 3.5; a[-1, -1] = -2.25; a.flush()"
+    check "ulimit: a 256 MiB file through reshape" bash -c "(ulimit -v $LIMIT_KB; exec '$TX' reshape tensor='$big' shape=65536,1024 -o '$TX_TMP/out.npy') && cmp '$big' '$TX_TMP/out.npy'"
+    rm -f "$TX_TMP/out.npy"
+    check "ulimit: a 256 MiB redirected stdin" bash -c "(ulimit -v $LIMIT_KB; exec '$TX' reshape tensor=- shape=65536,1024 -o '$TX_TMP/out.npy' <'$big') && cmp '$big' '$TX_TMP/out.npy'"
+    rm -f "$TX_TMP/out.npy"
+    check "ulimit: a 256 MiB pipe to -o -" bash -c "cat '$big' | (ulimit -v $LIMIT_KB; exec '$TX' reshape tensor=- shape=65536,1024 -o -) | cmp - '$big'"
+    check "ulimit: the limit bites (a copy of it does not fit)" bash -c "! (ulimit -v $LIMIT_KB; exec '$TX' transpose a='$big' perm=1,0 -o /dev/null) 2>/dev/null"
+    rm -f "$big" "$TX_TMP/out.npy"
+else
+    echo "note: ulimit -v checks skipped (this build cannot run under ulimit -v: sanitizers or an emulator)"
+fi
+finish
