@@ -11,6 +11,8 @@
 #ifndef TX_KERNELS_CAST_H
 #define TX_KERNELS_CAST_H
 
+#include <string.h>
+
 #include "kernels/scalar/convert.h"
 
 /* The pairs with a SIMD kernel.  TX__CP_SAT_F32_U8 is tf.saturate_cast float32 -> uint8 in one
@@ -72,6 +74,26 @@ static inline uint8_t tx__saturate_f32_u8_one(float v) {
     v = v < 0.0f ? 0.0f : v;
     return (uint8_t)tx__cvtt_i32(v);
 }
+
+/* One element of each pair by the rules of scalar/convert.h, through memcpy (any alignment):
+ * the SIMD kernels' heads and tails, and the reference the kernel tests compare with. */
+#define TX__CAST_ONE(NAME, TIN, TOUT, EXPR)                                                      \
+    static inline void tx__cast_one_##NAME(void *d, const void *s) {                             \
+        TIN x;                                                                                   \
+        memcpy(&x, s, sizeof x);                                                                 \
+        TOUT y = EXPR;                                                                           \
+        memcpy(d, &y, sizeof y);                                                                 \
+    }
+TX__CAST_ONE(f32_f16, float, uint16_t, tx__f32_to_f16(x))
+TX__CAST_ONE(f16_f32, uint16_t, float, tx__f16_to_f32(x))
+TX__CAST_ONE(f32_bf16, float, uint16_t, tx__f32_to_bf16(x))
+TX__CAST_ONE(bf16_f32, uint16_t, float, tx__bf16_to_f32(x))
+TX__CAST_ONE(f32_i32, float, int32_t, tx__cvtt_i32(x))
+TX__CAST_ONE(i32_f32, int32_t, float, (float)x)
+TX__CAST_ONE(f64_f32, double, float, (float)x)
+TX__CAST_ONE(u8_f32, uint8_t, float, (float)x)
+TX__CAST_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
+#undef TX__CAST_ONE
 
 /* The kernels: one line each in kernels/cast.inc.  The portable saturate_cast and byte swaps are
  * also the SIMD kernels' tails; the swaps take pointers of any alignment. */

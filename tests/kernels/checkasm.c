@@ -436,35 +436,23 @@ static any_fn get_probe32(const tx__kernels *t, size_t w) {
 
 /* ---- cast family (kernels/cast.h) -------------------------------------------------------------- */
 
-/* One element of each pair by the rules of kernels/scalar/convert.h, and a byte reversal. */
-#define CAST_ONE(NAME, TIN, TOUT, EXPR)                                                          \
-    static void one_##NAME(unsigned char *d, const unsigned char *s) {                           \
-        TIN x;                                                                                   \
-        memcpy(&x, s, sizeof x);                                                                 \
-        TOUT y = EXPR;                                                                           \
-        memcpy(d, &y, sizeof y);                                                                 \
-    }
-CAST_ONE(f32_f16, float, uint16_t, tx__f32_to_f16(x))
-CAST_ONE(f16_f32, uint16_t, float, tx__f16_to_f32(x))
-CAST_ONE(f32_bf16, float, uint16_t, tx__f32_to_bf16(x))
-CAST_ONE(bf16_f32, uint16_t, float, tx__bf16_to_f32(x))
-CAST_ONE(f32_i32, float, int32_t, tx__cvtt_i32(x))
-CAST_ONE(i32_f32, int32_t, float, (float)x)
-CAST_ONE(f64_f32, double, float, (float)x)
-CAST_ONE(u8_f32, uint8_t, float, (float)x)
-CAST_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
-
+/* Each pair's rule (kernels/cast.h: the scalar rules of convert.h, one element), or a byte
+ * reversal. */
 typedef struct cast_rule {
     size_t in, out;
-    void (*one)(unsigned char *d, const unsigned char *s); /* NULL: reverse the bytes */
+    void (*one)(void *d, const void *s); /* NULL: reverse the bytes */
 } cast_rule;
 
 static const cast_rule CAST_RULES[TX__CP_COUNT] = {
-    [TX__CP_F32_F16] = {4, 2, one_f32_f16},   [TX__CP_F16_F32] = {2, 4, one_f16_f32},
-    [TX__CP_F32_BF16] = {4, 2, one_f32_bf16}, [TX__CP_BF16_F32] = {2, 4, one_bf16_f32},
-    [TX__CP_F32_I32] = {4, 4, one_f32_i32},   [TX__CP_I32_F32] = {4, 4, one_i32_f32},
-    [TX__CP_F64_F32] = {8, 4, one_f64_f32},   [TX__CP_U8_F32] = {1, 4, one_u8_f32},
-    [TX__CP_SAT_F32_U8] = {4, 1, one_sat_f32_u8},
+    [TX__CP_F32_F16] = {4, 2, tx__cast_one_f32_f16},
+    [TX__CP_F16_F32] = {2, 4, tx__cast_one_f16_f32},
+    [TX__CP_F32_BF16] = {4, 2, tx__cast_one_f32_bf16},
+    [TX__CP_BF16_F32] = {2, 4, tx__cast_one_bf16_f32},
+    [TX__CP_F32_I32] = {4, 4, tx__cast_one_f32_i32},
+    [TX__CP_I32_F32] = {4, 4, tx__cast_one_i32_f32},
+    [TX__CP_F64_F32] = {8, 4, tx__cast_one_f64_f32},
+    [TX__CP_U8_F32] = {1, 4, tx__cast_one_u8_f32},
+    [TX__CP_SAT_F32_U8] = {4, 1, tx__cast_one_sat_f32_u8},
 };
 
 static cast_rule rule_of(const kernel *k) {

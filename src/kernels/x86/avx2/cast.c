@@ -147,26 +147,6 @@ static inline void v_sat_f32_u8(void *d, const void *s, bool nt) {
     store256(d, r, nt);
 }
 
-/* ---- scalar bodies: one element, the rules of convert.h (memcpy: any alignment) ---- */
-
-#define DEFINE_ONE(NAME, TIN, TOUT, EXPR)                                                        \
-    static inline void o_##NAME(void *d, const void *s) {                                        \
-        TIN x;                                                                                   \
-        memcpy(&x, s, sizeof x);                                                                 \
-        TOUT y = EXPR;                                                                           \
-        memcpy(d, &y, sizeof y);                                                                 \
-    }
-DEFINE_ONE(f32_f16, float, uint16_t, tx__f32_to_f16(x))
-DEFINE_ONE(f16_f32, uint16_t, float, tx__f16_to_f32(x))
-DEFINE_ONE(f32_bf16, float, uint16_t, tx__f32_to_bf16(x))
-DEFINE_ONE(bf16_f32, uint16_t, float, tx__bf16_to_f32(x))
-DEFINE_ONE(f32_i32, float, int32_t, tx__cvtt_i32(x))
-DEFINE_ONE(i32_f32, int32_t, float, (float)x)
-DEFINE_ONE(f64_f32, double, float, (float)x)
-DEFINE_ONE(u8_f32, uint8_t, float, (float)x)
-DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
-#undef DEFINE_ONE
-
 /* The loop around a vector body: a scalar head up to the streaming-store alignment (only when the
  * destination is element-aligned; otherwise plain stores), the vector body, a scalar tail. */
 /* The streaming loop prefetches its input this far ahead, into L2 (see the AVX-512 file). */
@@ -181,7 +161,7 @@ DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
         if (nt && (uintptr_t)d % (SOUT) != 0) nt = false;                                        \
         if (nt)                                                                                  \
             for (; i < n && (uintptr_t)(d + i * (SOUT)) % ALIGN != 0; i++)                       \
-                o_##NAME(d + i * (SOUT), s + i * (SIN));                                         \
+                tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                                         \
         if (nt)                                                                                  \
             for (; n - i >= (STEP); i += (STEP)) {                                               \
                 for (int q = 0; q < ((STEP) * (SIN) + 63) / 64; q++)                             \
@@ -190,7 +170,7 @@ DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
             }                                                                                    \
         else                                                                                     \
             for (; n - i >= (STEP); i += (STEP)) v_##NAME(d + i * (SOUT), s + i * (SIN), false); \
-        for (; i < n; i++) o_##NAME(d + i * (SOUT), s + i * (SIN));                              \
+        for (; i < n; i++) tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                              \
         if (nt) _mm_sfence();                                                                    \
     }                                                                                            \
     void tx__cast_##NAME##_avx2(void *dst, const void *src, int64_t n) {                         \

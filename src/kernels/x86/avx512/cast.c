@@ -171,26 +171,6 @@ static inline __m512i line_sat_f32_u8(const char *s) {
     return _mm512_permutexvar_epi32(order, _mm512_packus_epi16(ab, cd));
 }
 
-/* ---- one element, for the head before the streaming alignment ---- */
-
-#define DEFINE_ONE(NAME, TIN, TOUT, EXPR)                                                        \
-    static inline void o_##NAME(void *d, const void *s) {                                        \
-        TIN x;                                                                                   \
-        memcpy(&x, s, sizeof x);                                                                 \
-        TOUT y = EXPR;                                                                           \
-        memcpy(d, &y, sizeof y);                                                                 \
-    }
-DEFINE_ONE(f32_f16, float, uint16_t, tx__f32_to_f16(x))
-DEFINE_ONE(f16_f32, uint16_t, float, tx__f16_to_f32(x))
-DEFINE_ONE(f32_bf16, float, uint16_t, tx__f32_to_bf16(x))
-DEFINE_ONE(bf16_f32, uint16_t, float, tx__bf16_to_f32(x))
-DEFINE_ONE(f32_i32, float, int32_t, tx__cvtt_i32(x))
-DEFINE_ONE(i32_f32, int32_t, float, (float)x)
-DEFINE_ONE(f64_f32, double, float, (float)x)
-DEFINE_ONE(u8_f32, uint8_t, float, (float)x)
-DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
-#undef DEFINE_ONE
-
 /* LINE: 1 when the pair has a line_NAME (outputs narrower than 4 bytes). */
 #define DEFINE_CAST(NAME, SIN, SOUT, LINE)                                                       \
     static inline void run_##NAME(void *dst, const void *src, int64_t n, bool nt) {              \
@@ -200,7 +180,7 @@ DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
         if (nt && (uintptr_t)d % (SOUT) != 0) nt = false;                                        \
         if (nt) {                                                                                \
             for (; i < n && (uintptr_t)(d + i * (SOUT)) % ALIGN != 0; i++)                       \
-                o_##NAME(d + i * (SOUT), s + i * (SIN));                                         \
+                tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                                         \
             if (LINE)                                                                            \
                 for (; n - i >= 64 / (SOUT); i += 64 / (SOUT)) {                                 \
                     for (int q = 0; q < (SIN) / (SOUT); q++)                                     \
