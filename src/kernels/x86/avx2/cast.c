@@ -161,7 +161,7 @@ static inline void v_sat_f32_u8(void *d, const void *s, bool nt) {
         if (nt && (uintptr_t)d % (SOUT) != 0) nt = false;                                        \
         if (nt)                                                                                  \
             for (; i < n && (uintptr_t)(d + i * (SOUT)) % ALIGN != 0; i++)                       \
-                tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                                         \
+                tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                                \
         if (nt)                                                                                  \
             for (; n - i >= (STEP); i += (STEP)) {                                               \
                 for (int q = 0; q < ((STEP) * (SIN) + 63) / 64; q++)                             \
@@ -170,7 +170,7 @@ static inline void v_sat_f32_u8(void *d, const void *s, bool nt) {
             }                                                                                    \
         else                                                                                     \
             for (; n - i >= (STEP); i += (STEP)) v_##NAME(d + i * (SOUT), s + i * (SIN), false); \
-        for (; i < n; i++) tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                              \
+        for (; i < n; i++) tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                     \
         if (nt) _mm_sfence();                                                                    \
     }                                                                                            \
     void tx__cast_##NAME##_avx2(void *dst, const void *src, int64_t n) {                         \

@@ -180,7 +180,7 @@ static inline __m512i line_sat_f32_u8(const char *s) {
         if (nt && (uintptr_t)d % (SOUT) != 0) nt = false;                                        \
         if (nt) {                                                                                \
             for (; i < n && (uintptr_t)(d + i * (SOUT)) % ALIGN != 0; i++)                       \
-                tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                                         \
+                tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                                \
             if (LINE)                                                                            \
                 for (; n - i >= 64 / (SOUT); i += 64 / (SOUT)) {                                 \
                     for (int q = 0; q < (SIN) / (SOUT); q++)                                     \
