@@ -126,8 +126,8 @@ def _from_python(v, empty):
         a[()] = v.encode() if isinstance(v, str) else v
         return a
     a = np.asarray(v)
-    if a.dtype.kind in "US":
-        return _strings(a)
+    if a.dtype.kind in "US":  # keep each bytes' trailing NULs, which 'S' would drop
+        return _strings(np.array(v, dtype=object))
     if a.dtype == object:
         return a  # bytes/str elements; the extension checks each
     if a.size == 0 and not isinstance(v, np.ndarray):
@@ -254,17 +254,15 @@ def _make(index, name, summary, params):
     doc = [summary, "", "Parameters (tensorx's op table; TensorFlow's names):"]
     for k, ((pname, kind, text, help_, empty), arg) in enumerate(zip(params, names)):
         expr = _CONVERT[kind].format(v=arg, empty=empty)
-        if text is None and not seen_default:
+        if text is None:
+            if seen_default and "*" not in sig:  # required after defaults: keyword-only
+                sig.append("*")
             sig.append(arg)
             conv.append(expr)
         else:
-            if text is None:  # a required parameter after defaults: keyword-only
-                sig.append(arg if "*" in sig else "*")
-                sig.append(arg) if sig[-1] == "*" else None
-            else:
-                seen_default = True
-                env[f"_D{k}"] = _default_value(kind, text)
-                sig.append(f"{arg}=_D{k}")
+            seen_default = True
+            env[f"_D{k}"] = _default_value(kind, text)
+            sig.append(f"{arg}=_D{k}")
             if text:  # a real default: the table's own text applies when it is not overridden
                 conv.append(f"(_A if {arg} is _D{k} else {expr})")
             else:
@@ -275,7 +273,7 @@ def _make(index, name, summary, params):
     src = (f"def {name}({', '.join(sig)}):\n    return _finish({name!r}, _run({index}, {values}))\n"
            f"def plan_{name}({', '.join(sig)}):\n"
            f"    return _plan_info(_run({index}, {values}, True))\n")
-    exec(src, env)  # the names come from tensorx's own op table
+    exec(compile(src, f"<tensorx.{name}>", "exec"), env)  # names from tensorx's own op table
     fn = env[name]
     fn.__doc__ = "\n".join(doc)
     fn.__module__ = __name__

@@ -114,7 +114,9 @@ static int strings_from_array(const char *what, PyArrayObject *arr, tx_tensor **
         const char *base = PyArray_DATA(c);
         for (npy_intp i = 0; i < n; i++) {
             ptrs[i] = base + (size_t)i * item;
-            lens[i] = strnlen(ptrs[i], item); /* NumPy's 'S' drops trailing NULs */
+            size_t len = item; /* NumPy's 'S' elements end before their trailing NULs */
+            while (len && ptrs[i][len - 1] == '\0') len--;
+            lens[i] = len;
         }
     } else {
         PyObject **items = PyArray_DATA(c);
