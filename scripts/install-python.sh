@@ -32,4 +32,4 @@ if [ "$("$python" -c 'import sys; print(sys.prefix == sys.base_prefix)')" = True
 fi
 TENSORX_JOBS=${TENSORX_JOBS:-$(nproc 2>/dev/null || echo 2)} \
   "$python" -m pip install "${flags[@]}" ./python
-(cd / && "$python" -c 'import tensorx; print("tensorx", tensorx.__version__, "for", tensorx.__file__)')
+(cd / && "$python" -c 'import tensorx as t; print("tensorx", t.__version__, "at", t.__file__)')

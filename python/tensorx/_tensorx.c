@@ -73,9 +73,12 @@ static tx_dtype numeric_dtype(PyArray_Descr *d) {
     int n = (int)d->elsize;
     switch (d->kind) {
     case 'b': return n == 1 ? TX_BOOL : TX_INVALID_DTYPE;
-    case 'i': return n == 1 ? TX_INT8 : n == 2 ? TX_INT16 : n == 4 ? TX_INT32 : n == 8 ? TX_INT64 : TX_INVALID_DTYPE;
+    case 'i':
+        return n == 1 ? TX_INT8 : n == 2 ? TX_INT16 : n == 4 ? TX_INT32
+             : n == 8 ? TX_INT64 : TX_INVALID_DTYPE;
     case 'u':
-        return n == 1 ? TX_UINT8 : n == 2 ? TX_UINT16 : n == 4 ? TX_UINT32 : n == 8 ? TX_UINT64 : TX_INVALID_DTYPE;
+        return n == 1 ? TX_UINT8 : n == 2 ? TX_UINT16 : n == 4 ? TX_UINT32
+             : n == 8 ? TX_UINT64 : TX_INVALID_DTYPE;
     case 'f':
         if (d->type_num == NPY_LONGDOUBLE) return TX_INVALID_DTYPE;
         return n == 2 ? TX_FLOAT16 : n == 4 ? TX_FLOAT32 : n == 8 ? TX_FLOAT64 : TX_INVALID_DTYPE;
@@ -132,7 +135,8 @@ static int strings_from_array(const char *what, PyArrayObject *arr, tx_tensor **
                 lens[i] = (size_t)len;
             } else {
                 PyErr_Format(PyExc_TypeError,
-                             "%s: a string tensor's elements must be bytes or str; element %zd is %.80s",
+                             "%s: a string tensor's elements must be bytes or str; "
+                             "element %zd is %.80s",
                              what, (Py_ssize_t)i, Py_TYPE(e)->tp_name);
                 goto done;
             }
@@ -250,7 +254,8 @@ static PyObject *array_from_tensor(tx_tensor *t, bool readonly) {
     }
     if (!descr) {
         tx_tensor_free(t);
-        PyErr_Format(PyExc_NotImplementedError, "tensorx: no NumPy dtype for %s", tx_dtype_name(dt));
+        PyErr_Format(PyExc_NotImplementedError, "tensorx: no NumPy dtype for %s",
+                     tx_dtype_name(dt));
         return NULL;
     }
     PyObject *cap = PyCapsule_New(t, "tensorx.tensor", capsule_free);
@@ -289,7 +294,8 @@ static void note_input(inputs_info *ii, const tx_tensor *t, bool readonly) {
     else ii->ro_overflow = true;
 }
 
-static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov, inputs_info *ii) {
+static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
+                      inputs_info *ii) {
     char what[160];
     snprintf(what, sizeof what, "%s: %s", def->name, p->name);
     if (v == absent) return 0;
@@ -329,7 +335,8 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
     }
     case P_INT: {
         if (!PyIndex_Check(v)) {
-            PyErr_Format(PyExc_TypeError, "%s must be an integer, got %.80s", what, Py_TYPE(v)->tp_name);
+            PyErr_Format(PyExc_TypeError, "%s must be an integer, got %.80s", what,
+                         Py_TYPE(v)->tp_name);
             return -1;
         }
         PyObject *i = PyNumber_Index(v);
@@ -348,7 +355,8 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
         if (PyBool_Check(v) || PyArray_IsScalar(v, Bool)) {
             ov->b = PyObject_IsTrue(v) == 1;
         } else {
-            PyErr_Format(PyExc_TypeError, "%s must be a bool, got %.80s", what, Py_TYPE(v)->tp_name);
+            PyErr_Format(PyExc_TypeError, "%s must be a bool, got %.80s", what,
+                         Py_TYPE(v)->tp_name);
             return -1;
         }
         break;
@@ -395,8 +403,8 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
             PyObject *i = PyIndex_Check(e) ? PyNumber_Index(e) : NULL;
             if (!i) {
                 if (!PyErr_Occurred())
-                    PyErr_Format(PyExc_TypeError, "%s must hold integers, item %zd is %.80s", what, k,
-                                 Py_TYPE(e)->tp_name);
+                    PyErr_Format(PyExc_TypeError, "%s must hold integers, item %zd is %.80s",
+                                 what, k, Py_TYPE(e)->tp_name);
                 Py_DECREF(seq);
                 return -1;
             }
@@ -440,8 +448,9 @@ static PyObject *plan_result(const tx_plan *plan) {
         }
         for (size_t k = 0; k < in->rank; k++)
             PyTuple_SET_ITEM(shape, (Py_ssize_t)k, PyLong_FromLongLong(in->dims[k]));
-        PyObject *e = Py_BuildValue("(sNnnI)", tx_dtype_name(in->dtype), shape, (Py_ssize_t)in->nbytes,
-                                    (Py_ssize_t)in->string_bytes, in->flags);
+        PyObject *e = Py_BuildValue("(sNnnI)", tx_dtype_name(in->dtype), shape,
+                                    (Py_ssize_t)in->nbytes, (Py_ssize_t)in->string_bytes,
+                                    in->flags);
         if (!e) {
             Py_DECREF(list);
             return NULL;
@@ -474,7 +483,8 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     tx_plan plan;
     PyObject *result = NULL;
     for (size_t i = 0; i < np; i++)
-        if (fill_value(def, &def->params[i], PyTuple_GET_ITEM(values, (Py_ssize_t)i), &a.v[i], &ii) < 0)
+        if (fill_value(def, &def->params[i], PyTuple_GET_ITEM(values, (Py_ssize_t)i), &a.v[i],
+                       &ii) < 0)
             goto done;
     op_fail(TX_OK, "%s", "");
     tx_status st = op_args_finish(&a);

@@ -144,3 +144,11 @@ def test_plan_sizes_without_running():
         tx.plan(tx.reshape, x, [7, -1])
     with pytest.raises(ValueError):
         tx.plan(print, x)
+
+
+def test_results_export_dlpack_without_a_copy():
+    y = tx.tile(np.arange(3, dtype=np.float32), [2])
+    z = np.from_dlpack(y)  # NumPy's own __dlpack__ on the result: the tensorx buffer itself
+    assert np.shares_memory(y, z)
+    del y
+    assert z.tolist() == [0, 1, 2, 0, 1, 2]
