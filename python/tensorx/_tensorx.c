@@ -300,7 +300,7 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
     snprintf(what, sizeof what, "%s: %s", def->name, p->name);
     if (v == absent) return 0;
     if (v == Py_None) {
-        if (p->def == PARAM_OPTIONAL) return 0;
+        if (p->def && p->def[0] == '\0') return 0; /* PARAM_OPTIONAL: absent */
         PyErr_Format(PyExc_TypeError, "%s must not be None", what);
         return -1;
     }
