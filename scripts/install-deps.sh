@@ -3,8 +3,10 @@
 # Installs what the build and the tests need on a fresh Debian machine (CI included).  The library
 # itself needs only build-essential and cmake; cmocka, pkg-config, python3-numpy and the DLPack
 # header are for the tests (each is optional: configure leaves out the tests that need it).
-# Usage: scripts/install-deps.sh [--minimal | --bench | --cross] [PACKAGE...]
+# Usage: scripts/install-deps.sh [--minimal | --bench | --cross | --python] [PACKAGE...]
 #   --minimal: only what the library and the CLI need to build (scripts/demo.sh);
+#   --python adds what the Python package (python/) needs to build, install and test
+#   (scripts/install-python.sh): python3-dev, setuptools, pip, venv and pytest, all Debian's;
 #   --bench adds the benchmark peers; --cross adds what scripts/test.sh's cross stage needs: the
 #   aarch64 and s390x cross compilers, qemu-user, and cmocka for both targets (multiarch packages,
 #   after dpkg --add-architecture arm64 s390x); further names are extra Debian packages a script
@@ -17,6 +19,9 @@ if [ "${1:-}" = "--minimal" ]; then
   shift
 elif [ "${1:-}" = "--bench" ]; then
   pkgs+=(python3-torch libxnnpack-dev nodejs npm)
+  shift
+elif [ "${1:-}" = "--python" ]; then
+  pkgs+=(python3-dev python3-setuptools python3-pip python3-venv python3-pytest)
   shift
 elif [ "${1:-}" = "--cross" ]; then
   for arch in arm64 s390x; do

@@ -3,7 +3,8 @@
 # Builds tensorx and runs every test, in stages (all by default; this is the README's test command and
 # what CI runs):
 #   demo       the README's first command (scripts/demo.sh) in a fresh copy of the tree
-#   release    gcc Release build with -Werror, the whole ctest suite
+#   release    gcc Release build with -Werror, the whole ctest suite; then the Python package
+#              (python/) installed into a fresh venv and its pytest tests (scripts/install-python.sh)
 #   asan       clang Debug build with -Werror, the whole suite again under AddressSanitizer +
 #              UndefinedBehaviorSanitizer
 #   configure  configure tests (tests/configure/run.sh): a build with only a C compiler, CMake and
@@ -50,6 +51,19 @@ if has release; then
   cmake -S . -B build/release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release -DTX_WERROR=ON
   cmake --build build/release -j"$jobs"
   ctest --test-dir build/release --output-on-failure -j"$jobs"
+  # The Python package (python/), the README's install command into a fresh virtual environment,
+  # then its tests from outside the tree.  pytest's status must be 0: 5 ("no tests ran") fails
+  # too, and so does a count of passed tests below what the suite holds.
+  rm -rf build/release/pyvenv
+  bash scripts/install-python.sh --venv build/release/pyvenv
+  log=build/release/pytest.log
+  if ! (cd build/release && pyvenv/bin/python -m pytest -q -p no:cacheprovider ../../python/tests) \
+    2>&1 | tee "$log"; then
+    echo "python tests: failed"
+    exit 1
+  fi
+  passed=$(grep -oE '[0-9]+ passed' "$log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+  [ "$passed" -ge 300 ] || { echo "python tests: only $passed passed (expected >= 300)"; exit 1; }
 fi
 
 if has asan; then

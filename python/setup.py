@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Builds the `tensorx` Python package: the C extension tensorx._tensorx over the same libtensorx.
+
+build_ext configures the repository's own CMake build (the repository root is this file's parent
+folder, or $TENSORX_SOURCE_DIR) for static, position-independent archives, builds the target
+tx_tools (the op table, which pulls in tensorx_internal, the library's objects) and links the
+extension against both, so the source lists and ISA flags stay in CMake alone.
+
+Install (Debian's python3-dev, python3-setuptools, python3-numpy; no other registry):
+    python3 -m pip install --no-build-isolation ./python
+$TENSORX_CMAKE_ARGS adds CMake arguments (e.g. "-DTX_SANITIZE=address;undefined").
+"""
+import os
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+ROOT = Path(os.environ.get("TENSORX_SOURCE_DIR", HERE.parent)).resolve()
+if not (ROOT / "include" / "tensorx.h").is_file():
+    raise SystemExit(f"tensorx: {ROOT} is not the tensorx repository (set TENSORX_SOURCE_DIR)")
+
+
+def version():
+    text = (ROOT / "include" / "tensorx.h").read_text()
+    parts = [re.search(rf"#define TX_VERSION_{k} +(\d+)", text).group(1)
+             for k in ("MAJOR", "MINOR", "PATCH")]
+    return ".".join(parts)
+
+
+class CMakeBuildExt(build_ext):
+    def build_extensions(self):
+        import numpy
+
+        build = Path(self.build_temp).resolve() / "libtensorx"
+        jobs = os.environ.get("TENSORX_JOBS", "2")
+        cfg = ["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+               "-DBUILD_SHARED_LIBS=OFF", "-DCMAKE_POSITION_INDEPENDENT_CODE=ON",
+               "-DBUILD_TESTING=OFF", "-DTX_BUILD_BENCH=OFF", "-DTX_BUILD_CLI=ON"]
+        cfg += shlex.split(os.environ.get("TENSORX_CMAKE_ARGS", ""))
+        subprocess.check_call(cfg)
+        subprocess.check_call(["cmake", "--build", str(build), "--target", "tx_tools",
+                               "-j", jobs])
+        libs = [build / "libtx_tools.a", build / "libtensorx_internal.a"]
+        for ext in self.extensions:
+            ext.include_dirs += [str(ROOT / "include"), str(ROOT / "tools"), numpy.get_include()]
+            ext.extra_objects += [str(p) for p in libs]
+            ext.define_macros += [("TX_STATIC", None)]
+            ext.libraries += ["m"]
+            ext.extra_compile_args += ["-Wall", "-Wextra", "-Wno-missing-field-initializers"]
+            ext.extra_link_args += ["-pthread"]
+            ext.depends += [str(p) for p in libs]
+        super().build_extensions()
+
+
+setup(
+    name="tensorx",
+    version=version(),
+    description="TensorFlow's tensor transformations, bit for bit, on NumPy arrays",
+    license="Apache-2.0",
+    packages=["tensorx"],
+    package_dir={"tensorx": "tensorx"},
+    ext_modules=[Extension("tensorx._tensorx", ["tensorx/_tensorx.c"])],
+    cmdclass={"build_ext": CMakeBuildExt},
+    python_requires=">=3.9",
+    install_requires=["numpy"],
+    zip_safe=False,
+)

@@ -1,0 +1,713 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* _tensorx.c -- the CPython extension under the `tensorx` package: every op of the CLI's op table
+ * (tools/opreg.h) called on NumPy arrays.  The Python layer (__init__.py) turns Python values into
+ * the kinds of the table (ndarrays for tensors, int, bool, str, dtype names, int sequences); this
+ * file turns those into op_values, runs the op's run function with the GIL released, and hands the
+ * outputs back as ndarrays over the tensorx buffers.
+ *
+ * Memory:
+ *  - An input ndarray that is C-contiguous, aligned and in host byte order is wrapped without a
+ *    copy (tx_tensor_wrap); the tensor holds a reference to the array, dropped by the release
+ *    callback when the last tensorx view of the memory goes (from whatever thread frees it: the
+ *    callback takes the GIL).  Any other array is copied once (PyArray_FromAny) and the copy is
+ *    wrapped.  String arrays ('S', object arrays of bytes/str) are copied into a string tensor.
+ *  - An output is an ndarray over tx_tensor_data_const(t) whose base is a capsule owning t: no
+ *    copy; freeing the array frees t.  String outputs are object arrays of bytes (a copy).
+ *  - An output that shares memory with a read-only input array is read-only, and so is an output
+ *    tensorx marks read-only (docs/interop.md, "Read-only tensors").
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include "opreg.h"
+#include "values.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Set by _register() from __init__.py. */
+static PyObject *absent;           /* the sentinel meaning "not given: the table's default" */
+static PyObject *err_by_status[14]; /* exception classes indexed by tx_status (3, 8, 11, 12, 13) */
+static PyObject *out_dtypes;       /* list indexed by tx_dtype: np.dtype for outputs, or None */
+static PyObject *in_dtypes;        /* dict np.dtype -> tx_dtype code, for non-builtin dtypes */
+
+#if PY_VERSION_HEX >= 0x030D0000
+#define TXPY_FINALIZING() Py_IsFinalizing()
+#else
+#define TXPY_FINALIZING() _Py_IsFinalizing()
+#endif
+
+static const char *const kind_names[] = {"tensor", "tensor_list", "int", "bool", "string", "dtype",
+                                         "int_list"};
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+static PyObject *raise_status(tx_status st, const char *msg) {
+    PyObject *cls = NULL;
+    if ((int)st >= 0 && (int)st < (int)(sizeof err_by_status / sizeof *err_by_status))
+        cls = err_by_status[st];
+    if (st == OP_USAGE) cls = PyExc_TypeError;
+    if (st == OP_IO_ERROR) cls = PyExc_OSError;
+    if (!cls) cls = err_by_status[TX_INTERNAL] ? err_by_status[TX_INTERNAL] : PyExc_RuntimeError;
+    PyErr_SetString(cls, msg);
+    return NULL;
+}
+
+/* ---- inputs -------------------------------------------------------------------------------- */
+
+/* The release callback of a wrapped array: drops the tensor's reference to it.  tensorx calls it
+ * from the thread that frees the last view, which may hold no GIL; at interpreter shutdown the
+ * reference is left (the process is ending). */
+static void release_array(void *data, void *ctx) {
+    (void)data;
+    if (!Py_IsInitialized() || TXPY_FINALIZING()) return;
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF((PyObject *)ctx);
+    PyGILState_Release(g);
+}
+
+/* tx_dtype of a numeric ndarray dtype, or TX_INVALID_DTYPE. */
+static tx_dtype numeric_dtype(PyArray_Descr *d) {
+    int n = (int)d->elsize;
+    switch (d->kind) {
+    case 'b': return n == 1 ? TX_BOOL : TX_INVALID_DTYPE;
+    case 'i':
+        return n == 1 ? TX_INT8 : n == 2 ? TX_INT16 : n == 4 ? TX_INT32
+             : n == 8 ? TX_INT64 : TX_INVALID_DTYPE;
+    case 'u':
+        return n == 1 ? TX_UINT8 : n == 2 ? TX_UINT16 : n == 4 ? TX_UINT32
+             : n == 8 ? TX_UINT64 : TX_INVALID_DTYPE;
+    case 'f':
+        if (d->type_num == NPY_LONGDOUBLE) return TX_INVALID_DTYPE;
+        return n == 2 ? TX_FLOAT16 : n == 4 ? TX_FLOAT32 : n == 8 ? TX_FLOAT64 : TX_INVALID_DTYPE;
+    case 'c':
+        if (d->type_num == NPY_CLONGDOUBLE) return TX_INVALID_DTYPE;
+        return n == 8 ? TX_COMPLEX64 : n == 16 ? TX_COMPLEX128 : TX_INVALID_DTYPE;
+    default: break;
+    }
+    if (in_dtypes) {
+        PyObject *code = PyDict_GetItemWithError(in_dtypes, (PyObject *)d);
+        if (code) return (tx_dtype)PyLong_AsLong(code);
+        PyErr_Clear();
+    }
+    return TX_INVALID_DTYPE;
+}
+
+/* A string tensor from an 'S' array or an object array of bytes / str (copied). */
+static int strings_from_array(const char *what, PyArrayObject *arr, tx_tensor **out) {
+    int type = PyArray_TYPE(arr);
+    PyArrayObject *c = (PyArrayObject *)PyArray_FromAny((PyObject *)arr, NULL, 0, 0,
+                                                        NPY_ARRAY_CARRAY_RO, NULL);
+    if (!c) return -1;
+    npy_intp n = PyArray_SIZE(c);
+    int rank = PyArray_NDIM(c);
+    int64_t dims[NPY_MAXDIMS];
+    for (int i = 0; i < rank; i++) dims[i] = (int64_t)PyArray_DIM(c, i);
+    const char **ptrs = PyMem_Calloc((size_t)n + 1, sizeof *ptrs);
+    size_t *lens = PyMem_Calloc((size_t)n + 1, sizeof *lens);
+    int rc = -1;
+    if (!ptrs || !lens) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (type == NPY_STRING) {
+        size_t item = (size_t)PyArray_ITEMSIZE(c);
+        const char *base = PyArray_DATA(c);
+        for (npy_intp i = 0; i < n; i++) {
+            ptrs[i] = base + (size_t)i * item;
+            size_t len = item; /* NumPy's 'S' elements end before their trailing NULs */
+            while (len && ptrs[i][len - 1] == '\0') len--;
+            lens[i] = len;
+        }
+    } else {
+        PyObject **items = PyArray_DATA(c);
+        for (npy_intp i = 0; i < n; i++) {
+            PyObject *e = items[i];
+            if (PyBytes_Check(e)) {
+                ptrs[i] = PyBytes_AS_STRING(e);
+                lens[i] = (size_t)PyBytes_GET_SIZE(e);
+            } else if (PyUnicode_Check(e)) {
+                Py_ssize_t len;
+                ptrs[i] = PyUnicode_AsUTF8AndSize(e, &len);
+                if (!ptrs[i]) goto done;
+                lens[i] = (size_t)len;
+            } else {
+                PyErr_Format(PyExc_TypeError,
+                             "%s: a string tensor's elements must be bytes or str; "
+                             "element %zd is %.80s",
+                             what, (Py_ssize_t)i, Py_TYPE(e)->tp_name);
+                goto done;
+            }
+        }
+    }
+    tx_status st = tx_tensor_new_strings((size_t)rank, dims, ptrs, lens, out);
+    if (st != TX_OK) raise_status(st, tx_last_error());
+    else rc = 0;
+done:
+    PyMem_Free(ptrs);
+    PyMem_Free(lens);
+    Py_DECREF(c);
+    return rc;
+}
+
+/* A tensor over ndarray obj (no copy when its layout allows, else over one copy).  *readonly is
+ * set when the tensor's memory is a read-only array's. */
+static int tensor_from_array(const char *what, PyObject *obj, tx_tensor **out, bool *readonly) {
+    *out = NULL;
+    *readonly = false;
+    if (!PyArray_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a tensor (ndarray), got %.80s", what,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyArrayObject *arr = (PyArrayObject *)obj;
+    PyArray_Descr *d = PyArray_DESCR(arr);
+    if (d->type_num == NPY_STRING || d->type_num == NPY_OBJECT)
+        return strings_from_array(what, arr, out);
+    tx_dtype dt = numeric_dtype(d);
+    if (dt == TX_INVALID_DTYPE && !PyArray_ISNBO(d->byteorder)) {
+        /* a non-native order of a known dtype: look the native one up */
+        PyArray_Descr *nd = PyArray_DescrNewByteorder(d, NPY_NATIVE);
+        if (!nd) return -1;
+        dt = numeric_dtype(nd);
+        Py_DECREF(nd);
+    }
+    if (PyErr_Occurred()) return -1;
+    if (dt == TX_INVALID_DTYPE) {
+        PyObject *r = PyObject_Repr((PyObject *)d);
+        PyErr_Format(PyExc_TypeError, "%s: tensorx has no dtype for NumPy's %U", what, r);
+        Py_XDECREF(r);
+        return -1;
+    }
+    PyArray_Descr *want = d;
+    if (PyArray_ISNBO(d->byteorder)) Py_INCREF(want);
+    else if (!(want = PyArray_DescrNewByteorder(d, NPY_NATIVE))) return -1;
+    /* The same array when it is C-contiguous, aligned and native already; else one copy. */
+    PyArrayObject *c = (PyArrayObject *)PyArray_FromAny(obj, want, 0, 0, NPY_ARRAY_CARRAY_RO, NULL);
+    if (!c) return -1;
+    int rank = PyArray_NDIM(c);
+    int64_t dims[NPY_MAXDIMS];
+    for (int i = 0; i < rank; i++) dims[i] = (int64_t)PyArray_DIM(c, i);
+    size_t nbytes = (size_t)PyArray_NBYTES(c);
+    tx_status st;
+    if (nbytes == 0) {
+        st = tx_tensor_new(dt, (size_t)rank, dims, out);
+        Py_DECREF(c);
+    } else {
+        /* c's reference passes to the tensor (release_array drops it), unless the wrap fails */
+        st = tx_tensor_wrap(dt, (size_t)rank, dims, PyArray_DATA(c), nbytes, release_array, c, out);
+        if (st != TX_OK) Py_DECREF(c);
+        else *readonly = (PyObject *)c == obj && !PyArray_ISWRITEABLE(c);
+    }
+    if (st != TX_OK) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "%s: %s", what, tx_last_error());
+        raise_status(st, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- outputs ------------------------------------------------------------------------------- */
+
+static void capsule_free(PyObject *cap) {
+    tx_tensor_free(PyCapsule_GetPointer(cap, "tensorx.tensor"));
+}
+
+/* An ndarray of tensor t, which it takes (freed here on failure too). */
+static PyObject *array_from_tensor(tx_tensor *t, bool readonly) {
+    tx_dtype dt = tx_tensor_dtype(t);
+    size_t rank = tx_tensor_rank(t);
+    if (rank > NPY_MAXDIMS) {
+        tx_tensor_free(t);
+        PyErr_Format(err_by_status[TX_UNIMPLEMENTED] ? err_by_status[TX_UNIMPLEMENTED]
+                                                     : PyExc_NotImplementedError,
+                     "an output of rank %zu: NumPy arrays have at most %d dims", rank, NPY_MAXDIMS);
+        return NULL;
+    }
+    npy_intp dims[NPY_MAXDIMS];
+    for (size_t i = 0; i < rank; i++) dims[i] = (npy_intp)tx_tensor_dim(t, i);
+    if (dt == TX_STRING) {
+        PyObject *arr = PyArray_SimpleNew((int)rank, dims, NPY_OBJECT);
+        if (arr) {
+            PyObject **items = PyArray_DATA((PyArrayObject *)arr);
+            for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
+                const tx_string *s = tx_tensor_string(t, i);
+                PyObject *b = PyBytes_FromStringAndSize(s->data, (Py_ssize_t)s->size);
+                if (!b) {
+                    Py_CLEAR(arr);
+                    break;
+                }
+                Py_XSETREF(items[i], b);
+            }
+        }
+        tx_tensor_free(t);
+        return arr;
+    }
+    PyArray_Descr *descr = NULL;
+    if (out_dtypes && (size_t)dt < (size_t)PyList_GET_SIZE(out_dtypes) &&
+        PyList_GET_ITEM(out_dtypes, dt) != Py_None) {
+        descr = (PyArray_Descr *)PyList_GET_ITEM(out_dtypes, dt);
+        Py_INCREF(descr);
+    }
+    if (!descr) {
+        tx_tensor_free(t);
+        PyErr_Format(PyExc_NotImplementedError, "tensorx: no NumPy dtype for %s",
+                     tx_dtype_name(dt));
+        return NULL;
+    }
+    PyObject *cap = PyCapsule_New(t, "tensorx.tensor", capsule_free);
+    if (!cap) {
+        Py_DECREF(descr);
+        tx_tensor_free(t);
+        return NULL;
+    }
+    int flags = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED;
+    if (!readonly && tx_tensor_is_writable(t)) flags |= NPY_ARRAY_WRITEABLE;
+    PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, descr, (int)rank, dims, NULL,
+                                         (void *)tx_tensor_data_const(t), flags, NULL);
+    if (!arr) {
+        Py_DECREF(cap); /* frees t */
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, cap) < 0) { /* steals cap */
+        Py_DECREF(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+/* ---- arguments ----------------------------------------------------------------------------- */
+
+#define MAX_RO 64
+typedef struct {
+    const tx_tensor *ro[MAX_RO]; /* inputs over read-only arrays */
+    size_t nro;
+    bool ro_overflow;
+} inputs_info;
+
+static void note_input(inputs_info *ii, const tx_tensor *t, bool readonly) {
+    if (!readonly) return;
+    if (ii->nro < MAX_RO) ii->ro[ii->nro++] = t;
+    else ii->ro_overflow = true;
+}
+
+static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
+                      inputs_info *ii) {
+    char what[160];
+    snprintf(what, sizeof what, "%s: %s", def->name, p->name);
+    if (v == absent) return 0;
+    if (v == Py_None) {
+        if (p->def && p->def[0] == '\0') return 0; /* PARAM_OPTIONAL: absent */
+        PyErr_Format(PyExc_TypeError, "%s must not be None", what);
+        return -1;
+    }
+    bool ro;
+    switch (p->kind) {
+    case P_TENSOR:
+        if (tensor_from_array(what, v, &ov->tensor, &ro) < 0) return -1;
+        note_input(ii, ov->tensor, ro);
+        break;
+    case P_TENSOR_LIST: {
+        PyObject *seq = PySequence_Fast(v, "a list of tensors");
+        if (!seq) return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        ov->list = calloc((size_t)n + 1, sizeof *ov->list);
+        if (!ov->list) {
+            Py_DECREF(seq);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            char w2[200];
+            snprintf(w2, sizeof w2, "%s[%zd]", what, k);
+            if (tensor_from_array(w2, PySequence_Fast_GET_ITEM(seq, k), &ov->list[k], &ro) < 0) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            ov->nlist++;
+            note_input(ii, ov->list[k], ro);
+        }
+        Py_DECREF(seq);
+        break;
+    }
+    case P_INT: {
+        if (!PyIndex_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "%s must be an integer, got %.80s", what,
+                         Py_TYPE(v)->tp_name);
+            return -1;
+        }
+        PyObject *i = PyNumber_Index(v);
+        if (!i) return -1;
+        int overflow = 0;
+        ov->i = PyLong_AsLongLongAndOverflow(i, &overflow);
+        Py_DECREF(i);
+        if (overflow) {
+            PyErr_Format(PyExc_ValueError, "%s does not fit in 64 bits", what);
+            return -1;
+        }
+        if (ov->i == -1 && PyErr_Occurred()) return -1;
+        break;
+    }
+    case P_BOOL:
+        if (PyBool_Check(v) || PyArray_IsScalar(v, Bool)) {
+            ov->b = PyObject_IsTrue(v) == 1;
+        } else {
+            PyErr_Format(PyExc_TypeError, "%s must be a bool, got %.80s", what,
+                         Py_TYPE(v)->tp_name);
+            return -1;
+        }
+        break;
+    case P_STRING:
+    case P_DTYPE: {
+        const char *s;
+        Py_ssize_t len;
+        if (PyUnicode_Check(v)) {
+            s = PyUnicode_AsUTF8AndSize(v, &len);
+            if (!s) return -1;
+        } else if (PyBytes_Check(v)) {
+            s = PyBytes_AS_STRING(v);
+            len = PyBytes_GET_SIZE(v);
+        } else {
+            PyErr_Format(PyExc_TypeError, "%s must be a %s, got %.80s", what,
+                         p->kind == P_DTYPE ? "dtype" : "str", Py_TYPE(v)->tp_name);
+            return -1;
+        }
+        if (strlen(s) != (size_t)len) {
+            PyErr_Format(PyExc_ValueError, "%s must not contain NUL characters", what);
+            return -1;
+        }
+        tx_status st = op_parse_value(p, s, ov);
+        if (st != TX_OK) {
+            char msg[700];
+            snprintf(msg, sizeof msg, "%s", op_error());
+            raise_status(st, msg);
+            return -1;
+        }
+        return 0;
+    }
+    case P_INT_LIST: {
+        PyObject *seq = PySequence_Fast(v, "a sequence of integers");
+        if (!seq) return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        ov->ints = calloc((size_t)n + 1, sizeof *ov->ints);
+        if (!ov->ints) {
+            Py_DECREF(seq);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            PyObject *e = PySequence_Fast_GET_ITEM(seq, k);
+            PyObject *i = PyIndex_Check(e) ? PyNumber_Index(e) : NULL;
+            if (!i) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_TypeError, "%s must hold integers, item %zd is %.80s",
+                                 what, k, Py_TYPE(e)->tp_name);
+                Py_DECREF(seq);
+                return -1;
+            }
+            int overflow = 0;
+            long long x = PyLong_AsLongLongAndOverflow(i, &overflow);
+            Py_DECREF(i);
+            if (overflow) {
+                PyErr_Format(PyExc_ValueError, "%s: item %zd does not fit in 64 bits", what, k);
+                Py_DECREF(seq);
+                return -1;
+            }
+            ov->ints[ov->nints++] = (int64_t)x;
+        }
+        Py_DECREF(seq);
+        break;
+    }
+    }
+    ov->present = true;
+    return 0;
+}
+
+/* ---- run ----------------------------------------------------------------------------------- */
+
+static const op_def *op_by_index(PyObject *idx) {
+    Py_ssize_t i = PyLong_AsSsize_t(idx);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    const op_def *d = i >= 0 ? op_at((size_t)i) : NULL;
+    if (!d) PyErr_Format(PyExc_IndexError, "no op %zd", i);
+    return d;
+}
+
+static PyObject *plan_result(const tx_plan *plan) {
+    PyObject *list = PyList_New((Py_ssize_t)plan->count);
+    if (!list) return NULL;
+    for (size_t i = 0; i < plan->count; i++) {
+        const tx_output_info *in = &plan->outputs[i];
+        PyObject *shape = PyTuple_New((Py_ssize_t)in->rank);
+        if (!shape) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        for (size_t k = 0; k < in->rank; k++)
+            PyTuple_SET_ITEM(shape, (Py_ssize_t)k, PyLong_FromLongLong(in->dims[k]));
+        PyObject *e = Py_BuildValue("(sNnnI)", tx_dtype_name(in->dtype), shape,
+                                    (Py_ssize_t)in->nbytes, (Py_ssize_t)in->string_bytes,
+                                    in->flags);
+        if (!e) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, e);
+    }
+    return list;
+}
+
+/* run(index, values, plan): values holds one entry per parameter of the op, in table order. */
+static PyObject *py_run(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *idx, *values;
+    int plan_mode = 0;
+    if (!PyArg_ParseTuple(args, "OO!|p", &idx, &PyTuple_Type, &values, &plan_mode)) return NULL;
+    const op_def *def = op_by_index(idx);
+    if (!def) return NULL;
+    size_t np = 0;
+    while (np < OP_MAX_PARAMS && def->params[np].name) np++;
+    if ((size_t)PyTuple_GET_SIZE(values) != np) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zu values", def->name, np);
+        return NULL;
+    }
+    op_args a;
+    memset(&a, 0, sizeof a);
+    a.def = def;
+    inputs_info ii = {0};
+    op_outputs o = {0};
+    tx_output_info *info = NULL;
+    tx_plan plan;
+    PyObject *result = NULL;
+    for (size_t i = 0; i < np; i++)
+        if (fill_value(def, &def->params[i], PyTuple_GET_ITEM(values, (Py_ssize_t)i), &a.v[i],
+                       &ii) < 0)
+            goto done;
+    op_fail(TX_OK, "%s", "");
+    tx_status st = op_args_finish(&a);
+    if (st != TX_OK) {
+        raise_status(st, op_error());
+        goto done;
+    }
+    size_t cap = plan_mode ? OP_PLAN_CAP : 0;
+    char msg[2048];
+    for (;;) {
+        if (plan_mode) {
+            PyMem_Free(info);
+            info = PyMem_Calloc(cap, sizeof *info);
+            if (!info) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            plan = (tx_plan)TX_PLAN_INIT(info, cap);
+            o.plan = &plan;
+        }
+        /* The op runs without the GIL: it touches only tensorx tensors, whose memory the arrays
+         * hold (the arrays live: `values` holds them, and each wrapped tensor holds its own). */
+        Py_BEGIN_ALLOW_THREADS
+        op_fail(TX_OK, "%s", "");
+        tx_clear_error();
+        st = def->run(&a, &o);
+        if (st != TX_OK) snprintf(msg, sizeof msg, "%s", op_error());
+        Py_END_ALLOW_THREADS
+        if (st != TX_OK || !plan_mode || plan.count <= cap) break;
+        cap = plan.count;
+        op_outputs_clear(&o);
+    }
+    if (st != TX_OK) {
+        raise_status(st, msg);
+        goto done;
+    }
+    if (plan_mode) {
+        result = plan_result(&plan);
+        goto done;
+    }
+    result = PyTuple_New((Py_ssize_t)o.n);
+    if (!result) goto done;
+    for (size_t i = 0; i < o.n; i++) {
+        tx_tensor *t = o.t[i];
+        o.t[i] = NULL;
+        bool ro = ii.ro_overflow && ii.nro;
+        for (size_t k = 0; k < ii.nro && !ro; k++) ro = tx_tensor_shares_buffer(t, ii.ro[k]) != 0;
+        PyObject *arr = array_from_tensor(t, ro);
+        if (!arr) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, (Py_ssize_t)i, arr);
+    }
+done:
+    PyMem_Free(info);
+    op_outputs_clear(&o);
+    op_args_clear(&a); /* may drop array references (release_array): the GIL is held */
+    return result;
+}
+
+/* ops(): ((name, summary, ((param, kind, default, help, empty_dtype), ...)), ...); default is None
+ * for a required parameter, "" for one that may be absent, else the table's CLI text. */
+static PyObject *py_ops(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    PyObject *list = PyList_New(0);
+    if (!list) return NULL;
+    for (size_t i = 0; op_at(i); i++) {
+        const op_def *d = op_at(i);
+        PyObject *params = PyList_New(0);
+        if (!params) goto fail;
+        for (size_t k = 0; k < OP_MAX_PARAMS && d->params[k].name; k++) {
+            const op_param *p = &d->params[k];
+            PyObject *def = p->def ? PyUnicode_FromString(p->def) : Py_NewRef(Py_None);
+            PyObject *e = def ? Py_BuildValue("(ssNss)", p->name, kind_names[p->kind], def,
+                                              p->help ? p->help : "",
+                                              p->empty_dtype == TX_INVALID_DTYPE
+                                                  ? "float32"
+                                                  : tx_dtype_name(p->empty_dtype))
+                              : NULL;
+            if (!e || PyList_Append(params, e) < 0) {
+                Py_XDECREF(e);
+                Py_DECREF(params);
+                goto fail;
+            }
+            Py_DECREF(e);
+        }
+        PyObject *e = Py_BuildValue("(ssN)", d->name, d->summary ? d->summary : "", params);
+        if (!e || PyList_Append(list, e) < 0) {
+            Py_XDECREF(e);
+            goto fail;
+        }
+        Py_DECREF(e);
+    }
+    return list;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+static PyObject *py_register(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sentinel, *errors, *outs, *ins;
+    if (!PyArg_ParseTuple(args, "OO!O!O!", &sentinel, &PyDict_Type, &errors, &PyList_Type, &outs,
+                          &PyDict_Type, &ins))
+        return NULL;
+    Py_XSETREF(absent, Py_NewRef(sentinel));
+    Py_XSETREF(out_dtypes, Py_NewRef(outs));
+    Py_XSETREF(in_dtypes, Py_NewRef(ins));
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(errors, &pos, &k, &v)) {
+        long s = PyLong_AsLong(k);
+        if (s < 0 || s >= (long)(sizeof err_by_status / sizeof *err_by_status)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad status");
+            return NULL;
+        }
+        Py_XSETREF(err_by_status[s], Py_NewRef(v));
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_dtype_name(PyObject *self, PyObject *arg) {
+    (void)self;
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    return PyUnicode_FromString(tx_dtype_name((tx_dtype)code));
+}
+
+static PyObject *py_dtype_code(PyObject *self, PyObject *arg) {
+    (void)self;
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name) return NULL;
+    return PyLong_FromLong((long)tx_dtype_from_name(name));
+}
+
+/* _from_text(dtype, shape, values): a new array of dtype parsed from text by the CLI's number
+ * parser (tv_set_number: integers, decimals, nan/inf, true/false; a complex value is a pair) --
+ * for tests that build tensors exactly as `tensorx conform` does. */
+static PyObject *py_from_text(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *dname;
+    PyObject *shape, *vals;
+    if (!PyArg_ParseTuple(args, "sOO", &dname, &shape, &vals)) return NULL;
+    tx_dtype dt = tx_dtype_from_name(dname);
+    if (dt == TX_INVALID_DTYPE || dt == TX_STRING) {
+        PyErr_Format(PyExc_ValueError, "_from_text: dtype '%s'", dname);
+        return NULL;
+    }
+    PyObject *ss = PySequence_Fast(shape, "shape"), *vs = PySequence_Fast(vals, "values");
+    tx_tensor *t = NULL;
+    PyObject *result = NULL;
+    if (!ss || !vs) goto done;
+    Py_ssize_t rank = PySequence_Fast_GET_SIZE(ss);
+    int64_t dims[NPY_MAXDIMS];
+    if (rank > NPY_MAXDIMS) {
+        PyErr_SetString(PyExc_ValueError, "rank");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < rank; i++) {
+        dims[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(ss, i));
+        if (dims[i] == -1 && PyErr_Occurred()) goto done;
+    }
+    tx_status st = tx_tensor_new(dt, (size_t)rank, dims, &t);
+    if (st != TX_OK) {
+        raise_status(st, tx_last_error());
+        goto done;
+    }
+    if (PySequence_Fast_GET_SIZE(vs) != tx_tensor_numel(t)) {
+        PyErr_SetString(PyExc_ValueError, "shape and value count differ");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(vs); i++) {
+        PyObject *e = PySequence_Fast_GET_ITEM(vs, i);
+        const char *re = NULL, *im = NULL;
+        if (PyTuple_Check(e) || PyList_Check(e)) {
+            if (PySequence_Size(e) != 2) {
+                PyErr_SetString(PyExc_ValueError, "a complex value is a pair");
+                goto done;
+            }
+            re = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(e, 0));
+            im = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(e, 1));
+        } else {
+            re = PyUnicode_AsUTF8(e);
+        }
+        if (!re || (PyErr_Occurred())) goto done;
+        st = tv_set_number(t, i, re, im);
+        if (st != TX_OK) {
+            raise_status(st, op_error());
+            goto done;
+        }
+    }
+    result = array_from_tensor(t, false);
+    t = NULL;
+done:
+    tx_tensor_free(t);
+    Py_XDECREF(ss);
+    Py_XDECREF(vs);
+    return result;
+}
+
+static PyObject *py_version(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    return PyUnicode_FromString(tx_version_string());
+}
+
+static PyMethodDef methods[] = {
+    {"run", py_run, METH_VARARGS, "run(op_index, values, plan=False): run one op of the table"},
+    {"ops", py_ops, METH_NOARGS, "the op table"},
+    {"_register", py_register, METH_VARARGS, "set the sentinel, exceptions and dtype tables"},
+    {"dtype_name", py_dtype_name, METH_O, "tensorx's name of a dtype code"},
+    {"dtype_code", py_dtype_code, METH_O, "the dtype code of a name (0 if unknown)"},
+    {"_from_text", py_from_text, METH_VARARGS, "an array parsed by the CLI's number parser"},
+    {"version", py_version, METH_NOARGS, "the library's version"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tensorx",
+                                    "tensorx's C extension (use the tensorx package)", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__tensorx(void) {
+    import_array();
+    return PyModule_Create(&module);
+}
