@@ -108,76 +108,42 @@ static inline void block4x4_u16(uint64_t *x) {
 #define TT_SB 64
 #include "kernels/scalar/transpose_tmpl.h"
 
-/* Tiles of tile x tile elements walked row of tiles by row of tiles: each tile reads `tile` source
- * rows and writes `tile` destination rows in short runs, all of which stay in L1 while the tile is
- * done.  An element is n words of `word` bytes (w = n * word bytes); callers pass word (and, for
- * the common widths, n) as constants, so that each copy becomes a few plain moves. */
-static inline __attribute__((always_inline)) void any_tiles(char *dst, const char *src,
-                                                            int64_t rows, int64_t cols,
-                                                            int64_t ss, int64_t ds, int64_t tile,
-                                                            size_t n, size_t word) {
-    const int64_t w = (int64_t)(n * word);
-    for (int64_t r0 = 0; r0 < rows; r0 += tile) {
-        const int64_t rn = rows - r0 < tile ? rows - r0 : tile;
-        for (int64_t c0 = 0; c0 < cols; c0 += tile) {
-            const int64_t cn = cols - c0 < tile ? cols - c0 : tile;
-            for (int64_t c = 0; c < cn; c++) {
-                const char *s = src + r0 * ss + (c0 + c) * w;
-                char *d = dst + (c0 + c) * ds + r0 * w;
-                for (int64_t r = 0; r < rn; r++, s += ss, d += w)
-                    for (size_t k = 0; k < n; k++) memcpy(d + k * word, s + k * word, word);
-            }
-        }
-    }
-}
-
-/* Common widths with a constant size: one word of the whole width. */
-static void any_fixed_3(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
-                        int64_t ds, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, 1, 3);
-}
-static void any_fixed_6(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
-                        int64_t ds, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, 1, 6);
-}
-static void any_fixed_12(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
-                         int64_t ds, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, 1, 12);
-}
-static void any_fixed_24(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
-                         int64_t ds, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, 1, 24);
-}
-static void any_fixed_32(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
-                         int64_t ds, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, 1, 32);
-}
-static void any_fixed_48(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
-                         int64_t ds, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, 1, 48);
-}
-static void any_fixed_64(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
-                         int64_t ds, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, 1, 64);
-}
-
-/* Any other width: n words of 8, 4, 2 or 1 bytes per element. */
-static void any_u64(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, int64_t ds,
-                    size_t n, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, n, sizeof(uint64_t));
-}
-static void any_u32(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, int64_t ds,
-                    size_t n, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, n, sizeof(uint32_t));
-}
-static void any_u16(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, int64_t ds,
-                    size_t n, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, n, sizeof(uint16_t));
-}
-static void any_u8(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, int64_t ds,
-                   size_t n, int64_t tile) {
-    any_tiles(dst, src, rows, cols, ss, ds, tile, n, sizeof(uint8_t));
-}
+/* tx__transpose2d_any's tile walks (transpose_any_tmpl.h): any_fixed_<W> for common widths
+ * with a constant size (the copy becomes a few plain moves), any_u64, any_u32, any_u16 and any_u8
+ * for any other width, in n words of the largest of those sizes dividing it. */
+#define ANY_NAME any_fixed_3
+#define ANY_W 3
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_6
+#define ANY_W 6
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_12
+#define ANY_W 12
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_24
+#define ANY_W 24
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_32
+#define ANY_W 32
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_48
+#define ANY_W 48
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_64
+#define ANY_W 64
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_u64
+#define ANY_WORD uint64_t
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_u32
+#define ANY_WORD uint32_t
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_u16
+#define ANY_WORD uint16_t
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_u8
+#define ANY_WORD uint8_t
+#include "kernels/scalar/transpose_any_tmpl.h"
 
 void tx__transpose2d_any(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
                          int64_t ds, size_t width) {

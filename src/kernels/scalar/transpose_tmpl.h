@@ -3,7 +3,7 @@
  * width, included by kernels/scalar/transpose.c once per width.  No include guard: every inclusion
  * defines one kernel.  The includer defines:
  *     TT_NAME    the kernel's name (a tx__transpose2d_ft), e.g. tx__transpose2d_w1; its static
- *                helpers are TT_NAME_block, TT_NAME_gather, TT_NAME_direct and TT_NAME_tiles
+ *                helpers are TT_NAME_gather, TT_NAME_direct and TT_NAME_tiles
  *     TT_T       the element type (its size is the width)
  *     TT_TR      the tile's source rows
  *     TT_TC      the tile's source columns
@@ -21,33 +21,29 @@
 #define TT_CAT(a, b) TT_CAT_(a, b)
 #define TT_FN(suffix) TT_CAT(TT_NAME, suffix) /* TT_FN(_gather): tx__transpose2d_w1_gather */
 
-#if TT_B > 1
-/* Transposes the TT_B x TT_B block at src (rows ss bytes apart) into buf rows rn elements apart. */
-static inline __attribute__((always_inline)) void TT_FN(_block)(TT_T *buf, const char *src, int rn,
-                                                                int64_t ss) {
-    uint64_t x[8];
-    for (int i = 0; i < TT_B; i++) {
-        memcpy(&x[i], src + i * ss, 8);
-        x[i] = tx__le64_host(x[i]);
-    }
-    TT_BLOCK(x);
-    for (int i = 0; i < TT_B; i++) {
-        x[i] = tx__le64_host(x[i]);
-        memcpy(buf + i * rn, &x[i], 8);
-    }
-}
-#endif
-
 /* buf[c][r] = src[r][c] for a tile of rn x cn elements; buf rows are rn elements long. */
 static inline void TT_FN(_gather)(TT_T *buf, const char *src, int rn, int cn, int64_t ss) {
     int r = 0;
 #if TT_B > 1
-    /* Whole B x B blocks in registers; the rest of their rows element by element. */
+    /* Whole B x B blocks in registers (B rows of 8 bytes, read as little-endian words and
+     * transposed by TT_BLOCK, written to B buffer rows); the rest of their rows element by
+     * element.  (The block is written out here, not in an inline helper: through a helper GCC 12
+     * allocates the tile loop's registers differently.) */
     for (; r + TT_B <= rn; r += TT_B) {
         const char *s = src + r * ss;
         int c = 0;
-        for (; c + TT_B <= cn; c += TT_B)
-            TT_FN(_block)(buf + c * rn + r, s + c * (int)sizeof(TT_T), rn, ss);
+        for (; c + TT_B <= cn; c += TT_B) {
+            uint64_t x[8];
+            for (int i = 0; i < TT_B; i++) {
+                memcpy(&x[i], s + c * (int)sizeof(TT_T) + i * ss, 8);
+                x[i] = tx__le64_host(x[i]);
+            }
+            TT_BLOCK(x);
+            for (int i = 0; i < TT_B; i++) {
+                x[i] = tx__le64_host(x[i]);
+                memcpy(buf + c * rn + r + i * rn, &x[i], 8);
+            }
+        }
         for (int i = 0; i < TT_B; i++) {
             const char *si = s + i * ss + c * (int)sizeof(TT_T);
             TT_T *bi = buf + c * rn + r + i;

@@ -307,80 +307,18 @@ TP_INLINE void tp_narrow_rows(char *dst, const char *src, int64_t rows, int64_t 
     tp_edge(dst, src, rows, cols - c, ss, (int64_t)R * (int64_t)w, w);
 }
 
-/* The narrow paths with the column (row) count as a constant, so that their loops unroll. */
-TP_INLINE void tp_narrow_cols_n(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ds,
-                                size_t w, bool stream) {
-    switch (cols) {
-    case 1: tp_narrow_cols(dst, src, rows, 1, ds, w, stream); break;
-    case 2: tp_narrow_cols(dst, src, rows, 2, ds, w, stream); break;
-    case 3: tp_narrow_cols(dst, src, rows, 3, ds, w, stream); break;
-    case 4: tp_narrow_cols(dst, src, rows, 4, ds, w, stream); break;
-    case 5: tp_narrow_cols(dst, src, rows, 5, ds, w, stream); break;
-    case 6: tp_narrow_cols(dst, src, rows, 6, ds, w, stream); break;
-    case 7: tp_narrow_cols(dst, src, rows, 7, ds, w, stream); break;
-    case 8: tp_narrow_cols(dst, src, rows, 8, ds, w, stream); break;
-    default: tp_narrow_cols(dst, src, rows, cols, ds, w, stream); break;
-    }
-}
-TP_INLINE void tp_narrow_rows_n(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
-                                size_t w, bool stream) {
-    switch (rows) {
-    case 1: tp_narrow_rows(dst, src, 1, cols, ss, w, stream); break;
-    case 2: tp_narrow_rows(dst, src, 2, cols, ss, w, stream); break;
-    case 3: tp_narrow_rows(dst, src, 3, cols, ss, w, stream); break;
-    case 4: tp_narrow_rows(dst, src, 4, cols, ss, w, stream); break;
-    case 5: tp_narrow_rows(dst, src, 5, cols, ss, w, stream); break;
-    case 6: tp_narrow_rows(dst, src, 6, cols, ss, w, stream); break;
-    case 7: tp_narrow_rows(dst, src, 7, cols, ss, w, stream); break;
-    case 8: tp_narrow_rows(dst, src, 8, cols, ss, w, stream); break;
-    default: tp_narrow_rows(dst, src, rows, cols, ss, w, stream); break;
-    }
-}
-
 /* The narrow entry points the driver takes (DRV_NCOLS, DRV_NROWS of transpose_driver_tmpl.h),
- * with the byte-shuffle paths. */
+ * with the byte-shuffle paths: tp_ncols_w1, tp_nrows_w1, ... tp_ncols_w8, tp_nrows_w8. */
 typedef void (*tp_narrow_fn)(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
                              int64_t ds, bool stream);
-__attribute__((unused)) static void tp_ncols_w1(char *dst, const char *src, int64_t rows,
-                                                int64_t cols, int64_t ss, int64_t ds, bool stream) {
-    (void)ss;
-    tp_narrow_cols_n(dst, src, rows, cols, ds, 1, stream);
-}
-__attribute__((unused)) static void tp_nrows_w1(char *dst, const char *src, int64_t rows,
-                                                int64_t cols, int64_t ss, int64_t ds, bool stream) {
-    (void)ds;
-    tp_narrow_rows_n(dst, src, rows, cols, ss, 1, stream);
-}
-__attribute__((unused)) static void tp_ncols_w2(char *dst, const char *src, int64_t rows,
-                                                int64_t cols, int64_t ss, int64_t ds, bool stream) {
-    (void)ss;
-    tp_narrow_cols_n(dst, src, rows, cols, ds, 2, stream);
-}
-__attribute__((unused)) static void tp_nrows_w2(char *dst, const char *src, int64_t rows,
-                                                int64_t cols, int64_t ss, int64_t ds, bool stream) {
-    (void)ds;
-    tp_narrow_rows_n(dst, src, rows, cols, ss, 2, stream);
-}
-__attribute__((unused)) static void tp_ncols_w4(char *dst, const char *src, int64_t rows,
-                                                int64_t cols, int64_t ss, int64_t ds, bool stream) {
-    (void)ss;
-    tp_narrow_cols_n(dst, src, rows, cols, ds, 4, stream);
-}
-__attribute__((unused)) static void tp_nrows_w4(char *dst, const char *src, int64_t rows,
-                                                int64_t cols, int64_t ss, int64_t ds, bool stream) {
-    (void)ds;
-    tp_narrow_rows_n(dst, src, rows, cols, ss, 4, stream);
-}
-__attribute__((unused)) static void tp_ncols_w8(char *dst, const char *src, int64_t rows,
-                                                int64_t cols, int64_t ss, int64_t ds, bool stream) {
-    (void)ss;
-    tp_narrow_cols_n(dst, src, rows, cols, ds, 8, stream);
-}
-__attribute__((unused)) static void tp_nrows_w8(char *dst, const char *src, int64_t rows,
-                                                int64_t cols, int64_t ss, int64_t ds, bool stream) {
-    (void)ds;
-    tp_narrow_rows_n(dst, src, rows, cols, ss, 8, stream);
-}
+#define NARROW_W 1
+#include "kernels/x86/transpose_narrow_tmpl.h"
+#define NARROW_W 2
+#include "kernels/x86/transpose_narrow_tmpl.h"
+#define NARROW_W 4
+#include "kernels/x86/transpose_narrow_tmpl.h"
+#define NARROW_W 8
+#include "kernels/x86/transpose_narrow_tmpl.h"
 /* 16-byte elements have no narrow path (a tile is at most 4 of them wide). */
 #define tp_ncols_w16 NULL
 #define tp_nrows_w16 NULL

@@ -148,39 +148,13 @@ static void ZP_FN(zn_nrows_w)(char *dst, const char *src, int64_t rows, int64_t 
  * load 4 KiB away), but a strip of a wide plane reads every source line from a different page and
  * ran slower still. */
 
-/* Line indices: idx[m] lane i is carry lane V - m + i for i < m, then new lane i - m. */
-TP_INLINE void ZP_FN(zc_indices_w)(__m512i *idx) {
-    for (int m = 0; m < 64 / (ZP_W); m++) {
-        unsigned char b[64];
-        for (int i = 0; i < 64 / (ZP_W); i++) {
-            uint64_t x = (uint64_t)(64 / (ZP_W) - m + i);
-            memcpy(b + (size_t)i * (ZP_W), &x, (ZP_W)); /* little-endian: the low W bytes */
-        }
-        idx[m] = _mm512_loadu_si512((const void *)b);
-    }
-}
-
-/* Emits the line of a column (line0: its destination row; misalignment m lanes) for the tile at
- * row r with register v, the column's carry being the register of the tile above. */
-TP_INLINE void ZP_FN(zc_emit_w)(char *line0, int64_t r, int m, __m512i carry, __m512i v,
-                                const __m512i *idx) {
-    enum { V = 64 / (ZP_W) };
-    char *line = line0 + (r - m) * (ZP_W);
-    if (m == 0)
-        _mm512_stream_si512((void *)line, v);
-    else if (r == 0) /* the head: lanes [0, V - m) at the row's start */
-        ZP_EPI(_mm512_mask_storeu)(line + m * (ZP_W), ~(uint64_t)0 >> (64 - V + m), v);
-    else
-        _mm512_stream_si512((void *)line, ZP_EPI(_mm512_permutex2var)(carry, idx[m], v));
-}
-
-/* The tail of a column after the last tile (at row rb): the carry's last m lanes. */
-TP_INLINE void ZP_FN(zc_tail_w)(char *line0, int64_t rb, int m, __m512i carry,
-                                const __m512i *idx) {
-    if (m != 0)
-        ZP_EPI(_mm512_mask_storeu)(line0 + (rb - m) * (ZP_W), ~(uint64_t)0 >> (64 - m),
-                                   ZP_EPI(_mm512_permutex2var)(carry, idx[m], carry));
-}
+/* In both walks, for the tile at row r, column c (its destination row at d0 + c * ds, its first
+ * line boundary m = mis[c] lanes in) emits the line that ends in the tile from the tile's register
+ * out[j]: the whole register when m == 0, the row's head (a masked store) when r == 0, else the
+ * carry's last m lanes and the register's first V - m by one permute with idx[m].  After the last
+ * tile (at row rb) comes the tail: the carry's last m lanes.  (Written out in both walks, not in
+ * an inline helper: through a helper GCC 12 schedules and allocates the walks' loops
+ * differently.) */
 
 /* The wide-rows walk: bands of V rows across CARRY_COLS columns at a time, carries in an array. */
 static void ZP_FN(zc_band_w)(char *dst, const char *src, int64_t rb, int64_t cols, int64_t ss,
@@ -202,12 +176,26 @@ static void ZP_FN(zc_band_w)(char *dst, const char *src, int64_t rb, int64_t col
                 ZP_REGS(s0 + r * ss + ct * (ZP_W), ss, out);
                 for (int j = 0; j < (ZP_VC); j++) {
                     const int64_t c = ct + j;
-                    ZP_FN(zc_emit_w)(d0 + c * ds, r, mis[c], carry[c], out[j], idx);
+                    const int m = mis[c];
+                    char *line = d0 + c * ds + (r - m) * (ZP_W);
+                    if (m == 0)
+                        _mm512_stream_si512((void *)line, out[j]);
+                    else if (r == 0) /* the head: lanes [0, V - m) at the row's start */
+                        ZP_EPI(_mm512_mask_storeu)(line + m * (ZP_W), ~(uint64_t)0 >> (64 - V + m),
+                                                   out[j]);
+                    else
+                        _mm512_stream_si512((void *)line,
+                                            ZP_EPI(_mm512_permutex2var)(carry[c], idx[m], out[j]));
                     carry[c] = out[j];
                 }
             }
-        for (int64_t c = 0; c < cb; c++)
-            ZP_FN(zc_tail_w)(d0 + c * ds, rb, mis[c], carry[c], idx);
+        for (int64_t c = 0; c < cb; c++) {
+            const int m = mis[c];
+            if (m != 0) /* the tail */
+                ZP_EPI(_mm512_mask_storeu)(d0 + c * ds + (rb - m) * (ZP_W),
+                                           ~(uint64_t)0 >> (64 - m),
+                                           ZP_EPI(_mm512_permutex2var)(carry[c], idx[m], carry[c]));
+        }
     }
 }
 
@@ -216,7 +204,15 @@ static void ZP_FN(zc_w)(char *dst, const char *src, int64_t rows, int64_t cols, 
                         int64_t ds) {
     enum { V = 64 / (ZP_W) };
     __m512i idx[V];
-    ZP_FN(zc_indices_w)(idx);
+    /* Line indices: idx[m] lane i is carry lane V - m + i for i < m, then new lane i - m. */
+    for (int m = 0; m < V; m++) {
+        unsigned char b[64];
+        for (int i = 0; i < V; i++) {
+            uint64_t x = (uint64_t)(V - m + i);
+            memcpy(b + (size_t)i * (ZP_W), &x, (ZP_W)); /* little-endian: the low W bytes */
+        }
+        idx[m] = _mm512_loadu_si512((const void *)b);
+    }
     const int64_t rb = rows - rows % V, cb = cols - cols % (ZP_VC);
     if (ss * V > STRIP_MAX_BYTES) {
         ZP_FN(zc_band_w)(dst, src, rb, cb, ss, ds, idx);
@@ -234,12 +230,26 @@ static void ZP_FN(zc_w)(char *dst, const char *src, int64_t rows, int64_t cols, 
                 __m512i out[ZP_VC];
                 ZP_REGS(s0 + r * ss, ss, out);
                 for (int j = 0; j < (ZP_VC); j++) {
-                    ZP_FN(zc_emit_w)(d0 + j * ds, r, mis[j], carry[j], out[j], idx);
+                    const int m = mis[j];
+                    char *line = d0 + j * ds + (r - m) * (ZP_W);
+                    if (m == 0)
+                        _mm512_stream_si512((void *)line, out[j]);
+                    else if (r == 0) /* the head: lanes [0, V - m) at the row's start */
+                        ZP_EPI(_mm512_mask_storeu)(line + m * (ZP_W), ~(uint64_t)0 >> (64 - V + m),
+                                                   out[j]);
+                    else
+                        _mm512_stream_si512((void *)line,
+                                            ZP_EPI(_mm512_permutex2var)(carry[j], idx[m], out[j]));
                     carry[j] = out[j];
                 }
             }
-            for (int j = 0; j < (ZP_VC); j++)
-                ZP_FN(zc_tail_w)(d0 + j * ds, rb, mis[j], carry[j], idx);
+            for (int j = 0; j < (ZP_VC); j++) {
+                const int m = mis[j];
+                if (m != 0) /* the tail */
+                    ZP_EPI(_mm512_mask_storeu)(
+                        d0 + j * ds + (rb - m) * (ZP_W), ~(uint64_t)0 >> (64 - m),
+                        ZP_EPI(_mm512_permutex2var)(carry[j], idx[m], carry[j]));
+            }
         }
     }
     tp_edge(dst + rb * (ZP_W), src + rb * ss, rows - rb, cb, ss, ds, (ZP_W));
