@@ -15,7 +15,8 @@
  *     DRV_NCOLS, DRV_NROWS   the narrow paths (tp_narrow_fn), or NULL for none
  *     DRV_UNALIGNED  a streaming kernel for destination rows that are not line-aligned (the
  *                    kernel's arguments without `stream`), or NULL for the buffered path
- * and this file #undefs them at its end. */
+ * and this file #undefs them at its end.  It uses x86/transpose_x86.h's tp_edge, tp_stream_row,
+ * tp_narrow_fn, TP_CAT, TP_NARROW_MAX, TP_BUF_BYTES and TP_BUF_COLS. */
 
 #define DRV_FN(suffix) TP_CAT(DRV_NAME, suffix) /* DRV_FN(_bands): tx__transpose2d_w1_avx2_bands */
 

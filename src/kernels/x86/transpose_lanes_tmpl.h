@@ -8,7 +8,7 @@
  *     LANE_OP(op)         the intrinsic `op` at that width: _mm_##op, _mm256_##op, _mm512_##op
  *     LANE_T16X16_U8      the name of the 16 x 16 byte transpose
  *     LANE_T8X8_U16       the name of the 8 x 8 word transpose
- * and this file #undefs them at its end. */
+ * and this file #undefs them at its end.  It uses TP_INLINE of x86/transpose_x86.h. */
 
 /* r[i] lane = 16 bytes of row i (i < 16) -> r[j] lane = 16 bytes of column j. */
 TP_INLINE void LANE_T16X16_U8(LANE_V *r) {

@@ -5,7 +5,8 @@
  * Included by x86/transpose_x86.h once per width.  No include guard: every inclusion defines one
  * width's pair.  The includer defines:
  *     NARROW_W   the element width in bytes (1, 2, 4, 8)
- * and this file #undefs it at its end.
+ * and this file #undefs it at its end.  It uses TP_CAT, tp_narrow_cols and tp_narrow_rows of
+ * x86/transpose_x86.h.
  *
  * The column (row) count is passed as a constant for the counts up to 8, so that the paths' loops
  * unroll.  The switch is written out in each function, not in a shared inline helper: inlined

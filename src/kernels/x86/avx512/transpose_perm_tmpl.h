@@ -6,7 +6,8 @@
  * does not compile it on its own.  No include guard: every inclusion defines one width's paths.
  * The includer defines:
  *     ZP_W          the element width in bytes (2, 4, 8); the functions are named with it:
- *                   zn_ncols_w2, zn_nrows_w2, zc_w2 (the driver's entry points), and their helpers
+ *                   zn_ncols_w2, zn_nrows_w2, zc_w2 (the driver's entry points) and their
+ *                   helpers zn_gather_w2, zn_cols_w2, zn_rows_w2, zc_band_w2
  *     ZP_EPI(op)    the intrinsic `op` for elements of that width: op##_epi16 (_epi32, _epi64),
  *                   e.g. ZP_EPI(_mm512_permutexvar) is _mm512_permutexvar_epi16
  *     ZP_MASK       the mask type with one bit per element: __mmask32 (__mmask16, __mmask8)
@@ -14,7 +15,8 @@
  *     ZP_REGS       the main tile in registers: void (const char *s, int64_t ss, __m512i *out),
  *                   out[j] = source column j of 64 / ZP_W rows
  * and this file #undefs them at its end.  It also uses, from x86/avx512/transpose.c, zn_plan,
- * zn_build, store_z, CARRY_COLS and STRIP_MAX_BYTES. */
+ * zn_build, store_z, CARRY_COLS and STRIP_MAX_BYTES, and from x86/transpose_x86.h TP_INLINE,
+ * TP_CAT, TP_NARROW_MAX, tp_edge, tp_narrow_cols and tp_narrow_rows. */
 
 #define ZP_FN(name) TP_CAT(name, ZP_W) /* ZP_FN(zn_cols_w): zn_cols_w2 */
 
