@@ -26,215 +26,124 @@ typedef struct tx__u128 {
  * little-endian word on every host so that element j of a row is its j-th lowest unit: each stage
  * swaps the off-diagonal halves of 2x2 blocks of units between pairs of rows, from single units up
  * to half words.  8x8 bytes take three stages, 4x4 16-bit units two. */
-#define SWAP_UNITS(a, b, shift, mask)                                                            \
-    do {                                                                                         \
-        uint64_t t_ = (((a) >> (shift)) ^ (b)) & (mask);                                         \
-        (b) ^= t_;                                                                               \
-        (a) ^= t_ << (shift);                                                                    \
-    } while (0)
+static inline __attribute__((always_inline)) void swap_units(uint64_t *a, uint64_t *b, int shift,
+                                                             uint64_t mask) {
+    uint64_t t = ((*a >> shift) ^ *b) & mask;
+    *b ^= t;
+    *a ^= t << shift;
+}
 
 static inline void block8x8_u8(uint64_t *x) {
     uint64_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];
     const uint64_t m8 = UINT64_C(0x00FF00FF00FF00FF), m16 = UINT64_C(0x0000FFFF0000FFFF),
                    m32 = UINT64_C(0x00000000FFFFFFFF);
-    SWAP_UNITS(x0, x1, 8, m8);
-    SWAP_UNITS(x2, x3, 8, m8);
-    SWAP_UNITS(x4, x5, 8, m8);
-    SWAP_UNITS(x6, x7, 8, m8);
-    SWAP_UNITS(x0, x2, 16, m16);
-    SWAP_UNITS(x1, x3, 16, m16);
-    SWAP_UNITS(x4, x6, 16, m16);
-    SWAP_UNITS(x5, x7, 16, m16);
-    SWAP_UNITS(x0, x4, 32, m32);
-    SWAP_UNITS(x1, x5, 32, m32);
-    SWAP_UNITS(x2, x6, 32, m32);
-    SWAP_UNITS(x3, x7, 32, m32);
+    swap_units(&x0, &x1, 8, m8);
+    swap_units(&x2, &x3, 8, m8);
+    swap_units(&x4, &x5, 8, m8);
+    swap_units(&x6, &x7, 8, m8);
+    swap_units(&x0, &x2, 16, m16);
+    swap_units(&x1, &x3, 16, m16);
+    swap_units(&x4, &x6, 16, m16);
+    swap_units(&x5, &x7, 16, m16);
+    swap_units(&x0, &x4, 32, m32);
+    swap_units(&x1, &x5, 32, m32);
+    swap_units(&x2, &x6, 32, m32);
+    swap_units(&x3, &x7, 32, m32);
     x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5, x[6] = x6, x[7] = x7;
 }
 
 static inline void block4x4_u16(uint64_t *x) {
     uint64_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
     const uint64_t m16 = UINT64_C(0x0000FFFF0000FFFF), m32 = UINT64_C(0x00000000FFFFFFFF);
-    SWAP_UNITS(x0, x1, 16, m16);
-    SWAP_UNITS(x2, x3, 16, m16);
-    SWAP_UNITS(x0, x2, 32, m32);
-    SWAP_UNITS(x1, x3, 32, m32);
+    swap_units(&x0, &x1, 16, m16);
+    swap_units(&x2, &x3, 16, m16);
+    swap_units(&x0, &x2, 32, m32);
+    swap_units(&x1, &x3, 32, m32);
     x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3;
 }
 
-/* Transposes the B x B block at src (rows ss bytes apart) into buf rows rn elements apart, for
- * elements of 8 / B bytes.  B == 1 means no block path. */
-#define BLOCK_GATHER(B, FN, buf, src, rn, ss)                                                    \
-    do {                                                                                         \
-        uint64_t x_[8];                                                                          \
-        for (int i_ = 0; i_ < (B); i_++) {                                                       \
-            memcpy(&x_[i_], (src) + i_ * (ss), 8);                                               \
-            x_[i_] = tx__le64_host(x_[i_]);                                                      \
-        }                                                                                        \
-        FN(x_);                                                                                  \
-        for (int i_ = 0; i_ < (B); i_++) {                                                       \
-            x_[i_] = tx__le64_host(x_[i_]);                                                      \
-            memcpy((buf) + i_ * (rn), &x_[i_], 8);                                               \
-        }                                                                                        \
-    } while (0)
+/* The kernels, one inclusion of transpose_tmpl.h each.  Tiles: 64 x 64 elements of 1 and 2
+ * bytes, 32 x 32 of 4 and 8, 16 x 16 of 16 (buffers of 4 to 8 KB, bursts of at least one 64-byte
+ * line); TLB blocks of 256, 256, 128, 128 and 64 elements; 1- and 2-byte elements also in blocks
+ * of 8 x 8 and 4 x 4 transposed inside 64-bit words. */
+#define TT_NAME tx__transpose2d_w1
+#define TT_T uint8_t
+#define TT_TR 64
+#define TT_TC 64
+#define TT_B 8
+#define TT_BLOCK block8x8_u8
+#define TT_SB 256
+#include "kernels/scalar/transpose_tmpl.h"
 
-/* Elements move through memcpy of a fixed size, which compiles to plain loads and stores and
- * assumes no alignment.  Pointers advance by increments so that no index product can overflow. */
-#define DEFINE_TRANSPOSE2D(NAME, T, TR, TC, B, BFN, SB)                                                      \
-    /* buf[c][r] = src[r][c] for a tile of rn x cn elements; buf rows are rn elements long. */   \
-    static inline void NAME##_gather(T *buf, const char *src, int rn, int cn, int64_t ss) {      \
-        int r = 0;                                                                               \
-        if ((B) > 1) {                                                                           \
-            /* Whole B x B blocks in registers; the rest of their rows element by element. */    \
-            for (; r + (B) <= rn; r += (B)) {                                                    \
-                const char *s = src + r * ss;                                                    \
-                int c = 0;                                                                       \
-                for (; c + (B) <= cn; c += (B)) BLOCK_GATHER(B, BFN, buf + c * rn + r,           \
-                                                             s + c * (int)sizeof(T), rn, ss);    \
-                for (int i = 0; i < (B); i++) {                                                  \
-                    const char *si = s + i * ss + c * (int)sizeof(T);                            \
-                    T *bi = buf + c * rn + r + i;                                                \
-                    for (int cc = c; cc < cn; cc++, si += sizeof(T), bi += rn)                   \
-                        memcpy(bi, si, sizeof(T));                                               \
-                }                                                                                \
-            }                                                                                    \
-        }                                                                                        \
-        for (; r + 4 <= rn; r += 4) {                                                            \
-            const char *s = src + r * ss;                                                        \
-            T *b = buf + r;                                                                      \
-            for (int c = 0; c < cn; c++, s += sizeof(T), b += rn) {                              \
-                T v[4];                                                                          \
-                memcpy(&v[0], s, sizeof(T));                                                     \
-                memcpy(&v[1], s + ss, sizeof(T));                                                \
-                memcpy(&v[2], s + 2 * ss, sizeof(T));                                            \
-                memcpy(&v[3], s + 3 * ss, sizeof(T));                                            \
-                memcpy(b, v, sizeof v);                                                          \
-            }                                                                                    \
-        }                                                                                        \
-        for (; r < rn; r++) {                                                                    \
-            const char *s = src + r * ss;                                                        \
-            T *b = buf + r;                                                                      \
-            for (int c = 0; c < cn; c++, s += sizeof(T), b += rn) memcpy(b, s, sizeof(T));       \
-        }                                                                                        \
-    }                                                                                            \
-    /* Few rows: each destination row is short; walk four source columns per pass. */            \
-    static void NAME##_direct(char *dst, const char *src, int64_t rows, int64_t cols,            \
-                              int64_t ss, int64_t ds) {                                          \
-        int64_t c = 0;                                                                           \
-        for (; c + 4 <= cols; c += 4, src += 4 * sizeof(T), dst += 4 * ds) {                     \
-            const char *s = src;                                                                 \
-            char *d = dst;                                                                       \
-            for (int64_t r = 0; r < rows; r++, s += ss, d += sizeof(T)) {                       \
-                T v[4];                                                                          \
-                memcpy(v, s, sizeof v);                                                          \
-                memcpy(d, &v[0], sizeof(T));                                                     \
-                memcpy(d + ds, &v[1], sizeof(T));                                                \
-                memcpy(d + 2 * ds, &v[2], sizeof(T));                                            \
-                memcpy(d + 3 * ds, &v[3], sizeof(T));                                            \
-            }                                                                                    \
-        }                                                                                        \
-        for (; c < cols; c++, src += sizeof(T), dst += ds) {                                     \
-            const char *s = src;                                                                 \
-            char *d = dst;                                                                       \
-            for (int64_t r = 0; r < rows; r++, s += ss, d += sizeof(T)) memcpy(d, s, sizeof(T)); \
-        }                                                                                        \
-    }                                                                                            \
-    /* The tiles of a rows x cols block, row of tiles by row of tiles. */                       \
-    static void NAME##_tiles(char *dst, const char *src, int64_t rows, int64_t cols,             \
-                             int64_t src_stride, int64_t dst_stride) {                           \
-        T buf[(TR) * (TC)];                                                                      \
-        for (int64_t r0 = 0; r0 < rows; r0 += (TR)) {                                            \
-            int rn = rows - r0 < (TR) ? (int)(rows - r0) : (TR);                                 \
-            const char *s = src + r0 * src_stride;                                               \
-            char *d = dst + r0 * (int64_t)sizeof(T);                                             \
-            for (int64_t c0 = 0; c0 < cols; c0 += (TC)) {                                        \
-                int cn = cols - c0 < (TC) ? (int)(cols - c0) : (TC);                             \
-                if (rn == (TR) && cn == (TC)) {                                                  \
-                    /* Constant trip counts let the compiler unroll the full tiles. */           \
-                    NAME##_gather(buf, s, (TR), (TC), src_stride);                               \
-                    for (int c = 0; c < (TC); c++, d += dst_stride)                              \
-                        memcpy(d, buf + c * (TR), (TR) * sizeof(T));                             \
-                } else {                                                                         \
-                    NAME##_gather(buf, s, rn, cn, src_stride);                                   \
-                    for (int c = 0; c < cn; c++, d += dst_stride)                                \
-                        memcpy(d, buf + c * rn, (size_t)rn * sizeof(T));                         \
-                }                                                                                \
-                s += (TC) * sizeof(T);                                                           \
-            }                                                                                    \
-        }                                                                                        \
-    }                                                                                            \
-    void NAME(char *dst, const char *src, int64_t rows, int64_t cols, int64_t src_stride,        \
-              int64_t dst_stride, bool stream) {                                                 \
-        (void)stream; /* plain stores only: streaming needs SIMD registers of a line */          \
-        if (rows < (TR)) {                                                                       \
-            NAME##_direct(dst, src, rows, cols, src_stride, dst_stride);                         \
-            return;                                                                              \
-        }                                                                                        \
-        /* Blocks of SB x SB elements bound the pages one pass of tiles touches on either side  \
-         * (SB source rows, SB destination rows), so they stay in the TLB while it is reused. */ \
-        for (int64_t R0 = 0; R0 < rows; R0 += SB)                                                \
-            for (int64_t C0 = 0; C0 < cols; C0 += SB)                                            \
-                NAME##_tiles(dst + C0 * dst_stride + R0 * (int64_t)sizeof(T),                    \
-                             src + R0 * src_stride + C0 * (int64_t)sizeof(T),                    \
-                             rows - R0 < SB ? rows - R0 : SB, cols - C0 < SB ? cols - C0 : SB,   \
-                             src_stride, dst_stride);                                            \
-    }
+#define TT_NAME tx__transpose2d_w2
+#define TT_T uint16_t
+#define TT_TR 64
+#define TT_TC 64
+#define TT_B 4
+#define TT_BLOCK block4x4_u16
+#define TT_SB 256
+#include "kernels/scalar/transpose_tmpl.h"
 
-#define NO_BLOCK(x) ((void)(x))
+#define TT_NAME tx__transpose2d_w4
+#define TT_T uint32_t
+#define TT_TR 32
+#define TT_TC 32
+#define TT_B 1
+#define TT_SB 128
+#include "kernels/scalar/transpose_tmpl.h"
 
-/* Tiles: 64 x 64 elements of 1 and 2 bytes, 32 x 32 of 4 and 8, 16 x 16 of 16 (buffers of 4 to
- * 8 KB, bursts of at least one 64-byte line); TLB blocks of 256, 256, 128, 128 and 64 elements. */
-DEFINE_TRANSPOSE2D(tx__transpose2d_w1, uint8_t, 64, 64, 8, block8x8_u8, 256)
-DEFINE_TRANSPOSE2D(tx__transpose2d_w2, uint16_t, 64, 64, 4, block4x4_u16, 256)
-DEFINE_TRANSPOSE2D(tx__transpose2d_w4, uint32_t, 32, 32, 1, NO_BLOCK, 128)
-DEFINE_TRANSPOSE2D(tx__transpose2d_w8, uint64_t, 32, 32, 1, NO_BLOCK, 128)
-DEFINE_TRANSPOSE2D(tx__transpose2d_w16, tx__u128, 16, 16, 1, NO_BLOCK, 64)
+#define TT_NAME tx__transpose2d_w8
+#define TT_T uint64_t
+#define TT_TR 32
+#define TT_TC 32
+#define TT_B 1
+#define TT_SB 128
+#include "kernels/scalar/transpose_tmpl.h"
 
-/* Tiles of TILE x TILE elements walked row of tiles by row of tiles: each tile reads TILE source
- * rows and writes TILE destination rows in short runs, all of which stay in L1 while the tile is
- * done.  COPY moves one element. */
-#define ANY_TILES(COPY, w)                                                                       \
-    for (int64_t r0 = 0; r0 < rows; r0 += tile) {                                                \
-        const int64_t rn = rows - r0 < tile ? rows - r0 : tile;                                  \
-        for (int64_t c0 = 0; c0 < cols; c0 += tile) {                                            \
-            const int64_t cn = cols - c0 < tile ? cols - c0 : tile;                              \
-            for (int64_t c = 0; c < cn; c++) {                                                   \
-                const char *s = src + r0 * ss + (c0 + c) * (w);                                  \
-                char *d = dst + (c0 + c) * ds + r0 * (w);                                        \
-                for (int64_t r = 0; r < rn; r++, s += ss, d += (w)) COPY;                        \
-            }                                                                                    \
-        }                                                                                        \
-    }
+#define TT_NAME tx__transpose2d_w16
+#define TT_T tx__u128
+#define TT_TR 16
+#define TT_TC 16
+#define TT_B 1
+#define TT_SB 64
+#include "kernels/scalar/transpose_tmpl.h"
 
-/* Common widths with a constant size (the copy becomes a few plain moves). */
-#define DEFINE_ANY_FIXED(W)                                                                      \
-    static void any_fixed_##W(char *dst, const char *src, int64_t rows, int64_t cols,            \
-                              int64_t ss, int64_t ds, int64_t tile) {                            \
-        ANY_TILES(memcpy(d, s, (W)), (W))                                                        \
-    }
-DEFINE_ANY_FIXED(3)
-DEFINE_ANY_FIXED(6)
-DEFINE_ANY_FIXED(12)
-DEFINE_ANY_FIXED(24)
-DEFINE_ANY_FIXED(32)
-DEFINE_ANY_FIXED(48)
-DEFINE_ANY_FIXED(64)
-
-/* Any other width: n words of type T per element. */
-#define DEFINE_ANY(NAME, T)                                                                      \
-    static void NAME(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,         \
-                     int64_t ds, size_t n, int64_t tile) {                                       \
-        const int64_t w = (int64_t)(n * sizeof(T));                                              \
-        ANY_TILES(for (size_t k = 0; k < n; k++) {                                               \
-            T v;                                                                                 \
-            memcpy(&v, s + k * sizeof(T), sizeof(T));                                            \
-            memcpy(d + k * sizeof(T), &v, sizeof(T));                                            \
-        }, w)                                                                                    \
-    }
-DEFINE_ANY(any_u64, uint64_t)
-DEFINE_ANY(any_u32, uint32_t)
-DEFINE_ANY(any_u16, uint16_t)
-DEFINE_ANY(any_u8, uint8_t)
+/* tx__transpose2d_any's tile walks (transpose_any_tmpl.h): any_fixed_<W> for common widths
+ * with a constant size (the copy becomes a few plain moves), any_u64, any_u32, any_u16 and any_u8
+ * for any other width, in n words of the largest of those sizes dividing it. */
+#define ANY_NAME any_fixed_3
+#define ANY_W 3
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_6
+#define ANY_W 6
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_12
+#define ANY_W 12
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_24
+#define ANY_W 24
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_32
+#define ANY_W 32
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_48
+#define ANY_W 48
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_fixed_64
+#define ANY_W 64
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_u64
+#define ANY_WORD uint64_t
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_u32
+#define ANY_WORD uint32_t
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_u16
+#define ANY_WORD uint16_t
+#include "kernels/scalar/transpose_any_tmpl.h"
+#define ANY_NAME any_u8
+#define ANY_WORD uint8_t
+#include "kernels/scalar/transpose_any_tmpl.h"
 
 void tx__transpose2d_any(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
                          int64_t ds, size_t width) {

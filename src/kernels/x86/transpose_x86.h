@@ -30,8 +30,10 @@
 #include "kernels/transpose.h"
 
 #define TP_INLINE static inline __attribute__((always_inline))
+#define TP_CAT_(a, b) a##b
+#define TP_CAT(a, b) TP_CAT_(a, b) /* pastes after expanding a and b */
 
-/* ---- scalar edges ------------------------------------------------------------------------------- */
+/* ---- scalar edges ---------------------------------------------------------------------------- */
 
 /* dst[c][r] = src[r][c] element by element; used for the strips the tiles leave. */
 TP_INLINE void tp_edge(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
@@ -43,60 +45,22 @@ TP_INLINE void tp_edge(char *dst, const char *src, int64_t rows, int64_t cols, i
     }
 }
 
-/* ---- in-lane transposes (every 128-bit lane independently) --------------------------------------- */
+/* ---- in-lane transposes (every 128-bit lane independently) ----------------------------------- */
 
-/* r[i] lane = 16 bytes of row i (i < 16) -> r[j] lane = 16 bytes of column j. */
-#define TP_LANE_T16X16_U8(FN, V, P)                                                              \
-    TP_INLINE void FN(V *r) {                                                                    \
-        V t[16], u[16];                                                                          \
-        for (int i = 0; i < 8; i++) {                                                            \
-            t[2 * i] = P##_unpacklo_epi8(r[2 * i], r[2 * i + 1]);                                \
-            t[2 * i + 1] = P##_unpackhi_epi8(r[2 * i], r[2 * i + 1]);                            \
-        }                                                                                        \
-        /* u[4p + q]: rows 4p..4p+3, columns 4q..4q+3 */                                         \
-        for (int p = 0; p < 4; p++)                                                              \
-            for (int h = 0; h < 2; h++) {                                                        \
-                u[4 * p + 2 * h] = P##_unpacklo_epi16(t[4 * p + h], t[4 * p + 2 + h]);           \
-                u[4 * p + 2 * h + 1] = P##_unpackhi_epi16(t[4 * p + h], t[4 * p + 2 + h]);       \
-            }                                                                                    \
-        /* t[8g + c]: rows 8g..8g+7, columns 2c, 2c+1 */                                         \
-        for (int g = 0; g < 2; g++)                                                              \
-            for (int q = 0; q < 4; q++) {                                                        \
-                t[8 * g + 2 * q] = P##_unpacklo_epi32(u[8 * g + q], u[8 * g + 4 + q]);           \
-                t[8 * g + 2 * q + 1] = P##_unpackhi_epi32(u[8 * g + q], u[8 * g + 4 + q]);       \
-            }                                                                                    \
-        for (int c = 0; c < 8; c++) {                                                            \
-            r[2 * c] = P##_unpacklo_epi64(t[c], t[8 + c]);                                       \
-            r[2 * c + 1] = P##_unpackhi_epi64(t[c], t[8 + c]);                                   \
-        }                                                                                        \
-    }
+/* tp_t16x16_u8_x, tp_t8x8_u16_x (__m128i) and tp_t16x16_u8_y, tp_t8x8_u16_y (__m256i). */
+#define LANE_V __m128i
+#define LANE_OP(op) _mm_##op
+#define LANE_T16X16_U8 tp_t16x16_u8_x
+#define LANE_T8X8_U16 tp_t8x8_u16_x
+#include "kernels/x86/transpose_lanes_tmpl.h"
 
-/* r[i] lane = 8 words of row i (i < 8) -> r[j] lane = 8 words of column j. */
-#define TP_LANE_T8X8_U16(FN, V, P)                                                               \
-    TP_INLINE void FN(V *r) {                                                                    \
-        V t[8], u[8];                                                                            \
-        for (int i = 0; i < 4; i++) {                                                            \
-            t[2 * i] = P##_unpacklo_epi16(r[2 * i], r[2 * i + 1]);                               \
-            t[2 * i + 1] = P##_unpackhi_epi16(r[2 * i], r[2 * i + 1]);                           \
-        }                                                                                        \
-        /* u[4p + c]: rows 4p..4p+3, columns 2c, 2c+1 */                                         \
-        for (int p = 0; p < 2; p++)                                                              \
-            for (int h = 0; h < 2; h++) {                                                        \
-                u[4 * p + 2 * h] = P##_unpacklo_epi32(t[4 * p + h], t[4 * p + 2 + h]);           \
-                u[4 * p + 2 * h + 1] = P##_unpackhi_epi32(t[4 * p + h], t[4 * p + 2 + h]);       \
-            }                                                                                    \
-        for (int c = 0; c < 4; c++) {                                                            \
-            r[2 * c] = P##_unpacklo_epi64(u[c], u[4 + c]);                                       \
-            r[2 * c + 1] = P##_unpackhi_epi64(u[c], u[4 + c]);                                   \
-        }                                                                                        \
-    }
+#define LANE_V __m256i
+#define LANE_OP(op) _mm256_##op
+#define LANE_T16X16_U8 tp_t16x16_u8_y
+#define LANE_T8X8_U16 tp_t8x8_u16_y
+#include "kernels/x86/transpose_lanes_tmpl.h"
 
-TP_LANE_T16X16_U8(tp_t16x16_u8_x, __m128i, _mm)
-TP_LANE_T16X16_U8(tp_t16x16_u8_y, __m256i, _mm256)
-TP_LANE_T8X8_U16(tp_t8x8_u16_x, __m128i, _mm)
-TP_LANE_T8X8_U16(tp_t8x8_u16_y, __m256i, _mm256)
-
-/* ---- stores ------------------------------------------------------------------------------------ */
+/* ---- stores ---------------------------------------------------------------------------------- */
 
 /* A 32-byte store; streaming when nt (dst is then 32-byte aligned). */
 TP_INLINE void tp_store_y(char *d, __m256i v, bool nt) {
@@ -105,8 +69,9 @@ TP_INLINE void tp_store_y(char *d, __m256i v, bool nt) {
 }
 
 TP_INLINE __m256i tp_load2_y(const char *lo, const char *hi) {
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lo)),
-                                   _mm_loadu_si128((const __m128i *)(const void *)hi), 1);
+    return _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lo)),
+        _mm_loadu_si128((const __m128i *)(const void *)hi), 1);
 }
 
 /* dst[0, n) = src[0, n) with streaming stores for the whole 64-byte lines of dst and plain ones
@@ -119,20 +84,22 @@ TP_INLINE void tp_stream_row(char *d, const char *s, int64_t n) {
     s += head;
     n -= head;
     for (; n >= 64; n -= 64, d += 64, s += 64) {
-        _mm256_stream_si256((__m256i *)(void *)d, _mm256_loadu_si256((const __m256i *)(const void *)s));
+        _mm256_stream_si256((__m256i *)(void *)d,
+                            _mm256_loadu_si256((const __m256i *)(const void *)s));
         _mm256_stream_si256((__m256i *)(void *)(d + 32),
                             _mm256_loadu_si256((const __m256i *)(const void *)(s + 32)));
     }
     memcpy(d, s, (size_t)n);
 }
 
-/* ---- tiles shared by both levels ----------------------------------------------------------------- */
+/* ---- tiles shared by both levels ------------------------------------------------------------- */
 
 /* 16 x 16 bytes, 16-byte stores (the small tile for 1-byte elements). */
 TP_INLINE void tp_tile_w1_16x16(char *d, const char *s, int64_t ss, int64_t ds, bool nt) {
     (void)nt;
     __m128i r[16];
-    for (int i = 0; i < 16; i++) r[i] = _mm_loadu_si128((const __m128i *)(const void *)(s + i * ss));
+    for (int i = 0; i < 16; i++)
+        r[i] = _mm_loadu_si128((const __m128i *)(const void *)(s + i * ss));
     tp_t16x16_u8_x(r);
     for (int j = 0; j < 16; j++) _mm_storeu_si128((__m128i *)(void *)(d + j * ds), r[j]);
 }
@@ -219,7 +186,7 @@ TP_INLINE void tp_tile_w16_2x2(char *d, const char *s, int64_t ss, int64_t ds, b
     tp_store_y(d + ds, r[1], nt);
 }
 
-/* ---- narrow planes: byte-shuffle paths ----------------------------------------------------------- */
+/* ---- narrow planes: byte-shuffle paths ------------------------------------------------------- */
 
 /* Most columns (rows) a narrow plane may have for the shuffle paths. */
 #define TP_NARROW_MAX 15
@@ -261,7 +228,8 @@ TP_INLINE void tp_narrow_cols(char *dst, const char *src, int64_t rows, int64_t 
                 if (ch > hi[j]) hi[j] = ch;
             }
         for (int i = 0; i < C; i++)
-            ctl[j * C + i] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)b[i]));
+            ctl[j * C + i] =
+                _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)b[i]));
     }
     const int64_t group = (int64_t)C * 16;
     int64_t r = 0;
@@ -312,16 +280,19 @@ TP_INLINE void tp_narrow_rows(char *dst, const char *src, int64_t rows, int64_t 
             b[e % R][q] = (unsigned char)((e / R) * (int)w + t);
         }
         for (int r = 0; r < R; r++)
-            ctl[m * R + r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)b[r]));
+            ctl[m * R + r] =
+                _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)b[r]));
     }
     const int64_t group = (int64_t)R * 16;
     int64_t c = 0;
     for (; c + 2 * E <= cols; c += 2 * E, src += 32, dst += 2 * group) {
         __m256i in[TP_NARROW_MAX];
-        for (int r = 0; r < R; r++) in[r] = _mm256_loadu_si256((const __m256i *)(const void *)(src + r * ss));
+        for (int r = 0; r < R; r++)
+            in[r] = _mm256_loadu_si256((const __m256i *)(const void *)(src + r * ss));
         for (int m = 0; m < R; m++) {
             __m256i o = _mm256_shuffle_epi8(in[0], ctl[m * R]);
-            for (int r = 1; r < R; r++) o = _mm256_or_si256(o, _mm256_shuffle_epi8(in[r], ctl[m * R + r]));
+            for (int r = 1; r < R; r++)
+                o = _mm256_or_si256(o, _mm256_shuffle_epi8(in[r], ctl[m * R + r]));
             __m128i lo = _mm256_castsi256_si128(o), hi = _mm256_extracti128_si256(o, 1);
             if (nt) {
                 _mm_stream_si128((__m128i *)(void *)(dst + 16 * m), lo);
@@ -336,42 +307,18 @@ TP_INLINE void tp_narrow_rows(char *dst, const char *src, int64_t rows, int64_t 
     tp_edge(dst, src, rows, cols - c, ss, (int64_t)R * (int64_t)w, w);
 }
 
-/* The narrow paths with the column (row) count as a constant, so that their loops unroll. */
-#define TP_NARROW_CASES(FN, n, ...)                                                              \
-    switch (n) {                                                                                 \
-    case 1: FN(__VA_ARGS__, 1); break;                                                           \
-    case 2: FN(__VA_ARGS__, 2); break;                                                           \
-    case 3: FN(__VA_ARGS__, 3); break;                                                           \
-    case 4: FN(__VA_ARGS__, 4); break;                                                           \
-    case 5: FN(__VA_ARGS__, 5); break;                                                           \
-    case 6: FN(__VA_ARGS__, 6); break;                                                           \
-    case 7: FN(__VA_ARGS__, 7); break;                                                           \
-    case 8: FN(__VA_ARGS__, 8); break;                                                           \
-    default: FN(__VA_ARGS__, n); break;                                                          \
-    }
-#define TP_NARROW_COLS_N(dst, src, rows, ds, w, st, n) tp_narrow_cols(dst, src, rows, n, ds, w, st)
-#define TP_NARROW_ROWS_N(dst, src, cols, ss, w, st, n) tp_narrow_rows(dst, src, n, cols, ss, w, st)
-
-/* The narrow entry points the driver takes (see TP_DEFINE), with the byte-shuffle paths. */
+/* The narrow entry points the driver takes (DRV_NCOLS, DRV_NROWS of transpose_driver_tmpl.h),
+ * with the byte-shuffle paths: tp_ncols_w1, tp_nrows_w1, ... tp_ncols_w8, tp_nrows_w8. */
 typedef void (*tp_narrow_fn)(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss,
                              int64_t ds, bool stream);
-#define TP_NARROW_SHUFFLE(W)                                                                     \
-    __attribute__((unused)) static void tp_ncols_w##W(char *dst, const char *src, int64_t rows,  \
-                                                      int64_t cols, int64_t ss, int64_t ds,      \
-                                                      bool stream) {                             \
-        (void)ss;                                                                                \
-        TP_NARROW_CASES(TP_NARROW_COLS_N, cols, dst, src, rows, ds, (W), stream);                \
-    }                                                                                            \
-    __attribute__((unused)) static void tp_nrows_w##W(char *dst, const char *src, int64_t rows,  \
-                                                      int64_t cols, int64_t ss, int64_t ds,      \
-                                                      bool stream) {                             \
-        (void)ds;                                                                                \
-        TP_NARROW_CASES(TP_NARROW_ROWS_N, rows, dst, src, cols, ss, (W), stream);                \
-    }
-TP_NARROW_SHUFFLE(1)
-TP_NARROW_SHUFFLE(2)
-TP_NARROW_SHUFFLE(4)
-TP_NARROW_SHUFFLE(8)
+#define NARROW_W 1
+#include "kernels/x86/transpose_narrow_tmpl.h"
+#define NARROW_W 2
+#include "kernels/x86/transpose_narrow_tmpl.h"
+#define NARROW_W 4
+#include "kernels/x86/transpose_narrow_tmpl.h"
+#define NARROW_W 8
+#include "kernels/x86/transpose_narrow_tmpl.h"
 /* 16-byte elements have no narrow path (a tile is at most 4 of them wide). */
 #define tp_ncols_w16 NULL
 #define tp_nrows_w16 NULL
@@ -384,94 +331,7 @@ TP_NARROW_SHUFFLE(8)
 #define TP_BUF_COLS 16
 #endif
 
-/* ---- the driver ---------------------------------------------------------------------------------- */
-
-/* Defines NAME (a tx__transpose2d_fn) for W-byte elements from a main tile TILE of VR x VC
- * (VR * W == 64), a small tile TILE2 of VR2 x VC2 for the rows below the last band, the narrow
- * paths NCOLS / NROWS (tp_narrow_fn; NULL for none) and UNALIGNED, a streaming kernel for
- * destination rows that are not line-aligned (same arguments as NAME without `stream`; NULL: the
- * buffered path). */
-#define TP_DEFINE(NAME, W, VR, VC, TILE, VR2, VC2, TILE2, NCOLS, NROWS, UNALIGNED)               \
-    static void NAME##_bands(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, \
-                             int64_t ds, bool nt) {                                              \
-        const int64_t rb = rows - rows % (VR), cb = cols - cols % (VC), cb2 = cols - cols % (VC2); \
-        int64_t r = 0;                                                                           \
-        for (; r < rb; r += (VR)) {                                                              \
-            const char *s = src + r * ss;                                                        \
-            char *d = dst + r * (W);                                                             \
-            for (int64_t c = 0; c < cb; c += (VC), s += (VC) * (W), d += (VC) * ds)              \
-                TILE(d, s, ss, ds, nt);                                                          \
-            /* the columns right of the last tile: small tiles, then scalar */                   \
-            for (int64_t rr = 0; rr < (VR); rr += (VR2)) {                                       \
-                const char *s2 = s + rr * ss;                                                    \
-                char *d2 = d + rr * (W);                                                         \
-                for (int64_t c = cb; c < cb2; c += (VC2), s2 += (VC2) * (W), d2 += (VC2) * ds)   \
-                    TILE2(d2, s2, ss, ds, false);                                                \
-                tp_edge(d2, s2, (VR2), cols - cb2, ss, ds, (W));                                 \
-            }                                                                                    \
-        }                                                                                        \
-        const int64_t rb2 = r + (rows - r) / (VR2) * (VR2);                                      \
-        for (; r < rb2; r += (VR2)) {                                                            \
-            const char *s = src + r * ss;                                                        \
-            char *d = dst + r * (W);                                                             \
-            for (int64_t c = 0; c < cb2; c += (VC2), s += (VC2) * (W), d += (VC2) * ds)          \
-                TILE2(d, s, ss, ds, false);                                                      \
-            tp_edge(d, s, (VR2), cols - cb2, ss, ds, (W));                                       \
-        }                                                                                        \
-        tp_edge(dst + r * (W), src + r * ss, rows - r, cols, ss, ds, (W));                       \
-    }                                                                                            \
-    /* Streaming when destination lines do not line up with the tiles: blocks of TP_BUF_BYTES / W \
-     * rows by TP_BUF_COLS columns are transposed into a buffer in L1, and each buffer row goes \
-     * to its destination row with streaming stores for its whole lines. */                     \
-    static void NAME##_buffered(char *dst, const char *src, int64_t rows, int64_t cols,          \
-                                int64_t ss, int64_t ds) {                                        \
-        _Alignas(64) char buf[TP_BUF_COLS * TP_BUF_BYTES];                                       \
-        const int64_t br = TP_BUF_BYTES / (W);                                                   \
-        for (int64_t r0 = 0; r0 < rows; r0 += br) {                                              \
-            const int64_t rn = rows - r0 < br ? rows - r0 : br;                                  \
-            for (int64_t c0 = 0; c0 < cols; c0 += TP_BUF_COLS) {                                 \
-                const int64_t cn = cols - c0 < TP_BUF_COLS ? cols - c0 : TP_BUF_COLS;            \
-                NAME##_bands(buf, src + r0 * ss + c0 * (W), rn, cn, ss, TP_BUF_BYTES, false);    \
-                for (int64_t c = 0; c < cn; c++)                                                 \
-                    tp_stream_row(dst + (c0 + c) * ds + r0 * (W), buf + c * TP_BUF_BYTES,        \
-                                  rn * (W));                                                     \
-            }                                                                                    \
-        }                                                                                        \
-        _mm_sfence();                                                                            \
-    }                                                                                            \
-    void NAME(char *dst, const char *src, int64_t rows, int64_t cols, int64_t ss, int64_t ds,    \
-              bool stream) {                                                                     \
-        if (rows <= 0 || cols <= 0) return;                                                      \
-        const tp_narrow_fn ncols = NCOLS, nrows = NROWS;                                         \
-        if (ncols && cols < (VC) && cols <= TP_NARROW_MAX && ss == cols * (W)) {                 \
-            ncols(dst, src, rows, cols, ss, ds, stream);                                         \
-            return;                                                                              \
-        }                                                                                        \
-        if (nrows && rows < (VR) && rows <= TP_NARROW_MAX && ds == rows * (W)) {                 \
-            nrows(dst, src, rows, cols, ss, ds, stream);                                         \
-            return;                                                                              \
-        }                                                                                        \
-        /* Streaming stores need every tile's lines aligned: destination rows a multiple of 64  \
-         * bytes apart, and the first rows peeled off until the tiles start on a line. */       \
-        uintptr_t mis = (uintptr_t)dst & 63;                                                     \
-        if (stream && ds % 64 == 0 && mis % (W) == 0) {                                          \
-            int64_t head = (int64_t)(((64 - mis) & 63) / (W));                                   \
-            if (head > rows) head = rows;                                                        \
-            NAME##_bands(dst, src, head, cols, ss, ds, false);                                   \
-            NAME##_bands(dst + head * (W), src + head * ss, rows - head, cols, ss, ds, true);     \
-            _mm_sfence();                                                                        \
-            return;                                                                              \
-        }                                                                                        \
-        if (stream) {                                                                            \
-            void (*unaligned)(char *, const char *, int64_t, int64_t, int64_t, int64_t) =        \
-                UNALIGNED;                                                                       \
-            if (unaligned && ds % (W) == 0 && mis % (W) == 0 && rows >= 4 * (VR))                \
-                unaligned(dst, src, rows, cols, ss, ds);                                         \
-            else                                                                                 \
-                NAME##_buffered(dst, src, rows, cols, ss, ds);                                   \
-            return;                                                                              \
-        }                                                                                        \
-        NAME##_bands(dst, src, rows, cols, ss, ds, false);                                       \
-    }
+/* ---- the driver ---------------------------------------------------------------------------
+ * x86/transpose_driver_tmpl.h, included once per kernel by the level's transpose.c. */
 
 #endif
