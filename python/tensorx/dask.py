@@ -125,7 +125,10 @@ def bitcast(input, type):  # noqa: A002 (TF's names)
     chunk); to a wider one the last dim (of size ratio) goes, so it is first made one chunk."""
     x = _as_dask(input, "bitcast")
     fn = functools.partial(_run, "bitcast", dict(type=tx.dtype_name(type)))
-    out = fn(_sample(x))
+    sample = _sample(x)
+    if x.ndim:  # to a wider type the last dim is the ratio: the sample keeps it (up to 64)
+        sample = np.zeros(sample.shape[:-1] + (min(x.shape[-1], 64),), x.dtype)
+    out = fn(sample)
     if out.ndim == x.ndim:
         chunks, src = x.chunks, (lambda i: i)
     elif out.ndim == x.ndim + 1:
@@ -515,7 +518,7 @@ def to_npy(array, path):
         f.truncate(len(header) + nbytes)
     try:
         offs = [np.cumsum((0,) + c).tolist() for c in x.chunks]
-        blocks = x.to_delayed().reshape(-1) if x.ndim else np.array([x.to_delayed()], object)
+        blocks = x.to_delayed().reshape(-1)  # C order, as itertools.product below
         writes = []
         for idx, blk in zip(itertools.product(*(range(len(c)) for c in x.chunks)), blocks):
             starts = tuple(offs[d][j] for d, j in enumerate(idx))
