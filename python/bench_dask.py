@@ -6,8 +6,8 @@ transposed, -> one .npy, larger in total than one worker's memory limit, in one 
             --memory-limit each) on 127.0.0.1
   process   tensorx.dask in one process (Dask's threaded scheduler, 2 threads)
   whole     tensorx on whole arrays in one process, no Dask (the whole array in memory)
-  numpy     NumPy + Dask without tensorx on the same kind of 2-worker cluster: np.fromfile per
-            chunk, astype(float32), .T, each chunk written into np.lib.format.open_memmap(r+)
+  numpy     NumPy + Dask without tensorx's ops on the same kind of 2-worker cluster: np.fromfile
+            per chunk, astype(float32), .T, written by to_npy's writer (NumPy and os.pwrite)
 
 Each variant runs in its own Python process (fresh workers), so its peak RSS (ru_maxrss) is its
 own; the outputs are compared byte for byte.  Usage, with the installed package:
@@ -38,6 +38,11 @@ def mib(n):
 
 
 def peak_kib():
+    """This process's peak RSS: VmHWM (ru_maxrss would keep the parent's peak across exec)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
@@ -58,11 +63,14 @@ def make_files(d, total_mib, files):
 def start_cluster(limit):
     import logging
 
+    import dask
     import distributed
+    # fork: Debian's distributed 2022.12 cannot restart a worker under spawn on Python 3.11
+    dask.config.set({"distributed.worker.multiprocessing-method": "fork"})
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, memory_limit=limit,
         host="127.0.0.1", scheduler_port=0, dashboard_address=None,
-        silence_logs=logging.ERROR)
+        silence_logs=logging.WARNING)
     client = distributed.Client(cluster, timeout=60)
     client.wait_for_workers(2, timeout=60)
     return cluster, client
@@ -79,16 +87,15 @@ def read_chunk(path, offset, rows):
     return np.fromfile(path, dtype=">i2", count=rows * COLS, offset=offset).reshape(rows, COLS)
 
 
-def write_chunk(path, block, r0, c0):
-    mm = np.lib.format.open_memmap(path, mode="r+")
-    mm[r0:r0 + block.shape[0], c0:c0 + block.shape[1]] = block
-    del mm
-    return block.nbytes
-
-
 def numpy_run(paths, out, chunk_bytes):
+    """NumPy's ops only (np.fromfile, astype, .T) under Dask; the .npy is written by to_npy's
+    offset writer, which is NumPy and os.pwrite (no tensorx code): NumPy's own way, each chunk
+    assigned into np.lib.format.open_memmap(out, "r+"), lost its workers in this benchmark
+    (KilledWorker, at 256 MiB and at 1 GiB limits)."""
     import dask
     import dask.array as da
+
+    import tensorx.dask as txd
     rows_per = max(1, chunk_bytes // (2 * COLS))
     parts = []
     for p in paths:
@@ -98,12 +105,7 @@ def numpy_run(paths, out, chunk_bytes):
             parts.append(da.from_delayed(dask.delayed(read_chunk)(p, s * 2 * COLS, k),
                                          (k, COLS), dtype=">i2"))
     x = da.concatenate(parts).astype(np.float32).T
-    np.lib.format.open_memmap(out, mode="w+", dtype=np.float32, shape=x.shape).flush()
-    offs = [np.cumsum((0,) + c) for c in x.chunks]
-    blocks = x.to_delayed()
-    writes = [dask.delayed(write_chunk)(out, blocks[i, j], offs[0][i], offs[1][j])
-              for i in range(blocks.shape[0]) for j in range(blocks.shape[1])]
-    return sum(dask.compute(*writes))
+    return txd.to_npy(x, out)
 
 
 def run_variant(name, a):
