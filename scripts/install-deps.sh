@@ -6,7 +6,8 @@
 # Usage: scripts/install-deps.sh [--minimal | --bench | --cross | --python] [PACKAGE...]
 #   --minimal: only what the library and the CLI need to build (scripts/demo.sh);
 #   --python adds what the Python package (python/) needs to build, install and test
-#   (scripts/install-python.sh): python3-dev, setuptools, pip, venv and pytest, all Debian's;
+#   (scripts/install-python.sh): python3-dev, setuptools, pip, venv and pytest, all Debian's, and
+#   dask and distributed for tensorx.dask and its cluster tests (python3-dask, python3-distributed);
 #   --bench adds the benchmark peers; --cross adds what scripts/test.sh's cross stage needs: the
 #   aarch64 and s390x cross compilers, qemu-user, and cmocka for both targets (multiarch packages,
 #   after dpkg --add-architecture arm64 s390x); further names are extra Debian packages a script
@@ -21,7 +22,8 @@ elif [ "${1:-}" = "--bench" ]; then
   pkgs+=(python3-torch libxnnpack-dev nodejs npm)
   shift
 elif [ "${1:-}" = "--python" ]; then
-  pkgs+=(python3-dev python3-setuptools python3-pip python3-venv python3-pytest)
+  pkgs+=(python3-dev python3-setuptools python3-pip python3-venv python3-pytest
+        python3-dask python3-distributed)
   shift
 elif [ "${1:-}" = "--cross" ]; then
   for arch in arm64 s390x; do

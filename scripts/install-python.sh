@@ -17,6 +17,7 @@ python=${TX_PYTHON:-/usr/bin/python3}
 venv=""
 if [ "${1:-}" = "--venv" ]; then
   venv=${2:?"--venv needs a folder"}
+  case $venv in /*) ;; *) venv=$PWD/$venv ;; esac # the check below runs from /
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/install-python.sh [--venv DIR]" >&2
   exit 2

@@ -687,6 +687,33 @@ done:
     return result;
 }
 
+/* decode_raw_file(path, offset, length, dtype_code, little_endian): `length` bytes of the file at
+ * `offset`, memory-mapped as a string scalar (tx_file_map_string) and decoded by tx_decode_raw
+ * with the GIL released -- the CLI's streaming path for one window, for tensorx.dask's
+ * from_raw_files.  A 1-d array of length / the dtype's size elements. */
+static PyObject *py_decode_raw_file(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *path_obj = NULL;
+    unsigned long long offset, length;
+    int code, little_endian;
+    if (!PyArg_ParseTuple(args, "O&KKip", PyUnicode_FSConverter, &path_obj, &offset, &length,
+                          &code, &little_endian))
+        return NULL;
+    tx_tensor *bytes = NULL, *out = NULL;
+    tx_status st;
+    char msg[512];
+    Py_BEGIN_ALLOW_THREADS
+    tx_clear_error();
+    st = tx_file_map_string(PyBytes_AS_STRING(path_obj), offset, length, &bytes);
+    if (st == TX_OK) st = tx_decode_raw(bytes, (tx_dtype)code, little_endian, NULL, &out);
+    if (st != TX_OK) snprintf(msg, sizeof msg, "decode_raw_file: %s", tx_last_error());
+    tx_tensor_free(bytes);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path_obj);
+    if (st != TX_OK) return raise_status(st, msg);
+    return array_from_tensor(out, false);
+}
+
 static PyObject *py_version(PyObject *self, PyObject *noargs) {
     (void)self;
     (void)noargs;
@@ -700,6 +727,8 @@ static PyMethodDef methods[] = {
     {"dtype_name", py_dtype_name, METH_O, "tensorx's name of a dtype code"},
     {"dtype_code", py_dtype_code, METH_O, "the dtype code of a name (0 if unknown)"},
     {"_from_text", py_from_text, METH_VARARGS, "an array parsed by the CLI's number parser"},
+    {"decode_raw_file", py_decode_raw_file, METH_VARARGS,
+     "decode_raw_file(path, offset, length, dtype_code, little_endian): a mapped window decoded"},
     {"version", py_version, METH_NOARGS, "the library's version"},
     {NULL, NULL, 0, NULL}};
 

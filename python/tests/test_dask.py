@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tensorx.dask in one process (Dask's synchronous scheduler): every chunk-local op against
+tensorx on the whole array, bit for bit, over several chunkings; from_raw_files and to_npy; the
+refusals.  The cluster tests are test_dask_cluster.py."""
+import itertools
+import os
+
+import numpy as np
+import pytest
+import tensorx as tx
+
+dask = pytest.importorskip("dask", reason="tensorx.dask needs dask (python3-dask; "
+                           "scripts/install-deps.sh --python installs it)")
+da = pytest.importorskip("dask.array", reason="tensorx.dask needs dask.array (python3-dask)")
+import tensorx.dask as txd  # noqa: E402
+
+rng = np.random.default_rng(11)
+A = rng.integers(-30000, 30000, size=(7, 10, 5)).astype(np.int16)
+CHUNKINGS = [(7, 10, 5), (3, 4, 2), (1, 3, 5), (2, 10, 1)]
+
+
+@pytest.fixture(autouse=True)
+def synchronous():
+    with dask.config.set(scheduler="synchronous"):
+        yield
+
+
+def same(d, want):
+    """d (a Dask array) computes to want bit for bit, with the chunks its metadata announced."""
+    assert isinstance(d, da.Array)
+    got = d.compute()
+    assert got.dtype == want.dtype and got.shape == want.shape == d.shape
+    assert got.tobytes() == want.tobytes()
+    if d.npartitions <= 64:
+        for idx in itertools.product(*(range(len(c)) for c in d.chunks)):
+            b = d.blocks[idx].compute()
+            assert b.shape == tuple(c[i] for c, i in zip(d.chunks, idx))
+
+
+@pytest.fixture(params=CHUNKINGS, ids=lambda c: "x".join(map(str, c)))
+def x(request):
+    return da.from_array(A, chunks=request.param)
+
+
+def test_casts(x):
+    same(txd.cast(x, "float32"), tx.cast(A, "float32"))
+    same(txd.cast(x, "bfloat16"), tx.cast(A, "bfloat16"))
+    same(txd.cast(x, "uint8", mode="saturate"), tx.cast(A, "uint8", mode="saturate"))
+    same(txd.saturate_cast(x, "int8"), tx.saturate_cast(A, "int8"))
+
+
+def test_bitcast_both_ways(x):
+    same(txd.bitcast(x, "uint8"), tx.bitcast(A, "uint8"))
+    same(txd.bitcast(txd.bitcast(x, np.uint8), np.int16), A)
+    f = txd.cast(x, "float64")
+    same(txd.bitcast(f, "float32"), tx.bitcast(tx.cast(A, "float64"), "float32"))
+
+
+def test_transpose_every_perm_reorders_the_chunk_grid(x):
+    for perm in itertools.permutations(range(3)):
+        y = txd.transpose(x, perm)
+        assert y.chunks == tuple(x.chunks[p] for p in perm)
+        assert y.npartitions == x.npartitions  # one task per input chunk, no gather
+        same(y, tx.transpose(A, perm))
+    same(txd.transpose(x), tx.transpose(A))
+
+
+def test_reverse_axis_and_dims_forms(x):
+    for axes in ([], [0], [1], [2], [0, 2], [-1, 1], [0, 1, 2]):
+        y = txd.reverse(x, axis=axes)
+        assert y.npartitions == x.npartitions
+        same(y, tx.reverse(A, axis=axes))
+    same(txd.reverse(x, dims=[True, False, True]), tx.reverse(A, dims=[True, False, True]))
+
+
+def test_graph_tasks_take_one_input_chunk_each(x):
+    y = txd.transpose(txd.reverse(txd.cast(x, "float32"), axis=[0]), [2, 0, 1])
+    graph = dict(y.__dask_graph__())
+    ours = [v for k, v in graph.items() if isinstance(k, tuple) and k[0] == y.name]
+    assert len(ours) == x.npartitions
+    for task in ours:  # (fn, input key): exactly one key of the layer below
+        assert len(task) == 2 and isinstance(task[1], tuple)
+
+
+LABELS = rng.integers(0, 10, size=(13, 3)).astype(np.int32)
+
+
+@pytest.mark.parametrize("chunks", [(13, 3), (4, 1), (5, 2)])
+def test_one_hot_sequence_mask_gather(chunks):
+    lab = da.from_array(LABELS, chunks=chunks)
+    for kw in ({}, {"axis": 0}, {"axis": 1, "on_value": 7, "off_value": -1},
+               {"dtype": "uint8"}, {"oob": "wrap"}):
+        depth = 6 if "oob" in kw else 10
+        same(txd.one_hot(lab, depth, **kw), tx.one_hot(LABELS, depth, **kw))
+    same(txd.sequence_mask(lab, 12), tx.sequence_mask(LABELS, 12))
+    same(txd.sequence_mask(lab, 4, dtype="float32"), tx.sequence_mask(LABELS, 4, "float32"))
+    params = rng.standard_normal((10, 4)).astype(np.float32)
+    same(txd.gather(params, lab), tx.gather(params, LABELS))
+    same(txd.gather(params.T.copy(), lab, axis=1), tx.gather(params.T.copy(), LABELS, axis=1))
+    same(txd.gather(params, lab - 3, oob="zero"), tx.gather(params, LABELS - 3, oob="zero"))
+    y = txd.gather(params, lab)
+    graph = dict(y.__dask_graph__())
+    assert sum(1 for v in graph.values() if v is params) == 1  # params in the graph once
+
+
+def random_spec(shape, r):
+    n = int(r.integers(1, len(shape) + 2))
+    begin = r.integers(-12, 12, n).tolist()
+    end = r.integers(-12, 12, n).tolist()
+    strides = [int(s) for s in r.choice([-3, -2, -1, 1, 2, 3], n)]
+    masks = {m: int(r.integers(0, 1 << n)) for m in ("begin_mask", "end_mask")}
+    e = int(r.integers(-1, n))
+    masks["ellipsis_mask"] = 0 if e < 0 else 1 << e
+    masks["new_axis_mask"] = int(r.integers(0, 1 << n)) & int(r.integers(0, 1 << n))
+    masks["shrink_axis_mask"] = int(r.integers(0, 1 << n)) & int(r.integers(0, 1 << n))
+    return begin, end, strides, masks
+
+
+def test_strided_slice_random_specs_against_tensorx(x):
+    r = np.random.default_rng(5)
+    checked = 0
+    for _ in range(120):
+        b, e, s, kw = random_spec(A.shape, r)
+        try:
+            want = tx.strided_slice(A, b, e, s, **kw)
+        except tx.Error:
+            continue  # tensorx rejects it (a bad shrink index...): nothing to compare
+        same(txd.strided_slice(x, b, e, s, **kw), want)
+        checked += 1
+    assert checked >= 40
+
+
+def test_decode_raw_of_byte_shards():
+    shards = np.empty((6,), dtype=object)
+    raw = rng.integers(0, 256, size=(6, 16), dtype=np.uint8)
+    shards[:] = [bytes(row) for row in raw]
+    d = da.from_array(shards, chunks=2)
+    for t in ("int16", "float32", "uint64"):
+        for le in (True, False):
+            want = tx.decode_raw(shards, t, little_endian=le)
+            same(txd.decode_raw(d, t, little_endian=le, length=16), want)
+    same(txd.decode_raw(d, "int32", fixed_length=8), tx.decode_raw(shards, "int32",
+                                                                    fixed_length=8))
+
+
+def write_raw(tmp_path, arrays):
+    paths = []
+    for i, a in enumerate(arrays):
+        p = tmp_path / f"part{i}.raw"
+        a.tofile(p)
+        paths.append(str(p))
+    return paths
+
+
+def test_from_raw_files_then_to_npy(tmp_path):
+    parts = [rng.integers(-30000, 30000, size=(n, 6)).astype(">i2") for n in (5, 9, 2, 1)]
+    paths = write_raw(tmp_path, parts)
+    y = txd.from_raw_files(paths, np.int16, (-1, 6), little_endian=False, chunk_bytes=36)
+    assert y.chunks == ((3, 2, 3, 3, 3, 2, 1), (6,))  # 3 rows a chunk, never across files
+    whole = b"".join(open(p, "rb").read() for p in paths)
+    want = tx.reshape(tx.decode_raw(whole, "int16", little_endian=False), [-1, 6])
+    same(y, want)
+    z = txd.transpose(txd.cast(y, "float32"))
+    out = tmp_path / "z.npy"
+    assert txd.to_npy(z, out) == want.size * 4
+    np.save(tmp_path / "ref.npy", tx.transpose(tx.cast(want, "float32")))
+    assert out.read_bytes() == (tmp_path / "ref.npy").read_bytes()  # header and data
+    assert not list(tmp_path.glob("*.tx-dask-tmp"))
+
+
+@pytest.mark.parametrize("chunks", [(7, 10, 5), (3, 4, 2), (1, 1, 5), (7, 1, 1)])
+def test_to_npy_writes_every_chunk_at_its_offset(tmp_path, chunks):
+    for arr in (A, tx.cast(A, "bfloat16"), A[0, 0, :1].reshape(())):
+        d = da.from_array(arr, chunks=chunks[:arr.ndim])
+        txd.to_npy(d, tmp_path / "a.npy")
+        np.save(tmp_path / "b.npy", arr)
+        assert (tmp_path / "a.npy").read_bytes() == (tmp_path / "b.npy").read_bytes()
+
+
+def test_from_raw_files_errors(tmp_path):
+    (tmp_path / "odd.raw").write_bytes(b"\x00" * 7)
+    with pytest.raises(ValueError, match="not a whole number of rows"):
+        txd.from_raw_files([tmp_path / "odd.raw"], "int16", (-1, 2))
+    with pytest.raises(ValueError, match="hold 1 rows, shape says 2"):
+        (tmp_path / "r.raw").write_bytes(b"\x00" * 4)
+        txd.from_raw_files([tmp_path / "r.raw"], "int16", (2, 2))
+    (tmp_path / "short.raw").write_bytes(b"\x00" * 4)
+    y = txd.from_raw_files([tmp_path / "short.raw"], "int16", (-1, 2))
+    os.truncate(tmp_path / "short.raw", 2)  # the file changed after the graph was built
+    with pytest.raises(tx.InvalidArgumentError, match="decode_raw_file"):
+        y.compute()
+
+
+def test_ops_that_are_not_chunk_local_refuse(x):
+    for call in (lambda: txd.concat([x, x], 0), lambda: txd.unique_with_counts(x),
+                 lambda: txd.tile(x, [2, 1, 1]), lambda: txd.boolean_mask(x, x > 0),
+                 lambda: txd.sequence_mask(x),
+                 lambda: txd.gather(x, da.from_array(np.array([0]))),
+                 lambda: txd.gather(A, x.astype(np.int32), batch_dims=1),
+                 lambda: txd.strided_slice(x, da.from_array(np.array([0])), [1], [1])):
+        with pytest.raises(txd.NotChunkLocalError, match="chunk-local") as e:
+            call()
+        assert isinstance(e.value, tx.Error) and isinstance(e.value, NotImplementedError)
+    with pytest.raises(AttributeError):
+        txd.no_such_op  # noqa: B018
+    assert set(txd.CHUNK_LOCAL) <= set(tx.OPS)
+
+
+def test_argument_errors_are_tensorxs_and_raised_when_the_graph_is_built(x):
+    with pytest.raises(tx.UnimplementedError, match="Cast int16 to string"):
+        txd.cast(x, "string")
+    with pytest.raises(tx.Error):
+        txd.transpose(x, [0, 0, 1])
+    with pytest.raises(tx.Error):
+        txd.one_hot(x, -1)
+    with pytest.raises(tx.Error):
+        txd.reverse(x, axis=[3])
