@@ -167,13 +167,20 @@ def from_dlpack(obj):
     array, a JAX array on the host, ``tensorx.dlpack(...)``), or over a DLPack capsule.  A DLPack
     1.x producer is asked for a versioned tensor (``max_version=(1, 0)``), which tensorx imports
     (``tx_tensor_from_dlpack_versioned``): the result is read-only when the producer marks its
-    memory read-only.  Older producers (NumPy < 2, PyTorch < 2.4) refuse ``max_version``; their
-    tensors go through ``np.from_dlpack``.  No copy when the memory is row-major and aligned."""
+    memory read-only.  Older producers (NumPy < 2, PyTorch < 2.4) refuse ``max_version``: their
+    unversioned tensor is imported by tensorx too (``tx_tensor_from_dlpack``; writable, as such
+    producers refuse to export read-only memory), which takes bfloat16 and bool where NumPy
+    1.24's ``np.from_dlpack`` fails; a ``__dlpack__`` that returns no capsule falls back to
+    ``np.from_dlpack``.  No copy when the memory is row-major and aligned."""
     if type(obj).__name__ == "PyCapsule":
         return _C.from_dlpack_capsule(obj)
     try:
         cap = obj.__dlpack__(max_version=(1, 0))
     except TypeError:  # a producer that predates DLPack 1.0's max_version
+        cap = None
+    if cap is None:  # (out of the except: the producer's own errors are not chained to it)
+        cap = obj.__dlpack__()
+    if type(cap).__name__ != "PyCapsule":
         return np.from_dlpack(obj)
     return _C.from_dlpack_capsule(cap)
 
