@@ -6,7 +6,8 @@ docs/ each), with the string layout ops and unique on their own: casting, string
 slicing, reorder, spatial, gather, unique; each runs its examples (examples.py, failing calls
 added) in turn until it has made TX_PY_LEAK_CALLS calls (default 100,000), and so does a ninth
 group of DLPack exports and imports.  About 900,000 calls, 10 s on a loaded 2-core machine;
-scripts/test.sh's asan stage sets TX_PY_LEAK_CALLS lower.  `pytest -s` prints each family's figures."""
+scripts/test.sh's asan stage sets TX_PY_LEAK_CALLS lower.  `pytest -s` prints each family's
+figures."""
 import gc
 import os
 import sys
@@ -19,6 +20,9 @@ from examples import EXAMPLES
 from tensorx import _tensorx
 
 CALLS = int(os.environ.get("TX_PY_LEAK_CALLS", "100000"))
+# Under AddressSanitizer (scripts/test.sh's asan stage preloads its runtime) freed memory waits in
+# a quarantine, so RSS grows without a leak: the calls run, RSS is not judged.
+ASAN = "libclang_rt.asan" in os.environ.get("LD_PRELOAD", "")
 FAMILIES = {
     "casting": {"string_to_number", "to_double", "to_float", "to_bfloat16", "to_int32",
                 "to_int64", "cast", "bitcast", "saturate_cast", "decode_raw", "encode_raw"},
@@ -116,7 +120,7 @@ def test_rss_and_refcounts_stay_flat(family):
     assert [sys.getrefcount(a) for a in arrays] == refs
     # A leak of one 64-byte header per call would be 6 MB over 100,000 calls, and one object
     # per call 100,000 blocks.
-    assert grown < 2048, f"RSS grew by {grown} kB over {n} calls"
+    assert ASAN or grown < 2048, f"RSS grew by {grown} kB over {n} calls"
     assert more_blocks < 1000, f"{more_blocks} more Python blocks after {n} calls"
     if total is not None:
         assert more_refs < 1000
