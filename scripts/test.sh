@@ -83,7 +83,8 @@ if has asan; then
   # sanitizers (setup.py's TENSORX_SANITIZE) from a copy of python/, so that its build folders stay
   # in build/asan; python is not instrumented, so the ASan runtime (which holds UBSan's handlers
   # too) is preloaded.  detect_leaks=0: CPython's allocations alive at exit look like leaks (the
-  # leak test checks refcounts and blocks instead).  All tests run; the leak test with 2,000 calls
+  # leak test checks refcounts and blocks instead).  PYTHONMALLOC=malloc: the extension's PyMem
+  # buffers come from malloc, where ASan sees them, not from pymalloc's arenas.  All tests run; the leak test with 2,000 calls
   # per family (ASan's quarantine makes RSS grow, so it is not judged), test_cli.py skips (the
   # ASan CLI with the runtime preloaded twice).
   rm -rf build/asan/pyvenv build/asan/python-src
@@ -97,8 +98,8 @@ if has asan; then
     build/asan/python-src
   log=build/asan/pytest.log
   if ! (cd build/asan && LD_PRELOAD=$(clang -print-file-name=libclang_rt.asan-x86_64.so) \
-    ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 TX_PY_LEAK_CALLS=2000 \
-    pyvenv/bin/python -m pytest -q -p no:cacheprovider ../../python/tests) 2>&1 | tee "$log"; then
+    ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 PYTHONMALLOC=malloc \
+    TX_PY_LEAK_CALLS=2000 pyvenv/bin/python -m pytest -q -p no:cacheprovider ../../python/tests) 2>&1 | tee "$log"; then
     echo "python tests under ASan: failed"
     exit 1
   fi
