@@ -86,7 +86,8 @@ if has asan; then
   # leak test checks refcounts and blocks instead).  PYTHONMALLOC=malloc: the extension's PyMem
   # buffers come from malloc, where ASan sees them, not from pymalloc's arenas.  All tests run; the leak test with 2,000 calls
   # per family (ASan's quarantine makes RSS grow, so it is not judged), test_cli.py skips (the
-  # ASan CLI with the runtime preloaded twice).
+  # ASan CLI with the runtime preloaded twice).  --capture=sys leaves file descriptor 2 alone, so
+  # that a sanitizer report reaches the log instead of pytest's capture file, lost in the abort.
   rm -rf build/asan/pyvenv build/asan/python-src
   mkdir -p build/asan/python-src
   tar -C python --exclude=./build --exclude='*.egg-info' -cf - . |
@@ -99,7 +100,8 @@ if has asan; then
   log=build/asan/pytest.log
   if ! (cd build/asan && LD_PRELOAD=$(clang -print-file-name=libclang_rt.asan-x86_64.so) \
     ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 PYTHONMALLOC=malloc \
-    TX_PY_LEAK_CALLS=2000 pyvenv/bin/python -m pytest -q -p no:cacheprovider ../../python/tests) 2>&1 | tee "$log"; then
+    TX_PY_LEAK_CALLS=2000 pyvenv/bin/python -m pytest -q --capture=sys -p no:cacheprovider \
+    ../../python/tests) 2>&1 | tee "$log"; then
     echo "python tests under ASan: failed"
     exit 1
   fi
