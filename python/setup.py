@@ -8,7 +8,9 @@ extension against both, so the source lists and ISA flags stay in CMake alone.
 
 Install (Debian's python3-dev, python3-setuptools, python3-numpy; no other registry):
     python3 -m pip install --no-build-isolation ./python
-$TENSORX_CMAKE_ARGS adds CMake arguments (e.g. "-DTX_SANITIZE=address;undefined").
+$TENSORX_CMAKE_ARGS adds CMake arguments.  $TENSORX_SANITIZE ("address,undefined") builds the
+library and the extension with those sanitizers (with CC=clang LDSHARED="clang -shared" for both;
+the runtime is then LD_PRELOADed into python, as scripts/test.sh's asan stage does).
 """
 import os
 import re
@@ -41,18 +43,27 @@ class CMakeBuildExt(build_ext):
         cfg = ["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
                "-DBUILD_SHARED_LIBS=OFF", "-DCMAKE_POSITION_INDEPENDENT_CODE=ON",
                "-DBUILD_TESTING=OFF", "-DTX_BUILD_BENCH=OFF", "-DTX_BUILD_CLI=ON"]
+        san = os.environ.get("TENSORX_SANITIZE", "")
+        if san:
+            cfg += ["-DTX_SANITIZE=" + san.replace(",", ";")]
         cfg += shlex.split(os.environ.get("TENSORX_CMAKE_ARGS", ""))
         subprocess.check_call(cfg)
         subprocess.check_call(["cmake", "--build", str(build), "--target", "tx_tools",
                                "-j", jobs])
         libs = [build / "libtx_tools.a", build / "libtensorx_internal.a"]
         for ext in self.extensions:
-            ext.include_dirs += [str(ROOT / "include"), str(ROOT / "tools"), numpy.get_include()]
+            # src/io for dlpack_versioned.h (DLPack 1.x's versioned struct over Debian's 0.6)
+            ext.include_dirs += [str(ROOT / "include"), str(ROOT / "tools"),
+                                 str(ROOT / "src" / "io"), numpy.get_include()]
             ext.extra_objects += [str(p) for p in libs]
             ext.define_macros += [("TX_STATIC", None)]
             ext.libraries += ["m"]
             ext.extra_compile_args += ["-Wall", "-Wextra", "-Wno-missing-field-initializers"]
             ext.extra_link_args += ["-pthread"]
+            if san:
+                ext.extra_compile_args += [f"-fsanitize={san}", "-fno-omit-frame-pointer",
+                                           "-fno-sanitize-recover=all"]
+                ext.extra_link_args += [f"-fsanitize={san}"]
             ext.depends += [str(p) for p in libs]
         super().build_extensions()
 

@@ -25,7 +25,7 @@ fi
 bash scripts/install-deps.sh --python
 if [ -n "$venv" ]; then
   [ -x "$venv/bin/python" ] || "$python" -m venv --system-site-packages "$venv"
-  python=$venv/bin/python
+  python=$(cd "$venv" && pwd)/bin/python # absolute: the last check runs from /
 fi
 flags=(--no-build-isolation --no-index)
 if [ "$("$python" -c 'import sys; print(sys.prefix == sys.base_prefix)')" = True ]; then

@@ -156,10 +156,78 @@ def _tensor(v, empty="float32"):
     if isinstance(v, np.generic):
         return _strings(np.asarray(v))
     if hasattr(v, "__dlpack__") and not isinstance(v, (list, tuple)):
-        return np.from_dlpack(v)
+        return from_dlpack(v)
     if hasattr(v, "__array_interface__") or hasattr(v, "__array__"):
         return np.asarray(v)
     return _from_python(v, empty)
+
+
+def from_dlpack(obj):
+    """An ndarray over the memory of `obj`, which has ``__dlpack__`` (a PyTorch tensor, a NumPy
+    array, a JAX array on the host, ``tensorx.dlpack(...)``), or over a DLPack capsule.  A DLPack
+    1.x producer is asked for a versioned tensor (``max_version=(1, 0)``), which tensorx imports
+    (``tx_tensor_from_dlpack_versioned``): the result is read-only when the producer marks its
+    memory read-only.  Older producers (NumPy < 2, PyTorch < 2.4) refuse ``max_version``: their
+    unversioned tensor is imported by tensorx too (``tx_tensor_from_dlpack``; writable, as such
+    producers refuse to export read-only memory), which takes bfloat16 and bool where NumPy
+    1.24's ``np.from_dlpack`` fails; a ``__dlpack__`` that returns no capsule falls back to
+    ``np.from_dlpack``.  No copy when the memory is row-major and aligned."""
+    if type(obj).__name__ == "PyCapsule":
+        return _C.from_dlpack_capsule(obj)
+    try:
+        cap = obj.__dlpack__(max_version=(1, 0))
+    except TypeError:  # a producer that predates DLPack 1.0's max_version
+        cap = None
+    if cap is None:  # (out of the except: the producer's own errors are not chained to it)
+        cap = obj.__dlpack__()
+    if type(cap).__name__ != "PyCapsule":
+        return np.from_dlpack(obj)
+    return _C.from_dlpack_capsule(cap)
+
+
+def to_dlpack(array, *, max_version=(1, 0), copy=None):
+    """A DLPack capsule of `array` (an op's result or any ndarray), without a copy when it is
+    C-contiguous, aligned and in host byte order.  With ``max_version`` >= (1, 0) (the default)
+    the capsule holds DLPack 1.x's versioned tensor (``tx_tensor_to_dlpack_versioned``), flagged
+    read-only when `array` is, so read-only results export too; with ``max_version=None`` (or
+    below 1.0) it holds the unversioned tensor, which cannot say "read-only": a read-only array
+    then raises BufferError unless ``copy=True``.  ``copy``: None (copy only when the layout needs
+    it), True (always), False (never: BufferError instead).  Each capsule is consumed once."""
+    array = np.asarray(array) if not isinstance(array, np.ndarray) else array
+    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    return _C.to_dlpack(array, versioned, copy)
+
+
+class DLPackArray:
+    """`array` as a DLPack producer: ``torch.from_dlpack(tensorx.dlpack(y))``,
+    ``np.from_dlpack(tensorx.dlpack(y))``, ``tensorx.from_dlpack(tensorx.dlpack(y))``.  A consumer
+    that passes ``max_version`` >= (1, 0) gets a versioned capsule (read-only results included);
+    an older one the unversioned capsule (read-only results refused with BufferError).  Results
+    are plain ndarrays, whose own ``__dlpack__`` (NumPy's) works for writable ones."""
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if stream is not None and stream != -1:
+            raise BufferError("tensorx: host memory takes no stream")
+        if dl_device is not None and tuple(dl_device) != (1, 0):
+            raise BufferError(f"tensorx: cannot export to device {dl_device}")
+        return to_dlpack(self.array, max_version=max_version, copy=copy)
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU, device 0
+
+    def __repr__(self):
+        return f"tensorx.DLPackArray({self.array!r})"
+
+
+def dlpack(array):
+    """`array` wrapped as a DLPack producer (DLPackArray): it has ``__dlpack__`` and
+    ``__dlpack_device__``, so any DLPack consumer takes it, read-only results included when the
+    consumer speaks DLPack 1.x."""
+    return DLPackArray(array)
 
 
 def _tensor_list(v):
@@ -297,5 +365,6 @@ def plan(op, *args, **kwargs):
 
 
 __all__ = ["Error", "InvalidArgumentError", "OutOfRangeError", "ResourceExhaustedError",
-           "UnimplementedError", "InternalError", "OutputInfo", "OPS", "plan", "dtype_name"] + \
+           "UnimplementedError", "InternalError", "OutputInfo", "OPS", "plan", "dtype_name",
+           "from_dlpack", "to_dlpack", "dlpack", "DLPackArray"] + \
     sorted(OPS)

@@ -10,11 +10,16 @@
  *    copy (tx_tensor_wrap); the tensor holds a reference to the array, dropped by the release
  *    callback when the last tensorx view of the memory goes (from whatever thread frees it: the
  *    callback takes the GIL).  Any other array is copied once (PyArray_FromAny) and the copy is
- *    wrapped.  String arrays ('S', object arrays of bytes/str) are copied into a string tensor.
+ *    wrapped.  String arrays ('S', object arrays of bytes/str) become string tensors whose
+ *    records point at the arrays' bytes (tx_tensor_wrap_strings): the bytes are not copied.
  *  - An output is an ndarray over tx_tensor_data_const(t) whose base is a capsule owning t: no
  *    copy; freeing the array frees t.  String outputs are object arrays of bytes (a copy).
  *  - An output that shares memory with a read-only input array is read-only, and so is an output
  *    tensorx marks read-only (docs/interop.md, "Read-only tensors").
+ *  - DLPack: to_dlpack exports an array as a capsule ("dltensor_versioned" by default, with
+ *    DLPACK_FLAG_BITMASK_READ_ONLY for a read-only array; "dltensor" for old consumers, refused
+ *    for read-only arrays) through tx_tensor_to_dlpack(_versioned); from_dlpack_capsule imports
+ *    either kind through tx_tensor_from_dlpack(_versioned), as an array over the tensor.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -24,8 +29,19 @@
 #include "opreg.h"
 #include "values.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__has_include)
+#if __has_include(<dlpack/dlpack.h>)
+#include "dlpack_versioned.h" /* src/io: DLManagedTensorVersioned whatever the DLPack header */
+#define TXPY_DLPACK 1
+#endif
+#endif
+#ifndef TXPY_DLPACK
+#define TXPY_DLPACK 0
+#endif
 
 /* Set by _register() from __init__.py. */
 static PyObject *absent;           /* the sentinel meaning "not given: the table's default" */
@@ -95,7 +111,16 @@ static tx_dtype numeric_dtype(PyArray_Descr *d) {
     return TX_INVALID_DTYPE;
 }
 
-/* A string tensor from an 'S' array or an object array of bytes / str (copied). */
+/* A string tensor over an 'S' array or an object array of bytes / str, without copying the
+ * bytes (tx_tensor_wrap_strings; only the 16-byte records are made):
+ *  - 'S': the records point into the array's buffer (a C-contiguous one: else into one copy), each
+ *    element ending before its trailing NULs, as NumPy reads it; the tensor holds a reference to
+ *    that array, dropped by release_array;
+ *  - object: the records point at each bytes object's buffer (at each str's UTF-8 form, which the
+ *    str caches); the tensor holds a tuple of the elements, so replacing an element of the array
+ *    later cannot free bytes a tensor still uses.  The byte range given to the library spans the
+ *    elements' buffers; it is only used to check the records (no op reads between strings: the
+ *    one view of string bytes, string_tensor_unpack's symbols, requires them back to back). */
 static int strings_from_array(const char *what, PyArrayObject *arr, tx_tensor **out) {
     int type = PyArray_TYPE(arr);
     PyArrayObject *c = (PyArrayObject *)PyArray_FromAny((PyObject *)arr, NULL, 0, 0,
@@ -105,49 +130,74 @@ static int strings_from_array(const char *what, PyArrayObject *arr, tx_tensor **
     int rank = PyArray_NDIM(c);
     int64_t dims[NPY_MAXDIMS];
     for (int i = 0; i < rank; i++) dims[i] = (int64_t)PyArray_DIM(c, i);
-    const char **ptrs = PyMem_Calloc((size_t)n + 1, sizeof *ptrs);
-    size_t *lens = PyMem_Calloc((size_t)n + 1, sizeof *lens);
+    tx_string *recs = PyMem_Calloc((size_t)n + 1, sizeof *recs);
+    PyObject *keep = NULL; /* what the tensor holds: c ('S') or a tuple of the elements */
+    char *lo = NULL;
+    size_t nbytes = 0;
     int rc = -1;
-    if (!ptrs || !lens) {
+    if (!recs) {
         PyErr_NoMemory();
         goto done;
     }
     if (type == NPY_STRING) {
         size_t item = (size_t)PyArray_ITEMSIZE(c);
-        const char *base = PyArray_DATA(c);
+        char *base = PyArray_DATA(c);
         for (npy_intp i = 0; i < n; i++) {
-            ptrs[i] = base + (size_t)i * item;
+            const char *p = base + (size_t)i * item;
             size_t len = item; /* NumPy's 'S' elements end before their trailing NULs */
-            while (len && ptrs[i][len - 1] == '\0') len--;
-            lens[i] = len;
+            while (len && p[len - 1] == '\0') len--;
+            recs[i].data = p;
+            recs[i].size = len;
         }
+        lo = base;
+        nbytes = (size_t)n * item;
+        keep = (PyObject *)c;
+        Py_INCREF(keep);
     } else {
         PyObject **items = PyArray_DATA(c);
+        if (!(keep = PyTuple_New(n))) goto done;
+        uintptr_t first = UINTPTR_MAX, last = 0;
         for (npy_intp i = 0; i < n; i++) {
             PyObject *e = items[i];
-            if (PyBytes_Check(e)) {
-                ptrs[i] = PyBytes_AS_STRING(e);
-                lens[i] = (size_t)PyBytes_GET_SIZE(e);
-            } else if (PyUnicode_Check(e)) {
-                Py_ssize_t len;
-                ptrs[i] = PyUnicode_AsUTF8AndSize(e, &len);
-                if (!ptrs[i]) goto done;
-                lens[i] = (size_t)len;
+            const char *p;
+            Py_ssize_t len;
+            if (e && PyBytes_Check(e)) {
+                p = PyBytes_AS_STRING(e);
+                len = PyBytes_GET_SIZE(e);
+            } else if (e && PyUnicode_Check(e)) {
+                if (!(p = PyUnicode_AsUTF8AndSize(e, &len))) goto done;
             } else {
                 PyErr_Format(PyExc_TypeError,
                              "%s: a string tensor's elements must be bytes or str; "
                              "element %zd is %.80s",
-                             what, (Py_ssize_t)i, Py_TYPE(e)->tp_name);
+                             what, (Py_ssize_t)i, e ? Py_TYPE(e)->tp_name : "NULL");
                 goto done;
             }
+            PyTuple_SET_ITEM(keep, i, Py_NewRef(e));
+            recs[i].data = p;
+            recs[i].size = (uint64_t)len;
+            if (len) {
+                if ((uintptr_t)p < first) first = (uintptr_t)p;
+                if ((uintptr_t)p + (size_t)len > last) last = (uintptr_t)p + (size_t)len;
+            }
+        }
+        if (last) {
+            lo = (char *)first;
+            nbytes = (size_t)(last - first);
         }
     }
-    tx_status st = tx_tensor_new_strings((size_t)rank, dims, ptrs, lens, out);
-    if (st != TX_OK) raise_status(st, tx_last_error());
-    else rc = 0;
+    /* keep's reference passes to the tensor (release_array drops it), unless the wrap fails */
+    tx_status st = tx_tensor_wrap_strings((size_t)rank, dims, recs, lo, nbytes, release_array,
+                                          keep, out);
+    if (st != TX_OK) {
+        raise_status(st, tx_last_error());
+        goto done;
+    }
+    keep = NULL;
+    rc = 0;
 done:
-    PyMem_Free(ptrs);
-    PyMem_Free(lens);
+    Py_XDECREF(keep);
+    PyMem_Free(recs);
     Py_DECREF(c);
     return rc;
 }
@@ -278,6 +328,162 @@ static PyObject *array_from_tensor(tx_tensor *t, bool readonly) {
     }
     return arr;
 }
+
+/* ---- DLPack -------------------------------------------------------------------------------- */
+
+#if TXPY_DLPACK
+/* A capsule not consumed (still named "dltensor..."): its DLPack tensor is still the capsule's,
+ * so the capsule deletes it.  A consumer renames it "used_dltensor..." and owns it. */
+static void versioned_capsule_free(PyObject *cap) {
+    if (!PyCapsule_IsValid(cap, "dltensor_versioned")) return;
+    DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, "dltensor_versioned");
+    if (m && m->deleter) m->deleter(m);
+}
+
+static void unversioned_capsule_free(PyObject *cap) {
+    if (!PyCapsule_IsValid(cap, "dltensor")) return;
+    DLManagedTensor *m = PyCapsule_GetPointer(cap, "dltensor");
+    if (m && m->deleter) m->deleter(m);
+}
+
+/* The tensorx tensor that array arr is exactly (an op output: its base capsule's tensor, same
+ * memory, dtype and shape), or NULL. */
+static const tx_tensor *own_tensor(PyArrayObject *arr) {
+    PyObject *base = PyArray_BASE(arr);
+    if (!base || !PyCapsule_IsValid(base, "tensorx.tensor")) return NULL;
+    const tx_tensor *t = PyCapsule_GetPointer(base, "tensorx.tensor");
+    tx_dtype dt = tx_tensor_dtype(t);
+    if (dt == TX_STRING || !out_dtypes || (size_t)dt >= (size_t)PyList_GET_SIZE(out_dtypes))
+        return NULL;
+    PyObject *want = PyList_GET_ITEM(out_dtypes, dt);
+    if (want == Py_None || !PyArray_EquivTypes(PyArray_DESCR(arr), (PyArray_Descr *)want))
+        return NULL;
+    if (PyArray_DATA(arr) != tx_tensor_data_const(t) || !PyArray_IS_C_CONTIGUOUS(arr) ||
+        (size_t)PyArray_NDIM(arr) != tx_tensor_rank(t))
+        return NULL;
+    for (size_t i = 0; i < tx_tensor_rank(t); i++)
+        if ((int64_t)PyArray_DIM(arr, (int)i) != tx_tensor_dim(t, i)) return NULL;
+    return t;
+}
+
+static PyObject *dlpack_error(tx_status st, const char *msg) {
+    if (st == TX_RESOURCE_EXHAUSTED) return raise_status(st, msg);
+    PyErr_SetString(PyExc_BufferError, msg); /* what DLPack consumers expect for "cannot" */
+    return NULL;
+}
+
+/* to_dlpack(array, versioned, copy): a DLPack capsule of the array's memory.  An op output is
+ * exported from its own tensor: the capsule's deleter then only releases tensorx memory and takes
+ * no GIL.  Any other array is wrapped first (as an op input is: no copy when C-contiguous,
+ * aligned and native), so the deleter drops the array's reference, taking the GIL
+ * (release_array).  copy: None (copy only if the layout needs it), True (always), False (never:
+ * BufferError when it would be needed). */
+static PyObject *py_to_dlpack(PyObject *self, PyObject *args) {
+    (void)self;
+    PyArrayObject *arr;
+    int versioned;
+    PyObject *copy_obj;
+    if (!PyArg_ParseTuple(args, "O!pO", &PyArray_Type, &arr, &versioned, &copy_obj)) return NULL;
+    int copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
+    if (copy == -1 && PyErr_Occurred()) return NULL;
+    bool ro = !PyArray_ISWRITEABLE(arr), copied = false;
+    tx_tensor *mine = NULL; /* a tensor made here, freed before returning */
+    const tx_tensor *src = own_tensor(arr);
+    tx_status st;
+    PyObject *result = NULL;
+    if (!src) {
+        bool dummy;
+        if (tensor_from_array("to_dlpack", (PyObject *)arr, &mine, &dummy) < 0) return NULL;
+        src = mine;
+        copied = PyArray_NBYTES(arr) && tx_tensor_data_const(mine) != PyArray_DATA(arr);
+        if (copied && copy == 0) {
+            PyErr_SetString(PyExc_BufferError, "to_dlpack: the array's layout (strided, "
+                            "misaligned or byte-swapped) needs a copy and copy=False was given");
+            goto done;
+        }
+    }
+    if (copy == 1 && !copied) {
+        tx_tensor *c = NULL;
+        st = tx_tensor_copy(src, &c);
+        if (st != TX_OK) {
+            raise_status(st, tx_last_error());
+            goto done;
+        }
+        tx_tensor_free(mine);
+        src = mine = c;
+        copied = true;
+    }
+    if (copied) ro = false; /* the consumer's own memory */
+    if (versioned) {
+        DLManagedTensorVersioned *m = NULL;
+        st = tx_tensor_to_dlpack_versioned(src, &m);
+        if (st != TX_OK) {
+            dlpack_error(st, tx_last_error());
+            goto done;
+        }
+        if (ro) m->flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
+        if (copied) m->flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
+        result = PyCapsule_New(m, "dltensor_versioned", versioned_capsule_free);
+        if (!result) m->deleter(m);
+    } else {
+        if (ro) {
+            PyErr_SetString(PyExc_BufferError,
+                            "to_dlpack: the array is read-only and an unversioned DLPack tensor "
+                            "cannot say so: ask for DLPack >= 1.0 (max_version=(1, 0)) or a copy "
+                            "(copy=True)");
+            goto done;
+        }
+        DLManagedTensor *m = NULL;
+        st = tx_tensor_to_dlpack(src, &m);
+        if (st != TX_OK) {
+            dlpack_error(st, tx_last_error());
+            goto done;
+        }
+        result = PyCapsule_New(m, "dltensor", unversioned_capsule_free);
+        if (!result) m->deleter(m);
+    }
+done:
+    tx_tensor_free(mine); /* the export holds its own reference to the memory */
+    return result;
+}
+
+/* from_dlpack_capsule(capsule): an array over the tensor tensorx imports from a "dltensor" or
+ * "dltensor_versioned" capsule (no copy when row-major and aligned), read-only when the versioned
+ * producer says so.  The capsule is renamed "used_..." once tensorx owns the DLPack tensor; on
+ * failure it keeps it (its destructor deletes it). */
+static PyObject *py_from_dlpack_capsule(PyObject *self, PyObject *cap) {
+    (void)self;
+    tx_tensor *t = NULL;
+    tx_status st;
+    if (PyCapsule_IsValid(cap, "dltensor_versioned")) {
+        st = tx_tensor_from_dlpack_versioned(PyCapsule_GetPointer(cap, "dltensor_versioned"), &t);
+        if (st == TX_OK && PyCapsule_SetName(cap, "used_dltensor_versioned") < 0) return NULL;
+    } else if (PyCapsule_IsValid(cap, "dltensor")) {
+        st = tx_tensor_from_dlpack(PyCapsule_GetPointer(cap, "dltensor"), &t);
+        if (st == TX_OK && PyCapsule_SetName(cap, "used_dltensor") < 0) return NULL;
+    } else {
+        PyErr_SetString(PyExc_TypeError, "from_dlpack: not an unused DLPack capsule");
+        return NULL;
+    }
+    if (st != TX_OK) return raise_status(st, tx_last_error());
+    return array_from_tensor(t, false); /* read-only when t is */
+}
+#else
+static PyObject *no_dlpack(void) {
+    return raise_status(TX_UNIMPLEMENTED,
+                        "tensorx's Python extension was built without <dlpack/dlpack.h>");
+}
+static PyObject *py_to_dlpack(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return no_dlpack();
+}
+static PyObject *py_from_dlpack_capsule(PyObject *self, PyObject *cap) {
+    (void)self;
+    (void)cap;
+    return no_dlpack();
+}
+#endif
 
 /* ---- arguments ----------------------------------------------------------------------------- */
 
@@ -730,6 +936,10 @@ static PyMethodDef methods[] = {
     {"decode_raw_file", py_decode_raw_file, METH_VARARGS,
      "decode_raw_file(path, offset, length, dtype_code, little_endian): a mapped window decoded"},
     {"version", py_version, METH_NOARGS, "the library's version"},
+    {"to_dlpack", py_to_dlpack, METH_VARARGS,
+     "to_dlpack(array, versioned, copy): a DLPack capsule of the array"},
+    {"from_dlpack_capsule", py_from_dlpack_capsule, METH_O,
+     "an array over the tensor tensorx imports from a DLPack capsule"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tensorx",
