@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- faults in mapped files --------------------------------------------------------------------- */
+/* ---- faults in mapped files ------------------------------------------------------------------ */
 
 /* What the handler reads: filled before a range can be touched, published by `used` (release),
  * read by the handler (acquire) -- no locks, no allocation, so the handler stays safe. */
@@ -101,7 +101,8 @@ int fault_watch(const void *p, size_t n, const char *name, bool output) {
 }
 
 void fault_unwatch(int slot) {
-    if (slot >= 0 && slot < FAULT_SLOTS) atomic_store_explicit(&watched[slot].used, 0, memory_order_release);
+    if (slot >= 0 && slot < FAULT_SLOTS)
+        atomic_store_explicit(&watched[slot].used, 0, memory_order_release);
 }
 
 void fault_unwatch_all(void) {
@@ -123,7 +124,7 @@ static void temp_unwatch(int slot) {
     if (slot >= 0) atomic_store_explicit(&temps[slot].used, 0, memory_order_release);
 }
 
-/* ---- output files -------------------------------------------------------------------------------- */
+/* ---- output files ---------------------------------------------------------------------------- */
 
 bool outfile_replaces(const char *path) {
     struct stat sb;
@@ -192,7 +193,7 @@ tx_status outfile_commit(outfile *f) {
     return op_fail_io("write", f->path, bad);
 }
 
-/* ---- outputs made in a mapped output file -------------------------------------------------------- */
+/* ---- outputs made in a mapped output file ---------------------------------------------------- */
 
 /* One armed request at a time: the op's output buffer, which the library asks for as its header
  * (64 bytes) and its data in one block.  The block is handed out on the first request of exactly
@@ -254,9 +255,10 @@ bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path
     tx_clear_error();
     if (r.st != TX_OK || r.plan.count != 1) return false;
     const tx_output_info *o = &r.info[0];
-    if (o->flags & (TX_OUTPUT_VIEW | TX_OUTPUT_UPPER_BOUND | TX_OUTPUT_DATA_DEPENDENT)) return false;
-    if (o->dtype == TX_STRING || (!TX_HOST_LITTLE_ENDIAN && tx_dtype_size(o->dtype) > 1)) return false;
-    if (o->nbytes == 0 || o->nbytes < env_bytes("TENSORX_MAP_OUTPUT_MIN_BYTES", 1u << 20)) return false;
+    if (o->flags & (TX_OUTPUT_VIEW | TX_OUTPUT_UPPER_BOUND | TX_OUTPUT_DATA_DEPENDENT) ||
+        o->dtype == TX_STRING || (!TX_HOST_LITTLE_ENDIAN && tx_dtype_size(o->dtype) > 1) ||
+        o->nbytes == 0 || o->nbytes < env_bytes("TENSORX_MAP_OUTPUT_MIN_BYTES", 1u << 20))
+        return false;
     unsigned char hdr[TX_NPY_HEADER_MAX];
     if (tx_npy_write_header(o->dtype, o->rank, o->dims, hdr, sizeof hdr, &m->hlen) != TX_OK ||
         m->hlen < BUFFER_HEADER || m->hlen % BUFFER_HEADER || o->nbytes > SIZE_MAX - m->hlen)
