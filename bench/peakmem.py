@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """peakmem.py -- runs a command and reports its wall time and peak memory.
 
-  peakmem.py [--stdout FILE] [--interval SECONDS] -- COMMAND ARGS...
+  peakmem.py [--stdout FILE] [--stdin FILE] [--interval SECONDS] -- COMMAND ARGS...
 
 Prints one line, `seconds rss_anon_peak_kib rss_peak_kib exit_status`, on standard output (the
 command's own standard output goes to --stdout, default /dev/null):
-  - rss_peak_kib: the peak resident set (ru_maxrss from wait4: exact, file-backed pages of mapped
-    files included);
+  - rss_peak_kib: the peak resident set, file-backed pages of mapped files included (VmHWM, the
+    kernel's own high-water mark, as last sampled; ru_maxrss would count this process's memory,
+    which the child shares until its exec);
   - rss_anon_peak_kib: the peak of RssAnon in /proc/PID/status, sampled every --interval seconds
     (default 0.002): private memory only -- pages of mapped files, input or output, are page
     cache the kernel can reclaim and are not counted.  A sample is taken of the largest values
@@ -20,44 +21,41 @@ import sys
 import time
 
 
-def rss_anon_kib(pid):
+def status_kib(pid):
+    """(RssAnon, VmHWM) of pid in KiB, zeros once it is gone."""
+    anon = hwm = 0
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
                 if line.startswith("RssAnon:"):
-                    return int(line.split()[1])
+                    anon = int(line.split()[1])
+                elif line.startswith("VmHWM:"):
+                    hwm = int(line.split()[1])
     except (OSError, ValueError):
         pass
-    return 0
+    return anon, hwm
 
 
 def run(cmd, stdout="/dev/null", interval=0.002, stdin=None):
     """(seconds, rss_anon_peak_kib, rss_peak_kib, exit_status) of cmd."""
-    out = os.open(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    inp = os.open(stdin, os.O_RDONLY) if stdin else None
+    # posix_spawn (vfork-like in glibc): this process waits until the child has exec'ed, so no
+    # sample sees a copy of this interpreter's memory before the exec.
+    actions = [(os.POSIX_SPAWN_OPEN, 1, stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
+    if stdin:
+        actions.append((os.POSIX_SPAWN_OPEN, 0, stdin, os.O_RDONLY, 0))
     t0 = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.dup2(out, 1)
-            if inp is not None:
-                os.dup2(inp, 0)
-            os.execvp(cmd[0], cmd)
-        finally:
-            os._exit(127)
-    os.close(out)
-    if inp is not None:
-        os.close(inp)
-    peak = 0
+    pid = os.posix_spawnp(cmd[0], cmd, os.environ, file_actions=actions)
+    peak = hwm = 0
     while True:
-        done, status, usage = os.wait4(pid, os.WNOHANG)
+        done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
-        peak = max(peak, rss_anon_kib(pid))
+        anon, h = status_kib(pid)
+        peak, hwm = max(peak, anon), max(hwm, h)
         time.sleep(interval)
     dt = time.perf_counter() - t0
     code = os.waitstatus_to_exitcode(status)
-    return dt, peak, usage.ru_maxrss, code
+    return dt, peak, hwm, code
 
 
 def main(argv):

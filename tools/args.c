@@ -4,6 +4,7 @@
  * "[\"ab\",\"c\"]"), tensor sources (FILE.npy, @FILE for raw bytes, "-" for .npy on stdin), and
  * attribute values by parameter kind.  Every tool that reads `name=value` words comes here: the
  * CLI, its streaming path, the fuzz seed maker and the tests that run the op examples. */
+#include "files.h"
 #include "opreg.h"
 #include "values.h"
 
@@ -13,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+
+/* @FILE from this size up is mapped instead of read. */
+#define MAP_RAW_MIN_BYTES ((off_t)1 << 20)
 
 typedef struct {
     char kind; /* 'n' number-ish word, 's' quoted string */
@@ -248,6 +253,23 @@ static bool ends_with(const char *s, const char *suffix) {
 
 static tx_status parse_tensor(const char *text, tx_dtype empty_dtype, tx_tensor **out) {
     *out = NULL;
+    struct stat sb;
+    if (text[0] == '@' && strcmp(text, "@-") != 0 && stat(text + 1, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        sb.st_size >= MAP_RAW_MIN_BYTES) {
+        /* A big file is mapped, not read: its bytes cost no memory until an op reads them (a
+         * mapped window is not counted against the tensor cap). */
+        size_t cap = tx_max_tensor_bytes();
+        tx_set_max_tensor_bytes(0);
+        tx_status st = tx_file_map_string(text + 1, 0, (uint64_t)sb.st_size, out);
+        tx_set_max_tensor_bytes(cap);
+        if (st == TX_OK) {
+            const tx_string *s = tx_tensor_data_const(*out);
+            fault_watch(s->data, (size_t)s->size, text + 1, false);
+            return TX_OK;
+        }
+        tx_tensor_free(*out);
+        *out = NULL; /* not mapped: read below, which reports any error */
+    }
     if (text[0] == '@') {
         char *data;
         size_t size;

@@ -244,6 +244,8 @@ static uint64_t env_bytes(const char *name, uint64_t def) {
     return *end == '\0' ? (uint64_t)v : def;
 }
 
+uint64_t mapout_min_bytes(void) { return env_bytes("TENSORX_MAP_OUTPUT_MIN_BYTES", 1u << 20); }
+
 bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path, tx_status *st) {
     static op_plan_result r; /* large: not on the stack */
     memset(m, 0, sizeof *m);
@@ -255,9 +257,10 @@ bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path
     tx_clear_error();
     if (r.st != TX_OK || r.plan.count != 1) return false;
     const tx_output_info *o = &r.info[0];
-    if (o->flags & (TX_OUTPUT_VIEW | TX_OUTPUT_UPPER_BOUND | TX_OUTPUT_DATA_DEPENDENT) ||
+    /* A data-dependent size is exact unless flagged an upper bound (decode_raw's length). */
+    if (o->flags & (TX_OUTPUT_VIEW | TX_OUTPUT_UPPER_BOUND) ||
         o->dtype == TX_STRING || (!TX_HOST_LITTLE_ENDIAN && tx_dtype_size(o->dtype) > 1) ||
-        o->nbytes == 0 || o->nbytes < env_bytes("TENSORX_MAP_OUTPUT_MIN_BYTES", 1u << 20))
+        o->nbytes == 0 || o->nbytes < mapout_min_bytes())
         return false;
     unsigned char hdr[TX_NPY_HEADER_MAX];
     if (tx_npy_write_header(o->dtype, o->rank, o->dims, hdr, sizeof hdr, &m->hlen) != TX_OK ||

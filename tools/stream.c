@@ -571,12 +571,28 @@ tx_status stream_load_npy(const char *path, tx_tensor **out) {
     return tv_load_npy(path, out);
 }
 
+/* Whether the normal path can take the command without holding the data in memory: its output
+ * goes to a file, where it is made in the mapped file (files.h), and its input is mapped in place
+ * (raw bytes; a .npy in host byte order, C order, not strings), from the size at which outputs
+ * are mapped up. */
+static bool in_place_to_file(const stream_cmd *c) {
+    if (!outfile_replaces(c->out) || c->size < mapout_min_bytes()) return false;
+    if (c->d->stream->source == OP_STREAM_RAW) return true;
+    tx_npy_info in = TX_NPY_INFO_INIT;
+    return tx_npy_read_info(c->path, &in) == TX_OK && !in.byte_swapped && in.dtype != TX_STRING &&
+           (!in.fortran_order || in.rank <= 1);
+}
+
 bool stream_run(const op_def *d, int argc, char **argv, int *rc) {
     if (!d->stream) return false;
     for (int i = 0; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return false;
     stream_cmd c;
     if (!parse_cmd(d, argc, argv, &c)) return false;
+    if (in_place_to_file(&c)) { /* the normal path maps both files: faster, and no window */
+        op_args_clear(&c.a);
+        return false;
+    }
     stream_plan p;
     memset(&p, 0, sizeof p);
     int slot = fault_watch(NULL, 0, c.path, false); /* its windows: a SIGBUS names the file */
