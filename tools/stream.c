@@ -115,7 +115,13 @@ tx_status stream_save(const char *path, const tx_tensor *t) {
      * it at the end; a failed system call leaves its errno, reported as the CLI's io_error. */
     errno = 0;
     tx_status st = is_stdout ? tx_npy_save_fd(STDOUT_FILENO, t) : tx_npy_save(path, t);
-    if (st == TX_INVALID_ARGUMENT) return op_fail_io("write", path, errno ? errno : EIO);
+    int err = errno;
+    /* write(2) from a mapped input whose file was truncated meanwhile: EFAULT, not SIGBUS. */
+    if (st == TX_INVALID_ARGUMENT && err == EFAULT)
+        return op_fail(OP_IO_ERROR, "cannot write %s%s%s: a mapped input file changed while it "
+                       "was read (truncated?)", is_stdout ? "" : "'", is_stdout ? "stdout" : path,
+                       is_stdout ? "" : "'");
+    if (st == TX_INVALID_ARGUMENT) return op_fail_io("write", path, err ? err : EIO);
     return st;
 }
 

@@ -107,6 +107,21 @@ for envs in "$MAPPED" "$UNMAPPED"; do
         [ ! -e '$TX_TMP/g.npy' ] && ! ls -a '$TX_TMP' | grep -q '^\.tx-' || { cat '$TX_TMP/g.err'; false; }"
 done
 
+# The same for a result that is a view of the mapped input, written to a pipe by write(2): the
+# file is cut while the writer waits for the reader, and the write fails with EFAULT.
+$PY -c "import numpy as np; np.save('$TX_TMP/m8.npy', np.ones((2048, 1024), dtype=np.float32))"
+rm -f "$TX_TMP/go"
+("$TX" reshape tensor="$TX_TMP/m8.npy" shape=[-1] -o - 2>"$TX_TMP/v.err"; echo $? >"$TX_TMP/v.rc") |
+    (while [ ! -e "$TX_TMP/go" ]; do sleep 0.05; done; cat >/dev/null) &
+for _ in $(seq 200); do grep -q m8.npy /proc/*/maps 2>/dev/null && break; sleep 0.05; done
+sleep 0.2
+truncate -s 1M "$TX_TMP/m8.npy"
+touch "$TX_TMP/go"
+wait
+check "truncated while written from the mapping" bash -c "[ \"\$(cat '$TX_TMP/v.rc')\" = 1 ] &&
+    grep -qx 'tensorx: reshape: io_error: cannot write stdout: a mapped input file changed while it was read (truncated?)' \
+    '$TX_TMP/v.err' || { cat '$TX_TMP/v.err'; false; }"
+
 # ---- arguments before data ----
 # A usage error or a bad literal is reported before standard input is read (it stays open here).
 expect_fail "args first: usage before stdin" usage "unknown argument 'prem'" -- transpose a=- prem=1,0 < <(sleep 5)
