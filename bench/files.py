@@ -4,7 +4,7 @@
 to a .npy written, for the tensorx CLI, a C program on the public API, NumPy (np.load + op +
 np.save), PyTorch (np.load + torch.from_numpy + op + np.save; where it has the op) and cp of the
 same input and output bytes (the physical floor), all in the same run.  For each: the best wall
-time of --reps runs and the peaks of private memory (RssAnon, sampled; pages of mapped files are
+time of --reps runs (the sides take turns, round after round) and the peaks of private memory (RssAnon, sampled; pages of mapped files are
 page cache and not counted) and of the whole resident set (ru_maxrss).
 
   files.py --tensorx CLI --c-api PROGRAM [--quick] [--reps N] [--dir DIR] [--filter SUBSTR]
@@ -118,20 +118,23 @@ def workloads(x, raw, idx, n):
     ]
 
 
-def measure(cmd, reps, stdout, out):
-    best, anon, rss = None, 0, 0
+def measure(sides, reps, out):
+    """{side: (best seconds, peak RssAnon KiB, peak RSS KiB)}: the sides run in turn, reps rounds,
+    so that a noisy moment of a shared machine lands on every side, not on one side's runs."""
+    res = {side: (None, 0, 0) for side, _, _ in sides}
     for _ in range(reps):
-        dt, a, r, code = peakmem.run(cmd, stdout)
-        if code != 0:
-            raise RuntimeError(f"{' '.join(cmd)} exited with {code}")
-        if stdout != "/dev/null":
-            with open(stdout) as f:
-                dt = float(f.read().split()[-1])
-        best = dt if best is None else min(best, dt)
-        anon, rss = max(anon, a), max(rss, r)
-        if os.path.exists(out):
-            os.unlink(out)
-    return best, anon, rss
+        for side, cmd, stdout in sides:
+            dt, a, r, code = peakmem.run(cmd, stdout)
+            if code != 0:
+                raise RuntimeError(f"{' '.join(cmd)} exited with {code}")
+            if stdout != "/dev/null":
+                with open(stdout) as f:
+                    dt = float(f.read().split()[-1])
+            best, anon, rss = res[side]
+            res[side] = (dt if best is None else min(best, dt), max(anon, a), max(rss, r))
+            if os.path.exists(out):
+                os.unlink(out)
+    return res
 
 
 def main():
@@ -186,9 +189,7 @@ def main():
                 sides.append(({"numpy": "NumPy", "torch": "PyTorch"}[p],
                               [sys.executable, me, "--peer", p, name, src, out] +
                               ([idx] if name == "gather" else []), tmo))
-            res = {}
-            for side, cmd, stdout in sides:
-                res[side] = measure(cmd, reps, stdout, out)
+            res = measure(sides, reps, out)
             if os.path.exists(prefix):
                 os.unlink(prefix)
             tcp = res["cp"][0]
