@@ -8,21 +8,27 @@
 #
 # Usage: scripts/bench.sh [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install]
 #                         [--peers numpy,pandas,torch1,torch2,ort,xnnpack]
+#        scripts/bench.sh --files [--quick] [--filter SUBSTR] [--json] [--no-install]
+#   --files   the file workloads instead (bench/files.py): .npy files of 1 GiB in the page cache
+#             through load + op + save, for the tensorx CLI, the C API, NumPy, PyTorch and cp,
+#             with wall time and peak RssAnon / RSS; inputs in build-bench/files, removed after
 #   --quick   smaller sizes and fewer runs (under a minute); the full run takes a few minutes
 #   --json    one JSON object per workload (the format in docs/performance.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TX_BENCH_BUILD_DIR:-$root/build-bench}
-quick=() filter=() json=() threads=() peers=() install=1
+quick=() filter=() json=() threads=() peers=() install=1 files=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick) ;;
+    --files) files=1 ;;
     --json) json=(--json) ;;
     --filter) filter=(--filter "$2"); shift ;;
     --threads) threads=(--threads "$2"); shift ;;
     --peers) peers=(--peers "$2"); shift ;;
     --no-install) install=0 ;;
-    *) echo "usage: $0 [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install] [--peers LIST]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--files] [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install] [--peers LIST]" >&2
+       exit 2 ;;
   esac
   shift
 done
@@ -55,6 +61,13 @@ fi
 say "building (Release) in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DTX_BUILD_BENCH=ON > /dev/null
 cmake --build "$build" -j2 --target tensorx_bench > /dev/null
+if [ "$files" = 1 ]; then
+  cmake --build "$build" -j2 --target tensorx_cli tensorx_files > /dev/null
+  py=/usr/bin/python3; [ -x "$py" ] || py=python3
+  say "running the file workloads (inputs in $build/files)"
+  exec "$py" "$root/bench/files.py" --tensorx "$build/tensorx" --c-api "$build/bench/tensorx_files" \
+    --dir "$build/files" "${quick[@]}" "${filter[@]}" "${json[@]}"
+fi
 xnn_cmd=""
 if cmake --build "$build" -j2 --target tensorx_xnn_peer > /dev/null 2>&1; then
   xnn_cmd="$build/bench/tensorx_xnn_peer"

@@ -4,6 +4,7 @@
  * "[\"ab\",\"c\"]"), tensor sources (FILE.npy, @FILE for raw bytes, "-" for .npy on stdin), and
  * attribute values by parameter kind.  Every tool that reads `name=value` words comes here: the
  * CLI, its streaming path, the fuzz seed maker and the tests that run the op examples. */
+#include "files.h"
 #include "opreg.h"
 #include "values.h"
 
@@ -13,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+
+/* @FILE from this size up is mapped instead of read. */
+#define MAP_RAW_MIN_BYTES ((off_t)1 << 20)
 
 typedef struct {
     char kind; /* 'n' number-ish word, 's' quoted string */
@@ -248,6 +253,23 @@ static bool ends_with(const char *s, const char *suffix) {
 
 static tx_status parse_tensor(const char *text, tx_dtype empty_dtype, tx_tensor **out) {
     *out = NULL;
+    struct stat sb;
+    if (text[0] == '@' && strcmp(text, "@-") != 0 && stat(text + 1, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        sb.st_size >= MAP_RAW_MIN_BYTES) {
+        /* A big file is mapped, not read: its bytes cost no memory until an op reads them (a
+         * mapped window is not counted against the tensor cap). */
+        size_t cap = tx_max_tensor_bytes();
+        tx_set_max_tensor_bytes(0);
+        tx_status st = tx_file_map_string(text + 1, 0, (uint64_t)sb.st_size, out);
+        tx_set_max_tensor_bytes(cap);
+        if (st == TX_OK) {
+            const tx_string *s = tx_tensor_data_const(*out);
+            fault_watch(s->data, (size_t)s->size, text + 1, false);
+            return TX_OK;
+        }
+        tx_tensor_free(*out);
+        *out = NULL; /* not mapped: read below, which reports any error */
+    }
     if (text[0] == '@') {
         char *data;
         size_t size;
@@ -425,27 +447,44 @@ static tx_status unknown_argument(const op_def *d, const char *name, size_t len)
                    op_did_you_mean(word, names, n, buf, sizeof buf), d->name);
 }
 
-/* One `name=value` word. */
-static tx_status parse_word(op_args *a, const char *word, op_cmdline *cl) {
+/* One `name=value` word, checked (a known name, given once) and its text recorded in cl->text; its
+ * value is parsed later (parse_value), once every word has been checked. */
+static tx_status check_word(op_args *a, const char *word, op_cmdline *cl, bool *given, size_t *order,
+                            size_t *n) {
     const op_def *d = a->def;
     const char *eq = strchr(word, '=');
     if (!eq || eq == word) return op_fail(OP_USAGE, "expected name=value, got '%s'", word);
     int k = op_param_index(d, word, (size_t)(eq - word));
     if (k < 0) return unknown_argument(d, word, (size_t)(eq - word));
     const op_param *p = &d->params[k];
-    if (a->v[k].present) return op_fail(OP_USAGE, "argument '%s' given twice", p->name);
+    if (given[k]) return op_fail(OP_USAGE, "argument '%s' given twice", p->name);
+    given[k] = true;
+    order[(*n)++] = (size_t)k;
     cl->text[k] = eq + 1;
+    return TX_OK;
+}
+
+static tx_status parse_value(op_args *a, size_t k, op_cmdline *cl) {
+    const op_param *p = &a->def->params[k];
     if (cl->unparsed && !strcmp(p->name, cl->unparsed)) {
         a->v[k].present = true; /* its text is the caller's to use */
         return TX_OK;
     }
-    tx_status st = op_parse_value(p, eq + 1, &a->v[k]);
+    tx_status st = op_parse_value(p, cl->text[k], &a->v[k]);
     if (st != TX_OK) {
         char why[600];
         snprintf(why, sizeof why, "%s", op_error());
         st = op_fail(st, "argument '%s': %s", p->name, why);
     }
     return st;
+}
+
+/* A value that reads a file or stdin (a .npy, -, @FILE, a list naming one): parsed after the
+ * literals, so that a mistyped small argument is reported before a big input is read. */
+static bool reads_input(const op_param *p, const char *text) {
+    if (p->kind != P_TENSOR && p->kind != P_TENSOR_LIST) return false;
+    return text[0] == '@' || strstr(text, ".npy") || !strcmp(text, "-") || strstr(text, ",-") ||
+           !strncmp(text, "-,", 2);
 }
 
 tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const *argv, op_cmdline *cl) {
@@ -455,12 +494,27 @@ tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const
     memset(a, 0, sizeof *a);
     a->def = d;
     tx_status st = TX_OK;
+    bool given[OP_MAX_PARAMS] = {false};
+    size_t order[OP_MAX_PARAMS], n = 0; /* the parameters given, in argv order */
+    /* Usage first, in argv order: options, names, repeats, then missing arguments -- before any
+     * value is parsed or any file read. */
     for (int i = 0; i < argc && st == TX_OK; i++) {
-        if (argv[i][0] != '-') st = parse_word(a, argv[i], cl);
+        if (argv[i][0] != '-') st = check_word(a, argv[i], cl, given, order, &n);
         else if (cl->option) st = cl->option(cl->ctx, argc, argv, &i);
         else st = op_fail(OP_USAGE, "unknown option '%s'", argv[i]);
     }
+    for (size_t k = 0; st == TX_OK && !cl->no_defaults && k < OP_MAX_PARAMS && d->params[k].name; k++)
+        if (!given[k] && d->params[k].def == PARAM_REQUIRED)
+            st = op_fail(OP_USAGE, "missing required argument '%s' (see tensorx %s --help)",
+                         d->params[k].name, d->name);
+    /* Then the values: literals and attributes, then those that read files or stdin, each group
+     * in argv order. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t j = 0; st == TX_OK && j < n; j++)
+            if (reads_input(&d->params[order[j]], cl->text[order[j]]) == (pass == 1))
+                st = parse_value(a, order[j], cl);
     if (st == TX_OK && !cl->no_defaults) st = op_args_finish(a);
     if (st != TX_OK) op_args_clear(a);
     return st;
 }
+

@@ -174,11 +174,14 @@ typedef struct op_cmdline {
 
 /* Parses the arguments of op d from argv[0..argc): `name=value` words, whose value is parsed by
  * the parameter's kind, and options (cl->option); then, unless cl->no_defaults, op_args_finish.
- * cl may be NULL (the zero-initialised behaviour).  Usage errors (OP_USAGE), in argv order:
+ * cl may be NULL (the zero-initialised behaviour).  Every word is checked before any value is
+ * parsed, so usage errors (OP_USAGE) come first, in argv order:
  *   "unknown option '-x'" (no cl->option), "expected name=value, got 'w'",
  *   "unknown argument 'n'; did you mean 'm'? (tensorx OP --help lists them)",
- *   "argument 'n' given twice", "missing required argument 'n' (see tensorx OP --help)";
- * a value that does not parse fails with its own status, as "argument 'n': why".  On failure a
+ *   "argument 'n' given twice", then "missing required argument 'n' (see tensorx OP --help)".
+ * Then the values, in argv order, those that read no file first (literals, attributes), then
+ * those that do (.npy, -, @FILE), so a mistyped small argument is reported before a big input
+ * is read; a value that does not parse fails with its own status, as "argument 'n': why".  On failure a
  * holds nothing (it is cleared); on success the caller clears it with op_args_clear. */
 tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const *argv, op_cmdline *cl);
 /* Parses CLI text for one parameter into v (v->present = true).  On failure returns a status and

@@ -10,6 +10,7 @@
  * used. */
 #include "stream.h"
 
+#include "files.h"
 #include "values.h"
 
 #include <errno.h>
@@ -35,10 +36,10 @@ static uint64_t env_bytes(const char *name, uint64_t def) {
 /* ---- output ------------------------------------------------------------------------------------- */
 
 typedef struct {
-    FILE *f;
+    outfile f; /* a file: through a temporary one renamed over it at the end (files.h) */
+    int fd;
     const char *path;
-    bool is_stdout;
-    bool is_regular; /* a regular file, which a failed run removes */
+    bool is_stdout, open;
 } sink;
 
 static tx_status sink_open(sink *s, const char *path) {
@@ -48,18 +49,27 @@ static tx_status sink_open(sink *s, const char *path) {
         if (isatty(STDOUT_FILENO))
             return op_fail(TX_INVALID_ARGUMENT,
                            "-o -: refusing to write .npy data to a terminal (redirect or pipe it)");
-        s->f = stdout;
+        fflush(stdout); /* anything printed goes first */
+        s->fd = STDOUT_FILENO;
         return TX_OK;
     }
-    s->f = fopen(path, "wb");
-    if (s->f == NULL) return op_fail_io("write", path, errno);
-    struct stat sb;
-    s->is_regular = fstat(fileno(s->f), &sb) == 0 && S_ISREG(sb.st_mode);
-    return TX_OK;
+    tx_status st = outfile_open(&s->f, path);
+    s->open = st == TX_OK;
+    s->fd = s->f.fd;
+    return st;
 }
 
+/* write(2) until every byte is written: a short write goes on, an error (a full disk, EFBIG
+ * past the file-size limit, a closed pipe) is an io_error. */
 static tx_status sink_write(sink *s, const void *data, size_t n) {
-    if (n && fwrite(data, 1, n, s->f) != n) return op_fail_io("write", s->path, errno);
+    const unsigned char *p = data;
+    while (n) {
+        ssize_t w = write(s->fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return op_fail_io("write", s->path, w < 0 ? errno : EIO);
+        p += w;
+        n -= (size_t)w;
+    }
     return TX_OK;
 }
 
@@ -83,16 +93,16 @@ static tx_status sink_write_elements(sink *s, const void *data, size_t n, tx_dty
     return st;
 }
 
-/* Closes the sink; a failed run removes a partial output file (never a device such as
- * /dev/full, nor anything but a regular file). */
+/* Closes the sink: a file is renamed over its path, or after a failure removed, leaving the path
+ * as it was (a device such as /dev/full is only closed). */
 static tx_status sink_close(sink *s, tx_status st) {
-    if (s->f == NULL) return st;
-    errno = 0;
-    int bad = s->is_stdout ? fflush(s->f) : fclose(s->f);
-    if (bad && st == TX_OK) st = op_fail_io("write", s->path, errno ? errno : EIO);
-    if (st != TX_OK && s->is_regular) remove(s->path);
-    s->f = NULL;
-    return st;
+    if (!s->open) return st;
+    s->open = false;
+    if (st != TX_OK) {
+        outfile_abort(&s->f);
+        return st;
+    }
+    return outfile_commit(&s->f);
 }
 
 tx_status stream_save(const char *path, const tx_tensor *t) {
@@ -105,7 +115,13 @@ tx_status stream_save(const char *path, const tx_tensor *t) {
      * it at the end; a failed system call leaves its errno, reported as the CLI's io_error. */
     errno = 0;
     tx_status st = is_stdout ? tx_npy_save_fd(STDOUT_FILENO, t) : tx_npy_save(path, t);
-    if (st == TX_INVALID_ARGUMENT) return op_fail_io("write", path, errno ? errno : EIO);
+    int err = errno;
+    /* write(2) from a mapped input whose file was truncated meanwhile: EFAULT, not SIGBUS. */
+    if (st == TX_INVALID_ARGUMENT && err == EFAULT)
+        return op_fail(OP_IO_ERROR, "cannot write %s%s%s: a mapped input file changed while it "
+                       "was read (truncated?)", is_stdout ? "" : "'", is_stdout ? "stdout" : path,
+                       is_stdout ? "" : "'");
+    if (st == TX_INVALID_ARGUMENT) return op_fail_io("write", path, err ? err : EIO);
     return st;
 }
 
@@ -553,9 +569,24 @@ tx_status stream_load_npy(const char *path, tx_tensor **out) {
         tx_set_max_tensor_bytes(0);
         tx_status st = tx_file_map(path, info.data_offset, info.dtype, info.rank, info.dims, 0, out);
         tx_set_max_tensor_bytes(cap);
-        if (st == TX_OK) return TX_OK;
+        if (st == TX_OK) {
+            fault_watch(tx_tensor_data_const(*out), tx_tensor_nbytes(*out), path, false);
+            return TX_OK;
+        }
     }
     return tv_load_npy(path, out);
+}
+
+/* Whether the normal path can take the command without holding the data in memory: its output
+ * goes to a file, where it is made in the mapped file (files.h), and its input is mapped in place
+ * (raw bytes; a .npy in host byte order, C order, not strings), from the size at which outputs
+ * are mapped up. */
+static bool in_place_to_file(const stream_cmd *c) {
+    if (!outfile_replaces(c->out) || c->size < mapout_min_bytes()) return false;
+    if (c->d->stream->source == OP_STREAM_RAW) return true;
+    tx_npy_info in = TX_NPY_INFO_INIT;
+    return tx_npy_read_info(c->path, &in) == TX_OK && !in.byte_swapped && in.dtype != TX_STRING &&
+           (!in.fortran_order || in.rank <= 1);
 }
 
 bool stream_run(const op_def *d, int argc, char **argv, int *rc) {
@@ -564,8 +595,13 @@ bool stream_run(const op_def *d, int argc, char **argv, int *rc) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return false;
     stream_cmd c;
     if (!parse_cmd(d, argc, argv, &c)) return false;
+    if (in_place_to_file(&c)) { /* the normal path maps both files: faster, and no window */
+        op_args_clear(&c.a);
+        return false;
+    }
     stream_plan p;
     memset(&p, 0, sizeof p);
+    int slot = fault_watch(NULL, 0, c.path, false); /* its windows: a SIGBUS names the file */
     stream_verdict v = d->stream->source == OP_STREAM_RAW ? plan_raw(&c, &p) : plan_npy(&c, &p);
     if (v == STREAM_FAIL) *rc = report(d, c.st);
     else if (v == STREAM_GO) {
@@ -573,5 +609,6 @@ bool stream_run(const op_def *d, int argc, char **argv, int *rc) {
         *rc = st == TX_OK ? 0 : report(d, st);
     }
     op_args_clear(&c.a);
+    fault_unwatch(slot);
     return v != STREAM_DECLINE;
 }

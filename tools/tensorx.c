@@ -3,6 +3,7 @@
  * `conform`, `help`.  Built only on the public API (tensorx.h).  Exit status: 0 success, 1 the
  * operation (or a file) failed, 2 a command line the tool cannot take ("usage:"). */
 #include "conform.h"
+#include "files.h"
 #include "opreg.h"
 #include "print.h"
 #include "stream.h"
@@ -204,6 +205,7 @@ static int fail(tx_status st, const op_def *d) { return fail_op(d, NULL, NULL, s
 static int info(const char *path) {
     tx_tensor *t = NULL;
     op_fail(TX_OK, "%s", "");
+    fault_install("info");
     tx_status st = stream_load_npy(path, &t); /* big files are mapped: the preview reads little */
     if (st != TX_OK) return report("info", st, op_error());
     printf("dtype: %s\nshape: [", tx_dtype_name(tx_tensor_dtype(t)));
@@ -301,6 +303,8 @@ static int run_op(const op_def *d, int argc, char **argv) {
         } else if (!strcmp(argv[i], "--plan")) plan = 1;
         else if (!strcmp(argv[i], "--plan=json")) plan = 2;
     }
+    fault_install(d->name); /* a mapped file that shrinks: an io_error naming it, not a crash */
+    mapout_install();       /* before any tensor: outputs may be made in their output file */
     /* Big files: ops that stream run chunk by chunk over mapped windows (stream.c). */
     if (!plan && stream_run(d, argc, argv, &rc)) return rc;
     op_args a;
@@ -318,14 +322,25 @@ static int run_op(const op_def *d, int argc, char **argv) {
         return rc;
     }
     op_outputs o = {0};
-    bool ran = false;
+    bool ran = false, made = false;
+    /* One output to a file: made in the mapped file itself when the op's plan allows (files.c),
+     * so a big result costs no memory of its own and no copy. */
+    mapout mo;
+    bool mapping = st == TX_OK && nouts == 1 && mapout_begin(&mo, d, &a, outs[0], &st);
     if (st == TX_OK) {
         op_fail(TX_OK, "%s", "");
         st = d->run(&a, &o);
         ran = true;
     }
+    if (mapping) {
+        tx_status ran_st = st;
+        st = mapout_end(&mo, st, &o, &made);
+        if (st != ran_st) ran = false; /* writing the file failed: no hint about arguments */
+    }
     if (st != TX_OK) {
         rc = fail_op(d, ran ? &a : NULL, text, st);
+    } else if (made) {
+        /* written */
     } else if (nouts == 0) {
         progress_stop();
         for (size_t i = 0; i < o.n; i++) print_tensor(stdout, o.t[i]);
@@ -345,6 +360,7 @@ static int run_op(const op_def *d, int argc, char **argv) {
     progress_stop();
     op_outputs_clear(&o);
     op_args_clear(&a);
+    fault_unwatch_all();
     return rc;
 }
 

@@ -3,6 +3,8 @@
  * checks per dtype, half-precision conversions (round to nearest even), whole-file reading. */
 #include "values.h"
 
+#include "files.h"
+
 #include "opreg.h"
 
 #include <errno.h>
@@ -265,7 +267,14 @@ tx_status tv_load_npy(const char *path, tx_tensor **out) {
     int err = fstat(fd, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
     if (!is_stdin) close(fd);
     if (err) return op_fail_io("read", path, err);
-    if (!is_stdin) return tx_npy_load(path, out);
+    if (!is_stdin) {
+        /* A mapped file that shrinks under us raises SIGBUS: the CLI's handler names it. */
+        int slot = fault_watch(NULL, 0, path, false);
+        tx_status st = tx_npy_load(path, out);
+        fault_unwatch(slot);
+        if (st == TX_OK) fault_watch(tx_tensor_data_const(*out), tx_tensor_nbytes(*out), path, false);
+        return st;
+    }
     tx_status st = tx_npy_load_fd(STDIN_FILENO, out);
     /* An empty pipe is what a failed earlier stage of a pipeline leaves. */
     if (st == TX_OUT_OF_RANGE)

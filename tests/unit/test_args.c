@@ -103,7 +103,15 @@ static void test_bad_value(void **state) {
     assert_int_equal(PARSE(&a, "reshape", &cl, "tensor=[1,2", "shape=1"), TX_INVALID_ARGUMENT);
     assert_non_null(strstr(op_error(), "argument 'tensor': "));
     assert_string_equal(cl.text[0], "[1,2"); /* the text of the word that failed is kept */
-    assert_null(cl.text[1]);                 /* and nothing after it was read */
+    assert_string_equal(cl.text[1], "1");    /* every word is checked before any value is read */
+    /* Usage errors come before any value is parsed (or any file read): an unknown or missing
+     * argument after a bad value is the one reported. */
+    assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1,2", "bogus=1"), "unknown argument 'bogus'");
+    assert_usage(PARSE(&a, "reshape", NULL, "tensor=[1,2"), "missing required argument 'shape'");
+    /* Literals before files: a bad literal after a .npy that does not exist is the one reported. */
+    assert_int_equal(PARSE(&a, "reshape", NULL, "tensor=/nonexistent/x.npy", "shape=[1,x]"),
+                     TX_INVALID_ARGUMENT);
+    assert_non_null(strstr(op_error(), "argument 'shape': "));
 }
 
 /* An option hook in the style of the CLI's: -o FILE recorded, --flag taken, the rest refused. */

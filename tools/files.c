@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* files.c -- output files written under a temporary name, outputs made in a mapped output file,
+ * and SIGBUS in a mapped file turned into a clean error (files.h).  Only tensorx.h is used. */
+#define _GNU_SOURCE 1 /* fallocate */
+#include "files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- faults in mapped files ------------------------------------------------------------------ */
+
+/* What the handler reads: filled before a range can be touched, published by `used` (release),
+ * read by the handler (acquire) -- no locks, no allocation, so the handler stays safe. */
+#define FAULT_SLOTS 64
+#define FAULT_NAME 512
+static struct {
+    _Atomic int used;
+    uintptr_t lo, hi;
+    bool output;
+    char name[FAULT_NAME];
+} watched[FAULT_SLOTS];
+
+#define TMP_SLOTS 8
+static struct {
+    _Atomic int used;
+    char name[4096];
+} temps[TMP_SLOTS];
+
+static char fault_op[128];
+
+static size_t cat(char *buf, size_t len, size_t cap, const char *s) {
+    while (*s && len + 1 < cap) buf[len++] = *s++;
+    buf[len] = '\0';
+    return len;
+}
+
+static void on_sigbus(int sig, siginfo_t *si, void *uctx) {
+    (void)sig;
+    (void)uctx;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    int hit = -1, pending = -1;
+    for (int i = 0; i < FAULT_SLOTS; i++) {
+        if (!atomic_load_explicit(&watched[i].used, memory_order_acquire)) continue;
+        if (watched[i].lo == watched[i].hi) pending = i;
+        else if (a >= watched[i].lo && a < watched[i].hi) hit = i;
+    }
+    if (hit < 0) hit = pending;
+    char msg[FAULT_NAME + 256];
+    size_t n = cat(msg, 0, sizeof msg, "tensorx: ");
+    if (fault_op[0]) n = cat(msg, cat(msg, n, sizeof msg, fault_op), sizeof msg, ": ");
+    n = cat(msg, n, sizeof msg, "io_error: ");
+    if (hit >= 0) {
+        n = cat(msg, n, sizeof msg, "'");
+        n = cat(msg, n, sizeof msg, watched[hit].name);
+        n = cat(msg, n, sizeof msg, watched[hit].output ? "' changed while it was written"
+                                                        : "' changed while it was read");
+    } else {
+        n = cat(msg, n, sizeof msg, "a mapped file changed while it was read");
+    }
+    n = cat(msg, n, sizeof msg, " (truncated? the system raised SIGBUS)\n");
+    ssize_t w = write(STDERR_FILENO, msg, n);
+    (void)w;
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (atomic_load_explicit(&temps[i].used, memory_order_acquire)) unlink(temps[i].name);
+    _exit(1);
+}
+
+void fault_install(const char *op) {
+    snprintf(fault_op, sizeof fault_op, "%s", op ? op : "");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+int fault_watch(const void *p, size_t n, const char *name, bool output) {
+    for (int i = 0; i < FAULT_SLOTS; i++) {
+        int expect = 0;
+        /* 2: being filled (ignored by the handler, which only takes 1) */
+        if (!atomic_compare_exchange_strong(&watched[i].used, &expect, 2)) continue;
+        watched[i].lo = (uintptr_t)p;
+        watched[i].hi = (uintptr_t)p + n;
+        watched[i].output = output;
+        snprintf(watched[i].name, FAULT_NAME, "%s", name);
+        atomic_store_explicit(&watched[i].used, 1, memory_order_release);
+        return i;
+    }
+    return -1;
+}
+
+void fault_unwatch(int slot) {
+    if (slot >= 0 && slot < FAULT_SLOTS)
+        atomic_store_explicit(&watched[slot].used, 0, memory_order_release);
+}
+
+void fault_unwatch_all(void) {
+    for (int i = 0; i < FAULT_SLOTS; i++) fault_unwatch(i);
+}
+
+static int temp_watch(const char *name) {
+    for (int i = 0; i < TMP_SLOTS; i++) {
+        int expect = 0;
+        if (!atomic_compare_exchange_strong(&temps[i].used, &expect, 2)) continue;
+        snprintf(temps[i].name, sizeof temps[i].name, "%s", name);
+        atomic_store_explicit(&temps[i].used, 1, memory_order_release);
+        return i;
+    }
+    return -1;
+}
+
+static void temp_unwatch(int slot) {
+    if (slot >= 0) atomic_store_explicit(&temps[slot].used, 0, memory_order_release);
+}
+
+/* ---- output files ---------------------------------------------------------------------------- */
+
+bool outfile_replaces(const char *path) {
+    struct stat sb;
+    if (!strcmp(path, "-")) return false;
+    return lstat(path, &sb) != 0 ? errno == ENOENT : S_ISREG(sb.st_mode);
+}
+
+tx_status outfile_open(outfile *f, const char *path) {
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    f->fd = -1;
+    f->tmp_slot = -1;
+    struct stat sb;
+    bool exists = lstat(path, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode)) return op_fail_io("write", path, EISDIR);
+    if (exists && !S_ISREG(sb.st_mode)) { /* a device, a FIFO, a symbolic link: written directly */
+        f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        return f->fd < 0 ? op_fail_io("write", path, errno) : TX_OK;
+    }
+    /* Beside path, so the rename stays in one file system. */
+    static unsigned serial;
+    const char *slash = strrchr(path, '/');
+    int dir = slash ? (int)(slash - path) + 1 : 0;
+    errno = EEXIST;
+    for (int tries = 0; f->fd < 0 && errno == EEXIST && tries < 100; tries++) {
+        int len = snprintf(f->tmp, sizeof f->tmp, "%.*s.tx-out-%ld-%u.npy.tmp", dir, path,
+                           (long)getpid(), serial++);
+        if (len < 0 || (size_t)len >= sizeof f->tmp) return op_fail_io("write", path, ENAMETOOLONG);
+        f->tmp_slot = temp_watch(f->tmp); /* before it exists: a fault at any time removes it */
+        f->fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (f->fd < 0) {
+            int err = errno;
+            temp_unwatch(f->tmp_slot);
+            f->tmp_slot = -1;
+            errno = err;
+        }
+    }
+    if (f->fd < 0) {
+        f->tmp[0] = '\0';
+        return op_fail_io("write", path, errno);
+    }
+    if (exists) (void)fchmod(f->fd, sb.st_mode & 07777); /* a replaced file keeps its permissions */
+    return TX_OK;
+}
+
+void outfile_abort(outfile *f) {
+    if (f->fd >= 0) close(f->fd);
+    f->fd = -1;
+    if (f->tmp[0]) unlink(f->tmp);
+    f->tmp[0] = '\0';
+    temp_unwatch(f->tmp_slot);
+    f->tmp_slot = -1;
+}
+
+tx_status outfile_commit(outfile *f) {
+    int bad = close(f->fd) != 0 ? errno : 0;
+    f->fd = -1;
+    if (!bad && f->tmp[0] && rename(f->tmp, f->path) != 0) bad = errno;
+    if (!bad) {
+        f->tmp[0] = '\0';
+        temp_unwatch(f->tmp_slot);
+        f->tmp_slot = -1;
+        return TX_OK;
+    }
+    outfile_abort(f);
+    return op_fail_io("write", f->path, bad);
+}
+
+/* ---- outputs made in a mapped output file ---------------------------------------------------- */
+
+/* One armed request at a time: the op's output buffer, which the library asks for as its header
+ * (64 bytes) and its data in one block.  The block is handed out on the first request of exactly
+ * that size; if it comes back (a scratch buffer of the same size), it may be handed out again.
+ * mapout_end checks that the output's data are the file's. */
+static struct {
+    _Atomic(unsigned char *) base; /* NULL: nothing armed */
+    size_t size;
+    _Atomic int taken;
+} armed;
+
+static void *cli_alloc(size_t size, size_t alignment, void *ctx) {
+    (void)ctx;
+    unsigned char *b = atomic_load(&armed.base);
+    int expect = 0;
+    if (b && size == armed.size && ((uintptr_t)b & (alignment - 1)) == 0 &&
+        atomic_compare_exchange_strong(&armed.taken, &expect, 1))
+        return b;
+    const tx_allocator *d = tx_default_allocator();
+    return d->alloc(size, alignment, d->ctx);
+}
+
+static void cli_free(void *p, size_t size, void *ctx) {
+    (void)ctx;
+    unsigned char *b = atomic_load(&armed.base);
+    if (b && (unsigned char *)p == b) {
+        atomic_store(&armed.taken, 0);
+        return;
+    }
+    const tx_allocator *d = tx_default_allocator();
+    d->free(p, size, d->ctx);
+}
+
+void mapout_install(void) {
+    const tx_allocator a = {cli_alloc, cli_free, NULL};
+    tx_set_allocator(&a);
+}
+
+/* The library's buffer header before the data (TX_ALIGNMENT in the library; a .npy header is a
+ * multiple of 64 bytes, so the data of a mapped file are 64-byte aligned). */
+#define BUFFER_HEADER 64
+
+static uint64_t env_bytes(const char *name, uint64_t def) {
+    const char *s = getenv(name);
+    if (s == NULL || *s == '\0') return def;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    return *end == '\0' ? (uint64_t)v : def;
+}
+
+uint64_t mapout_min_bytes(void) { return env_bytes("TENSORX_MAP_OUTPUT_MIN_BYTES", 1u << 20); }
+
+bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path, tx_status *st) {
+    static op_plan_result r; /* large: not on the stack */
+    memset(m, 0, sizeof *m);
+    m->slot = -1;
+    *st = TX_OK;
+    if (strstr(path, "{}") || !outfile_replaces(path)) return false;
+    op_plan_run(d, a, &r);
+    op_fail(TX_OK, "%s", "");
+    tx_clear_error();
+    if (r.st != TX_OK || r.plan.count != 1) return false;
+    const tx_output_info *o = &r.info[0];
+    /* A data-dependent size is exact unless flagged an upper bound (decode_raw's length). */
+    if (o->flags & (TX_OUTPUT_VIEW | TX_OUTPUT_UPPER_BOUND) ||
+        o->dtype == TX_STRING || (!TX_HOST_LITTLE_ENDIAN && tx_dtype_size(o->dtype) > 1) ||
+        o->nbytes == 0 || o->nbytes < mapout_min_bytes())
+        return false;
+    unsigned char hdr[TX_NPY_HEADER_MAX];
+    if (tx_npy_write_header(o->dtype, o->rank, o->dims, hdr, sizeof hdr, &m->hlen) != TX_OK ||
+        m->hlen < BUFFER_HEADER || m->hlen % BUFFER_HEADER || o->nbytes > SIZE_MAX - m->hlen)
+        return false;
+    m->nbytes = o->nbytes;
+    m->map_len = m->hlen + o->nbytes;
+    if ((*st = outfile_open(&m->f, path)) != TX_OK) return true;
+    /* Blocks reserved up front: a full disk is an error here, not a SIGBUS while the op writes. */
+    int err = fallocate(m->f.fd, 0, 0, (off_t)m->map_len) == 0 ? 0 : errno;
+    if (err == EOPNOTSUPP || err == ENOSYS || err == EINVAL)
+        err = ftruncate(m->f.fd, (off_t)m->map_len) == 0 ? 0 : errno;
+    if (!err) {
+        void *p = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, m->f.fd, 0);
+        if (p == MAP_FAILED) { /* no mapping: the ordinary path writes the file */
+            outfile_abort(&m->f);
+            return false;
+        }
+        m->map = p;
+    }
+    if (err) {
+        outfile_abort(&m->f);
+        *st = op_fail_io("write", path, err);
+        return true;
+    }
+    m->slot = fault_watch(m->map, m->map_len, path, true);
+    armed.size = BUFFER_HEADER + m->nbytes;
+    atomic_store(&armed.taken, 0);
+    atomic_store(&armed.base, m->map + m->hlen - BUFFER_HEADER);
+    m->active = true;
+    return true;
+}
+
+tx_status mapout_end(mapout *m, tx_status st, op_outputs *o, bool *made) {
+    *made = false;
+    if (!m->active) return st;
+    m->active = false;
+    bool ours = st == TX_OK && o->n == 1 && o->t[0] &&
+                (const unsigned char *)tx_tensor_data_const(o->t[0]) == m->map + m->hlen &&
+                tx_tensor_nbytes(o->t[0]) == m->nbytes;
+    unsigned char hdr[TX_NPY_HEADER_MAX];
+    size_t hlen = 0;
+    if (ours)
+        ours = tx_npy_write_header(tx_tensor_dtype(o->t[0]), tx_tensor_rank(o->t[0]),
+                                   tx_tensor_dims(o->t[0]), hdr, sizeof hdr, &hlen) == TX_OK &&
+               hlen == m->hlen;
+    /* The output goes first (its buffer header sits in the file's header bytes, and it must go
+     * back to cli_free as the armed block), then the header is written over it. */
+    if (ours) op_outputs_clear(o);
+    bool held = atomic_load(&armed.taken) != 0; /* by a tensor still alive: keep it mapped */
+    if (!held) atomic_store(&armed.base, NULL);
+    if (ours) memcpy(m->map, hdr, hlen);
+    if (!held) munmap(m->map, m->map_len);
+    fault_unwatch(m->slot);
+    if (!ours) {
+        outfile_abort(&m->f);
+        return st;
+    }
+    *made = true;
+    return outfile_commit(&m->f);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* files.h -- the CLI's output files and mapped-file faults (tools only): a file written under a
+ * temporary name and renamed over its path at the end (outfile), an op's output made straight in
+ * a mapped output file (mapout: the op writes into the file's pages, no copy in memory), and a
+ * SIGBUS in a mapped input or output file turned into an io_error naming the file (fault). */
+#ifndef TX_TOOLS_FILES_H
+#define TX_TOOLS_FILES_H
+
+#include "opreg.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- faults in mapped files ---- */
+
+/* Installs the SIGBUS handler for op `op` (NULL: no op in the message) and ignores SIGXFSZ (a
+ * write beyond the file-size limit then fails with EFBIG, reported as an io_error).  On a SIGBUS
+ * the handler writes "tensorx: OP: io_error: 'FILE' changed while it was read (truncated?)" (or
+ * "written") for the watched file holding the faulting address, removes the temporary output
+ * file, if any, and exits with status 1. */
+void fault_install(const char *op);
+/* Watches [p, p + n) as the mapped bytes of file `name` (copied; cut at 511 bytes); `output`:
+ * the file being written.  n = 0 names the file being loaded (matched when no range is).
+ * Returns a slot for fault_unwatch, or -1 when the table is full (the fault then names no file). */
+int fault_watch(const void *p, size_t n, const char *name, bool output);
+void fault_unwatch(int slot);
+/* Forgets every watched range. */
+void fault_unwatch_all(void);
+
+/* ---- output files ---- */
+
+typedef struct outfile {
+    int fd;
+    const char *path;
+    char tmp[4096]; /* the temporary name, "" when path is written directly */
+    int tmp_slot;   /* its registration with the fault handler */
+} outfile;
+
+/* Opens `path` for writing: a regular file, or a path that names nothing, through a new temporary
+ * file in the same directory (renamed over path by outfile_commit, removed by outfile_abort or a
+ * fault); anything else (a device such as /dev/full, a FIFO, a symbolic link) directly.  Fails
+ * with OP_IO_ERROR naming path. */
+tx_status outfile_open(outfile *f, const char *path);
+/* Closes the file and renames the temporary one over path.  On failure the temporary file is
+ * removed and path is as it was; OP_IO_ERROR. */
+tx_status outfile_commit(outfile *f);
+/* Closes the file and removes the temporary one (path untouched; a device is only closed). */
+void outfile_abort(outfile *f);
+/* Whether outfile_open(path) would write through a temporary file: path is "-"-free, names a
+ * regular file or nothing. */
+bool outfile_replaces(const char *path);
+
+/* ---- outputs made in a mapped output file ---- */
+
+/* Installs the CLI's allocator (call before any tensor is made): the library's default one,
+ * except that a request armed by mapout_begin is served from the mapped output file. */
+void mapout_install(void);
+
+typedef struct mapout {
+    bool active;
+    outfile f;
+    unsigned char *map;
+    size_t map_len, hlen, nbytes;
+    int slot;
+} mapout;
+
+/* When the single output of op d with arguments a, written to `path`, can be made in the file
+ * itself -- path is a regular file or names none, the op's plan makes one output that is not a
+ * view, not an upper bound, not strings, and of at least TENSORX_MAP_OUTPUT_MIN_BYTES bytes
+ * (default 1 MiB) -- creates the temporary file at its full size, maps it and arms the
+ * allocator so that the op's output buffer is the file's data: returns true (m->active).  false:
+ * write the output the ordinary way (the run reports any error).  A failure to create or size the
+ * file (a full disk) is *st (an io_error), and true is returned with m->active false. */
+/* TENSORX_MAP_OUTPUT_MIN_BYTES, default 1 MiB: outputs from this size up are made in their file. */
+uint64_t mapout_min_bytes(void);
+bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path, tx_status *st);
+/* After the op ran with status st and outputs o: when the output is the mapped file's data, frees
+ * it, writes the header, unmaps and renames the file over its path (returns the status of that);
+ * otherwise (the op failed, or made its output elsewhere) removes the temporary file and returns
+ * st, with *made false so that the caller writes o the ordinary way. */
+tx_status mapout_end(mapout *m, tx_status st, op_outputs *o, bool *made);
+
+#endif
