@@ -19,7 +19,11 @@ if [ "${1:-}" = "--minimal" ]; then
   pkgs=(build-essential cmake)
   shift
 elif [ "${1:-}" = "--bench" ]; then
-  pkgs+=(python3-torch libxnnpack-dev nodejs npm)
+  pkgs+=(python3-torch python3-pandas libxnnpack-dev libpthreadpool-dev)
+  # Node.js and npm only when missing: a nodesource nodejs bundles npm and conflicts with
+  # Debian's npm package.
+  command -v node >/dev/null || pkgs+=(nodejs)
+  command -v npm >/dev/null || pkgs+=(npm)
   shift
 elif [ "${1:-}" = "--python" ]; then
   pkgs+=(python3-dev python3-setuptools python3-pip python3-venv python3-pytest
