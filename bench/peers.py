@@ -9,8 +9,16 @@ through small helper programs, ONNX Runtime (bench/ort_peer.js on node with onnx
 XNNPACK (bench/xnn_peer.c) where the op exists there.  A peer that cannot run a workload is left
 out of that workload's "peers" object.
 
-  peers.py [--quick] [--filter SUBSTR] [--peers numpy,torch1,torch2,pandas,ort,xnnpack]
-           [--tx-bench PATH [--threads N] | --tensorx BENCH.jsonl] [--json]
+txpy is not a peer: it is tensorx itself called through the `tensorx` Python package (run this
+script with a python that imports it: scripts/bench.sh uses its venv), on the NumPy peer's inputs,
+returning NumPy arrays; each result is compared once, bit for bit, with NumPy's (PyTorch's for
+bfloat16, pandas' first-occurrence order for unique_with_counts) before it is timed.  It is its
+own column with txpy/numpy, and never enters the best-peer ratio.  After the table come the
+per-call overhead rows (a view op and a 16-element float32 -> float16 cast, microseconds per call,
+best of 5 x 100,000 calls; 3 rounds in quick mode) for txpy, NumPy and PyTorch.
+
+  peers.py [--quick] [--filter SUBSTR] [--peers numpy,torch1,torch2,pandas,ort,xnnpack,txpy]
+           [--tx-bench PATH [--threads N] | --tensorx BENCH.jsonl] [--json] [--no-overhead]
            [--ort-cmd CMD] [--xnn-cmd CMD]
 
 With --tx-bench (what scripts/bench.sh uses), runs tensorx_bench itself one workload at a time,
@@ -78,6 +86,35 @@ def with_torch(d, fn):
     return d
 
 
+def tx_mod():
+    """The tensorx package (the txpy column), or None when it cannot be imported."""
+    global TX
+    if TX is False:
+        try:
+            import tensorx  # noqa: PLC0415  (optional: scripts/bench.sh installs it into a venv)
+            TX = tensorx
+        except Exception as e:  # noqa: BLE001
+            print(f"peers: the tensorx package cannot be imported ({e}); txpy is left out",
+                  file=sys.stderr)
+            TX = None
+    return TX
+
+
+TX = False
+WANT_TXPY = True  # main() clears it when --peers leaves txpy out
+
+
+def with_txpy(d, fn, ref=None):
+    """Adds the txpy entry: fn(tensorx) returns the thunk that does the workload's work through
+    the Python package, on the same NumPy inputs as the numpy thunk.  Its result is checked once,
+    before timing, against ref() (default: the numpy thunk's result), bit for bit."""
+    tx = tx_mod() if WANT_TXPY else None
+    if tx is not None:
+        d["txpy"] = fn(tx)
+        d["txpy_ref"] = ref or d.get("numpy")
+    return d
+
+
 NP_T = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "f64": np.float64, "u8": np.uint8}
 
 
@@ -93,12 +130,20 @@ def cast_builder(src, dst):
         d = {}
         if dst != "bf16":
             d["numpy"] = lambda: x.astype(NP_T[dst])
+        names = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32",
+                 "f64": "float64", "u8": "uint8"}
 
         def tb(torch):
             tt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
                   "i32": torch.int32, "f64": torch.float64, "u8": torch.uint8}[dst]
             t = torch.from_numpy(x)
             return lambda: t.to(tt)
+
+        def bf16_ref():  # NumPy has no bfloat16: PyTorch's (round to nearest even, as TF)
+            return torch_mod().from_numpy(x).to(torch_mod().bfloat16).view(
+                torch_mod().int16).numpy()
+        with_txpy(d, lambda tx: lambda: tx.cast(x, names[dst]),
+                  bf16_ref if dst == "bf16" else None)
         return with_torch(d, tb)
     return build
 
@@ -106,6 +151,7 @@ def cast_builder(src, dst):
 def saturate_builder(div):
     x = floats(N64M // div, -100.0, 400.0)
     d = {"numpy": lambda: np.clip(x, 0, 255).astype(np.uint8)}
+    with_txpy(d, lambda tx: lambda: tx.saturate_cast(x, "uint8"))
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -116,6 +162,7 @@ def saturate_builder(div):
 def bitcast_builder(div):
     x = floats(N64M // div)
     d = {"numpy": lambda: x.view(np.int32)}
+    with_txpy(d, lambda tx: lambda: tx.bitcast(x, "int32"))
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -130,6 +177,7 @@ def decode_one_builder(dt, little):
         npt = np.dtype(dt).newbyteorder("<" if little else ">")
         d = {"numpy": (lambda: np.frombuffer(b, npt).copy()) if little
              else (lambda: np.frombuffer(b, npt).astype(np.dtype(dt)))}
+        with_txpy(d, lambda tx: lambda: tx.decode_raw(b, dt, little_endian=little))
 
         def tb(torch):
             tt = {"int16": torch.int16, "float32": torch.float32}[dt]
@@ -147,6 +195,11 @@ def decode_records_builder(div):
     buf = RNG.integers(0, 1 << 62, n * 8, dtype=np.int64).tobytes()
     recs = [buf[i * 64:(i + 1) * 64] for i in range(n)]  # a string tensor's elements
     d = {"numpy": lambda: np.frombuffer(b"".join(recs), "<f4").reshape(n, 16)}
+    # tensorx takes the records as a string tensor: an object array of the same bytes objects,
+    # made once (each record is used in place, not copied)
+    rec_arr = np.empty(n, dtype=object)
+    rec_arr[:] = recs
+    with_txpy(d, lambda tx: lambda: tx.decode_raw(rec_arr, "float32"))
 
     def tb(torch):
         return lambda: torch.frombuffer(b"".join(recs), dtype=torch.float32).reshape(n, 16)
@@ -165,6 +218,7 @@ def transpose_builder(case):
             shape, perm = (max(32 // div, 1), 224, 224, 3), (0, 3, 1, 2)
         x = rand_f32(shape)
         d = {"numpy": lambda: np.ascontiguousarray(x.transpose(perm))}
+        with_txpy(d, lambda tx: lambda: tx.transpose(x, list(perm)))
 
         def tb(torch):
             t = torch.from_numpy(x)
@@ -178,6 +232,7 @@ def concat_builder(axis):
         s = side4096(div)
         a, b = rand_f32((s, s)), rand_f32((s, s))
         d = {"numpy": lambda: np.concatenate((a, b), axis)}
+        with_txpy(d, lambda tx: lambda: tx.concat([a, b], axis))
 
         def tb(torch):
             ta, tb_ = torch.from_numpy(a), torch.from_numpy(b)
@@ -190,6 +245,7 @@ def reverse_builder(div):
     s = side8192(div)
     x = rand_f32((s, s))
     d = {"numpy": lambda: np.flip(x, 1).copy()}
+    with_txpy(d, lambda tx: lambda: tx.reverse(x, axis=[1]))
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -203,6 +259,7 @@ def pad_builder(mode):
         x = rand_f32((s, s))
         d = {"numpy": (lambda: np.pad(x, 16)) if mode == "constant"
              else (lambda: np.pad(x, 16, mode="reflect"))}
+        with_txpy(d, lambda tx: lambda: tx.pad(x, [[16, 16], [16, 16]], mode=mode.upper()))
 
         def tb(torch):
             import torch.nn.functional as F  # noqa: PLC0415
@@ -218,6 +275,7 @@ def tile_builder(div):
     s = 512 if div >= 4 else 1024
     x = rand_f32((s, s))
     d = {"numpy": lambda: np.tile(x, (4, 4))}
+    with_txpy(d, lambda tx: lambda: tx.tile(x, [4, 4]))
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -229,6 +287,8 @@ def strided_builder(div):
     s = side8192(div)
     x = rand_f32((s, s))
     d = {"numpy": lambda: x[::2, ::-1].copy()}
+    with_txpy(d, lambda tx: lambda: tx.strided_slice(x, [0, 0], [0, 0], [2, -1], begin_mask=3,
+                                                     end_mask=3))
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -241,6 +301,7 @@ def gather_rows_builder(div):
     x = rand_f32((rows, 64))
     idx = RNG.integers(0, rows, rows, dtype=np.int32)
     d = {"numpy": lambda: np.take(x, idx, axis=0)}
+    with_txpy(d, lambda tx: lambda: tx.gather(x, idx, axis=0))
 
     def tb(torch):
         t, i = torch.from_numpy(x), torch.from_numpy(idx.astype(np.int64))
@@ -253,6 +314,7 @@ def gather_axis1_builder(div):
     x = rand_f32((s, s))
     idx = RNG.integers(0, s, s, dtype=np.int32)
     d = {"numpy": lambda: np.take(x, idx, axis=1)}
+    with_txpy(d, lambda tx: lambda: tx.gather(x, idx, axis=1))
 
     def tb(torch):
         t, i = torch.from_numpy(x), torch.from_numpy(idx.astype(np.int64))
@@ -266,6 +328,8 @@ def gather_nd_builder(div):
     i0 = RNG.integers(0, 1024, n, dtype=np.int32)
     i1 = RNG.integers(0, 1024, n, dtype=np.int32)
     d = {"numpy": lambda: x[i0, i1]}
+    i01 = np.stack([i0, i1], 1)  # gather_nd's [n, 2] indices, made once
+    with_txpy(d, lambda tx: lambda: tx.gather_nd(x, i01))
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -284,6 +348,7 @@ def one_hot_builder(div):
         out[rows, idx] = 1.0
         return out
     d = {"numpy": np_one_hot}
+    with_txpy(d, lambda tx: lambda: tx.one_hot(idx, 1000))
 
     def tb(torch):
         i = torch.from_numpy(idx.astype(np.int64))[:, None]
@@ -296,6 +361,12 @@ def unique_builder(div):
     vals = RNG.integers(0, 1 << 31, 1000, dtype=np.int64).astype(np.int32)
     x = vals[RNG.integers(0, 1000, n)]
     d = {"numpy": lambda: np.unique(x, return_inverse=True, return_counts=True)}
+
+    def first_order():  # TF's order (first occurrence), as pandas.factorize gives it
+        import pandas as pd  # noqa: PLC0415
+        codes, uniq = pd.factorize(x)
+        return uniq, codes.astype(np.int32), np.bincount(codes).astype(np.int32)
+    with_txpy(d, lambda tx: lambda: tuple(tx.unique_with_counts(x)), first_order)
     try:
         import pandas as pd  # noqa: PLC0415
 
@@ -325,6 +396,8 @@ def s2d_builder(inverse):
                 return (x.reshape(n, 128, 2, 128, 2, 64).transpose(0, 1, 3, 2, 4, 5)
                         .reshape(n, 128, 128, 256))
         d = {"numpy": np_f}
+        with_txpy(d, lambda tx: (lambda: tx.depth_to_space(x, 2)) if inverse
+                  else (lambda: tx.space_to_depth(x, 2)))
 
         def tb(torch):
             t = torch.from_numpy(x)
@@ -407,8 +480,51 @@ def time_thunk(f, reps):
     return ts[k // 2] if k % 2 else 0.5 * (ts[k // 2 - 1] + ts[k // 2])
 
 
+def same_bits(a, b):
+    """Whether a and b (arrays, or tuples of arrays) hold the same shapes and the same bytes.
+    Element sizes must match; signedness and dtype names may differ (int16 bits of PyTorch's
+    bfloat16 against tensorx's bfloat16 storage, pandas' int64 codes against int32)."""
+    if isinstance(a, (tuple, list)):
+        return (isinstance(b, (tuple, list)) and len(a) == len(b)
+                and all(same_bits(x, y) for x, y in zip(a, b)))
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return False
+    if a.dtype.itemsize != b.dtype.itemsize:
+        if a.dtype.kind in "iu" and b.dtype.kind in "iu":
+            return bool(np.array_equal(a.astype(np.int64), b.astype(np.int64)))
+        return False
+    u = f"u{a.dtype.itemsize}" if a.dtype.itemsize in (1, 2, 4, 8) else None
+    if u is None:
+        return a.tobytes() == b.tobytes()
+    return bool(np.array_equal(np.ascontiguousarray(a).view(u), np.ascontiguousarray(b).view(u)))
+
+
+def check_txpy(name, thunks):
+    """Runs the txpy thunk and its reference once; False (with a message) when they differ."""
+    ref = thunks.get("txpy_ref")
+    try:
+        got = thunks["txpy"]()
+    except Exception as e:  # noqa: BLE001
+        print(f"peers: txpy failed on {name}: {e}", file=sys.stderr)
+        return False
+    if ref is None:
+        return True
+    try:
+        want = ref()
+    except Exception as e:  # noqa: BLE001  (a reference peer missing: timed, unchecked)
+        print(f"peers: txpy on {name} unchecked (no reference: {e})", file=sys.stderr)
+        return True
+    if not same_bits(got, want):
+        print(f"peers: txpy's result on {name} differs from the reference; left out",
+              file=sys.stderr)
+        return False
+    return True
+
+
 def run_python_peers(names, div, reps, peers):
-    """{workload: {peer: seconds}} for the in-process peers."""
+    """{workload: {peer: seconds}} for the in-process peers (txpy included: the tensorx package,
+    checked against the reference once before it is timed)."""
     out = {}
     torch = None
     if "torch1" in peers or "torch2" in peers:
@@ -421,8 +537,10 @@ def run_python_peers(names, div, reps, peers):
             continue
         thunks = build(div)
         res = {}
-        for peer in ("numpy", "pandas", "torch1", "torch2"):
+        for peer in ("numpy", "pandas", "torch1", "torch2", "txpy"):
             if peer not in peers or peer not in thunks:
+                continue
+            if peer == "txpy" and not check_txpy(name, thunks):
                 continue
             if peer.startswith("torch"):
                 if torch is None:
@@ -464,13 +582,15 @@ def run_external(cmd, div, names, extra=()):
 # ---- output -------------------------------------------------------------------------------------
 
 PEER_ORDER = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack"]
+# txpy is tensorx itself called through the Python package: its own column (and txpy/numpy), not a
+# peer, so it never enters "peers" or the best-peer ratio.
 
 
 def fmt_ms(s):
     return "-" if s is None else f"{s * 1e3:.2f}"
 
 
-def merge_and_print(tx_lines, peers, as_json):
+def merge_and_print(tx_lines, peers, as_json, overhead=None):
     rows, probe = [], None
     for o in tx_lines:
         if "probe" in o:
@@ -480,6 +600,11 @@ def merge_and_print(tx_lines, peers, as_json):
         o["peers"] = {k: peers.get(w, {})[k] for k in PEER_ORDER if k in peers.get(w, {})}
         best = min(o["peers"].values()) if o["peers"] else None
         o["ratio_best_peer"] = (o["tensorx_s"] / best) if best else None
+        py = peers.get(w, {}).get("txpy")
+        if py is not None:
+            o["txpy_s"] = py
+            npy = o["peers"].get("numpy")
+            o["ratio_txpy_numpy"] = py / npy if npy else None
         rows.append(o)
     if as_json:
         for o in rows:
@@ -489,6 +614,8 @@ def merge_and_print(tx_lines, peers, as_json):
             print(json.dumps({k: o[k] for k in keys + extra}))
         if probe:
             print(json.dumps(probe))
+        if overhead:
+            print(json.dumps(overhead))
         return rows
     m1 = sorted(r["memcpy_gbps"] for r in rows) or [float("nan")]
     m2 = sorted(r.get("memcpy2_gbps", float("nan")) for r in rows) or [float("nan")]
@@ -503,14 +630,24 @@ def merge_and_print(tx_lines, peers, as_json):
               f"tensorx fresh {probe['fresh_tensorx_gbps']:.1f}, tensorx reused "
               f"{probe['reused_tensorx_gbps']:.1f}")
     cols = [p for p in PEER_ORDER if any(p in r["peers"] for r in rows)]
-    head = f"{'workload':34s} {'tensorx':>9s} {'into':>8s} " + " ".join(f"{c:>8s}" for c in cols)
+    has_py = any("txpy_s" in r for r in rows)
+    head = f"{'workload':34s} {'tensorx':>9s} {'into':>8s} "
+    if has_py:
+        head += f"{'txpy':>8s} {'py/np':>6s} "
+    head += " ".join(f"{c:>8s}" for c in cols)
     head += f" {'tx/best':>8s} {'MB':>8s} {'GB/s':>6s} {'memcpy':>6s} {'x memcpy':>8s}"
     print(head)
-    print("(times in ms, medians; tx/best < 1 means tensorx is faster than every peer)")
-    ratios = []
+    print("(times in ms, medians; tx/best < 1 means tensorx is faster than every peer; txpy is "
+          "tensorx from Python, not a peer; py/np = txpy/numpy)")
+    ratios, py_ratios = [], []
     for r in rows:
         line = f"{r['workload']:34s} {fmt_ms(r['tensorx_s']):>9s} "
         line += f"{fmt_ms(r.get('tensorx_into_s')):>8s} "
+        if has_py:
+            rp = r.get("ratio_txpy_numpy")
+            if rp and r["bytes"]:
+                py_ratios.append(rp)
+            line += f"{fmt_ms(r.get('txpy_s')):>8s} {('%.2f' % rp) if rp else '-':>6s} "
         line += " ".join(f"{fmt_ms(r['peers'].get(c)):>8s}" for c in cols)
         rb = r["ratio_best_peer"]
         if rb and r["bytes"]:
@@ -525,7 +662,95 @@ def merge_and_print(tx_lines, peers, as_json):
         wins = sum(1 for x in ratios if x < 1)
         print(f"geometric mean tensorx/best-peer: {gm:.2f} over {len(ratios)} workloads; "
               f"tensorx faster on {wins}")
+    if py_ratios:
+        gm = math.exp(sum(math.log(x) for x in py_ratios) / len(py_ratios))
+        wins = sum(1 for x in py_ratios if x < 1)
+        print(f"geometric mean txpy/numpy: {gm:.2f} over {len(py_ratios)} workloads; "
+              f"tensorx from Python faster than NumPy on {wins}")
+    if overhead:
+        print_overhead(overhead)
     return rows
+
+
+# ---- per-call overhead ---------------------------------------------------------------------------
+
+GOAL = 2.0  # tensorx's per-call overhead from Python: within 2x of NumPy's own
+
+
+def per_call_us(f, calls, rounds):
+    """Best of `rounds` rounds of `calls` calls of f, in microseconds per call."""
+    best = None
+    for _ in range(rounds):
+        t0 = time.perf_counter_ns()
+        for _ in range(calls):
+            f()
+        t = time.perf_counter_ns() - t0
+        best = t if best is None or t < best else best
+    return best / calls / 1e3
+
+
+def measure_overhead(peers, calls=100_000, rounds=5):
+    """{"overhead": {row: {side: us}}, ...}: the per-call cost of a view op and of a 16-element
+    float32 -> float16 cast, for tensorx from Python, NumPy and PyTorch (one thread)."""
+    x = np.arange(16, dtype=np.float32)
+    rows = {"reshape_16": {"numpy": lambda: x.reshape(4, 4),
+                           "numpy_fn": lambda: np.reshape(x, [4, 4])},
+            "cast_16_f32_f16": {"numpy": lambda: x.astype(np.float16)}}
+    tx = tx_mod() if "txpy" in peers else None
+    if tx is not None:
+        want = x.astype(np.float16)
+        got = tx.cast(x, "float16")
+        if not same_bits(got, want) or not same_bits(tx.reshape(x, [4, 4]), x.reshape(4, 4)):
+            print("peers: txpy's 16-element results differ from NumPy's", file=sys.stderr)
+        else:
+            rows["reshape_16"]["txpy"] = lambda: tx.reshape(x, [4, 4])
+            rows["cast_16_f32_f16"]["txpy"] = lambda: tx.cast(x, "float16")
+    if "torch1" in peers or "torch2" in peers:
+        try:
+            torch = torch_mod()
+            torch.set_num_threads(1)
+            t = torch.from_numpy(x)
+            rows["reshape_16"]["torch"] = lambda: t.reshape(4, 4)
+            rows["cast_16_f32_f16"]["torch"] = lambda: t.to(torch.float16)
+        except Exception:  # noqa: BLE001
+            pass
+    out = {}
+    for row, sides in rows.items():
+        out[row] = {side: per_call_us(f, calls, rounds) for side, f in sides.items()}
+    return {"overhead": out, "unit": "us_per_call", "calls": calls, "rounds": rounds,
+            "goal_txpy_over_numpy": GOAL}
+
+
+OVERHEAD_CALLS = {
+    "reshape_16": ("tx.reshape(x, [4, 4])", "x.reshape(4, 4)", "np.reshape(x, [4, 4])",
+                   "t.reshape(4, 4)"),
+    "cast_16_f32_f16": ('tx.cast(x, "float16")', "x.astype(np.float16)", None,
+                        "t.to(torch.float16)"),
+}
+
+
+def print_overhead(o):
+    print(f"per-call overhead (x: 16 float32; best of {o['rounds']} x {o['calls']:,} calls; "
+          f"us per call; goal: txpy within {o['goal_txpy_over_numpy']:g}x of NumPy's own)")
+    print(f"{'row':16s} {'side':8s} {'us':>6s} {'x numpy':>8s}  call")
+    for row, sides in o["overhead"].items():
+        calls = OVERHEAD_CALLS[row]
+        np_us = sides.get("numpy")
+        for side, k in (("txpy", 0), ("numpy", 1), ("numpy_fn", 2), ("torch", 3)):
+            if side not in sides:
+                continue
+            r = sides[side] / np_us if np_us else None
+            print(f"{row:16s} {side:8s} {sides[side]:6.3f} {('%.2f' % r) if r else '-':>8s}"
+                  f"  {calls[k]}")
+        if "txpy" in sides and np_us:
+            r = sides["txpy"] / np_us
+            met = "met" if r <= o["goal_txpy_over_numpy"] else "not met"
+            line = f"{row:16s} goal {met}: txpy {r:.2f}x numpy's {calls[1]}"
+            if "numpy_fn" in sides:
+                r2 = sides["txpy"] / sides["numpy_fn"]
+                met2 = "met" if r2 <= o["goal_txpy_over_numpy"] else "not met"
+                line += f"; {met2} against {calls[2]} ({r2:.2f}x)"
+            print(line)
 
 
 def lines_of(cmd):
@@ -589,7 +814,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--filter")
-    ap.add_argument("--peers", default="numpy,pandas,torch1,torch2,ort,xnnpack")
+    ap.add_argument("--peers", default="numpy,pandas,torch1,torch2,ort,xnnpack,txpy")
+    ap.add_argument("--no-overhead", action="store_true",
+                    help="leave out the per-call overhead rows")
     ap.add_argument("--tensorx", help="tensorx_bench --json output to merge")
     ap.add_argument("--tx-bench", help="tensorx_bench to run workload by workload, interleaved "
                     "with the peers (the fairest comparison on a busy machine)")
@@ -602,10 +829,16 @@ def main():
     div = 8 if a.quick else 1
     reps = a.reps or (3 if a.quick else 5)
     peers = set(a.peers.split(","))
+    global WANT_TXPY
+    WANT_TXPY = "txpy" in peers
     names = [n for n, _ in WORKLOADS if not a.filter or a.filter in n]
+    overhead = None
     if a.tx_bench:
         tx_lines, res = interleaved(a, div, reps, peers)
-        merge_and_print(tx_lines, res, a.json)
+        if not a.no_overhead:
+            print("peers: per-call overhead", file=sys.stderr)
+            overhead = measure_overhead(peers, rounds=3 if a.quick else 5)
+        merge_and_print(tx_lines, res, a.json, overhead)
         return
     tx_lines = []
     if a.tensorx:
@@ -618,12 +851,16 @@ def main():
         if peer in peers and cmd:
             for w, d in run_external(cmd.split(), div, set(names)).items():
                 res.setdefault(w, {}).update(d)
+    if not a.no_overhead:
+        overhead = measure_overhead(peers, rounds=3 if a.quick else 5)
     if a.tensorx:
-        merge_and_print(tx_lines, res, a.json)
+        merge_and_print(tx_lines, res, a.json, overhead)
     else:
         for w in names:
             for p, s in res.get(w, {}).items():
                 print(json.dumps({"workload": w, "peer": p, "s": s}))
+        if overhead:
+            print(json.dumps(overhead))
 
 
 if __name__ == "__main__":

@@ -5,9 +5,14 @@
 # (NumPy, pandas, PyTorch at 1 and 2 threads, ONNX Runtime, XNNPACK), tensorx/best-peer, bytes
 # moved, GB/s and the ratio to this machine's memcpy measured in the same run.  Installs the peers
 # when they are missing (Debian packages; onnxruntime-node from npm into bench/node_modules).
+# The txpy column is tensorx itself through the Python package, installed into the venv
+# $build/pyvenv (made with --system-site-packages, so it sees Debian's numpy/torch/pandas) and
+# reinstalled only when python/, src/, include/, tools/ or the CMake files changed since the last
+# install; bench/peers.py runs with that venv's python.  After the table: the per-call overhead of
+# a view op and of a 16-element cast for txpy, NumPy and PyTorch.
 #
 # Usage: scripts/bench.sh [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install]
-#                         [--peers numpy,pandas,torch1,torch2,ort,xnnpack]
+#                         [--peers numpy,pandas,torch1,torch2,ort,xnnpack,txpy]
 #        scripts/bench.sh --files [--quick] [--filter SUBSTR] [--json] [--no-install]
 #   --files   the file workloads instead (bench/files.py): .npy files of 1 GiB in the page cache
 #             through load + op + save, for the tensorx CLI, the C API, NumPy, PyTorch and cp,
@@ -36,7 +41,7 @@ say() { echo "bench.sh: $*" >&2; }
 
 if [ "$install" = 1 ]; then
   pkgs=(build-essential cmake pkg-config python3 python3-numpy python3-torch python3-pandas
-        libxnnpack-dev libpthreadpool-dev)
+        libxnnpack-dev libpthreadpool-dev python3-dev python3-setuptools python3-pip python3-venv)
   command -v node > /dev/null || pkgs+=(nodejs)
   command -v npm > /dev/null || pkgs+=(npm)
   missing=()
@@ -77,10 +82,45 @@ if command -v node > /dev/null && [ -d "$root/bench/node_modules/onnxruntime-nod
   ort_cmd="node $root/bench/ort_peer.js"
 fi
 
-say "running tensorx and the peers, workload by workload"
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
-args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${filter[@]}" "${json[@]}" "${peers[@]}"
-      "${threads[@]}")
+# The txpy column: the tensorx package in $pyvenv, (re)installed when its sources changed.
+# pip builds in python/build (in-tree), so the library's CMake build there is incremental.
+peer_list=${peers[1]:-numpy,pandas,torch1,torch2,ort,xnnpack,txpy}
+if [[ ",$peer_list," == *,txpy,* ]]; then
+  pyvenv=${TX_BENCH_PYVENV:-$build/pyvenv}
+  stamp=$pyvenv/.tensorx-installed
+  log=$build/pyinstall.log
+  fresh=0
+  if [ -x "$pyvenv/bin/python" ] && [ -f "$stamp" ]; then
+    changed=$(find "$root/python" "$root/src" "$root/include" "$root/tools" "$root/cmake" \
+                "$root/CMakeLists.txt" -newer "$stamp" -type f \
+                -not -path "$root/python/build/*" -not -path "*.egg-info/*" \
+                -not -path "*/__pycache__/*" -not -path "$root/python/tests/*" \
+                -print -quit 2>/dev/null)
+    [ -z "$changed" ] && fresh=1
+  fi
+  ok=1
+  if [ "$fresh" = 0 ]; then
+    say "installing the tensorx package into $pyvenv (log: $log)"
+    : > "$log"
+    mkdir -p "$pyvenv" && touch "$stamp.new" # sources changed from now on: newer than the stamp
+    { [ -x "$pyvenv/bin/python" ] || "$py" -m venv --system-site-packages "$pyvenv"; } \
+      >> "$log" 2>&1 &&
+      (cd "$root" && TENSORX_JOBS=2 "$pyvenv/bin/python" -m pip install --no-build-isolation \
+         --no-index ./python) >> "$log" 2>&1 &&
+      mv "$stamp.new" "$stamp" || ok=0
+  fi
+  if [ "$ok" = 1 ] && (cd / && "$pyvenv/bin/python" -c "import tensorx") >> "$log" 2>&1; then
+    py=$pyvenv/bin/python
+  else
+    say "the tensorx package could not be built or imported (see $log); txpy is left out"
+    peer_list=$(echo ",$peer_list," | sed 's/,txpy,/,/; s/^,//; s/,$//')
+  fi
+fi
+
+say "running tensorx and the peers, workload by workload"
+args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${filter[@]}" "${json[@]}"
+      --peers "$peer_list" "${threads[@]}")
 [ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")
 [ -n "$xnn_cmd" ] && args+=(--xnn-cmd "$xnn_cmd")
 "$py" "$root/bench/peers.py" "${args[@]}"

@@ -83,7 +83,9 @@ for _code, _name in _DTYPE_NAMES.items():
         _IN[np.dtype([(_name, _STORAGE[_name])])] = _code
         if _ml is not None and hasattr(_ml, _name):
             _IN[np.dtype(getattr(_ml, _name))] = _code
-_C._register(_ABSENT, _ERRORS, _OUT, _IN)
+
+
+_DTYPE_CACHE = {}  # NumPy dtypes and types already named: np.dtype() of a type costs ~1 us
 
 
 def dtype_name(dtype):
@@ -92,6 +94,18 @@ def dtype_name(dtype):
     ``name`` (tf.DType).  Raises TypeError for something that is none of these."""
     if isinstance(dtype, str):
         return dtype
+    cacheable = isinstance(dtype, (np.dtype, type))
+    if cacheable:
+        name = _DTYPE_CACHE.get(dtype)
+        if name is not None:
+            return name
+    name = _dtype_name(dtype)
+    if cacheable and len(_DTYPE_CACHE) < 256:
+        _DTYPE_CACHE[dtype] = name
+    return name
+
+
+def _dtype_name(dtype):
     if isinstance(dtype, bytes):
         return dtype.decode()
     if dtype is str or dtype is bytes or dtype is object:
@@ -306,22 +320,22 @@ def _default_value(kind, text):
     return text  # string, dtype (tensors have no table defaults)
 
 
-_CONVERT = {"tensor": "_tensor({v}, {empty!r})", "tensor_list": "_tensor_list({v})",
-            "int": "{v}", "bool": "{v}", "string": "_attr_text({v})",
-            "dtype": "dtype_name({v})", "int_list": "_int_list({v})"}
+# The values go to _C.run as given: the extension takes the common forms itself (an ndarray or a
+# flat list of ints for a tensor, a str for a string or a dtype, a list or tuple for an int list,
+# None for an optional parameter) and calls the converters registered below for the rest.
+_C._register(_ABSENT, _ERRORS, _OUT, _IN,
+             (_tensor, _tensor_list, _attr_text, dtype_name, _int_list))
 OPS = {}
 _PLANNERS = {}
 
 
 def _make(index, name, summary, params):
     names = [p[0] + "_" if keyword.iskeyword(p[0]) else p[0] for p in params]
-    env = {"_tensor": _tensor, "_tensor_list": _tensor_list, "_attr_text": _attr_text,
-           "dtype_name": dtype_name, "_int_list": _int_list, "_run": _C.run,
-           "_finish": _finish, "_plan_info": _plan_info, "_A": _ABSENT}
+    env = {"_run": _C.run, "_finish": _finish, "_plan_info": _plan_info, "_A": _ABSENT}
     sig, conv, seen_default = [], [], False
     doc = [summary, "", "Parameters (tensorx's op table; TensorFlow's names):"]
     for k, ((pname, kind, text, help_, empty), arg) in enumerate(zip(params, names)):
-        expr = _CONVERT[kind].format(v=arg, empty=empty)
+        expr = arg
         if text is None:
             if seen_default and "*" not in sig:  # required after defaults: keyword-only
                 sig.append("*")
@@ -333,14 +347,17 @@ def _make(index, name, summary, params):
             sig.append(f"{arg}=_D{k}")
             if text:  # a real default: the table's own text applies when it is not overridden
                 conv.append(f"(_A if {arg} is _D{k} else {expr})")
-            else:
-                conv.append(f"(None if {arg} is None else {expr})")
+            else:  # None: absent (the extension's rule for a parameter that may be absent)
+                conv.append(expr)
         shown = "required" if text is None else "optional" if text == "" else f"default {text}"
         doc.append(f"  {arg} ({kind}, {shown}): {help_}")
     values = "(" + "".join(c + ", " for c in conv) + ")"
-    src = (f"def {name}({', '.join(sig)}):\n    return _finish({name!r}, _run({index}, {values}))\n"
+    # One output: the extension returns it itself (mode 2), so the call needs no _finish.
+    call = (f"_run({index}, {values}, 2)" if name not in _TUPLES and name not in _LISTS
+            else f"_finish({name!r}, _run({index}, {values}))")
+    src = (f"def {name}({', '.join(sig)}):\n    return {call}\n"
            f"def plan_{name}({', '.join(sig)}):\n"
-           f"    return _plan_info(_run({index}, {values}, True))\n")
+           f"    return _plan_info(_run({index}, {values}, 1))\n")
     exec(compile(src, f"<tensorx.{name}>", "exec"), env)  # names from tensorx's own op table
     fn = env[name]
     fn.__doc__ = "\n".join(doc)

@@ -60,6 +60,23 @@ static const char *const kind_names[] = {"tensor", "tensor_list", "int", "bool",
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
+/* The name of an argument in error messages ("reshape: shape", "concat: values[2]"), formatted
+ * only when a message needs it: formatting it on every call was a tenth of a small op's time. */
+typedef struct what_t {
+    const char *op, *param; /* param NULL: op alone */
+    Py_ssize_t item;        /* >= 0: an element of a tensor list */
+    char buf[200];
+} what_t;
+
+static const char *W(what_t *w) {
+    if (!w->buf[0]) {
+        if (!w->param) snprintf(w->buf, sizeof w->buf, "%s", w->op);
+        else if (w->item < 0) snprintf(w->buf, sizeof w->buf, "%s: %s", w->op, w->param);
+        else snprintf(w->buf, sizeof w->buf, "%s: %s[%zd]", w->op, w->param, w->item);
+    }
+    return w->buf;
+}
+
 static PyObject *raise_status(tx_status st, const char *msg) {
     PyObject *cls = NULL;
     if ((int)st >= 0 && (int)st < (int)(sizeof err_by_status / sizeof *err_by_status))
@@ -121,7 +138,7 @@ static tx_dtype numeric_dtype(PyArray_Descr *d) {
  *    later cannot free bytes a tensor still uses.  The byte range given to the library spans the
  *    elements' buffers; it is only used to check the records (no op reads between strings: the
  *    one view of string bytes, string_tensor_unpack's symbols, requires them back to back). */
-static int strings_from_array(const char *what, PyArrayObject *arr, tx_tensor **out) {
+static int strings_from_array(what_t *what, PyArrayObject *arr, tx_tensor **out) {
     int type = PyArray_TYPE(arr);
     PyArrayObject *c = (PyArrayObject *)PyArray_FromAny((PyObject *)arr, NULL, 0, 0,
                                                         NPY_ARRAY_CARRAY_RO, NULL);
@@ -170,7 +187,7 @@ static int strings_from_array(const char *what, PyArrayObject *arr, tx_tensor **
                 PyErr_Format(PyExc_TypeError,
                              "%s: a string tensor's elements must be bytes or str; "
                              "element %zd is %.80s",
-                             what, (Py_ssize_t)i, e ? Py_TYPE(e)->tp_name : "NULL");
+                             W(what), (Py_ssize_t)i, e ? Py_TYPE(e)->tp_name : "NULL");
                 goto done;
             }
             PyTuple_SET_ITEM(keep, i, Py_NewRef(e));
@@ -204,11 +221,11 @@ done:
 
 /* A tensor over ndarray obj (no copy when its layout allows, else over one copy).  *readonly is
  * set when the tensor's memory is a read-only array's. */
-static int tensor_from_array(const char *what, PyObject *obj, tx_tensor **out, bool *readonly) {
+static int tensor_from_array(what_t *what, PyObject *obj, tx_tensor **out, bool *readonly) {
     *out = NULL;
     *readonly = false;
     if (!PyArray_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a tensor (ndarray), got %.80s", what,
+        PyErr_Format(PyExc_TypeError, "%s: expected a tensor (ndarray), got %.80s", W(what),
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -227,16 +244,23 @@ static int tensor_from_array(const char *what, PyObject *obj, tx_tensor **out, b
     if (PyErr_Occurred()) return -1;
     if (dt == TX_INVALID_DTYPE) {
         PyObject *r = PyObject_Repr((PyObject *)d);
-        PyErr_Format(PyExc_TypeError, "%s: tensorx has no dtype for NumPy's %U", what, r);
+        PyErr_Format(PyExc_TypeError, "%s: tensorx has no dtype for NumPy's %U", W(what), r);
         Py_XDECREF(r);
         return -1;
     }
-    PyArray_Descr *want = d;
-    if (PyArray_ISNBO(d->byteorder)) Py_INCREF(want);
-    else if (!(want = PyArray_DescrNewByteorder(d, NPY_NATIVE))) return -1;
-    /* The same array when it is C-contiguous, aligned and native already; else one copy. */
-    PyArrayObject *c = (PyArrayObject *)PyArray_FromAny(obj, want, 0, 0, NPY_ARRAY_CARRAY_RO, NULL);
-    if (!c) return -1;
+    /* The same array when it is C-contiguous, aligned and native already (checked here: going
+     * through PyArray_FromAny for it cost a tenth of a small op's call); else one copy. */
+    PyArrayObject *c;
+    if (PyArray_ISNBO(d->byteorder) && PyArray_IS_C_CONTIGUOUS(arr) && PyArray_ISALIGNED(arr)) {
+        c = arr;
+        Py_INCREF(c);
+    } else {
+        PyArray_Descr *want = d;
+        if (PyArray_ISNBO(d->byteorder)) Py_INCREF(want);
+        else if (!(want = PyArray_DescrNewByteorder(d, NPY_NATIVE))) return -1;
+        c = (PyArrayObject *)PyArray_FromAny(obj, want, 0, 0, NPY_ARRAY_CARRAY_RO, NULL);
+        if (!c) return -1;
+    }
     int rank = PyArray_NDIM(c);
     int64_t dims[NPY_MAXDIMS];
     for (int i = 0; i < rank; i++) dims[i] = (int64_t)PyArray_DIM(c, i);
@@ -253,7 +277,7 @@ static int tensor_from_array(const char *what, PyObject *obj, tx_tensor **out, b
     }
     if (st != TX_OK) {
         char msg[600];
-        snprintf(msg, sizeof msg, "%s: %s", what, tx_last_error());
+        snprintf(msg, sizeof msg, "%s: %s", W(what), tx_last_error());
         raise_status(st, msg);
         return -1;
     }
@@ -393,7 +417,8 @@ static PyObject *py_to_dlpack(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     if (!src) {
         bool dummy;
-        if (tensor_from_array("to_dlpack", (PyObject *)arr, &mine, &dummy) < 0) return NULL;
+        what_t w = {"to_dlpack", NULL, -1, ""};
+        if (tensor_from_array(&w, (PyObject *)arr, &mine, &dummy) < 0) return NULL;
         src = mine;
         copied = PyArray_NBYTES(arr) && tx_tensor_data_const(mine) != PyArray_DATA(arr);
         if (copied && copy == 0) {
@@ -500,16 +525,9 @@ static void note_input(inputs_info *ii, const tx_tensor *t, bool readonly) {
     else ii->ro_overflow = true;
 }
 
-static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
-                      inputs_info *ii) {
-    char what[160];
-    snprintf(what, sizeof what, "%s: %s", def->name, p->name);
-    if (v == absent) return 0;
-    if (v == Py_None) {
-        if (p->def && p->def[0] == '\0') return 0; /* PARAM_OPTIONAL: absent */
-        PyErr_Format(PyExc_TypeError, "%s must not be None", what);
-        return -1;
-    }
+/* op_value *ov of parameter p from v, a value of the parameter's kind (after the conversions). */
+static int fill_converted(what_t *what, const op_param *p, PyObject *v, op_value *ov,
+                          inputs_info *ii) {
     bool ro;
     switch (p->kind) {
     case P_TENSOR:
@@ -527,9 +545,8 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
             return -1;
         }
         for (Py_ssize_t k = 0; k < n; k++) {
-            char w2[200];
-            snprintf(w2, sizeof w2, "%s[%zd]", what, k);
-            if (tensor_from_array(w2, PySequence_Fast_GET_ITEM(seq, k), &ov->list[k], &ro) < 0) {
+            what_t w2 = {what->op, what->param, k, ""};
+            if (tensor_from_array(&w2, PySequence_Fast_GET_ITEM(seq, k), &ov->list[k], &ro) < 0) {
                 Py_DECREF(seq);
                 return -1;
             }
@@ -541,7 +558,7 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
     }
     case P_INT: {
         if (!PyIndex_Check(v)) {
-            PyErr_Format(PyExc_TypeError, "%s must be an integer, got %.80s", what,
+            PyErr_Format(PyExc_TypeError, "%s must be an integer, got %.80s", W(what),
                          Py_TYPE(v)->tp_name);
             return -1;
         }
@@ -551,7 +568,7 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
         ov->i = PyLong_AsLongLongAndOverflow(i, &overflow);
         Py_DECREF(i);
         if (overflow) {
-            PyErr_Format(PyExc_ValueError, "%s does not fit in 64 bits", what);
+            PyErr_Format(PyExc_ValueError, "%s does not fit in 64 bits", W(what));
             return -1;
         }
         if (ov->i == -1 && PyErr_Occurred()) return -1;
@@ -561,7 +578,7 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
         if (PyBool_Check(v) || PyArray_IsScalar(v, Bool)) {
             ov->b = PyObject_IsTrue(v) == 1;
         } else {
-            PyErr_Format(PyExc_TypeError, "%s must be a bool, got %.80s", what,
+            PyErr_Format(PyExc_TypeError, "%s must be a bool, got %.80s", W(what),
                          Py_TYPE(v)->tp_name);
             return -1;
         }
@@ -577,12 +594,12 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
             s = PyBytes_AS_STRING(v);
             len = PyBytes_GET_SIZE(v);
         } else {
-            PyErr_Format(PyExc_TypeError, "%s must be a %s, got %.80s", what,
+            PyErr_Format(PyExc_TypeError, "%s must be a %s, got %.80s", W(what),
                          p->kind == P_DTYPE ? "dtype" : "str", Py_TYPE(v)->tp_name);
             return -1;
         }
         if (strlen(s) != (size_t)len) {
-            PyErr_Format(PyExc_ValueError, "%s must not contain NUL characters", what);
+            PyErr_Format(PyExc_ValueError, "%s must not contain NUL characters", W(what));
             return -1;
         }
         tx_status st = op_parse_value(p, s, ov);
@@ -610,7 +627,7 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
             if (!i) {
                 if (!PyErr_Occurred())
                     PyErr_Format(PyExc_TypeError, "%s must hold integers, item %zd is %.80s",
-                                 what, k, Py_TYPE(e)->tp_name);
+                                 W(what), k, Py_TYPE(e)->tp_name);
                 Py_DECREF(seq);
                 return -1;
             }
@@ -618,7 +635,7 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
             long long x = PyLong_AsLongLongAndOverflow(i, &overflow);
             Py_DECREF(i);
             if (overflow) {
-                PyErr_Format(PyExc_ValueError, "%s: item %zd does not fit in 64 bits", what, k);
+                PyErr_Format(PyExc_ValueError, "%s: item %zd does not fit in 64 bits", W(what), k);
                 Py_DECREF(seq);
                 return -1;
             }
@@ -630,6 +647,99 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
     }
     ov->present = true;
     return 0;
+}
+
+/* Python's conversions for values that are not yet of their parameter's kind, set by _register():
+ * _tensor(v, empty_dtype), _tensor_list(v), _attr_text(v), dtype_name(v), _int_list(v).  The common
+ * cases (an ndarray, a flat list of ints for a tensor; str for a string or a dtype; a list or tuple
+ * for an int list) are taken here without calling them: each Python call cost about 0.1-0.2 us,
+ * and NumPy's conversion of a list of ints about 2.5 us. */
+static PyObject *conv_tensor, *conv_tensor_list, *conv_string, *conv_dtype, *conv_int_list;
+
+static bool plain_array(PyObject *v) {
+    return PyArray_CheckExact(v) && PyArray_TYPE((PyArrayObject *)v) != NPY_UNICODE;
+}
+
+/* A 1-D tensor of a flat list or tuple of Python ints, with TensorFlow's conversion (int32, or
+ * int64 when a value needs it), as _tensor gives.  Returns 1 (done), 0 (not such a list: the
+ * Python conversion decides, which also takes [] and values past 64 bits) or -1 (error). */
+static int int_list_tensor(PyObject *v, tx_tensor **out) {
+    if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+    if (n == 0 || n > 64) return 0;
+    PyObject **items = PySequence_Fast_ITEMS(v);
+    int64_t vals[64];
+    bool wide = false;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!PyLong_CheckExact(items[k])) return 0;
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(items[k], &overflow);
+        if (overflow) return 0;
+        if (x == -1 && PyErr_Occurred()) return -1;
+        vals[k] = (int64_t)x;
+        if (x < INT32_MIN || x > INT32_MAX) wide = true;
+    }
+    int64_t dims[1] = {(int64_t)n};
+    tx_status st = tx_tensor_new(wide ? TX_INT64 : TX_INT32, 1, dims, out);
+    if (st != TX_OK) {
+        raise_status(st, tx_last_error());
+        return -1;
+    }
+    void *data = tx_tensor_data(*out);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (wide) ((int64_t *)data)[k] = vals[k];
+        else ((int32_t *)data)[k] = (int32_t)vals[k];
+    }
+    return 1;
+}
+
+static bool plain_list_of_arrays(PyObject *v) {
+    if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) return false;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+    PyObject **items = PySequence_Fast_ITEMS(v);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!plain_array(items[k])) return false;
+    return true;
+}
+
+static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
+                      inputs_info *ii) {
+    what_t what = {def->name, p->name, -1, ""};
+    if (v == absent) return 0;
+    if (v == Py_None) {
+        if (p->def && p->def[0] == '\0') return 0; /* PARAM_OPTIONAL: absent */
+        PyErr_Format(PyExc_TypeError, "%s must not be None", W(&what));
+        return -1;
+    }
+    PyObject *conv = NULL, *c = NULL;
+    switch (p->kind) {
+    case P_TENSOR: {
+        if (plain_array(v)) break;
+        int r = int_list_tensor(v, &ov->tensor);
+        if (r < 0) return -1;
+        if (r > 0) {
+            ov->present = true;
+            return 0;
+        }
+        if (!conv_tensor) break;
+        const char *empty =
+            p->empty_dtype == TX_INVALID_DTYPE ? "float32" : tx_dtype_name(p->empty_dtype);
+        c = PyObject_CallFunction(conv_tensor, "Os", v, empty);
+        if (!c) return -1;
+        break;
+    }
+    case P_TENSOR_LIST: conv = plain_list_of_arrays(v) ? NULL : conv_tensor_list; break;
+    case P_STRING: conv = PyUnicode_Check(v) || PyBytes_Check(v) ? NULL : conv_string; break;
+    case P_DTYPE: conv = PyUnicode_Check(v) || PyBytes_Check(v) ? NULL : conv_dtype; break;
+    case P_INT_LIST:
+        conv = PyList_CheckExact(v) || PyTuple_CheckExact(v) ? NULL : conv_int_list;
+        break;
+    default: break;
+    }
+    if (conv && !(c = PyObject_CallOneArg(conv, v))) return -1;
+    int rc = fill_converted(&what, p, c ? c : v, ov, ii);
+    Py_XDECREF(c);
+    return rc;
 }
 
 /* ---- run ----------------------------------------------------------------------------------- */
@@ -666,13 +776,30 @@ static PyObject *plan_result(const tx_plan *plan) {
     return list;
 }
 
-/* run(index, values, plan): values holds one entry per parameter of the op, in table order. */
-static PyObject *py_run(PyObject *self, PyObject *args) {
+/* Empties the op table's message (op_error() prefers it to tx_last_error()) when a failure left
+ * one, without formatting anything when none is there: op_fail's vsnprintf on every call was a
+ * tenth of a small op's time.  op_error() returns tx_last_error() exactly when it is empty. */
+static void clear_op_message(void) {
+    if (op_error() != tx_last_error()) op_fail(TX_OK, "%s", "");
+}
+
+/* run(index, values, mode): values holds one entry per parameter of the op, in table order;
+ * mode 0 (or absent): a tuple of the outputs; 1: the plan; 2: the one output itself (an
+ * InternalError when the op gave another number).  METH_FASTCALL: no argument tuple to parse. */
+static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    PyObject *idx, *values;
-    int plan_mode = 0;
-    if (!PyArg_ParseTuple(args, "OO!|p", &idx, &PyTuple_Type, &values, &plan_mode)) return NULL;
-    const op_def *def = op_by_index(idx);
+    if (nargs < 2 || nargs > 3 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "run(op_index, values: tuple, mode=0)");
+        return NULL;
+    }
+    PyObject *values = args[1];
+    long mode = 0;
+    if (nargs == 3) {
+        mode = PyLong_AsLong(args[2]);
+        if (mode == -1 && PyErr_Occurred()) return NULL;
+    }
+    int plan_mode = mode == 1;
+    const op_def *def = op_by_index(args[0]);
     if (!def) return NULL;
     size_t np = 0;
     while (np < OP_MAX_PARAMS && def->params[np].name) np++;
@@ -692,7 +819,7 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
         if (fill_value(def, &def->params[i], PyTuple_GET_ITEM(values, (Py_ssize_t)i), &a.v[i],
                        &ii) < 0)
             goto done;
-    op_fail(TX_OK, "%s", "");
+    clear_op_message();
     tx_status st = op_args_finish(&a);
     if (st != TX_OK) {
         raise_status(st, op_error());
@@ -714,10 +841,13 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
         /* The op runs without the GIL: it touches only tensorx tensors, whose memory the arrays
          * hold (the arrays live: `values` holds them, and each wrapped tensor holds its own). */
         Py_BEGIN_ALLOW_THREADS
-        op_fail(TX_OK, "%s", "");
+        clear_op_message();
         tx_clear_error();
         st = def->run(&a, &o);
-        if (st != TX_OK) snprintf(msg, sizeof msg, "%s", op_error());
+        if (st != TX_OK) {
+            snprintf(msg, sizeof msg, "%s", op_error());
+            clear_op_message();
+        }
         Py_END_ALLOW_THREADS
         if (st != TX_OK || !plan_mode || plan.count <= cap) break;
         cap = plan.count;
@@ -731,8 +861,13 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
         result = plan_result(&plan);
         goto done;
     }
-    result = PyTuple_New((Py_ssize_t)o.n);
-    if (!result) goto done;
+    if (mode == 2 && o.n != 1) {
+        PyErr_Format(err_by_status[TX_INTERNAL] ? err_by_status[TX_INTERNAL] : PyExc_RuntimeError,
+                     "%s: %zu outputs where one was expected", def->name, o.n);
+        goto done;
+    }
+    result = mode == 2 ? NULL : PyTuple_New((Py_ssize_t)o.n);
+    if (mode != 2 && !result) goto done;
     for (size_t i = 0; i < o.n; i++) {
         tx_tensor *t = o.t[i];
         o.t[i] = NULL;
@@ -743,12 +878,15 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
             Py_CLEAR(result);
             goto done;
         }
-        PyTuple_SET_ITEM(result, (Py_ssize_t)i, arr);
+        if (mode == 2) result = arr;
+        else PyTuple_SET_ITEM(result, (Py_ssize_t)i, arr);
     }
 done:
     PyMem_Free(info);
     op_outputs_clear(&o);
-    op_args_clear(&a); /* may drop array references (release_array): the GIL is held */
+    /* may drop array references (release_array): the GIL is held.  Only the op's own parameters
+     * were filled (fill_value, op_args_finish), so only they are cleared. */
+    for (size_t i = 0; i < np; i++) op_value_clear(&a.v[i]);
     return result;
 }
 
@@ -794,10 +932,19 @@ fail:
 
 static PyObject *py_register(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *sentinel, *errors, *outs, *ins;
-    if (!PyArg_ParseTuple(args, "OO!O!O!", &sentinel, &PyDict_Type, &errors, &PyList_Type, &outs,
-                          &PyDict_Type, &ins))
+    PyObject *sentinel, *errors, *outs, *ins, *convs = NULL;
+    if (!PyArg_ParseTuple(args, "OO!O!O!|O!", &sentinel, &PyDict_Type, &errors, &PyList_Type,
+                          &outs, &PyDict_Type, &ins, &PyTuple_Type, &convs))
         return NULL;
+    if (convs) {
+        PyObject **slots[] = {&conv_tensor, &conv_tensor_list, &conv_string, &conv_dtype,
+                              &conv_int_list};
+        if (PyTuple_GET_SIZE(convs) != 5) {
+            PyErr_SetString(PyExc_ValueError, "five converters");
+            return NULL;
+        }
+        for (int k = 0; k < 5; k++) Py_XSETREF(*slots[k], Py_NewRef(PyTuple_GET_ITEM(convs, k)));
+    }
     Py_XSETREF(absent, Py_NewRef(sentinel));
     Py_XSETREF(out_dtypes, Py_NewRef(outs));
     Py_XSETREF(in_dtypes, Py_NewRef(ins));
@@ -927,7 +1074,8 @@ static PyObject *py_version(PyObject *self, PyObject *noargs) {
 }
 
 static PyMethodDef methods[] = {
-    {"run", py_run, METH_VARARGS, "run(op_index, values, plan=False): run one op of the table"},
+    {"run", (PyCFunction)(void (*)(void))py_run, METH_FASTCALL,
+     "run(op_index, values, mode=0): run one op of the table (mode 1: plan, 2: its one output)"},
     {"ops", py_ops, METH_NOARGS, "the op table"},
     {"_register", py_register, METH_VARARGS, "set the sentinel, exceptions and dtype tables"},
     {"dtype_name", py_dtype_name, METH_O, "tensorx's name of a dtype code"},
