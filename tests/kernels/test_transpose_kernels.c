@@ -98,6 +98,11 @@ static void tables_filled(void **state) {
     if (tx_cpu_detected_level() >= TX_ISA_AVX512)
         assert_ptr_equal(tx__kernels_at(TX_ISA_AVX512)->transpose2d[2], tx__transpose2d_w4_avx512);
 #endif
+#ifdef TX_HAVE_ARM_NEON
+    assert_ptr_equal(tx__kernels_at(TX_ISA_NEON)->transpose2d[2], tx__transpose2d_w4_neon);
+    assert_ptr_equal(tx__kernels_at(TX_ISA_NEON)->transpose2d[4], tx__transpose2d_w16);
+    assert_ptr_equal(tx__kernels_at(TX_ISA_AVX512)->transpose2d[2], tx__transpose2d_w4);
+#endif
     assert_null(tx__transpose2d_kernel(3));
     assert_null(tx__transpose2d_kernel(32));
 }
