@@ -1653,7 +1653,7 @@ typedef enum tx_isa_level {
     TX_ISA_SCALAR = 0, /* portable C only */
     TX_ISA_AVX2 = 1,
     TX_ISA_AVX512 = 2,
-    TX_ISA_NEON = 3 /* since 0.3 */
+    TX_ISA_NEON = 3 /* Arm64 Advanced SIMD.  Since 0.3. */
 } tx_isa_level;
 
 /* Returns the best level this CPU and operating system support (x86-64: cpuid and xgetbv;
