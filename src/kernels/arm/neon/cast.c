@@ -28,7 +28,6 @@
  * nothing outside the buffers is read or written. */
 #include <arm_neon.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "kernels/cast.h"
 
@@ -152,34 +151,15 @@ static inline void v_sat_f32_u8(void *d, const void *s) {
     st16(d, vcombine_u8(sat_8(p), sat_8(p + 32)));
 }
 
-/* ---- scalar bodies: one element, the rules of convert.h (memcpy: any alignment) ---- */
-
-#define DEFINE_ONE(NAME, TIN, TOUT, EXPR)                                                        \
-    static inline void o_##NAME(void *d, const void *s) {                                        \
-        TIN x;                                                                                   \
-        memcpy(&x, s, sizeof x);                                                                 \
-        TOUT y = EXPR;                                                                           \
-        memcpy(d, &y, sizeof y);                                                                 \
-    }
-DEFINE_ONE(f32_f16, float, uint16_t, tx__f32_to_f16(x))
-DEFINE_ONE(f16_f32, uint16_t, float, tx__f16_to_f32(x))
-DEFINE_ONE(f32_bf16, float, uint16_t, tx__f32_to_bf16(x))
-DEFINE_ONE(bf16_f32, uint16_t, float, tx__bf16_to_f32(x))
-DEFINE_ONE(f32_i32, float, int32_t, tx__cvtt_i32(x))
-DEFINE_ONE(i32_f32, int32_t, float, (float)x)
-DEFINE_ONE(f64_f32, double, float, (float)x)
-DEFINE_ONE(u8_f32, uint8_t, float, (float)x)
-DEFINE_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
-#undef DEFINE_ONE
-
-/* The kernel: the vector body STEP elements at a time, then the scalar tail. */
+/* The kernel: the vector body STEP elements at a time, then the tail element by element by the
+ * scalar rules (tx__cast_one_<pair>, kernels/cast.h). */
 #define DEFINE_CAST(NAME, SIN, SOUT, STEP)                                                       \
     void tx__cast_##NAME##_neon(void *dst, const void *src, int64_t n) {                         \
         char *d = (char *)dst;                                                                   \
         const char *s = (const char *)src;                                                       \
         int64_t i = 0;                                                                           \
         for (; n - i >= (STEP); i += (STEP)) v_##NAME(d + i * (SOUT), s + i * (SIN));            \
-        for (; i < n; i++) o_##NAME(d + i * (SOUT), s + i * (SIN));                              \
+        for (; i < n; i++) tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                   \
     }
 
 DEFINE_CAST(f32_f16, 4, 2, 8)
