@@ -1660,7 +1660,7 @@ typedef enum tx_isa_level {
  * aarch64: TX_ISA_NEON; TX_ISA_SCALAR on other architectures or in a TX_ENABLE_SIMD=OFF
  * build). */
 TX_API tx_isa_level tx_cpu_detected_level(void);
-/* Returns the level the kernels use: the detected level capped by the mask. */
+/* Returns the level the kernels use: the highest level the CPU has at or below the mask's cap. */
 TX_API tx_isa_level tx_cpu_level(void);
 /* Caps the kernel level at `max_level` (TX_ISA_SCALAR forces the portable kernels) and returns the
  * level now in use: the highest level the CPU has at or below the cap.  Every level gives the
