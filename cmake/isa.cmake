@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Per-ISA kernel sources and their compile flags: the only place that knows them.  Files under
-# src/kernels/x86/<isa>/ get that ISA's flags; nothing else does.
+# src/kernels/x86/<isa>/ get that ISA's flags; nothing else does.  src/kernels/arm/neon/ is
+# compiled for aarch64 targets only, with no extra flags (Advanced SIMD, including the float16
+# conversions, is part of the ARMv8-A base).
 set(TX_ISA_SOURCES "")
 if(TX_ENABLE_SIMD AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   file(GLOB _avx2 CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/x86/avx2/*.c)
@@ -10,6 +12,11 @@ if(TX_ENABLE_SIMD AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
     COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512dq;-mavx512vl;-mavx2;-mfma;-mf16c;-mbmi2")
   list(APPEND TX_ISA_SOURCES ${_avx2} ${_avx512})
   add_compile_definitions(TX_HAVE_X86_SIMD=1)
+endif()
+if(TX_ENABLE_SIMD AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+  file(GLOB _neon CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/arm/neon/*.c)
+  list(APPEND TX_ISA_SOURCES ${_neon})
+  add_compile_definitions(TX_HAVE_ARM_NEON=1)
 endif()
 
 # Float arithmetic and constants in float precision on every target, as TF's C++ kernels compute

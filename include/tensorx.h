@@ -1625,9 +1625,9 @@ TX_API const tx_allocator *tx_default_allocator(void);
  * whose header it was compiled with.  The symbols are exported by the library as every other.
  * What is here and why:
  *  - TX_MAX_THREADS: the thread pool's cap, a property of this implementation that may grow.
- *  - CPU levels (tx_isa_level, tx_cpu_*, tx_set_cpu_mask): the levels are x86-64 bundles of this
- *    version's kernels; other architectures and later instruction sets will change the enum.
- *    Every level gives the same bits, so they are for tests and tuning only.
+ *  - CPU levels (tx_isa_level, tx_cpu_*, tx_set_cpu_mask): the levels are x86-64 bundles and
+ *    Arm64's Advanced SIMD as this version's kernels use them; later instruction sets will change
+ *    the enum.  Every level gives the same bits, so they are for tests and tuning only.
  *  - The allocation cache (tx_set_alloc_cache_bytes, tx_alloc_cache_bytes, tx_alloc_stats): the
  *    cache is a policy of the default allocator, which may change or disappear.
  * The stable tx_plan (size before run) is not here: it is a sizing API, not tuning, and its
@@ -1644,25 +1644,33 @@ extern "C" {
 #define TX_MAX_THREADS 64
 
 /* CPU instruction-set levels, as bundles: AVX2 = AVX2 + FMA + F16C + BMI2 (x86-64-v3);
- * AVX512 = AVX-512 F + BW + DQ + VL (x86-64-v4).  Each level implies the ones below. */
+ * AVX512 = AVX-512 F + BW + DQ + VL (x86-64-v4); NEON = Arm64's Advanced SIMD (baseline on
+ * aarch64).  The values are ordered for the cap of tx_set_cpu_mask: a CPU has scalar and the
+ * levels of its own architecture up to its best one (x86-64: AVX2, AVX512; aarch64: NEON), and
+ * the kernels use the highest of those at or below the cap, so a cap of TX_ISA_AVX2 or
+ * TX_ISA_AVX512 on aarch64 means scalar, and TX_ISA_NEON on x86-64 means no cap. */
 typedef enum tx_isa_level {
     TX_ISA_SCALAR = 0, /* portable C only */
     TX_ISA_AVX2 = 1,
-    TX_ISA_AVX512 = 2
+    TX_ISA_AVX512 = 2,
+    TX_ISA_NEON = 3 /* Arm64 Advanced SIMD.  Since 0.3. */
 } tx_isa_level;
 
-/* Returns the level this CPU and operating system support (cpuid and xgetbv; TX_ISA_SCALAR on
- * other architectures or in a TX_ENABLE_SIMD=OFF build). */
+/* Returns the best level this CPU and operating system support (x86-64: cpuid and xgetbv;
+ * aarch64: TX_ISA_NEON; TX_ISA_SCALAR on other architectures or in a TX_ENABLE_SIMD=OFF
+ * build). */
 TX_API tx_isa_level tx_cpu_detected_level(void);
-/* Returns the level the kernels use: the detected level capped by the mask. */
+/* Returns the level the kernels use: the highest level the CPU has at or below the mask's cap. */
 TX_API tx_isa_level tx_cpu_level(void);
 /* Caps the kernel level at `max_level` (TX_ISA_SCALAR forces the portable kernels) and returns the
- * level now in use.  Every level gives the same bits.  The initial cap comes from the environment
- * variable TENSORX_CPU=scalar|avx2|avx512 (read once; another value is ignored), else no cap.  A
- * value above TX_ISA_AVX512 removes the cap.  Ops already running keep the kernels they chose. */
+ * level now in use: the highest level the CPU has at or below the cap.  Every level gives the
+ * same bits.  The initial cap comes from the environment variable
+ * TENSORX_CPU=scalar|avx2|avx512|neon (read once; another value is ignored), else no cap.  A
+ * value of TX_ISA_NEON or above removes the cap.  Ops already running keep the kernels they
+ * chose. */
 TX_API tx_isa_level tx_set_cpu_mask(tx_isa_level max_level);
-/* Returns the name of level: "scalar", "avx2", "avx512"; "unknown" for another value.  Never
- * NULL; a static string, valid for the life of the program. */
+/* Returns the name of level: "scalar", "avx2", "avx512", "neon"; "unknown" for another value.
+ * Never NULL; a static string, valid for the life of the program. */
 TX_API const char *tx_isa_level_name(tx_isa_level level);
 
 /* tx_set_alloc_cache_bytes sets max_bytes, the most bytes the default allocator keeps in its

@@ -33,7 +33,9 @@ elif [ "${1:-}" = "--cross" ]; then
   for arch in arm64 s390x; do
     dpkg --print-foreign-architectures | grep -qx "$arch" || $SUDO dpkg --add-architecture "$arch"
   done
-  pkgs+=(gcc-aarch64-linux-gnu gcc-s390x-linux-gnu qemu-user libcmocka-dev:arm64 libcmocka-dev:s390x)
+  # The cross compilers only recommend their C libraries, which --no-install-recommends leaves out.
+  pkgs+=(gcc-aarch64-linux-gnu gcc-s390x-linux-gnu libc6-dev-arm64-cross libc6-dev-s390x-cross
+    qemu-user libcmocka-dev:arm64 libcmocka-dev:s390x)
   shift
 fi
 pkgs+=("$@")

@@ -19,8 +19,9 @@
 #   valgrind   the whole suite under valgrind memcheck, one CLI call in TX_VALGRIND_CLI_SAMPLE (25)
 #              from the shell and Python tests, every other program always (scripts/valgrind.sh)
 #   cross      aarch64 and big-endian s390x: cross-built with Debian's compilers, the unit, kernel,
-#              CLI, conformance, fuzz-replay and example tests run under qemu-user (scalar kernels;
-#              s390x also runs the byte-order-sensitive NumPy oracle tests); docs/platforms.md
+#              CLI, conformance, fuzz-replay and example tests run under qemu-user (aarch64: scalar
+#              and NEON kernels, s390x: scalar; s390x also runs the byte-order-sensitive NumPy
+#              oracle tests); docs/platforms.md
 # TX_TEST_STAGES="release asan" runs a subset (for iterating; CI runs all).  Installs what it needs
 # first (Debian packages).  29.5 minutes in a clean-clone run on a quiet 2-core machine; plan for twice that under load.
 set -euo pipefail

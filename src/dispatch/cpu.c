@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpu.c -- detection of the x86-64 instruction-set levels (cpuid for the features, xgetbv for the
  * register state the OS saves, as dav1d does: a CPU with AVX2 under an OS that does not save YMM
- * registers must not run AVX2 code), the level cap from tx_set_cpu_mask() / TENSORX_CPU, and the
+ * registers must not run AVX2 code) and of aarch64's Advanced SIMD (baseline: every aarch64 CPU
+ * and OS has it, nothing to ask), the level cap from tx_set_cpu_mask() / TENSORX_CPU, and the
  * public introspection calls tx_cpu_detected_level / tx_cpu_level / tx_isa_level_name. */
 #include "dispatch/cpu.h"
 
@@ -16,7 +17,7 @@
 
 static pthread_once_t detect_once = PTHREAD_ONCE_INIT;
 static tx_isa_level detected = TX_ISA_SCALAR;
-static atomic_int cap = TX_ISA_AVX512; /* set from TENSORX_CPU in detect_run */
+static atomic_int cap = TX__ISA_TOP; /* set from TENSORX_CPU in detect_run */
 
 #ifdef TX_X86
 static uint64_t xgetbv0(void) {
@@ -49,12 +50,16 @@ int tx__cpu_parse_level(const char *name) {
     if (strcasecmp(name, "scalar") == 0) return TX_ISA_SCALAR;
     if (strcasecmp(name, "avx2") == 0) return TX_ISA_AVX2;
     if (strcasecmp(name, "avx512") == 0) return TX_ISA_AVX512;
+    if (strcasecmp(name, "neon") == 0) return TX_ISA_NEON;
     return -1;
 }
 
 static void detect_run(void) {
 #ifdef TX_X86
     detected = detect_x86();
+#endif
+#if defined(TX_HAVE_ARM_NEON) && defined(__aarch64__)
+    detected = TX_ISA_NEON; /* Advanced SIMD is part of the aarch64 base architecture */
 #endif
     int lv = tx__cpu_parse_level(getenv("TENSORX_CPU"));
     if (lv >= 0) atomic_store(&cap, lv);
@@ -65,10 +70,29 @@ tx_isa_level tx__cpu_detect(void) {
     return detected;
 }
 
+/* The architecture a SIMD level belongs to: 1 x86-64, 2 aarch64 (0 for scalar). */
+static int level_arch(int level) {
+    if (level == TX_ISA_AVX2 || level == TX_ISA_AVX512) return 1;
+    if (level == TX_ISA_NEON) return 2;
+    return 0;
+}
+
+bool tx__cpu_has(tx_isa_level level) {
+    int d = (int)tx__cpu_detect(), l = (int)level;
+    if (l == TX_ISA_SCALAR) return true;
+    return l <= d && level_arch(l) != 0 && level_arch(l) == level_arch(d);
+}
+
+tx_isa_level tx__cpu_best_at_most(tx_isa_level level) {
+    int l = (int)level > TX__ISA_TOP ? TX__ISA_TOP : (int)level;
+    for (; l > TX_ISA_SCALAR; l--)
+        if (tx__cpu_has((tx_isa_level)l)) return (tx_isa_level)l;
+    return TX_ISA_SCALAR;
+}
+
 tx_isa_level tx__cpu_active(void) {
-    tx_isa_level d = tx__cpu_detect();
-    int c = atomic_load_explicit(&cap, memory_order_relaxed);
-    return (int)d < c ? d : (tx_isa_level)c;
+    tx__cpu_detect(); /* first: it sets the cap from TENSORX_CPU */
+    return tx__cpu_best_at_most((tx_isa_level)atomic_load_explicit(&cap, memory_order_relaxed));
 }
 
 tx_isa_level tx_cpu_detected_level(void) { return tx__cpu_detect(); }
@@ -78,7 +102,7 @@ tx_isa_level tx_set_cpu_mask(tx_isa_level max_level) {
     tx__cpu_detect(); /* the environment's cap must not overwrite this one later */
     int c = (int)max_level;
     if (c < TX_ISA_SCALAR) c = TX_ISA_SCALAR;
-    if (c > TX_ISA_AVX512) c = TX_ISA_AVX512;
+    if (c > TX__ISA_TOP) c = TX__ISA_TOP;
     atomic_store(&cap, c);
     return tx__cpu_active();
 }
@@ -88,6 +112,7 @@ const char *tx_isa_level_name(tx_isa_level level) {
     case TX_ISA_SCALAR: return "scalar";
     case TX_ISA_AVX2: return "avx2";
     case TX_ISA_AVX512: return "avx512";
+    case TX_ISA_NEON: return "neon";
     }
     return "unknown";
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* dispatch.c -- fills one struct tx__kernels per instruction-set level, once (pthread_once): the
- * scalar kernels, then the AVX2 overrides, then the AVX-512 ones, each only if the CPU has the
- * level.  The kernels and their levels come from the family lists (kernels/<family>.inc, one line
- * per kernel).  tx__kernels_get() returns the table of the level in use, so tx_set_cpu_mask()
- * takes effect for every op started afterwards without refilling anything. */
+ * scalar kernels, then the AVX2 overrides, then the AVX-512 ones (x86-64), or the NEON ones
+ * (aarch64), each only if the CPU has the level.  The kernels and their levels come from the
+ * family lists (kernels/<family>.inc, one line per kernel).  tx__kernels_get() returns the table
+ * of the level in use, so tx_set_cpu_mask() takes effect for every op started afterwards without
+ * refilling anything. */
 #include "dispatch/dispatch.h"
 
 #include <pthread.h>
@@ -11,7 +12,7 @@
 #include "dispatch/cpu.h"
 
 static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
-static tx__kernels tables[TX_ISA_AVX512 + 1];
+static tx__kernels tables[TX__ISA_TOP + 1];
 
 /* One kernel into its slot: the per-width slots by the width's index, the cast slots by pair. */
 static void put_bulk_copy(tx__kernels *k, size_t w, tx__bulk_copy_fn fn) {
@@ -105,12 +106,13 @@ static void fill_level(tx__kernels *k, tx_isa_level level) {
 #undef TX__KERNEL
 }
 
-/* Table lv: the scalar kernels, then each level up to lv that the CPU has. */
+/* Table lv: the scalar kernels, then each level up to lv that the CPU has (x86-64: AVX2, AVX512;
+ * aarch64: NEON; each architecture compiles only its own levels' lines). */
 static void fill_all(void) {
-    tx_isa_level have = tx__cpu_detect();
-    for (int lv = TX_ISA_SCALAR; lv <= TX_ISA_AVX512; lv++) {
+    for (int lv = TX_ISA_SCALAR; lv <= TX__ISA_TOP; lv++) {
         tx__kernels *k = &tables[lv];
-        for (int l = TX_ISA_SCALAR; l <= lv && l <= (int)have; l++) {
+        for (int l = TX_ISA_SCALAR; l <= lv; l++) {
+            if (!tx__cpu_has((tx_isa_level)l)) continue;
             fill_level(k, (tx_isa_level)l);
             k->level = (tx_isa_level)l;
         }
@@ -121,8 +123,7 @@ const tx__kernels *tx__kernels_at(tx_isa_level level) {
     pthread_once(&fill_once, fill_all);
     int lv = (int)level;
     if (lv < TX_ISA_SCALAR) lv = TX_ISA_SCALAR;
-    if (lv > (int)tx__cpu_detect()) lv = (int)tx__cpu_detect();
-    return &tables[lv];
+    return &tables[tx__cpu_best_at_most((tx_isa_level)lv)];
 }
 
 const tx__kernels *tx__kernels_get(void) { return tx__kernels_at(tx__cpu_active()); }

@@ -52,7 +52,8 @@ typedef struct tx__kernels {
 
 /* The table for the level in use (tx_cpu_level()). */
 TX_HIDDEN const tx__kernels *tx__kernels_get(void);
-/* The table for `level`, capped at the detected level (for tests and benchmarks). */
+/* The table of the highest level the CPU has at or below `level` (tx__cpu_best_at_most), for
+ * tests and benchmarks. */
 TX_HIDDEN const tx__kernels *tx__kernels_at(tx_isa_level level);
 
 #endif

@@ -3,11 +3,11 @@
  * byte-reversing copies of tf.io.decode_raw, one line per kernel in kernels/cast.inc, which the CPU
  * dispatch (src/dispatch/) puts in its tables: the portable kernels of src/kernels/scalar/cast*.c,
  * then the AVX2 (+F16C) ones of src/kernels/x86/avx2/ and the AVX-512 ones of
- * src/kernels/x86/avx512/.  Every kernel gives exactly the bits of the scalar rules in
- * scalar/convert.h (the SIMD kernels fix up the lanes where an instruction's result differs, e.g.
- * F16C's NaN payloads), reads and writes nothing outside [src, src + n) and [dst, dst + n), and
- * takes pointers of any alignment (the SIMD kernels load and store unaligned and do their scalar
- * heads and tails through memcpy). */
+ * src/kernels/x86/avx512/ (x86-64), or the NEON ones of src/kernels/arm/neon/ (aarch64).  Every
+ * kernel gives exactly the bits of the scalar rules in scalar/convert.h (the SIMD kernels fix up
+ * the lanes where an instruction's result differs, e.g. F16C's NaN payloads), reads and writes
+ * nothing outside [src, src + n) and [dst, dst + n), and takes pointers of any alignment (the
+ * SIMD kernels load and store unaligned and do their scalar heads and tails through memcpy). */
 #ifndef TX_KERNELS_CAST_H
 #define TX_KERNELS_CAST_H
 

@@ -3,7 +3,8 @@
  * by element width as XNNPACK does: after dims that stay adjacent are merged, every transpose that
  * moves the innermost dim is a batch of 2-D transposes of 1-, 2-, 4-, 8- or 16-byte elements.
  * One portable kernel per width (kernels/scalar/transpose.c) and SIMD ones per CPU level
- * (kernels/x86/avx2/transpose.c, kernels/x86/avx512/transpose.c) that give the same bytes;
+ * (kernels/x86/avx2/transpose.c, kernels/x86/avx512/transpose.c, kernels/arm/neon/transpose.c)
+ * that give the same bytes;
  * dispatch/dispatch.c puts the level's kernels in tx__kernels.transpose2d.  The list of kernels is
  * kernels/transpose.inc.
  * Pure loops: no validation, no allocation. */

@@ -130,7 +130,7 @@ static int simd_kernels(tx__probe32_fn *fn, const char **name) {
         tx__probe32_fn f = tx__kernels_at((tx_isa_level)l)->probe32;
         if (f != tx__probe32_scalar && (n == 0 || fn[n - 1] != f)) {
             fn[n] = f;
-            name[n++] = l == TX_ISA_AVX2 ? "avx2" : "avx512";
+            name[n++] = tx_isa_level_name((tx_isa_level)l);
         }
     }
     return n;

@@ -14,6 +14,7 @@
 
 #include "tensorx.h"
 
+#include "dispatch/cpu.h"
 #include "dispatch/dispatch.h"
 #include "kernels/cast.h"
 
@@ -135,6 +136,7 @@ static int exhaustive(void) {
             for (size_t i = 0; i < chunk; i++) in[i] = (uint32_t)(base + i);
             ref->cast[pairs[p]](want, in, (int64_t)chunk);
             for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
+                if (!tx__cpu_has((tx_isa_level)lv)) continue; /* x86-64 levels on aarch64 */
                 const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
                 for (int nt = 0; nt < 2; nt++) {
                     (nt ? k->cast_stream : k->cast)[pairs[p]](got, in, (int64_t)chunk);

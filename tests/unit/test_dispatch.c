@@ -23,19 +23,37 @@ static uint64_t rnd(void) {
     return rng_state;
 }
 
-/* Run first: main() sets TENSORX_CPU=scalar before anything reads it. */
+/* The level a cap gives on this machine, worked out from the architecture by hand: x86-64 has
+ * scalar <= AVX2 <= AVX512 up to the detected one, aarch64 scalar and NEON. */
+static tx_isa_level expected_at_cap(int cap, tx_isa_level have) {
+    if (cap <= TX_ISA_SCALAR || have == TX_ISA_SCALAR) return TX_ISA_SCALAR;
+#if defined(TX_HAVE_ARM_NEON)
+    return cap >= TX_ISA_NEON ? TX_ISA_NEON : TX_ISA_SCALAR;
+#else
+    return cap >= (int)have ? have : (tx_isa_level)cap;
+#endif
+}
+
+/* Run first: main() sets TENSORX_CPU=scalar before anything reads it, unless the test is run with
+ * TENSORX_CPU set (tests/CMakeLists.txt runs it with neon and avx2 too). */
 static void env_mask_applies(void **state) {
     (void)state;
-    assert_int_equal(tx_cpu_level(), TX_ISA_SCALAR);
-    assert_int_equal(tx__kernels_get()->level, TX_ISA_SCALAR);
     tx_isa_level have = tx_cpu_detected_level();
-    assert_int_equal(tx_set_cpu_mask(TX_ISA_AVX512), have);
+    tx_isa_level want = expected_at_cap(tx__cpu_parse_level(getenv("TENSORX_CPU")), have);
+    assert_int_equal(tx_cpu_level(), want);
+    assert_int_equal(tx__kernels_get()->level, want);
+    assert_int_equal(tx_set_cpu_mask(TX__ISA_TOP), have); /* the top level: no cap */
     assert_int_equal(tx_cpu_level(), have);
     assert_int_equal(tx__kernels_get()->level, have);
     assert_int_equal(tx_set_cpu_mask(TX_ISA_SCALAR), TX_ISA_SCALAR);
     assert_int_equal(tx_set_cpu_mask((tx_isa_level)99), have);      /* above the top: no cap */
     assert_int_equal(tx_set_cpu_mask((tx_isa_level)-3), TX_ISA_SCALAR); /* below: scalar */
-    tx_set_cpu_mask(TX_ISA_AVX512);
+    /* every cap: the highest level this CPU has at or below it */
+    for (int c = TX_ISA_SCALAR; c <= TX__ISA_TOP; c++) {
+        assert_int_equal(tx_set_cpu_mask((tx_isa_level)c), expected_at_cap(c, have));
+        assert_int_equal(tx__kernels_get()->level, expected_at_cap(c, have));
+    }
+    tx_set_cpu_mask(TX__ISA_TOP);
 }
 
 static void levels_and_names(void **state) {
@@ -43,22 +61,41 @@ static void levels_and_names(void **state) {
     assert_string_equal(tx_isa_level_name(TX_ISA_SCALAR), "scalar");
     assert_string_equal(tx_isa_level_name(TX_ISA_AVX2), "avx2");
     assert_string_equal(tx_isa_level_name(TX_ISA_AVX512), "avx512");
+    assert_string_equal(tx_isa_level_name(TX_ISA_NEON), "neon");
     assert_string_equal(tx_isa_level_name((tx_isa_level)7), "unknown");
     assert_int_equal(tx__cpu_parse_level("scalar"), TX_ISA_SCALAR);
     assert_int_equal(tx__cpu_parse_level("AVX2"), TX_ISA_AVX2);
     assert_int_equal(tx__cpu_parse_level("avx512"), TX_ISA_AVX512);
+    assert_int_equal(tx__cpu_parse_level("neon"), TX_ISA_NEON);
+    assert_int_equal(tx__cpu_parse_level("NEON"), TX_ISA_NEON);
     assert_int_equal(tx__cpu_parse_level("sse2"), -1);
     assert_int_equal(tx__cpu_parse_level(""), -1);
     assert_int_equal(tx__cpu_parse_level(NULL), -1);
+    /* the values are kept: programs built against 0.2 pass 0, 1, 2 */
+    assert_int_equal(TX_ISA_SCALAR, 0);
+    assert_int_equal(TX_ISA_AVX2, 1);
+    assert_int_equal(TX_ISA_AVX512, 2);
+    assert_int_equal(TX_ISA_NEON, 3);
     tx_isa_level have = tx_cpu_detected_level();
+#if defined(TX_HAVE_X86_SIMD)
     assert_true(have >= TX_ISA_SCALAR && have <= TX_ISA_AVX512);
-#if !defined(TX_HAVE_X86_SIMD)
+    assert_false(tx__cpu_has(TX_ISA_NEON));
+#elif defined(TX_HAVE_ARM_NEON)
+    assert_int_equal(have, TX_ISA_NEON); /* Advanced SIMD is baseline on aarch64 */
+    assert_true(tx__cpu_has(TX_ISA_NEON));
+    assert_false(tx__cpu_has(TX_ISA_AVX2));
+    assert_false(tx__cpu_has(TX_ISA_AVX512));
+#else
     assert_int_equal(have, TX_ISA_SCALAR);
 #endif
-    /* tables above the detected level are capped to it; each table says its level */
-    for (int lv = TX_ISA_SCALAR; lv <= TX_ISA_AVX512; lv++) {
+    assert_true(tx__cpu_has(TX_ISA_SCALAR));
+    assert_true(tx__cpu_has(have));
+    /* a level the CPU lacks gives the table of the highest one it has below; each table says its
+     * level */
+    for (int lv = TX_ISA_SCALAR; lv <= TX__ISA_TOP; lv++) {
         const tx__kernels *k = tx__kernels_at((tx_isa_level)lv);
-        assert_int_equal(k->level, lv <= (int)have ? lv : (int)have);
+        assert_int_equal(k->level, expected_at_cap(lv, have));
+        assert_int_equal(tx__cpu_has((tx_isa_level)lv), (int)expected_at_cap(lv, have) == lv);
         assert_non_null(k->bulk_copy);
         assert_non_null(k->copy_runs_stream);
         for (int w = 0; w < TX_NUM_WIDTHS; w++) assert_non_null(k->copy_reversed[w]);
@@ -91,6 +128,7 @@ static void copy_nd_same_bits_at_every_level(void **state) {
             int64_t sst[2] = {src_st[0], pass ? (int64_t)w : src_st[1]};
             const char *b = pass ? (const char *)src : base;
             for (int lv = TX_ISA_SCALAR; lv <= (int)have; lv++) {
+                if (!tx__cpu_has((tx_isa_level)lv)) continue;
                 tx_set_cpu_mask((tx_isa_level)lv);
                 unsigned char *out = lv == TX_ISA_SCALAR ? ref : got;
                 memset(out, GUARD_BYTE, bytes + 2 * GUARD);
@@ -112,7 +150,7 @@ static void copy_nd_same_bits_at_every_level(void **state) {
         free(ref);
         free(got);
     }
-    tx_set_cpu_mask(TX_ISA_AVX512);
+    tx_set_cpu_mask(TX__ISA_TOP);
 }
 
 /* A public op (reverse, which runs through the reversed-run kernels) at each level. */
@@ -131,6 +169,7 @@ static void public_op_same_bits_at_every_level(void **state) {
         tx_set_cpu_mask(TX_ISA_SCALAR);
         assert_int_equal(tx_reverse_v2(x, axis, 2, &ref), TX_OK);
         for (int lv = TX_ISA_AVX2; lv <= (int)have; lv++) {
+            if (!tx__cpu_has((tx_isa_level)lv)) continue;
             tx_set_cpu_mask((tx_isa_level)lv);
             tx_tensor *got = NULL;
             assert_int_equal(tx_reverse_v2(x, axis, 2, &got), TX_OK);
@@ -147,11 +186,11 @@ static void public_op_same_bits_at_every_level(void **state) {
         tx_tensor_free(ref);
         tx_tensor_free(x);
     }
-    tx_set_cpu_mask(TX_ISA_AVX512);
+    tx_set_cpu_mask(TX__ISA_TOP);
 }
 
 int main(void) {
-    setenv("TENSORX_CPU", "scalar", 1);
+    setenv("TENSORX_CPU", "scalar", 0); /* unless the environment sets it */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(env_mask_applies),
         cmocka_unit_test(levels_and_names),

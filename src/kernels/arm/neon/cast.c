@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cast.c (NEON) -- the hot cast pairs of tf.cast / tf.saturate_cast (kernels/cast.h) with Arm64's
+ * Advanced SIMD: float32 <-> float16, float32 <-> bfloat16, float32 <-> int32, float64 -> float32,
+ * uint8 -> float32 and saturate_cast float32 -> uint8, eight lanes per step (sixteen for the
+ * saturate).  Each gives the bits of the scalar rules in scalar/convert.h:
+ *  - float32 -> float16 (FCVTN): rounds to nearest even (FPCR's default mode), overflows to
+ *    infinity and makes float16 subnormals as the rule does; a NaN keeps the top of its payload
+ *    (sign|0x7e00|payload>>13), where TF gives sign|0x7e00, so the NaN lanes' low nine bits are
+ *    cleared.
+ *  - float16 -> float32 (FCVTL): exact, subnormals included; a signalling NaN is quieted (bit 22
+ *    set), where TF widens the payload unchanged, so the NaN lanes' bit 22 is put back from the
+ *    half's quiet bit.
+ *  - float32 -> bfloat16: rounded to nearest even in integer lanes with the rule's NaN
+ *    (sign|0x7fc0); bfloat16 -> float32 is a shift.  (The BFCVTN instruction is not in the
+ *    ARMv8.0 base, and it would keep NaN payloads.)
+ *  - float32 -> int32 (FCVTZS): truncates, but saturates out-of-range values and gives 0 for NaN,
+ *    where the rule (x86-64's cvttss2si) gives INT32_MIN: the lanes outside [-2^31, 2^31), NaN
+ *    included, are set to INT32_MIN.
+ *  - int32 -> float32 (SCVTF), float64 -> float32 (FCVTN): round to nearest even like the C
+ *    conversions the scalar rules use; a float64 NaN loses the low bits of its payload and is
+ *    quieted by the vector and the scalar instruction alike.  uint8 -> float32 is exact.
+ *  - saturate_cast float32 -> uint8: FCVTZU truncates, gives 0 for NaN and negative values and
+ *    saturates large ones; the saturating narrows then clamp to 255.  That is the rule's
+ *    clamp-then-convert for every input (NaN -> 0, -0.0 and -inf -> 0, 255.9 and +inf -> 255).
+ * Denormals: Linux runs user code with FPCR.FZ off, so no instruction here flushes them.
+ * NEON has no streaming stores worth using (STNP is only a hint), so the cast_stream slots list
+ * these same kernels.  Tails run the scalar rules element by element (memcpy: any alignment);
+ * nothing outside the buffers is read or written. */
+#include <arm_neon.h>
+#include <stdint.h>
+
+#include "kernels/cast.h"
+
+/* Loads and stores of 8 or 16 bytes at any alignment: through byte pointers (LD1/ST1 of bytes
+ * need no alignment), the lanes reinterpreted, which is the memory order on little-endian
+ * aarch64 (cmake/isa.cmake builds this file for no other target). */
+static inline uint8x16_t ld16(const void *p) { return vld1q_u8((const uint8_t *)p); }
+static inline uint8x8_t ld8(const void *p) { return vld1_u8((const uint8_t *)p); }
+static inline void st16(void *p, uint8x16_t v) { vst1q_u8((uint8_t *)p, v); }
+
+/* ---- vector bodies: 8 elements from s to d (16 for the saturate) ---- */
+
+/* float32 -> float16, 4 lanes: FCVTN, then the NaN lanes to sign|0x7e00. */
+static inline uint16x4_t f32_f16_4(const void *s) {
+    uint16x4_t h = vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u8(ld16(s))));
+    /* FCVTN keeps a NaN a NaN, and only NaNs are above 0x7c00 once the sign is off */
+    uint16x4_t nan = vcgt_u16(vand_u16(h, vdup_n_u16(0x7fff)), vdup_n_u16(0x7c00));
+    return vbic_u16(h, vand_u16(nan, vdup_n_u16(0x01ff)));
+}
+
+static inline void v_f32_f16(void *d, const void *s) {
+    const char *p = (const char *)s;
+    st16(d, vreinterpretq_u8_u16(vcombine_u16(f32_f16_4(p), f32_f16_4(p + 16))));
+}
+
+/* float16 -> float32, 4 lanes: FCVTL, then bit 22 of the NaN lanes from the half's bit 9. */
+static inline uint32x4_t f16_f32_4(uint16x4_t h) {
+    uint32x4_t f = vreinterpretq_u32_f32(vcvt_f32_f16(vreinterpret_f16_u16(h)));
+    uint32x4_t w = vmovl_u16(h);
+    uint32x4_t nan = vcgtq_u32(vandq_u32(w, vdupq_n_u32(0x7fff)), vdupq_n_u32(0x7c00));
+    uint32x4_t bit = vandq_u32(nan, vdupq_n_u32(0x00400000));
+    return vorrq_u32(vbicq_u32(f, bit), vandq_u32(vshlq_n_u32(w, 13), bit));
+}
+
+static inline void v_f16_f32(void *d, const void *s) {
+    uint16x8_t h = vreinterpretq_u16_u8(ld16(s));
+    char *q = (char *)d;
+    st16(q, vreinterpretq_u8_u32(f16_f32_4(vget_low_u16(h))));
+    st16(q + 16, vreinterpretq_u8_u32(f16_f32_4(vget_high_u16(h))));
+}
+
+/* float32 bits -> bfloat16, 4 lanes: x + 0x7fff + (bit 16 of x), top half; NaN -> sign|0x7fc0. */
+static inline uint16x4_t f32_bf16_4(const void *s) {
+    uint32x4_t x = vreinterpretq_u32_u8(ld16(s));
+    uint32x4_t bias = vaddq_u32(vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(1)),
+                                vdupq_n_u32(0x7fff));
+    uint16x4_t r = vshrn_n_u32(vaddq_u32(x, bias), 16);
+    uint16x4_t nan = vmovn_u32(vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fffffff)),
+                                         vdupq_n_u32(0x7f800000)));
+    uint16x4_t qnan = vorr_u16(vand_u16(vshrn_n_u32(x, 16), vdup_n_u16(0x8000)),
+                               vdup_n_u16(0x7fc0));
+    return vbsl_u16(nan, qnan, r);
+}
+
+static inline void v_f32_bf16(void *d, const void *s) {
+    const char *p = (const char *)s;
+    st16(d, vreinterpretq_u8_u16(vcombine_u16(f32_bf16_4(p), f32_bf16_4(p + 16))));
+}
+
+static inline void v_bf16_f32(void *d, const void *s) {
+    uint16x8_t h = vreinterpretq_u16_u8(ld16(s));
+    char *q = (char *)d;
+    st16(q, vreinterpretq_u8_u32(vshll_n_u16(vget_low_u16(h), 16)));
+    st16(q + 16, vreinterpretq_u8_u32(vshll_n_u16(vget_high_u16(h), 16)));
+}
+
+/* float32 -> int32, 4 lanes: FCVTZS, and INT32_MIN where x is not in [-2^31, 2^31) (NaN fails
+ * both comparisons). */
+static inline int32x4_t f32_i32_4(const void *s) {
+    float32x4_t x = vreinterpretq_f32_u8(ld16(s));
+    uint32x4_t in = vandq_u32(vcgeq_f32(x, vdupq_n_f32(-2147483648.0f)),
+                              vcltq_f32(x, vdupq_n_f32(2147483648.0f)));
+    return vbslq_s32(in, vcvtq_s32_f32(x), vdupq_n_s32(INT32_MIN));
+}
+
+static inline void v_f32_i32(void *d, const void *s) {
+    const char *p = (const char *)s;
+    char *q = (char *)d;
+    st16(q, vreinterpretq_u8_s32(f32_i32_4(p)));
+    st16(q + 16, vreinterpretq_u8_s32(f32_i32_4(p + 16)));
+}
+
+static inline void v_i32_f32(void *d, const void *s) {
+    const char *p = (const char *)s;
+    char *q = (char *)d;
+    st16(q, vreinterpretq_u8_f32(vcvtq_f32_s32(vreinterpretq_s32_u8(ld16(p)))));
+    st16(q + 16, vreinterpretq_u8_f32(vcvtq_f32_s32(vreinterpretq_s32_u8(ld16(p + 16)))));
+}
+
+/* float64 -> float32, 4 lanes from 32 bytes. */
+static inline float32x4_t f64_f32_4(const char *p) {
+    float32x2_t lo = vcvt_f32_f64(vreinterpretq_f64_u8(ld16(p)));
+    float32x2_t hi = vcvt_f32_f64(vreinterpretq_f64_u8(ld16(p + 16)));
+    return vcombine_f32(lo, hi);
+}
+
+static inline void v_f64_f32(void *d, const void *s) {
+    const char *p = (const char *)s;
+    char *q = (char *)d;
+    st16(q, vreinterpretq_u8_f32(f64_f32_4(p)));
+    st16(q + 16, vreinterpretq_u8_f32(f64_f32_4(p + 32)));
+}
+
+static inline void v_u8_f32(void *d, const void *s) {
+    uint16x8_t w = vmovl_u8(ld8(s));
+    char *q = (char *)d;
+    st16(q, vreinterpretq_u8_f32(vcvtq_f32_u32(vmovl_u16(vget_low_u16(w)))));
+    st16(q + 16, vreinterpretq_u8_f32(vcvtq_f32_u32(vmovl_u16(vget_high_u16(w)))));
+}
+
+/* saturate_cast float32 -> uint8, 8 lanes: FCVTZU (NaN and negatives -> 0), then two saturating
+ * narrows (anything above 255 -> 255). */
+static inline uint8x8_t sat_8(const char *p) {
+    uint16x4_t lo = vqmovn_u32(vcvtq_u32_f32(vreinterpretq_f32_u8(ld16(p))));
+    uint16x4_t hi = vqmovn_u32(vcvtq_u32_f32(vreinterpretq_f32_u8(ld16(p + 16))));
+    return vqmovn_u16(vcombine_u16(lo, hi));
+}
+
+static inline void v_sat_f32_u8(void *d, const void *s) {
+    const char *p = (const char *)s;
+    st16(d, vcombine_u8(sat_8(p), sat_8(p + 32)));
+}
+
+/* The kernel: the vector body STEP elements at a time, then the tail element by element by the
+ * scalar rules (tx__cast_one_<pair>, kernels/cast.h). */
+#define DEFINE_CAST(NAME, SIN, SOUT, STEP)                                                       \
+    void tx__cast_##NAME##_neon(void *dst, const void *src, int64_t n) {                         \
+        char *d = (char *)dst;                                                                   \
+        const char *s = (const char *)src;                                                       \
+        int64_t i = 0;                                                                           \
+        for (; n - i >= (STEP); i += (STEP)) v_##NAME(d + i * (SOUT), s + i * (SIN));            \
+        for (; i < n; i++) tx__cast_one_##NAME(d + i * (SOUT), s + i * (SIN));                   \
+    }
+
+DEFINE_CAST(f32_f16, 4, 2, 8)
+DEFINE_CAST(f16_f32, 2, 4, 8)
+DEFINE_CAST(f32_bf16, 4, 2, 8)
+DEFINE_CAST(bf16_f32, 2, 4, 8)
+DEFINE_CAST(f32_i32, 4, 4, 8)
+DEFINE_CAST(i32_f32, 4, 4, 8)
+DEFINE_CAST(f64_f32, 8, 4, 8)
+DEFINE_CAST(u8_f32, 1, 4, 8)
+DEFINE_CAST(sat_f32_u8, 4, 1, 16)
