@@ -49,6 +49,8 @@ extern const tx_dtype fz_dtypes[FZ_NDTYPES + 2];
 /* Installs it (once; later calls do nothing) and sets a small tensor byte limit so that hostile
  * sizes are refused instead of allocated. */
 void fz_alloc_setup(void);
+/* The checking allocator itself, to set again after code that installs its own (the CLI). */
+const tx_allocator *fz_allocator(void);
 /* Fails the k-th allocation from now (1-based); 0 = never. */
 void fz_alloc_fail_at(long k);
 /* Allocations since the last fz_alloc_fail_at, and whether the armed failure happened. */

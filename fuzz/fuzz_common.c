@@ -125,12 +125,15 @@ static void fz_free(void *ptr, size_t size, void *ctx) {
     free(p - h.offset);
 }
 
+static const tx_allocator fz_allocator_struct = {fz_alloc, fz_free, NULL};
+
+const tx_allocator *fz_allocator(void) { return &fz_allocator_struct; }
+
 void fz_alloc_setup(void) {
     static bool done;
     if (done) return;
     done = true;
-    static const tx_allocator a = {fz_alloc, fz_free, NULL};
-    tx_set_allocator(&a);
+    tx_set_allocator(&fz_allocator_struct);
     /* Small enough to keep every run fast, large enough for real work. */
     tx_set_max_tensor_bytes((size_t)4 << 20);
 }

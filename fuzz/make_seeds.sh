@@ -7,7 +7,8 @@
 #   ops_diff/  every call of tests/unit/op_examples.h unscaled and scaled up (opcodec.h's flags),
 #          and each op's first call with every dtype attribute value; the differential fuzzer also
 #          reads ops/
-#   args/  the argument texts of those calls, plus a few JSON documents
+#   args/  the argument texts of those calls, plus a few JSON documents and whole command lines
+#          for the CLI (cli-*)
 #   npy/   .npy files made by NumPy (every dtype, orders, versions) and broken ones
 #   decode/, string_pack/, string_layout/, dlpack/  hand-made inputs in those targets' layouts
 # Files named crash-* (reproducers of crashes found by fuzzing) are kept; everything else is
@@ -29,6 +30,18 @@ for t in "$root"/tests/cli/*.sh; do
   [ "$(basename "$t")" = lib.sh ] && continue
   TX=$mk bash "$t" </dev/null >/dev/null 2>&1 || true
 done
+
+# args: whole command lines through the CLI (mode 9): cli-NAME, named by what they do.
+cli() { FZ_ARGS_DIR=$corp/args "$mk" --cli "$@"; }
+cli plan tile 'input=[[1,2],[3,4]]' 'multiples=[2,1]' --plan
+cli plan-json reshape 'tensor=[1,2,3,4,5,6]' 'shape=[3,2]' --plan=json
+cli print-outputs split 'value=[[1,2,3,4],[5,6,7,8]]' split_dim=1 num_split=2
+cli output-over-max-bytes tile 'input=[1,2,3,4]' 'multiples=[1000]' -o out.npy --max-bytes 1K
+cli output-count-mismatch split 'value=[1,2,3,4]' split_dim=0 num_split=2 -o a.npy
+cli usage-unknown-argument tile 'input=[1]' 'multiplez=[2]'
+cli usage-max-bytes-not-a-size tile 'input=[1]' 'multiples=[2]' --max-bytes=lots
+cli help-op pad --help
+cli scalar-for-vector-hint reshape 'tensor=[1,2,3,4]' shape=4 -o -
 
 /usr/bin/python3 - "$corp" <<'EOF'
 import io, os, struct, sys

@@ -7,7 +7,8 @@
  * to harvest their calls, and `fuzz_mkseed --examples` for every call of tests/unit/op_examples.h, which also
  * writes scaled versions of each call, and each op's first call with its dtype attributes set to
  * every dtype, to $FZ_OPS_DIFF_DIR (seeds of the differential fuzzer).  Anything it cannot parse
- * is skipped silently (exit 0): the golden tests also try bad input. */
+ * is skipped silently (exit 0): the golden tests also try bad input.  `fuzz_mkseed --cli NAME OP
+ * WORD...` writes one seed of the argument fuzzer's whole-CLI mode as $FZ_ARGS_DIR/cli-NAME. */
 #include "op_examples.h"
 #include "opcodec.h"
 
@@ -41,7 +42,37 @@ static tx_status skip_output(void *ctx, int argc, const char *const *argv, int *
     return TX_OK;
 }
 
+/* `fuzz_mkseed --cli NAME OP WORD...`: the argument fuzzer's whole-CLI seed $FZ_ARGS_DIR/cli-NAME:
+ * mode 9, the op's index in the table, the words joined by newlines (fuzz_args.c). */
+static int cli_seed(int argc, char **argv) {
+    const op_def *d = argc >= 2 ? op_find(argv[1]) : NULL;
+    const char *dir = getenv("FZ_ARGS_DIR");
+    if (!d || !dir || !*dir) {
+        fprintf(stderr, "usage: FZ_ARGS_DIR=DIR fuzz_mkseed --cli NAME OP WORD...\n");
+        return 2;
+    }
+    size_t index = 0;
+    while (op_at(index) != d) index++;
+    fz_buf b = {0};
+    fz_buf_u8(&b, 9);
+    fz_buf_u8(&b, (uint8_t)index);
+    for (int i = 2; i < argc; i++) {
+        if (i > 2) fz_buf_u8(&b, '\n');
+        fz_buf_put(&b, argv[i], strlen(argv[i]));
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cli-%s", dir, argv[0]);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0) {
+        perror(path);
+        return 1;
+    }
+    free(b.p);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc >= 2 && !strcmp(argv[1], "--cli")) return cli_seed(argc - 2, argv + 2);
     if (argc == 2 && !strcmp(argv[1], "--examples")) {
         examples_mode = true;
         for (size_t i = 0; i < sizeof tx_op_examples / sizeof tx_op_examples[0]; i++) {

@@ -5,6 +5,7 @@
  * skipped because they hold for hosts of the other byte order. */
 #include "conform.h"
 
+#include "cli.h"
 #include "json.h"
 #include "opreg.h"
 #include "print.h"
@@ -299,7 +300,7 @@ static void run_case(const json *c, tally *t) {
     const json *jn = json_get(c, "name"), *jo = json_get(c, "op");
     const char *name = jn && jn->type == J_STRING ? jn->text : "?";
     if (!jo || jo->type != J_STRING) {
-        printf("FAIL %s: case has no op\n", name);
+        fprintf(cli_out(), "FAIL %s: case has no op\n", name);
         t->failed++;
         return;
     }
@@ -313,14 +314,15 @@ static void run_case(const json *c, tally *t) {
     const json *jb = json_get(c, "byte_order");
     if (jb) {
         if (jb->type != J_STRING || (strcmp(jb->text, "little") && strcmp(jb->text, "big"))) {
-            printf("FAIL %s: harness: byte_order must be \"little\" or \"big\"\n", name);
+            fprintf(cli_out(), "FAIL %s: harness: byte_order must be \"little\" or \"big\"\n",
+                    name);
             t->failed++;
             return;
         }
         const char *host = TX_HOST_LITTLE_ENDIAN ? "little" : "big";
         if (strcmp(jb->text, host) != 0) {
-            printf("SKIP %s: expects a %s-endian host, this one is %s-endian\n", name, jb->text,
-                   host);
+            fprintf(cli_out(), "SKIP %s: expects a %s-endian host, this one is %s-endian\n", name,
+                    jb->text, host);
             t->skipped++;
             t->skipped_order++;
             return;
@@ -332,7 +334,7 @@ static void run_case(const json *c, tally *t) {
     tx_clear_error();
     tx_status st = build_args(def, c, &a);
     if (st == TX_INTERNAL) {
-        printf("FAIL %s: harness: %s\n", name, op_error());
+        fprintf(cli_out(), "FAIL %s: harness: %s\n", name, op_error());
         t->failed++;
         op_args_clear(&a);
         return;
@@ -356,7 +358,7 @@ static void run_case(const json *c, tally *t) {
         ok = st != TX_OK;
         if (!ok) snprintf(why, sizeof why, "succeeded, want error %s", experr->text ? experr->text : "?");
         else if (experr->type == J_STRING && strcmp(op_status_name(st), experr->text) != 0)
-            printf("NOTE %s: error category %s, case says %s (%s)\n", name, op_status_name(st), experr->text, op_error());
+            fprintf(cli_out(), "NOTE %s: error category %s, case says %s (%s)\n", name, op_status_name(st), experr->text, op_error());
     } else if (st != TX_OK) {
         ok = false;
         snprintf(why, sizeof why, "%s: %s", op_status_name(st), op_error());
@@ -380,7 +382,7 @@ static void run_case(const json *c, tally *t) {
     if (ok) t->passed++;
     else {
         t->failed++;
-        printf("FAIL %s: %s\n", name, why);
+        fprintf(cli_out(), "FAIL %s: %s\n", name, why);
     }
     op_outputs_clear(&o);
     op_args_clear(&a);
@@ -390,7 +392,7 @@ static void run_file(const char *path, tally *t) {
     char *data;
     size_t size;
     if (tv_read_file(path, &data, &size) != TX_OK) {
-        printf("FAIL %s: %s\n", path, op_error());
+        fprintf(cli_out(), "FAIL %s: %s\n", path, op_error());
         t->failed++;
         return;
     }
@@ -399,7 +401,7 @@ static void run_file(const char *path, tally *t) {
     free(data);
     const json *cases = json_get(j, "cases");
     if (!j || !cases || cases->type != J_ARRAY) {
-        printf("FAIL %s: not a suite (%s)\n", path, j ? "no cases" : err);
+        fprintf(cli_out(), "FAIL %s: not a suite (%s)\n", path, j ? "no cases" : err);
         t->failed++;
         json_free(j);
         return;
@@ -413,7 +415,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 static void run_path(const char *path, tally *t) {
     struct stat sb;
     if (stat(path, &sb) != 0) {
-        printf("FAIL %s: no such file or directory\n", path);
+        fprintf(cli_out(), "FAIL %s: no such file or directory\n", path);
         t->failed++;
         return;
     }
@@ -455,24 +457,25 @@ int conform_main(int argc, char **argv) {
     }
     for (int i = 0; i < argc; i++)
         if (argv[i][0] == '-') {
-            fprintf(stderr, "tensorx: conform: usage: unknown option '%s' (tensorx conform [--plan] FILE.json|DIR ...)\n", argv[i]);
+            fprintf(cli_err(), "tensorx: conform: usage: unknown option '%s' (tensorx conform [--plan] FILE.json|DIR ...)\n", argv[i]);
             return 2;
         }
     if (argc < 1) {
-        fprintf(stderr, "tensorx: conform: usage: tensorx conform [--plan] FILE.json|DIR ...\n");
+        fprintf(cli_err(), "tensorx: conform: usage: tensorx conform [--plan] FILE.json|DIR ...\n");
         return 2;
     }
     tally t = {0};
     for (int i = 0; i < argc; i++) run_path(argv[i], &t);
     if (t.nskipped_ops) {
-        printf("skipped ops (not implemented):");
-        for (size_t i = 0; i < t.nskipped_ops; i++) printf(" %s", t.skipped_ops[i]);
-        printf("\n");
+        fprintf(cli_out(), "skipped ops (not implemented):");
+        for (size_t i = 0; i < t.nskipped_ops; i++) fprintf(cli_out(), " %s", t.skipped_ops[i]);
+        fprintf(cli_out(), "\n");
     }
     if (t.skipped_order)
-        printf("skipped cases for the other byte order: %ld (this host is %s-endian)\n",
+        fprintf(cli_out(), "skipped cases for the other byte order: %ld (this host is %s-endian)\n",
                t.skipped_order, TX_HOST_LITTLE_ENDIAN ? "little" : "big");
-    if (t.skipped) printf("%ld passed, %ld failed, %ld skipped\n", t.passed, t.failed, t.skipped);
-    else printf("%ld passed, %ld failed\n", t.passed, t.failed);
+    if (t.skipped)
+        fprintf(cli_out(), "%ld passed, %ld failed, %ld skipped\n", t.passed, t.failed, t.skipped);
+    else fprintf(cli_out(), "%ld passed, %ld failed\n", t.passed, t.failed);
     return t.failed ? 1 : 0;
 }

@@ -205,6 +205,13 @@ static struct {
     _Atomic int taken;
 } armed;
 
+/* What every other request goes to: the library's default allocator unless mapout_set_base
+ * named another (the argument fuzzer's checking allocator). */
+static tx_allocator base;
+static bool base_set;
+
+static const tx_allocator *base_allocator(void) { return base_set ? &base : tx_default_allocator(); }
+
 static void *cli_alloc(size_t size, size_t alignment, void *ctx) {
     (void)ctx;
     unsigned char *b = atomic_load(&armed.base);
@@ -212,7 +219,7 @@ static void *cli_alloc(size_t size, size_t alignment, void *ctx) {
     if (b && size == armed.size && ((uintptr_t)b & (alignment - 1)) == 0 &&
         atomic_compare_exchange_strong(&armed.taken, &expect, 1))
         return b;
-    const tx_allocator *d = tx_default_allocator();
+    const tx_allocator *d = base_allocator();
     return d->alloc(size, alignment, d->ctx);
 }
 
@@ -223,8 +230,13 @@ static void cli_free(void *p, size_t size, void *ctx) {
         atomic_store(&armed.taken, 0);
         return;
     }
-    const tx_allocator *d = tx_default_allocator();
+    const tx_allocator *d = base_allocator();
     d->free(p, size, d->ctx);
+}
+
+void mapout_set_base(const tx_allocator *a) {
+    base_set = a != NULL;
+    if (a) base = *a;
 }
 
 void mapout_install(void) {

@@ -56,6 +56,10 @@ bool outfile_replaces(const char *path);
 /* Installs the CLI's allocator (call before any tensor is made): the library's default one,
  * except that a request armed by mapout_begin is served from the mapped output file. */
 void mapout_install(void);
+/* The allocator that the CLI's allocator hands every request but the armed one to (a copy of *a;
+ * NULL: tx_default_allocator(), the default).  For a process that runs the CLI beside its own
+ * allocator (fuzz/fuzz_args.c), which it then sets back with tx_set_allocator. */
+void mapout_set_base(const tx_allocator *a);
 
 typedef struct mapout {
     bool active;

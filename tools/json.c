@@ -15,15 +15,6 @@ typedef struct {
     int depth;
 } parser;
 
-static void *xcalloc(size_t n, size_t s) {
-    void *p = calloc(n ? n : 1, s);
-    if (!p) {
-        fputs("tensorx: out of memory\n", stderr);
-        exit(3);
-    }
-    return p;
-}
-
 static void ws(parser *ps) {
     while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\n' || *ps->p == '\r' || *ps->p == '\t')) ps->p++;
 }
@@ -31,6 +22,14 @@ static void ws(parser *ps) {
 static json *fail(parser *ps, const char *what) {
     if (ps->err && ps->err[0] == '\0') snprintf(ps->err, ps->cap, "%s at byte offset %ld", what, (long)(ps->p - ps->start));
     return NULL;
+}
+
+/* calloc, or NULL with the error "out of memory" (the first error is the one reported, so the
+ * callers' own "bad string" / "bad array" that follow do not replace it). */
+static void *xcalloc(parser *ps, size_t n, size_t s) {
+    void *p = calloc(n ? n : 1, s);
+    if (!p) fail(ps, "out of memory");
+    return p;
 }
 
 static json *value(parser *ps);
@@ -61,7 +60,8 @@ static char *string_body(parser *ps, size_t *len) {
     const char *q = start;
     while (q < ps->end && *q != '"') q += (*q == '\\') ? 2 : 1;
     if (q >= ps->end) return NULL;
-    char *out = xcalloc((size_t)(q - start) + 1, 1);
+    char *out = xcalloc(ps, (size_t)(q - start) + 1, 1);
+    if (!out) return NULL;
     size_t n = 0;
     while (ps->p < ps->end && *ps->p != '"') {
         char c = *ps->p++;
@@ -112,14 +112,15 @@ bad:
     return NULL;
 }
 
-static json *node(json_type t) {
-    json *j = xcalloc(1, sizeof *j);
-    j->type = t;
+static json *node(parser *ps, json_type t) {
+    json *j = xcalloc(ps, 1, sizeof *j);
+    if (j) j->type = t;
     return j;
 }
 
 static json *container(parser *ps, bool object) {
-    json *j = node(object ? J_OBJECT : J_ARRAY);
+    json *j = node(ps, object ? J_OBJECT : J_ARRAY);
+    if (!j) return NULL;
     size_t cap = 0;
     ps->p++;
     ws(ps);
@@ -142,10 +143,15 @@ static json *container(parser *ps, bool object) {
         if (j->n == cap) {
             cap = cap ? cap * 2 : 8;
             json **ni = realloc(j->items, cap * sizeof *ni);
-            char **nk = object ? realloc(j->keys, cap * sizeof *nk) : NULL;
-            if (!ni || (object && !nk)) { fputs("tensorx: out of memory\n", stderr); exit(3); }
-            j->items = ni;
-            if (object) j->keys = nk;
+            if (ni) j->items = ni;
+            char **nk = object && ni ? realloc(j->keys, cap * sizeof *nk) : NULL;
+            if (nk) j->keys = nk;
+            if (!ni || (object && !nk)) {
+                fail(ps, "out of memory");
+                json_free(v);
+                free(key);
+                goto bad;
+            }
         }
         if (object) j->keys[j->n] = key;
         j->items[j->n++] = v;
@@ -169,20 +175,25 @@ static json *value(parser *ps) {
     else if (*ps->p == '"') {
         size_t len;
         char *s = string_body(ps, &len);
-        if (s) { r = node(J_STRING); r->text = s; r->len = len; }
+        if (s && (r = node(ps, J_STRING)) != NULL) { r->text = s; r->len = len; }
+        else if (s) free(s);
         else r = fail(ps, "bad string");
-    } else if (ps->end - ps->p >= 4 && !memcmp(ps->p, "true", 4)) { ps->p += 4; r = node(J_BOOL); r->b = true; }
-    else if (ps->end - ps->p >= 5 && !memcmp(ps->p, "false", 5)) { ps->p += 5; r = node(J_BOOL); }
-    else if (ps->end - ps->p >= 4 && !memcmp(ps->p, "null", 4)) { ps->p += 4; r = node(J_NULL); }
+    } else if (ps->end - ps->p >= 4 && !memcmp(ps->p, "true", 4)) { ps->p += 4; r = node(ps, J_BOOL); if (r) r->b = true; }
+    else if (ps->end - ps->p >= 5 && !memcmp(ps->p, "false", 5)) { ps->p += 5; r = node(ps, J_BOOL); }
+    else if (ps->end - ps->p >= 4 && !memcmp(ps->p, "null", 4)) { ps->p += 4; r = node(ps, J_NULL); }
     else {
         const char *s = ps->p;
         while (ps->p < ps->end && strchr("+-0123456789.eE", *ps->p)) ps->p++;
         if (ps->p == s) r = fail(ps, "unexpected character");
         else {
-            r = node(J_NUMBER);
-            r->text = xcalloc((size_t)(ps->p - s) + 1, 1);
-            memcpy(r->text, s, (size_t)(ps->p - s));
-            r->len = (size_t)(ps->p - s);
+            r = node(ps, J_NUMBER);
+            if (r && (r->text = xcalloc(ps, (size_t)(ps->p - s) + 1, 1)) == NULL) {
+                free(r);
+                r = NULL;
+            } else if (r) {
+                memcpy(r->text, s, (size_t)(ps->p - s));
+                r->len = (size_t)(ps->p - s);
+            }
         }
     }
     ps->depth--;

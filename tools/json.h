@@ -19,7 +19,8 @@ struct json {
     size_t n;
 };
 
-/* Parses text[0..len); returns NULL and fills err (cap bytes) on a syntax error. */
+/* Parses text[0..len); returns NULL and fills err (cap bytes) on a syntax error, or with "out of
+ * memory at byte offset N" when an allocation fails (never exits). */
 json *json_parse(const char *text, size_t len, char *err, size_t cap);
 void json_free(json *j);
 /* Object member by key, or NULL. */

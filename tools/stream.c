@@ -10,6 +10,7 @@
  * used. */
 #include "stream.h"
 
+#include "cli.h"
 #include "files.h"
 #include "values.h"
 
@@ -176,8 +177,8 @@ static void draw(double elapsed) {
         bar[WIDTH] = '\0';
         snprintf(line, sizeof line, "tensorx %s [%s] %.1f s", pg.label, bar, elapsed);
     }
-    fprintf(stderr, "\r%s\033[K", line);
-    fflush(stderr);
+    fprintf(cli_err(), "\r%s\033[K", line);
+    fflush(cli_err());
     pg.drawn = true;
 }
 
@@ -198,7 +199,7 @@ static void *progress_thread(void *arg) {
 }
 
 void progress_start(const char *label, uint64_t total) {
-    if (pg.active || !isatty(STDERR_FILENO)) return;
+    if (pg.active || !isatty(fileno(cli_err()))) return;
     const char *off = getenv("TENSORX_NO_PROGRESS");
     if (off && *off && strcmp(off, "0") != 0) return;
     const char *d = getenv("TENSORX_PROGRESS_DELAY");
@@ -211,7 +212,7 @@ void progress_start(const char *label, uint64_t total) {
     clock_gettime(CLOCK_MONOTONIC, &pg.start);
     if (pg.delay <= 0) draw(0); /* no delay asked: show it at once, however short the work */
     pg.active = pthread_create(&pg.thread, NULL, progress_thread, NULL) == 0;
-    if (!pg.active && pg.drawn) fputs("\r\033[K", stderr);
+    if (!pg.active && pg.drawn) fputs("\r\033[K", cli_err());
 }
 
 void progress_set(uint64_t done) { atomic_store(&pg.done, done); }
@@ -225,8 +226,8 @@ void progress_stop(void) {
     pthread_join(pg.thread, NULL);
     pg.active = false;
     if (pg.drawn) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
+        fputs("\r\033[K", cli_err());
+        fflush(cli_err());
     }
 }
 
@@ -320,7 +321,7 @@ static bool parse_cmd(const op_def *d, int argc, char **argv, stream_cmd *c) {
 
 static int report(const op_def *d, tx_status st) {
     progress_stop();
-    fprintf(stderr, "tensorx: %s: %s: %s\n", d->name, op_status_name(st), op_error());
+    fprintf(cli_err(), "tensorx: %s: %s: %s\n", d->name, op_status_name(st), op_error());
     return 1;
 }
 
