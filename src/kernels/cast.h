@@ -5,9 +5,11 @@
  * then the AVX2 (+F16C) ones of src/kernels/x86/avx2/ and the AVX-512 ones of
  * src/kernels/x86/avx512/ (x86-64), or the NEON ones of src/kernels/arm/neon/ (aarch64).  Every
  * kernel gives exactly the bits of the scalar rules in scalar/convert.h (the SIMD kernels fix up
- * the lanes where an instruction's result differs, e.g. F16C's NaN payloads), reads and writes
- * nothing outside [src, src + n) and [dst, dst + n), and takes pointers of any alignment (the
- * SIMD kernels load and store unaligned and do their scalar heads and tails through memcpy). */
+ * the lanes where an instruction's result differs, e.g. F16C's NaN payloads) and reads and writes
+ * nothing outside [src, src + n) and [dst, dst + n).  The cast slots take src and dst aligned for
+ * their element types (tensor data always are; the portable kernels read and write through typed
+ * pointers, the SIMD ones would take any alignment); the byte swaps take any alignment
+ * (decode_raw's input is raw bytes). */
 #ifndef TX_KERNELS_CAST_H
 #define TX_KERNELS_CAST_H
 

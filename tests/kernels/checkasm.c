@@ -487,8 +487,11 @@ static void fill_cast_input(unsigned char *p, size_t n, size_t w) {
     }
 }
 
+/* dst `mis` bytes past a line, src at another offset; both element-aligned for the cast slots
+ * (tensor data always are: kernels/cast.h), any offset for the byte swaps. */
 static bool cast_case(const kernel *k, cast_rule r, size_t n, size_t mis) {
-    const size_t smis = (mis * 7 + 5) % 64;
+    size_t smis = (mis * 7 + 5) % 64;
+    if (r.one) smis -= smis % r.in;
     unsigned char *sblock = xmalloc(smis + n * r.in), *src = sblock + smis;
     fill_cast_input(src, n, r.in);
     dest d = dest_new(n * r.out, mis);
@@ -513,9 +516,10 @@ static void check_cast_family(const kernel *k) {
     const size_t more[] = {255, 256, 257, 1000, 4097,
                            (size_t)TX_STREAM_MIN_BYTES / r.out + 37};
     for (size_t i = 0; i < sizeof more / sizeof *more; i++) counts[nc++] = more[i];
-    /* on a line, odd (elements off their alignment: no streaming), multiples of the output width
-     * that leave dst off the vector boundary */
-    const size_t miss[] = {0, 1, r.out, 2 * r.out, 3 * r.out, 64 - r.out, 33};
+    /* on a line, multiples of the output width that leave dst off the vector boundary, and for
+     * the byte swaps odd ones (elements off their alignment: no streaming) */
+    const size_t miss[] = {0, r.out, 2 * r.out, 3 * r.out, 64 - r.out, r.one ? 5 * r.out : 1,
+                           r.one ? 9 * r.out : 33};
     for (size_t ci = 0; ci < nc; ci++) {
         const size_t nm = counts[ci] > 5000 ? 2 : sizeof miss / sizeof *miss;
         for (size_t mi = 0; mi < nm; mi++)
