@@ -10,6 +10,7 @@ import faulthandler
 import logging
 import os
 import signal
+import sys
 
 import numpy as np
 import pytest
@@ -29,7 +30,9 @@ ROWS, COLS, FILES, DEPTH = 256, 1024, 4, 10  # 4 files of 512 KiB: 2 MiB in, 4 M
 
 @pytest.fixture(scope="module")
 def client():
-    faulthandler.dump_traceback_later(300, exit=True)  # the last resort: never hang the suite
+    # The last resort: never hang the suite.  The real stderr: under pytest's --capture=sys (the
+    # asan stage) sys.stderr has no file descriptor.
+    faulthandler.dump_traceback_later(300, exit=True, file=sys.__stderr__)
     cluster = c = None
     # The nanny restarts a killed worker by starting a new process; with the default "spawn"
     # distributed 2022.12 on Python 3.11 fails to pickle the new process object ("Can't pickle
