@@ -248,7 +248,7 @@ void mapout_install(void) {
  * multiple of 64 bytes, so the data of a mapped file are 64-byte aligned). */
 #define BUFFER_HEADER 64
 
-static uint64_t env_bytes(const char *name, uint64_t def) {
+uint64_t env_bytes(const char *name, uint64_t def) {
     const char *s = getenv(name);
     if (s == NULL || *s == '\0') return def;
     char *end;

@@ -69,6 +69,11 @@ typedef struct mapout {
     int slot;
 } mapout;
 
+/* TENSORX_MAP_OUTPUT_MIN_BYTES, default 1 MiB: outputs from this size up are made in their file. */
+uint64_t mapout_min_bytes(void);
+/* The byte count in environment variable `name` (digits only), or `def` when it is unset, empty
+ * or not a number: the tools' size knobs (TENSORX_STREAM_MIN_BYTES, TENSORX_CHUNK_BYTES, ...). */
+uint64_t env_bytes(const char *name, uint64_t def);
 /* When the single output of op d with arguments a, written to `path`, can be made in the file
  * itself -- path is a regular file or names none, the op's plan makes one output that is not a
  * view, not an upper bound, not strings, and of at least TENSORX_MAP_OUTPUT_MIN_BYTES bytes
@@ -76,8 +81,6 @@ typedef struct mapout {
  * allocator so that the op's output buffer is the file's data: returns true (m->active).  false:
  * write the output the ordinary way (the run reports any error).  A failure to create or size the
  * file (a full disk) is *st (an io_error), and true is returned with m->active false. */
-/* TENSORX_MAP_OUTPUT_MIN_BYTES, default 1 MiB: outputs from this size up are made in their file. */
-uint64_t mapout_min_bytes(void);
 bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path, tx_status *st);
 /* After the op ran with status st and outputs o: when the output is the mapped file's data, frees
  * it, writes the header, unmaps and renames the file over its path (returns the status of that);

@@ -26,14 +26,6 @@
 
 #define MIB (1024u * 1024u)
 
-static uint64_t env_bytes(const char *name, uint64_t def) {
-    const char *s = getenv(name);
-    if (s == NULL || *s == '\0') return def;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    return *end == '\0' ? (uint64_t)v : def;
-}
-
 /* ---- output ------------------------------------------------------------------------------------- */
 
 typedef struct {
