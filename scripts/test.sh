@@ -104,10 +104,13 @@ if has asan; then
     TENSORX_JOBS=$jobs build/asan/pyvenv/bin/python -m pip install --no-build-isolation --no-index \
     build/asan/python-src
   log=build/asan/pytest.log
+  # Not the 2-process Dask cluster: its worker processes, forked from an interpreter with the
+  # ASan runtime preloaded, hung the run; what they run is tensorx.dask's ops, which test_dask.py
+  # runs here in one process, and the release stage runs the cluster.
   if ! (cd build/asan && LD_PRELOAD=$(clang -print-file-name=libclang_rt.asan-x86_64.so) \
     ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 PYTHONMALLOC=malloc \
     TX_PY_LEAK_CALLS=2000 pyvenv/bin/python -m pytest -q --capture=sys -p no:cacheprovider \
-    ../../python/tests) 2>&1 | tee "$log"; then
+    --ignore=../../python/tests/test_dask_cluster.py ../../python/tests) 2>&1 | tee "$log"; then
     echo "python tests under ASan: failed"
     exit 1
   fi
