@@ -19,14 +19,7 @@ static tx_tensor *load(const char *bytes, size_t n, tx_status want) {
 
 /* Builds a v1.0 file from a header dict and data bytes. */
 static size_t make_npy(char *buf, const char *dict, const void *data, size_t n) {
-    size_t hl = strlen(dict);
-    size_t total = (10 + hl + 1 + 63) / 64 * 64;
-    memcpy(buf, "\x93NUMPY\x01\x00", 8);
-    buf[8] = (char)((total - 10) & 0xFF);
-    buf[9] = (char)((total - 10) >> 8);
-    memcpy(buf + 10, dict, hl);
-    memset(buf + 10 + hl, ' ', total - 10 - hl - 1);
-    buf[total - 1] = '\n';
+    size_t total = tu_npy_header(buf, dict);
     memcpy(buf + total, data, n);
     return total + n;
 }

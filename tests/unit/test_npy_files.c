@@ -48,14 +48,8 @@ static char *read_file(const char *path, size_t *n) {
 
 /* A .npy (format 1.0) of a dict and data. */
 static char *make_npy(const char *dict, const void *data, size_t n, size_t *size) {
-    size_t hl = strlen(dict), total = (10 + hl + 1 + 63) / 64 * 64;
-    char *b = malloc(total + n + 1);
-    memcpy(b, "\x93NUMPY\x01\x00", 8);
-    b[8] = (char)((total - 10) & 0xFF);
-    b[9] = (char)((total - 10) >> 8);
-    memcpy(b + 10, dict, hl);
-    memset(b + 10 + hl, ' ', total - 10 - hl - 1);
-    b[total - 1] = '\n';
+    char *b = malloc(strlen(dict) + 74 + n + 1);
+    size_t total = tu_npy_header(b, dict);
     if (n) memcpy(b + total, data, n);
     *size = total + n;
     return b;

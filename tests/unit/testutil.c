@@ -211,3 +211,14 @@ void tu_npy_save_with_descr(const tx_tensor *x, const char *descr, void **buf, s
     snprintf(want, sizeof want, "'descr': %s", descr);
     if (strstr(head, want) == NULL) fail_msg("npy header %s lacks %s", head, want);
 }
+
+size_t tu_npy_header(char *buf, const char *dict) {
+    size_t hl = strlen(dict), total = (10 + hl + 1 + 63) / 64 * 64;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (char)((total - 10) & 0xFF);
+    buf[9] = (char)((total - 10) >> 8);
+    memcpy(buf + 10, dict, hl);
+    memset(buf + 10 + hl, ' ', total - 10 - hl - 1);
+    buf[total - 1] = '\n';
+    return total;
+}

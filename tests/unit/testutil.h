@@ -40,6 +40,9 @@ void tu_assert_writable(tx_tensor *t);
 #define TU_VALS(...) ((const double[]){__VA_ARGS__})
 #define TU_LEN(...) (sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
 
+/* Writes a .npy 1.0 header with the dict text `dict` (padded to a multiple of 64 bytes, ending
+ * in '\n') at buf; returns its length.  buf must hold strlen(dict) + 74 bytes. */
+size_t tu_npy_header(char *buf, const char *dict);
 /* Saves x as .npy into a new buffer (free it with tx_buffer_free) and asserts that the header's
  * descr is `descr`, e.g. "[('int4', '|i1')]". */
 void tu_npy_save_with_descr(const tx_tensor *x, const char *descr, void **buf, size_t *size);
