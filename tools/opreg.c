@@ -38,33 +38,38 @@ tx_status op_fail_io(const char *verb, const char *path, int errnum) {
 
 int op_param_index(const op_def *d, const char *name, size_t len) {
     for (int i = 0; i < OP_MAX_PARAMS && d->params[i].name; i++)
-        if (strlen(d->params[i].name) == len && strncmp(d->params[i].name, name, len) == 0) return i;
+        if (strncmp(d->params[i].name, name, len) == 0 && d->params[i].name[len] == '\0') return i;
     return -1;
 }
 
+static const op_value empty_value;
+
+/* The value of parameter `name` of kind `kind`, or an empty one.  Run functions name their
+ * parameters with the same literals as the table, which the linker usually merges: the pointer
+ * comparison finds those without reading the names. */
 static const op_value *find(const op_args *a, const char *name, param_kind kind) {
-    int i = op_param_index(a->def, name, strlen(name));
-    return i >= 0 && a->def->params[i].kind == kind ? &a->v[i] : NULL;
+    const op_param *ps = a->def->params;
+    int i = 0;
+    while (i < OP_MAX_PARAMS && ps[i].name && ps[i].name != name) i++;
+    if (i == OP_MAX_PARAMS || !ps[i].name) i = op_param_index(a->def, name, strlen(name));
+    return i >= 0 && ps[i].kind == kind ? &a->v[i] : &empty_value;
 }
 
-static const op_value empty_value;
-#define FIND(name, kind) (find(a, name, kind) ? find(a, name, kind) : &empty_value)
-
-const tx_tensor *arg_tensor(const op_args *a, const char *name) { return FIND(name, P_TENSOR)->tensor; }
+const tx_tensor *arg_tensor(const op_args *a, const char *name) { return find(a, name, P_TENSOR)->tensor; }
 const tx_tensor *const *arg_list(const op_args *a, const char *name, size_t *n) {
-    const op_value *v = FIND(name, P_TENSOR_LIST);
+    const op_value *v = find(a, name, P_TENSOR_LIST);
     *n = v->nlist;
     return (const tx_tensor *const *)v->list;
 }
-long long arg_int(const op_args *a, const char *name) { return FIND(name, P_INT)->i; }
-bool arg_bool(const op_args *a, const char *name) { return FIND(name, P_BOOL)->b; }
+long long arg_int(const op_args *a, const char *name) { return find(a, name, P_INT)->i; }
+bool arg_bool(const op_args *a, const char *name) { return find(a, name, P_BOOL)->b; }
 const char *arg_str(const op_args *a, const char *name) {
-    const char *s = FIND(name, P_STRING)->s;
+    const char *s = find(a, name, P_STRING)->s;
     return s ? s : "";
 }
-tx_dtype arg_dtype(const op_args *a, const char *name) { return FIND(name, P_DTYPE)->dtype; }
+tx_dtype arg_dtype(const op_args *a, const char *name) { return find(a, name, P_DTYPE)->dtype; }
 const int64_t *arg_ints(const op_args *a, const char *name, size_t *n) {
-    const op_value *v = FIND(name, P_INT_LIST);
+    const op_value *v = find(a, name, P_INT_LIST);
     *n = v->nints;
     return v->ints;
 }

@@ -147,7 +147,9 @@ static int strings_from_array(what_t *what, PyArrayObject *arr, tx_tensor **out)
     int rank = PyArray_NDIM(c);
     int64_t dims[NPY_MAXDIMS];
     for (int i = 0; i < rank; i++) dims[i] = (int64_t)PyArray_DIM(c, i);
-    tx_string *recs = PyMem_Calloc((size_t)n + 1, sizeof *recs);
+    /* each record is set below; n + 1: never a 0-byte request */
+    tx_string *recs = (size_t)n < PY_SSIZE_T_MAX / sizeof *recs
+                          ? PyMem_Malloc(((size_t)n + 1) * sizeof *recs) : NULL;
     PyObject *keep = NULL; /* what the tensor holds: c ('S') or a tuple of the elements */
     char *lo = NULL;
     size_t nbytes = 0;
@@ -420,7 +422,7 @@ static PyObject *py_to_dlpack(PyObject *self, PyObject *args) {
         what_t w = {"to_dlpack", NULL, -1, ""};
         if (tensor_from_array(&w, (PyObject *)arr, &mine, &dummy) < 0) return NULL;
         src = mine;
-        copied = PyArray_NBYTES(arr) && tx_tensor_data_const(mine) != PyArray_DATA(arr);
+        copied = PyArray_NBYTES(arr) != 0 && tx_tensor_data_const(mine) != PyArray_DATA(arr);
         if (copied && copy == 0) {
             PyErr_SetString(PyExc_BufferError, "to_dlpack: the array's layout (strided, "
                             "misaligned or byte-swapped) needs a copy and copy=False was given");
@@ -744,12 +746,62 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
 
 /* ---- run ----------------------------------------------------------------------------------- */
 
-static const op_def *op_by_index(PyObject *idx) {
+/* Empties the op table's message (op_error() prefers it to tx_last_error()) when a failure left
+ * one, without formatting anything when none is there: op_fail's vsnprintf on every call was a
+ * tenth of a small op's time.  op_error() returns tx_last_error() exactly when it is empty. */
+static void clear_op_message(void) {
+    if (op_error() != tx_last_error()) op_fail(TX_OK, "%s", "");
+}
+
+/* The op table as the extension uses it, made once at import: each op with its parameter count
+ * and its parameters' defaults parsed from the table's text.  A parameter left at its default
+ * borrows the parsed value (parsing it again on each call -- a strdup for a string -- was a tenth of
+ * a small op's time); tensors never have table defaults, so only plain values are borrowed. */
+typedef struct op_entry {
+    const op_def *def;
+    size_t nparams;
+    op_value defaults[OP_MAX_PARAMS]; /* present: a parsed default to borrow */
+} op_entry;
+
+_Static_assert(OP_MAX_PARAMS <= 32, "run() keeps a bit per parameter in an unsigned");
+
+static op_entry *entries;
+static size_t n_entries;
+
+static int entries_init(void) {
+    size_t n = 0;
+    while (op_at(n)) n++;
+    entries = PyMem_Calloc(n ? n : 1, sizeof *entries);
+    if (!entries) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    n_entries = n;
+    for (size_t i = 0; i < n; i++) {
+        op_entry *e = &entries[i];
+        e->def = op_at(i);
+        while (e->nparams < OP_MAX_PARAMS && e->def->params[e->nparams].name) e->nparams++;
+        for (size_t k = 0; k < e->nparams; k++) {
+            const op_param *p = &e->def->params[k];
+            /* required or optional-absent: nothing to borrow; a default that does not parse is
+             * left to op_args_finish, which reports it */
+            if (!p->def || !p->def[0] || p->kind == P_TENSOR || p->kind == P_TENSOR_LIST)
+                continue;
+            if (op_parse_value(p, p->def, &e->defaults[k]) != TX_OK) op_value_clear(&e->defaults[k]);
+        }
+    }
+    clear_op_message();
+    return 0;
+}
+
+static const op_entry *op_by_index(PyObject *idx) {
     Py_ssize_t i = PyLong_AsSsize_t(idx);
     if (i == -1 && PyErr_Occurred()) return NULL;
-    const op_def *d = i >= 0 ? op_at((size_t)i) : NULL;
-    if (!d) PyErr_Format(PyExc_IndexError, "no op %zd", i);
-    return d;
+    if (i < 0 || (size_t)i >= n_entries) {
+        PyErr_Format(PyExc_IndexError, "no op %zd", i);
+        return NULL;
+    }
+    return &entries[i];
 }
 
 static PyObject *plan_result(const tx_plan *plan) {
@@ -776,13 +828,6 @@ static PyObject *plan_result(const tx_plan *plan) {
     return list;
 }
 
-/* Empties the op table's message (op_error() prefers it to tx_last_error()) when a failure left
- * one, without formatting anything when none is there: op_fail's vsnprintf on every call was a
- * tenth of a small op's time.  op_error() returns tx_last_error() exactly when it is empty. */
-static void clear_op_message(void) {
-    if (op_error() != tx_last_error()) op_fail(TX_OK, "%s", "");
-}
-
 /* run(index, values, mode): values holds one entry per parameter of the op, in table order;
  * mode 0 (or absent): a tuple of the outputs; 1: the plan; 2: the one output itself (an
  * InternalError when the op gave another number).  METH_FASTCALL: no argument tuple to parse. */
@@ -799,10 +844,10 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (mode == -1 && PyErr_Occurred()) return NULL;
     }
     int plan_mode = mode == 1;
-    const op_def *def = op_by_index(args[0]);
-    if (!def) return NULL;
-    size_t np = 0;
-    while (np < OP_MAX_PARAMS && def->params[np].name) np++;
+    const op_entry *entry = op_by_index(args[0]);
+    if (!entry) return NULL;
+    const op_def *def = entry->def;
+    size_t np = entry->nparams;
     if ((size_t)PyTuple_GET_SIZE(values) != np) {
         PyErr_Format(PyExc_TypeError, "%s takes %zu values", def->name, np);
         return NULL;
@@ -815,10 +860,16 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     tx_output_info *info = NULL;
     tx_plan plan;
     PyObject *result = NULL;
+    unsigned borrowed = 0; /* bit i: a.v[i] is entry->defaults[i], not ours to free */
     for (size_t i = 0; i < np; i++)
         if (fill_value(def, &def->params[i], PyTuple_GET_ITEM(values, (Py_ssize_t)i), &a.v[i],
                        &ii) < 0)
             goto done;
+    for (size_t i = 0; i < np; i++)
+        if (!a.v[i].present && entry->defaults[i].present) {
+            a.v[i] = entry->defaults[i];
+            borrowed |= 1u << i;
+        }
     clear_op_message();
     tx_status st = op_args_finish(&a);
     if (st != TX_OK) {
@@ -886,7 +937,10 @@ done:
     op_outputs_clear(&o);
     /* may drop array references (release_array): the GIL is held.  Only the op's own parameters
      * were filled (fill_value, op_args_finish), so only they are cleared. */
-    for (size_t i = 0; i < np; i++) op_value_clear(&a.v[i]);
+    for (size_t i = 0; i < np; i++) {
+        if (borrowed >> i & 1) memset(&a.v[i], 0, sizeof a.v[i]);
+        op_value_clear(&a.v[i]);
+    }
     return result;
 }
 
@@ -1096,5 +1150,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tensorx",
 
 PyMODINIT_FUNC PyInit__tensorx(void) {
     import_array();
+    if (!entries && entries_init() < 0) return NULL;
     return PyModule_Create(&module);
 }

@@ -2,6 +2,7 @@
 """Inputs and outputs: zero-copy wrapping, copies of other layouts, lifetimes, read-only memory,
 Python values and their TF dtypes, DLPack producers, dtypes NumPy lacks, plan."""
 import gc
+import os
 import sys
 
 import numpy as np
@@ -115,10 +116,50 @@ def test_dtypes_numpy_lacks_use_the_structured_convention_or_ml_dtypes():
         assert bf.dtype.name == "bfloat16"
     back = tx.cast(bf, "float32")  # and back in: the same dtype is taken
     np.testing.assert_array_equal(back, np.float32([1.0, -2.5, 3.09375]))
-    q = tx.cast(np.array([1, 2], np.int8), "qint8") if False else None  # noqa: F841
     i4 = tx.cast(np.array([7.9, -8.9]), "int4")
     assert tx.dtype_name(i4.dtype) == "int4"
     assert tx.cast(i4, np.int8).tolist() == [7, -8]
+
+
+# ml_dtypes is not a Debian package, so the tests here cannot import the real one.  A stand-in
+# module of the same name, whose "dtypes" are structured dtypes of the same item sizes (distinct
+# from tensorx's own convention), checks the plumbing of the ml_dtypes branch: outputs come out
+# in its dtypes, its dtypes are taken back as inputs, and the quantized types (which ml_dtypes
+# lacks) keep the structured convention.
+ML_STANDIN = """
+import numpy as np
+for _name, _storage in (("bfloat16", "<u2"), ("float8_e5m2", "u1"), ("float8_e4m3fn", "u1"),
+                        ("int4", "i1"), ("uint4", "u1")):
+    globals()[_name] = np.dtype([("standin_" + _name, _storage)])
+"""
+
+ML_CHECK = """
+import numpy as np, tensorx as tx, ml_dtypes
+bf = tx.to_bfloat16(np.array([1.0, -2.5, 3.1], np.float32))
+assert bf.dtype == ml_dtypes.bfloat16, bf.dtype
+assert bf.view(np.uint16).tolist() == [0x3F80, 0xC020, 0x4046]
+assert tx.cast(bf, "float32").tolist() == [1.0, -2.5, 3.09375]
+assert tx.dtype_name(ml_dtypes.float8_e4m3fn) == "float8_e4m3fn"
+i4 = tx.cast(np.array([7.9, -8.9]), "int4")
+assert i4.dtype == ml_dtypes.int4 and tx.cast(i4, np.int8).tolist() == [7, -8]
+# the structured convention is still taken as input
+conv = np.array([0x3F80], np.uint16).view([("bfloat16", "<u2")])
+assert tx.cast(conv, "float32").tolist() == [1.0]
+q = tx.cast(np.array([3, -4], np.int8), "qint8")
+assert q.dtype == np.dtype([("qint8", "i1")]), q.dtype
+print("ok")
+"""
+
+
+def test_the_ml_dtypes_branch_with_a_stand_in_module(tmp_path):
+    import subprocess
+    (tmp_path / "ml_dtypes.py").write_text(ML_STANDIN)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(tmp_path)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    r = subprocess.run([sys.executable, "-c", ML_CHECK], env=env, capture_output=True,
+                       text=True, cwd=str(tmp_path))
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 
 def test_dtype_names():

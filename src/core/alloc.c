@@ -13,8 +13,8 @@
  *  - keeps freed large blocks in a bounded cache, keyed by size class, from which a later request
  *    of the same class is served with memory that is already mapped and faulted in.
  * The cache holds at most tx_alloc_cache_bytes() bytes and CACHE_SLOTS blocks (oldest evicted
- * first), is guarded by a mutex, and is emptied by tx_shutdown().  Every block is plain
- * posix_memalign memory, so free() could release any of them, and under AddressSanitizer the
+ * first), is guarded by a mutex, and is emptied by tx_shutdown().  Every large block is plain
+ * posix_memalign memory, and under AddressSanitizer the
  * cached blocks and the slack after each request are poisoned, so a use after free is still
  * reported.  Custom allocators (tx_set_allocator) never see the cache. */
 #define _DEFAULT_SOURCE 1 /* madvise, MADV_HUGEPAGE */
@@ -22,6 +22,7 @@
 #include "core/tuning.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -176,13 +177,32 @@ static void large_free(void *ptr, size_t size) {
     }
 }
 
+/* A small block is malloc memory with its start moved up to the alignment; the distance from
+ * malloc's pointer is kept in the size_t just before the block.  glibc's posix_memalign splits a
+ * chunk on every call and cost more than the rest of a 16-element op together; malloc with
+ * `alignment` bytes of slack does not. */
+static void *small_alloc(size_t size, size_t alignment) {
+    if (alignment < _Alignof(max_align_t)) alignment = _Alignof(max_align_t);
+    size_t offset;
+    char *raw = malloc(size + alignment + sizeof offset); /* size < TX_ALLOC_LARGE_MIN */
+    if (raw == NULL) return NULL;
+    uintptr_t at = ((uintptr_t)raw + sizeof offset + alignment - 1) & ~(uintptr_t)(alignment - 1);
+    char *p = (char *)at;
+    offset = (size_t)(p - raw);
+    memcpy(p - sizeof offset, &offset, sizeof offset);
+    return p;
+}
+
+static void small_free(void *ptr) {
+    size_t offset;
+    memcpy(&offset, (char *)ptr - sizeof offset, sizeof offset);
+    free((char *)ptr - offset);
+}
+
 static void *default_alloc(size_t size, size_t alignment, void *ctx) {
     (void)ctx;
     if (size >= TX_ALLOC_LARGE_MIN) return large_alloc(size, alignment);
-    void *p = NULL;
-    if (posix_memalign(&p, alignment < sizeof(void *) ? sizeof(void *) : alignment, size) != 0)
-        return NULL;
-    return p;
+    return small_alloc(size, alignment);
 }
 
 static void default_free(void *ptr, size_t size, void *ctx) {
@@ -191,7 +211,7 @@ static void default_free(void *ptr, size_t size, void *ctx) {
     if (size >= TX_ALLOC_LARGE_MIN)
         large_free(ptr, size);
     else
-        free(ptr);
+        small_free(ptr);
 }
 
 static const tx_allocator default_allocator = {default_alloc, default_free, NULL};
@@ -264,7 +284,7 @@ void tx_set_max_tensor_bytes(size_t max_bytes) {
 size_t tx_max_tensor_bytes(void) { return max_tensor_bytes; }
 
 /* Size 0 is asked for as 1 byte so that every buffer has a distinct, non-NULL address. */
-void *tx__alloc(size_t size, const char *what) {
+static void *alloc_aligned(size_t size, size_t alignment, const char *what) {
     /* Plan mode never allocates: an op that reaches this while sizing is a tensorx bug, refused
      * here rather than allowed to touch the allocator. */
     if (TX_UNLIKELY(tx__planning())) {
@@ -272,9 +292,15 @@ void *tx__alloc(size_t size, const char *what) {
         return NULL;
     }
     if (size == 0) size = 1;
-    void *p = current.alloc(size, TX_ALIGNMENT, current.ctx);
+    void *p = current.alloc(size, alignment, current.ctx);
     if (p == NULL) tx__fail(TX_RESOURCE_EXHAUSTED, "%s: out of memory allocating %zu bytes", what, size);
     return p;
+}
+
+void *tx__alloc(size_t size, const char *what) { return alloc_aligned(size, TX_ALIGNMENT, what); }
+
+void *tx__alloc_header(size_t size, const char *what) {
+    return alloc_aligned(size, _Alignof(max_align_t), what);
 }
 
 void tx__free(void *ptr, size_t size) {

@@ -3,7 +3,6 @@
  * plus TensorFlow's aliases). */
 #include "core/internal.h"
 
-#include <ctype.h>
 
 #define DTYPE_INFO(ctx, E, name, ctype, size, kind, descr, rules) \
     {TX_##E, name, size, TX_KIND_##kind, descr},
@@ -72,13 +71,16 @@ tx_dtype tx_dtype_from_name(const char *name) {
     char low[32];
     size_t len = strlen(n);
     if (len >= sizeof low) goto unknown;
-    for (size_t i = 0; i <= len; i++) low[i] = (char)tolower((unsigned char)n[i]);
+    for (size_t i = 0; i <= len; i++) /* ASCII only: names are ASCII, whatever the locale */
+        low[i] = n[i] >= 'A' && n[i] <= 'Z' ? (char)(n[i] - 'A' + 'a') : n[i];
     const char *s = low;
     if (strncmp(s, "dt_", 3) == 0) s += 3;
+    /* the first byte first: this runs on every call that names a dtype */
     for (size_t i = 0; i < DTYPE_COUNT; i++)
-        if (strcmp(s, dtype_table[i].name) == 0) return dtype_table[i].id;
+        if (s[0] == dtype_table[i].name[0] && strcmp(s, dtype_table[i].name) == 0)
+            return dtype_table[i].id;
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(s, aliases[i].alias) == 0) return aliases[i].id;
+        if (s[0] == aliases[i].alias[0] && strcmp(s, aliases[i].alias) == 0) return aliases[i].id;
 unknown:
     tx__fail(TX_INVALID_ARGUMENT, "dtype: unknown dtype name '%.40s'", name);
     return TX_INVALID_DTYPE;

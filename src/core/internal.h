@@ -109,6 +109,9 @@ static inline void tx__fill_struct(void *dst, size_t size, const void *full) {
 #define TX_ALIGNMENT 64
 /* Allocates through the current allocator; on failure sets resource_exhausted naming `what`. */
 TX_HIDDEN void *tx__alloc(size_t size, const char *what);
+/* The same for a header (a tensor handle, a buffer record): aligned only as malloc aligns
+ * (max_align_t), so the default allocator pads it less than data. */
+TX_HIDDEN void *tx__alloc_header(size_t size, const char *what);
 TX_HIDDEN void tx__free(void *ptr, size_t size);
 /* Small internal scratch memory (plans, index tables): same allocator, same failure rule. */
 TX_HIDDEN void *tx__calloc_array(size_t n, size_t elem, const char *what);

@@ -63,7 +63,7 @@ static tx_status check_layout(const char *op, tx_dtype dtype, size_t rank, const
 
 static tx_tensor *handle_new(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
                              int64_t numel, size_t nbytes) {
-    tx_tensor *t = tx__alloc(sizeof *t + rank * sizeof(int64_t), op);
+    tx_tensor *t = tx__alloc_header(sizeof *t + rank * sizeof(int64_t), op);
     if (t == NULL) return NULL;
     t->dtype = dtype;
     t->rank = rank;
@@ -506,7 +506,7 @@ tx_status tx_tensor_wrap(tx_dtype dtype, size_t rank, const int64_t *dims, void 
                    is_signed ? (int)((const int8_t *)data)[bad] : (int)((const uint8_t *)data)[bad],
                    is_signed ? "-8..7" : "0..15");
     }
-    tx__buffer *b = tx__alloc(sizeof *b, op);
+    tx__buffer *b = tx__alloc_header(sizeof *b, op);
     if (b == NULL) return TX_RESOURCE_EXHAUSTED;
     memset(b, 0, sizeof *b);
     atomic_init(&b->refcount, 1);

@@ -58,8 +58,8 @@ tx_status tx_tensor_wrap_strings(size_t rank, const int64_t *dims, const tx_stri
                    (long long)i, (unsigned long long)strings[i].size, nbytes);
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, TX_STRING, rank, dims, &t));
-    tx__buffer *storage = tx__alloc(sizeof *storage, op);
-    tx__buffer **deps = storage ? tx__alloc(sizeof *deps, op) : NULL;
+    tx__buffer *storage = tx__alloc_header(sizeof *storage, op);
+    tx__buffer **deps = storage ? tx__alloc_header(sizeof *deps, op) : NULL;
     if (deps == NULL) { /* release is not called: the caller keeps the bytes */
         tx__free(storage, sizeof *storage);
         tx_tensor_free(t);
@@ -113,7 +113,7 @@ static tx_status map_fd_window(const char *op, const char *name, int fd, uint64_
     *ptr = NULL;
     *ctx = NULL;
     *refused = false;
-    map_ctx *m = tx__alloc(sizeof *m, op);
+    map_ctx *m = tx__alloc_header(sizeof *m, op);
     if (m == NULL) return TX_RESOURCE_EXHAUSTED;
     m->base = NULL;
     m->len = 0;

@@ -101,7 +101,7 @@ static void alignment_and_small_blocks(void **state) {
     (void)state;
     const tx_allocator *a = tx_default_allocator();
     const size_t sizes[] = {1, 63, 4096, MIB - 1, MIB, 3 * MIB + 5, 5 * MIB};
-    const size_t aligns[] = {1, 8, 64, 256, 4096};
+    const size_t aligns[] = {1, 8, 16, 32, 64, 256, 4096};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         for (size_t j = 0; j < sizeof aligns / sizeof *aligns; j++) {
             for (int rep = 0; rep < 2; rep++) { /* the second one may come from the cache */
