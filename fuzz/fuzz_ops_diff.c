@@ -22,6 +22,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argv;
     fz_alloc_setup();
     tx_set_max_tensor_bytes((size_t)16 << 20);
+    /* several threads must really split the work, whatever the split policy would measure */
+    setenv("TENSORX_THREAD_POLICY", "split", 0);
     return 0;
 }
 

@@ -10,12 +10,22 @@
  * because the split into pieces is static and each piece writes its own outputs.
  * tx_set_num_threads and tx_shutdown take run_lock blocking, so they wait for the running section
  * and then join the workers; the next parallel call re-creates them at the new size.  If a
- * worker cannot be created the pool runs with the ones it has (possibly none: inline). */
+ * worker cannot be created the pool runs with the ones it has (possibly none: inline).
+ *
+ * Whether a range of two grains or more is split at all is measured, not set by a byte count
+ * (see "the measured split decision" below): waking the workers costs from a few to tens of
+ * microseconds depending on the machine and its load, and what a grain costs differs by op, by
+ * size (in cache or not) and by how well the op scales (a memory-bound op on a busy machine
+ * gains nothing from a second thread). */
 #include "exec/pool.h"
+
+#include "core/tuning.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_THREAD_CAP 16
@@ -27,9 +37,9 @@ typedef struct pool {
     pthread_mutex_t m;          /* guards everything below */
     pthread_cond_t work_cv;     /* workers wait here for a new generation */
     pthread_cond_t done_cv;     /* the caller waits here for remaining == 0 */
-    uint64_t generation;
-    bool stop;
-    int remaining;              /* workers that have not finished the current generation */
+    _Atomic uint64_t generation; /* written under m; read without it while spinning */
+    atomic_bool stop;
+    atomic_int remaining;       /* workers that have not finished the current generation */
     /* the current job */
     tx__range_fn fn;
     void *ctx;
@@ -75,12 +85,58 @@ int tx_num_threads(void) {
 
 /* ---- workers --------------------------------------------------------------------------------- */
 
+/* Waking a thread asleep on a condition variable took 50-70 us on this project's 2-core VM,
+ * more than a whole 1 MiB cast on one thread; a thread that spins briefly before it sleeps is
+ * found awake by the next call of a run of back-to-back ops.  Both sides spin: a worker for the
+ * next generation, the caller for the workers to finish.  TX_POOL_SPIN_NS bounds the CPU time
+ * spent so. */
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Spins until a new generation or stop, or until TX_POOL_SPIN_NS have passed. */
+static void spin_while_idle(pool *p, uint64_t seen) {
+    uint64_t start = now_ns();
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(&p->generation, memory_order_acquire) != seen ||
+            atomic_load_explicit(&p->stop, memory_order_acquire))
+            return;
+        cpu_relax();
+        if (i % 64 == 0 && now_ns() - start > TX_POOL_SPIN_NS) return;
+    }
+}
+
+/* Spins until every worker is done, or until TX_POOL_SPIN_NS have passed. */
+static void spin_while_running(pool *p) {
+    uint64_t start = now_ns();
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(&p->remaining, memory_order_acquire) == 0) return;
+        cpu_relax();
+        if (i % 64 == 0 && now_ns() - start > TX_POOL_SPIN_NS) return;
+    }
+}
+
 static void *worker_main(void *arg) {
     int id = (int)(intptr_t)arg; /* runs piece id + 1 */
     pool *p = &the_pool;
     uint64_t seen = 0;
     pthread_mutex_lock(&p->m);
     for (;;) {
+        if (!p->stop && p->generation == seen) { /* spin a little before sleeping */
+            pthread_mutex_unlock(&p->m);
+            spin_while_idle(p, seen);
+            pthread_mutex_lock(&p->m);
+        }
         while (!p->stop && p->generation == seen) pthread_cond_wait(&p->work_cv, &p->m);
         if (p->stop) break;
         seen = p->generation;
@@ -188,24 +244,132 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
     return k;
 }
 
+/* ---- the measured split decision ------------------------------------------------------------ *
+ * For each call site (the piece function) and size class (log2 of the grain count) a small table
+ * keeps two costs in nanoseconds per grain, each a moving average of what calls measured:
+ *  - serial: the whole range run on the calling thread;
+ *  - split: the caller's own piece while the workers ran theirs (memory-bound work slows down
+ *    when threads share the memory bus, so this is not serial / threads);
+ * and the pool keeps `overhead`: a split call's wall time minus the caller's piece, i.e. handing
+ * the pieces out, waiting for the slowest one and the hand-back, measured only on calls that
+ * found the workers still spinning from the call before (a run of ops: the case worth tuning;
+ * the first call of a run also pays their wake-up, and the call that creates them their start).
+ * A call is split when
+ *     overhead + grains / pieces * split  <  grains * serial.
+ * The first call of a class runs serially (that measures serial; split is assumed perfect until
+ * measured).  So that a decision can change when the machine does, one call in EXPLORE_EVERY of
+ * a class takes the other way when the two predictions are within a factor of 2 of each other:
+ * far from the crossover the loser is never retried.  Results do not depend on any of this (see
+ * pool.h).  TENSORX_THREAD_POLICY=split restores splitting every range of two grains or more
+ * (the tests use it so that the split paths run whatever the machine measures). */
+#define SITE_SLOTS 256 /* a power of two */
+#define EXPLORE_EVERY 32
+#define OVERHEAD_GUESS_NS 5000 /* before any split call is measured */
+
+typedef struct site {
+    _Atomic uintptr_t key;    /* fn ^ size class; 0 = free */
+    _Atomic uint32_t serial;  /* ns per grain; 0 = not measured */
+    _Atomic uint32_t split;   /* ns per grain; 0 = not measured */
+    _Atomic uint32_t calls;
+} site;
+
+static site sites[SITE_SLOTS];
+static _Atomic uint32_t split_overhead_ns = OVERHEAD_GUESS_NS;
+static uint64_t last_split_end_ns; /* under run_lock */
+static atomic_int policy; /* a tx__split_policy; 0: TENSORX_THREAD_POLICY not read yet */
+
+static tx__split_policy split_policy(void) {
+    int v = atomic_load_explicit(&policy, memory_order_relaxed);
+    if (v == 0) {
+        const char *env = getenv("TENSORX_THREAD_POLICY");
+        v = env != NULL && strcmp(env, "split") == 0 ? TX__SPLIT_ALWAYS : TX__SPLIT_MEASURED;
+        atomic_store_explicit(&policy, v, memory_order_relaxed);
+    }
+    return (tx__split_policy)v;
+}
+
+void tx__set_split_policy(tx__split_policy p) {
+    atomic_store_explicit(&policy, (int)p, memory_order_relaxed);
+}
+
+/* The slot of (fn, size class), claimed if new; NULL when the table is full. */
+static site *site_of(tx__range_fn fn, int64_t grains) {
+    int size_class = 63 - __builtin_clzll((unsigned long long)grains);
+    uintptr_t key = (uintptr_t)fn ^ (uintptr_t)size_class;
+    if (key == 0) key = 1;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 56) & (SITE_SLOTS - 1);
+    for (size_t i = 0; i < SITE_SLOTS; i++) {
+        site *s = &sites[(h + i) & (SITE_SLOTS - 1)];
+        uintptr_t k = atomic_load_explicit(&s->key, memory_order_relaxed);
+        if (k == key) return s;
+        if (k == 0) {
+            uintptr_t expected = 0;
+            if (atomic_compare_exchange_strong_explicit(&s->key, &expected, key,
+                                                        memory_order_relaxed, memory_order_relaxed) ||
+                expected == key)
+                return s;
+        }
+    }
+    return NULL;
+}
+
+/* A moving average that follows a drop at once and a rise slowly: timings are noisy upwards
+ * (page faults of a first call, preemption), so the typical cost is near the low ones. */
+static void average_in(_Atomic uint32_t *avg, uint64_t value) {
+    if (value > UINT32_MAX) value = UINT32_MAX;
+    uint32_t old = atomic_load_explicit(avg, memory_order_relaxed);
+    uint64_t v = old == 0 || value < old ? value : ((uint64_t)old * 7 + value) / 8;
+    atomic_store_explicit(avg, (uint32_t)(v ? v : 1), memory_order_relaxed); /* 0: unmeasured */
+}
+
+/* Whether to split `grains` grains into `pieces` pieces at site s. */
+static bool should_split(site *s, int64_t grains, int pieces) {
+    uint64_t serial = atomic_load_explicit(&s->serial, memory_order_relaxed);
+    if (serial == 0) return false; /* measure the serial cost first */
+    uint64_t split = atomic_load_explicit(&s->split, memory_order_relaxed);
+    if (split == 0) split = serial; /* optimistic until measured */
+    uint64_t overhead = atomic_load_explicit(&split_overhead_ns, memory_order_relaxed);
+    double t_serial = (double)grains * (double)serial;
+    double t_split = (double)overhead + (double)grains / pieces * (double)split;
+    bool split_wins = t_split < t_serial;
+    uint32_t calls = atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed) + 1;
+    if (calls % EXPLORE_EVERY == 0 && t_split < 2 * t_serial && t_serial < 2 * t_split)
+        return !split_wins;
+    return split_wins;
+}
+
 void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
     if (n <= 0) return;
     if (grain < 1) grain = 1;
     int threads = tx_num_threads();
-    if (threads < 2 || n / grain < 2 || pthread_mutex_trylock(&run_lock) != 0) {
+    int64_t grains = n / grain;
+    if (threads < 2 || grains < 2 || pthread_mutex_trylock(&run_lock) != 0) {
         fn(ctx, 0, n);
         return;
     }
     pool *p = &the_pool;
+    bool fresh = false; /* workers just created: this call's overhead is not typical */
     if (!pool_started || p->wanted + 1 != threads) {
         pool_stop();
         pool_start(threads - 1);
+        fresh = true;
     }
     if (p->nworkers == 0) {
         pthread_mutex_unlock(&run_lock);
         fn(ctx, 0, n);
         return;
     }
+    int pieces = (int)(grains < p->nworkers + 1 ? grains : p->nworkers + 1);
+    site *s = split_policy() == TX__SPLIT_MEASURED ? site_of(fn, grains) : NULL;
+    if (s != NULL && !should_split(s, grains, pieces)) {
+        pthread_mutex_unlock(&run_lock); /* the pool is not needed: let other callers have it */
+        uint64_t t0 = now_ns();
+        fn(ctx, 0, n);
+        average_in(&s->serial, (now_ns() - t0) / (uint64_t)grains);
+        return;
+    }
+    uint64_t t0 = now_ns();
+    bool warm = !fresh && t0 - last_split_end_ns < TX_POOL_SPIN_NS;
     pthread_mutex_lock(&p->m);
     p->npieces = tx__parallel_split(n, grain, p->nworkers + 1, p->starts);
     p->fn = fn;
@@ -215,9 +379,20 @@ void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
     pthread_cond_broadcast(&p->work_cv);
     int64_t b = p->starts[0], e = p->starts[1];
     pthread_mutex_unlock(&p->m);
+    uint64_t t_piece = now_ns();
     fn(ctx, b, e);
+    t_piece = now_ns() - t_piece;
+    spin_while_running(p);
     pthread_mutex_lock(&p->m);
     while (p->remaining > 0) pthread_cond_wait(&p->done_cv, &p->m);
     pthread_mutex_unlock(&p->m);
+    uint64_t t_end = now_ns();
+    last_split_end_ns = t_end;
     pthread_mutex_unlock(&run_lock);
+    if (s != NULL) {
+        uint64_t total = t_end - t0;
+        int64_t piece_grains = (e - b) / grain;
+        average_in(&s->split, t_piece / (uint64_t)(piece_grains > 0 ? piece_grains : 1));
+        if (warm) average_in(&split_overhead_ns, total > t_piece ? total - t_piece : 0);
+    }
 }

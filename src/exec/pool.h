@@ -17,9 +17,17 @@ typedef void (*tx__range_fn)(void *ctx, int64_t begin, int64_t end);
 /* Runs fn over [0, n) in pieces of at least `grain` indices (grain < 1 counts as 1): one piece per
  * thread, at most tx_num_threads() pieces, and a single call fn(ctx, 0, n) when n < 2 * grain, when
  * one thread is configured, when the pool is busy with another caller's work (or this is a nested
- * call from inside a piece), or when the workers cannot be created.  Returns when every piece is
- * done; the pieces' writes are then visible to the caller.  n <= 0 does nothing. */
+ * call from inside a piece), when the workers cannot be created, or when the split policy
+ * (below) predicts that one thread is faster.  Returns when every piece is done; the pieces'
+ * writes are then visible to the caller.  n <= 0 does nothing.  Callers size `grain` to about
+ * TX_GRAIN_BYTES of work: the policy's costs are per grain. */
 TX_HIDDEN void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx);
+
+/* When a range of two grains or more is split: MEASURED (the default) when the costs measured
+ * at that call site and size predict a gain (pool.c); ALWAYS whenever the thread count allows
+ * (TENSORX_THREAD_POLICY=split; the tests use it so that split paths run on any machine). */
+typedef enum tx__split_policy { TX__SPLIT_MEASURED = 1, TX__SPLIT_ALWAYS = 2 } tx__split_policy;
+TX_HIDDEN void tx__set_split_policy(tx__split_policy p);
 
 /* The pieces tx__parallel_for uses for n indices, grain and `threads` threads: returns the number
  * of pieces k and writes piece i's start to starts[i] for i <= k (starts[k] = n).  starts must have

@@ -238,6 +238,7 @@ static long arg_long(const char *s, const char *what) {
 }
 
 int main(int argc, char **argv) {
+    setenv("TENSORX_THREAD_POLICY", "split", 0); /* the split paths run, whatever is measured */
     long seconds = 10, threads = 0, pool = 4, seed = 1, max_bytes = 4l << 20;
     int pos = 0;
     for (int i = 1; i < argc; i++) {

@@ -1932,6 +1932,7 @@ static void test_gather_nd_empty_with_huge_dims(void **state) {
 }
 
 int main(void) {
+    setenv("TENSORX_THREAD_POLICY", "split", 0); /* the split paths run, whatever is measured */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gather_basic),        cmocka_unit_test(test_gather_batch_dims),
         cmocka_unit_test(test_gather_edges),        cmocka_unit_test(test_gather_widths_and_strings),

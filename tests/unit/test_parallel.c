@@ -396,6 +396,29 @@ static void env_sets_default(void **state) {
     tx_set_num_threads(0);
 }
 
+/* The measured policy: a site's first call of a size runs as one piece (it measures the serial
+ * cost), whatever the thread count; every index still runs once under it. */
+static void measured_policy_first_call_is_serial(void **state) {
+    (void)state;
+    tx__set_split_policy(TX__SPLIT_MEASURED);
+    tx_set_num_threads(4);
+    atomic_int *hits = calloc(4096, sizeof *hits);
+    assert_non_null(hits);
+    mark_ctx m = {hits, 0};
+    tx__parallel_for(4096, 16, mark, &m); /* `mark` is new to this process's measured table */
+    assert_int_equal(atomic_load(&m.calls), 1);
+    for (int round = 0; round < 50; round++) {
+        m.calls = 0;
+        for (int64_t i = 0; i < 4096; i++) atomic_store(&hits[i], 0);
+        tx__parallel_for(4096, 16, mark, &m);
+        for (int64_t i = 0; i < 4096; i++) assert_int_equal(atomic_load(&hits[i]), 1);
+        assert_true(atomic_load(&m.calls) == 1 || atomic_load(&m.calls) == 4);
+    }
+    free(hits);
+    tx__set_split_policy(TX__SPLIT_ALWAYS);
+    tx_set_num_threads(0);
+}
+
 /* A public op gives identical bytes at every thread count (the copy behind tx_tensor-level ops). */
 static void op_identical_across_thread_counts(void **state) {
     (void)state;
@@ -425,7 +448,10 @@ static void op_identical_across_thread_counts(void **state) {
 
 int main(void) {
     setenv("TENSORX_NUM_THREADS", "3", 1);
+    /* every split path runs (the measured policy's own test switches to it) */
+    setenv("TENSORX_THREAD_POLICY", "split", 1);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(measured_policy_first_call_is_serial),
         cmocka_unit_test(env_sets_default),
         cmocka_unit_test(split_covers_exactly),
         cmocka_unit_test(every_index_once),

@@ -255,6 +255,7 @@ static void test_concurrent_ops(void **state) {
 }
 
 int main(void) {
+    setenv("TENSORX_THREAD_POLICY", "split", 0); /* the split paths run, whatever is measured */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_concurrent_ops),
     };
