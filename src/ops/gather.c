@@ -8,7 +8,9 @@
  * boolean_mask), unique.c (unique_with_counts) and encode.c (one_hot, sequence_mask). */
 #include "ops/gather.h"
 
+#include "core/tuning.h"
 #include "dispatch/dispatch.h"
+#include "exec/pool.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -129,6 +131,58 @@ tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t a
     return tx_gather_oob(params, indices, axis, batch_dims, TX_OOB_ERROR, out);
 }
 
+/* ---- splitting the copy loops over the pool ---------------------------------------------- *
+ * Each output slice depends on its own index only, so any split gives the same bytes.  gather
+ * splits its output's (batch, outer) rows, or the index positions when there is one row;
+ * gather_nd its index vectors.  Grains are about TX_GRAIN_BYTES of output. */
+typedef struct gather_split {
+    tx__gather_fn fn;
+    char *out;
+    const char *params, *indices;
+    size_t iw, slice;
+    int64_t nouter, n, dim;
+    tx_oob_policy oob;
+} gather_split;
+
+static void gather_rows_piece(void *ctx, int64_t u, int64_t end) {
+    const gather_split *g = ctx;
+    while (u < end) { /* one call per batch: indices differ between batches */
+        int64_t b = u / g->nouter, o = u % g->nouter;
+        int64_t rows = end - u < g->nouter - o ? end - u : g->nouter - o;
+        g->fn(g->out + (size_t)u * (size_t)g->n * g->slice,
+              g->params + (size_t)(b * g->nouter + o) * (size_t)g->dim * g->slice,
+              g->indices + (size_t)(b * g->n) * g->iw, g->iw, 1, rows, g->n, g->dim, g->slice,
+              g->oob);
+        u += rows;
+    }
+}
+
+static void gather_indices_piece(void *ctx, int64_t i, int64_t end) {
+    const gather_split *g = ctx;
+    g->fn(g->out + (size_t)i * g->slice, g->params, g->indices + (size_t)i * g->iw, g->iw, 1, 1,
+          end - i, g->dim, g->slice, g->oob);
+}
+
+static int64_t grain_of(size_t unit_bytes) {
+    int64_t g = TX_GRAIN_BYTES / (int64_t)(unit_bytes ? unit_bytes : 1);
+    return g > 0 ? g : 1;
+}
+
+typedef struct gather_nd_split {
+    tx__gather_nd_fn fn;
+    char *out;
+    const char *params, *indices;
+    size_t iw, k, slice;
+    const int64_t *dims, *strides;
+    tx_oob_policy oob;
+} gather_nd_split;
+
+static void gather_nd_piece(void *ctx, int64_t i, int64_t end) {
+    const gather_nd_split *g = ctx;
+    g->fn(g->out + (size_t)i * g->slice, g->params, g->indices + (size_t)i * g->k * g->iw, g->iw,
+          end - i, g->k, g->dims, g->strides, g->slice, g->oob);
+}
+
 tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                         int64_t batch_dims, tx_oob_policy oob, tx_tensor **out) {
     static const char *op = "gather";
@@ -209,9 +263,13 @@ tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64
     const size_t slice_bytes = (size_t)inner * tx_dtype_size(params->dtype); /* <= o->nbytes */
     if (dim == 0) /* oob=zero: every index is out of range */
         memset(o->data, 0, (size_t)o->numel * tx_dtype_size(params->dtype));
-    else
-        tx__kernels_get()->gather(o->data, params->data, indices->data, iw, nbatch, nouter,
-                                  indices->numel / nbatch, dim, slice_bytes, oob);
+    else {
+        const int64_t n = indices->numel / nbatch, rows = nbatch * nouter; /* <= output counts */
+        gather_split g = {tx__kernels_get()->gather, o->data, params->data, indices->data, iw,
+                          slice_bytes, nouter, n, dim, oob};
+        if (rows == 1) tx__parallel_for(n, grain_of(slice_bytes), gather_indices_piece, &g);
+        else tx__parallel_for(rows, grain_of((size_t)n * slice_bytes), gather_rows_piece, &g);
+    }
     tx_status st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
@@ -368,8 +426,9 @@ tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indices, tx
             strides[j] = s;
             if (j > 0) s *= params->dims[j];
         }
-        tx__kernels_get()->gather_nd(o->data, params->data, indices->data, iw, n, (size_t)k,
-                                     params->dims, strides, (size_t)slice * elem, oob);
+        gather_nd_split g = {tx__kernels_get()->gather_nd, o->data, params->data, indices->data,
+                             iw, (size_t)k, (size_t)slice * elem, params->dims, strides, oob};
+        tx__parallel_for(n, grain_of(g.slice), gather_nd_piece, &g);
     }
     st = tx__share_strings(o, params);
     if (st != TX_OK) {

@@ -194,6 +194,77 @@ static void test_gather_edges(void **state) {
     tx_tensor_free(p);
 }
 
+/* Outputs of several pool grains (TX_GRAIN_BYTES), split over 3 threads (main() sets the split
+ * policy), against plain loops: gather's (batch, outer) rows split across a batch boundary, its
+ * index positions when there is one row, and gather_nd's index vectors. */
+static uint32_t hash32(uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(x >> 32);
+}
+
+static tx_tensor *filled_u32(size_t rank, const int64_t *dims) {
+    tx_tensor *t = NULL;
+    assert_int_equal(tx_tensor_new(TX_UINT32, rank, dims, &t), TX_OK);
+    uint32_t *p = tx_tensor_data(t);
+    for (int64_t i = 0; i < tx_tensor_numel(t); i++) p[i] = hash32((uint64_t)i);
+    return t;
+}
+
+static tx_tensor *random_indices(size_t rank, const int64_t *dims, int64_t range) {
+    tx_tensor *t = NULL;
+    assert_int_equal(tx_tensor_new(TX_INT32, rank, dims, &t), TX_OK);
+    int32_t *p = tx_tensor_data(t);
+    for (int64_t i = 0; i < tx_tensor_numel(t); i++) p[i] = (int32_t)(hash32((uint64_t)i + 77) % range);
+    return t;
+}
+
+static void test_gather_split_over_threads(void **state) {
+    (void)state;
+    tx_set_num_threads(3);
+    /* batch_dims 1, axis 2: params [3, 5, 40, 256], indices [3, 70] -> [3, 5, 70, 256] (1 MiB) */
+    const int64_t pd[4] = {3, 5, 40, 256}, id[2] = {3, 70};
+    tx_tensor *params = filled_u32(4, pd), *idx = random_indices(2, id, 40), *out = NULL;
+    assert_int_equal(tx_gather_oob(params, idx, 2, 1, TX_OOB_ERROR, &out), TX_OK);
+    const uint32_t *pp = tx_tensor_data_const(params), *o = tx_tensor_data_const(out);
+    const int32_t *ix = tx_tensor_data_const(idx);
+    for (int64_t b = 0; b < 3; b++)
+        for (int64_t r = 0; r < 5; r++)
+            for (int64_t i = 0; i < 70; i++)
+                for (int64_t e = 0; e < 256; e += 51)
+                    assert_int_equal(o[((b * 5 + r) * 70 + i) * 256 + e],
+                                     pp[((b * 5 + r) * 40 + ix[b * 70 + i]) * 256 + e]);
+    tx_tensor_free(out);
+    tx_tensor_free(idx);
+    tx_tensor_free(params);
+    /* axis 0, one row: params [1000, 256], indices [600] -> 600 KiB */
+    const int64_t pd2[2] = {1000, 256}, id2[1] = {600};
+    params = filled_u32(2, pd2);
+    idx = random_indices(1, id2, 1000);
+    assert_int_equal(tx_gather(params, idx, 0, 0, &out), TX_OK);
+    pp = tx_tensor_data_const(params);
+    o = tx_tensor_data_const(out);
+    ix = tx_tensor_data_const(idx);
+    for (int64_t i = 0; i < 600; i++) assert_memory_equal(o + i * 256, pp + ix[i] * 256, 1024);
+    tx_tensor_free(out);
+    tx_tensor_free(idx);
+    tx_tensor_free(params);
+    /* gather_nd: params [64, 64, 64], indices [4000, 2] -> [4000, 64] (1000 KiB) */
+    const int64_t pd3[3] = {64, 64, 64}, id3[2] = {4000, 2};
+    params = filled_u32(3, pd3);
+    idx = random_indices(2, id3, 64);
+    assert_int_equal(tx_gather_nd(params, idx, &out), TX_OK);
+    pp = tx_tensor_data_const(params);
+    o = tx_tensor_data_const(out);
+    ix = tx_tensor_data_const(idx);
+    for (int64_t i = 0; i < 4000; i++)
+        assert_memory_equal(o + i * 64, pp + (ix[2 * i] * 64 + ix[2 * i + 1]) * 64, 256);
+    tx_tensor_free(out);
+    tx_tensor_free(idx);
+    tx_tensor_free(params);
+    tx_set_num_threads(0);
+}
+
 static void test_gather_widths_and_strings(void **state) {
     (void)state;
     /* Slices of 1, 2, 4, 8, 16 and 5 bytes take different copy loops. */
@@ -1935,6 +2006,7 @@ int main(void) {
     setenv("TENSORX_THREAD_POLICY", "split", 0); /* the split paths run, whatever is measured */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gather_basic),        cmocka_unit_test(test_gather_batch_dims),
+        cmocka_unit_test(test_gather_split_over_threads),
         cmocka_unit_test(test_gather_edges),        cmocka_unit_test(test_gather_widths_and_strings),
         cmocka_unit_test(test_gather_nd_page_examples),      cmocka_unit_test(test_gather_nd_edges),
         cmocka_unit_test(test_unique_page_examples),         cmocka_unit_test(test_unique_floats),

@@ -52,6 +52,15 @@ typedef struct gather_job {
     int64_t nbatch, nouter, n, dim;
 } gather_job;
 
+/* Slices of a cache line or more are random reads the hardware cannot foresee: the one
+ * GATHER_AHEAD indices on is requested early (its first PREFETCH_LINES lines). */
+#define GATHER_AHEAD 8
+#define PREFETCH_LINES 4
+
+KERNEL_INLINE void prefetch_slice(const char *p, size_t w) {
+    for (size_t l = 0; l < w && l < PREFETCH_LINES * 64; l += 64) __builtin_prefetch(p + l);
+}
+
 KERNEL_INLINE void gather_loop(const gather_job *j, size_t iw, size_t w, tx_oob_policy policy) {
     const int64_t sb = (int64_t)w;
     char *out = j->out;
@@ -59,6 +68,11 @@ KERNEL_INLINE void gather_loop(const gather_job *j, size_t iw, size_t w, tx_oob_
         for (int64_t o = 0; o < j->nouter; o++) {
             const char *p = j->params + ((b * j->nouter + o) * j->dim) * sb;
             for (int64_t i = 0; i < j->n; i++, out += sb) {
+                if (w >= 64 && i + GATHER_AHEAD < j->n) {
+                    const int64_t ahead = oob_position(
+                        index_at(j->indices, iw, b * j->n + i + GATHER_AHEAD), j->dim, policy);
+                    if (ahead >= 0) prefetch_slice(p + ahead * sb, w);
+                }
                 const int64_t v = index_at(j->indices, iw, b * j->n + i);
                 const int64_t at = oob_position(v, j->dim, policy);
                 if (policy == TX_OOB_ZERO && at < 0) memset(out, 0, w);
@@ -121,6 +135,17 @@ KERNEL_INLINE void gather_nd_loop(const gather_nd_job *j, size_t iw, size_t w,
     char *out = j->out;
     const char *ix = j->indices;
     for (int64_t i = 0; i < j->n; i++, ix += j->k * iw, out += w) {
+        if (w >= 64 && i + GATHER_AHEAD < j->n) { /* as in gather_loop */
+            const char *ia = ix + GATHER_AHEAD * j->k * iw;
+            int64_t off = 0;
+            bool inside = true;
+            for (size_t c = 0; c < j->k; c++) {
+                const int64_t at = oob_position(index_at(ia, iw, (int64_t)c), j->dims[c], policy);
+                if (at < 0) inside = false;
+                else off += at * j->strides[c];
+            }
+            if (inside) prefetch_slice(j->params + off, w);
+        }
         int64_t off = 0;
         bool inside = true;
         for (size_t c = 0; c < j->k; c++) {
