@@ -7,10 +7,6 @@
 
 #include <stdint.h>
 
-/* Work moving fewer bytes stays on the calling thread: waking a worker costs tens of
- * microseconds, the time of a copy of about a megabyte. */
-#define TX_PARALLEL_MIN_BYTES ((int64_t)1 << 20)
-
 /* How long a pool thread spins for the next job (and the caller for the workers) before it
  * sleeps: waking a sleeping thread took 50-70 us on the 2-core VM, so without the spin a split
  * 1 MiB cast took 80 us against 14 us on one thread.  100 us covers the gap between
@@ -20,6 +16,11 @@
 /* The smallest piece a thread takes: 256 KiB keeps a piece's start-up cost under 2% of its copy
  * time while leaving a 1 MiB job four pieces. */
 #define TX_GRAIN_BYTES ((int64_t)256 << 10)
+
+/* Work of fewer bytes than two grains cannot be split (tx__parallel_for needs two grains), so
+ * ops that would otherwise set up a split job run it directly.  Above it, whether to split is
+ * measured (exec/pool.c). */
+#define TX_PARALLEL_MIN_BYTES (2 * TX_GRAIN_BYTES)
 
 /* Outputs of this many bytes and more are written with streaming (non-temporal) stores where a
  * kernel can: the destination cannot stay in the caches (a few MiB per core here), and skipping

@@ -245,8 +245,9 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
 }
 
 /* ---- the measured split decision ------------------------------------------------------------ *
- * For each call site (the piece function) and size class (log2 of the grain count) a small table
- * keeps two costs in nanoseconds per grain, each a moving average of what calls measured:
+ * For each call site (the piece function) and size class (log2 of the bytes of work) a small
+ * table keeps two costs in nanoseconds per KiB of work, each a moving average of what calls
+ * measured:
  *  - serial: the whole range run on the calling thread;
  *  - split: the caller's own piece while the workers ran theirs (memory-bound work slows down
  *    when threads share the memory bus, so this is not serial / threads);
@@ -254,8 +255,8 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
  * the pieces out, waiting for the slowest one and the hand-back, measured only on calls that
  * found the workers still spinning from the call before (a run of ops: the case worth tuning;
  * the first call of a run also pays their wake-up, and the call that creates them their start).
- * A call is split when
- *     overhead + grains / pieces * split  <  grains * serial.
+ * A call of w KiB split into p pieces is split when
+ *     overhead + w / p * split  <  w * serial.
  * The first call of a class runs serially (that measures serial; split is assumed perfect until
  * measured).  So that a decision can change when the machine does, one call in EXPLORE_EVERY of
  * a class takes the other way when the two predictions are within a factor of 2 of each other:
@@ -268,8 +269,8 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
 
 typedef struct site {
     _Atomic uintptr_t key;    /* fn ^ size class; 0 = free */
-    _Atomic uint32_t serial;  /* ns per grain; 0 = not measured */
-    _Atomic uint32_t split;   /* ns per grain; 0 = not measured */
+    _Atomic uint32_t serial;  /* ns per KiB of work; 0 = not measured */
+    _Atomic uint32_t split;   /* ns per KiB of work; 0 = not measured */
     _Atomic uint32_t calls;
 } site;
 
@@ -292,9 +293,9 @@ void tx__set_split_policy(tx__split_policy p) {
     atomic_store_explicit(&policy, (int)p, memory_order_relaxed);
 }
 
-/* The slot of (fn, size class), claimed if new; NULL when the table is full. */
-static site *site_of(tx__range_fn fn, int64_t grains) {
-    int size_class = 63 - __builtin_clzll((unsigned long long)grains);
+/* The slot of (fn, size class of kib), claimed if new; NULL when the table is full. */
+static site *site_of(tx__range_fn fn, uint64_t kib) {
+    int size_class = 63 - __builtin_clzll((unsigned long long)(kib | 1));
     uintptr_t key = (uintptr_t)fn ^ (uintptr_t)size_class;
     if (key == 0) key = 1;
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 56) & (SITE_SLOTS - 1);
@@ -322,15 +323,15 @@ static void average_in(_Atomic uint32_t *avg, uint64_t value) {
     atomic_store_explicit(avg, (uint32_t)(v ? v : 1), memory_order_relaxed); /* 0: unmeasured */
 }
 
-/* Whether to split `grains` grains into `pieces` pieces at site s. */
-static bool should_split(site *s, int64_t grains, int pieces) {
+/* Whether to split kib KiB of work into `pieces` pieces at site s. */
+static bool should_split(site *s, uint64_t kib, int pieces) {
     uint64_t serial = atomic_load_explicit(&s->serial, memory_order_relaxed);
     if (serial == 0) return false; /* measure the serial cost first */
     uint64_t split = atomic_load_explicit(&s->split, memory_order_relaxed);
     if (split == 0) split = serial; /* optimistic until measured */
     uint64_t overhead = atomic_load_explicit(&split_overhead_ns, memory_order_relaxed);
-    double t_serial = (double)grains * (double)serial;
-    double t_split = (double)overhead + (double)grains / pieces * (double)split;
+    double t_serial = (double)kib * (double)serial;
+    double t_split = (double)overhead + (double)kib / pieces * (double)split;
     bool split_wins = t_split < t_serial;
     uint32_t calls = atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed) + 1;
     if (calls % EXPLORE_EVERY == 0 && t_split < 2 * t_serial && t_serial < 2 * t_split)
@@ -338,7 +339,16 @@ static bool should_split(site *s, int64_t grains, int pieces) {
     return split_wins;
 }
 
+static uint64_t kib_of(uint64_t bytes) { return bytes >= 1024 ? bytes / 1024 : 1; }
+
 void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
+    if (n <= 0) return;
+    int64_t g = grain < 1 ? 1 : grain;
+    tx__parallel_for_work(n, g, (uint64_t)(n / g) * (uint64_t)TX_GRAIN_BYTES, fn, ctx);
+}
+
+void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__range_fn fn,
+                           void *ctx) {
     if (n <= 0) return;
     if (grain < 1) grain = 1;
     int threads = tx_num_threads();
@@ -360,12 +370,13 @@ void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
         return;
     }
     int pieces = (int)(grains < p->nworkers + 1 ? grains : p->nworkers + 1);
-    site *s = split_policy() == TX__SPLIT_MEASURED ? site_of(fn, grains) : NULL;
-    if (s != NULL && !should_split(s, grains, pieces)) {
+    const uint64_t kib = kib_of(work_bytes);
+    site *s = split_policy() == TX__SPLIT_MEASURED ? site_of(fn, kib) : NULL;
+    if (s != NULL && !should_split(s, kib, pieces)) {
         pthread_mutex_unlock(&run_lock); /* the pool is not needed: let other callers have it */
         uint64_t t0 = now_ns();
         fn(ctx, 0, n);
-        average_in(&s->serial, (now_ns() - t0) / (uint64_t)grains);
+        average_in(&s->serial, (now_ns() - t0) / kib);
         return;
     }
     uint64_t t0 = now_ns();
@@ -391,8 +402,9 @@ void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
     pthread_mutex_unlock(&run_lock);
     if (s != NULL) {
         uint64_t total = t_end - t0;
-        int64_t piece_grains = (e - b) / grain;
-        average_in(&s->split, t_piece / (uint64_t)(piece_grains > 0 ? piece_grains : 1));
+        /* the caller's piece's share of the work, by its share of the range */
+        uint64_t piece_kib = kib_of((uint64_t)((double)work_bytes * (double)(e - b) / (double)n));
+        average_in(&s->split, t_piece / piece_kib);
         if (warm) average_in(&split_overhead_ns, total > t_piece ? total - t_piece : 0);
     }
 }

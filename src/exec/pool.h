@@ -23,6 +23,11 @@ typedef void (*tx__range_fn)(void *ctx, int64_t begin, int64_t end);
  * TX_GRAIN_BYTES of work: the policy's costs are per grain. */
 TX_HIDDEN void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx);
 
+/* tx__parallel_for for a range whose grains are not about TX_GRAIN_BYTES of work each: work_bytes
+ * is what the whole range moves, which the split policy's costs are measured against. */
+TX_HIDDEN void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes,
+                                     tx__range_fn fn, void *ctx);
+
 /* When a range of two grains or more is split: MEASURED (the default) when the costs measured
  * at that call site and size predict a gain (pool.c); ALWAYS whenever the thread count allows
  * (TENSORX_THREAD_POLICY=split; the tests use it so that split paths run on any machine). */

@@ -385,13 +385,28 @@ static int key_kind_of(tx_dtype t) {
     }
 }
 
+/* Bytes an element costs the scan: its key read and its idx written. */
+static uint64_t element_bytes(const scan_job *j) {
+    static const uint8_t key_bytes[] = {[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_U64] = 8,
+                                        [K_F16] = 2, [K_BF16] = 2, [K_F32] = 4, [K_F64] = 8};
+    return (uint64_t)key_bytes[j->kind] + (j->i64 ? 8 : 4);
+}
+
 /* Runs every chunk from pos to end, growing those that fill up, until all are done.  Many
  * distinct values make chunk 0 go on alone over the rest of x (k becomes 1). */
 static tx_status run_chunks(const char *op, scan_job *j, int64_t *starts, int *k, int64_t n) {
     chunk_t *chunks = j->chunks;
     const int kind = j->kind;
     for (;;) {
-        tx__parallel_for(*k, 1, scan_piece, j);
+        /* a chunk is a grain: the work is what the chunks have left (the seed: chunk 0 alone) */
+        uint64_t left = 0;
+        bool others = false;
+        for (int c = 0; c < *k; c++) {
+            left += (uint64_t)(chunks[c].end - chunks[c].pos);
+            others |= c > 0 && chunks[c].pos < chunks[c].end;
+        }
+        if (others) tx__parallel_for_work(*k, 1, left * element_bytes(j), scan_piece, j);
+        else scan_piece(j, 0, *k);
         /* Many distinct values: the merge and the idx rewrite would cost more than the threads
          * save, so chunk 0 goes on alone over all of x (overwriting the others' idx). */
         bool many = false, more = false;
