@@ -69,12 +69,13 @@ if has release; then
     exit 1
   fi
   passed=$(grep -oE '[0-9]+ passed' "$log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
-  # 547 with tensorx.dask's 45 (test_dask.py, test_dask_cluster.py: a 2-process LocalCluster on
-  # 127.0.0.1) and test_cli.py's 173; install-deps --python installs dask and distributed, so they
-  # must not be skipped.
-  ! grep -E '^SKIPPED.*(dask|distributed)' "$log" ||
+  # 546 with tensorx.dask's 43 (test_dask.py, and test_dask_cluster.py's 2-process LocalCluster
+  # on 127.0.0.1, whose three tests pass as one here: they run in a fresh interpreter of their
+  # own) and test_cli.py's 173; install-deps --python installs dask and distributed, so they
+  # must not be skipped for want of them.
+  ! grep -E '^SKIPPED.*(needs dask|need distributed)' "$log" ||
     { echo "python tests: the tensorx.dask tests were skipped"; exit 1; }
-  [ "$passed" -ge 547 ] || { echo "python tests: only $passed passed (expected >= 547)"; exit 1; }
+  [ "$passed" -ge 546 ] || { echo "python tests: only $passed passed (expected >= 546)"; exit 1; }
 fi
 
 if has asan; then

@@ -351,9 +351,9 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
                            void *ctx) {
     if (n <= 0) return;
     if (grain < 1) grain = 1;
-    int threads = tx_num_threads();
     int64_t grains = n / grain;
-    if (threads < 2 || grains < 2 || pthread_mutex_trylock(&run_lock) != 0) {
+    int threads = grains < 2 ? 1 : tx_num_threads(); /* small work asks nothing more */
+    if (threads < 2 || pthread_mutex_trylock(&run_lock) != 0) {
         fn(ctx, 0, n);
         return;
     }
