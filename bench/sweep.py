@@ -103,7 +103,7 @@ def python_thunks(family, dims, want):
     d = {}
     x = None
     if family not in ("decode_raw_le_f32", "one_hot"):
-        x = rng.standard_normal(dims if family != "gather_rows" else dims, dtype=np.float32)
+        x = rng.standard_normal(dims, dtype=np.float32)
     torch = None
     if "torch1" in want or "torch2" in want:
         try:
