@@ -383,7 +383,7 @@ static void setup_one_hot(wl_state *s, int64_t div, const workload *w) {
     s->bytes = nb(s->in[0]) + (uint64_t)n * 1000 * 4;
 }
 static int run_one_hot(const wl_state *s, tx_tensor **o) {
-    tx_status st = tx_one_hot(s->in[0], 1000, NULL, NULL, -1, TX_FLOAT32, o); /* depth 1000 */
+    tx_status st = tx_one_hot(s->in[0], 1000, NULL, NULL, -1, TX_FLOAT32, o);
     if (st != TX_OK) die("one_hot", st);
     return 1;
 }
@@ -579,36 +579,52 @@ static long calls_per_sample(double first_call_s) {
     return c > 100000 ? 100000 : (long)c;
 }
 
-/* Median seconds per call of the op over reps samples after one warm-up.  A sample of one call
- * frees the outputs outside the timed region; a sample of many calls (small workloads) frees each
+/* Runs the op once and frees its outputs; returns their total size. */
+static uint64_t run_and_free(const workload *w, const wl_state *s) {
+    tx_tensor *o[3] = {NULL, NULL, NULL};
+    int n = w->run(s, o);
+    uint64_t bytes = 0;
+    for (int i = 0; i < n; i++) {
+        bytes += nb(o[i]);
+        tx_tensor_free(o[i]);
+    }
+    return bytes;
+}
+
+/* Median seconds per call of the op over reps samples after one warm-up call.  A sample of one
+ * call frees the outputs outside the timed region; a sample of many calls (short calls) frees each
  * call's outputs inside it, as a caller calling it in a loop would.  *out_bytes receives the
  * outputs' total size. */
 static double time_op(const workload *w, const wl_state *s, int reps, uint64_t *out_bytes) {
     double t[64];
     if (reps > 64) reps = 64;
+    double t0 = now_s();
+    tx_tensor *o[3] = {NULL, NULL, NULL};
+    int n = w->run(s, o);
+    double first = now_s() - t0;
+    uint64_t bytes = 0;
+    for (int i = 0; i < n; i++) {
+        bytes += nb(o[i]);
+        tx_tensor_free(o[i]);
+    }
+    if (out_bytes) *out_bytes = bytes;
+    if (first > 1.0 && reps > 3) reps = 3; /* long workloads: fewer runs */
     long calls = 1;
-    for (int r = -1; r < reps; r++) {
-        tx_tensor *o[3] = {NULL, NULL, NULL};
-        double t0 = now_s();
-        int n = 0;
-        for (long c = 1; c < calls; c++) {
+    if (first < 2e-3) { /* the warm-up was cold: calibrate on a second call */
+        t0 = now_s();
+        run_and_free(w, s);
+        calls = calls_per_sample(now_s() - t0);
+    }
+    for (int r = 0; r < reps; r++) {
+        if (calls == 1) {
+            t0 = now_s();
             n = w->run(s, o);
+            t[r] = now_s() - t0;
             for (int i = 0; i < n; i++) tx_tensor_free(o[i]);
-        }
-        n = w->run(s, o);
-        if (calls > 1)
-            for (int i = 0; i < n; i++) tx_tensor_free(o[i]);
-        double dt = (now_s() - t0) / (double)calls;
-        if (r >= 0) t[r] = dt;
-        uint64_t bytes = 0;
-        for (int i = 0; i < n && calls == 1; i++) {
-            bytes += nb(o[i]);
-            tx_tensor_free(o[i]);
-        }
-        if (out_bytes && calls == 1) *out_bytes = bytes;
-        if (r == -1) {
-            if (dt > 1.0 && reps > 3) reps = 3; /* long workloads: fewer runs */
-            calls = calls_per_sample(dt);
+        } else {
+            t0 = now_s();
+            for (long c = 0; c < calls; c++) run_and_free(w, s);
+            t[r] = (now_s() - t0) / (double)calls;
         }
     }
     return median(t, reps);
