@@ -89,14 +89,12 @@ const side8192 = (div) => (div >= 16 ? 2048 : div >= 4 ? 4096 : 8192);
 const N64M = 64 << 20;
 const I64MIN = -(2n ** 63n), I64MAX = 2n ** 63n - 1n;
 
-function castWl(from, to) {
-  return (div) => {
-    const n = N64M / div;
-    const x = from === 'uint8' ? filled('uint8', n, 0, 256) : filled(from, n, -1000, 1000);
-    return {model: model([node('Cast', ['x'], ['y'], {to: T[to]})], [['x', from, [n]]], [['y', to, [n]]]),
-      feeds: {x: tensor(from, x, [n])}, out: ['y', to, [n]]};
-  };
+function castN(from, to, n) {
+  const x = from === 'uint8' ? filled('uint8', n, 0, 256) : filled(from, n, -1000, 1000);
+  return {model: model([node('Cast', ['x'], ['y'], {to: T[to]})], [['x', from, [n]]], [['y', to, [n]]]),
+    feeds: {x: tensor(from, x, [n])}, out: ['y', to, [n]]};
 }
+const castWl = (from, to) => (div) => castN(from, to, N64M / div);
 function transposeWl(c) {
   return (div) => {
     let dims, perm;
@@ -219,13 +217,7 @@ const WORKLOADS = {
     feeds: {x: tensor('float32', filled('float32', 1024 * 1024 * 16, -1, 1), [1024, 1024, 16]),
       i: tensor('int64', filled('int64', 2 * n, 0, 1024), [n, 2])}, out: ['y', 'float32', [n, 16]]};
   },
-  one_hot_1M_depth1000: (div) => {
-    const n = (1 << 20) / div;
-    return {model: model([node('OneHot', ['i', 'd', 'v'], ['y'], {axis: -1})],
-      [['i', 'int32', [n]], ['d', 'int32', []], ['v', 'float32', [2]]], [['y', 'float32', [n, 1000]]]),
-    feeds: {i: tensor('int32', filled('int32', n, 0, 1000), [n]), d: tensor('int32', Int32Array.from([1000]), []),
-      v: tensor('float32', Float32Array.from([0, 1]), [2])}, out: ['y', 'float32', [n, 1000]]};
-  },
+  one_hot_1M_depth1000: (div) => oneHotN((1 << 20) / div),
   // ORT's CPU Unique has no int32 kernel: it gets the same values as int64.
   unique_with_counts_16M_1000: (div) => {
     const n = (16 << 20) / div;
@@ -271,15 +263,21 @@ function everyOtherWl(dims, axis) { // x[..., ::2 on axis, ...] as an ONNX Slice
   feeds: {x: tensor('float32', x, dims), st: i64([0n]), en: i64([I64MAX]), ax: i64([BigInt(axis)]), sp: i64([2n])},
   out: ['y', 'float32', od], expect: expectEveryOther(x, dims, axis)};
 }
-function oneHotWl(n) {
-  const w = WORKLOADS.one_hot_1M_depth1000(((1 << 20) / n));
+function oneHotN(n) { // n labels, depth 1000
+  return {model: model([node('OneHot', ['i', 'd', 'v'], ['y'], {axis: -1})],
+    [['i', 'int32', [n]], ['d', 'int32', []], ['v', 'float32', [2]]], [['y', 'float32', [n, 1000]]]),
+  feeds: {i: tensor('int32', filled('int32', n, 0, 1000), [n]), d: tensor('int32', Int32Array.from([1000]), []),
+    v: tensor('float32', Float32Array.from([0, 1]), [2])}, out: ['y', 'float32', [n, 1000]]};
+}
+function oneHotWl(n) { // oneHotN with its check
+  const w = oneHotN(n);
   w.expect = expectOneHot(w.feeds.i.data, 1000);
   return w;
 }
 
 // ---- the size sweep (bench/sweep.py gives the shapes; what each family's dims mean is there) ---
 const SWEEP = {
-  cast_f32_f16: ([n]) => { const w = castWl('float32', 'float16')(N64M / n); w.expect = expectCastF16(w.feeds.x.data); return w; },
+  cast_f32_f16: ([n]) => { const w = castN('float32', 'float16', n); w.expect = expectCastF16(w.feeds.x.data); return w; },
   transpose_2d: (d) => transposeShape(d, [1, 0]),
   nhwc_nchw: (d) => transposeShape(d, [0, 3, 1, 2]),
   nchw_nhwc: (d) => transposeShape(d, [0, 2, 3, 1]),
