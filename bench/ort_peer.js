@@ -8,8 +8,8 @@
 // inference-shape workloads (infer_*) it also prints {"workload", "peer": "ort_session", "s"}: the
 // same timing of a one-node Identity graph on one float32 with the same session options, i.e. the
 // fixed cost of a session.run that the op's time includes.  The workloads that have an `expect`
-// (the inference shapes and the sweep) are checked once before timing: every output element (or,
-// above 1M elements, 1M evenly spaced ones) against a reference computed here.
+// (all but unique_with_counts) are checked once before timing: every output element (or, above
+// 256K elements, 256K evenly spaced ones) against a reference computed here.
 // --sweep (bench/sweep.py) times one family at each of the given shapes and prints
 // {"family", "dims", "peer": "ort", "s"}.
 // Needs onnxruntime-node in bench/node_modules:
@@ -91,8 +91,9 @@ const I64MIN = -(2n ** 63n), I64MAX = 2n ** 63n - 1n;
 
 function castN(from, to, n) {
   const x = from === 'uint8' ? filled('uint8', n, 0, 256) : filled(from, n, -1000, 1000);
+  const conv = {float16: f32ToF16Bits, int32: Math.trunc, float32: from === 'float16' ? f16BitsToF32 : Math.fround}[to];
   return {model: model([node('Cast', ['x'], ['y'], {to: T[to]})], [['x', from, [n]]], [['y', to, [n]]]),
-    feeds: {x: tensor(from, x, [n])}, out: ['y', to, [n]]};
+    feeds: {x: tensor(from, x, [n])}, out: ['y', to, [n]], expect: (k) => conv(x[k])};
 }
 const castWl = (from, to) => (div) => castN(from, to, N64M / div);
 function transposeWl(c) {
@@ -101,19 +102,20 @@ function transposeWl(c) {
     if (c === 0) { const s = side8192(div); dims = [s, s]; perm = [1, 0]; }
     else if (c === 1 || c === 2) { dims = [Math.max(64 / div, 1), 512, 512]; perm = c === 1 ? [0, 2, 1] : [2, 0, 1]; }
     else { dims = [Math.max(32 / div, 1), 224, 224, 3]; perm = [0, 3, 1, 2]; }
-    const od = perm.map((p) => dims[p]);
-    return {model: model([node('Transpose', ['x'], ['y'], {perm})], [['x', 'float32', dims]], [['y', 'float32', od]]),
-      feeds: {x: tensor('float32', filled('float32', prod(dims), -1, 1), dims)}, out: ['y', 'float32', od]};
+    return transposeShape(dims, perm);
   };
 }
-function sliceWl(div, starts, ends, axes, steps, s, od) {
-  const dims = [s, s];
+// A Slice of an s x s float32 matrix; rowStep 1 or 2, columns reversed (what reverse and
+// strided_slice take of it).
+function sliceWl(div, starts, ends, axes, steps, s, od, rowStep) {
+  const dims = [s, s], x = filled('float32', s * s, -1, 1);
   const i64 = (v) => tensor('int64', BigInt64Array.from(v), [v.length]);
   return {model: model([node('Slice', ['x', 'st', 'en', 'ax', 'sp'], ['y'])],
     [['x', 'float32', dims], ['st', 'int64', [starts.length]], ['en', 'int64', [ends.length]],
       ['ax', 'int64', [axes.length]], ['sp', 'int64', [steps.length]]], [['y', 'float32', od]]),
-  feeds: {x: tensor('float32', filled('float32', s * s, -1, 1), dims), st: i64(starts), en: i64(ends),
-    ax: i64(axes), sp: i64(steps)}, out: ['y', 'float32', od]};
+  feeds: {x: tensor('float32', x, dims), st: i64(starts), en: i64(ends),
+    ax: i64(axes), sp: i64(steps)}, out: ['y', 'float32', od],
+  expect: (k) => x[Math.floor(k / s) * rowStep * s + (s - 1 - (k % s))]};
 }
 
 // ---- references for the check: the expected output element at flat index k ------------------
@@ -150,9 +152,18 @@ function expectConcat(a, b, dims, axis) {
   const is = strides(dims);
   return (k) => { const c = coords(k, od); const second = c[axis] >= dims[axis]; if (second) c[axis] -= dims[axis]; return (second ? b : a)[dot(c, is)]; };
 }
-function expectPad(x, dims, p) {
+function expectPad(x, dims, p, mode = 'constant') { // constant 0, or reflect (edge not repeated)
   const od = dims.map((d) => d + 2 * p), is = strides(dims);
-  return (k) => { const c = coords(k, od); for (let i = 0; i < c.length; i++) { c[i] -= p; if (c[i] < 0 || c[i] >= dims[i]) return 0; } return x[dot(c, is)]; };
+  return (k) => {
+    const c = coords(k, od);
+    for (let i = 0; i < c.length; i++) {
+      c[i] -= p;
+      if (c[i] >= 0 && c[i] < dims[i]) continue;
+      if (mode === 'constant') return 0;
+      c[i] = c[i] < 0 ? -c[i] : 2 * (dims[i] - 1) - c[i];
+    }
+    return x[dot(c, is)];
+  };
 }
 function expectEveryOther(x, dims, axis) {
   const od = dims.slice(); od[axis] /= 2;
@@ -162,9 +173,15 @@ function expectEveryOther(x, dims, axis) {
 const expectGatherRows = (x, idx, cols) => (k) => x[idx[Math.floor(k / cols)] * cols + (k % cols)];
 const expectOneHot = (idx, depth) => (k) => (idx[Math.floor(k / depth)] === k % depth ? 1 : 0);
 const expectCastF16 = (x) => (k) => f32ToF16Bits(x[k]);
-// Whether output data y matches expect at every index (up to 1M elements) or 1M spaced ones.
+function f16BitsToF32(h) {
+  const e = (h >>> 10) & 0x1f, m = h & 0x3ff;
+  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
+  return h & 0x8000 ? -v : v;
+}
+// Whether output data y matches expect at every index (up to 256K elements) or at 256K evenly
+// spaced ones and the last (enough to catch a wrong layout; the check stays well under a second).
 function matches(y, expect) {
-  const n = y.length, step = n > (1 << 20) ? Math.floor(n / (1 << 20)) : 1;
+  const n = y.length, step = n > (1 << 18) ? Math.floor(n / (1 << 18)) : 1;
   for (let k = 0; k < n; k += step) if (y[k] !== expect(k)) return false;
   return y[n - 1] === expect(n - 1);
 }
@@ -178,12 +195,12 @@ const WORKLOADS = {
   cast_f64_f32: castWl('float64', 'float32'),
   cast_u8_f32: castWl('uint8', 'float32'),
   saturate_cast_f32_u8: (div) => {
-    const n = N64M / div;
+    const n = N64M / div, x = filled('float32', n, -100, 400);
     return {model: model([node('Clip', ['x', 'lo', 'hi'], ['c']), node('Cast', ['c'], ['y'], {to: T.uint8})],
       [['x', 'float32', [n]], ['lo', 'float32', []], ['hi', 'float32', []]], [['y', 'uint8', [n]]]),
-    feeds: {x: tensor('float32', filled('float32', n, -100, 400), [n]),
+    feeds: {x: tensor('float32', x, [n]),
       lo: tensor('float32', Float32Array.from([0]), []), hi: tensor('float32', Float32Array.from([255]), [])},
-    out: ['y', 'uint8', [n]]};
+    out: ['y', 'uint8', [n]], expect: (k) => Math.trunc(Math.min(255, Math.max(0, x[k])))};
   },
   transpose_8192x8192: transposeWl(0),
   transpose_64x512x512_021: transposeWl(1),
@@ -191,19 +208,19 @@ const WORKLOADS = {
   transpose_nhwc_nchw_32x224x224x3: transposeWl(3),
   concat_2x4096x4096_axis0: (div) => concatWl(div, 0),
   concat_2x4096x4096_axis1: (div) => concatWl(div, 1),
-  reverse_8192x8192_axis1: (div) => { const s = side8192(div); return sliceWl(div, [-1n], [I64MIN], [1n], [-1n], s, [s, s]); },
+  reverse_8192x8192_axis1: (div) => { const s = side8192(div); return sliceWl(div, [-1n], [I64MIN], [1n], [-1n], s, [s, s], 1); },
   strided_slice_8192x8192_s2_rev: (div) => {
     const s = side8192(div);
-    return sliceWl(div, [0n, -1n], [I64MAX, I64MIN], [0n, 1n], [2n, -1n], s, [s / 2, s]);
+    return sliceWl(div, [0n, -1n], [I64MAX, I64MIN], [0n, 1n], [2n, -1n], s, [s / 2, s], 2);
   },
   pad_4096x4096_16_constant: (div) => padWl(div, 'constant'),
   pad_4096x4096_16_reflect: (div) => padWl(div, 'reflect'),
   tile_1024x1024_4x4: (div) => {
-    const s = div >= 4 ? 512 : 1024;
+    const s = div >= 4 ? 512 : 1024, x = filled('float32', s * s, -1, 1);
     return {model: model([node('Tile', ['x', 'r'], ['y'])], [['x', 'float32', [s, s]], ['r', 'int64', [2]]],
       [['y', 'float32', [4 * s, 4 * s]]]),
-    feeds: {x: tensor('float32', filled('float32', s * s, -1, 1), [s, s]), r: tensor('int64', BigInt64Array.from([4n, 4n]), [2])},
-    out: ['y', 'float32', [4 * s, 4 * s]]};
+    feeds: {x: tensor('float32', x, [s, s]), r: tensor('int64', BigInt64Array.from([4n, 4n]), [2])},
+    out: ['y', 'float32', [4 * s, 4 * s]], expect: (k) => x[(Math.floor(k / (4 * s)) % s) * s + (k % s)]};
   },
   gather_rows_1Mx64_1M: (div) => {
     const r = (1 << 20) / div;
@@ -211,13 +228,13 @@ const WORKLOADS = {
   },
   gather_axis1_4096x4096: (div) => { const s = side4096(div); return gatherWl([s, s], s, s, 1, [s, s]); },
   gather_nd_1024x1024x16_1M: (div) => {
-    const n = (1 << 20) / div;
+    const n = (1 << 20) / div, x = filled('float32', 1024 * 1024 * 16, -1, 1), i = filled('int64', 2 * n, 0, 1024);
     return {model: model([node('GatherND', ['x', 'i'], ['y'])], [['x', 'float32', [1024, 1024, 16]], ['i', 'int64', [n, 2]]],
       [['y', 'float32', [n, 16]]]),
-    feeds: {x: tensor('float32', filled('float32', 1024 * 1024 * 16, -1, 1), [1024, 1024, 16]),
-      i: tensor('int64', filled('int64', 2 * n, 0, 1024), [n, 2])}, out: ['y', 'float32', [n, 16]]};
+    feeds: {x: tensor('float32', x, [1024, 1024, 16]), i: tensor('int64', i, [n, 2])}, out: ['y', 'float32', [n, 16]],
+    expect: (k) => { const r = Math.floor(k / 16); return x[(Number(i[2 * r]) * 1024 + Number(i[2 * r + 1])) * 16 + (k % 16)]; }};
   },
-  one_hot_1M_depth1000: (div) => oneHotN((1 << 20) / div),
+  one_hot_1M_depth1000: (div) => oneHotWl((1 << 20) / div),
   // ORT's CPU Unique has no int32 kernel: it gets the same values as int64.
   unique_with_counts_16M_1000: (div) => {
     const n = (16 << 20) / div;
@@ -294,26 +311,21 @@ const SWEEP = {
   one_hot: ([n]) => oneHotWl(n),
 };
 
-function concatWl(div, axis) {
-  const s = side4096(div);
-  const od = axis ? [s, 2 * s] : [2 * s, s];
-  return {model: model([node('Concat', ['a', 'b'], ['y'], {axis})], [['a', 'float32', [s, s]], ['b', 'float32', [s, s]]],
-    [['y', 'float32', od]]),
-  feeds: {a: tensor('float32', filled('float32', s * s, -1, 1), [s, s]), b: tensor('float32', filled('float32', s * s, -1, 1), [s, s])},
-  out: ['y', 'float32', od]};
-}
+const concatWl = (div, axis) => { const s = side4096(div); return concatShape('float32', [s, s], axis); };
 function padWl(div, mode) {
-  const s = side4096(div);
+  const s = side4096(div), x = filled('float32', s * s, -1, 1);
   return {model: model([node('Pad', ['x', 'p'], ['y'], {mode})], [['x', 'float32', [s, s]], ['p', 'int64', [4]]],
     [['y', 'float32', [s + 32, s + 32]]]),
-  feeds: {x: tensor('float32', filled('float32', s * s, -1, 1), [s, s]), p: tensor('int64', BigInt64Array.from([16n, 16n, 16n, 16n]), [4])},
-  out: ['y', 'float32', [s + 32, s + 32]]};
+  feeds: {x: tensor('float32', x, [s, s]), p: tensor('int64', BigInt64Array.from([16n, 16n, 16n, 16n]), [4])},
+  out: ['y', 'float32', [s + 32, s + 32]], expect: expectPad(x, [s, s], 16, mode)};
 }
+// Gather along axis 0 or 1 of a 2-D float32 table (od: the output's dims).
 function gatherWl(dims, n, range, axis, od) {
+  const x = filled('float32', prod(dims), -1, 1), i = filled('int32', n, 0, range);
   return {model: model([node('Gather', ['x', 'i'], ['y'], {axis})], [['x', 'float32', dims], ['i', 'int32', [n]]],
     [['y', 'float32', od]]),
-  feeds: {x: tensor('float32', filled('float32', prod(dims), -1, 1), dims), i: tensor('int32', filled('int32', n, 0, range), [n])},
-  out: ['y', 'float32', od]};
+  feeds: {x: tensor('float32', x, dims), i: tensor('int32', i, [n])}, out: ['y', 'float32', od],
+  expect: axis === 0 ? expectGatherRows(x, i, dims[1]) : (k) => x[Math.floor(k / n) * dims[1] + i[k % n]]};
 }
 
 // ---- timing ----------------------------------------------------------------------------------
