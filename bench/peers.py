@@ -640,9 +640,30 @@ def check_txpy(name, thunks):
     return True
 
 
+CHECK_MAX_BYTES = 1 << 30  # larger results (one_hot's 4 GiB) are not held twice for a check
+
+
+def check_torch(name, thunks):
+    """Runs PyTorch's thunk and NumPy's once; False (with a message) when they differ.  True when
+    there is nothing to compare with (no NumPy thunk: PyTorch is the reference there) or the
+    result is too large to hold twice."""
+    if "numpy" not in thunks:
+        return True
+    want = thunks["numpy"]()
+    if sum(np.asarray(w).nbytes for w in (want if isinstance(want, tuple) else (want,))) > CHECK_MAX_BYTES:
+        return True
+    got = thunks["torch1"]()
+    got = tuple(g.numpy() for g in got) if isinstance(got, tuple) else got.numpy()
+    if not same_bits(got, want):
+        print(f"peers: torch's result on {name} differs from NumPy's; left out", file=sys.stderr)
+        return False
+    return True
+
+
 def run_python_peers(names, div, reps, peers):
-    """{workload: {peer: seconds}} for the in-process peers (txpy included: the tensorx package,
-    checked against the reference once before it is timed)."""
+    """{workload: {peer: seconds}} for the in-process peers.  PyTorch's result is compared with
+    NumPy's once and txpy's with its reference (see with_txpy) before they are timed; pandas is
+    itself the reference of unique_with_counts' order."""
     out = {}
     torch = None
     if "torch1" in peers or "torch2" in peers:
@@ -655,6 +676,7 @@ def run_python_peers(names, div, reps, peers):
             continue
         thunks = build(div)
         res = {}
+        torch_ok = None
         for peer in ("numpy", "pandas", "torch1", "torch2", "txpy"):
             if peer not in peers or peer not in thunks:
                 continue
@@ -664,6 +686,10 @@ def run_python_peers(names, div, reps, peers):
                 if torch is None:
                     continue
                 torch.set_num_threads(1 if peer == "torch1" else 2)
+                if torch_ok is None:
+                    torch_ok = check_torch(name, thunks)
+                if not torch_ok:
+                    continue
             try:
                 res[peer] = time_thunk(thunks[peer], reps)
             except Exception as e:  # a peer that cannot run it is left out
