@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs the tensorx benchmark side by side with its peers in one run and prints the table: per
 # workload tensorx's median (allocating call and into-existing-memory call), each peer's median
-# (NumPy, pandas, PyTorch at 1 and 2 threads, ONNX Runtime, XNNPACK: Debian's and, with --xnnpack-src, a
-# current build), tensorx/best-peer, bytes
-# moved, GB/s and the ratio to this machine's memcpy measured in the same run.  Installs the peers
-# when they are missing (Debian packages; onnxruntime-node from npm into bench/node_modules).
+# (NumPy, pandas, PyTorch at 1 and 2 threads, ONNX Runtime, XNNPACK: Debian's and, with
+# --xnnpack-src, a current build), tensorx/best-peer, bytes moved, GB/s and the ratio to this
+# machine's memcpy measured in the same run.  Installs the peers when they are missing (Debian
+# packages; onnxruntime-node from npm into bench/node_modules).
 # The txpy column is tensorx itself through the Python package, installed into the venv
 # $build/pyvenv (made with --system-site-packages, so it sees Debian's numpy/torch/pandas) and
 # reinstalled only when python/, src/, include/, tools/ or the CMake files changed since the last
