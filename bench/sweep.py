@@ -28,7 +28,7 @@ calls (a sample lasts at least about 2 ms), as seconds per call.  The PyTorch re
 with NumPy's once per size (ort_peer and xnn_peer check theirs themselves).
 
 Ratios: own = tensorx / min(tensorx, tensorx_1t) (1.00: the default thread count was the better
-one; the issue's bar is <= 1.05); peer = tensorx / the best peer (< 1: tensorx is faster).
+one; issue 22's bar is <= 1.05); peer = tensorx / the best peer (< 1: tensorx is faster).
 
   sweep.py --tx-bench PATH [--ort-cmd CMD] [--xnn-cmd CMD] [--xnn-cur-cmd CMD]
            [--peers numpy,torch1,torch2,ort,xnnpack,xnnpack_cur] [--families F1,F2]
@@ -320,6 +320,9 @@ def main():
     top = a.max_bytes or (1 << 20 if a.quick else SIZES[-1])
     sizes = [s for s in SIZES if s <= top]
     fams = a.families.split(",") if a.families else FAMILIES
+    unknown = [f for f in fams if f not in FAMILIES]
+    if unknown:
+        sys.exit(f"sweep: no family {', '.join(unknown)} (families: {', '.join(FAMILIES)})")
     helpers = []
     for peer, cmd in (("ort", a.ort_cmd), ("xnnpack", a.xnn_cmd), ("xnnpack_cur", a.xnn_cur_cmd)):
         if cmd and peer in want:
