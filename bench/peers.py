@@ -830,6 +830,7 @@ def print_inference(rows, cols):
     print("inference shapes, per call (us per call / thousand calls per second; ort-run is "
           "ONNX Runtime's session.run of a one-node Identity graph, measured next to the "
           "workload: the part of the ort column that is not the op)")
+    cols = [c for c in cols if any(c in r["peers"] for r in inf)]
     has_py = any("txpy_s" in r for r in inf)
     has_floor = any("ort_session_s" in r for r in inf)
     names = ["tensorx", "into"] + (["txpy"] if has_py else []) + cols + \
