@@ -356,6 +356,10 @@ def main():
             print(f"sweep: plot written to {a.plot}", file=sys.stderr)
         except ImportError as e:
             print(f"sweep: no plot ({e}; Debian: python3-matplotlib)", file=sys.stderr)
+    missing = [f"{r['family']} {r['dims']}" for r in rows
+               if "tensorx" not in r["times"] or "tensorx_1t" not in r["times"]]
+    if missing:  # tensorx_bench failed there: say so in the exit status (the smoke test's check)
+        sys.exit(f"sweep: no tensorx time for {', '.join(missing)}")
 
 
 if __name__ == "__main__":
