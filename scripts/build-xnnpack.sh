@@ -42,12 +42,10 @@ if [ -z "$src" ] || [ ! -f "$src/CMakeLists.txt" ] || [ ! -f "$src/include/xnnpa
 fi
 src=$(cd "$src" && pwd)
 build=${build:-$root/build-bench/xnnpack-current}
-mkdir -p "$build"
-build=$(cd "$build" && pwd)
 
 # Debian bookworm's cpuinfo (2022) and pthreadpool (2021) predate functions current XNNPACK calls
-# (pthreadpool_parallelize_2d_tile_1d_dynamic, cpuinfo_has_x86_avx_vnni_int8), so the system libraries are used only when
-# their headers declare them.
+# (pthreadpool_parallelize_2d_tile_1d_dynamic, cpuinfo_has_x86_avx_vnni_int8), so the system
+# libraries are used only when their headers declare them.
 system_ok() {
   local pp=/usr/include/pthreadpool.h ci=/usr/include/cpuinfo.h
   [ -f "$pp" ] && [ -f "$ci" ] && grep -q pthreadpool_parallelize_2d_tile_1d_dynamic "$pp" &&
@@ -74,6 +72,8 @@ else
   exit 2
 fi
 
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
 say "configuring $src into $build"
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DXNNPACK_LIBRARY_TYPE=static \
   -DXNNPACK_BUILD_TESTS=OFF -DXNNPACK_BUILD_BENCHMARKS=OFF -DXNNPACK_ENABLE_KLEIDIAI=OFF \
@@ -85,6 +85,7 @@ cmake --build "$build" -j"$jobs" --target XNNPACK > "$build/build.log" 2>&1 ||
 
 # The prefix the benchmark links against: headers and the static libraries in link order.
 prefix=$build/prefix
+rm -rf "$prefix" # nothing left over from a build with the other kind of dependencies
 mkdir -p "$prefix/include" "$prefix/lib"
 cp "$src/include/xnnpack.h" "$prefix/include/"
 libs=(libXNNPACK.a libxnnpack-microkernels-prod.a)
@@ -93,6 +94,9 @@ if [ "${deps[0]}" = -DXNNPACK_USE_SYSTEM_LIBS=OFF ]; then
   libs+=(pthreadpool/libpthreadpool.a cpuinfo/libcpuinfo.a)
 fi
 for l in "${libs[@]}"; do cp "$build/$l" "$prefix/lib/"; done
-git -C "$src" rev-parse HEAD > "$prefix/source-commit" 2>/dev/null ||
+if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ]; then
+  git -C "$src" rev-parse HEAD > "$prefix/source-commit"
+else
   echo "unknown (not a git checkout)" > "$prefix/source-commit"
+fi
 say "done: $prefix (configure with -DTX_XNNPACK_CURRENT_DIR=$prefix)"
