@@ -22,8 +22,9 @@ given to the helpers with --dims):
 Implementations: tensorx (default threads), tensorx_1t (tx_set_num_threads(1)), both from
 tensorx_bench --sweep; numpy; torch1 / torch2 (PyTorch at 1 / 2 threads); ort (bench/ort_peer.js,
 best of 1 and 2 intra-op threads); xnnpack and xnnpack_cur (bench/xnn_peer.c, best of 1 and 2
-threads).  Every implementation allocates its output per call except XNNPACK, which writes into
-memory it was set up with (as in the main table).  Each time is the median of samples of many
+threads).  tensorx, NumPy and PyTorch allocate their output in every call, XNNPACK writes into
+memory it was set up with, ONNX Runtime's time is the better of an allocated and a preallocated
+output (as in the main table).  Each time is the median of samples of many
 calls (a sample lasts at least about 2 ms), as seconds per call.  The PyTorch result is compared
 with NumPy's once per size (ort_peer and xnn_peer check theirs themselves).
 
