@@ -650,7 +650,8 @@ def check_torch(name, thunks):
     if "numpy" not in thunks:
         return True
     want = thunks["numpy"]()
-    if sum(np.asarray(w).nbytes for w in (want if isinstance(want, tuple) else (want,))) > CHECK_MAX_BYTES:
+    parts = want if isinstance(want, tuple) else (want,)
+    if sum(np.asarray(w).nbytes for w in parts) > CHECK_MAX_BYTES:
         return True
     got = thunks["torch1"]()
     got = tuple(g.numpy() for g in got) if isinstance(got, tuple) else got.numpy()
