@@ -708,7 +708,7 @@ static void alloc_probe(size_t n, int reps, const options *o) {
                n >> 20, fresh_libc, fresh_tx, reused);
 }
 
-/* ---- the size sweep (bench/sweep.py): one family at the shapes it is given ------------------------ */
+/* ---- the size sweep (bench/sweep.py): one family at the shapes it is given -------------------- */
 
 /* Sets up family `fam` on dims (what each family's dims mean: bench/sweep.py) and picks its run
  * function; 0 if there is no such family or the dims do not fit it. */

@@ -122,7 +122,8 @@ def python_thunks(family, dims, want):
         if torch is not None:
             d["torch"] = lambda: torch.frombuffer(b, dtype=torch.float32).clone()
     elif family in ("transpose_2d", "nhwc_nchw", "nchw_nhwc"):
-        perm = {"transpose_2d": (1, 0), "nhwc_nchw": (0, 3, 1, 2), "nchw_nhwc": (0, 2, 3, 1)}[family]
+        perm = {"transpose_2d": (1, 0), "nhwc_nchw": (0, 3, 1, 2),
+                "nchw_nhwc": (0, 2, 3, 1)}[family]
         d["numpy"] = lambda: np.ascontiguousarray(x.transpose(perm))
         if t is not None:
             d["torch"] = lambda: t.permute(perm).contiguous()
@@ -149,10 +150,10 @@ def python_thunks(family, dims, want):
             d["torch"] = lambda: torch.index_select(t, 0, ti)
     elif family == "depth_to_space":
         n, h, w, c = dims
-        shape = (n, h, w, 2, 2, c // 4)
-        d["numpy"] = lambda: x.reshape(shape).transpose(0, 1, 3, 2, 4, 5).reshape(n, 2 * h, 2 * w, c // 4)
+        shape, out = (n, h, w, 2, 2, c // 4), (n, 2 * h, 2 * w, c // 4)
+        d["numpy"] = lambda: x.reshape(shape).transpose(0, 1, 3, 2, 4, 5).reshape(out)
         if t is not None:
-            d["torch"] = lambda: t.reshape(shape).permute(0, 1, 3, 2, 4, 5).reshape(n, 2 * h, 2 * w, c // 4)
+            d["torch"] = lambda: t.reshape(shape).permute(0, 1, 3, 2, 4, 5).reshape(out)
     elif family == "one_hot":
         n = dims[0]
         idx = rng.integers(0, 1000, n, dtype=np.int32)
@@ -249,8 +250,9 @@ def print_table(rows):
     own = [r["ratio_own"] for r in rows if r["ratio_own"]]
     rp = [r["ratio_best_peer"] for r in rows if r["ratio_best_peer"]]
     if own:
-        print(f"\ntensorx default within 5% of its better thread setting at {sum(x <= 1.05 for x in own)}"
-              f" of {len(own)} sizes (worst {max(own):.2f})")
+        met = sum(x <= 1.05 for x in own)
+        print(f"\ntensorx default within 5% of its better thread setting at {met} of {len(own)} "
+              f"sizes (worst {max(own):.2f})")
     if rp:
         print(f"tensorx faster than every peer at {sum(x < 1 for x in rp)} of {len(rp)} sizes "
               f"(worst tensorx/best peer {max(rp):.2f})")

@@ -54,7 +54,7 @@ static void *buf(size_t n, int fill) {
     return p;
 }
 
-/* ---- what to run: an op kind on a shape ---------------------------------------------------------- */
+/* ---- what to run: an op kind on a shape ------------------------------------------------------- */
 
 enum kind { K_COPY, K_F32_F16, K_F16_F32, K_F32_BF16, K_TRANSPOSE, K_CONCAT, K_PAD, K_D2S, K_S2D,
             K_SLICE2 };
@@ -181,12 +181,14 @@ static enum xnn_status slice2_op(const spec *s, const void *in, void *out, pthre
     for (size_t i = s->axis + 1; i < s->nd; i++) inner *= s->dims[i];
     size_t shape[4] = {outer, s->dims[s->axis] / 2, 2, inner}, off[4] = {0, 0, 0, 0};
     size_t size[4] = {outer, s->dims[s->axis] / 2, 1, inner};
-    enum xnn_status st = s->esize == 2 ? xnn_create_slice_nd_x16(0, op) : xnn_create_slice_nd_x32(0, op);
+    enum xnn_status st = s->esize == 2 ? xnn_create_slice_nd_x16(0, op)
+                                       : xnn_create_slice_nd_x32(0, op);
     if (st) return st;
     st = s->esize == 2 ? xnn_reshape_slice_nd_x16(*op, 4, shape, off, size, tp)
                        : xnn_reshape_slice_nd_x32(*op, 4, shape, off, size, tp);
     if (st) return st;
-    return s->esize == 2 ? xnn_setup_slice_nd_x16(*op, in, out) : xnn_setup_slice_nd_x32(*op, in, out);
+    return s->esize == 2 ? xnn_setup_slice_nd_x16(*op, in, out)
+                         : xnn_setup_slice_nd_x32(*op, in, out);
 }
 #endif
 
@@ -259,7 +261,7 @@ static int run_job(const job *j, pthreadpool_t tp) {
     return 0;
 }
 
-/* ---- the check: tensorx's result of the same op on the same input ------------------------------- */
+/* ---- the check: tensorx's result of the same op on the same input ----------------------------- */
 
 static tx_tensor *wrap_in(const spec *s, const void *data, tx_dtype dt) {
     int64_t d[6];
@@ -286,8 +288,8 @@ static int check_job(const spec *s, const job *j) {
         const char *out = j->out;
         for (size_t o = 0; o < outer; o++)
             for (size_t k = 0; k < half; k++)
-                if (memcmp(out + ((o * half + k) * inner) * es, in + ((o * 2 * half + 2 * k) * inner) * es,
-                           inner * es) != 0)
+                if (memcmp(out + (o * half + k) * inner * es,
+                           in + (o * 2 * half + 2 * k) * inner * es, inner * es) != 0)
                     return 0;
         return 1;
     }
@@ -337,7 +339,7 @@ static int check_job(const spec *s, const job *j) {
     return same;
 }
 
-/* ---- timing --------------------------------------------------------------------------------------- */
+/* ---- timing ----------------------------------------------------------------------------------- */
 
 /* Seconds per call: median over reps samples; a sample is enough calls to last about 2 ms (one
  * call for the large workloads).  The first run (warm-up, touching the output) is not counted. */
@@ -379,7 +381,8 @@ static double measure(const spec *s, const char *what, int reps) {
             if (run_job(&j, tp) != 0) {
                 fprintf(stderr, "xnn_peer: %s: run failed\n", what);
             } else if (!checked && !check_job(s, &j)) {
-                fprintf(stderr, "xnn_peer: %s: the result differs from tensorx's; left out\n", what);
+                fprintf(stderr, "xnn_peer: %s: the result differs from tensorx's; left out\n",
+                        what);
             } else {
                 checked = timed = 1;
                 double t = time_job(&j, tp, reps);
@@ -395,7 +398,7 @@ static double measure(const spec *s, const char *what, int reps) {
     return best;
 }
 
-/* ---- the workloads of the main table (sizes mirror bench/bench.c) ------------------------------- */
+/* ---- the workloads of the main table (sizes mirror bench/bench.c) ----------------------------- */
 
 static size_t side4096(size_t div) { return div >= 16 ? 1024 : div >= 4 ? 2048 : 4096; }
 static size_t side8192(size_t div) { return div >= 16 ? 2048 : div >= 4 ? 4096 : 8192; }
@@ -426,7 +429,8 @@ static const char *const NAMES[] = {
 
 static spec main_spec(size_t w, size_t div) {
     size_t n = ((size_t)64 << 20) / div, s4 = side4096(div), s8 = side8192(div);
-    size_t b3 = 64 / div ? 64 / div : 1, b4 = 32 / div ? 32 / div : 1, b8 = 8 / (div >= 8 ? 8 : div);
+    size_t b3 = 64 / div ? 64 / div : 1, b4 = 32 / div ? 32 / div : 1;
+    size_t b8 = 8 / (div >= 8 ? 8 : div);
     switch (w) {
     case 0: return sp(K_COPY, 4, 1, &n);
     case 1: return sp(K_F32_F16, 4, 1, &n);
@@ -464,7 +468,7 @@ static spec main_spec(size_t w, size_t div) {
     }
 }
 
-/* ---- the size sweep (bench/sweep.py gives the shapes) --------------------------------------------- */
+/* ---- the size sweep (bench/sweep.py gives the shapes) ----------------------------------------- */
 
 static const char *const FAMILIES[] = {"cast_f32_f16", "transpose_2d", "nhwc_nchw", "nchw_nhwc",
                                        "concat", "pad", "strided_slice", "depth_to_space"};
@@ -478,7 +482,10 @@ static int sweep_spec(const char *fam, size_t nd, const size_t *dims, spec *out)
     else if (!strcmp(fam, "nchw_nhwc") && nd == 4) *out = sp_perm(4, dims, (size_t[]){0, 2, 3, 1});
     else if (!strcmp(fam, "concat") && nd == 2) { *out = sp(K_CONCAT, 4, 2, dims); out->axis = 1; }
     else if (!strcmp(fam, "pad") && nd == 2) { *out = sp(K_PAD, 4, 2, dims); out->pad = 1; }
-    else if (!strcmp(fam, "strided_slice") && nd == 2) { *out = sp(K_SLICE2, 4, 2, dims); out->axis = 0; }
+    else if (!strcmp(fam, "strided_slice") && nd == 2) {
+        *out = sp(K_SLICE2, 4, 2, dims);
+        out->axis = 0;
+    }
     else if (!strcmp(fam, "depth_to_space") && nd == 4) *out = sp(K_D2S, 4, 4, dims);
     else return 0;
     return 1;

@@ -107,10 +107,11 @@ if cmake --build "$build" -j2 --target tensorx_xnn_peer > /dev/null 2>&1; then
 fi
 xnn_cur_cmd=""
 if [ -n "$xnn_cur_dir" ]; then
-  if cmake --build "$build" -j2 --target tensorx_xnn_peer_current > "$build/xnn-peer-current.log" 2>&1; then
+  log=$build/xnn-peer-current.log
+  if cmake --build "$build" -j2 --target tensorx_xnn_peer_current > "$log" 2>&1; then
     xnn_cur_cmd="$build/bench/tensorx_xnn_peer_current"
   else
-    say "tensorx_xnn_peer_current did not build (see $build/xnn-peer-current.log); xnnpack_cur is left out"
+    say "tensorx_xnn_peer_current did not build (see $log); xnnpack_cur is left out"
   fi
 fi
 ort_cmd=""
@@ -121,7 +122,8 @@ fi
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
 if [ "$sweep" = 1 ]; then
   say "running the size sweep (plot: $build/sweep.png)"
-  args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${json[@]}" --plot "$build/sweep.png")
+  args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${json[@]}"
+        --plot "$build/sweep.png")
   [ "${#filter[@]}" -gt 0 ] && args+=(--families "${filter[1]}")
   [ "${#peers[@]}" -gt 0 ] && args+=(--peers "${peers[1]}")
   [ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")

@@ -54,7 +54,8 @@ system_ok() {
 deps=()
 if [ -n "$cpuinfo_src" ] && [ -n "$pthreadpool_src" ]; then
   if [ -z "$fxdiv_src" ]; then
-    echo "$0: pthreadpool's build needs FXdiv: give --fxdiv-src (a snapshot of Maratyszcza/FXdiv)" >&2
+    echo "$0: pthreadpool's build needs FXdiv: give --fxdiv-src (a snapshot of" \
+         "Maratyszcza/FXdiv)" >&2
     exit 2
   fi
   deps=(-DXNNPACK_USE_SYSTEM_LIBS=OFF -DCPUINFO_SOURCE_DIR="$(cd "$cpuinfo_src" && pwd)"
