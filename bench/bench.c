@@ -9,6 +9,11 @@
  *
  *   tensorx_bench [--quick] [--filter SUBSTR] [--exact NAME] [--json] [--threads N] [--reps N]
  *                 [--list] [--no-into] [--no-alloc-probe] [--probes-only] [--memcpy GBPS1,GBPS2]
+ *   tensorx_bench --sweep FAMILY --dims "D0,D1,..[;D0,D1,..]" [--reps N]
+ *
+ * --sweep (bench/sweep.py's size sweep) times one op family at each shape it is given, at the
+ * default thread count and at one thread, and prints JSON lines.  A workload whose call takes
+ * under 2 ms (the inference shapes, the sweep's small sizes) is timed over many calls per sample.
  *
  * bench/peers.py drives it one workload at a time (--exact, with the memcpy figures of the run's
  * --probes-only call passed back through --memcpy), so that tensorx and the peers run each
@@ -322,10 +327,12 @@ static void setup_strided(wl_state *s, int64_t div, const workload *w) {
     s->in[1] = mk_ints(1, &two, zero);
     s->in[2] = mk_ints(1, &two, zero);
     s->in[3] = mk_ints(1, &two, strides);
+    s->a = s->b = 3; /* begin_mask, end_mask: every axis whole */
     s->bytes = nb(s->in[0]) / 2 * 2; /* reads half the rows, writes as much */
 }
 static int run_strided(const wl_state *s, tx_tensor **o) {
-    tx_status st = tx_strided_slice(s->in[0], s->in[1], s->in[2], s->in[3], 3, 3, 0, 0, 0, o);
+    tx_status st = tx_strided_slice(s->in[0], s->in[1], s->in[2], s->in[3], s->a, s->b, 0, 0, 0,
+                                    o);
     if (st != TX_OK) die("strided_slice", st);
     return 1;
 }
@@ -423,6 +430,59 @@ static int run_copy(const wl_state *s, tx_tensor **o) {
     return 1;
 }
 
+/* -- inference shapes: small tensors of a model's forward pass; the same size in quick mode -- */
+static void setup_infer(wl_state *s, int64_t div, const workload *w) {
+    (void)div;
+    switch (w->arg) {
+    case 0: { /* embedding lookup: 128 token ids into a 30522 x 768 float32 table (BERT's) */
+        int64_t dims[2] = {30522, 768};
+        s->in[0] = mk(TX_FLOAT32, 2, dims, FILL_BYTES);
+        s->in[1] = mk_index(128, 30522, NULL);
+        s->a = 0;
+        s->bytes = nb(s->in[1]) + 2 * 128 * 768 * 4;
+        break;
+    }
+    case 1: { /* an image batch of one, NHWC -> NCHW */
+        int64_t dims[4] = {1, 224, 224, 3}, four = 4;
+        const int32_t perm[4] = {0, 3, 1, 2};
+        s->in[0] = mk(TX_FLOAT32, 4, dims, FILL_BYTES);
+        s->in[1] = mk_ints(1, &four, perm);
+        s->bytes = 2 * nb(s->in[0]);
+        break;
+    }
+    case 2: { /* every other token of [1, 128, 768]: x[:, ::2, :] */
+        int64_t dims[3] = {1, 128, 768}, three = 3;
+        const int32_t zero[3] = {0, 0, 0}, strides[3] = {1, 2, 1};
+        s->in[0] = mk(TX_FLOAT32, 3, dims, FILL_BYTES);
+        s->in[1] = mk_ints(1, &three, zero);
+        s->in[2] = mk_ints(1, &three, zero);
+        s->in[3] = mk_ints(1, &three, strides);
+        s->a = s->b = 7;
+        s->bytes = nb(s->in[0]); /* reads half, writes half */
+        break;
+    }
+    case 3: { /* a KV cache: two [1, 32, 512, 128] float16 blocks joined along the sequence */
+        int64_t dims[4] = {1, 32, 512, 128};
+        s->in[0] = mk(TX_FLOAT16, 4, dims, FILL_BYTES);
+        s->in[1] = mk(TX_FLOAT16, 4, dims, FILL_BYTES);
+        s->a = 2;
+        s->bytes = 4 * nb(s->in[0]);
+        break;
+    }
+    case 4: /* 128 class labels, depth 1000 */
+        s->in[0] = mk_index(128, 1000, NULL);
+        s->bytes = nb(s->in[0]) + 128 * 1000 * 4;
+        break;
+    default: { /* one hidden vector to bfloat16 */
+        int64_t dims[2] = {1, 4096};
+        s->in[0] = mk(TX_FLOAT32, 2, dims, FILL_FLOAT);
+        s->a = TX_BFLOAT16;
+        s->bytes = nb(s->in[0]) + 4096 * 2;
+        break;
+    }
+    }
+}
+
 static const workload WORKLOADS[] = {
     /* core */
     {"copy_f32_64M", "core", setup_copy, run_copy, 0, 0},
@@ -463,6 +523,13 @@ static const workload WORKLOADS[] = {
     /* spatial */
     {"space_to_depth_8x256x256x64_b2", "spatial", setup_s2d, run_s2d, 0, 0},
     {"depth_to_space_8x256x256x64_b2", "spatial", setup_s2d, run_s2d, 1, 0},
+    /* inference shapes (per-call cost matters here: timed over many calls) */
+    {"infer_embedding_gather_30522x768_128", "inference", setup_infer, run_gather, 0, 0},
+    {"infer_nhwc_nchw_1x224x224x3", "inference", setup_infer, run_transpose, 1, 0},
+    {"infer_strided_slice_1x128x768_s2", "inference", setup_infer, run_strided, 2, 0},
+    {"infer_concat_kv_f16_1x32x512x128_x2", "inference", setup_infer, run_concat, 3, 0},
+    {"infer_one_hot_128_depth1000", "inference", setup_infer, run_one_hot, 4, 0},
+    {"infer_cast_f32_bf16_1x4096", "inference", setup_infer, run_cast, 5, 0},
 };
 #define NUM_WORKLOADS (sizeof WORKLOADS / sizeof *WORKLOADS)
 
@@ -500,28 +567,65 @@ static void arena_free(void *p, size_t size, void *ctx) {
 
 typedef struct options {
     bool quick, json, list, into, alloc_probe, probes_only;
-    const char *filter, *exact, *memcpy_given;
+    const char *filter, *exact, *memcpy_given, *sweep, *dims;
     int threads, reps;
 } options;
 
-/* Median seconds of the op over reps runs after one warm-up; outputs are freed between runs
- * (outside the timed region).  *out_bytes receives the outputs' total size. */
+/* Calls per timed sample: one when a call takes 2 ms or more, else enough to last about 2 ms (a
+ * single call that short is too close to the clock's resolution and jitter). */
+static long calls_per_sample(double first_call_s) {
+    if (first_call_s >= 2e-3) return 1;
+    double c = 2e-3 / (first_call_s > 1e-8 ? first_call_s : 1e-8) + 1;
+    return c > 100000 ? 100000 : (long)c;
+}
+
+/* Runs the op once and frees its outputs; returns their total size. */
+static uint64_t run_and_free(const workload *w, const wl_state *s) {
+    tx_tensor *o[3] = {NULL, NULL, NULL};
+    int n = w->run(s, o);
+    uint64_t bytes = 0;
+    for (int i = 0; i < n; i++) {
+        bytes += nb(o[i]);
+        tx_tensor_free(o[i]);
+    }
+    return bytes;
+}
+
+/* Median seconds per call of the op over reps samples after one warm-up call.  A sample of one
+ * call frees the outputs outside the timed region; a sample of many calls (short calls) frees each
+ * call's outputs inside it, as a caller calling it in a loop would.  *out_bytes receives the
+ * outputs' total size. */
 static double time_op(const workload *w, const wl_state *s, int reps, uint64_t *out_bytes) {
     double t[64];
     if (reps > 64) reps = 64;
-    for (int r = -1; r < reps; r++) {
-        tx_tensor *o[3] = {NULL, NULL, NULL};
-        double t0 = now_s();
-        int n = w->run(s, o);
-        double dt = now_s() - t0;
-        if (r >= 0) t[r] = dt;
-        uint64_t bytes = 0;
-        for (int i = 0; i < n; i++) {
-            bytes += nb(o[i]);
-            tx_tensor_free(o[i]);
+    double t0 = now_s();
+    tx_tensor *o[3] = {NULL, NULL, NULL};
+    int n = w->run(s, o);
+    double first = now_s() - t0;
+    uint64_t bytes = 0;
+    for (int i = 0; i < n; i++) {
+        bytes += nb(o[i]);
+        tx_tensor_free(o[i]);
+    }
+    if (out_bytes) *out_bytes = bytes;
+    if (first > 1.0 && reps > 3) reps = 3; /* long workloads: fewer runs */
+    long calls = 1;
+    if (first < 2e-3) { /* the warm-up was cold: calibrate on a second call */
+        t0 = now_s();
+        run_and_free(w, s);
+        calls = calls_per_sample(now_s() - t0);
+    }
+    for (int r = 0; r < reps; r++) {
+        if (calls == 1) {
+            t0 = now_s();
+            n = w->run(s, o);
+            t[r] = now_s() - t0;
+            for (int i = 0; i < n; i++) tx_tensor_free(o[i]);
+        } else {
+            t0 = now_s();
+            for (long c = 0; c < calls; c++) run_and_free(w, s);
+            t[r] = (now_s() - t0) / (double)calls;
         }
-        if (out_bytes) *out_bytes = bytes;
-        if (r == -1 && dt > 1.0 && reps > 3) reps = 3; /* long workloads: fewer runs */
     }
     return median(t, reps);
 }
@@ -604,18 +708,125 @@ static void alloc_probe(size_t n, int reps, const options *o) {
                n >> 20, fresh_libc, fresh_tx, reused);
 }
 
+/* ---- the size sweep (bench/sweep.py): one family at the shapes it is given -------------------- */
+
+/* Sets up family `fam` on dims (what each family's dims mean: bench/sweep.py) and picks its run
+ * function; 0 if there is no such family or the dims do not fit it. */
+static int sweep_setup(const char *fam, size_t nd, const int64_t *dims, wl_state *s, workload *w) {
+    memset(s, 0, sizeof *s);
+    memset(w, 0, sizeof *w);
+    w->name = fam;
+    w->family = "sweep";
+    int64_t two = 2, four = 4;
+    if (!strcmp(fam, "cast_f32_f16") && nd == 1) {
+        s->in[0] = mk(TX_FLOAT32, 1, dims, FILL_FLOAT);
+        s->a = TX_FLOAT16;
+        w->run = run_cast;
+    } else if (!strcmp(fam, "decode_raw_le_f32") && nd == 1) {
+        size_t n = (size_t)dims[0];
+        char *b = big_buffer(n);
+        for (size_t i = 0; i < n / 8; i++) ((uint64_t *)b)[i] = next_rand() & 0x3F7F3F7F3F7F3F7Full;
+        const char *p = b;
+        tx_status st = tx_tensor_new_strings(0, NULL, &p, &n, &s->in[0]);
+        if (st != TX_OK) die("tensor_new_strings", st);
+        free(b);
+        s->a = TX_FLOAT32;
+        s->b = 1;
+        w->run = run_decode;
+    } else if ((!strcmp(fam, "transpose_2d") && nd == 2) ||
+               ((!strcmp(fam, "nhwc_nchw") || !strcmp(fam, "nchw_nhwc")) && nd == 4)) {
+        static const int32_t p2[2] = {1, 0}, to_nchw[4] = {0, 3, 1, 2}, to_nhwc[4] = {0, 2, 3, 1};
+        s->in[0] = mk(TX_FLOAT32, nd, dims, FILL_BYTES);
+        s->in[1] = mk_ints(1, nd == 2 ? &two : &four,
+                           nd == 2 ? p2 : !strcmp(fam, "nhwc_nchw") ? to_nchw : to_nhwc);
+        w->run = run_transpose;
+    } else if (!strcmp(fam, "concat") && nd == 2) { /* two [r, c] along axis 1 */
+        s->in[0] = mk(TX_FLOAT32, 2, dims, FILL_BYTES);
+        s->in[1] = mk(TX_FLOAT32, 2, dims, FILL_BYTES);
+        s->a = 1;
+        w->run = run_concat;
+    } else if (!strcmp(fam, "pad") && nd == 2) { /* 1 on every side, constant */
+        const int64_t pd[2] = {2, 2};
+        const int32_t pv[4] = {1, 1, 1, 1};
+        s->in[0] = mk(TX_FLOAT32, 2, dims, FILL_BYTES);
+        s->in[1] = mk_ints(2, pd, pv);
+        s->a = TX_PAD_CONSTANT;
+        w->run = run_pad;
+    } else if (!strcmp(fam, "strided_slice") && nd == 2) { /* x[::2, :] */
+        const int32_t zero[2] = {0, 0}, strides[2] = {2, 1};
+        s->in[0] = mk(TX_FLOAT32, 2, dims, FILL_BYTES);
+        s->in[1] = mk_ints(1, &two, zero);
+        s->in[2] = mk_ints(1, &two, zero);
+        s->in[3] = mk_ints(1, &two, strides);
+        s->a = s->b = 3;
+        w->run = run_strided;
+    } else if (!strcmp(fam, "gather_rows") && nd == 2) { /* as many random rows as the table has */
+        s->in[0] = mk(TX_FLOAT32, 2, dims, FILL_BYTES);
+        s->in[1] = mk_index(dims[0], dims[0], NULL);
+        s->a = 0;
+        w->run = run_gather;
+    } else if (!strcmp(fam, "depth_to_space") && nd == 4) { /* NHWC, block 2 */
+        s->in[0] = mk(TX_FLOAT32, 4, dims, FILL_BYTES);
+        s->a = 1;
+        w->run = run_s2d;
+    } else if (!strcmp(fam, "one_hot") && nd == 1) { /* dims[0] labels, depth 1000 */
+        s->in[0] = mk_index(dims[0], 1000, NULL);
+        w->run = run_one_hot;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* For each shape of `dims_list` ("D0,D1;D0,D1;..."): seconds per call of tensorx at its default
+ * thread count, then at one thread, as JSON lines {"family", "dims", "peer", "s"} with peer
+ * "tensorx" and "tensorx_1t". */
+static int run_sweep(const char *fam, const char *dims_list, int reps) {
+    char *list = strdup(dims_list), *save = NULL;
+    if (!list) return 1;
+    for (char *item = strtok_r(list, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+        int64_t dims[6];
+        size_t nd = 0;
+        for (char *p = item; *p && nd < 6;) {
+            dims[nd++] = strtoll(p, &p, 10);
+            if (*p == ',') p++;
+            else if (*p) break;
+        }
+        wl_state s;
+        workload w;
+        if (!sweep_setup(fam, nd, dims, &s, &w)) {
+            fprintf(stderr, "bench: no sweep family %s with %zu dims\n", fam, nd);
+            free(list);
+            return 2;
+        }
+        for (int one = 0; one < 2; one++) {
+            tx_set_num_threads(one ? 1 : 0);
+            double t = time_op(&w, &s, reps, NULL);
+            printf("{\"family\": \"%s\", \"dims\": \"%s\", \"peer\": \"%s\", \"s\": %.6g, "
+                   "\"threads\": %d}\n", fam, item, one ? "tensorx_1t" : "tensorx", t,
+                   tx_num_threads());
+            fflush(stdout);
+        }
+        tx_set_num_threads(0);
+        for (int k = 0; k < 4; k++) tx_tensor_free(s.in[k]);
+    }
+    free(list);
+    return 0;
+}
+
 /* ---- main -------------------------------------------------------------------------------------- */
 
 static void usage(void) {
     fprintf(stderr,
             "usage: tensorx_bench [--quick] [--filter SUBSTR] [--exact NAME] [--json] [--threads N]\n"
             "                     [--reps N] [--list] [--no-into] [--no-alloc-probe] [--probes-only]\n"
-            "                     [--memcpy GBPS1,GBPS2]\n");
+            "                     [--memcpy GBPS1,GBPS2]\n"
+            "       tensorx_bench --sweep FAMILY --dims \"D0,D1,..[;D0,D1,..]\" [--reps N]\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    options o = {false, false, false, true, true, false, NULL, NULL, NULL, 0, 0};
+    options o = {false, false, false, true, true, false, NULL, NULL, NULL, NULL, NULL, 0, 0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) o.quick = true;
         else if (!strcmp(argv[i], "--json")) o.json = true;
@@ -626,6 +837,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) o.filter = argv[++i];
         else if (!strcmp(argv[i], "--exact") && i + 1 < argc) o.exact = argv[++i];
         else if (!strcmp(argv[i], "--memcpy") && i + 1 < argc) o.memcpy_given = argv[++i];
+        else if (!strcmp(argv[i], "--sweep") && i + 1 < argc) o.sweep = argv[++i];
+        else if (!strcmp(argv[i], "--dims") && i + 1 < argc) o.dims = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) o.reps = atoi(argv[++i]);
         else usage();
@@ -637,6 +850,12 @@ int main(int argc, char **argv) {
             if (!o.filter || strstr(WORKLOADS[i].name, o.filter))
                 printf("%s %s\n", WORKLOADS[i].family, WORKLOADS[i].name);
         return 0;
+    }
+    if (o.sweep) {
+        if (!o.dims) usage();
+        int rc = run_sweep(o.sweep, o.dims, reps);
+        tx_shutdown();
+        return rc;
     }
     if (o.threads > 0) tx_set_num_threads(o.threads);
 
@@ -703,12 +922,12 @@ int main(int argc, char **argv) {
                    tx_num_threads(), w->family);
         } else {
             char into[32] = "-", g[32] = "-", r[32] = "-";
-            if (!isnan(ti)) snprintf(into, sizeof into, "%.2f", ti * 1e3);
+            if (!isnan(ti)) snprintf(into, sizeof into, "%.*f", ti < 1e-3 ? 4 : 2, ti * 1e3);
             if (s.bytes) {
                 snprintf(g, sizeof g, "%.1f", gbps);
                 snprintf(r, sizeof r, "%.2f", rm);
             }
-            printf("%-34s %10.2f %10s %10.1f %8s %8s\n", w->name, ta * 1e3, into,
+            printf("%-34s %10.*f %10s %10.1f %8s %8s\n", w->name, ta < 1e-3 ? 4 : 2, ta * 1e3, into,
                    (double)s.bytes / 1e6, g, r);
         }
         fflush(stdout);

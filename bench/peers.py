@@ -6,8 +6,16 @@ merges their medians with tensorx's.
 Peers: NumPy (one thread: its copies are single-threaded), PyTorch at 1 and 2 threads (torch1,
 torch2), pandas for unique_with_counts (factorize keeps first-occurrence order as TF does), and,
 through small helper programs, ONNX Runtime (bench/ort_peer.js on node with onnxruntime-node) and
-XNNPACK (bench/xnn_peer.c) where the op exists there.  A peer that cannot run a workload is left
-out of that workload's "peers" object.
+XNNPACK (bench/xnn_peer.c: Debian's, "xnnpack", and with --xnn-cur-cmd a current build,
+"xnnpack_cur") where the op exists there.  A peer that cannot run a workload is left out of that
+workload's "peers" object.  The helper programs check their results themselves before timing
+(xnn_peer against tensorx, ort_peer against a reference in JavaScript for the workloads it checks).
+
+The inference-shape workloads (family "inference", names infer_*) take microseconds: every timing
+here and in the helpers runs many calls per sample when a call is short (time per call).  They get
+a second table of time per call and calls per second; ONNX Runtime's fixed cost of a
+session.run (a one-node Identity graph on one float, measured by ort_peer.js next to each
+workload: "ort_session") is its own column there, so the ort column can be read as floor plus op.
 
 txpy is not a peer: it is tensorx itself called through the `tensorx` Python package (run this
 script with a python that imports it: scripts/bench.sh uses its venv), on the NumPy peer's inputs,
@@ -17,9 +25,10 @@ own column with txpy/numpy, and never enters the best-peer ratio.  After the tab
 per-call overhead rows (a view op and a 16-element float32 -> float16 cast, microseconds per call,
 best of 5 x 100,000 calls; 3 rounds in quick mode) for txpy, NumPy and PyTorch.
 
-  peers.py [--quick] [--filter SUBSTR] [--peers numpy,torch1,torch2,pandas,ort,xnnpack,txpy]
+  peers.py [--quick] [--filter SUBSTR]
+           [--peers numpy,torch1,torch2,pandas,ort,xnnpack,xnnpack_cur,txpy]
            [--tx-bench PATH [--threads N] | --tensorx BENCH.jsonl] [--json] [--no-overhead]
-           [--ort-cmd CMD] [--xnn-cmd CMD]
+           [--ort-cmd CMD] [--xnn-cmd CMD] [--xnn-cur-cmd CMD]
 
 With --tx-bench (what scripts/bench.sh uses), runs tensorx_bench itself one workload at a time,
 each followed at once by the peers on the same workload, and prints the side-by-side table (or,
@@ -420,6 +429,88 @@ def copy_builder(div):
     return with_torch(d, tb)
 
 
+# ---- inference shapes (fixed sizes, quick or not; mirror bench.c's setup_infer) ----------------
+
+
+def infer_embedding_builder(div):
+    table = rand_f32((30522, 768))
+    idx = RNG.integers(0, 30522, 128, dtype=np.int32)
+    d = {"numpy": lambda: np.take(table, idx, axis=0)}
+    with_txpy(d, lambda tx: lambda: tx.gather(table, idx, axis=0))
+
+    def tb(torch):
+        t, i = torch.from_numpy(table), torch.from_numpy(idx.astype(np.int64))
+        return lambda: torch.index_select(t, 0, i)
+    return with_torch(d, tb)
+
+
+def infer_nhwc_nchw_builder(div):
+    x = rand_f32((1, 224, 224, 3))
+    d = {"numpy": lambda: np.ascontiguousarray(x.transpose(0, 3, 1, 2))}
+    with_txpy(d, lambda tx: lambda: tx.transpose(x, [0, 3, 1, 2]))
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: t.permute(0, 3, 1, 2).contiguous()
+    return with_torch(d, tb)
+
+
+def infer_strided_slice_builder(div):
+    x = rand_f32((1, 128, 768))
+    d = {"numpy": lambda: x[:, ::2].copy()}
+    with_txpy(d, lambda tx: lambda: tx.strided_slice(x, [0, 0, 0], [0, 0, 0], [1, 2, 1],
+                                                     begin_mask=7, end_mask=7))
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: t[:, ::2].contiguous()
+    return with_torch(d, tb)
+
+
+def infer_concat_kv_builder(div):
+    a = rand_f32((1, 32, 512, 128)).astype(np.float16)
+    b = rand_f32((1, 32, 512, 128)).astype(np.float16)
+    d = {"numpy": lambda: np.concatenate((a, b), 2)}
+    with_txpy(d, lambda tx: lambda: tx.concat([a, b], 2))
+
+    def tb(torch):
+        ta, tb_ = torch.from_numpy(a), torch.from_numpy(b)
+        return lambda: torch.cat((ta, tb_), 2)
+    return with_torch(d, tb)
+
+
+def infer_one_hot_builder(div):
+    idx = RNG.integers(0, 1000, 128, dtype=np.int32)
+    rows = np.arange(128)
+
+    def np_one_hot():
+        out = np.zeros((128, 1000), np.float32)
+        out[rows, idx] = 1.0
+        return out
+    d = {"numpy": np_one_hot}
+    with_txpy(d, lambda tx: lambda: tx.one_hot(idx, 1000))
+
+    def tb(torch):
+        i = torch.from_numpy(idx.astype(np.int64))[:, None]
+        return lambda: torch.zeros(128, 1000).scatter_(1, i, 1.0)
+    return with_torch(d, tb)
+
+
+def infer_cast_bf16_builder(div):
+    x = floats(4096).reshape(1, 4096)
+    d = {}
+
+    def bf16_ref():  # NumPy has no bfloat16: PyTorch's (round to nearest even, as TF)
+        torch = torch_mod()
+        return torch.from_numpy(x).to(torch.bfloat16).view(torch.int16).numpy()
+    with_txpy(d, lambda tx: lambda: tx.cast(x, "bfloat16"), bf16_ref)
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: t.to(torch.bfloat16)
+    return with_torch(d, tb)
+
+
 WORKLOADS = [
     ("copy_f32_64M", copy_builder),
     ("cast_f32_f16", cast_builder("f32", "f16")),
@@ -454,13 +545,29 @@ WORKLOADS = [
     ("unique_with_counts_16M_1000", unique_builder),
     ("space_to_depth_8x256x256x64_b2", s2d_builder(False)),
     ("depth_to_space_8x256x256x64_b2", s2d_builder(True)),
+    ("infer_embedding_gather_30522x768_128", infer_embedding_builder),
+    ("infer_nhwc_nchw_1x224x224x3", infer_nhwc_nchw_builder),
+    ("infer_strided_slice_1x128x768_s2", infer_strided_slice_builder),
+    ("infer_concat_kv_f16_1x32x512x128_x2", infer_concat_kv_builder),
+    ("infer_one_hot_128_depth1000", infer_one_hot_builder),
+    ("infer_cast_f32_bf16_1x4096", infer_cast_bf16_builder),
 ]
 
 # ---- timing -------------------------------------------------------------------------------------
 
 
+def calls_per_sample(call_s):
+    """One call per sample from 2 ms up; below, enough calls to last about 2 ms (a single short
+    call is too close to the timer's resolution and jitter)."""
+    if call_s >= 2e-3:
+        return 1
+    return min(100_000, int(2e-3 / max(call_s, 1e-8)) + 1)
+
+
 def time_thunk(f, reps):
-    """Median seconds of f() after one warm-up; results are dropped outside the timed region."""
+    """Median seconds per call of f() after one warm-up.  With one call per sample the result is
+    dropped outside the timed region; with many (short calls) each result is dropped inside it, as
+    in a caller's loop."""
     t0 = time.perf_counter()
     r = f()
     first = time.perf_counter() - t0
@@ -469,12 +576,23 @@ def time_thunk(f, reps):
         reps = 1
     elif first > 0.5:
         reps = min(reps, 3)
+    calls = 1
+    if first < 2e-3:  # the warm-up is cold: calibrate on a second call
+        t0 = time.perf_counter()
+        f()
+        calls = calls_per_sample(time.perf_counter() - t0)
     ts = []
     for _ in range(reps):
-        t0 = time.perf_counter()
-        r = f()
-        ts.append(time.perf_counter() - t0)
-        del r
+        if calls == 1:
+            t0 = time.perf_counter()
+            r = f()
+            ts.append(time.perf_counter() - t0)
+            del r
+        else:
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                f()
+            ts.append((time.perf_counter() - t0) / calls)
     ts.sort()
     k = len(ts)
     return ts[k // 2] if k % 2 else 0.5 * (ts[k // 2 - 1] + ts[k // 2])
@@ -522,9 +640,31 @@ def check_txpy(name, thunks):
     return True
 
 
+CHECK_MAX_BYTES = 1 << 30  # larger results (one_hot's 4 GiB) are not held twice for a check
+
+
+def check_torch(name, thunks):
+    """Runs PyTorch's thunk and NumPy's once; False (with a message) when they differ.  True when
+    there is nothing to compare with (no NumPy thunk: PyTorch is the reference there) or the
+    result is too large to hold twice."""
+    if "numpy" not in thunks:
+        return True
+    want = thunks["numpy"]()
+    parts = want if isinstance(want, tuple) else (want,)
+    if sum(np.asarray(w).nbytes for w in parts) > CHECK_MAX_BYTES:
+        return True
+    got = thunks["torch1"]()
+    got = tuple(g.numpy() for g in got) if isinstance(got, tuple) else got.numpy()
+    if not same_bits(got, want):
+        print(f"peers: torch's result on {name} differs from NumPy's; left out", file=sys.stderr)
+        return False
+    return True
+
+
 def run_python_peers(names, div, reps, peers):
-    """{workload: {peer: seconds}} for the in-process peers (txpy included: the tensorx package,
-    checked against the reference once before it is timed)."""
+    """{workload: {peer: seconds}} for the in-process peers.  PyTorch's result is compared with
+    NumPy's once and txpy's with its reference (see with_txpy) before they are timed; pandas is
+    itself the reference of unique_with_counts' order."""
     out = {}
     torch = None
     if "torch1" in peers or "torch2" in peers:
@@ -537,6 +677,7 @@ def run_python_peers(names, div, reps, peers):
             continue
         thunks = build(div)
         res = {}
+        torch_ok = None
         for peer in ("numpy", "pandas", "torch1", "torch2", "txpy"):
             if peer not in peers or peer not in thunks:
                 continue
@@ -546,6 +687,10 @@ def run_python_peers(names, div, reps, peers):
                 if torch is None:
                     continue
                 torch.set_num_threads(1 if peer == "torch1" else 2)
+                if torch_ok is None:
+                    torch_ok = check_torch(name, thunks)
+                if not torch_ok:
+                    continue
             try:
                 res[peer] = time_thunk(thunks[peer], reps)
             except Exception as e:  # a peer that cannot run it is left out
@@ -581,13 +726,15 @@ def run_external(cmd, div, names, extra=()):
 
 # ---- output -------------------------------------------------------------------------------------
 
-PEER_ORDER = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack"]
+PEER_ORDER = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"]
 # txpy is tensorx itself called through the Python package: its own column (and txpy/numpy), not a
 # peer, so it never enters "peers" or the best-peer ratio.
 
 
 def fmt_ms(s):
-    return "-" if s is None else f"{s * 1e3:.2f}"
+    if s is None:
+        return "-"
+    return f"{s * 1e3:.4f}" if s < 1e-3 else f"{s * 1e3:.2f}"
 
 
 def merge_and_print(tx_lines, peers, as_json, overhead=None):
@@ -600,6 +747,9 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
         o["peers"] = {k: peers.get(w, {})[k] for k in PEER_ORDER if k in peers.get(w, {})}
         best = min(o["peers"].values()) if o["peers"] else None
         o["ratio_best_peer"] = (o["tensorx_s"] / best) if best else None
+        floor = peers.get(w, {}).get("ort_session")
+        if floor is not None:  # not a peer: ONNX Runtime's fixed session.run cost
+            o["ort_session_s"] = floor
         py = peers.get(w, {}).get("txpy")
         if py is not None:
             o["txpy_s"] = py
@@ -667,9 +817,35 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
         wins = sum(1 for x in py_ratios if x < 1)
         print(f"geometric mean txpy/numpy: {gm:.2f} over {len(py_ratios)} workloads; "
               f"tensorx from Python faster than NumPy on {wins}")
+    print_inference(rows, cols)
     if overhead:
         print_overhead(overhead)
     return rows
+
+
+def print_inference(rows, cols):
+    """The inference-shape rows again, per call: microseconds and calls per second."""
+    inf = [r for r in rows if r.get("family") == "inference"]
+    if not inf:
+        return
+    print("inference shapes, per call (us per call / thousand calls per second; ort-run is "
+          "ONNX Runtime's session.run of a one-node Identity graph, measured next to the "
+          "workload: the part of the ort column that is not the op)")
+    cols = [c for c in cols if any(c in r["peers"] for r in inf)]
+    has_py = any("txpy_s" in r for r in inf)
+    has_floor = any("ort_session_s" in r for r in inf)
+    names = ["tensorx", "into"] + (["txpy"] if has_py else []) + cols + \
+        (["ort-run"] if has_floor else [])
+    print(f"{'workload':38s} " + " ".join(f"{c:>15s}" for c in names))
+
+    def cell(s):
+        return "-" if s is None else f"{s * 1e6:.2f}/{1e-3 / s:.1f}k"
+    for r in inf:
+        vals = [r["tensorx_s"], r.get("tensorx_into_s")]
+        vals += [r.get("txpy_s")] if has_py else []
+        vals += [r["peers"].get(c) for c in cols]
+        vals += [r.get("ort_session_s")] if has_floor else []
+        print(f"{r['workload']:38s} " + " ".join(f"{cell(v):>15s}" for v in vals))
 
 
 # ---- per-call overhead ---------------------------------------------------------------------------
@@ -781,8 +957,10 @@ def interleaved(a, div, reps, peers):
     names = [n for n in names if not a.filter or a.filter in n]
     ort = a.ort_cmd.split() if a.ort_cmd and "ort" in peers else None
     xnn = a.xnn_cmd.split() if a.xnn_cmd and "xnnpack" in peers else None
+    xnn_cur = a.xnn_cur_cmd.split() if a.xnn_cur_cmd and "xnnpack_cur" in peers else None
     ort_names = set(lines_of(ort + ["--list"])) if ort else set()
     xnn_names = set(lines_of(xnn + ["--list"])) if xnn else set()
+    xnn_cur_names = set(lines_of(xnn_cur + ["--list"])) if xnn_cur else set()
     known = {n for n, _ in WORKLOADS}
     res = {}
     if ort and a.quick:
@@ -803,7 +981,7 @@ def interleaved(a, div, reps, peers):
         if n in known:
             for w, d in run_python_peers({n}, div, reps, peers).items():
                 res.setdefault(w, {}).update(d)
-        for cmd, have in ((ort, ort_names), (xnn, xnn_names)):
+        for cmd, have in ((ort, ort_names), (xnn, xnn_names), (xnn_cur, xnn_cur_names)):
             if cmd and n in have:
                 for w, d in run_external(cmd, div, {n}, ["--exact", n]).items():
                     res.setdefault(w, {}).update(d)
@@ -814,7 +992,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--filter")
-    ap.add_argument("--peers", default="numpy,pandas,torch1,torch2,ort,xnnpack,txpy")
+    ap.add_argument("--peers", default="numpy,pandas,torch1,torch2,ort,xnnpack,xnnpack_cur,txpy")
     ap.add_argument("--no-overhead", action="store_true",
                     help="leave out the per-call overhead rows")
     ap.add_argument("--tensorx", help="tensorx_bench --json output to merge")
@@ -824,7 +1002,8 @@ def main():
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--ort-cmd", help="command line of the ONNX Runtime peer")
-    ap.add_argument("--xnn-cmd", help="command line of the XNNPACK peer")
+    ap.add_argument("--xnn-cmd", help="command line of the XNNPACK peer (Debian's)")
+    ap.add_argument("--xnn-cur-cmd", help="command line of the current XNNPACK's peer")
     a = ap.parse_args()
     div = 8 if a.quick else 1
     reps = a.reps or (3 if a.quick else 5)
@@ -847,7 +1026,7 @@ def main():
         have = {o["workload"] for o in tx_lines if "workload" in o}
         names = [n for n in names if n in have]
     res = run_python_peers(set(names), div, reps, peers)
-    for peer, cmd in (("ort", a.ort_cmd), ("xnnpack", a.xnn_cmd)):
+    for peer, cmd in (("ort", a.ort_cmd), ("xnnpack", a.xnn_cmd), ("xnnpack_cur", a.xnn_cur_cmd)):
         if peer in peers and cmd:
             for w, d in run_external(cmd.split(), div, set(names)).items():
                 res.setdefault(w, {}).update(d)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs the tensorx benchmark side by side with its peers in one run and prints the table: per
 # workload tensorx's median (allocating call and into-existing-memory call), each peer's median
-# (NumPy, pandas, PyTorch at 1 and 2 threads, ONNX Runtime, XNNPACK), tensorx/best-peer, bytes
-# moved, GB/s and the ratio to this machine's memcpy measured in the same run.  Installs the peers
-# when they are missing (Debian packages; onnxruntime-node from npm into bench/node_modules).
+# (NumPy, pandas, PyTorch at 1 and 2 threads, ONNX Runtime, XNNPACK: Debian's and, with
+# --xnnpack-src, a current build), tensorx/best-peer, bytes moved, GB/s and the ratio to this
+# machine's memcpy measured in the same run.  Installs the peers when they are missing (Debian
+# packages; onnxruntime-node from npm into bench/node_modules).
 # The txpy column is tensorx itself through the Python package, installed into the venv
 # $build/pyvenv (made with --system-site-packages, so it sees Debian's numpy/torch/pandas) and
 # reinstalled only when python/, src/, include/, tools/ or the CMake files changed since the last
@@ -12,27 +13,42 @@
 # a view op and of a 16-element cast for txpy, NumPy and PyTorch.
 #
 # Usage: scripts/bench.sh [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install]
-#                         [--peers numpy,pandas,torch1,torch2,ort,xnnpack,txpy]
+#                         [--peers numpy,pandas,torch1,torch2,ort,xnnpack,xnnpack_cur,txpy]
+#                         [--xnnpack-src PATH]
+#        scripts/bench.sh --sweep [--quick] [--filter FAMILY] [--json] [--no-install]
+#                         [--peers ...] [--xnnpack-src PATH]
 #        scripts/bench.sh --files [--quick] [--filter SUBSTR] [--json] [--no-install]
 #   --files   the file workloads instead (bench/files.py): .npy files of 1 GiB in the page cache
 #             through load + op + save, for the tensorx CLI, the C API, NumPy, PyTorch and cp,
 #             with wall time and peak RssAnon / RSS; inputs in build-bench/files, removed after
+#   --sweep   the size sweep instead (bench/sweep.py): each op family from 4 KiB to 256 MiB, table
+#             and the plot $build/sweep.png; --filter takes family names (comma-separated);
+#             --quick stops at 1 MiB
+#   --xnnpack-src PATH (or TX_XNNPACK_SRC=PATH)  also run XNNPACK built from this source tree (a
+#             snapshot of google/XNNPACK) as the peer xnnpack_cur, next to Debian's xnnpack:
+#             scripts/build-xnnpack.sh builds it into $build/xnnpack-current (its cpuinfo,
+#             pthreadpool and FXdiv sources: CPUINFO_SOURCE_DIR, PTHREADPOOL_SOURCE_DIR,
+#             FXDIV_SOURCE_DIR when Debian's are too old)
 #   --quick   smaller sizes and fewer runs (under a minute); the full run takes a few minutes
 #   --json    one JSON object per workload (the format in docs/performance.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TX_BENCH_BUILD_DIR:-$root/build-bench}
-quick=() filter=() json=() threads=() peers=() install=1 files=0
+quick=() filter=() json=() threads=() peers=() install=1 files=0 sweep=0
+xnnpack_src=${TX_XNNPACK_SRC:-}
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick) ;;
     --files) files=1 ;;
+    --sweep) sweep=1 ;;
+    --xnnpack-src) xnnpack_src=$2; shift ;;
     --json) json=(--json) ;;
     --filter) filter=(--filter "$2"); shift ;;
     --threads) threads=(--threads "$2"); shift ;;
     --peers) peers=(--peers "$2"); shift ;;
     --no-install) install=0 ;;
-    *) echo "usage: $0 [--files] [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install] [--peers LIST]" >&2
+    *) echo "usage: $0 [--files | --sweep] [--quick] [--filter SUBSTR] [--json] [--threads N]" \
+            "[--no-install] [--peers LIST] [--xnnpack-src PATH]" >&2
        exit 2 ;;
   esac
   shift
@@ -41,7 +57,8 @@ say() { echo "bench.sh: $*" >&2; }
 
 if [ "$install" = 1 ]; then
   pkgs=(build-essential cmake pkg-config python3 python3-numpy python3-torch python3-pandas
-        libxnnpack-dev libpthreadpool-dev python3-dev python3-setuptools python3-pip python3-venv)
+        libxnnpack-dev libpthreadpool-dev python3-dev python3-setuptools python3-pip python3-venv
+        python3-matplotlib)
   command -v node > /dev/null || pkgs+=(nodejs)
   command -v npm > /dev/null || pkgs+=(npm)
   missing=()
@@ -63,8 +80,19 @@ if [ "$install" = 1 ]; then
   fi
 fi
 
+# The current XNNPACK (--xnnpack-src): built by its script, then the benchmark's CMake points at it.
+# Without a path the cache variable is emptied, so the run is exactly Debian's XNNPACK as before.
+xnn_cur_dir=""
+if [ -n "$xnnpack_src" ]; then
+  if "$root/scripts/build-xnnpack.sh" "$xnnpack_src" "$build/xnnpack-current"; then
+    xnn_cur_dir=$build/xnnpack-current/prefix
+  else
+    say "the current XNNPACK could not be built; xnnpack_cur is left out"
+  fi
+fi
 say "building (Release) in $build"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DTX_BUILD_BENCH=ON > /dev/null
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DTX_BUILD_BENCH=ON \
+  -DTX_XNNPACK_CURRENT_DIR="$xnn_cur_dir" > /dev/null
 cmake --build "$build" -j2 --target tensorx_bench > /dev/null
 if [ "$files" = 1 ]; then
   cmake --build "$build" -j2 --target tensorx_cli tensorx_files > /dev/null
@@ -77,15 +105,35 @@ xnn_cmd=""
 if cmake --build "$build" -j2 --target tensorx_xnn_peer > /dev/null 2>&1; then
   xnn_cmd="$build/bench/tensorx_xnn_peer"
 fi
+xnn_cur_cmd=""
+if [ -n "$xnn_cur_dir" ]; then
+  log=$build/xnn-peer-current.log
+  if cmake --build "$build" -j2 --target tensorx_xnn_peer_current > "$log" 2>&1; then
+    xnn_cur_cmd="$build/bench/tensorx_xnn_peer_current"
+  else
+    say "tensorx_xnn_peer_current did not build (see $log); xnnpack_cur is left out"
+  fi
+fi
 ort_cmd=""
 if command -v node > /dev/null && [ -d "$root/bench/node_modules/onnxruntime-node" ]; then
   ort_cmd="node $root/bench/ort_peer.js"
 fi
 
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
+if [ "$sweep" = 1 ]; then
+  say "running the size sweep (plot: $build/sweep.png)"
+  args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${json[@]}"
+        --plot "$build/sweep.png")
+  [ "${#filter[@]}" -gt 0 ] && args+=(--families "${filter[1]}")
+  [ "${#peers[@]}" -gt 0 ] && args+=(--peers "${peers[1]}")
+  [ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")
+  [ -n "$xnn_cmd" ] && args+=(--xnn-cmd "$xnn_cmd")
+  [ -n "$xnn_cur_cmd" ] && args+=(--xnn-cur-cmd "$xnn_cur_cmd")
+  exec "$py" "$root/bench/sweep.py" "${args[@]}"
+fi
 # The txpy column: the tensorx package in $pyvenv, (re)installed when its sources changed.
 # pip builds in python/build (in-tree), so the library's CMake build there is incremental.
-peer_list=${peers[1]:-numpy,pandas,torch1,torch2,ort,xnnpack,txpy}
+peer_list=${peers[1]:-numpy,pandas,torch1,torch2,ort,xnnpack,xnnpack_cur,txpy}
 if [[ ",$peer_list," == *,txpy,* ]]; then
   pyvenv=${TX_BENCH_PYVENV:-$build/pyvenv}
   stamp=$pyvenv/.tensorx-installed
@@ -123,4 +171,5 @@ args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${filter[@]}" "${js
       --peers "$peer_list" "${threads[@]}")
 [ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")
 [ -n "$xnn_cmd" ] && args+=(--xnn-cmd "$xnn_cmd")
+[ -n "$xnn_cur_cmd" ] && args+=(--xnn-cur-cmd "$xnn_cur_cmd")
 "$py" "$root/bench/peers.py" "${args[@]}"

@@ -1,0 +1,369 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""sweep.py -- the size sweep of the tensorx benchmark: each op family at sizes from 4 KiB to
+256 MiB by factors of 4, for tensorx at its default thread count and at one thread and for every
+peer that has the op, printed as a table (and --json) and drawn as a PNG.
+
+Sizes are input bytes (one_hot: output bytes, its input being a few labels); a family whose shape
+cannot hit the size exactly (NHWC/NCHW with 3 channels, one_hot at depth 1000) is labelled with
+the nominal size and its ns/byte uses the bytes it really has.  What each family runs (dims as
+given to the helpers with --dims):
+  cast_f32_f16       [n] float32 -> float16
+  decode_raw_le_f32  one string of n bytes -> float32, little-endian
+  transpose_2d       [r, c] float32, perm (1, 0)
+  nhwc_nchw          [1, H, W, 3] float32 -> [1, 3, H, W]
+  nchw_nhwc          [1, 3, H, W] float32 -> [1, H, W, 3]
+  concat             two [r, c] float32 along axis 1 (input bytes: both)
+  pad                [r, c] float32, constant 0, 1 on every side
+  strided_slice      [r, c] float32, x[::2, :]
+  gather_rows        [rows, 64] float32 table, `rows` random row indices
+  depth_to_space     [1, H, W, 64] float32 NHWC, block 2
+  one_hot            n int32 labels, depth 1000, float32 output
+Implementations: tensorx (default threads), tensorx_1t (tx_set_num_threads(1)), both from
+tensorx_bench --sweep; numpy; torch1 / torch2 (PyTorch at 1 / 2 threads); ort (bench/ort_peer.js,
+best of 1 and 2 intra-op threads); xnnpack and xnnpack_cur (bench/xnn_peer.c, best of 1 and 2
+threads).  tensorx, NumPy and PyTorch allocate their output in every call, XNNPACK writes into
+memory it was set up with, ONNX Runtime's time is the better of an allocated and a preallocated
+output (as in the main table).  Each time is the median of samples of many
+calls (a sample lasts at least about 2 ms), as seconds per call.  The PyTorch result is compared
+with NumPy's once per size (ort_peer and xnn_peer check theirs themselves).
+
+Ratios: own = tensorx / min(tensorx, tensorx_1t) (1.00: the default thread count was the better
+one; issue 22's bar is <= 1.05); peer = tensorx / the best peer (< 1: tensorx is faster).
+
+  sweep.py --tx-bench PATH [--ort-cmd CMD] [--xnn-cmd CMD] [--xnn-cur-cmd CMD]
+           [--peers numpy,torch1,torch2,ort,xnnpack,xnnpack_cur] [--families F1,F2]
+           [--quick] [--max-bytes N] [--reps N] [--json] [--plot PNG]
+  --quick       sizes up to 1 MiB and 3 samples (to check that it works)
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers as P  # noqa: E402  (the timing and comparison helpers of the main benchmark)
+
+KIB = 1024
+SIZES = [4 * KIB * 4 ** i for i in range(9)]  # 4 KiB .. 256 MiB
+FAMILIES = ["cast_f32_f16", "decode_raw_le_f32", "transpose_2d", "nhwc_nchw", "nchw_nhwc",
+            "concat", "pad", "strided_slice", "gather_rows", "depth_to_space", "one_hot"]
+IMPLS = ["tensorx", "tensorx_1t", "numpy", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"]
+PEERS = IMPLS[2:]
+
+
+def split2(n):
+    """n (a power of two) as r x c with r <= c, both powers of two."""
+    k = n.bit_length() - 1
+    return 1 << (k // 2), 1 << (k - k // 2)
+
+
+def dims_of(family, size):
+    """The shape the helpers get for `family` at nominal byte size `size`."""
+    if family == "cast_f32_f16":
+        return [size // 4]
+    if family == "decode_raw_le_f32":
+        return [size]
+    if family in ("transpose_2d", "pad", "strided_slice"):
+        return list(split2(size // 4))
+    if family == "concat":
+        return list(split2(size // 8))
+    if family in ("nhwc_nchw", "nchw_nhwc"):
+        side = max(1, round(math.sqrt(size / 12)))
+        return [1, side, side, 3] if family == "nhwc_nchw" else [1, 3, side, side]
+    if family == "gather_rows":
+        return [size // 256, 64]
+    if family == "depth_to_space":
+        h, w = split2(size // 256)
+        return [1, h, w, 64]
+    if family == "one_hot":
+        return [max(1, round(size / 4000))]
+    raise ValueError(family)
+
+
+def bytes_of(family, dims):
+    """The bytes the sweep's x-axis counts: input bytes (one_hot: output bytes)."""
+    n = math.prod(dims)
+    if family == "decode_raw_le_f32":
+        return n
+    if family == "concat":
+        return 2 * 4 * n
+    if family == "one_hot":
+        return n * 1000 * 4
+    return 4 * n
+
+
+# ---- the in-process peers: family, dims -> {peer: thunk} -----------------------------------------
+
+
+def python_thunks(family, dims, want):
+    rng = np.random.default_rng(11)
+    d = {}
+    x = None
+    if family not in ("decode_raw_le_f32", "one_hot"):
+        x = rng.standard_normal(dims, dtype=np.float32)
+    torch = None
+    if "torch1" in want or "torch2" in want:
+        try:
+            torch = P.torch_mod()
+        except Exception:  # noqa: BLE001  (no PyTorch: the numpy column only)
+            torch = None
+    t = torch.from_numpy(x) if torch is not None and x is not None else None
+    if family == "cast_f32_f16":
+        d["numpy"] = lambda: x.astype(np.float16)
+        if t is not None:
+            d["torch"] = lambda: t.to(torch.float16)
+    elif family == "decode_raw_le_f32":
+        b = rng.integers(0, 1 << 62, dims[0] // 8, dtype=np.int64).tobytes()
+        d["numpy"] = lambda: np.frombuffer(b, "<f4").copy()
+        if torch is not None:
+            d["torch"] = lambda: torch.frombuffer(b, dtype=torch.float32).clone()
+    elif family in ("transpose_2d", "nhwc_nchw", "nchw_nhwc"):
+        perm = {"transpose_2d": (1, 0), "nhwc_nchw": (0, 3, 1, 2),
+                "nchw_nhwc": (0, 2, 3, 1)}[family]
+        d["numpy"] = lambda: np.ascontiguousarray(x.transpose(perm))
+        if t is not None:
+            d["torch"] = lambda: t.permute(perm).contiguous()
+    elif family == "concat":
+        y = rng.standard_normal(dims, dtype=np.float32)
+        d["numpy"] = lambda: np.concatenate((x, y), 1)
+        if t is not None:
+            ty = torch.from_numpy(y)
+            d["torch"] = lambda: torch.cat((t, ty), 1)
+    elif family == "pad":
+        d["numpy"] = lambda: np.pad(x, 1)
+        if t is not None:
+            import torch.nn.functional as F  # noqa: PLC0415
+            d["torch"] = lambda: F.pad(t, (1, 1, 1, 1))
+    elif family == "strided_slice":
+        d["numpy"] = lambda: x[::2].copy()
+        if t is not None:
+            d["torch"] = lambda: t[::2].contiguous()
+    elif family == "gather_rows":
+        idx = rng.integers(0, dims[0], dims[0], dtype=np.int32)
+        d["numpy"] = lambda: np.take(x, idx, axis=0)
+        if t is not None:
+            ti = torch.from_numpy(idx.astype(np.int64))
+            d["torch"] = lambda: torch.index_select(t, 0, ti)
+    elif family == "depth_to_space":
+        n, h, w, c = dims
+        shape, out = (n, h, w, 2, 2, c // 4), (n, 2 * h, 2 * w, c // 4)
+        d["numpy"] = lambda: x.reshape(shape).transpose(0, 1, 3, 2, 4, 5).reshape(out)
+        if t is not None:
+            d["torch"] = lambda: t.reshape(shape).permute(0, 1, 3, 2, 4, 5).reshape(out)
+    elif family == "one_hot":
+        n = dims[0]
+        idx = rng.integers(0, 1000, n, dtype=np.int32)
+        rows = np.arange(n)
+
+        def np_one_hot():
+            out = np.zeros((n, 1000), np.float32)
+            out[rows, idx] = 1.0
+            return out
+        d["numpy"] = np_one_hot
+        if torch is not None:
+            ti = torch.from_numpy(idx.astype(np.int64))[:, None]
+            d["torch"] = lambda: torch.zeros(n, 1000).scatter_(1, ti, 1.0)
+    return d, torch
+
+
+def run_python(family, dims, want, reps):
+    thunks, torch = python_thunks(family, dims, want)
+    out = {}
+    if "numpy" in want and "numpy" in thunks:
+        out["numpy"] = P.time_thunk(thunks["numpy"], reps)
+    if "torch" in thunks and ("torch1" in want or "torch2" in want):
+        got = thunks["torch"]()
+        ref = thunks["numpy"]()
+        if not P.same_bits(got.numpy(), ref):
+            print(f"sweep: torch's result on {family} {dims} differs from NumPy's; left out",
+                  file=sys.stderr)
+        else:
+            for peer, n in (("torch1", 1), ("torch2", 2)):
+                if peer in want:
+                    torch.set_num_threads(n)
+                    out[peer] = P.time_thunk(thunks["torch"], reps)
+    return out
+
+
+def run_helper(cmd, family, dims_list, reps):
+    """{dims string: {peer: s}} from a helper's --sweep JSON lines."""
+    out = {}
+    arg = ";".join(",".join(map(str, d)) for d in dims_list)
+    for line in P.lines_of(cmd + ["--sweep", family, "--dims", arg, "--reps", str(reps)]):
+        try:
+            o = json.loads(line)
+        except ValueError:
+            continue
+        if o.get("family") == family and isinstance(o.get("s"), (int, float)):
+            out.setdefault(o["dims"], {})[o["peer"]] = o["s"]
+    return out
+
+
+# ---- output ------------------------------------------------------------------------------------
+
+
+def fmt_size(n):
+    return f"{n // (1 << 20)} MiB" if n >= 1 << 20 else f"{n // 1024} KiB"
+
+
+def fmt_time(s):
+    if s is None:
+        return "-"
+    if s < 1e-3:
+        return f"{s * 1e6:.2f}us"
+    return f"{s * 1e3:.2f}ms" if s < 1 else f"{s:.2f}s"
+
+
+def summarize(row):
+    t = row["times"]
+    tx, one = t.get("tensorx"), t.get("tensorx_1t")
+    row["ratio_own"] = tx / min(tx, one) if tx and one else None
+    peers = [t[p] for p in PEERS if p in t]
+    row["best_peer"] = min((p for p in PEERS if p in t), key=lambda p: t[p]) if peers else None
+    row["ratio_best_peer"] = tx / min(peers) if tx and peers else None
+    row["ns_per_byte"] = {k: v / row["bytes"] * 1e9 for k, v in t.items()}
+    return row
+
+
+def print_table(rows):
+    cols = [c for c in IMPLS if any(c in r["times"] for r in rows)]
+    print("size sweep: seconds per call (median of samples of many calls), tensorx's ns per byte, "
+          "own = tensorx / min(tensorx, tensorx_1t), peer = tensorx / best peer")
+    fam = None
+    for r in rows:
+        if r["family"] != fam:
+            fam = r["family"]
+            print(f"\n{fam}")
+            print(f"{'size':>8s} {'bytes':>10s} " + " ".join(f"{c:>11s}" for c in cols)
+                  + f" {'tx ns/B':>8s} {'own':>5s} {'peer':>5s} {'best peer':>11s}")
+        t = r["times"]
+        nsb = r["ns_per_byte"].get("tensorx")
+        ro, rp = r["ratio_own"], r["ratio_best_peer"]
+        print(f"{fmt_size(r['size']):>8s} {r['bytes']:>10d} "
+              + " ".join(f"{fmt_time(t.get(c)):>11s}" for c in cols)
+              + f" {('%.3f' % nsb) if nsb else '-':>8s} {('%.2f' % ro) if ro else '-':>5s}"
+              + f" {('%.2f' % rp) if rp else '-':>5s} {r['best_peer'] or '-':>11s}")
+    own = [r["ratio_own"] for r in rows if r["ratio_own"]]
+    rp = [r["ratio_best_peer"] for r in rows if r["ratio_best_peer"]]
+    if own:
+        met = sum(x <= 1.05 for x in own)
+        print(f"\ntensorx default within 5% of its better thread setting at {met} of {len(own)} "
+              f"sizes (worst {max(own):.2f})")
+    if rp:
+        print(f"tensorx faster than every peer at {sum(x < 1 for x in rp)} of {len(rp)} sizes "
+              f"(worst tensorx/best peer {max(rp):.2f})")
+
+
+COLORS = {"tensorx": "#d62728", "tensorx_1t": "#ff9896", "numpy": "#1f77b4", "torch1": "#2ca02c",
+          "torch2": "#98df8a", "ort": "#9467bd", "xnnpack": "#8c564b", "xnnpack_cur": "#e377c2"}
+
+
+def plot(rows, path):
+    import matplotlib  # noqa: PLC0415  (Debian's python3-matplotlib)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+    fams = [f for f in FAMILIES if any(r["family"] == f for r in rows)]
+    ncol = 4
+    nrow = (len(fams) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.3 * nrow), squeeze=False)
+    for ax, fam in zip(axes.flat, fams):
+        rs = [r for r in rows if r["family"] == fam]
+        for impl in IMPLS:
+            pts = [(r["size"], r["ns_per_byte"][impl]) for r in rs if impl in r["ns_per_byte"]]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3,
+                        label=impl, color=COLORS[impl],
+                        linewidth=2.2 if impl == "tensorx" else 1.2,
+                        linestyle="--" if impl == "tensorx_1t" else "-")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(fam, fontsize=10)
+        ax.set_xticks([s for s in SIZES if any(r["size"] == s for r in rs)])
+        ax.set_xticklabels([fmt_size(s).replace(" ", "") for s in SIZES
+                            if any(r["size"] == s for r in rs)], rotation=45, fontsize=7)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(True, which="major", alpha=0.3)
+    for ax in list(axes.flat)[len(fams):]:
+        ax.axis("off")
+    handles, labels = {}, []
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in handles:
+                handles[lab] = h
+                labels.append(lab)
+    fig.legend([handles[lab] for lab in labels], labels, loc="lower right", fontsize=9,
+               ncol=2 if len(fams) % ncol == 0 else 1)
+    fig.suptitle("tensorx size sweep: time per byte (ns/B, log) against size (input bytes; "
+                 "one_hot: output bytes); lower is better", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tx-bench", required=True, help="the tensorx_bench program")
+    ap.add_argument("--ort-cmd", help="command line of the ONNX Runtime peer")
+    ap.add_argument("--xnn-cmd", help="command line of the XNNPACK peer (Debian's)")
+    ap.add_argument("--xnn-cur-cmd", help="command line of the current XNNPACK's peer")
+    ap.add_argument("--peers", default=",".join(PEERS))
+    ap.add_argument("--families", help="comma-separated subset (default: all)")
+    ap.add_argument("--quick", action="store_true", help="sizes up to 1 MiB, 3 samples")
+    ap.add_argument("--max-bytes", type=int, default=0)
+    ap.add_argument("--reps", type=int, default=0)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--plot", help="write the PNG here")
+    a = ap.parse_args()
+    want = set(a.peers.split(","))
+    reps = a.reps or (3 if a.quick else 5)
+    top = a.max_bytes or (1 << 20 if a.quick else SIZES[-1])
+    sizes = [s for s in SIZES if s <= top]
+    fams = a.families.split(",") if a.families else FAMILIES
+    unknown = [f for f in fams if f not in FAMILIES]
+    if unknown:
+        sys.exit(f"sweep: no family {', '.join(unknown)} (families: {', '.join(FAMILIES)})")
+    helpers = []
+    for peer, cmd in (("ort", a.ort_cmd), ("xnnpack", a.xnn_cmd), ("xnnpack_cur", a.xnn_cur_cmd)):
+        if cmd and peer in want:
+            has = set(P.lines_of(cmd.split() + ["--sweep-list"]))
+            helpers.append((peer, cmd.split(), has))
+    rows = []
+    for fam in fams:
+        print(f"sweep: {fam}", file=sys.stderr)
+        dims = [dims_of(fam, s) for s in sizes]
+        keys = [",".join(map(str, d)) for d in dims]
+        res = {k: {} for k in keys}
+        for k, d in run_helper([a.tx_bench], fam, dims, reps).items():
+            res.get(k, {}).update(d)
+        for k, d in zip(keys, dims):
+            res[k].update(run_python(fam, d, want, reps))
+        for peer, cmd, has in helpers:
+            if fam in has:
+                for k, d in run_helper(cmd, fam, dims, reps).items():
+                    res.get(k, {}).update({p: s for p, s in d.items() if p == peer})
+        for size, d, k in zip(sizes, dims, keys):
+            rows.append(summarize({"family": fam, "size": size, "bytes": bytes_of(fam, d),
+                                   "dims": k, "times": res[k]}))
+    if a.json:
+        for r in rows:
+            print(json.dumps(r))
+    else:
+        print_table(rows)
+    if a.plot:
+        try:
+            plot(rows, a.plot)
+            print(f"sweep: plot written to {a.plot}", file=sys.stderr)
+        except ImportError as e:
+            print(f"sweep: no plot ({e}; Debian: python3-matplotlib)", file=sys.stderr)
+    missing = [f"{r['family']} {r['dims']}" for r in rows
+               if "tensorx" not in r["times"] or "tensorx_1t" not in r["times"]]
+    if missing:  # tensorx_bench failed there: say so in the exit status (the smoke test's check)
+        sys.exit(f"sweep: no tensorx time for {', '.join(missing)}")
+
+
+if __name__ == "__main__":
+    main()
