@@ -305,10 +305,8 @@ def strided_builder(div):
     return with_torch(d, tb)
 
 
-def gather_rows_builder(div):
-    rows = (1 << 20) // div
-    x = rand_f32((rows, 64))
-    idx = RNG.integers(0, rows, rows, dtype=np.int32)
+def take_rows(x, idx):
+    """Rows idx of x: NumPy's take, tensorx's gather, PyTorch's index_select."""
     d = {"numpy": lambda: np.take(x, idx, axis=0)}
     with_txpy(d, lambda tx: lambda: tx.gather(x, idx, axis=0))
 
@@ -316,6 +314,12 @@ def gather_rows_builder(div):
         t, i = torch.from_numpy(x), torch.from_numpy(idx.astype(np.int64))
         return lambda: torch.index_select(t, 0, i)
     return with_torch(d, tb)
+
+
+def gather_rows_builder(div):
+    rows = (1 << 20) // div
+    x = rand_f32((rows, 64))
+    return take_rows(x, RNG.integers(0, rows, rows, dtype=np.int32))
 
 
 def gather_axis1_builder(div):
@@ -434,14 +438,7 @@ def copy_builder(div):
 
 def infer_embedding_builder(div):
     table = rand_f32((30522, 768))
-    idx = RNG.integers(0, 30522, 128, dtype=np.int32)
-    d = {"numpy": lambda: np.take(table, idx, axis=0)}
-    with_txpy(d, lambda tx: lambda: tx.gather(table, idx, axis=0))
-
-    def tb(torch):
-        t, i = torch.from_numpy(table), torch.from_numpy(idx.astype(np.int64))
-        return lambda: torch.index_select(t, 0, i)
-    return with_torch(d, tb)
+    return take_rows(table, RNG.integers(0, 30522, 128, dtype=np.int32))
 
 
 def infer_nhwc_nchw_builder(div):
