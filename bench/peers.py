@@ -351,22 +351,27 @@ def gather_nd_builder(div):
     return with_torch(d, tb)
 
 
-def one_hot_builder(div):
-    n = (1 << 20) // div
-    idx = RNG.integers(0, 1000, n, dtype=np.int32)
-    rows = np.arange(n)
+def one_hot_of(idx, depth):
+    """one_hot of int32 labels idx at depth, float32: NumPy's fancy assignment, tensorx, PyTorch's
+    scatter_."""
+    n, rows = len(idx), np.arange(len(idx))
 
     def np_one_hot():
-        out = np.zeros((n, 1000), np.float32)
+        out = np.zeros((n, depth), np.float32)
         out[rows, idx] = 1.0
         return out
     d = {"numpy": np_one_hot}
-    with_txpy(d, lambda tx: lambda: tx.one_hot(idx, 1000))
+    with_txpy(d, lambda tx: lambda: tx.one_hot(idx, depth))
 
     def tb(torch):
         i = torch.from_numpy(idx.astype(np.int64))[:, None]
-        return lambda: torch.zeros(n, 1000).scatter_(1, i, 1.0)
+        return lambda: torch.zeros(n, depth).scatter_(1, i, 1.0)
     return with_torch(d, tb)
+
+
+def one_hot_builder(div):
+    n = (1 << 20) // div
+    return one_hot_of(RNG.integers(0, 1000, n, dtype=np.int32), 1000)
 
 
 def unique_builder(div):
@@ -477,20 +482,7 @@ def infer_concat_kv_builder(div):
 
 
 def infer_one_hot_builder(div):
-    idx = RNG.integers(0, 1000, 128, dtype=np.int32)
-    rows = np.arange(128)
-
-    def np_one_hot():
-        out = np.zeros((128, 1000), np.float32)
-        out[rows, idx] = 1.0
-        return out
-    d = {"numpy": np_one_hot}
-    with_txpy(d, lambda tx: lambda: tx.one_hot(idx, 1000))
-
-    def tb(torch):
-        i = torch.from_numpy(idx.astype(np.int64))[:, None]
-        return lambda: torch.zeros(128, 1000).scatter_(1, i, 1.0)
-    return with_torch(d, tb)
+    return one_hot_of(RNG.integers(0, 1000, 128, dtype=np.int32), 1000)
 
 
 def infer_cast_bf16_builder(div):

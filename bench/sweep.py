@@ -29,7 +29,7 @@ calls (a sample lasts at least about 2 ms), as seconds per call.  The PyTorch re
 with NumPy's once per size (ort_peer and xnn_peer check theirs themselves).
 
 Ratios: own = tensorx / min(tensorx, tensorx_1t) (1.00: the default thread count was the better
-one; issue 22's bar is <= 1.05); peer = tensorx / the best peer (< 1: tensorx is faster).
+one; the bar is <= 1.05); peer = tensorx / the best peer (< 1: tensorx is faster).
 
   sweep.py --tx-bench PATH [--ort-cmd CMD] [--xnn-cmd CMD] [--xnn-cur-cmd CMD]
            [--peers numpy,torch1,torch2,ort,xnnpack,xnnpack_cur] [--families F1,F2]
