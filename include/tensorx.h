@@ -1556,7 +1556,9 @@ TX_API tx_status tx_string_tensor_from_ort(const tx_tensor *content, const tx_te
 /* Sets how many threads an op may use for its large parts (the calling thread included).
  * n >= 1: that many (1 = the calling thread only; no thread is ever created), capped at 64 (the
  * experimental TX_MAX_THREADS).  n <= 0: the default, which is TENSORX_NUM_THREADS when the
- * environment holds a positive integer there, else the number of online CPUs, at most 16.
+ * environment holds a positive integer there, else the number of CPUs the process may run on
+ * (its affinity mask on Linux, e.g. under taskset or a cpuset; elsewhere the online CPUs), at
+ * most 16.
  * Results are bit-identical for every thread count: work is split statically and every output
  * element is computed by exactly one thread, in the same way.  The worker threads are created on
  * first use; if that fails, ops run on the calling thread.  The call waits for a parallel section

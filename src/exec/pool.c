@@ -17,6 +17,11 @@
  * microseconds depending on the machine and its load, and what a grain costs differs by op, by
  * size (in cache or not) and by how well the op scales (a memory-bound op on a busy machine
  * gains nothing from a second thread). */
+#if defined(__linux__)
+#define _GNU_SOURCE 1 /* sched_getcpu, sched_getaffinity, pthread_setaffinity_np */
+#include <sched.h>
+#define TX_HAVE_AFFINITY 1
+#endif
 #include "exec/pool.h"
 
 #include "core/tuning.h"
@@ -45,6 +50,10 @@ typedef struct pool {
     void *ctx;
     int npieces;
     int64_t starts[TX_MAX_THREADS + 1];
+    /* The CPU each worker ran its last piece on, and whether the caller narrowed its affinity
+     * to move it off the caller's CPU (see separate_colocated). */
+    atomic_int cpu[TX_MAX_THREADS];
+    atomic_bool moved[TX_MAX_THREADS];
 } pool;
 
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER; /* owner runs a parallel section */
@@ -67,6 +76,13 @@ static int compute_default(void) {
             return v > TX_MAX_THREADS ? TX_MAX_THREADS : (int)v;
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef TX_HAVE_AFFINITY
+    /* The CPUs this process may run on (taskset, cgroups' cpusets): more threads than those
+     * would share CPUs and spin against each other. */
+    cpu_set_t mask;
+    if (sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) > 0)
+        n = CPU_COUNT(&mask);
+#endif
     if (n < 1) n = 1;
     if (n > DEFAULT_THREAD_CAP) n = DEFAULT_THREAD_CAP;
     return (int)n;
@@ -104,6 +120,19 @@ static uint64_t now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* Every 64 pauses (a few microseconds) a spinning thread yields its CPU: when the thread it
+ * waits for shares that CPU (more threads than CPUs, or the scheduler put both on one), spinning
+ * alone would hold it off for the whole spin -- calls took 230 us instead of 8.  With nothing
+ * else to run, the yield returns at once. */
+static void spin_pause(unsigned i) {
+    cpu_relax();
+#ifdef TX_HAVE_AFFINITY
+    if (i % 64 == 0) sched_yield();
+#else
+    (void)i;
+#endif
+}
+
 /* Spins until a new generation or stop, or until TX_POOL_SPIN_NS have passed. */
 static void spin_while_idle(pool *p, uint64_t seen) {
     uint64_t start = now_ns();
@@ -111,7 +140,7 @@ static void spin_while_idle(pool *p, uint64_t seen) {
         if (atomic_load_explicit(&p->generation, memory_order_acquire) != seen ||
             atomic_load_explicit(&p->stop, memory_order_acquire))
             return;
-        cpu_relax();
+        spin_pause(i);
         if (i % 64 == 0 && now_ns() - start > TX_POOL_SPIN_NS) return;
     }
 }
@@ -121,10 +150,57 @@ static void spin_while_running(pool *p) {
     uint64_t start = now_ns();
     for (unsigned i = 1;; i++) {
         if (atomic_load_explicit(&p->remaining, memory_order_acquire) == 0) return;
-        cpu_relax();
+        spin_pause(i);
         if (i % 64 == 0 && now_ns() - start > TX_POOL_SPIN_NS) return;
     }
 }
+
+/* ---- keeping workers off the caller's CPU ----------------------------------------------------
+ * Linux may run a worker on the same CPU as the thread that calls the op -- it places a woken
+ * thread near its waker, and a thread that ran within the last half millisecond counts as
+ * cache-hot and is not moved to an idle CPU.  Once there, a worker stays: on this 2-CPU VM, one
+ * process in two of a benchmark's runs had its worker on the caller's CPU for its whole life,
+ * every split call running at one thread's speed or worse.  So after a split call the caller
+ * compares its CPU with the one each worker ran on; a worker found on it gets an affinity mask
+ * without that CPU, which moves it at once, and puts its own mask back (the pool's creator's)
+ * before its next piece, so a user's affinity settings are never narrowed for long. */
+#ifdef TX_HAVE_AFFINITY
+static cpu_set_t creator_mask; /* the pool creator's affinity, which the workers inherited */
+static bool creator_mask_ok;
+
+static void note_cpu(pool *p, int id) {
+    if (atomic_load_explicit(&p->moved[id], memory_order_relaxed)) {
+        if (creator_mask_ok) pthread_setaffinity_np(pthread_self(), sizeof creator_mask, &creator_mask);
+        atomic_store_explicit(&p->moved[id], false, memory_order_relaxed);
+    }
+    atomic_store_explicit(&p->cpu[id], sched_getcpu(), memory_order_relaxed);
+}
+
+/* Under run_lock, after a split call in which workers 0..busy-1 had pieces. */
+static void separate_colocated(pool *p, int busy) {
+    int here = sched_getcpu();
+    if (here < 0 || !creator_mask_ok) return;
+    for (int i = 0; i < busy; i++) {
+        if (atomic_load_explicit(&p->cpu[i], memory_order_relaxed) != here ||
+            atomic_load_explicit(&p->moved[i], memory_order_relaxed))
+            continue;
+        cpu_set_t m = creator_mask;
+        CPU_CLR(here, &m);
+        if (CPU_COUNT(&m) == 0) return; /* nowhere else to go */
+        if (pthread_setaffinity_np(p->threads[i], sizeof m, &m) == 0)
+            atomic_store_explicit(&p->moved[i], true, memory_order_relaxed);
+    }
+}
+#else
+static void note_cpu(pool *p, int id) {
+    (void)p;
+    (void)id;
+}
+static void separate_colocated(pool *p, int busy) {
+    (void)p;
+    (void)busy;
+}
+#endif
 
 static void *worker_main(void *arg) {
     int id = (int)(intptr_t)arg; /* runs piece id + 1 */
@@ -146,7 +222,10 @@ static void *worker_main(void *arg) {
         bool mine = piece < p->npieces;
         int64_t b = mine ? p->starts[piece] : 0, e = mine ? p->starts[piece + 1] : 0;
         pthread_mutex_unlock(&p->m);
-        if (mine) fn(ctx, b, e);
+        if (mine) {
+            note_cpu(p, id);
+            fn(ctx, b, e);
+        }
         pthread_mutex_lock(&p->m);
         if (--p->remaining == 0) pthread_cond_signal(&p->done_cv);
     }
@@ -179,7 +258,14 @@ static void pool_start(int want) {
     p->generation = 0;
     p->nworkers = 0;
     p->wanted = want;
+    for (int i = 0; i < want && i < TX_MAX_THREADS; i++) {
+        atomic_store_explicit(&p->cpu[i], -1, memory_order_relaxed);
+        atomic_store_explicit(&p->moved[i], false, memory_order_relaxed);
+    }
     pthread_mutex_unlock(&p->m);
+#ifdef TX_HAVE_AFFINITY
+    creator_mask_ok = pthread_getaffinity_np(pthread_self(), sizeof creator_mask, &creator_mask) == 0;
+#endif
     pthread_attr_t attr;
     bool attr_ok = pthread_attr_init(&attr) == 0;
     if (attr_ok) pthread_attr_setstacksize(&attr, (size_t)1 << 20);
@@ -398,6 +484,7 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
     while (p->remaining > 0) pthread_cond_wait(&p->done_cv, &p->m);
     pthread_mutex_unlock(&p->m);
     uint64_t t_end = now_ns();
+    separate_colocated(p, p->npieces - 1);
     last_split_end_ns = t_end;
     pthread_mutex_unlock(&run_lock);
     if (s != NULL) {

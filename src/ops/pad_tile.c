@@ -29,7 +29,9 @@
 /* n copies of the w-byte element at pat (w is 1, 2, 4, 8 or 16: every dtype's size). */
 static void fill_elems(char *dst, int64_t n, const char *pat, size_t w, bool zero) {
     if (n <= 0) return;
-    if (zero) {
+    /* A short border (a row's few elements of padding) is faster as inline stores than as a
+     * memset call. */
+    if (zero && (size_t)n * w >= 64) {
         memset(dst, 0, (size_t)n * w);
         return;
     }

@@ -61,9 +61,12 @@ static inline void st8(void *p, __m128i v, int mode, __mmask16 m) {
 static inline __m256i c_f32_f16(const void *s, int mode, __mmask16 m) {
     __m512 v = _mm512_castsi512_ps(ld32(s, mode, m));
     __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __mmask16 nan = _mm256_cmpgt_epi16_mask(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)),
-                                            _mm256_set1_epi16(0x7c00));
-    return _mm256_mask_mov_epi16(h, nan, _mm256_and_si256(h, _mm256_set1_epi16((short)0xfe00)));
+    /* The fix-up only when there is a NaN: one compare and a predicted branch instead of four
+     * vector ops per 16 elements (in-cache casts ran 1.5-2x slower with them). */
+    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    if (__builtin_expect(nan != 0, 0))
+        h = _mm256_mask_mov_epi16(h, nan, _mm256_and_si256(h, _mm256_set1_epi16((short)0xfe00)));
+    return h;
 }
 static inline void v_f32_f16(void *d, const void *s, int mode, __mmask16 m) {
     st16(d, c_f32_f16(s, mode, m), mode, m);
