@@ -3,7 +3,14 @@
  * (src/exec/copy.c): the static split covers [0, n) exactly once in whole grains, every
  * index runs exactly once for many n / grain / thread counts, results are identical for any thread
  * count, nested and concurrent callers, TENSORX_NUM_THREADS, re-sizing and tx_shutdown; the copy
- * planner with dims and strides whose products pass int64.  No timing is asserted anywhere. */
+ * planner with dims and strides whose products pass int64; on Linux, the default thread count
+ * follows the affinity mask and a worker found on the caller's CPU is moved off it.  No timing is
+ * asserted anywhere. */
+#if defined(__linux__)
+#define _GNU_SOURCE 1 /* sched_getaffinity, sched_getcpu, pthread_setaffinity_np */
+#include <dirent.h>
+#include <sched.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,7 +453,96 @@ static void op_identical_across_thread_counts(void **state) {
     tx_set_num_threads(0);
 }
 
-int main(void) {
+#if defined(__linux__)
+/* The default thread count of a process whose affinity allows one CPU: this binary re-executed
+ * under such a mask with --print-default-threads prints tx_num_threads() as its exit code. */
+static void default_follows_affinity(void **state) {
+    (void)state;
+    if (getenv("TX_TEST_EMULATOR")) skip(); /* the emulator cannot re-execute the binary */
+    cpu_set_t all;
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    int one = -1;
+    for (int c = 0; c < CPU_SETSIZE && one < 0; c++)
+        if (CPU_ISSET(c, &all)) one = c;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        cpu_set_t m;
+        CPU_ZERO(&m);
+        CPU_SET(one, &m);
+        if (sched_setaffinity(0, sizeof m, &m) != 0) _exit(100);
+        unsetenv("TENSORX_NUM_THREADS");
+        execl("/proc/self/exe", "test_parallel", "--print-default-threads", (char *)NULL);
+        _exit(101);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1);
+}
+
+/* A worker put on the caller's CPU is moved off it by the next split call (its mask narrowed
+ * to the others), and gets its own affinity back (the pool creator's mask) at a later call. */
+static void worker_on_callers_cpu_is_moved(void **state) {
+    (void)state;
+    if (getenv("TX_TEST_EMULATOR")) skip(); /* the emulator's threads are not the host's */
+    cpu_set_t all;
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    if (CPU_COUNT(&all) < 2) {
+        printf("note: skipped, this process may run on one CPU only\n");
+        skip();
+    }
+    tx_set_num_threads(2);
+    atomic_int hits[1000];
+    mark_ctx m = {hits, 0};
+    tx__parallel_for(1000, 10, mark, &m); /* creates the worker under the full mask */
+    long self = (long)gettid();
+    long worker = -1;
+    DIR *d = opendir("/proc/self/task");
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        long tid = strtol(e->d_name, NULL, 10);
+        if (tid > 0 && tid != self) worker = tid;
+    }
+    closedir(d);
+    assert_true(worker > 0);
+    /* Both on one CPU: the caller pinned there, the worker too (as the scheduler may do). */
+    int here = sched_getcpu();
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(here, &one);
+    assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof one, &one), 0);
+    assert_int_equal(sched_setaffinity((pid_t)worker, sizeof one, &one), 0);
+    for (int round = 0; round < 3; round++) {
+        mark_ctx c = {hits, 0};
+        for (int i = 0; i < 1000; i++) atomic_store(&hits[i], 0);
+        tx__parallel_for(1000, 10, mark, &c);
+        for (int i = 0; i < 1000; i++) assert_int_equal(atomic_load(&hits[i]), 1);
+    }
+    cpu_set_t now, all_but_here = all;
+    CPU_CLR(here, &all_but_here);
+    assert_int_equal(sched_getaffinity((pid_t)worker, sizeof now, &now), 0);
+    /* No longer held to the caller's CPU: moved by the last call (the mask without that CPU) or
+     * back to its own mask (a thread's "last CPU" is not checked: a sleeping thread keeps the old
+     * one until it runs, as under valgrind, whose threads sleep on its lock). */
+    assert_true(CPU_EQUAL(&now, &all) || CPU_EQUAL(&now, &all_but_here));
+    /* With the caller free again the worker gets its own mask back at its next piece (it is
+     * moved again only if it lands on the caller's CPU again: a few calls settle it). */
+    assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof all, &all), 0);
+    bool restored = false;
+    for (int round = 0; round < 200 && !restored; round++) {
+        mark_ctx c = {hits, 0};
+        tx__parallel_for(1000, 10, mark, &c);
+        assert_int_equal(sched_getaffinity((pid_t)worker, sizeof now, &now), 0);
+        restored = CPU_EQUAL(&now, &all);
+    }
+    assert_true(restored);
+    tx_set_num_threads(0);
+}
+#endif
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--print-default-threads") == 0) return tx_num_threads();
     setenv("TENSORX_NUM_THREADS", "3", 1);
     /* every split path runs (the measured policy's own test switches to it) */
     setenv("TENSORX_THREAD_POLICY", "split", 1);
@@ -463,6 +559,10 @@ int main(void) {
         cmocka_unit_test(shutdown_and_reuse),
         cmocka_unit_test(fork_child_gets_a_fresh_pool),
         cmocka_unit_test(op_identical_across_thread_counts),
+#if defined(__linux__)
+        cmocka_unit_test(default_follows_affinity),
+        cmocka_unit_test(worker_on_callers_cpu_is_moved),
+#endif
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     tx_shutdown();
