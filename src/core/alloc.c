@@ -214,6 +214,15 @@ static void default_free(void *ptr, size_t size, void *ctx) {
         small_free(ptr);
 }
 
+bool tx__page_resident(const void *p) {
+    static long page;
+    if (page == 0) page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) return true;
+    unsigned char in = 1;
+    void *start = (void *)((uintptr_t)p & ~(uintptr_t)(page - 1));
+    return mincore(start, 1, &in) != 0 || (in & 1) != 0;
+}
+
 static const tx_allocator default_allocator = {default_alloc, default_free, NULL};
 static tx_allocator current = {default_alloc, default_free, NULL};
 

@@ -117,6 +117,11 @@ TX_HIDDEN void tx__free(void *ptr, size_t size);
 TX_HIDDEN void *tx__calloc_array(size_t n, size_t elem, const char *what);
 /* Returns every block of the large-block cache to the system (tx_shutdown's second half). */
 TX_HIDDEN void tx__alloc_cache_release_all(void);
+/* Whether the page holding p is in memory already (written before), as far as the system says
+ * (mincore); true where it cannot tell.  Streaming stores are the fast way to fill memory that
+ * was touched, and the slow way to fill fresh pages, which the kernel has just zeroed through
+ * the caches. */
+TX_HIDDEN bool tx__page_resident(const void *p);
 
 /* ---- buffers and tensors (tensor.c) ---- */
 typedef struct tx__buffer tx__buffer;

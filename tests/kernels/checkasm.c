@@ -802,7 +802,7 @@ static void check_fill(const kernel *k) {
 }
 
 static bool one_hot_case(tx__one_hot_fn fn, tx_dtype ti, int64_t prefix, int64_t depth,
-                         int64_t suffix, size_t w, tx_oob_policy policy) {
+                         int64_t suffix, size_t w, tx_oob_policy policy, size_t mis) {
     const size_t iw = tx_dtype_size(ti);
     unsigned char *ix = xmalloc((size_t)(prefix * suffix) * iw + 8);
     int64_t *v = xmalloc((size_t)(prefix * suffix) * sizeof *v + 8);
@@ -818,7 +818,7 @@ static bool one_hot_case(tx__one_hot_fn fn, tx_dtype ti, int64_t prefix, int64_t
     unsigned char on[16], off[16];
     fill_random(on, sizeof on);
     fill_random(off, sizeof off);
-    dest d = dest_new((size_t)(prefix * depth * suffix) * w, 7);
+    dest d = dest_new((size_t)(prefix * depth * suffix) * w, mis);
     unsigned char *o = d.want;
     for (int64_t p = 0; p < prefix; p++)
         for (int64_t dd = 0; dd < depth; dd++)
@@ -828,9 +828,10 @@ static bool one_hot_case(tx__one_hot_fn fn, tx_dtype ti, int64_t prefix, int64_t
             }
     fn((char *)d.got, ix, ti, prefix, depth, suffix, on, off, w, policy);
     char what[128];
-    snprintf(what, sizeof what, "indices=%s prefix=%lld depth=%lld suffix=%lld width=%zu policy=%d",
+    snprintf(what, sizeof what,
+             "indices=%s prefix=%lld depth=%lld suffix=%lld width=%zu policy=%d misaligned=%zu",
              tx_dtype_name(ti), (long long)prefix, (long long)depth, (long long)suffix, w,
-             (int)policy);
+             (int)policy, mis);
     bool ok = dest_check(&d, what);
     free(ix);
     free(v);
@@ -840,14 +841,21 @@ static bool one_hot_case(tx__one_hot_fn fn, tx_dtype ti, int64_t prefix, int64_t
 static void check_one_hot(const kernel *k) {
     const tx_dtype types[] = {TX_UINT8, TX_INT8, TX_INT32, TX_INT64};
     const size_t widths[] = {1, 2, 4, 8, 16};
-    const int64_t shapes[][3] = {{0, 3, 1}, {1, 1, 1}, {5, 4, 1}, {9, 17, 1}, {3, 5, 3}, {2, 70, 4}};
+    /* Rows of every length against the 64-byte lines a SIMD kernel writes: many rows per line
+     * (depth 1, 3), rows across lines (17, 100). */
+    const int64_t shapes[][3] = {{0, 3, 1},  {1, 1, 1},   {5, 4, 1},   {9, 17, 1},  {3, 5, 3},
+                                 {2, 70, 4}, {70, 1, 1}, {301, 3, 1}, {37, 100, 1}};
     for (size_t t = 0; t < COUNT_OF(types); t++)
         for (size_t w = 0; w < COUNT_OF(widths); w++)
             for (size_t h = 0; h < COUNT_OF(shapes); h++)
                 for (size_t p = 0; p < COUNT_OF(POLICIES); p++)
-                    if (!one_hot_case((tx__one_hot_fn)k->fn, types[t], shapes[h][0], shapes[h][1],
-                                      shapes[h][2], widths[w], POLICIES[p]))
-                        return;
+                    /* a destination not aligned to the element, and one aligned to it but not to
+                     * a line (tensors' data: the kernels' usual case) */
+                    for (size_t m = 0; m < 2; m++)
+                        if (!one_hot_case((tx__one_hot_fn)k->fn, types[t], shapes[h][0],
+                                          shapes[h][1], shapes[h][2], widths[w], POLICIES[p],
+                                          m == 0 ? 7 : 3 * widths[w]))
+                            return;
 }
 
 /* Strided element moves: every count to 40, strides of one element and more, padded. */
