@@ -13,9 +13,13 @@
  * back-to-back ops of a loop while bounding the CPU burnt after the last one. */
 #define TX_POOL_SPIN_NS 100000u
 
-/* The smallest piece a thread takes: 256 KiB keeps a piece's start-up cost under 2% of its copy
- * time while leaving a 1 MiB job four pieces. */
-#define TX_GRAIN_BYTES ((int64_t)256 << 10)
+/* The smallest piece a thread takes.  Whether work of a few grains is split at all is measured
+ * (exec/pool.c), so the grain only sets the smallest work that may be tried on two threads:
+ * with 256 KiB (two grains, 512 KiB, before a split) the inference-shape ops of 200-600 KiB
+ * always ran on one thread; with 64 KiB the pool found splitting them faster on this 2-CPU VM
+ * (embedding gather of 128 x 3 KiB rows 8.4 -> 5.5 us, NHWC->NCHW of 1x224x224x3 13.4 -> 8 us,
+ * one_hot 128 x 1000 9.7 -> 5.5 us) and kept one thread where it was not. */
+#define TX_GRAIN_BYTES ((int64_t)64 << 10)
 
 /* Work of fewer bytes than two grains cannot be split (tx__parallel_for needs two grains), so
  * ops that would otherwise set up a split job run it directly.  Above it, whether to split is
@@ -23,10 +27,13 @@
 #define TX_PARALLEL_MIN_BYTES (2 * TX_GRAIN_BYTES)
 
 /* Outputs of this many bytes and more are written with streaming (non-temporal) stores where a
- * kernel can: the destination cannot stay in the caches (a few MiB per core here), and skipping
- * the read of each destination line measured 1.3-1.6x faster than memcpy for 2-32 MiB copies
- * and equal at 256 MiB, where glibc switches to streaming stores itself. */
-#define TX_STREAM_MIN_BYTES ((int64_t)8 << 20)
+ * kernel can: the destination cannot stay in the caches, and skipping the read of each
+ * destination line saves a third of the traffic.  At 16 MiB (8 MiB until 2026-11-27) the
+ * ordinary stores were faster in the size sweep, whose repeated calls find their output still in
+ * this VM's large L3 -- as an op's output is when the next op reads it: concat 801 -> 635 us, pad
+ * 828 -> 639 us, strided_slice 418 -> 328 us, level with XNNPACK, which streams nothing; from
+ * 64 MiB the two were equal. */
+#define TX_STREAM_MIN_BYTES ((int64_t)32 << 20)
 
 /* In a streaming copy, contiguous blocks and reversed runs of at least this many bytes go to the
  * streaming kernels (reverse of 8192x8192 float32 measured 1.5x faster with them); shorter ones

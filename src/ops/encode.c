@@ -7,6 +7,7 @@
  * row. */
 #include "ops/gather.h"
 
+#include "core/tuning.h"
 #include "dispatch/dispatch.h"
 #include "exec/pool.h"
 
@@ -98,7 +99,8 @@ tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tenso
         one_hot_job j = {o->data, indices->data, ti, depth, suffix, on, off,
                          tx_dtype_size(dtype), oob};
         const int64_t row_bytes = depth * suffix * (int64_t)j.width; /* <= the output's bytes */
-        tx__parallel_for(prefix, ((int64_t)1 << 20) / row_bytes + 1, one_hot_rows, &j);
+        const int64_t grain = TX_GRAIN_BYTES / row_bytes; /* rows of about a grain of output */
+        tx__parallel_for(prefix, grain > 0 ? grain : 1, one_hot_rows, &j);
     }
     tx_status st = TX_OK;
     if (on_value) st = tx__share_strings(o, on_value);
