@@ -175,7 +175,7 @@ static inline __m512i line_sat_f32_u8(const char *s) {
 }
 
 /* LINE: 1 when the pair has a line_NAME (outputs narrower than 4 bytes). */
-#define DEFINE_CAST(NAME, SIN, SOUT, LINE)                                                       \
+#define DEFINE_RUN(NAME, SIN, SOUT, LINE)                                                        \
     static inline void run_##NAME(void *dst, const void *src, int64_t n, bool nt) {              \
         char *d = (char *)dst;                                                                   \
         const char *s = (const char *)src;                                                       \
@@ -200,13 +200,19 @@ static inline __m512i line_sat_f32_u8(const char *s) {
             for (; n - i >= 16; i += 16) v_##NAME(d + i * (SOUT), s + i * (SIN), PLAIN, 0xffff); \
         }                                                                                        \
         if (i < n) v_##NAME(d + i * (SOUT), s + i * (SIN), MASKED, lanes(n - i));                \
-    }                                                                                            \
+    }
+
+/* The two exported kernels of a pair, both running RUN. */
+#define DEFINE_EXPORTS(NAME, RUN)                                                                \
     void tx__cast_##NAME##_avx512(void *dst, const void *src, int64_t n) {                         \
-        run_##NAME(dst, src, n, false);                                                          \
+        RUN(dst, src, n, false);                                                                 \
     }                                                                                            \
     void tx__cast_stream_##NAME##_avx512(void *dst, const void *src, int64_t n) {                  \
-        run_##NAME(dst, src, n, true);                                                           \
+        RUN(dst, src, n, true);                                                                  \
     }
+#define DEFINE_CAST(NAME, SIN, SOUT, LINE)                                                       \
+    DEFINE_RUN(NAME, SIN, SOUT, LINE)                                                            \
+    DEFINE_EXPORTS(NAME, run_##NAME)
 
 /* line_NAME for the narrowing pairs, a never-called stand-in for the others */
 static inline __m512i no_line(const char *s) {
@@ -219,8 +225,49 @@ static inline __m512i no_line(const char *s) {
 
 DEFINE_CAST(f32_f16, 4, 2, 1)
 DEFINE_CAST(f16_f32, 2, 4, 0)
-DEFINE_CAST(f32_bf16, 4, 2, 1)
+DEFINE_RUN(f32_bf16, 4, 2, 1)
 DEFINE_CAST(bf16_f32, 2, 4, 0)
+
+/* float32 -> bfloat16.  Where the CPU has AVX512_BF16 (Cooper Lake, Sapphire Rapids, Zen 4),
+ * vcvtne2ps2bf16 converts 32 floats in one instruction, rounding to nearest even as TF does; but
+ * it flushes denormal inputs to signed zero and keeps a NaN's payload, so a line holding either
+ * (one vfpclassps per 16 floats) goes through the integer path above.  The in-cache cast of
+ * [1, 4096] took twice the float16 cast's time with the integer path alone. */
+#define NAN_OR_DENORMAL 0xA1 /* vfpclassps: QNaN | denormal | SNaN */
+__attribute__((target("avx512bf16"))) static void run_f32_bf16_ne(void *dst, const void *src,
+                                                                   int64_t n, bool nt) {
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+    int64_t i = 0;
+    if (nt && (uintptr_t)d % 2 != 0) nt = false;
+    if (nt)
+        for (; i < n && (uintptr_t)(d + i * 2) % ALIGN != 0; i++) tx__cast_one_f32_bf16(d + i * 2, s + i * 4);
+    for (; n - i >= 32; i += 32) {
+        const char *p = s + i * 4;
+        if (nt) {
+            _mm_prefetch(p + PF_DIST, PF_HINT);
+            _mm_prefetch(p + PF_DIST + 64, PF_HINT);
+        }
+        __m512 a = _mm512_loadu_ps((const float *)p), b = _mm512_loadu_ps((const float *)(p + 64));
+        __m512i v;
+        if ((_mm512_fpclass_ps_mask(a, NAN_OR_DENORMAL) | _mm512_fpclass_ps_mask(b, NAN_OR_DENORMAL)) != 0)
+            v = line_f32_bf16(p);
+        else
+            v = (__m512i)_mm512_cvtne2ps_pbh(b, a); /* a's 16 in the low half */
+        if (nt) _mm512_stream_si512((void *)(d + i * 2), v);
+        else _mm512_storeu_si512((void *)(d + i * 2), v);
+    }
+    if (nt) _mm_sfence();
+    if (i < n) run_f32_bf16(d + i * 2, s + i * 4, n - i, false);
+}
+
+static void run_f32_bf16_best(void *dst, const void *src, int64_t n, bool nt) {
+    static int has_bf16 = -1; /* a benign race: every thread finds the same value */
+    if (has_bf16 < 0) has_bf16 = __builtin_cpu_supports("avx512bf16") ? 1 : 0;
+    if (has_bf16) run_f32_bf16_ne(dst, src, n, nt);
+    else run_f32_bf16(dst, src, n, nt);
+}
+DEFINE_EXPORTS(f32_bf16, run_f32_bf16_best)
 DEFINE_CAST(f32_i32, 4, 4, 0)
 DEFINE_CAST(i32_f32, 4, 4, 0)
 DEFINE_CAST(f64_f32, 8, 4, 0)
