@@ -48,8 +48,11 @@
 /* ---- the allocator (core/alloc.c) ------------------------------------------------------------ */
 
 /* Requests from this size on are rounded to a size class and kept in the block cache: a reused
- * block is written at 10.4 GB/s against 1.7 GB/s for malloc's fresh, page-faulting memory. */
-#define TX_ALLOC_LARGE_MIN ((size_t)1 << 20)
+ * block is written at 10.4 GB/s against 1.7 GB/s for malloc's fresh, page-faulting memory.  1 MiB
+ * until 2026-11-27; below it glibc's malloc maps and unmaps (or trims) blocks of a few hundred
+ * KiB call after call, and the inference-shape ops of 200-600 KiB took up to 1.5x their time into
+ * existing memory (one_hot 128 x 1000: 9.0 against 6.3 us); from 64 KiB the two agree. */
+#define TX_ALLOC_LARGE_MIN ((size_t)64 << 10)
 
 /* Size classes from this size on are 2 MiB aligned and madvised for transparent huge pages:
  * first writes ran at 4.8 GB/s against 1.7 GB/s with 4 KiB page faults. */

@@ -406,11 +406,15 @@ static void transpose_run(const tx__transpose_plan *pl, char *dst, const char *s
     /* Planes above a grain are cut into blocks of about a grain (bands of rows across all
      * columns while such a band is at most a grain, then narrower) so that a few large planes --
      * or one with few rows -- still spread over the threads.  A block has at least 1 KiB of each
-     * destination row it writes (the kernels' streaming unit), when the plane has that much. */
+     * destination row it writes (the kernels' streaming unit) and of each source row it reads,
+     * when the plane has that much: 64 KiB blocks of 8192x8192 float32 read 256-byte pieces of
+     * the source rows and took 1.1-1.3x memcpy's time, 1 KiB pieces 0.76x. */
     if (plane > TX_GRAIN_BYTES) {
-        int64_t want = TX_GRAIN_BYTES / (j.cols * (int64_t)w), least = 1024 / (int64_t)w;
+        const int64_t least = 1024 / (int64_t)w;
+        int64_t want = TX_GRAIN_BYTES / (j.cols * (int64_t)w);
         j.chunk_rows = block_side(j.rows, want > least ? want : least);
-        j.chunk_cols = block_side(j.cols, TX_GRAIN_BYTES / (j.chunk_rows * (int64_t)w));
+        want = TX_GRAIN_BYTES / (j.chunk_rows * (int64_t)w);
+        j.chunk_cols = block_side(j.cols, want > least ? want : least);
     } else {
         j.chunk_rows = j.rows;
         j.chunk_cols = j.cols;
