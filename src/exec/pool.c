@@ -18,9 +18,9 @@
  * size (in cache or not) and by how well the op scales (a memory-bound op on a busy machine
  * gains nothing from a second thread). */
 #if defined(__linux__)
-#define _GNU_SOURCE 1 /* sched_getcpu, sched_getaffinity, pthread_setaffinity_np */
+#define _GNU_SOURCE 1 /* sched_getcpu, sched_getaffinity, sched_yield, pthread_setaffinity_np */
 #include <sched.h>
-#define TX_HAVE_AFFINITY 1
+#define TX_HAVE_LINUX_SCHED 1
 #endif
 #include "exec/pool.h"
 
@@ -76,7 +76,7 @@ static int compute_default(void) {
             return v > TX_MAX_THREADS ? TX_MAX_THREADS : (int)v;
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-#ifdef TX_HAVE_AFFINITY
+#ifdef TX_HAVE_LINUX_SCHED
     /* The CPUs this process may run on (taskset, cgroups' cpusets): more threads than those
      * would share CPUs and spin against each other. */
     cpu_set_t mask;
@@ -126,7 +126,7 @@ static uint64_t now_ns(void) {
  * else to run, the yield returns at once. */
 static void spin_pause(unsigned i) {
     cpu_relax();
-#ifdef TX_HAVE_AFFINITY
+#ifdef TX_HAVE_LINUX_SCHED
     if (i % 64 == 0) sched_yield();
 #else
     (void)i;
@@ -164,7 +164,7 @@ static void spin_while_running(pool *p) {
  * compares its CPU with the one each worker ran on; a worker found on it gets an affinity mask
  * without that CPU, which moves it at once, and puts its own mask back (the pool's creator's)
  * before its next piece, so a user's affinity settings are never narrowed for long. */
-#ifdef TX_HAVE_AFFINITY
+#ifdef TX_HAVE_LINUX_SCHED
 static cpu_set_t creator_mask; /* the pool creator's affinity, which the workers inherited */
 static bool creator_mask_ok;
 
@@ -263,7 +263,7 @@ static void pool_start(int want) {
         atomic_store_explicit(&p->moved[i], false, memory_order_relaxed);
     }
     pthread_mutex_unlock(&p->m);
-#ifdef TX_HAVE_AFFINITY
+#ifdef TX_HAVE_LINUX_SCHED
     creator_mask_ok = pthread_getaffinity_np(pthread_self(), sizeof creator_mask, &creator_mask) == 0;
 #endif
     pthread_attr_t attr;
