@@ -71,6 +71,27 @@ typedef tx__stitch_ft *tx__stitch_fn;
 typedef tx__mask_ft *tx__mask_fn;
 typedef tx__fill_ft *tx__fill_fn;
 typedef tx__one_hot_ft *tx__one_hot_fn;
+
+/* Where index v reads in [0, dim) under a policy: v itself under the error policy (checked by
+ * the op), the mapped position under clamp/wrap, -1 (a zero slice) for zero's out-of-range. */
+static inline int64_t tx__oob_position(int64_t v, int64_t dim, tx_oob_policy policy) {
+    switch (policy) {
+    case TX_OOB_ZERO: return (uint64_t)v < (uint64_t)dim ? v : -1;
+    case TX_OOB_CLAMP: return tx__clamp_index(v, dim);
+    case TX_OOB_WRAP: return (uint64_t)v < (uint64_t)dim ? v : tx__wrap_index(v, dim);
+    default: return v;
+    }
+}
+
+/* Index i of one_hot's indices (uint8, int8, int32 or int64). */
+static inline int64_t tx__one_hot_index(const void *ix, tx_dtype ti, int64_t i) {
+    switch (ti) {
+    case TX_UINT8: return ((const uint8_t *)ix)[i];
+    case TX_INT8: return ((const int8_t *)ix)[i];
+    case TX_INT32: return ((const int32_t *)ix)[i];
+    default: return ((const int64_t *)ix)[i];
+    }
+}
 typedef tx__gather_strided_ft *tx__strided_fn;
 
 /* The kernels: one line each in kernels/gather.inc. */

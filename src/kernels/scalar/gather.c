@@ -32,17 +32,6 @@ KERNEL_INLINE int64_t index_at(const void *ix, size_t iw, int64_t i) {
     }
 }
 
-/* Where index v reads in [0, dim) under a policy: v itself under the error policy (checked by
- * the op), the mapped position under clamp/wrap, -1 (a zero slice) for zero's out-of-range. */
-KERNEL_INLINE int64_t oob_position(int64_t v, int64_t dim, tx_oob_policy policy) {
-    switch (policy) {
-    case TX_OOB_ZERO: return (uint64_t)v < (uint64_t)dim ? v : -1;
-    case TX_OOB_CLAMP: return tx__clamp_index(v, dim);
-    case TX_OOB_WRAP: return (uint64_t)v < (uint64_t)dim ? v : tx__wrap_index(v, dim);
-    default: return v;
-    }
-}
-
 /* ---- gather ---------------------------------------------------------------------------------- */
 
 typedef struct gather_job {
@@ -69,12 +58,12 @@ KERNEL_INLINE void gather_loop(const gather_job *j, size_t iw, size_t w, tx_oob_
             const char *p = j->params + ((b * j->nouter + o) * j->dim) * sb;
             for (int64_t i = 0; i < j->n; i++, out += sb) {
                 if (w >= 64 && i + GATHER_AHEAD < j->n) {
-                    const int64_t ahead = oob_position(
+                    const int64_t ahead = tx__oob_position(
                         index_at(j->indices, iw, b * j->n + i + GATHER_AHEAD), j->dim, policy);
                     if (ahead >= 0) prefetch_slice(p + ahead * sb, w);
                 }
                 const int64_t v = index_at(j->indices, iw, b * j->n + i);
-                const int64_t at = oob_position(v, j->dim, policy);
+                const int64_t at = tx__oob_position(v, j->dim, policy);
                 if (policy == TX_OOB_ZERO && at < 0) memset(out, 0, w);
                 else memcpy(out, p + at * sb, w);
             }
@@ -140,7 +129,7 @@ KERNEL_INLINE void gather_nd_loop(const gather_nd_job *j, size_t iw, size_t w,
             int64_t off = 0;
             bool inside = true;
             for (size_t c = 0; c < j->k; c++) {
-                const int64_t at = oob_position(index_at(ia, iw, (int64_t)c), j->dims[c], policy);
+                const int64_t at = tx__oob_position(index_at(ia, iw, (int64_t)c), j->dims[c], policy);
                 if (at < 0) inside = false;
                 else off += at * j->strides[c];
             }
@@ -149,7 +138,7 @@ KERNEL_INLINE void gather_nd_loop(const gather_nd_job *j, size_t iw, size_t w,
         int64_t off = 0;
         bool inside = true;
         for (size_t c = 0; c < j->k; c++) {
-            const int64_t at = oob_position(index_at(ix, iw, (int64_t)c), j->dims[c], policy);
+            const int64_t at = tx__oob_position(index_at(ix, iw, (int64_t)c), j->dims[c], policy);
             if (policy == TX_OOB_ZERO && at < 0) inside = false;
             else off += at * j->strides[c];
         }
@@ -272,16 +261,6 @@ void tx__fill_scalar(char *dst, const void *value, size_t width, int64_t count) 
     }
 }
 
-/* Index i of one_hot's indices (uint8, int8, int32 or int64). */
-KERNEL_INLINE int64_t one_hot_index(const void *ix, tx_dtype ti, int64_t i) {
-    switch (ti) {
-    case TX_UINT8: return ((const uint8_t *)ix)[i];
-    case TX_INT8: return ((const int8_t *)ix)[i];
-    case TX_INT32: return ((const int32_t *)ix)[i];
-    default: return ((const int64_t *)ix)[i];
-    }
-}
-
 typedef struct one_hot_job {
     char *out;
     const void *indices;
@@ -304,7 +283,7 @@ KERNEL_INLINE void one_hot_loop(const one_hot_job *j, tx_dtype ti, size_t w,
     char *o = j->out;
     if (j->suffix == 1) {
         for (int64_t p = 0; p < j->prefix; p++, o += depth * sw) {
-            const int64_t v = oob_position(one_hot_index(j->indices, ti, p), depth, map);
+            const int64_t v = tx__oob_position(tx__one_hot_index(j->indices, ti, p), depth, map);
             if (v >= 0 && v < depth) {
                 for (int64_t d = 0; d < v; d++) memcpy(o + d * sw, off, w);
                 memcpy(o + v * sw, on, w);
@@ -318,8 +297,8 @@ KERNEL_INLINE void one_hot_loop(const one_hot_job *j, tx_dtype ti, size_t w,
     for (int64_t p = 0; p < j->prefix; p++)
         for (int64_t d = 0; d < depth; d++)
             for (int64_t s = 0; s < j->suffix; s++, o += sw) {
-                const int64_t v = one_hot_index(j->indices, ti, p * j->suffix + s);
-                memcpy(o, oob_position(v, depth, map) == d ? on : off, w);
+                const int64_t v = tx__one_hot_index(j->indices, ti, p * j->suffix + s);
+                memcpy(o, tx__oob_position(v, depth, map) == d ? on : off, w);
             }
 }
 

@@ -19,16 +19,6 @@
 
 #define LINE 64
 
-/* Index i of the indices (uint8, int8, int32 or int64). */
-static inline int64_t index_at(const void *ix, tx_dtype ti, int64_t i) {
-    switch (ti) {
-    case TX_UINT8: return ((const uint8_t *)ix)[i];
-    case TX_INT8: return ((const int8_t *)ix)[i];
-    case TX_INT32: return ((const int32_t *)ix)[i];
-    default: return ((const int64_t *)ix)[i];
-    }
-}
-
 /* The rows' on-positions in order, as flat element numbers (INT64_MAX after the last). */
 typedef struct {
     const void *ix;
@@ -39,10 +29,8 @@ typedef struct {
 
 static inline int64_t next_on(walk *w) {
     while (w->row < w->rows) {
-        int64_t r = w->row++, v = index_at(w->ix, w->ti, r);
-        if (w->policy == TX_OOB_CLAMP) v = tx__clamp_index(v, w->depth);
-        else if (w->policy == TX_OOB_WRAP && (uint64_t)v >= (uint64_t)w->depth)
-            v = tx__wrap_index(v, w->depth);
+        const int64_t r = w->row++;
+        const int64_t v = tx__oob_position(tx__one_hot_index(w->ix, w->ti, r), w->depth, w->policy);
         if ((uint64_t)v < (uint64_t)w->depth) return r * w->depth + v;
     }
     return INT64_MAX;
