@@ -332,19 +332,19 @@ function gatherWl(dims, n, range, axis, od) {
 const since = (t0) => Number(process.hrtime.bigint() - t0) / 1e9;
 // One call per sample from 2 ms up; below, enough calls to last about 2 ms.
 const callsPerSample = (s) => (s >= 2e-3 ? 1 : Math.min(100000, Math.floor(2e-3 / Math.max(s, 1e-8)) + 1));
+// The warm-up: 5 calls, or fewer when they pass 1 s (as in bench.c's time_op).
 async function timeRun(session, feeds, fetches, reps) {
   const run = () => (fetches ? session.run(feeds, fetches) : session.run(feeds));
   const ts = [];
-  let t0 = process.hrtime.bigint();
-  await run();
-  const first = since(t0);
-  if (first > 2) reps = 1; else if (first > 0.5) reps = Math.min(reps, 3);
-  let calls = 1;
-  if (first < 2e-3) { // the warm-up is cold: calibrate on a second call
+  const start = process.hrtime.bigint();
+  let t0, last = 0;
+  for (let k = 0; k < 5 && (k === 0 || since(start) < 1.0); k++) {
     t0 = process.hrtime.bigint();
     await run();
-    calls = callsPerSample(since(t0));
+    last = since(t0);
   }
+  if (last > 2) reps = 1; else if (last > 0.5) reps = Math.min(reps, 3);
+  const calls = callsPerSample(last);
   for (let r = 0; r < reps; r++) {
     t0 = process.hrtime.bigint();
     for (let c = 0; c < calls; c++) await run();

@@ -554,22 +554,23 @@ def calls_per_sample(call_s):
 
 
 def time_thunk(f, reps):
-    """Median seconds per call of f() after one warm-up.  With one call per sample the result is
-    dropped outside the timed region; with many (short calls) each result is dropped inside it, as
-    in a caller's loop."""
-    t0 = time.perf_counter()
-    r = f()
-    first = time.perf_counter() - t0
-    del r
-    if first > 2.0:
-        reps = 1
-    elif first > 0.5:
-        reps = min(reps, 3)
-    calls = 1
-    if first < 2e-3:  # the warm-up is cold: calibrate on a second call
+    """Median seconds per call of f() after the warm-up (5 calls, or fewer when they pass 1 s, as
+    in bench.c's time_op).  With one call per sample the result is dropped outside the timed
+    region; with many (short calls) each result is dropped inside it, as in a caller's loop."""
+    start = time.perf_counter()
+    last = 0.0
+    for k in range(5):
+        if k > 0 and time.perf_counter() - start >= 1.0:
+            break
         t0 = time.perf_counter()
-        f()
-        calls = calls_per_sample(time.perf_counter() - t0)
+        r = f()
+        last = time.perf_counter() - t0
+        del r
+    if last > 2.0:
+        reps = 1
+    elif last > 0.5:
+        reps = min(reps, 3)
+    calls = calls_per_sample(last)
     ts = []
     for _ in range(reps):
         if calls == 1:

@@ -342,23 +342,22 @@ static int check_job(const spec *s, const job *j) {
 /* ---- timing ----------------------------------------------------------------------------------- */
 
 /* Seconds per call: median over reps samples; a sample is enough calls to last about 2 ms (one
- * call for the large workloads).  The first run (warm-up, touching the output) is not counted. */
+ * call for the large workloads).  The warm-up (5 calls, or fewer when they pass 1 s; the first
+ * touches the output) is not counted, as in bench.c's time_op. */
 static double time_job(const job *j, pthreadpool_t tp, int reps) {
     double t[64];
     if (reps > 64) reps = 64;
-    double t0 = now_s();
-    if (run_job(j, tp)) return -1;
-    double first = now_s() - t0;
-    if (first < 2e-3) { /* the warm-up was cold: calibrate on a second call */
-        t0 = now_s();
+    double start = now_s(), last = 0;
+    for (int k = 0; k < 5 && (k == 0 || now_s() - start < 1.0); k++) {
+        double t0 = now_s();
         if (run_job(j, tp)) return -1;
-        first = now_s() - t0;
+        last = now_s() - t0;
     }
-    long calls = first >= 2e-3 ? 1 : (long)(2e-3 / (first > 1e-8 ? first : 1e-8)) + 1;
+    long calls = last >= 2e-3 ? 1 : (long)(2e-3 / (last > 1e-8 ? last : 1e-8)) + 1;
     if (calls > 100000) calls = 100000;
-    if (first > 1.0 && reps > 3) reps = 3; /* long workloads: fewer runs */
+    if (last > 1.0 && reps > 3) reps = 3; /* long workloads: fewer runs */
     for (int r = 0; r < reps; r++) {
-        t0 = now_s();
+        double t0 = now_s();
         for (long c = 0; c < calls; c++)
             if (run_job(j, tp)) return -1;
         t[r] = (now_s() - t0) / (double)calls;

@@ -403,18 +403,31 @@ static void transpose_run(const tx__transpose_plan *pl, char *dst, const char *s
     j.dstride = ostrides[qb];
     int64_t plane = j.rows * j.cols * (int64_t)w, total = nbatch * plane;
     j.stream = total >= TX_STREAM_MIN_BYTES;
-    /* Planes above a grain are cut into blocks of about a grain (bands of rows across all
-     * columns while such a band is at most a grain, then narrower) so that a few large planes --
-     * or one with few rows -- still spread over the threads.  A block has at least 1 KiB of each
-     * destination row it writes (the kernels' streaming unit) and of each source row it reads,
-     * when the plane has that much: 64 KiB blocks of 8192x8192 float32 read 256-byte pieces of
-     * the source rows and took 1.1-1.3x memcpy's time, 1 KiB pieces 0.76x. */
-    if (plane > TX_GRAIN_BYTES) {
+    /* Planes above a grain are cut into blocks so that a few large planes -- or one -- still
+     * spread over the threads:
+     *  - up to TX_TRANSPOSE_STRIPES_MAX_BYTES, 16 stripes (8 were as fast up to 512x512 float32,
+     *    slower at 768x768) of at least 64 source columns across all
+     *    rows, each writing whole destination rows: every call gives each thread the same part
+     *    of the source and a contiguous part of the destination, which stay in its core's L2;
+     *  - above it, blocks of about a grain (bands of rows across all columns while such a band
+     *    is at most a grain, then narrower).  A block has at least 1 KiB of each destination row
+     *    it writes (the kernels' streaming unit) and of each source row it reads, when the plane
+     *    has that much: 64 KiB blocks of 8192x8192 float32 read 256-byte pieces of the source
+     *    rows and took 1.1-1.3x memcpy's time, 1 KiB pieces 0.76x.
+     * Either way a plane gets four blocks at least (256x256 float32 was one block of 1 KiB
+     * rows: 9 us on one thread, 5.3 us on two). */
+    if (plane > TX_GRAIN_BYTES && plane <= TX_TRANSPOSE_STRIPES_MAX_BYTES && j.cols >= 4 * 64) {
+        j.chunk_rows = j.rows;
+        j.chunk_cols = block_side(j.cols, j.cols / 16);
+    } else if (plane > TX_GRAIN_BYTES) {
         const int64_t least = 1024 / (int64_t)w;
         int64_t want = TX_GRAIN_BYTES / (j.cols * (int64_t)w);
         j.chunk_rows = block_side(j.rows, want > least ? want : least);
         want = TX_GRAIN_BYTES / (j.chunk_rows * (int64_t)w);
         j.chunk_cols = block_side(j.cols, want > least ? want : least);
+        int64_t blocks = ((j.rows + j.chunk_rows - 1) / j.chunk_rows) *
+                         ((j.cols + j.chunk_cols - 1) / j.chunk_cols);
+        if (blocks < 4) j.chunk_rows = block_side(j.rows, j.rows / 4);
     } else {
         j.chunk_rows = j.rows;
         j.chunk_cols = j.cols;
