@@ -235,6 +235,8 @@ static void large(void **state) {
                       509 * W, 1, 3, true, "large odd");
             check_one(k->transpose2d[wi], tx__transpose2d_kernel(w), w, 1024, 3, 3 * W,
                       1024 * W, 0, 0, true, "large narrow");
+            check_one(k->transpose2d[wi], tx__transpose2d_kernel(w), w, 1021, 3, 3 * W,
+                      1021 * W, 0, 0, true, "large narrow, planes not line-aligned");
             /* streaming into unaligned destination rows, wide source rows (the band walk) and
              * narrow ones (the strip walk) */
             check_one(k->transpose2d[wi], tx__transpose2d_kernel(w), w, 300, 700, 700 * W + W,

@@ -40,12 +40,67 @@ TP_INLINE __m512i ZP_FN(zn_gather_w)(const zn_plan *pl, const __m512i *in, int o
     return v;
 }
 
+/* Narrow columns streamed into destination rows that are not a multiple of 64 bytes apart (an
+ * NHWC image of W * H * 4 bytes per channel plane, W * H odd): each row keeps its last register
+ * (its carry), and the line that ends inside a new register is the carry's last m lanes and the
+ * register's first V - m (one permute, as in the zc_ kernels below), stored streaming; each row's
+ * first and last partial lines are masked stores.  Rows are at least 2V. */
+TP_INLINE void ZP_FN(zn_cols_carry_w)(char *dst, const char *src, int64_t rows, int64_t ds,
+                                      const zn_plan *pl, int n) {
+    enum { V = 64 / (ZP_W) };
+    __m512i idx[V], carry[TP_NARROW_MAX];
+    int mis[TP_NARROW_MAX];
+    for (int m = 0; m < V; m++) { /* idx[m]: carry lanes V - m .. V - 1, then new lanes 0 .. */
+        unsigned char b[64];
+        for (int i = 0; i < V; i++) {
+            uint64_t x = (uint64_t)(V - m + i);
+            memcpy(b + (size_t)i * (ZP_W), &x, (ZP_W)); /* little-endian: the low W bytes */
+        }
+        idx[m] = _mm512_loadu_si512((const void *)b);
+    }
+    for (int j = 0; j < n; j++) {
+        mis[j] = (int)(((uintptr_t)(dst + j * ds) & 63) / (ZP_W));
+        carry[j] = _mm512_setzero_si512();
+    }
+    const int64_t rb = rows - rows % V;
+    for (int64_t r = 0; r < rb; r += V, src += 64 * n) {
+        __m512i in[TP_NARROW_MAX];
+        for (int i = 0; i < n; i++) in[i] = _mm512_loadu_si512((const void *)(src + 64 * i));
+        for (int j = 0; j < n; j++) {
+            const __m512i out = ZP_FN(zn_gather_w)(pl, in, j, n);
+            const int m = mis[j];
+            char *line = dst + j * ds + (r - m) * (ZP_W);
+            if (m == 0)
+                _mm512_stream_si512((void *)line, out);
+            else if (r == 0) /* the head: lanes [0, V - m) at the row's start */
+                ZP_EPI(_mm512_mask_storeu)(line + m * (ZP_W), ~(uint64_t)0 >> (64 - V + m), out);
+            else
+                _mm512_stream_si512((void *)line, ZP_EPI(_mm512_permutex2var)(carry[j], idx[m], out));
+            carry[j] = out;
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        const int m = mis[j];
+        if (m != 0) /* the tail: the carry's last m lanes */
+            ZP_EPI(_mm512_mask_storeu)(dst + j * ds + (rb - m) * (ZP_W), ~(uint64_t)0 >> (64 - m),
+                                       ZP_EPI(_mm512_permutex2var)(carry[j], idx[m], carry[j]));
+    }
+    _mm_sfence();
+    tp_narrow_cols(dst + rb * (ZP_W), src, rows - rb, n, ds, (ZP_W), false);
+}
+
 /* Narrow columns: C = n, source rows packed. */
 TP_INLINE void ZP_FN(zn_cols_w)(char *dst, const char *src, int64_t rows, int64_t ds, bool stream,
                                 int n) {
     const int V = 64 / (ZP_W);
     if (rows < 2 * V) {
         tp_narrow_cols(dst, src, rows, n, ds, (ZP_W), false);
+        return;
+    }
+    if (stream && ds % 64 != 0 && ds % (ZP_W) == 0 && (uintptr_t)dst % (ZP_W) == 0) {
+        zn_plan pl;
+        zn_build(&pl, n, (ZP_W), true);
+        ZP_FN(zn_cols_carry_w)(dst, src, rows, ds, &pl, n);
         return;
     }
     bool nt = false;
