@@ -18,6 +18,11 @@
 static pthread_once_t detect_once = PTHREAD_ONCE_INIT;
 static tx_isa_level detected = TX_ISA_SCALAR;
 static atomic_int cap = TX__ISA_TOP; /* set from TENSORX_CPU in detect_run */
+/* The level ops use, best_at_most(cap), kept so that each op call reads one atomic: set by
+ * detect_run, then by tx_set_cpu_mask (under mask_lock, which orders cap and active). */
+static atomic_int active = TX_ISA_SCALAR;
+static atomic_bool detect_done;
+static pthread_mutex_t mask_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #ifdef TX_X86
 static uint64_t xgetbv0(void) {
@@ -54,6 +59,25 @@ int tx__cpu_parse_level(const char *name) {
     return -1;
 }
 
+/* The architecture a SIMD level belongs to: 1 x86-64, 2 aarch64 (0 for scalar). */
+static int level_arch(int level) {
+    if (level == TX_ISA_AVX2 || level == TX_ISA_AVX512) return 1;
+    if (level == TX_ISA_NEON) return 2;
+    return 0;
+}
+
+/* Whether a CPU detected at level d has level l, and the best level at most `level` it has. */
+static bool level_has(int d, int l) {
+    if (l == TX_ISA_SCALAR) return true;
+    return l <= d && level_arch(l) != 0 && level_arch(l) == level_arch(d);
+}
+static int best_at_most(int d, int level) {
+    int l = level > TX__ISA_TOP ? TX__ISA_TOP : level;
+    for (; l > TX_ISA_SCALAR; l--)
+        if (level_has(d, l)) return l;
+    return TX_ISA_SCALAR;
+}
+
 static void detect_run(void) {
 #ifdef TX_X86
     detected = detect_x86();
@@ -63,36 +87,25 @@ static void detect_run(void) {
 #endif
     int lv = tx__cpu_parse_level(getenv("TENSORX_CPU"));
     if (lv >= 0) atomic_store(&cap, lv);
+    atomic_store(&active, best_at_most((int)detected, atomic_load(&cap)));
+    atomic_store_explicit(&detect_done, true, memory_order_release);
 }
 
 tx_isa_level tx__cpu_detect(void) {
-    pthread_once(&detect_once, detect_run);
+    if (!atomic_load_explicit(&detect_done, memory_order_acquire))
+        pthread_once(&detect_once, detect_run);
     return detected;
 }
 
-/* The architecture a SIMD level belongs to: 1 x86-64, 2 aarch64 (0 for scalar). */
-static int level_arch(int level) {
-    if (level == TX_ISA_AVX2 || level == TX_ISA_AVX512) return 1;
-    if (level == TX_ISA_NEON) return 2;
-    return 0;
-}
-
-bool tx__cpu_has(tx_isa_level level) {
-    int d = (int)tx__cpu_detect(), l = (int)level;
-    if (l == TX_ISA_SCALAR) return true;
-    return l <= d && level_arch(l) != 0 && level_arch(l) == level_arch(d);
-}
+bool tx__cpu_has(tx_isa_level level) { return level_has((int)tx__cpu_detect(), (int)level); }
 
 tx_isa_level tx__cpu_best_at_most(tx_isa_level level) {
-    int l = (int)level > TX__ISA_TOP ? TX__ISA_TOP : (int)level;
-    for (; l > TX_ISA_SCALAR; l--)
-        if (tx__cpu_has((tx_isa_level)l)) return (tx_isa_level)l;
-    return TX_ISA_SCALAR;
+    return (tx_isa_level)best_at_most((int)tx__cpu_detect(), (int)level);
 }
 
 tx_isa_level tx__cpu_active(void) {
     tx__cpu_detect(); /* first: it sets the cap from TENSORX_CPU */
-    return tx__cpu_best_at_most((tx_isa_level)atomic_load_explicit(&cap, memory_order_relaxed));
+    return (tx_isa_level)atomic_load_explicit(&active, memory_order_relaxed);
 }
 
 tx_isa_level tx_cpu_detected_level(void) { return tx__cpu_detect(); }
@@ -103,7 +116,10 @@ tx_isa_level tx_set_cpu_mask(tx_isa_level max_level) {
     int c = (int)max_level;
     if (c < TX_ISA_SCALAR) c = TX_ISA_SCALAR;
     if (c > TX__ISA_TOP) c = TX__ISA_TOP;
+    pthread_mutex_lock(&mask_lock);
     atomic_store(&cap, c);
+    atomic_store(&active, (int)tx__cpu_best_at_most((tx_isa_level)c));
+    pthread_mutex_unlock(&mask_lock);
     return tx__cpu_active();
 }
 

@@ -12,6 +12,7 @@
 #include "dispatch/cpu.h"
 
 static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
+static atomic_bool fill_done; /* so that a call after the first reads one flag */
 static tx__kernels tables[TX__ISA_TOP + 1];
 
 /* One kernel into its slot: the per-width slots by the width's index, the cast slots by pair. */
@@ -117,13 +118,22 @@ static void fill_all(void) {
             k->level = (tx_isa_level)l;
         }
     }
+    atomic_store_explicit(&fill_done, true, memory_order_release);
+}
+
+static void fill_tables(void) {
+    if (!atomic_load_explicit(&fill_done, memory_order_acquire)) pthread_once(&fill_once, fill_all);
 }
 
 const tx__kernels *tx__kernels_at(tx_isa_level level) {
-    pthread_once(&fill_once, fill_all);
+    fill_tables();
     int lv = (int)level;
     if (lv < TX_ISA_SCALAR) lv = TX_ISA_SCALAR;
     return &tables[tx__cpu_best_at_most((tx_isa_level)lv)];
 }
 
-const tx__kernels *tx__kernels_get(void) { return tx__kernels_at(tx__cpu_active()); }
+/* tx__cpu_active is a level the CPU has: its table directly. */
+const tx__kernels *tx__kernels_get(void) {
+    fill_tables();
+    return &tables[tx__cpu_active()];
+}
