@@ -10,6 +10,10 @@
  *   tensorx_bench [--quick] [--filter SUBSTR] [--exact NAME] [--json] [--threads N] [--reps N]
  *                 [--list] [--no-into] [--no-alloc-probe] [--probes-only] [--memcpy GBPS1,GBPS2]
  *   tensorx_bench --sweep FAMILY --dims "D0,D1,..[;D0,D1,..]" [--reps N]
+ *   tensorx_bench --floor [--filter SUBSTR] [--exact NAME] [--quick]
+ *
+ * --floor prints, per workload, tensorx's time next to memcpy of the same bytes at the same cache
+ * level on one and two threads (see run_floor).
  *
  * --sweep (bench/sweep.py's size sweep) times one op family at each shape it is given, at the
  * default thread count and at one thread, and prints JSON lines.  A workload whose call takes
@@ -24,6 +28,7 @@
 #define TX_EXPERIMENTAL_API /* CPU levels and the allocation cache (tensorx.h) */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -566,7 +571,7 @@ static void arena_free(void *p, size_t size, void *ctx) {
 /* ---- timing ------------------------------------------------------------------------------------ */
 
 typedef struct options {
-    bool quick, json, list, into, alloc_probe, probes_only;
+    bool quick, json, list, into, alloc_probe, probes_only, floor;
     const char *filter, *exact, *memcpy_given, *sweep, *dims;
     int threads, reps;
 } options;
@@ -821,6 +826,107 @@ static int run_sweep(const char *fam, const char *dims_list, int reps) {
     return 0;
 }
 
+/* ---- the copy floor (--floor) ------------------------------------------------------------------ *
+ * What the hardware allows a workload: memcpy of half its bytes (its bytes count what it reads and
+ * writes) from one buffer into another of that size, called over and over as the op is, on one
+ * thread and split over two -- the same cache level as the op's own working set.  The second
+ * thread spins between calls (as the pool's workers do), so that a call of microseconds is not a
+ * thread start.  An op that reads and writes its bytes once cannot beat the better of the two by
+ * much; a peer's time below 1/0.7 of it leaves no room for tensorx to be 0.7x that peer. */
+
+typedef struct floor_helper {
+    _Atomic long go, done;
+    _Atomic bool stop;
+    char *d;
+    const char *s;
+    size_t n;
+} floor_helper;
+
+static void *floor_thread(void *arg) {
+    floor_helper *h = arg;
+    long seen = 0;
+    for (;;) {
+        long g;
+        while ((g = atomic_load_explicit(&h->go, memory_order_acquire)) == seen)
+            if (atomic_load_explicit(&h->stop, memory_order_relaxed)) return NULL;
+        seen = g;
+        memcpy(h->d, h->s, h->n);
+        atomic_store_explicit(&h->done, g, memory_order_release);
+    }
+}
+
+/* Median seconds per copy of n bytes (two threads: halves), after a warm-up as time_op's. */
+static double floor_copy(char *dst, const char *src, size_t n, floor_helper *h, int reps) {
+    double t[64];
+    if (reps > 64) reps = 64;
+    size_t half = h ? n / 2 : n;
+    if (h) {
+        h->d = dst + half;
+        h->s = src + half;
+        h->n = n - half;
+    }
+    long calls = 1;
+    for (int r = -WARMUP_CALLS; r < reps; r++) {
+        double t0 = now_s();
+        for (long c = 0; c < calls; c++) {
+            long g = 0;
+            if (h) g = atomic_fetch_add_explicit(&h->go, 1, memory_order_acq_rel) + 1;
+            memcpy(dst, src, half);
+            __asm__ volatile("" ::"r"(dst) : "memory");
+            if (h)
+                while (atomic_load_explicit(&h->done, memory_order_acquire) != g) {
+                }
+        }
+        double dt = (now_s() - t0) / (double)calls;
+        if (r < 0) calls = calls_per_sample(dt);
+        else t[r] = dt;
+    }
+    return median(t, reps);
+}
+
+/* Two threads' floor: a helper started for it alone (not spinning while tensorx is timed). */
+static double floor_copy2(char *dst, const char *src, size_t n, int reps) {
+    floor_helper h;
+    atomic_init(&h.go, 0);
+    atomic_init(&h.done, 0);
+    atomic_init(&h.stop, false);
+    pthread_t th;
+    if (pthread_create(&th, NULL, floor_thread, &h) != 0) return NAN;
+    double t = floor_copy(dst, src, n, &h, reps);
+    atomic_store(&h.stop, true);
+    pthread_join(th, NULL);
+    return t;
+}
+
+static void run_floor(const options *o, int64_t div, int reps) {
+    printf("copy floor: memcpy of half a workload's bytes (what it reads and writes), repeated as "
+           "the op is; tensorx at its default threads\n");
+    printf("%-38s %10s %12s %12s %12s %9s\n", "workload", "MB moved", "tensorx ms", "copy 1t ms",
+           "copy 2t ms", "tx/floor");
+    for (size_t i = 0; i < NUM_WORKLOADS; i++) {
+        const workload *w = &WORKLOADS[i];
+        if (o->filter && !strstr(w->name, o->filter)) continue;
+        if (o->exact && strcmp(w->name, o->exact) != 0) continue;
+        wl_state s;
+        memset(&s, 0, sizeof s);
+        w->setup(&s, div, w);
+        if (s.bytes >= 2 && s.bytes / 2 <= ((uint64_t)1 << 30)) {
+            double ta = time_op(w, &s, reps, NULL);
+            size_t n = (size_t)(s.bytes / 2);
+            char *src = big_buffer(n), *dst = big_buffer(n);
+            double c1 = floor_copy(dst, src, n, NULL, reps);
+            double c2 = floor_copy2(dst, src, n, reps);
+            double best = c2 < c1 ? c2 : c1; /* NaN (no second thread) compares false */
+            printf("%-38s %10.1f %12.4f %12.4f %12.4f %9.2f\n", w->name, (double)s.bytes / 1e6,
+                   ta * 1e3, c1 * 1e3, c2 * 1e3, ta / best);
+            fflush(stdout);
+            free(src);
+            free(dst);
+        }
+        for (int k = 0; k < 4; k++) tx_tensor_free(s.in[k]);
+    }
+}
+
 /* ---- main -------------------------------------------------------------------------------------- */
 
 static void usage(void) {
@@ -828,12 +934,13 @@ static void usage(void) {
             "usage: tensorx_bench [--quick] [--filter SUBSTR] [--exact NAME] [--json] [--threads N]\n"
             "                     [--reps N] [--list] [--no-into] [--no-alloc-probe] [--probes-only]\n"
             "                     [--memcpy GBPS1,GBPS2]\n"
+            "       tensorx_bench --floor [--filter SUBSTR] [--quick]\n"
             "       tensorx_bench --sweep FAMILY --dims \"D0,D1,..[;D0,D1,..]\" [--reps N]\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    options o = {false, false, false, true, true, false, NULL, NULL, NULL, NULL, NULL, 0, 0};
+    options o = {false, false, false, true, true, false, false, NULL, NULL, NULL, NULL, NULL, 0, 0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) o.quick = true;
         else if (!strcmp(argv[i], "--json")) o.json = true;
@@ -841,6 +948,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-into")) o.into = false;
         else if (!strcmp(argv[i], "--no-alloc-probe")) o.alloc_probe = false;
         else if (!strcmp(argv[i], "--probes-only")) o.probes_only = true;
+        else if (!strcmp(argv[i], "--floor")) o.floor = true;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) o.filter = argv[++i];
         else if (!strcmp(argv[i], "--exact") && i + 1 < argc) o.exact = argv[++i];
         else if (!strcmp(argv[i], "--memcpy") && i + 1 < argc) o.memcpy_given = argv[++i];
@@ -865,6 +973,11 @@ int main(int argc, char **argv) {
         return rc;
     }
     if (o.threads > 0) tx_set_num_threads(o.threads);
+    if (o.floor) {
+        run_floor(&o, div, reps);
+        tx_shutdown();
+        return 0;
+    }
 
     size_t mn = (size_t)(o.quick ? 64 : 256) << 20;
     double m1, m2;
