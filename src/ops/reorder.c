@@ -405,10 +405,10 @@ static void transpose_run(const tx__transpose_plan *pl, char *dst, const char *s
     j.stream = total >= TX_STREAM_MIN_BYTES;
     /* Planes above a grain are cut into blocks so that a few large planes -- or one -- still
      * spread over the threads:
-     *  - up to TX_TRANSPOSE_STRIPES_MAX_BYTES, 16 stripes (8 were as fast up to 512x512 float32,
-     *    slower at 768x768) of at least 64 source columns across all
-     *    rows, each writing whole destination rows: every call gives each thread the same part
-     *    of the source and a contiguous part of the destination, which stay in its core's L2;
+     *  - up to TX_TRANSPOSE_STRIPES_MAX_BYTES, 16 stripes of at least 64 source columns across
+     *    all rows (8 were as fast up to 512x512 float32, slower at 768x768), each writing whole
+     *    destination rows: every call gives each thread the same part of the source and a
+     *    contiguous part of the destination, which stay in its core's L2;
      *  - above it, blocks of about a grain (bands of rows across all columns while such a band
      *    is at most a grain, then narrower).  A block has at least 1 KiB of each destination row
      *    it writes (the kernels' streaming unit) and of each source row it reads, when the plane
