@@ -71,6 +71,7 @@ typedef tx__stitch_ft *tx__stitch_fn;
 typedef tx__mask_ft *tx__mask_fn;
 typedef tx__fill_ft *tx__fill_fn;
 typedef tx__one_hot_ft *tx__one_hot_fn;
+typedef tx__gather_strided_ft *tx__strided_fn;
 
 /* Where index v reads in [0, dim) under a policy: v itself under the error policy (checked by
  * the op), the mapped position under clamp/wrap, -1 (a zero slice) for zero's out-of-range. */
@@ -92,7 +93,6 @@ static inline int64_t tx__one_hot_index(const void *ix, tx_dtype ti, int64_t i) 
     default: return ((const int64_t *)ix)[i];
     }
 }
-typedef tx__gather_strided_ft *tx__strided_fn;
 
 /* The kernels: one line each in kernels/gather.inc. */
 #define TX__KERNEL(level, slot, key, fn) TX_HIDDEN tx__##slot##_ft fn;
