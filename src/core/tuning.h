@@ -35,6 +35,19 @@
  * 64 MiB the two were equal. */
 #define TX_STREAM_MIN_BYTES ((int64_t)32 << 20)
 
+/* That threshold is for writes out of order: transposes, runs shorter than
+ * TX_STREAM_SEQ_MIN_RUN, one_hot.  Copies that go front to back in long runs -- copies, slices
+ * of long rows, concat, pad, decode_raw, casts -- keep ordinary stores until the destination
+ * they write into (a cast: the larger of what it reads and writes) reaches 64 MiB.  At 32-48
+ * MiB the cache kept up and streaming cost 5-18% (size sweep shapes, 2 threads: strided_slice
+ * of [4096, 4096] 1.48 -> 1.25 ms, of [6144, 4096] 2.2 -> 2.0 ms, pad of [2048, 4096] 1.48 ->
+ * 1.25 ms, a 32 MiB decode_raw 1.28 -> 1.22 ms, cast uint8 -> float32 of 8M 0.84 -> 0.78 ms),
+ * while depth_to_space's 512-byte runs (1.34 -> 1.46 ms without) and transposes (2.0 -> 8.5
+ * ms) want streaming from 32 MiB, float32 -> float16 of 16M elements from its 64 MiB read
+ * (1.86 -> 2.10 ms without), and a concat into 64 MiB at 64 MiB (2.9 -> 3.2 ms without). */
+#define TX_STREAM_SEQ_MIN_BYTES ((int64_t)64 << 20)
+#define TX_STREAM_SEQ_MIN_RUN 4096
+
 /* In a streaming copy, contiguous blocks and reversed runs of at least this many bytes go to the
  * streaming kernels (reverse of 8192x8192 float32 measured 1.5x faster with them); shorter ones
  * gain nothing from them. */

@@ -57,7 +57,19 @@ void tx__copy_plan_make(tx__copy_plan *p, size_t rank, const int64_t *dims,
     p->rank = r;
     /* The rows times the width: the output's element count times elem, which fits (it exists). */
     p->count = tx__dims_product(p->dims, 0, r);
-    p->stream = (uint64_t)p->count * p->width >= (uint64_t)TX_STREAM_MIN_BYTES;
+    /* Streaming by the extent of the destination's rows written into, not by the bytes written:
+     * a concat's input writes every other run of the output, and whether the whole output stays
+     * in the cache is what counts.  dims[d] steps of |stride| as (dims[d] - 1) steps, which fit
+     * int64 (offsets into the destination), plus one: below 2^64. */
+    uint64_t span = (uint64_t)p->count * p->width;
+    for (size_t d = 0; d < r; d++) {
+        const int64_t s = p->dst_strides[d];
+        const uint64_t step = s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s,
+                       rows = (uint64_t)(p->dims[d] - 1) * step + step;
+        if (rows > span) span = rows;
+    }
+    const int64_t stream_min = p->width >= TX_STREAM_SEQ_MIN_RUN ? TX_STREAM_SEQ_MIN_BYTES : TX_STREAM_MIN_BYTES;
+    p->stream = span >= (uint64_t)stream_min;
 }
 
 void tx__transpose_plan_make(tx__transpose_plan *pl, size_t rank, const int64_t *in_dims,

@@ -54,11 +54,12 @@ static int64_t grain_for(size_t a, size_t b) {
     return g > 0 ? g : 1;
 }
 
-/* The CPU level's kernel for a hot pair (kernels/cast.h): streaming stores when the output
- * cannot stay in the caches anyway. */
-static tx__cast_fn hot_kernel(int pair, size_t out_bytes) {
+/* The CPU level's kernel for a hot pair (kernels/cast.h): streaming stores when the bytes read
+ * or written cannot stay in the caches anyway. */
+static tx__cast_fn hot_kernel(int pair, size_t in_bytes, size_t out_bytes) {
     const tx__kernels *k = tx__kernels_get();
-    return (int64_t)out_bytes >= TX_STREAM_MIN_BYTES ? k->cast_stream[pair] : k->cast[pair];
+    const size_t most = in_bytes > out_bytes ? in_bytes : out_bytes;
+    return (int64_t)most >= TX_STREAM_SEQ_MIN_BYTES ? k->cast_stream[pair] : k->cast[pair];
 }
 
 static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
@@ -74,7 +75,7 @@ static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
     int pair = tx__cast_pair_of(x->dtype, dtype);
-    if (pair >= 0) fn = hot_kernel(pair, t->nbytes);
+    if (pair >= 0) fn = hot_kernel(pair, x->nbytes, t->nbytes);
     cast_job j = {fn, t->data, x->data, tx_dtype_size(dtype), tx_dtype_size(x->dtype)};
     tx__parallel_for(x->numel, grain_for(j.dst_size, j.src_size), cast_piece, &j);
     *out = t;
@@ -281,7 +282,7 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
         assert(b.flo == 0.0 && b.fhi == 255.0);
         tx_tensor *t;
         TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
-        cast_job j = {hot_kernel(TX__CP_SAT_F32_U8, t->nbytes), t->data, value->data, 1, 4};
+        cast_job j = {hot_kernel(TX__CP_SAT_F32_U8, value->nbytes, t->nbytes), t->data, value->data, 1, 4};
         tx__parallel_for(value->numel, grain_for(1, 4), cast_piece, &j);
         *out = t;
         return TX_OK;

@@ -463,7 +463,8 @@ static void public_casts_same_at_every_level(void **state) {
         {TX_BFLOAT16, TX_FLOAT32}, {TX_FLOAT32, TX_INT32}, {TX_INT32, TX_FLOAT32},
         {TX_FLOAT64, TX_FLOAT32}, {TX_UINT8, TX_FLOAT32}, {TX_FLOAT32, TX_QINT32},
         {TX_QUINT8, TX_FLOAT32}, {TX_QINT32, TX_FLOAT32}};
-    /* small (plain stores) and over TX_STREAM_MIN_BYTES of output (streaming stores) */
+    /* small, and large enough to be split over the threads (the streaming kernels, which the op
+     * takes from TX_STREAM_SEQ_MIN_BYTES, are checked against the scalar rules by checkasm) */
     const int64_t sizes[] = {1, 37, 100003, ((int64_t)9 << 20) / 2 + 13};
     for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++)
         for (size_t s = 0; s < 4; s++) {
