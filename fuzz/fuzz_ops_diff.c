@@ -8,11 +8,15 @@
  * (NaN payloads included; strings by content).  Tensorx promises the same bits for every level and
  * thread count, so this oracle needs no model of TF.  Each run is also checked as fuzz_ops checks
  * it (oprun.h: plan agrees with run, failures well formed, outputs readable after the inputs are
- * freed, no leak), and the case's allocation failure, if it asks for one, runs once more at the
- * highest level with several threads.  The tensor limit is 16 MiB here (4 MiB in the other
- * targets), so that outputs reach the 8 MiB streaming-store paths. */
+ * freed, no leak), and the case's allocation failure, if it asks for one, runs once more in the
+ * last configuration.  The streaming stores start at 32-64 MiB, beyond this
+ * target's 16 MiB tensor limit (4 MiB in the other targets), so one more run, at the highest
+ * level with several threads, lowers both streaming thresholds to 0: every path that can stream
+ * does, on whatever the case's size. */
 #define TX_EXPERIMENTAL_API /* the CPU level mask (tensorx.h) */
 #include "oprun.h"
+
+#include "core/tuning.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,16 +34,21 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 typedef struct config {
     tx_isa_level level;
     int threads;
+    bool stream_all; /* streaming thresholds at 0 */
 } config;
 
-/* The levels this machine runs, then each with 1 and `threads` threads; the first is scalar on
- * one thread, the reference. */
+/* The levels this machine runs, each with 1 and `threads` threads, then the highest with
+ * `threads` threads streaming whatever can; the first is scalar on one thread, the reference. */
 static size_t configs(int threads, config *out) {
     size_t n = 0;
     for (int lv = TX_ISA_SCALAR; lv <= (int)tx_cpu_detected_level(); lv++) {
         if (tx_set_cpu_mask((tx_isa_level)lv) != (tx_isa_level)lv) continue;
-        out[n++] = (config){(tx_isa_level)lv, 1};
-        out[n++] = (config){(tx_isa_level)lv, threads};
+        out[n++] = (config){(tx_isa_level)lv, 1, false};
+        out[n++] = (config){(tx_isa_level)lv, threads, false};
+    }
+    if (n > 0) {
+        out[n] = (config){out[n - 1].level, threads, true};
+        n++;
     }
     return n;
 }
@@ -47,6 +56,8 @@ static size_t configs(int threads, config *out) {
 static void apply(config k) {
     tx_set_cpu_mask(k.level);
     tx_set_num_threads(k.threads);
+    tx__stream_min_bytes = k.stream_all ? 0 : TX_STREAM_MIN_BYTES;
+    tx__stream_seq_min_bytes = k.stream_all ? 0 : TX_STREAM_SEQ_MIN_BYTES;
 }
 
 static void decode_again(const uint8_t *data, size_t size, fz_op_case *c) {
@@ -85,8 +96,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fz_op_run(&c, 0, live_ref, true, &r);
         bool same = fz_op_same(ref.st, ref.msg, &ref.out, r.st, r.msg, &r.out, why, sizeof why);
         if (!same)
-            fz_die("%s at %s with %d thread(s) differs from %s with %d: %s", name, tx_isa_level_name(cf[i].level),
-                   cf[i].threads, tx_isa_level_name(cf[0].level), cf[0].threads, why);
+            fz_die("%s at %s with %d thread(s)%s differs from %s with %d: %s", name,
+                   tx_isa_level_name(cf[i].level), cf[i].threads,
+                   cf[i].stream_all ? " streaming everything" : "", tx_isa_level_name(cf[0].level),
+                   cf[0].threads, why);
         op_outputs_clear(&r.out);
         fz_op_check_leaks(name, live_ref, 0, r.st);
     }
@@ -100,5 +113,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         apply(cf[ncf - 1]);
         fz_op_run(&c, fail_k, live_before, false, &r);
     }
+    apply(cf[0]); /* the next input's decoding runs at the usual thresholds */
     return 0;
 }

@@ -38,9 +38,9 @@ for t in "${targets[@]}"; do
   # ops_diff reads the ops seeds too (the same encoding).
   seeds=("fuzz/corpora/$t")
   [ "$t" = ops_diff ] && seeds+=(fuzz/corpora/ops)
-  # A hang is a call past 10 s; ops_diff makes each call up to six times (CPU levels x threads).
+  # A hang is a call past 10 s; ops_diff makes each call up to seven times (CPU levels x threads, and streaming).
   timeout=10
-  [ "$t" = ops_diff ] && timeout=60
+  [ "$t" = ops_diff ] && timeout=70
   # shellcheck disable=SC2086
   if "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=$timeout -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$t-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} ${TX_FUZZ_FLAGS:-} "$build/corpus/$t" "${seeds[@]}" \

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "core/internal.h"
+
 /* How long a pool thread spins for the next job (and the caller for the workers) before it
  * sleeps: waking a sleeping thread took 50-70 us on the 2-core VM, so without the spin a split
  * 1 MiB cast took 80 us against 14 us on one thread.  100 us covers the gap between
@@ -47,6 +49,11 @@
  * (1.86 -> 2.10 ms without), and a concat into 64 MiB at 64 MiB (2.9 -> 3.2 ms without). */
 #define TX_STREAM_SEQ_MIN_BYTES ((int64_t)64 << 20)
 #define TX_STREAM_SEQ_MIN_RUN 4096
+
+/* The two thresholds as ops and kernels read them (src/dispatch/dispatch.c): the values above,
+ * except in the differential fuzzer, which sets both to 0 in one of its configurations so that
+ * its small tensors go through the streaming paths too.  Changed only while no op runs. */
+TX_HIDDEN extern int64_t tx__stream_min_bytes, tx__stream_seq_min_bytes;
 
 /* In a streaming copy, contiguous blocks and reversed runs of at least this many bytes go to the
  * streaming kernels (reverse of 8192x8192 float32 measured 1.5x faster with them); shorter ones

@@ -59,7 +59,7 @@ static int64_t grain_for(size_t a, size_t b) {
 static tx__cast_fn hot_kernel(int pair, size_t in_bytes, size_t out_bytes) {
     const tx__kernels *k = tx__kernels_get();
     const size_t most = in_bytes > out_bytes ? in_bytes : out_bytes;
-    return (int64_t)most >= TX_STREAM_SEQ_MIN_BYTES ? k->cast_stream[pair] : k->cast[pair];
+    return (int64_t)most >= tx__stream_seq_min_bytes ? k->cast_stream[pair] : k->cast[pair];
 }
 
 static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {

@@ -202,7 +202,7 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     const tx__kernels *K = tx__kernels_get();
     decode_job j = {t->data, s, (size_t)row, (size_t)size, part,
                     part == 8 ? 3u : part == 4 ? 2u : part == 2 ? 1u : 0u, swap,
-                    (int64_t)t->nbytes >= TX_STREAM_SEQ_MIN_BYTES, out_type == TX_BOOL, packed,
+                    (int64_t)t->nbytes >= tx__stream_seq_min_bytes, out_type == TX_BOOL, packed,
                     NULL, NULL, K->bulk_copy};
     if (swap) {
         j.swap_plain = K->byteswap[tx__swap_index(part)];

@@ -402,7 +402,7 @@ static void transpose_run(const tx__transpose_plan *pl, char *dst, const char *s
     j.sstride = in_strides[a];
     j.dstride = ostrides[qb];
     int64_t plane = j.rows * j.cols * (int64_t)w, total = nbatch * plane;
-    j.stream = total >= TX_STREAM_MIN_BYTES;
+    j.stream = total >= tx__stream_min_bytes;
     /* Planes above a grain are cut into blocks so that a few large planes -- or one -- still
      * spread over the threads:
      *  - up to TX_TRANSPOSE_STRIPES_MAX_BYTES, 16 stripes of at least 64 source columns across
