@@ -17,7 +17,8 @@
 #              the stress test for TX_STRESS_SECONDS (30) under TSan and under ASan (scripts/stress.sh)
 #   fuzz       every libFuzzer target for TX_FUZZ_SECONDS (30) each, seed TX_FUZZ_SEED (1)
 #   valgrind   the whole suite under valgrind memcheck, one CLI call in TX_VALGRIND_CLI_SAMPLE (25)
-#              from the shell and Python tests, every other program always (scripts/valgrind.sh)
+#              from the shell and Python tests, one fuzz corpus input in TX_VALGRIND_REPLAY_SAMPLE
+#              (4), every other program always (scripts/valgrind.sh)
 #   cross      aarch64 and big-endian s390x: cross-built with Debian's compilers, the unit, kernel,
 #              CLI, conformance, fuzz-replay and example tests run under qemu-user (aarch64: scalar
 #              and NEON kernels, s390x: scalar; s390x also runs the byte-order-sensitive NumPy

@@ -21,7 +21,10 @@
 # Environment: TX_VALGRIND_BUILD (default build/valgrind or build/tsan), TX_VALGRIND_JOBS (default
 # 2), TX_VALGRIND_OPTS (extra valgrind options, e.g. --track-origins=yes), TX_VALGRIND_CLI_SAMPLE=N
 # (default 1: every $TX call runs under memcheck; N > 1: one call in N, chosen by a hash of its
-# arguments, the others natively -- the oracle tests make thousands of calls).
+# arguments, the others natively -- the oracle tests make thousands of calls),
+# TX_VALGRIND_REPLAY_SAMPLE=N (default 4: the fuzz.<target> replays run one corpus input in N,
+# chosen by a hash of its name -- the 3,500 ops_diff inputs, each at five configurations, passed
+# the 600 s timeout under memcheck; the release and sanitizer builds replay them all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=memcheck
@@ -89,6 +92,8 @@ sample=${TX_VALGRIND_CLI_SAMPLE:-1}
   echo "exec \"$runner\" \"$build/tensorx.real\" \"\$@\""
 } >"$build/tensorx"
 chmod +x "$build/tensorx"
+
+export TX_REPLAY_SAMPLE=${TX_VALGRIND_REPLAY_SAMPLE:-4} # fuzz/replay.c
 
 # Many CLI calls per test, each several times slower under valgrind: generous timeouts.
 rc=0

@@ -131,10 +131,9 @@ static void copy_piece(void *ctx, int64_t begin, int64_t end) {
 
 static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
 
-/* A grain of rows, at least `grain`, that deals the rows out evenly when they are only a few
- * grains: the pool gives each thread whole grains, so 64 rows in grains of 21 went 42 / 22 to two
- * threads (an inference-shape strided_slice of 3 KiB rows: 3.6 -> 3.4 us with 32 / 32).  Any row
- * boundary will do for a copy. */
+/* A grain of rows (or of a row's runs), at least `grain`, that deals them out evenly when they
+ * are only a few grains: the pool gives each thread whole grains, so 64 runs in grains of 21 went
+ * 42 / 22 to two threads.  Any boundary will do for a copy. */
 static int64_t balanced_grain(int64_t rows, int64_t grain) {
     int64_t threads = tx_num_threads(), whole = rows / grain;
     if (whole < threads || whole >= 4 * threads) return grain;
@@ -167,9 +166,10 @@ void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
                          copy_piece, &j);
         return;
     }
-    /* A few long rows: split each row's elements instead. */
+    /* A few long rows: split each row's elements instead (an inference-shape strided_slice, 64
+     * runs of 3 KiB in one row, comes here). */
     j.mode = SPLIT_ROW;
-    int64_t grain = at_least_one(TX_GRAIN_BYTES / (int64_t)p.width);
+    int64_t grain = balanced_grain(n, at_least_one(TX_GRAIN_BYTES / (int64_t)p.width));
     int64_t idx[TX_MAX_RANK] = {0};
     for (int64_t row = 0; row < rows; row++) {
         int64_t rem = row, doff = 0, soff = 0;
