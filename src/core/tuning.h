@@ -50,7 +50,7 @@
 #define TX_STREAM_SEQ_MIN_BYTES ((int64_t)64 << 20)
 #define TX_STREAM_SEQ_MIN_RUN 4096
 
-/* The two thresholds as ops and kernels read them (src/dispatch/dispatch.c): the values above,
+/* The two thresholds as ops and kernels read them (src/core/tuning.c): the values above,
  * except in the differential fuzzer, which sets both to 0 in one of its configurations so that
  * its small tensors go through the streaming paths too.  Changed only while no op runs. */
 TX_HIDDEN extern int64_t tx__stream_min_bytes, tx__stream_seq_min_bytes;

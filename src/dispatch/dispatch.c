@@ -9,10 +9,7 @@
 
 #include <pthread.h>
 
-#include "core/tuning.h"
 #include "dispatch/cpu.h"
-
-int64_t tx__stream_min_bytes = TX_STREAM_MIN_BYTES, tx__stream_seq_min_bytes = TX_STREAM_SEQ_MIN_BYTES;
 
 static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
 static atomic_bool fill_done; /* so that a call after the first reads one flag */
