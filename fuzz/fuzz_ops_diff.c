@@ -9,10 +9,10 @@
  * thread count, so this oracle needs no model of TF.  Each run is also checked as fuzz_ops checks
  * it (oprun.h: plan agrees with run, failures well formed, outputs readable after the inputs are
  * freed, no leak), and the case's allocation failure, if it asks for one, runs once more in the
- * last configuration.  The streaming stores start at 32-64 MiB, beyond this
- * target's 16 MiB tensor limit (4 MiB in the other targets), so one more run, at the highest
- * level with several threads, lowers both streaming thresholds to 0: every path that can stream
- * does, on whatever the case's size. */
+ * last configuration.  The streaming stores start at 32-64 MiB, beyond this target's 16 MiB
+ * tensor limit (4 MiB in the other targets), so one more run, at the highest level with several
+ * threads, lowers both streaming thresholds to 0: every path that can stream does, whatever the
+ * case's size. */
 #define TX_EXPERIMENTAL_API /* the CPU level mask (tensorx.h) */
 #include "oprun.h"
 

@@ -121,7 +121,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s FILE|DIR...\n", argv[0]);
         return 2;
     }
-    if (skipped) printf("%ld passed, 0 failed (%ld left out: one in %ld sampled)\n", files, skipped, sample);
+    if (skipped)
+        printf("%ld passed, 0 failed (%ld left out: one in %ld sampled)\n", files, skipped, sample);
     else printf("%ld passed, 0 failed\n", files);
     return 0;
 }

@@ -40,7 +40,8 @@ for t in "${targets[@]}"; do
   # and the ctest fuzz.ops_diff replays them anyway.
   seeds=("fuzz/corpora/$t")
   [ "$t" = ops_diff ] && [ "$secs" -ge 600 ] && seeds+=(fuzz/corpora/ops)
-  # A hang is a call past 10 s; ops_diff makes each call up to seven times (CPU levels x threads, and streaming).
+  # A hang is a call past 10 s; ops_diff makes each call up to seven times (CPU levels x
+  # threads, and streaming everything).
   timeout=10
   [ "$t" = ops_diff ] && timeout=70
   # shellcheck disable=SC2086

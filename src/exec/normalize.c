@@ -68,7 +68,8 @@ void tx__copy_plan_make(tx__copy_plan *p, size_t rank, const int64_t *dims,
                        rows = (uint64_t)(p->dims[d] - 1) * step + step;
         if (rows > span) span = rows;
     }
-    const int64_t stream_min = p->width >= TX_STREAM_SEQ_MIN_RUN ? tx__stream_seq_min_bytes : tx__stream_min_bytes;
+    const int64_t stream_min =
+        p->width >= TX_STREAM_SEQ_MIN_RUN ? tx__stream_seq_min_bytes : tx__stream_min_bytes;
     p->stream = span >= (uint64_t)stream_min;
 }
 

@@ -282,7 +282,8 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
         assert(b.flo == 0.0 && b.fhi == 255.0);
         tx_tensor *t;
         TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
-        cast_job j = {hot_kernel(TX__CP_SAT_F32_U8, value->nbytes, t->nbytes), t->data, value->data, 1, 4};
+        cast_job j = {hot_kernel(TX__CP_SAT_F32_U8, value->nbytes, t->nbytes), t->data,
+                      value->data, 1, 4};
         tx__parallel_for(value->numel, grain_for(1, 4), cast_piece, &j);
         *out = t;
         return TX_OK;

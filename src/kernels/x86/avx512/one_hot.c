@@ -93,7 +93,8 @@ void tx__one_hot_avx512(char *out, const void *indices, tx_dtype ti, int64_t pre
     /* The middle of the piece tells whether its memory was written before: the first page may
      * hold the tensor's header, and with transparent huge pages a fault maps 2 MiB around it. */
     const uint64_t bytes = (uint64_t)prefix * (uint64_t)depth * width;
-    const bool stream = bytes >= (uint64_t)tx__stream_min_bytes && tx__page_resident(out + bytes / 2);
+    const bool stream =
+        bytes >= (uint64_t)tx__stream_min_bytes && tx__page_resident(out + bytes / 2);
     switch (width) { /* the width a constant in each copy of the loop */
     case 1: one_hot_lines(out, &w, on, off, 1, stream); break;
     case 2: one_hot_lines(out, &w, on, off, 2, stream); break;
