@@ -8,7 +8,10 @@ extension against both, so the source lists and ISA flags stay in CMake alone.
 
 Install (Debian's python3-dev, python3-setuptools, python3-numpy; no other registry):
     python3 -m pip install --no-build-isolation ./python
-$TENSORX_CMAKE_ARGS adds CMake arguments.  $TENSORX_SANITIZE ("address,undefined") builds the
+$TENSORX_CMAKE_ARGS adds CMake arguments.  $TENSORX_BUILD_DIR names a build tree of the repository
+that is already configured (any build type and options): its archives are built there and linked,
+instead of a Release build of its own (scripts/test.sh's asan stage reuses its ASan tree so).
+$TENSORX_SANITIZE ("address,undefined") builds the
 library and the extension with those sanitizers (with CC=clang LDSHARED="clang -shared" for both;
 the runtime is then LD_PRELOADed into python, as scripts/test.sh's asan stage does).
 """
@@ -35,19 +38,30 @@ def version():
 
 
 class CMakeBuildExt(build_ext):
-    def build_extensions(self):
-        import numpy
-
-        build = Path(self.build_temp).resolve() / "libtensorx"
-        jobs = os.environ.get("TENSORX_JOBS", "2")
+    @staticmethod
+    def configure(build, san):
         cfg = ["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
                "-DBUILD_SHARED_LIBS=OFF", "-DCMAKE_POSITION_INDEPENDENT_CODE=ON",
                "-DBUILD_TESTING=OFF", "-DTX_BUILD_BENCH=OFF", "-DTX_BUILD_CLI=ON"]
-        san = os.environ.get("TENSORX_SANITIZE", "")
         if san:
             cfg += ["-DTX_SANITIZE=" + san.replace(",", ";")]
         cfg += shlex.split(os.environ.get("TENSORX_CMAKE_ARGS", ""))
         subprocess.check_call(cfg)
+
+    def build_extensions(self):
+        import numpy
+
+        jobs = os.environ.get("TENSORX_JOBS", "2")
+        san = os.environ.get("TENSORX_SANITIZE", "")
+        given = os.environ.get("TENSORX_BUILD_DIR")
+        if given:
+            build = Path(given).resolve()
+            if not (build / "CMakeCache.txt").is_file():
+                raise SystemExit(f"tensorx: TENSORX_BUILD_DIR={given} is not a configured "
+                                 "CMake build tree")
+        else:
+            build = Path(self.build_temp).resolve() / "libtensorx"
+            self.configure(build, san)
         subprocess.check_call(["cmake", "--build", str(build), "--target", "tx_tools",
                                "-j", jobs])
         libs = [build / "libtx_tools.a", build / "libtensorx_internal.a"]

@@ -88,15 +88,17 @@ if has asan; then
       -DTX_SANITIZE="address;undefined" &&
     cmake --build build/asan -j"$1" &&
     ctest --test-dir build/asan --output-on-failure -j"$1"' _ "$jobs"
-  # The Python package under ASan + UBSan: the library and the extension built with clang and the
-  # sanitizers (setup.py's TENSORX_SANITIZE) from a copy of python/, so that its build folders stay
-  # in build/asan; python is not instrumented, so the ASan runtime (which holds UBSan's handlers
-  # too) is preloaded.  detect_leaks=0: CPython's allocations alive at exit look like leaks (the
-  # leak test checks refcounts and blocks instead).  PYTHONMALLOC=malloc: the extension's PyMem
-  # buffers come from malloc, where ASan sees them, not from pymalloc's arenas.  All tests run; the leak test with 2,000 calls
-  # per family (ASan's quarantine makes RSS grow, so it is not judged), test_cli.py skips (the
-  # ASan CLI with the runtime preloaded twice).  --capture=sys leaves file descriptor 2 alone, so
-  # that a sanitizer report reaches the log instead of pytest's capture file, lost in the abort.
+  # The Python package under ASan + UBSan: the extension built with clang and the sanitizers
+  # (setup.py's TENSORX_SANITIZE) from a copy of python/, so that its build folders stay in
+  # build/asan, and linked with build/asan's library (TENSORX_BUILD_DIR; a second sanitizer build
+  # of it took 10 CPU-minutes).  python is not instrumented, so the ASan runtime (which holds
+  # UBSan's handlers too) is preloaded.  detect_leaks=0: CPython's allocations alive at exit look
+  # like leaks (the leak test checks refcounts and blocks instead).  PYTHONMALLOC=malloc: the
+  # extension's PyMem buffers come from malloc, where ASan sees them, not from pymalloc's arenas.
+  # All tests run; the leak test with 2,000 calls per family (ASan's quarantine makes RSS grow, so
+  # it is not judged), test_cli.py skips (the ASan CLI with the runtime preloaded twice).
+  # --capture=sys leaves file descriptor 2 alone, so that a sanitizer report reaches the log
+  # instead of pytest's capture file, lost in the abort.
   rm -rf build/asan/pyvenv build/asan/python-src
   mkdir -p build/asan/python-src
   tar -C python --exclude=./build --exclude='*.egg-info' -cf - . |
@@ -104,8 +106,8 @@ if has asan; then
   bash scripts/install-deps.sh --python
   /usr/bin/python3 -m venv --system-site-packages build/asan/pyvenv
   CC=clang LDSHARED="clang -shared" TENSORX_SANITIZE=address,undefined TENSORX_SOURCE_DIR=$PWD \
-    TENSORX_JOBS=$jobs build/asan/pyvenv/bin/python -m pip install --no-build-isolation --no-index \
-    build/asan/python-src
+    TENSORX_BUILD_DIR=$PWD/build/asan TENSORX_JOBS=$jobs \
+    build/asan/pyvenv/bin/python -m pip install --no-build-isolation --no-index build/asan/python-src
   log=build/asan/pytest.log
   # Not the 2-process Dask cluster: its worker processes, forked from an interpreter with the
   # ASan runtime preloaded, hung the run; what they run is tensorx.dask's ops, which test_dask.py
