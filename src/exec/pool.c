@@ -431,6 +431,10 @@ static uint64_t kib_of(uint64_t bytes) { return bytes >= 1024 ? bytes / 1024 : 1
 void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
     if (n <= 0) return;
     int64_t g = grain < 1 ? 1 : grain;
+    if (n / 2 < g) { /* under two grains (n < 2g, without overflow): no division on this path */
+        fn(ctx, 0, n);
+        return;
+    }
     tx__parallel_for_work(n, g, (uint64_t)(n / g) * (uint64_t)TX_GRAIN_BYTES, fn, ctx);
 }
 
@@ -438,6 +442,10 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
                            void *ctx) {
     if (n <= 0) return;
     if (grain < 1) grain = 1;
+    if (n / 2 < grain) { /* under two grains: a shift, not the division below (tens of cycles) */
+        fn(ctx, 0, n);
+        return;
+    }
     int64_t grains = n / grain;
     int threads = grains < 2 ? 1 : tx_num_threads(); /* small work asks nothing more */
     if (threads < 2 || pthread_mutex_trylock(&run_lock) != 0) {

@@ -49,8 +49,12 @@ static void cast_piece(void *ctx, int64_t begin, int64_t end) {
     j->fn(j->dst + (size_t)begin * j->dst_size, j->src + (size_t)begin * j->src_size, end - begin);
 }
 
+/* Elements per grain for element sizes a and b.  The sizes are powers of two (1-16 bytes), so a
+ * shift: a 64-bit division costs tens of cycles, a tenth of a 4 KiB cast's time. */
 static int64_t grain_for(size_t a, size_t b) {
-    int64_t g = TX_GRAIN_BYTES / (int64_t)(a > b ? a : b);
+    const size_t m = a > b ? a : b;
+    int64_t g = (m & (m - 1)) == 0 ? TX_GRAIN_BYTES >> __builtin_ctzll(m)
+                                   : TX_GRAIN_BYTES / (int64_t)m;
     return g > 0 ? g : 1;
 }
 
