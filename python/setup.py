@@ -56,9 +56,18 @@ class CMakeBuildExt(build_ext):
         given = os.environ.get("TENSORX_BUILD_DIR")
         if given:
             build = Path(given).resolve()
-            if not (build / "CMakeCache.txt").is_file():
+            cache = build / "CMakeCache.txt"
+            if not cache.is_file():
                 raise SystemExit(f"tensorx: TENSORX_BUILD_DIR={given} is not a configured "
                                  "CMake build tree")
+            # The extension must be built with the sanitizers the archives were built with, or
+            # it fails to link or to load.
+            m = re.search(r"^TX_SANITIZE:STRING=(.*)$", cache.read_text(), re.M)
+            tree_san = m.group(1).replace(";", ",") if m else ""
+            if tree_san != san:
+                raise SystemExit(f"tensorx: TENSORX_BUILD_DIR={given} was built with "
+                                 f"TX_SANITIZE='{tree_san}' but TENSORX_SANITIZE is '{san}': "
+                                 "set them alike")
         else:
             build = Path(self.build_temp).resolve() / "libtensorx"
             self.configure(build, san)
