@@ -30,12 +30,7 @@ void tx__buffer_retain(tx__buffer *b) { atomic_fetch_add_explicit(&b->refcount, 
 
 void tx__buffer_release(tx__buffer *b) {
     if (b == NULL) return;
-    /* The sole owner skips the atomic read-modify-write (tens of cycles on a small call's path):
-     * references are only taken from other references, so at a count of 1 none can appear
-     * meanwhile.  The acquire load pairs with the release in earlier owners' decrements. */
-    if (atomic_load_explicit(&b->refcount, memory_order_acquire) != 1 &&
-        atomic_fetch_sub_explicit(&b->refcount, 1, memory_order_acq_rel) != 1)
-        return;
+    if (atomic_fetch_sub_explicit(&b->refcount, 1, memory_order_acq_rel) != 1) return;
     for (size_t i = 0; i < b->ndeps; i++) tx__buffer_release(b->deps[i]);
     tx__free(b->deps, b->ndeps * sizeof *b->deps);
     if (b->wrapped) {
