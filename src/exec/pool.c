@@ -442,7 +442,7 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
                            void *ctx) {
     if (n <= 0) return;
     if (grain < 1) grain = 1;
-    if (n / 2 < grain) { /* under two grains: a shift, not the division below (tens of cycles) */
+    if (n / 2 < grain) { /* under two grains: a shift, not the division below */
         fn(ctx, 0, n);
         return;
     }
