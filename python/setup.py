@@ -8,12 +8,13 @@ extension against both, so the source lists and ISA flags stay in CMake alone.
 
 Install (Debian's python3-dev, python3-setuptools, python3-numpy; no other registry):
     python3 -m pip install --no-build-isolation ./python
-$TENSORX_CMAKE_ARGS adds CMake arguments.  $TENSORX_BUILD_DIR names a build tree of the repository
-that is already configured (any build type and options): its archives are built there and linked,
-instead of a Release build of its own (scripts/test.sh's asan stage reuses its ASan tree so).
-$TENSORX_SANITIZE ("address,undefined") builds the
+$TENSORX_CMAKE_ARGS adds CMake arguments.  $TENSORX_SANITIZE ("address,undefined") builds the
 library and the extension with those sanitizers (with CC=clang LDSHARED="clang -shared" for both;
 the runtime is then LD_PRELOADed into python, as scripts/test.sh's asan stage does).
+$TENSORX_BUILD_DIR names a build tree of the repository that is already configured (any build
+type and options, TX_SANITIZE matching $TENSORX_SANITIZE): its archives are built there and
+linked instead of a Release build of setup.py's own (scripts/test.sh's asan stage reuses its
+ASan tree so).
 """
 import os
 import re

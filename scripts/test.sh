@@ -106,8 +106,8 @@ if has asan; then
   bash scripts/install-deps.sh --python
   /usr/bin/python3 -m venv --system-site-packages build/asan/pyvenv
   CC=clang LDSHARED="clang -shared" TENSORX_SANITIZE=address,undefined TENSORX_SOURCE_DIR=$PWD \
-    TENSORX_BUILD_DIR=$PWD/build/asan TENSORX_JOBS=$jobs \
-    build/asan/pyvenv/bin/python -m pip install --no-build-isolation --no-index build/asan/python-src
+    TENSORX_BUILD_DIR=$PWD/build/asan TENSORX_JOBS=$jobs build/asan/pyvenv/bin/python \
+    -m pip install --no-build-isolation --no-index build/asan/python-src
   log=build/asan/pytest.log
   # Not the 2-process Dask cluster: its worker processes, forked from an interpreter with the
   # ASan runtime preloaded, hung the run; what they run is tensorx.dask's ops, which test_dask.py
