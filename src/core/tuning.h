@@ -127,6 +127,9 @@ TX_HIDDEN extern int64_t tx__stream_min_bytes, tx__stream_seq_min_bytes;
  * counting. */
 #define TX_UNIQUE_PROBE_BLOCK 1024
 
+/* Keys looked up one at a time from a key the probe kernel did not find (a new value) on. */
+#define TX_UNIQUE_PROBE_SCALAR 32
+
 /* From this many idx bytes in a chunk on, idx is written with streaming stores (it is too large
  * to stay in cache; they save reading each line first). */
 #define TX_UNIQUE_PROBE_STREAM_BYTES ((int64_t)1 << 20)

@@ -118,21 +118,25 @@ static inline void table_put(void *tab, uint64_t mask, unsigned bits, bool w8, u
     }
 }
 
-/* Gives c room for vcap values (>= c->used), rebuilding the table.  Runs on the calling thread
- * only (a caller's allocator need not be thread-safe). */
-static tx_status chunk_grow(const char *op, chunk_t *c, int64_t vcap, int kind) {
+/* Gives c room for vcap values (>= c->used), rebuilding the table; span is how many elements c
+ * looks up (its seed included), which bounds the table's size.  Runs on the calling thread only
+ * (a caller's allocator need not be thread-safe). */
+static tx_status chunk_grow(const char *op, chunk_t *c, int64_t vcap, int64_t span, int kind) {
     const bool w8 = kind == K_U64 || kind == K_F64;
-    /* Load <= 1/2, and far lower while the table is small (up to 32 Ki slots, within L2): the
-     * fewer collisions, the fewer mispredicted probe loops (1000 keys: 1/2 -> 1/32 load is 4x
-     * faster). */
-    const uint64_t want = 32 * (uint64_t)vcap < 32768 ? 32 * (uint64_t)vcap : 32768;
+    const size_t slot = w8 ? sizeof(slot64) : sizeof(slot32);
+    /* Load <= 1/2, and far lower while the table is small (up to 1 MiB, within L2): the fewer
+     * collisions, the fewer second probe rounds, each a mispredicted branch and more gathers
+     * (1000 int32 keys: 1/2 -> 1/32 load is 4x faster, 1/32 -> 1/128 another 10%).  At most a
+     * slot per element looked up, so a short x does not pay for clearing a large table. */
+    const uint64_t sparse_max = ((uint64_t)1 << 20) / slot;
+    uint64_t want = 128 * (uint64_t)vcap < sparse_max ? 128 * (uint64_t)vcap : sparse_max;
+    if (want > (uint64_t)span) want = (uint64_t)span;
     uint64_t cap = 16;
     unsigned bits = 4;
     while (cap < want || cap < 2 * (uint64_t)vcap) {
         cap <<= 1;
         bits++;
     }
-    const size_t slot = w8 ? sizeof(slot64) : sizeof(slot32);
     size_t tab_bytes, vbytes;
     if (cap > SIZE_MAX / slot || __builtin_mul_overflow((size_t)cap, slot, &tab_bytes) ||
         __builtin_mul_overflow((size_t)(vcap ? vcap : 1), sizeof(uint64_t) + 2 * sizeof(int32_t), &vbytes))
@@ -295,13 +299,18 @@ static void chunk_scan_probe32(chunk_t *c, const char *x, void *idx, int kind, b
         bool full = false;
         while (j < m) {
             j += probe((const slot32 *)c->tab, c->bits, neg_zero, xv + b + j, m - j, ids + j);
-            if (j == m) break;
-            const int64_t id = chunk_find(c, load_key(x, b + j, kind), b + j, kind);
-            if (TX_UNLIKELY(id < 0)) {
-                full = true; /* the caller grows c and runs the rest */
-                break;
+            /* A key the table lacks, and the next few keys, go through chunk_find: where new
+             * values are common, restarting the kernel at each one would cost more. */
+            const int64_t scalar_end = m - j < TX_UNIQUE_PROBE_SCALAR ? m : j + TX_UNIQUE_PROBE_SCALAR;
+            for (; j < scalar_end; j++) {
+                const int64_t id = chunk_find(c, load_key(x, b + j, kind), b + j, kind);
+                if (TX_UNLIKELY(id < 0)) {
+                    full = true; /* the caller grows c and runs the rest */
+                    break;
+                }
+                ids[j] = (int32_t)id;
             }
-            ids[j++] = (int32_t)id;
+            if (full) break;
         }
         put_block(c, ids, j, idx, b, i64, kern, stream);
         c->pos = b + j;
@@ -429,7 +438,7 @@ static tx_status run_chunks(const char *op, scan_job *j, int64_t *starts, int *k
             const double guess = 1.25 * (double)ch->used / (double)(seen > 0 ? seen : 1) * (double)len;
             int64_t want = ch->vcap > len / 4 ? len : 4 * ch->vcap;
             if (*k == 1 && seen >= len / 16 && guess > (double)want) want = guess < (double)len ? (int64_t)guess : len;
-            TX_TRY(chunk_grow(op, ch, want, kind));
+            TX_TRY(chunk_grow(op, ch, want, len, kind));
             more = true;
         }
         if (!more) return TX_OK;
@@ -461,7 +470,7 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
         chunks[c].pos = chunks[c].end = starts[c]; /* chunks 1.. wait for the seed */
         const int64_t len = starts[c + 1] - starts[c];
         int64_t start = len < TX_UNIQUE_START_VALUES ? len : TX_UNIQUE_START_VALUES;
-        st = chunk_grow(op, &chunks[c], start, kind);
+        st = chunk_grow(op, &chunks[c], start, len, kind);
         if (st == TX_OK && len >= (int64_t)DENSE_KEYS && (kind == K_U8 || kind == K_U16)) {
             chunks[c].dense = tx__alloc(DENSE_KEYS * sizeof *chunks[c].dense, op);
             if (chunks[c].dense == NULL) st = TX_RESOURCE_EXHAUSTED;
@@ -482,7 +491,7 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
         ch->end = starts[c + 1];
         ch->seeded = seeded;
         if (seeded + TX_UNIQUE_START_VALUES > ch->vcap)
-            st = chunk_grow(op, ch, seeded + TX_UNIQUE_START_VALUES, kind);
+            st = chunk_grow(op, ch, seeded + TX_UNIQUE_START_VALUES, ch->end - starts[c] + seeded, kind);
         for (int64_t v = 0; v < seeded && st == TX_OK; v++) {
             const int64_t id = chunk_find(ch, chunks[0].vkey[v], chunks[0].vfirst[v], kind);
             assert(id == v);
@@ -498,7 +507,7 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
     }
     int64_t total = 0;
     for (int c = 0; c < k; c++) total += chunks[c].used - (c ? seeded : 0);
-    if (st == TX_OK && k > 1 && total > chunks[0].vcap) st = chunk_grow(op, &chunks[0], total, kind);
+    if (st == TX_OK && k > 1 && total > chunks[0].vcap) st = chunk_grow(op, &chunks[0], total, total, kind);
     bool remap = false;
     for (int c = 1; c < k && st == TX_OK; c++) {
         chunk_t *ch = &chunks[c];
