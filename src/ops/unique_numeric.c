@@ -301,7 +301,8 @@ static void chunk_scan_probe32(chunk_t *c, const char *x, void *idx, int kind, b
             j += probe((const slot32 *)c->tab, c->bits, neg_zero, xv + b + j, m - j, ids + j);
             /* A key the table lacks, and the next few keys, go through chunk_find: where new
              * values are common, restarting the kernel at each one would cost more. */
-            const int64_t scalar_end = m - j < TX_UNIQUE_PROBE_SCALAR ? m : j + TX_UNIQUE_PROBE_SCALAR;
+            const int64_t scalar_end =
+                m - j < TX_UNIQUE_PROBE_SCALAR ? m : j + TX_UNIQUE_PROBE_SCALAR;
             for (; j < scalar_end; j++) {
                 const int64_t id = chunk_find(c, load_key(x, b + j, kind), b + j, kind);
                 if (TX_UNLIKELY(id < 0)) {
@@ -491,7 +492,8 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
         ch->end = starts[c + 1];
         ch->seeded = seeded;
         if (seeded + TX_UNIQUE_START_VALUES > ch->vcap)
-            st = chunk_grow(op, ch, seeded + TX_UNIQUE_START_VALUES, ch->end - starts[c] + seeded, kind);
+            st = chunk_grow(op, ch, seeded + TX_UNIQUE_START_VALUES, ch->end - starts[c] + seeded,
+                            kind);
         for (int64_t v = 0; v < seeded && st == TX_OK; v++) {
             const int64_t id = chunk_find(ch, chunks[0].vkey[v], chunks[0].vfirst[v], kind);
             assert(id == v);
@@ -507,7 +509,8 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
     }
     int64_t total = 0;
     for (int c = 0; c < k; c++) total += chunks[c].used - (c ? seeded : 0);
-    if (st == TX_OK && k > 1 && total > chunks[0].vcap) st = chunk_grow(op, &chunks[0], total, total, kind);
+    if (st == TX_OK && k > 1 && total > chunks[0].vcap)
+        st = chunk_grow(op, &chunks[0], total, total, kind);
     bool remap = false;
     for (int c = 1; c < k && st == TX_OK; c++) {
         chunk_t *ch = &chunks[c];

@@ -8,7 +8,8 @@
 
 #include "kernels/hash_probe.h"
 
-/* How far ahead of the keys being looked up x is prefetched, into L2 (as the streaming casts do). */
+/* How far ahead of the keys being looked up x is prefetched, into L2 (as the streaming casts
+ * do). */
 #define PF_DIST 8192
 
 /* Slot s's key and id for the 16 lanes of h (lanes outside `lanes` give key 0, id 0). */
