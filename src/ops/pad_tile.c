@@ -119,6 +119,19 @@ static void pad_constant_rec(const pad_plan *p, size_t k, char *dst, const char 
     fill_elems(dst + n * os, p->s.after[k] * slab, p->pat, w, p->zero);
 }
 
+/* The input's rows into the interior of an output already filled with the constant: for small
+ * outputs with short rows, where the fills of each row's borders cost more than filling the
+ * whole output once (tuning.h, TX_PAD_FILL_FIRST_BYTES). */
+static void pad_constant_copy_rows(const pad_plan *p, size_t k, char *dst, const char *src) {
+    int64_t os = p->s.out_stride[k], is = p->s.in_stride[k], n = p->s.in[k];
+    dst += p->s.before[k] * os;
+    if (k + 1 == p->s.rank) {
+        if (n) memcpy(dst, src, (size_t)n * p->s.w);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) pad_constant_copy_rows(p, k + 1, dst + i * os, src + i * is);
+}
+
 static void pad_mirror_rec(const pad_plan *p, size_t k, char *dst, const char *src) {
     int64_t os = p->s.out_stride[k], is = p->s.in_stride[k], n = p->s.in[k];
     int64_t b = p->s.before[k], a = p->s.after[k];
@@ -436,6 +449,10 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
         const int64_t rows = p->s.before[0] + p->s.in[0] + p->s.after[0];
         const int64_t grain = TX_GRAIN_BYTES / p->s.out_stride[0];
         tx__parallel_for(rows, grain > 0 ? grain : 1, pad_piece, &j);
+    } else if (mode == TX_PAD_CONSTANT && o->nbytes <= TX_PAD_FILL_FIRST_BYTES &&
+               p->s.in[p->s.rank - 1] * (int64_t)p->s.w <= TX_PAD_FILL_FIRST_ROW) {
+        fill_elems(o->data, o->numel, p->pat, p->s.w, p->zero);
+        pad_constant_copy_rows(p, 0, o->data, tensor->data);
     } else if (mode == TX_PAD_CONSTANT) {
         pad_constant_rec(p, 0, o->data, tensor->data);
     } else if (mode == TX_PAD_EDGE || mode == TX_PAD_WRAP) {
