@@ -67,8 +67,8 @@ TX_HIDDEN extern int64_t tx__stream_min_bytes, tx__stream_seq_min_bytes;
 
 /* A constant pad of an output up to this size, whose input rows are at most
  * TX_PAD_FILL_FIRST_ROW bytes, fills the whole output first and then copies the rows in: its
- * per-row border fills cost more (float32 [32, 32] padded by 1 on every side: 400 -> 220 ns,
- * [64, 64] 690 -> 440 ns).  Outputs beyond L1 or long rows pay for writing the interior twice
+ * per-row border fills cost more (float32 [32, 32] padded by 1 on every side: 400 -> 230 ns,
+ * [64, 64] 750 -> 460 ns).  Outputs beyond L1 or long rows pay for writing the interior twice
  * ([128, 128]: 2.3 -> 2.8 us, [16, 1024]: 1.8 -> 2.8 us). */
 #define TX_PAD_FILL_FIRST_BYTES ((size_t)32 << 10)
 #define TX_PAD_FILL_FIRST_ROW 512
