@@ -288,6 +288,11 @@ tx_status op_parse_tensor(const char *text, tx_tensor **out) {
     return parse_tensor(text, TX_INVALID_DTYPE, out);
 }
 
+tx_status op_parse_literal(const char *text, tx_tensor **out) {
+    *out = NULL;
+    return literal(text, TX_INVALID_DTYPE, out);
+}
+
 /* Splits a list argument at commas outside brackets and quotes. */
 static tx_status parse_list(const char *text, op_value *v) {
     size_t cap = 4;

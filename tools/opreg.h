@@ -189,6 +189,9 @@ tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const
 tx_status op_parse_value(const op_param *p, const char *text, op_value *v);
 /* Parses a tensor literal or source: "[[1,2],[3,4]]:float32", "1,0", "x.npy", "@file". */
 tx_status op_parse_tensor(const char *text, tx_tensor **out);
+/* Parses a tensor literal only: text that would name a source ("x.npy", "-", "@file") is read as
+ * a literal (and fails as one), never opened.  For attributes given as text. */
+tx_status op_parse_literal(const char *text, tx_tensor **out);
 void op_value_clear(op_value *v);
 /* Fills every absent parameter with its default (parsing the default text); checks required
  * ones.  A missing required parameter is OP_USAGE, naming it. */

@@ -96,7 +96,7 @@ static tx_status constant_scalar(const tx_tensor *tensor, const char *text, tx_t
     tx_dtype dt = tx_tensor_dtype(tensor);
     if (dt == TX_STRING) {
         if (text[0] == '"') {
-            tx_status s = op_parse_tensor(text, out);
+            tx_status s = op_parse_literal(text, out);
             if (s == TX_OK && (tx_tensor_dtype(*out) != TX_STRING || tx_tensor_rank(*out) != 0)) {
                 tx_tensor_free(*out);
                 *out = NULL;

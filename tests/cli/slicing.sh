@@ -118,6 +118,10 @@ expect pad_constant_values "array([[1.5, 1.5, 1.5],
 expect pad_strings "array([b'', b'x', b'-', b'-'], dtype=string)" -- pad tensor='["",  "x"]' paddings=[[0,2]] constant_values=-
 expect pad_strings_quoted "array([b'a\\x00', b'q'], dtype=string)" -- pad tensor='["q"]' paddings=[[1,0]] constant_values='"a\x00"'
 expect pad_strings_default "array([b'', b'q'], dtype=string)" -- pad tensor='["q"]' paddings=[[1,0]]
+# A quoted constant_values is a literal, never a file, even ending in .npy (fuzz_ops found the
+# unterminated one read as the path '"a.npy': an io_error no op can give).
+expect pad_strings_quoted_npy "array([b'a.npy', b'q'], dtype=string)" -- pad tensor='["q"]' paddings=[[1,0]] constant_values='"a.npy"'
+expect_fail pad_strings_quoted_unterminated invalid_argument "unterminated string literal" -- pad tensor='["q"]' paddings=[[1,0]] constant_values='"a.npy'
 expect_fail pad_mode unimplemented "mode 'BOGUS' is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP" -- pad tensor=[1,2] paddings=[[1,1]] mode=BOGUS
 # ONNX presets: pad modes EDGE and WRAP (ONNX Pad 'edge' / 'wrap', np.pad's modes).
 expect pad_edge "array([[1, 1, 1, 2, 3, 3, 3],
