@@ -24,8 +24,8 @@
 #              and NEON kernels, s390x: scalar; s390x also runs the byte-order-sensitive NumPy
 #              oracle tests); docs/platforms.md
 # TX_TEST_STAGES="release asan" runs a subset (for iterating; CI runs all).  Installs what it needs
-# first (Debian packages).  About 30 minutes on a 2-core machine (2026-11-27); plan for twice that
-# under load.
+# first (Debian packages).  32-60 minutes on a 2-core machine (README.md); plan for twice that under
+# load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stages=${TX_TEST_STAGES:-demo release asan configure tsan fuzz valgrind cross}
