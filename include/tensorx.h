@@ -258,8 +258,8 @@ TX_API tx_status tx_tensor_new(tx_dtype dtype, size_t rank, const int64_t *dims,
 /* New tensor of dtype and shape dims[0..rank) holding a copy of `nbytes` bytes of row-major data;
  * nbytes must equal the tensor's byte size.  Not for strings (use tx_tensor_new_strings).  int4 /
  * uint4 data is one element per byte and only each byte's low 4 bits count (as in ml_dtypes): the
- * copy keeps them, sign-extended for int4, so 0x0F becomes int4 -1 and 0x1F uint4 15.  data stays
- * the caller's.
+ * copy keeps them, sign-extended for int4, so 0x0F becomes int4 -1 and 0x1F uint4 15.  bool bytes
+ * other than 0 become 1 (TF reads any non-zero byte as true).  data stays the caller's.
  * Errors: invalid_argument (out NULL; string or unknown dtype; a bad rank or dims as
  * tx_tensor_new; nbytes other than the byte size; data NULL with nbytes > 0); resource_exhausted.
  */
@@ -299,7 +299,10 @@ TX_API tx_status tx_tensor_new_strings(size_t rank, const int64_t *dims,
  * view sharing the memory is freed, from the thread that frees it; it is not called if this call
  * fails (the caller still owns data then).  release may be NULL.  data must be aligned for the
  * dtype and hold exactly nbytes, the tensor's byte size.  int4 / uint4 memory must already hold
- * one value per byte (-8..7 / 0..15): it is not rewritten.
+ * one value per byte (-8..7 / 0..15): it is not rewritten.  bool memory is not rewritten either:
+ * every op reads a non-zero bool byte as true, as TF does.  Memory that the caller (or another
+ * thread) changes while an op reads it gives that op wrong values or an error, never an access
+ * outside the tensors (docs/reliability.md, "Inputs that change while an op runs").
  * Errors: invalid_argument (out NULL; a bad rank or dims as tx_tensor_new; nbytes other than the
  * byte size; data NULL or misaligned; an int4 / uint4 byte out of range, naming the first);
  * unimplemented (string dtype: strings are wrapped with tx_tensor_wrap_strings);

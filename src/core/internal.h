@@ -65,6 +65,8 @@ static inline bool tx__is_4bit(tx_dtype t) { return t == TX_INT4 || t == TX_UINT
 /* Rewrites n bytes of a 4-bit dtype to the value of their low nibble (ml_dtypes' reading of a
  * byte, whose high bits it ignores); returns whether any byte changed. */
 TX_HIDDEN bool tx__normalise_4bit(tx_dtype t, char *p, int64_t n);
+/* Rewrites n bool bytes to 0 or 1 (any non-zero byte is true, as TF reads it). */
+TX_HIDDEN void tx__normalise_bool(char *p, int64_t n);
 /* Index of the first of n bytes that is not a normalised 4-bit value, or -1. */
 TX_HIDDEN int64_t tx__first_bad_4bit(tx_dtype t, const char *p, int64_t n);
 

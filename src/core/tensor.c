@@ -375,8 +375,14 @@ tx_status tx_tensor_from_data(tx_dtype dtype, size_t rank, const int64_t *dims, 
     TX_TRY(tx__tensor_alloc("tensor_from_data", dtype, rank, dims, &t));
     if (nbytes) memcpy(t->data, data, nbytes);
     if (tx__is_4bit(dtype)) tx__normalise_4bit(dtype, t->data, t->numel);
+    if (dtype == TX_BOOL) tx__normalise_bool(t->data, t->numel);
     *out = t;
     return TX_OK;
+}
+
+/* TF reads any non-zero bool byte as true: tensors that tensorx makes hold 0 and 1 only. */
+void tx__normalise_bool(char *p, int64_t n) {
+    for (int64_t i = 0; i < n; i++) p[i] = p[i] != 0;
 }
 
 /* ---- int4 / uint4 ---- */
@@ -480,10 +486,19 @@ tx_status tx_tensor_new_strings(size_t rank, const int64_t *dims, const char *co
     tx_string *rec = (tx_string *)t->data;
     size_t pos = 0;
     for (int64_t i = 0; i < t->numel; i++) {
-        rec[i].size = lengths[i];
-        rec[i].data = lengths[i] ? bytes + pos : "";
-        if (lengths[i]) memcpy(bytes + pos, strings[i], lengths[i]);
-        pos += lengths[i];
+        /* Read once and bounded: lengths that the caller's other threads grow after the sum
+         * above must not write past the storage. */
+        const size_t len = lengths[i];
+        const char *src = strings ? strings[i] : NULL;
+        if (len > total - pos || (len && src == NULL)) {
+            tx_tensor_free(t);
+            return tx__fail(TX_INVALID_ARGUMENT, "%s: lengths[%lld] or strings[%lld] changed "
+                            "during the call", op, (long long)i, (long long)i);
+        }
+        rec[i].size = len;
+        rec[i].data = len ? bytes + pos : "";
+        if (len) memcpy(bytes + pos, src, len);
+        pos += len;
     }
     *out = t;
     return TX_OK;

@@ -52,12 +52,22 @@ tx_status tx_tensor_wrap_strings(size_t rank, const int64_t *dims, const tx_stri
     TX_REQUIRE(numel == 0 || strings != NULL, TX_INVALID_ARGUMENT, "%s: strings is NULL", op);
     TX_REQUIRE(nbytes == 0 || bytes != NULL, TX_INVALID_ARGUMENT,
                "%s: bytes is NULL with nbytes %zu", op, nbytes);
-    for (int64_t i = 0; i < numel; i++)
-        TX_REQUIRE(inside(&strings[i], bytes, nbytes), TX_INVALID_ARGUMENT,
-                   "%s: strings[%lld] (%llu bytes) is not inside the %zu bytes given", op,
-                   (long long)i, (unsigned long long)strings[i].size, nbytes);
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, TX_STRING, rank, dims, &t));
+    /* The records are copied first and the copies checked: the caller's records may change
+     * during the call (another thread), the tensor's own cannot. */
+    tx_string *rec = (tx_string *)t->data;
+    for (int64_t i = 0; i < numel; i++) {
+        rec[i] = strings[i];
+        if (!inside(&rec[i], bytes, nbytes)) {
+            const unsigned long long size = rec[i].size;
+            tx_tensor_free(t);
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: strings[%lld] (%llu bytes) is not inside the %zu bytes given",
+                            op, (long long)i, size, nbytes);
+        }
+        if (rec[i].size == 0) rec[i].data = "";
+    }
     tx__buffer *storage = tx__alloc_header(sizeof *storage, op);
     tx__buffer **deps = storage ? tx__alloc_header(sizeof *deps, op) : NULL;
     if (deps == NULL) { /* release is not called: the caller keeps the bytes */
@@ -76,11 +86,6 @@ tx_status tx_tensor_wrap_strings(size_t rank, const int64_t *dims, const tx_stri
     deps[0] = storage;
     t->buf->deps = deps;
     t->buf->ndeps = 1;
-    tx_string *rec = (tx_string *)t->data;
-    for (int64_t i = 0; i < numel; i++) {
-        rec[i].size = strings[i].size;
-        rec[i].data = strings[i].size ? strings[i].data : "";
-    }
     *out = t;
     return TX_OK;
 }

@@ -90,8 +90,16 @@ static tx_status build_strings(const char *op, size_t rank, const int64_t *dims,
     for (int64_t i = 0; st == TX_OK && i < t->numel; i++) {
         const char *src = NULL;
         uint64_t len = 0;
-        st = source(ctx, i, &src, &len); /* validated before: cannot fail */
+        /* The caller validated every element, but reads it again here: an input that another
+         * thread writes during the call fails this second check or the size check below. */
+        st = source(ctx, i, &src, &len);
         if (st != TX_OK) break;
+        if (len > total - pos) {
+            st = tx__fail(TX_INVALID_ARGUMENT, "%s: element %" PRId64 " grew to %" PRIu64
+                          " bytes after the input was validated (it changed during the call)",
+                          op, i, len);
+            break;
+        }
         rec[i].size = len;
         rec[i].data = len ? bytes + pos : "";
         if (len) memcpy(bytes + pos, src, (size_t)len);
@@ -213,6 +221,9 @@ static tx_status ort_source(const void *ctx, int64_t i, const char **src, uint64
     uint64_t b = offset_at(c->offsets, i);
     uint64_t e = i + 1 < c->offsets->numel ? offset_at(c->offsets, i + 1)
                                            : (uint64_t)c->content->numel;
+    TX_REQUIRE(b <= e && e <= (uint64_t)c->content->numel, TX_INVALID_ARGUMENT,
+               "string_tensor_from_ort: offsets[%" PRId64 "] changed after it was validated "
+               "(the input changed during the call)", i);
     *src = c->content->data + b;
     *len = e - b;
     return TX_OK;

@@ -31,20 +31,25 @@ typedef void tx__gather_nd_ft(char *out, const char *params, const void *indices
                               size_t index_width, int64_t n, size_t k, const int64_t *dims,
                               const int64_t *strides, size_t slice_bytes, tx_oob_policy policy);
 
-/* dynamic_partition: slice i of `data` goes to outs[parts[i]] at row pos[parts[i]]++. */
-typedef void tx__partition_ft(char *const *outs, int64_t *pos, const int32_t *parts, int64_t n,
-                              const char *data, size_t slice_bytes);
+/* dynamic_partition: slice i of `data` goes to outs[parts[i]] at row pos[parts[i]]++, while
+ * that row is below rows[parts[i]]; an id outside [0, nparts) or past its output's rows (ids
+ * that changed after the op counted them) moves nothing, and the row stays as it was. */
+typedef void tx__partition_ft(char *const *outs, int64_t *pos, const int64_t *rows,
+                              int64_t nparts, const int32_t *parts, int64_t n, const char *data,
+                              size_t slice_bytes);
 
-/* dynamic_stitch: row idx[i] of out receives slice i of data, in order (later wins).  Every
- * index is < rows; a negative one is skipped (zero), sent to row 0 (clamp) or to idx mod rows
- * (wrap); under TX_OOB_ERROR there is none. */
+/* dynamic_stitch: row idx[i] of out receives slice i of data, in order (later wins).  The op
+ * made every index < rows; a negative one is skipped (zero, error), sent to row 0 (clamp) or to
+ * idx mod rows (wrap).  An index at or past rows (one that changed after the op took the max) is
+ * skipped under every policy. */
 typedef void tx__stitch_ft(char *out, const int32_t *idx, int64_t n, const char *data,
                            size_t slice_bytes, int64_t rows, tx_oob_policy policy);
 
 /* boolean_mask: for each of nouter blocks of m slices, appends the slices whose mask byte is
- * non-zero to out (contiguous runs move with one memcpy).  Returns the end of what it wrote. */
-typedef char *tx__mask_ft(char *out, const char *src, const uint8_t *mask, int64_t nouter,
-                          int64_t m, size_t slice_bytes);
+ * non-zero to out (contiguous runs move with one memcpy), never past out_end (a mask that gained
+ * true bytes after the op counted them stops there).  Returns the end of what it wrote. */
+typedef char *tx__mask_ft(char *out, char *out_end, const char *src, const uint8_t *mask,
+                          int64_t nouter, int64_t m, size_t slice_bytes);
 
 /* Writes `count` copies of the `width`-byte value at `value` to dst. */
 typedef void tx__fill_ft(char *dst, const void *value, size_t width, int64_t count);
@@ -73,14 +78,17 @@ typedef tx__fill_ft *tx__fill_fn;
 typedef tx__one_hot_ft *tx__one_hot_fn;
 typedef tx__gather_strided_ft *tx__strided_fn;
 
-/* Where index v reads in [0, dim) under a policy: v itself under the error policy (checked by
- * the op), the mapped position under clamp/wrap, -1 (a zero slice) for zero's out-of-range. */
+/* Where index v reads in [0, dim) under a policy: the mapped position under clamp/wrap, v itself
+ * when it is in range, else -1 (a zero slice).  Under the error policy the op has checked every
+ * index, yet it is checked again here: an input that another thread or process writes can
+ * change between the op's check and this read (docs/reliability.md, "Inputs that change while
+ * an op runs"), and a changed index must give a wrong slice, never a read outside params. */
 static inline int64_t tx__oob_position(int64_t v, int64_t dim, tx_oob_policy policy) {
     switch (policy) {
     case TX_OOB_ZERO: return (uint64_t)v < (uint64_t)dim ? v : -1;
     case TX_OOB_CLAMP: return tx__clamp_index(v, dim);
     case TX_OOB_WRAP: return (uint64_t)v < (uint64_t)dim ? v : tx__wrap_index(v, dim);
-    default: return v;
+    default: return (uint64_t)v < (uint64_t)dim ? v : -1; /* see the note above */
     }
 }
 

@@ -10,6 +10,7 @@
 #include "dispatch/dispatch.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 /* True when dims a (rank ra) start with dims b (rank rb): TensorShapeUtils::StartsWith. */
 static bool starts_with(size_t ra, const int64_t *a, size_t rb, const int64_t *b) {
@@ -72,12 +73,18 @@ tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partition
      * rows for every partition instead. */
     partition_t pc = {data, partitions->rank, n, NULL};
     TX_TRY(tx__plan_bounds(op, (size_t)num_partitions, partition_spec, &pc, outs));
-    /* counts[p], then reused as the write position of each output. */
-    int64_t *counts = tx__calloc_array((size_t)num_partitions, sizeof *counts, op);
+    /* counts[p], the rows of output p, then pos[p], the rows the kernel wrote to it.  Every id
+     * is read once and bounded where it is used: ids that another thread changes after the
+     * check above give wrong rows, never a write outside counts or the outputs. */
+    const size_t np = (size_t)num_partitions;
+    int64_t *counts = tx__calloc_array(2 * np, sizeof *counts, op), *pos = counts + np;
     if (counts == NULL) return TX_RESOURCE_EXHAUSTED;
-    char **dst = tx__calloc_array((size_t)num_partitions, sizeof *dst, op);
+    char **dst = tx__calloc_array(np, sizeof *dst, op);
     tx_status st = dst ? TX_OK : TX_RESOURCE_EXHAUSTED;
-    for (int64_t i = 0; st == TX_OK && i < n; i++) counts[ids[i]]++;
+    for (int64_t i = 0; st == TX_OK && i < n; i++) {
+        const int32_t p = ids[i];
+        if (p >= 0 && p < num_partitions) counts[p]++;
+    }
     /* Elements per partition id: data's dims after the partitions' (only data with elements has
      * slices to move, and then their product divides its element count). */
     const int64_t slice =
@@ -89,12 +96,17 @@ tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partition
         dst[p] = outs[p]->data;
     }
     if (st == TX_OK && slice > 0) {
-        memset(counts, 0, (size_t)num_partitions * sizeof *counts);
-        tx__kernels_get()->partition(dst, counts, ids, n, data->data,
-                                     (size_t)slice * tx_dtype_size(data->dtype));
+        const size_t slice_bytes = (size_t)slice * tx_dtype_size(data->dtype);
+        tx__kernels_get()->partition(dst, pos, counts, num_partitions, ids, n, data->data,
+                                     slice_bytes);
+        /* Rows left unwritten (ids changed between the passes): zeros, not stale memory. */
+        for (size_t p = 0; p < np; p++)
+            if (pos[p] < counts[p])
+                memset(dst[p] + (size_t)pos[p] * slice_bytes, 0,
+                       (size_t)(counts[p] - pos[p]) * slice_bytes);
     }
-    tx__free(dst, (size_t)num_partitions * sizeof *dst);
-    tx__free(counts, (size_t)num_partitions * sizeof *counts);
+    tx__free(dst, np * sizeof *dst);
+    tx__free(counts, 2 * np * sizeof *counts);
     if (st != TX_OK) tx__free_all(outs, (size_t)num_partitions);
     return st;
 }
@@ -216,13 +228,16 @@ tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_
      * negative axis only works while axis + K stays negative (the slice is empty otherwise). */
     int64_t a = axis < 0 ? axis + rank : axis;
     bool fits = axis < 0 ? (axis >= -rank && axis + k < 0) : (axis <= rank - k);
-    char sbuf[TX_DIMS_STR_CAP], mbuf[TX_DIMS_STR_CAP];
+    char sbuf[TX_DIMS_STR_CAP], mbuf[TX_DIMS_STR_CAP], end[24];
+    /* axis + K for the message: past INT64_MAX for a huge axis, so formed unsigned there. */
+    if (axis >= 0) snprintf(end, sizeof end, "%" PRIu64, (uint64_t)axis + (uint64_t)k);
+    else snprintf(end, sizeof end, "%" PRId64, axis + k);
     if (!fits || !starts_with(tensor->rank - (size_t)a, tensor->dims + a, mask->rank, mask->dims))
         return tx__fail(TX_INVALID_ARGUMENT,
-                        "%s: mask shape %s does not match tensor.shape[%" PRId64 ":%" PRId64
-                        "] of tensor shape %s", op,
-                        tx__format_dims(mbuf, sizeof mbuf, mask->rank, mask->dims), axis,
-                        axis + k, tx__format_dims(sbuf, sizeof sbuf, tensor->rank, tensor->dims));
+                        "%s: mask shape %s does not match tensor.shape[%" PRId64 ":%s] of "
+                        "tensor shape %s", op,
+                        tx__format_dims(mbuf, sizeof mbuf, mask->rank, mask->dims), axis, end,
+                        tx__format_dims(sbuf, sizeof sbuf, tensor->rank, tensor->dims));
     /* tf.boolean_mask first reshapes tensor to its result's rank, and Reshape wants fewer than
      * 254 dims. */
     TX_REQUIRE(rank - k + 1 <= TX_RESHAPE_MAX_RANK, TX_INVALID_ARGUMENT,
@@ -244,7 +259,12 @@ tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_
         const int64_t nouter = tx__dims_product(tensor->dims, 0, (size_t)a),
                       inner = tx__dims_product(tensor->dims, (size_t)(a + k), (size_t)rank);
         const size_t slice_bytes = (size_t)inner * tx_dtype_size(tensor->dtype); /* <= o->nbytes */
-        tx__kernels_get()->mask(o->data, tensor->data, mv, nouter, mask->numel, slice_bytes);
+        /* The kernel stops at the output's end, and zeros fill what it did not reach: a mask that
+         * another thread changes after the count above gives wrong rows, never a write past o. */
+        char *o_end = o->data + o->nbytes;
+        char *at = tx__kernels_get()->mask(o->data, o_end, tensor->data, mv, nouter, mask->numel,
+                                           slice_bytes);
+        memset(at, 0, (size_t)(o_end - at));
     }
     tx_status st = tx__share_strings(o, tensor);
     if (st != TX_OK) {

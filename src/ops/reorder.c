@@ -186,6 +186,20 @@ static void reverse_sequence_piece(void *ctx, int64_t begin, int64_t end) {
     }
 }
 
+/* Every length in [0, ns], TF's check: of the tensor's values, or of a copy of them when `copy`
+ * is not NULL. */
+static tx_status check_seq_lengths(const char *op, const tx_tensor *t, const int64_t *copy,
+                                   int64_t nb, int64_t ns, int64_t seq_dim) {
+    for (int64_t b = 0; b < nb; b++) {
+        const int64_t L = copy ? copy[b] : tx__index_at(t, b);
+        TX_REQUIRE(L >= 0, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
+                   " is negative", op, b, L);
+        TX_REQUIRE(L <= ns, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
+                   " is above input.dims[seq_dim=%" PRId64 "] = %" PRId64, op, b, L, seq_dim, ns);
+    }
+    return TX_OK;
+}
+
 tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengths,
                               int64_t seq_dim, int64_t batch_dim, tx_tensor **out) {
     static const char *op = "reverse_sequence";
@@ -214,22 +228,19 @@ tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengt
     TX_REQUIRE(seq_lengths->numel == nb, TX_INVALID_ARGUMENT,
                "%s: seq_lengths has %" PRId64 " values, input.dims[batch_dim=%" PRId64
                "] is %" PRId64 "; they must be equal", op, seq_lengths->numel, batch_dim, nb);
-    for (int64_t b = 0; b < nb; b++) {
-        int64_t L = tx__index_at(seq_lengths, b);
-        TX_REQUIRE(L >= 0, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
-                   " is negative", op, b, L);
-        TX_REQUIRE(L <= ns, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
-                   " is above input.dims[seq_dim=%" PRId64 "] = %" PRId64, op, b, L, seq_dim, ns);
-    }
+    TX_TRY(check_seq_lengths(op, seq_lengths, NULL, nb, ns, seq_dim));
     TX_REQUIRE(r >= 2 && r <= 5, TX_INVALID_ARGUMENT,
                "%s: input has rank %" PRId64 "; TensorFlow's kernel handles ranks 2 to 5 only", op,
                r);
 
     tx_tensor *o;
     TX_TRY(alloc_like(op, input, input->rank, input->dims, &o));
+    /* The copy loops use a copy of the lengths, checked again: lengths that another thread
+     * writes after the check above cannot send them out of bounds. */
     int64_t *lens = NULL;
     size_t nlens = 0;
     tx_status st = tx__read_int_vector(op, "seq_lengths", seq_lengths, &lens, &nlens);
+    if (st == TX_OK) st = check_seq_lengths(op, seq_lengths, lens, nb, ns, seq_dim);
     if (st != TX_OK) tx_tensor_free(o);
     if (st == TX_OK && o->numel > 0) {
         int64_t lo = batch_dim < seq_dim ? batch_dim : seq_dim;

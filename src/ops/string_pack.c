@@ -60,9 +60,12 @@ tx_status tx_string_tensor_pack(const tx_tensor *begins, const tx_tensor *ends,
     if (span) memcpy(bytes, (const char *)symbols->data + lo, span);
     tx_string *rec = (tx_string *)t->data;
     for (int64_t i = 0; i < n; i++) {
+        /* Read again, so checked again: a range that another thread changed after the checks
+         * above and that leaves the copied span [lo, hi) becomes an empty string. */
         int64_t b = tx__index_at(begins, i), e = tx__index_at(ends, i);
-        rec[i].size = (uint64_t)(e - b);
-        rec[i].data = e > b ? bytes + (b - lo) : "";
+        bool inside = b >= lo && e > b && e <= hi;
+        rec[i].size = inside ? (uint64_t)(e - b) : 0;
+        rec[i].data = inside ? bytes + (b - lo) : "";
     }
     *out = t;
     return TX_OK;

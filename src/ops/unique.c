@@ -110,6 +110,7 @@ tx_status tx_unique_with_counts_in_mode(const tx_tensor *x, tx_dtype out_idx, tx
         if (st == TX_OK) st = tx__share_strings(outs[0], x);
         if (st == TX_OK) {
             gather_first(outs[0]->data, x->data, first, u, tx_dtype_size(x->dtype));
+            if (x->dtype == TX_BOOL) tx__normalise_bool(outs[0]->data, u); /* y holds 0 and 1 */
             if (hashed_numeric) {
                 /* the scan counted already */
                 for (int64_t j = 0; j < u; j++) {

@@ -17,11 +17,14 @@
 #include <inttypes.h>
 
 /* How an element's bits become a key: the width, and for floats the -0.0 rule and the NaN test. */
-enum key_kind { K_U8, K_U16, K_U32, K_U64, K_F16, K_BF16, K_F32, K_F64 };
+/* K_BOOL: any non-zero byte is true, as TF reads a bool (a byte that is not 0 or 1 can come from
+ * memory tensorx wraps, e.g. a NumPy uint8 array viewed as bool). */
+enum key_kind { K_U8, K_BOOL, K_U16, K_U32, K_U64, K_F16, K_BF16, K_F32, K_F64 };
 
 static inline uint64_t load_key(const char *x, int64_t i, int kind) {
     switch (kind) {
     case K_U8: return (uint8_t)x[i];
+    case K_BOOL: return x[i] != 0;
     case K_U16: case K_F16: case K_BF16: {
         uint16_t v;
         memcpy(&v, x + 2 * i, 2);
@@ -221,7 +224,7 @@ static inline __attribute__((always_inline)) void chunk_scan(chunk_t *c, const c
     uint64_t mask = c->mask;
     unsigned bits = c->bits;
     int32_t *count = c->vcount;
-    int32_t *const dense = (kind == K_U8 || kind == K_U16) ? c->dense : NULL;
+    int32_t *const dense = (kind == K_U8 || kind == K_BOOL || kind == K_U16) ? c->dense : NULL;
     for (int64_t i = c->pos; i < c->end; i++) {
         const uint64_t k = load_key(x, i, kind);
         int64_t id = last_id;
@@ -332,6 +335,7 @@ static void chunk_run(chunk_t *c, const char *x, void *idx, int kind, bool i64,
         return;
     switch (kind) {
         SCAN_KIND(K_U8)
+        SCAN_KIND(K_BOOL)
         SCAN_KIND(K_U16)
         SCAN_KIND(K_U64)
         SCAN_KIND(K_F16)
@@ -383,6 +387,7 @@ static int key_kind_of(tx_dtype t) {
     switch (t) {
     case TX_FLOAT16: return K_F16;
     case TX_BFLOAT16: return K_BF16;
+    case TX_BOOL: return K_BOOL;
     case TX_FLOAT32: return K_F32;
     case TX_FLOAT64: return K_F64;
     default:
@@ -397,7 +402,7 @@ static int key_kind_of(tx_dtype t) {
 
 /* Bytes an element costs the scan: its key read and its idx written. */
 static uint64_t element_bytes(const scan_job *j) {
-    static const uint8_t key_bytes[] = {[K_U8] = 1, [K_U16] = 2, [K_U32] = 4, [K_U64] = 8,
+    static const uint8_t key_bytes[] = {[K_U8] = 1, [K_BOOL] = 1, [K_U16] = 2, [K_U32] = 4, [K_U64] = 8,
                                         [K_F16] = 2, [K_BF16] = 2, [K_F32] = 4, [K_F64] = 8};
     return (uint64_t)key_bytes[j->kind] + (j->i64 ? 8 : 4);
 }
@@ -472,7 +477,8 @@ static tx_status unique_numeric(const char *op, const tx_tensor *x, void *idx, b
         const int64_t len = starts[c + 1] - starts[c];
         int64_t start = len < TX_UNIQUE_START_VALUES ? len : TX_UNIQUE_START_VALUES;
         st = chunk_grow(op, &chunks[c], start, len, kind);
-        if (st == TX_OK && len >= (int64_t)DENSE_KEYS && (kind == K_U8 || kind == K_U16)) {
+        if (st == TX_OK && len >= (int64_t)DENSE_KEYS &&
+            (kind == K_U8 || kind == K_BOOL || kind == K_U16)) {
             chunks[c].dense = tx__alloc(DENSE_KEYS * sizeof *chunks[c].dense, op);
             if (chunks[c].dense == NULL) st = TX_RESOURCE_EXHAUSTED;
             else memset(chunks[c].dense, 0xFF, DENSE_KEYS * sizeof *chunks[c].dense);

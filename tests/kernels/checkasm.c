@@ -570,7 +570,9 @@ static void index_put(void *p, size_t iw, int64_t i, int64_t v) {
 /* An index for a dim of `dim`: in range under the error policy (dim > 0), else anything the
  * index width holds, mostly near the range (negative, past the end) with the extremes too. */
 static int64_t random_index(int64_t dim, tx_oob_policy policy, size_t iw) {
-    if (policy == TX_OOB_ERROR) return (int64_t)(rnd() % (uint64_t)dim);
+    /* Under the error policy the op checked every index, but one may change after that (an
+     * input written by another thread): one in eight is then outside and reads as a zero slice. */
+    if (policy == TX_OOB_ERROR && rnd() % 8 != 0) return (int64_t)(rnd() % (uint64_t)dim);
     const int64_t max = iw == 2 ? INT16_MAX : iw == 4 ? INT32_MAX : INT64_MAX;
     switch (rnd() % 8) {
     case 0: return max;
@@ -678,12 +680,19 @@ static void check_gather_nd(const kernel *k) {
                             return;
 }
 
-/* dynamic_partition into `np` outputs, each checked with its guards. */
-static bool partition_case(tx__partition_fn fn, size_t sb, int64_t n, int32_t np) {
+/* dynamic_partition into `np` outputs, each checked with its guards.  With `changed`, ids are
+ * rewritten after they were counted (as another thread may): some leave [0, np), some move to
+ * another partition, whose rows then run out; neither may move a slice outside the outputs. */
+static bool partition_case(tx__partition_fn fn, size_t sb, int64_t n, int32_t np, bool changed) {
     unsigned char *sblock, *data = source((size_t)n * sb, 1, &sblock);
     int32_t *parts = xmalloc((size_t)n * 4 + 4);
     int64_t count[8] = {0}, pos[8] = {0};
     for (int64_t i = 0; i < n; i++) count[parts[i] = (int32_t)(rnd() % (uint64_t)np)]++;
+    for (int64_t i = 0; changed && i < n; i++) {
+        const uint64_t r = rnd() % 4;
+        if (r == 0) parts[i] = rnd() % 2 ? -1 - (int32_t)(rnd() % 9) : np + (int32_t)(rnd() % 9);
+        else if (r == 1) parts[i] = 0;
+    }
     dest d[8];
     char *outs[8];
     for (int32_t p = 0; p < np; p++) {
@@ -693,16 +702,18 @@ static bool partition_case(tx__partition_fn fn, size_t sb, int64_t n, int32_t np
     int64_t at[8] = {0};
     for (int64_t i = 0; i < n; i++) {
         const int32_t p = parts[i];
+        if (p < 0 || p >= np || at[p] == count[p]) continue;
         memcpy(d[p].want + (size_t)at[p]++ * sb, data + (size_t)i * sb, sb);
     }
-    fn(outs, pos, parts, n, (const char *)data, sb);
+    fn(outs, pos, count, np, parts, n, (const char *)data, sb);
     char what[96];
-    snprintf(what, sizeof what, "slice=%zu n=%lld partitions=%d", sb, (long long)n, (int)np);
+    snprintf(what, sizeof what, "slice=%zu n=%lld partitions=%d changed=%d", sb, (long long)n,
+             (int)np, (int)changed);
     bool ok = true;
     for (int32_t p = 0; p < np; p++) {
-        if (pos[p] != count[p]) {
+        if (pos[p] != at[p]) {
             fail("%s: partition %d's position %lld, want %lld", what, (int)p, (long long)pos[p],
-                 (long long)count[p]);
+                 (long long)at[p]);
             ok = false;
         }
         ok = dest_check(&d[p], what) && ok;
@@ -717,11 +728,14 @@ static void check_partition(const kernel *k) {
     for (size_t s = 0; s < COUNT_OF(SLICES); s++)
         for (size_t c = 0; c < COUNT_OF(counts); c++)
             for (int32_t np = 1; np <= 8; np += 3)
-                if (!partition_case((tx__partition_fn)k->fn, SLICES[s], counts[c], np)) return;
+                for (int changed = 0; changed <= 1; changed++)
+                    if (!partition_case((tx__partition_fn)k->fn, SLICES[s], counts[c], np, changed))
+                        return;
 }
 
 /* dynamic_stitch: indices below `rows` (negative ones only outside the error policy), later
- * slices winning. */
+ * slices winning; one in ten is then made `rows` or more, or negative (an index another thread
+ * changed after the op's checks), and must be skipped (negative: mapped by clamp and wrap). */
 static bool stitch_case(tx__stitch_fn fn, size_t sb, int64_t n, int64_t rows,
                         tx_oob_policy policy) {
     unsigned char *sblock, *data = source((size_t)n * sb, 2, &sblock);
@@ -729,10 +743,12 @@ static bool stitch_case(tx__stitch_fn fn, size_t sb, int64_t n, int64_t rows,
     for (int64_t i = 0; i < n; i++) {
         const int64_t r = (int64_t)(rnd() % (uint64_t)rows);
         idx[i] = (int32_t)(policy != TX_OOB_ERROR && rnd() % 3 == 0 ? -1 - r * 2 : r);
+        if (rnd() % 10 == 0) idx[i] = rnd() % 2 ? (int32_t)(rows + r) : INT32_MIN + (int32_t)r;
     }
     dest d = dest_new((size_t)rows * sb, 3);
     for (int64_t i = 0; i < n; i++) {
-        const int64_t at = idx[i] < 0 ? naive_position(idx[i], rows, policy) : idx[i];
+        int64_t at = idx[i] < 0 ? naive_position(idx[i], rows, policy) : idx[i];
+        if (at >= rows) at = -1;
         if (at >= 0) memcpy(d.want + (size_t)at * sb, data + (size_t)i * sb, sb);
     }
     fn((char *)d.got, idx, n, (const char *)data, sb, rows, policy);
@@ -755,8 +771,11 @@ static void check_stitch(const kernel *k) {
                         return;
 }
 
-/* boolean_mask over nouter blocks of m slices; mask bytes 0, 1 and other non-zero values. */
-static bool mask_case(tx__mask_fn fn, size_t sb, int64_t nouter, int64_t m, unsigned density) {
+/* boolean_mask over nouter blocks of m slices; mask bytes 0, 1 and other non-zero values.
+ * `room` slices fit the output (the op counted the mask once; if it has more true bytes now, the
+ * kernel stops at the output's end). */
+static bool mask_case(tx__mask_fn fn, size_t sb, int64_t nouter, int64_t m, unsigned density,
+                      bool short_room) {
     unsigned char *sblock, *src = source((size_t)(nouter * m) * sb, 4, &sblock);
     uint8_t *mask = xmalloc((size_t)m + 1);
     int64_t kept = 0;
@@ -764,18 +783,20 @@ static bool mask_case(tx__mask_fn fn, size_t sb, int64_t nouter, int64_t m, unsi
         mask[i] = rnd() % 4 < density ? (uint8_t)(1 + rnd() % 255) : 0;
         kept += mask[i] != 0;
     }
-    dest d = dest_new((size_t)(nouter * kept) * sb, 5);
+    const int64_t room = short_room ? nouter * kept / 2 : nouter * kept;
+    dest d = dest_new((size_t)room * sb, 5);
     unsigned char *w = d.want;
     for (int64_t o = 0; o < nouter; o++)
         for (int64_t i = 0; i < m; i++)
-            if (mask[i]) {
+            if (mask[i] && w < d.want + (size_t)room * sb) {
                 memcpy(w, src + (size_t)(o * m + i) * sb, sb);
                 w += sb;
             }
-    char *end = fn((char *)d.got, (const char *)src, mask, nouter, m, sb);
+    char *end = fn((char *)d.got, (char *)d.got + (size_t)room * sb, (const char *)src, mask,
+                   nouter, m, sb);
     char what[96];
-    snprintf(what, sizeof what, "slice=%zu outer=%lld m=%lld kept=%lld", sb, (long long)nouter,
-             (long long)m, (long long)kept);
+    snprintf(what, sizeof what, "slice=%zu outer=%lld m=%lld kept=%lld room=%lld", sb,
+             (long long)nouter, (long long)m, (long long)kept, (long long)room);
     bool ok = true;
     if (end != (char *)d.got + (w - d.want)) {
         fail("%s: returned end %lld bytes in, want %lld", what, (long long)(end - (char *)d.got),
@@ -794,7 +815,10 @@ static void check_mask(const kernel *k) {
         for (size_t c = 0; c < COUNT_OF(ms); c++)
             for (unsigned density = 0; density <= 4; density++)
                 for (int64_t nouter = 1; nouter <= 3; nouter++)
-                    if (!mask_case((tx__mask_fn)k->fn, SLICES[s], nouter, ms[c], density)) return;
+                    for (int short_room = 0; short_room <= 1; short_room++)
+                        if (!mask_case((tx__mask_fn)k->fn, SLICES[s], nouter, ms[c], density,
+                                       short_room))
+                            return;
 }
 
 static void check_fill(const kernel *k) {
@@ -1135,7 +1159,8 @@ static void run_gather_family(void *p) {
         ((tx__stitch_fn)k->fn)((char *)a->dst, (const int32_t *)(void *)a->aux, a->n,
                                (const char *)a->src, 4, a->n, TX_OOB_ERROR);
     else if (strcmp(slot, "mask") == 0)
-        ((tx__mask_fn)k->fn)((char *)a->dst, (const char *)a->src, a->aux, 1, a->n, 4);
+        ((tx__mask_fn)k->fn)((char *)a->dst, (char *)a->dst + a->n * 4, (const char *)a->src,
+                             a->aux, 1, a->n, 4);
     else if (strcmp(slot, "fill") == 0)
         ((tx__fill_fn)k->fn)((char *)a->dst, a->src, 4, a->n);
     else if (strcmp(slot, "one_hot") == 0) /* 256 classes: n / 256 indices */
@@ -1147,8 +1172,8 @@ static void run_gather_family(void *p) {
         ((tx__strided_fn)k->fn)((char *)a->dst, (const char *)a->src, a->n / 2, 8, 4);
     else { /* partition: two outputs */
         char *outs[2] = {(char *)a->dst, (char *)a->dst + a->n * 2};
-        int64_t pos[2] = {0, 0};
-        ((tx__partition_fn)k->fn)(outs, pos, (const int32_t *)(void *)a->aux, a->n,
+        int64_t pos[2] = {0, 0}, rows[2] = {a->n / 2, a->n - a->n / 2};
+        ((tx__partition_fn)k->fn)(outs, pos, rows, 2, (const int32_t *)(void *)a->aux, a->n,
                                   (const char *)a->src, 4);
     }
 }

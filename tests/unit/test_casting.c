@@ -222,9 +222,13 @@ static void test_cast_int_and_bool(void **state) {
     assert_true(c[2] == 1.0f && c[3] == 0.0f && c[4] == -1.0f);
     tx_tensor_free(o);
     tx_tensor_free(x);
-    /* bool -> everything: 0/1; a stray non-zero byte counts as true. */
-    const uint8_t b[3] = {0, 1, 7};
+    /* bool -> everything: 0/1; a stray non-zero byte counts as true.  tx_tensor_from_data makes
+     * it 1; memory that tensorx wraps keeps it, and the kernels read it as true. */
+    uint8_t b[3] = {0, 1, 7};
     x = raw1(TX_BOOL, 3, b);
+    assert_bytes(x, (const uint8_t[]){0, 1, 1}, 3);
+    tx_tensor_free(x);
+    assert_int_equal(tx_tensor_wrap(TX_BOOL, 1, (const int64_t[]){3}, b, 3, NULL, NULL, &x), TX_OK);
     o = cast_ok(x, TX_INT32);
     tu_assert_values(o, TU_VALS(0, 1, 1));
     tx_tensor_free(o);

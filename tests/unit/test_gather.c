@@ -2002,6 +2002,46 @@ static void test_gather_nd_empty_with_huge_dims(void **state) {
     tx_tensor_free(none);
 }
 
+/* ---- inputs that are not what tensorx makes ------------------------------------------------- */
+
+/* A bool byte other than 0 and 1 (memory tensorx wraps, e.g. a NumPy uint8 array viewed as bool)
+ * is true, as TF reads it: [0, 1, 2, 255] has two values, False once and True three times. */
+static void test_unique_bool_any_nonzero_is_true(void **state) {
+    (void)state;
+    uint8_t bytes[4] = {0, 1, 2, 255};
+    tx_tensor *x = NULL, *outs[3] = {NULL, NULL, NULL};
+    assert_int_equal(tx_tensor_wrap(TX_BOOL, 1, TU_DIMS(4), bytes, 4, NULL, NULL, &x), TX_OK);
+    for (int sorted = 0; sorted <= 1; sorted++) {
+        assert_int_equal(tx_unique_with_counts_in_mode(x, TX_INT32,
+                                                  sorted ? TX_UNIQUE_SORTED : TX_UNIQUE_FIRST_SEEN,
+                                                  outs),
+                         TX_OK);
+        tu_assert_shape(outs[0], TX_BOOL, 1, TU_DIMS(2));
+        assert_memory_equal(tx_tensor_data_const(outs[0]), ((const uint8_t[]){0, 1}), 2);
+        tu_assert_values(outs[1], TU_VALS(0, 1, 1, 1));
+        tu_assert_values(outs[2], TU_VALS(1, 3));
+        for (int i = 0; i < 3; i++) tx_tensor_free(outs[i]);
+    }
+    tx_tensor_free(x);
+    /* tx_tensor_from_data stores them as 1. */
+    assert_int_equal(tx_tensor_from_data(TX_BOOL, 1, TU_DIMS(4), bytes, 4, &x), TX_OK);
+    assert_memory_equal(tx_tensor_data_const(x), ((const uint8_t[]){0, 1, 1, 1}), 4);
+    tx_tensor_free(x);
+}
+
+/* The error message of an axis near INT64_MAX: axis + K is formed without signed overflow (UBSan
+ * stopped this call before the fix). */
+static void test_boolean_mask_huge_axis_message(void **state) {
+    (void)state;
+    tx_tensor *t = T32(1, TU_DIMS(2), 1, 2), *m = TB(1, TU_DIMS(2), 1, 0), *o = NULL;
+    tu_assert_error(tx_boolean_mask(t, m, INT64_MAX, &o), TX_INVALID_ARGUMENT,
+                    "tensor.shape[9223372036854775807:9223372036854775808]");
+    tu_assert_error(tx_boolean_mask(t, m, INT64_MIN, &o), TX_INVALID_ARGUMENT,
+                    "tensor.shape[-9223372036854775808:-9223372036854775807]");
+    tx_tensor_free(t);
+    tx_tensor_free(m);
+}
+
 int main(void) {
     setenv("TENSORX_THREAD_POLICY", "split", 0); /* the split paths run, whatever is measured */
     const struct CMUnitTest tests[] = {
@@ -2024,6 +2064,8 @@ int main(void) {
         cmocka_unit_test(test_gather_nd_empty_with_huge_dims),
         cmocka_unit_test(test_int16_indices_gather), cmocka_unit_test(test_int16_indices_match_wider),
         cmocka_unit_test(test_int16_indices_gather_nd),
+        cmocka_unit_test(test_unique_bool_any_nonzero_is_true),
+        cmocka_unit_test(test_boolean_mask_huge_axis_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

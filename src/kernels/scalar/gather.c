@@ -64,7 +64,7 @@ KERNEL_INLINE void gather_loop(const gather_job *j, size_t iw, size_t w, tx_oob_
                 }
                 const int64_t v = index_at(j->indices, iw, b * j->n + i);
                 const int64_t at = tx__oob_position(v, j->dim, policy);
-                if (policy == TX_OOB_ZERO && at < 0) memset(out, 0, w);
+                if (at < 0) memset(out, 0, w); /* zero's out of range, or a changed index */
                 else memcpy(out, p + at * sb, w);
             }
         }
@@ -139,7 +139,7 @@ KERNEL_INLINE void gather_nd_loop(const gather_nd_job *j, size_t iw, size_t w,
         bool inside = true;
         for (size_t c = 0; c < j->k; c++) {
             const int64_t at = tx__oob_position(index_at(ix, iw, (int64_t)c), j->dims[c], policy);
-            if (policy == TX_OOB_ZERO && at < 0) inside = false;
+            if (at < 0) inside = false; /* zero's out of range, or a changed index */
             else off += at * j->strides[c];
         }
         if (inside) memcpy(out, j->params + off, w);
@@ -177,32 +177,34 @@ void tx__gather_nd_scalar(char *out, const char *params, const void *indices, si
 
 /* ---- dynamic_partition / dynamic_stitch ------------------------------------------------------ */
 
-KERNEL_INLINE void partition_loop(char *const *outs, int64_t *pos, const int32_t *parts, int64_t n,
+KERNEL_INLINE void partition_loop(char *const *outs, int64_t *pos, const int64_t *rows,
+                                  int64_t nparts, const int32_t *parts, int64_t n,
                                   const char *data, size_t w) {
     for (int64_t i = 0; i < n; i++) {
-        const int32_t p = parts[i];
+        const int32_t p = parts[i]; /* read once: the bounds below hold for this value */
+        if ((uint64_t)(int64_t)p >= (uint64_t)nparts || pos[p] >= rows[p]) continue;
         memcpy(outs[p] + pos[p] * (int64_t)w, data + i * (int64_t)w, w);
         pos[p]++;
     }
 }
 
-void tx__partition_scalar(char *const *outs, int64_t *pos, const int32_t *parts, int64_t n,
-                          const char *data, size_t slice_bytes) {
-#define PARTITION_AT(W) partition_loop(outs, pos, parts, n, data, (W))
+void tx__partition_scalar(char *const *outs, int64_t *pos, const int64_t *rows, int64_t nparts,
+                          const int32_t *parts, int64_t n, const char *data, size_t slice_bytes) {
+#define PARTITION_AT(W) partition_loop(outs, pos, rows, nparts, parts, n, data, (W))
     WIDTH_SWITCH(slice_bytes, PARTITION_AT)
 #undef PARTITION_AT
 }
 
-/* Every index is < rows by construction (rows = max + 1): only negative ones go by the policy
- * (skipped under zero, row 0 under clamp, idx mod rows under wrap; none under error). */
+/* The op made every index < rows (rows = max + 1): negative ones go by the policy (skipped
+ * under zero, row 0 under clamp, idx mod rows under wrap; none under error).  Each index is read
+ * once and checked again before the write: one that changed after the op's checks is skipped. */
 KERNEL_INLINE void stitch_loop(char *out, const int32_t *idx, int64_t n, const char *data,
                                size_t w, int64_t rows, tx_oob_policy policy) {
     for (int64_t i = 0; i < n; i++) {
         int64_t r = idx[i];
-        if (policy != TX_OOB_ERROR && r < 0) {
-            if (policy == TX_OOB_ZERO) continue;
+        if (policy != TX_OOB_ERROR && policy != TX_OOB_ZERO && r < 0)
             r = policy == TX_OOB_CLAMP ? 0 : tx__wrap_index(r, rows);
-        }
+        if ((uint64_t)r >= (uint64_t)rows) continue;
         memcpy(out + r * (int64_t)w, data + i * (int64_t)w, w);
     }
 }
@@ -222,8 +224,8 @@ void tx__stitch_scalar(char *out, const int32_t *idx, int64_t n, const char *dat
 
 /* ---- boolean_mask ---------------------------------------------------------------------------- */
 
-char *tx__mask_scalar(char *out, const char *src, const uint8_t *mask, int64_t nouter, int64_t m,
-                      size_t slice_bytes) {
+char *tx__mask_scalar(char *out, char *out_end, const char *src, const uint8_t *mask,
+                      int64_t nouter, int64_t m, size_t slice_bytes) {
     const int64_t sb = (int64_t)slice_bytes;
     for (int64_t o = 0; o < nouter; o++) {
         const char *base = src + o * m * sb;
@@ -233,8 +235,12 @@ char *tx__mask_scalar(char *out, const char *src, const uint8_t *mask, int64_t n
             int64_t start = i;
             while (i < m && mask[i]) i++;
             if (i > start) {
-                memcpy(out, base + start * sb, (size_t)((i - start) * sb));
-                out += (i - start) * sb;
+                /* The op sized out by counting the mask; one that changed since may want more. */
+                size_t run = (size_t)((i - start) * sb), room = (size_t)(out_end - out);
+                if (run > room) run = room;
+                memcpy(out, base + start * sb, run);
+                out += run;
+                if (out == out_end) return out;
             }
         }
     }
