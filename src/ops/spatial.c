@@ -363,6 +363,26 @@ static tx_status int32_value(const char *op, const char *what, const tx_tensor *
     return TX_OK;
 }
 
+/* Row i of the result: base paddings b0, b1 and the extra end padding that makes the padded
+ * dim a multiple of the block, every value read once and checked. */
+static tx_status paddings_row(const char *op, const tx_tensor *input_shape,
+                              const tx_tensor *block_shape, const tx_tensor *base_paddings,
+                              int64_t i, int64_t *b0, int64_t *b1, int64_t *extra) {
+    int64_t in, blk;
+    *b0 = *b1 = 0;
+    TX_TRY(int32_value(op, "input_shape", input_shape, i, 0, &in));
+    TX_TRY(int32_value(op, "block_shape", block_shape, i, 1, &blk));
+    if (base_paddings != NULL) {
+        TX_TRY(int32_value(op, "base_paddings", base_paddings, 2 * i, 0, b0));
+        TX_TRY(int32_value(op, "base_paddings", base_paddings, 2 * i + 1, 0, b1));
+    }
+    *extra = (blk - (in + *b0 + *b1) % blk) % blk; /* each term is in [0, INT32_MAX] */
+    int64_t end = *b1 + *extra;
+    TX_REQUIRE(end <= INT32_MAX, TX_INVALID_ARGUMENT,
+               "%s: padding end %" PRId64 " of dim %" PRId64 " does not fit int32", op, end, i);
+    return TX_OK;
+}
+
 /* Both outputs are int32 [m, 2]; ctx is those dims. */
 static void paddings_spec(void *ctx, size_t i, tx__out_spec *s) {
     (void)i;
@@ -393,27 +413,22 @@ tx_status tx_required_space_to_batch_paddings(const tx_tensor *input_shape,
         }
         if (base_paddings != NULL) TX_TRY(check_pairs(op, "base_paddings", base_paddings, m));
         for (int64_t i = 0; i < m; i++) {
-            int64_t in, blk, b0 = 0, b1 = 0;
-            TX_TRY(int32_value(op, "input_shape", input_shape, i, 0, &in));
-            TX_TRY(int32_value(op, "block_shape", block_shape, i, 1, &blk));
-            if (base_paddings != NULL) {
-                TX_TRY(int32_value(op, "base_paddings", base_paddings, 2 * i, 0, &b0));
-                TX_TRY(int32_value(op, "base_paddings", base_paddings, 2 * i + 1, 0, &b1));
-            }
-            int64_t end = b1 + (blk - (in + b0 + b1) % blk) % blk;
-            TX_REQUIRE(end <= INT32_MAX, TX_INVALID_ARGUMENT,
-                       "%s: padding end %" PRId64 " of dim %" PRId64 " does not fit int32", op,
-                       end, i);
+            int64_t b0, b1, extra;
+            TX_TRY(paddings_row(op, input_shape, block_shape, base_paddings, i, &b0, &b1, &extra));
         }
     }
     TX_TRY(tx__tensor_alloc_n(op, 2, paddings_spec, dims, outs));
     tx_tensor *pad = outs[0], *crop = outs[1];
     int32_t *pv = (int32_t *)pad->data, *cv = (int32_t *)crop->data;
     for (int64_t i = 0; i < m; i++) {
-        int64_t in = tx__index_at(input_shape, i), blk = tx__index_at(block_shape, i);
-        int64_t b0 = base_paddings ? tx__index_at(base_paddings, 2 * i) : 0;
-        int64_t b1 = base_paddings ? tx__index_at(base_paddings, 2 * i + 1) : 0;
-        int64_t extra = (blk - (in + b0 + b1) % blk) % blk;
+        /* Read and checked again: values another thread changed since the loop above (a block
+         * size of 0 would divide by zero) fail here instead. */
+        int64_t b0, b1, extra;
+        tx_status st = paddings_row(op, input_shape, block_shape, base_paddings, i, &b0, &b1, &extra);
+        if (st != TX_OK) {
+            tx__free_all(outs, 2);
+            return st;
+        }
         pv[2 * i] = (int32_t)b0;
         pv[2 * i + 1] = (int32_t)(b1 + extra);
         cv[2 * i] = 0;

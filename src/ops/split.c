@@ -53,8 +53,12 @@ static tx_status make_parts(const char *op, const parts_t *p, size_t n, tx_tenso
                   inner = value->numel > 0 ? tx__dims_product(value->dims, axis + 1, r) : 0;
     int64_t start = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t len = part_len(p, i);
-        tx_status st = tx__share_strings(outs[i], value);
+        /* The part's length as its output was made: a caller's size_splits that another thread
+         * changes during the call cannot make the copies below disagree with the outputs. */
+        const int64_t len = p->drop_axis ? 1 : outs[i]->dims[axis];
+        tx_status st = len <= dim - start ? tx__share_strings(outs[i], value)
+                                          : tx__fail(TX_INVALID_ARGUMENT,
+                                                     "%s: size_splits changed during the call", op);
         if (st != TX_OK) {
             tx__free_all(outs, n);
             return st;
