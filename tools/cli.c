@@ -470,9 +470,7 @@ static int help(int argc, char **argv) {
     return 0;
 }
 
-int cli_main(int argc, char **argv) {
-    int rc = set_max_bytes(&argc, argv);
-    if (rc) return rc;
+static int run_command(int argc, char **argv) {
     if (argc < 2) {
         usage(cli_err());
         return 2;
@@ -491,4 +489,28 @@ int cli_main(int argc, char **argv) {
     const op_def *d = op_find(cmd);
     if (!d) return unknown_command(cmd);
     return run_op(d, argc - 2, argv + 2);
+}
+
+/* Standard output, checked once for every command: what was printed (results, info, --plan, help,
+ * --version) and could not all be written -- a full disk, /dev/full, a closed descriptor -- is
+ * an io_error, not a silent 0.  A command that failed already keeps its one message line. */
+static int check_stdout(const char *cmd, int rc) {
+    FILE *out = cli_out();
+    errno = 0;
+    bool bad = fflush(out) != 0 || ferror(out);
+    int err = errno ? errno : EIO; /* an error kept from an earlier write: its reason is gone */
+    clearerr(out);
+    if (!bad || rc != 0) return rc;
+    op_fail_io("write", "-", err);
+    return report(cmd, OP_IO_ERROR, op_error());
+}
+
+int cli_main(int argc, char **argv) {
+    int rc = set_max_bytes(&argc, argv);
+    if (rc) return rc;
+    rc = run_command(argc, argv);
+    /* Named as a failure of the command: an op, info or conform (not help or --version). */
+    const char *cmd = argc >= 2 && (op_find(argv[1]) || !strcmp(argv[1], "info") ||
+                                    !strcmp(argv[1], "conform")) ? argv[1] : NULL;
+    return check_stdout(cmd, rc);
 }
