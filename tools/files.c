@@ -29,11 +29,19 @@ static struct {
     char name[FAULT_NAME];
 } watched[FAULT_SLOTS];
 
-#define TMP_SLOTS 8
-static struct {
+/* The temporary output files, for the handler to remove: slots in chunks linked from `temps`,
+ * never moved or freed (the handler may walk them at any time), as many as a command has outputs.
+ * A slot points at its outfile's name, which outlives the registration. */
+#define TMP_CHUNK 64
+struct temp_slot {
     _Atomic int used;
-    char name[4096];
-} temps[TMP_SLOTS];
+    const char *name;
+};
+typedef struct temp_chunk {
+    struct temp_slot slot[TMP_CHUNK];
+    struct temp_chunk *_Atomic next;
+} temp_chunk;
+static temp_chunk temps;
 
 static char fault_op[128];
 
@@ -69,8 +77,9 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx) {
     n = cat(msg, n, sizeof msg, " (truncated? the system raised SIGBUS)\n");
     ssize_t w = write(STDERR_FILENO, msg, n);
     (void)w;
-    for (int i = 0; i < TMP_SLOTS; i++)
-        if (atomic_load_explicit(&temps[i].used, memory_order_acquire)) unlink(temps[i].name);
+    for (temp_chunk *c = &temps; c; c = atomic_load_explicit(&c->next, memory_order_acquire))
+        for (int i = 0; i < TMP_CHUNK; i++)
+            if (atomic_load_explicit(&c->slot[i].used, memory_order_acquire)) unlink(c->slot[i].name);
     _exit(1);
 }
 
@@ -109,88 +118,181 @@ void fault_unwatch_all(void) {
     for (int i = 0; i < FAULT_SLOTS; i++) fault_unwatch(i);
 }
 
-static int temp_watch(const char *name) {
-    for (int i = 0; i < TMP_SLOTS; i++) {
-        int expect = 0;
-        if (!atomic_compare_exchange_strong(&temps[i].used, &expect, 2)) continue;
-        snprintf(temps[i].name, sizeof temps[i].name, "%s", name);
-        atomic_store_explicit(&temps[i].used, 1, memory_order_release);
-        return i;
+/* Where temp_watch looks first: the chunk it last took a slot from, back to the first chunk when
+ * no temporary file is left (so a command's n outputs take O(n), not O(n^2), to register). */
+static temp_chunk *temps_hint = &temps;
+static size_t temps_live;
+
+/* Registers `name` (kept, not copied) for the handler to remove; NULL when no slot can be made
+ * (the file is then left behind by a fault). */
+static struct temp_slot *temp_watch(const char *name) {
+    for (temp_chunk *c = temps_hint;; c = atomic_load(&c->next)) {
+        for (int i = 0; i < TMP_CHUNK; i++) {
+            int expect = 0;
+            /* 2: being filled (ignored by the handler, which only takes 1) */
+            if (!atomic_compare_exchange_strong(&c->slot[i].used, &expect, 2)) continue;
+            c->slot[i].name = name;
+            atomic_store_explicit(&c->slot[i].used, 1, memory_order_release);
+            temps_hint = c;
+            temps_live++;
+            return &c->slot[i];
+        }
+        if (atomic_load(&c->next) == NULL) {
+            temp_chunk *more = calloc(1, sizeof *more); /* reachable from temps: never freed */
+            if (more == NULL) return NULL;
+            atomic_store_explicit(&c->next, more, memory_order_release);
+        }
     }
-    return -1;
 }
 
-static void temp_unwatch(int slot) {
-    if (slot >= 0) atomic_store_explicit(&temps[slot].used, 0, memory_order_release);
+static void temp_unwatch(struct temp_slot *slot) {
+    if (slot == NULL) return;
+    atomic_store_explicit(&slot->used, 0, memory_order_release);
+    if (--temps_live == 0) temps_hint = &temps;
 }
 
 /* ---- output files ---------------------------------------------------------------------------- */
 
-bool outfile_replaces(const char *path) {
-    struct stat sb;
-    if (!strcmp(path, "-")) return false;
-    return lstat(path, &sb) != 0 ? errno == ENOENT : S_ISREG(sb.st_mode);
+/* The symbolic links that path ends in, followed (those of its directories are followed by the
+ * rename too): *out is the malloc'd name of the file they end at, which may not exist.  Returns 0
+ * or an errno (ELOOP after 40 links, as the system counts). */
+static int follow_links(const char *path, char **out) {
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
+        struct stat sb;
+        if (lstat(cur, &sb) != 0 || !S_ISLNK(sb.st_mode)) {
+            *out = cur;
+            return 0;
+        }
+        char link[4096];
+        ssize_t n = hops < 40 ? readlink(cur, link, sizeof link) : -1;
+        int err = hops >= 40 ? ELOOP : n < 0 ? errno : (size_t)n == sizeof link ? ENAMETOOLONG : 0;
+        if (err) {
+            free(cur);
+            return err;
+        }
+        /* A relative link is relative to the directory holding it. */
+        const char *slash = strrchr(cur, '/');
+        size_t dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        char *next = malloc(dir + (size_t)n + 1);
+        if (next) {
+            memcpy(next, cur, dir);
+            memcpy(next + dir, link, (size_t)n);
+            next[dir + (size_t)n] = '\0';
+        }
+        free(cur);
+        cur = next;
+    }
+    return ENOMEM;
 }
 
-tx_status outfile_open(outfile *f, const char *path) {
-    memset(f, 0, sizeof *f);
-    f->path = path;
-    f->fd = -1;
-    f->tmp_slot = -1;
-    struct stat sb;
-    bool exists = lstat(path, &sb) == 0;
-    if (exists && S_ISDIR(sb.st_mode)) return op_fail_io("write", path, EISDIR);
-    if (exists && !S_ISREG(sb.st_mode)) { /* a device, a FIFO, a symbolic link: written directly */
-        f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        return f->fd < 0 ? op_fail_io("write", path, errno) : TX_OK;
+/* Where an output to `path` goes: *target (malloc'd) names the file to replace through a
+ * temporary one -- path with its symbolic links followed -- or is NULL when path is written
+ * directly: a device, a FIFO, or a link that the system resolves elsewhere than its text says
+ * (/dev/stdout, /proc/self/fd/N name an open file, not a path).  *old is the replaced file's
+ * status when it exists (*exists).  Returns 0 or an errno. */
+static int out_target(const char *path, char **target, struct stat *old, bool *exists) {
+    *target = NULL;
+    *exists = false;
+    struct stat via;
+    bool any = stat(path, &via) == 0;
+    if (any && S_ISDIR(via.st_mode)) return EISDIR;
+    if (any && !S_ISREG(via.st_mode)) return 0;
+    char *t;
+    int err = follow_links(path, &t);
+    if (err) return err;
+    *exists = lstat(t, old) == 0;
+    if (any != *exists || (any && (old->st_dev != via.st_dev || old->st_ino != via.st_ino))) {
+        free(t); /* a link to an open file */
+        return 0;
     }
-    /* Beside path, so the rename stays in one file system. */
+    *target = t;
+    return 0;
+}
+
+bool outfile_replaces(const char *path) {
+    char *target = NULL;
+    struct stat sb;
+    bool exists;
+    bool r = strcmp(path, "-") != 0 && out_target(path, &target, &sb, &exists) == 0 && target;
+    free(target);
+    return r;
+}
+
+/* Creates f->tmp beside f->target, so the rename stays in one file system; `old`: the file it
+ * replaces, whose permissions it takes (NULL: a new file, made under the umask). */
+static tx_status open_temp(outfile *f, const struct stat *old) {
     static unsigned serial;
-    const char *slash = strrchr(path, '/');
-    int dir = slash ? (int)(slash - path) + 1 : 0;
+    const char *slash = strrchr(f->target, '/');
+    int dir = slash ? (int)(slash - f->target) + 1 : 0;
+    size_t cap = (size_t)dir + 64;
+    if ((f->tmp = malloc(cap)) == NULL) return op_fail_io("write", f->path, ENOMEM);
     errno = EEXIST;
     for (int tries = 0; f->fd < 0 && errno == EEXIST && tries < 100; tries++) {
-        int len = snprintf(f->tmp, sizeof f->tmp, "%.*s.tx-out-%ld-%u.npy.tmp", dir, path,
-                           (long)getpid(), serial++);
-        if (len < 0 || (size_t)len >= sizeof f->tmp) return op_fail_io("write", path, ENAMETOOLONG);
+        snprintf(f->tmp, cap, "%.*s.tx-out-%ld-%u.npy.tmp", dir, f->target, (long)getpid(), serial++);
         f->tmp_slot = temp_watch(f->tmp); /* before it exists: a fault at any time removes it */
         f->fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (f->fd < 0) {
             int err = errno;
             temp_unwatch(f->tmp_slot);
-            f->tmp_slot = -1;
+            f->tmp_slot = NULL;
             errno = err;
         }
     }
     if (f->fd < 0) {
-        f->tmp[0] = '\0';
-        return op_fail_io("write", path, errno);
+        int err = errno;
+        free(f->tmp);
+        f->tmp = NULL;
+        return op_fail_io("write", f->path, err);
     }
-    if (exists) (void)fchmod(f->fd, sb.st_mode & 07777); /* a replaced file keeps its permissions */
+    if (old) (void)fchmod(f->fd, old->st_mode & 07777); /* a replaced file keeps its permissions */
     return TX_OK;
+}
+
+tx_status outfile_open(outfile *f, const char *path) {
+    *f = (outfile){.fd = -1, .path = path};
+    struct stat sb;
+    bool exists;
+    int err = out_target(path, &f->target, &sb, &exists);
+    if (!err && f->target) return open_temp(f, exists ? &sb : NULL);
+    if (!err) { /* a device, a FIFO, an open file: nothing to replace */
+        f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (f->fd < 0) err = errno;
+    }
+    return err ? op_fail_io("write", path, err) : TX_OK;
 }
 
 void outfile_abort(outfile *f) {
     if (f->fd >= 0) close(f->fd);
     f->fd = -1;
-    if (f->tmp[0]) unlink(f->tmp);
-    f->tmp[0] = '\0';
+    if (f->tmp) unlink(f->tmp);
+    temp_unwatch(f->tmp_slot); /* before its name goes */
+    f->tmp_slot = NULL;
+    free(f->tmp);
+    f->tmp = NULL;
+    free(f->target);
+    f->target = NULL;
+}
+
+/* Renames f's temporary file over its target, then forgets both names. */
+static int rename_over(outfile *f) {
+    if (f->tmp && rename(f->tmp, f->target) != 0) return errno;
     temp_unwatch(f->tmp_slot);
-    f->tmp_slot = -1;
+    f->tmp_slot = NULL;
+    free(f->tmp);
+    f->tmp = NULL;
+    free(f->target);
+    f->target = NULL;
+    return 0;
 }
 
 tx_status outfile_commit(outfile *f) {
-    int bad = close(f->fd) != 0 ? errno : 0;
+    int err = f->fd >= 0 && close(f->fd) != 0 ? errno : 0;
     f->fd = -1;
-    if (!bad && f->tmp[0] && rename(f->tmp, f->path) != 0) bad = errno;
-    if (!bad) {
-        f->tmp[0] = '\0';
-        temp_unwatch(f->tmp_slot);
-        f->tmp_slot = -1;
-        return TX_OK;
-    }
+    if (!err) err = rename_over(f);
+    if (!err) return TX_OK;
     outfile_abort(f);
-    return op_fail_io("write", f->path, bad);
+    return op_fail_io("write", f->path, err);
 }
 
 /* ---- outputs made in a mapped output file ---------------------------------------------------- */

@@ -30,25 +30,31 @@ void fault_unwatch_all(void);
 
 /* ---- output files ---- */
 
+/* The outfile functions are called from one thread (the CLI's); the SIGBUS handler may read
+ * their temporary names from any thread. */
 typedef struct outfile {
     int fd;
-    const char *path;
-    char tmp[4096]; /* the temporary name, "" when path is written directly */
-    int tmp_slot;   /* its registration with the fault handler */
+    const char *path; /* as given: named in errors */
+    char *target;     /* path with its symbolic links followed: the file replaced (malloc'd) */
+    char *tmp;        /* the temporary name (malloc'd), NULL when target is written directly */
+    struct temp_slot *tmp_slot; /* its registration with the fault handler */
 } outfile;
 
-/* Opens `path` for writing: a regular file, or a path that names nothing, through a new temporary
- * file in the same directory (renamed over path by outfile_commit, removed by outfile_abort or a
- * fault); anything else (a device such as /dev/full, a FIFO, a symbolic link) directly.  Fails
- * with OP_IO_ERROR naming path. */
+/* Opens `path` for writing.  Symbolic links are followed first (the link stays, the file it ends
+ * at is replaced); a regular file, or a name that names nothing, is then written through a new
+ * temporary file in that file's directory (renamed over it by outfile_commit, removed by
+ * outfile_abort or a fault), so a file being read -- a mapped input -- is never truncated.  A
+ * device such as /dev/full, a FIFO, or a link to an open file rather than a name (/dev/stdout,
+ * /proc/self/fd/N) is written directly.  Fails with OP_IO_ERROR naming path. */
 tx_status outfile_open(outfile *f, const char *path);
-/* Closes the file and renames the temporary one over path.  On failure the temporary file is
- * removed and path is as it was; OP_IO_ERROR. */
+/* Closes the file and renames the temporary one over its target.  On failure the temporary file
+ * is removed and the target is as it was; OP_IO_ERROR. */
 tx_status outfile_commit(outfile *f);
-/* Closes the file and removes the temporary one (path untouched; a device is only closed). */
+/* Closes the file and removes the temporary one (target untouched; a device is only closed).
+ * Safe again, and after a failed outfile_open or a commit (then it does nothing). */
 void outfile_abort(outfile *f);
-/* Whether outfile_open(path) would write through a temporary file: path is "-"-free, names a
- * regular file or nothing. */
+/* Whether outfile_open(path) would write through a temporary file: path is not "-" and, with its
+ * symbolic links followed, names a regular file or nothing (and the system agrees). */
 bool outfile_replaces(const char *path);
 
 /* ---- outputs made in a mapped output file ---- */

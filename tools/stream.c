@@ -98,16 +98,12 @@ static tx_status sink_close(sink *s, tx_status st) {
     return outfile_commit(&s->f);
 }
 
-tx_status stream_save(const char *path, const tx_tensor *t) {
+/* Writes t as .npy to fd, which is `path` ("-": stdout) for errors.  The library writes from the
+ * tensor (no copy); a failed system call leaves its errno, reported as the CLI's io_error. */
+static tx_status save_fd(int fd, const char *path, const tx_tensor *t) {
     bool is_stdout = strcmp(path, "-") == 0;
-    if (is_stdout && isatty(STDOUT_FILENO))
-        return op_fail(TX_INVALID_ARGUMENT,
-                       "-o -: refusing to write .npy data to a terminal (redirect or pipe it)");
-    if (is_stdout) fflush(stdout); /* anything printed goes first */
-    /* The library writes from the tensor (no copy), a file through a temporary one renamed over
-     * it at the end; a failed system call leaves its errno, reported as the CLI's io_error. */
     errno = 0;
-    tx_status st = is_stdout ? tx_npy_save_fd(STDOUT_FILENO, t) : tx_npy_save(path, t);
+    tx_status st = tx_npy_save_fd(fd, t);
     int err = errno;
     /* write(2) from a mapped input whose file was truncated meanwhile: EFAULT, not SIGBUS. */
     if (st == TX_INVALID_ARGUMENT && err == EFAULT)
@@ -115,6 +111,22 @@ tx_status stream_save(const char *path, const tx_tensor *t) {
                        "was read (truncated?)", is_stdout ? "" : "'", is_stdout ? "stdout" : path,
                        is_stdout ? "" : "'");
     if (st == TX_INVALID_ARGUMENT) return op_fail_io("write", path, err ? err : EIO);
+    return st;
+}
+
+tx_status stream_save(const char *path, const tx_tensor *t) {
+    if (strcmp(path, "-") == 0) {
+        if (isatty(STDOUT_FILENO))
+            return op_fail(TX_INVALID_ARGUMENT,
+                           "-o -: refusing to write .npy data to a terminal (redirect or pipe it)");
+        fflush(stdout); /* anything printed goes first */
+        return save_fd(STDOUT_FILENO, path, t);
+    }
+    outfile f;
+    tx_status st = outfile_open(&f, path);
+    if (st == TX_OK) st = save_fd(f.fd, path, t);
+    if (st == TX_OK) return outfile_commit(&f);
+    outfile_abort(&f);
     return st;
 }
 

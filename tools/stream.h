@@ -24,9 +24,10 @@ bool stream_run(const op_def *d, int argc, char **argv, int *rc);
  * instead of read, so only the pages looked at are read; anything else goes to tx_npy_load. */
 tx_status stream_load_npy(const char *path, tx_tensor **out);
 
-/* Writes t as .npy to `path` (tx_npy_save: a temporary file renamed over it, so a failure leaves
- * no partial file), or to stdout when path is "-" (tx_npy_save_fd; refused when stdout is a
- * terminal).  Failed writes are OP_IO_ERROR with the system's reason. */
+/* Writes t as .npy to `path` through a temporary file in its directory, renamed over it at the
+ * end (files.h outfile: symbolic links followed, so a failure leaves no partial file and an input
+ * being read is never truncated), or to stdout when path is "-" (tx_npy_save_fd; refused when
+ * stdout is a terminal).  Failed writes are OP_IO_ERROR with the system's reason. */
 tx_status stream_save(const char *path, const tx_tensor *t);
 
 /* Progress on stderr, drawn only when stderr is a terminal and the work has lasted more than a

@@ -1,9 +1,64 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# outputs.sh -- where a command's results go: a write to standard output that fails (printed
-# results, info, --plan, help, --version) is an io_error.
+# outputs.sh -- where a command's results go, whatever the names: `-o` through a symbolic link to
+# the op's own mapped input replaces the file the link ends at (the input is never truncated, the
+# link stays a link), and a write to standard output that fails (printed results, info, --plan,
+# help, --version) is an io_error.
 source "$(dirname "$0")/lib.sh"
 T=$TX_TMP
+no_temp() { ! ls -a "$@" | grep -q '^\.tx-'; } # no temporary file left in the directories given
+
+# ---- -o through a symbolic link to the op's own input ----
+# A 16 MiB input is mapped in place and a view op's result is that mapping: opening the link's
+# file with truncation (as the CLI did) cut the input under the op -- io_error, and a 4 KiB file
+# where the 16 MiB input was.  The bytes wanted are the op's -o - output.
+"$TX" one_hot indices=[0] depth=4194304 dtype=float32 -o "$T/ref.npy"
+for op in "reshape tensor=IN shape=[-1]" "squeeze input=IN" "expand_dims input=IN dim=0" \
+          "bitcast input=IN type=int32"; do
+    cp "$T/ref.npy" "$T/in.npy"
+    ln -sfn in.npy "$T/link.npy"
+    # shellcheck disable=SC2086
+    "$TX" ${op//IN/$T/ref.npy} -o - >"$T/want.npy"
+    # shellcheck disable=SC2086
+    "$TX" ${op//IN/$T/in.npy} -o "$T/link.npy" 2>"$T/err" && rc=0 || rc=$?
+    check "link to its input: ${op%% *} succeeds" bash -c "[ $rc = 0 ] || { cat '$T/err'; false; }"
+    check "link to its input: ${op%% *} replaced the input whole" cmp "$T/in.npy" "$T/want.npy"
+    check "link to its input: ${op%% *} left the link a link" test -L "$T/link.npy"
+    check "link to its input: ${op%% *} left no temporary file" no_temp "$T"
+done
+# A chain of links, relative to their own directories, to the input in another directory: the
+# file replaced is the one at the end, through a temporary file in its directory.
+mkdir -p "$T/data" "$T/links"
+cp "$T/ref.npy" "$T/data/in.npy"
+ln -sfn ../data/in.npy "$T/links/one.npy"
+ln -sfn one.npy "$T/links/two.npy"
+"$TX" reshape tensor="$T/ref.npy" shape=[4194304,1] -o - >"$T/want.npy"
+check "link chain: reshape over its input" "$TX" reshape tensor="$T/data/in.npy" shape=[4194304,1] -o "$T/links/two.npy"
+check "link chain: the input replaced whole" cmp "$T/data/in.npy" "$T/want.npy"
+check "link chain: both links stay" test -L "$T/links/one.npy" -a -L "$T/links/two.npy"
+check "link chain: no temporary file" no_temp "$T/data" "$T/links"
+# An output made in its mapped file (the op's plan: new data of 1 MiB or more) through a link.
+cp "$T/ref.npy" "$T/in.npy"
+ln -sfn in.npy "$T/link.npy"
+"$TX" reverse tensor="$T/ref.npy" axis=[1] -o - >"$T/want.npy"
+check "link, mapped output: reverse over its input" env TENSORX_MAP_OUTPUT_MIN_BYTES=0 \
+    "$TX" reverse tensor="$T/in.npy" axis=[1] -o "$T/link.npy"
+check "link, mapped output: the input replaced whole" cmp "$T/in.npy" "$T/want.npy"
+check "link, mapped output: the link stays" test -L "$T/link.npy"
+# A link to nothing yet: the file is made where it points; a failure leaves nothing there.
+ln -sfn data/new.npy "$T/dangling.npy"
+check "dangling link: the file is made" "$TX" cast x=[1,2] dtype=int8 -o "$T/dangling.npy"
+check "dangling link: at its target, the link kept" bash -c "[ -L '$T/dangling.npy' ] && '$TX' info '$T/data/new.npy' | grep -q 'array(\[1, 2\], dtype=int8)'"
+ln -sfn data/none.npy "$T/dangling2.npy"
+expect_fail "dangling link: op error" invalid_argument "perm" -- transpose a=[[1]] perm=[0,0] -o "$T/dangling2.npy"
+check "dangling link: an error makes no file" test ! -e "$T/data/none.npy"
+ln -sfn loop.npy "$T/loop.npy"
+expect_fail "a loop of links" io_error "cannot write '$T/loop.npy': Too many levels of symbolic links" -- \
+    cast x=[1] dtype=int8 -o "$T/loop.npy"
+# A link to an open file, not a name (/dev/stdout is /proc/self/fd/1): written directly, into a
+# pipe or a redirected file alike.
+check "/dev/stdout into a pipe" bash -c "'$TX' cast x=[1,2] dtype=int8 -o /dev/stdout | '$TX' info - | grep -q 'array(\[1, 2\], dtype=int8)'"
+check "/dev/stdout into a file" bash -c "'$TX' cast x=[3] dtype=int8 -o /dev/stdout >'$T/fd.npy' && '$TX' info '$T/fd.npy' | grep -q 'array(\[3\], dtype=int8)'"
 
 # ---- standard output that cannot be written ----
 # /dev/full (every write fails with ENOSPC) and a closed descriptor: exit 1 with one io_error
