@@ -313,6 +313,24 @@ static tx_status cli_option(void *ctx, int argc, const char *const *argv, int *i
                    op_did_you_mean(arg, options, sizeof options / sizeof *options, buf, sizeof buf));
 }
 
+/* Writes output i to `pattern` with its first {} replaced by i, all outputs or none
+ * (stream_save_all). */
+static tx_status save_indexed(const char *pattern, const op_outputs *o) {
+    const char *p = strstr(pattern, "{}");
+    size_t cap = strlen(pattern) + 24; /* room for any size_t */
+    char **names = calloc(o->n ? o->n : 1, sizeof *names);
+    tx_status st = names ? TX_OK : op_fail(TX_RESOURCE_EXHAUSTED, "out of memory for %zu output names", o->n);
+    for (size_t i = 0; st == TX_OK && i < o->n; i++) {
+        if ((names[i] = malloc(cap)) == NULL)
+            st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory for %zu output names", o->n);
+        else snprintf(names[i], cap, "%.*s%zu%s", (int)(p - pattern), pattern, i, p + 2);
+    }
+    if (st == TX_OK) st = stream_save_all(o->n, (const char *const *)names, o->t);
+    for (size_t i = 0; names && i < o->n; i++) free(names[i]);
+    free(names);
+    return st;
+}
+
 static int run_op(const op_def *d, int argc, char **argv) {
     int rc = 0;
     int plan = 0; /* 1: --plan, 2: --plan=json */
@@ -366,17 +384,11 @@ static int run_op(const op_def *d, int argc, char **argv) {
         progress_stop();
         for (size_t i = 0; i < o.n; i++) print_tensor(cli_out(), o.t[i]);
     } else if (nouts == 1 && strstr(outs[0], "{}")) {
-        for (size_t i = 0; i < o.n && rc == 0; i++) {
-            const char *p = strstr(outs[0], "{}");
-            char name[4096];
-            snprintf(name, sizeof name, "%.*s%zu%s", (int)(p - outs[0]), outs[0], i, p + 2);
-            if ((st = stream_save(name, o.t[i])) != TX_OK) rc = fail(st, d);
-        }
+        if ((st = save_indexed(outs[0], &o)) != TX_OK) rc = fail(st, d);
     } else if (nouts != o.n) {
         rc = fail(op_fail(OP_USAGE, "%zu -o given for %zu outputs (use one -o with {} in the name)", nouts, o.n), d);
-    } else {
-        for (size_t i = 0; i < o.n && rc == 0; i++)
-            if ((st = stream_save(outs[i], o.t[i])) != TX_OK) rc = fail(st, d);
+    } else if ((st = stream_save_all(o.n, outs, o.t)) != TX_OK) {
+        rc = fail(st, d);
     }
     progress_stop();
     op_outputs_clear(&o);

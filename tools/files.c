@@ -274,6 +274,14 @@ void outfile_abort(outfile *f) {
     f->target = NULL;
 }
 
+tx_status outfile_close(outfile *f) {
+    int bad = f->fd >= 0 && close(f->fd) != 0 ? errno : 0; /* NFS may report a full disk here */
+    f->fd = -1;
+    if (!bad) return TX_OK;
+    outfile_abort(f);
+    return op_fail_io("write", f->path, bad);
+}
+
 /* Renames f's temporary file over its target, then forgets both names. */
 static int rename_over(outfile *f) {
     if (f->tmp && rename(f->tmp, f->target) != 0) return errno;
@@ -286,14 +294,22 @@ static int rename_over(outfile *f) {
     return 0;
 }
 
-tx_status outfile_commit(outfile *f) {
-    int err = f->fd >= 0 && close(f->fd) != 0 ? errno : 0;
-    f->fd = -1;
-    if (!err) err = rename_over(f);
+tx_status outfile_commit_all(outfile *f, size_t n) {
+    int err = 0;
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) { /* every one closed, even after a failure */
+        if (f[i].fd >= 0 && close(f[i].fd) != 0 && !err) err = errno, bad = i;
+        f[i].fd = -1;
+    }
+    /* Renamed only when every file is complete: all are replaced, or none. */
+    for (size_t i = 0; !err && i < n; i++)
+        if ((err = rename_over(&f[i])) != 0) bad = i;
     if (!err) return TX_OK;
-    outfile_abort(f);
-    return op_fail_io("write", f->path, err);
+    for (size_t i = 0; i < n; i++) outfile_abort(&f[i]);
+    return op_fail_io("write", f[bad].path, err);
 }
+
+tx_status outfile_commit(outfile *f) { return outfile_commit_all(f, 1); }
 
 /* ---- outputs made in a mapped output file ---------------------------------------------------- */
 

@@ -47,9 +47,18 @@ typedef struct outfile {
  * device such as /dev/full, a FIFO, or a link to an open file rather than a name (/dev/stdout,
  * /proc/self/fd/N) is written directly.  Fails with OP_IO_ERROR naming path. */
 tx_status outfile_open(outfile *f, const char *path);
+/* Closes the file (its temporary name is kept for outfile_commit_all): an error closing it is
+ * OP_IO_ERROR naming path, and the file is then aborted. */
+tx_status outfile_close(outfile *f);
 /* Closes the file and renames the temporary one over its target.  On failure the temporary file
  * is removed and the target is as it was; OP_IO_ERROR. */
 tx_status outfile_commit(outfile *f);
+/* Commits n files together: closes each one still open, then, only when every one closed
+ * cleanly, renames each temporary file over its target.  On a failure no further file is
+ * renamed and every temporary file left is removed; OP_IO_ERROR naming the file that failed.
+ * (Only a rename that the file system refuses after every write succeeded -- a target turned
+ * into a directory meanwhile -- can leave the files before it replaced.) */
+tx_status outfile_commit_all(outfile *f, size_t n);
 /* Closes the file and removes the temporary one (target untouched; a device is only closed).
  * Safe again, and after a failed outfile_open or a commit (then it does nothing). */
 void outfile_abort(outfile *f);

@@ -114,19 +114,37 @@ static tx_status save_fd(int fd, const char *path, const tx_tensor *t) {
     return st;
 }
 
-tx_status stream_save(const char *path, const tx_tensor *t) {
+/* Output i of stream_save_all: a file under its temporary name (closed, not yet renamed), or
+ * stdout. */
+static tx_status save_one(outfile *f, const char *path, const tx_tensor *t) {
     if (strcmp(path, "-") == 0) {
-        if (isatty(STDOUT_FILENO))
-            return op_fail(TX_INVALID_ARGUMENT,
-                           "-o -: refusing to write .npy data to a terminal (redirect or pipe it)");
         fflush(stdout); /* anything printed goes first */
         return save_fd(STDOUT_FILENO, path, t);
     }
-    outfile f;
-    tx_status st = outfile_open(&f, path);
-    if (st == TX_OK) st = save_fd(f.fd, path, t);
-    if (st == TX_OK) return outfile_commit(&f);
-    outfile_abort(&f);
+    tx_status st = outfile_open(f, path);
+    if (st == TX_OK) st = save_fd(f->fd, path, t);
+    if (st == TX_OK) st = outfile_close(f); /* closed now: a command may have thousands */
+    return st;
+}
+
+tx_status stream_save_all(size_t n, const char *const *paths, tx_tensor *const *t) {
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(paths[i], "-") == 0 && isatty(STDOUT_FILENO))
+            return op_fail(TX_INVALID_ARGUMENT,
+                           "-o -: refusing to write .npy data to a terminal (redirect or pipe it)");
+    outfile *f = calloc(n ? n : 1, sizeof *f);
+    if (f == NULL) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory for %zu output files", n);
+    for (size_t i = 0; i < n; i++) f[i].fd = -1;
+    /* The files that are replaced first, then what cannot be taken back (stdout, a device, a
+     * FIFO): a failure of either leaves every file as it was. */
+    tx_status st = TX_OK;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; st == TX_OK && i < n; i++)
+            if (outfile_replaces(paths[i]) == (pass == 0)) st = save_one(&f[i], paths[i], t[i]);
+    if (st == TX_OK) st = outfile_commit_all(f, n);
+    else
+        for (size_t i = 0; i < n; i++) outfile_abort(&f[i]);
+    free(f);
     return st;
 }
 

@@ -24,11 +24,13 @@ bool stream_run(const op_def *d, int argc, char **argv, int *rc);
  * instead of read, so only the pages looked at are read; anything else goes to tx_npy_load. */
 tx_status stream_load_npy(const char *path, tx_tensor **out);
 
-/* Writes t as .npy to `path` through a temporary file in its directory, renamed over it at the
- * end (files.h outfile: symbolic links followed, so a failure leaves no partial file and an input
- * being read is never truncated), or to stdout when path is "-" (tx_npy_save_fd; refused when
- * stdout is a terminal).  Failed writes are OP_IO_ERROR with the system's reason. */
-tx_status stream_save(const char *path, const tx_tensor *t);
+/* Writes t[i] as .npy to paths[i] for i < n, all or none.  A file is written under a temporary
+ * name in its directory (files.h outfile: symbolic links followed, so an input being read is never
+ * truncated) and renamed over it at the end; "-" is stdout (tx_npy_save_fd; refused when stdout
+ * is a terminal).  Every file is written first, then stdout, devices and FIFOs, and only then are
+ * the files renamed (outfile_commit_all): after a failure none is, and no temporary file is left.
+ * Failed writes are OP_IO_ERROR with the system's reason. */
+tx_status stream_save_all(size_t n, const char *const *paths, tx_tensor *const *t);
 
 /* Progress on stderr, drawn only when stderr is a terminal and the work has lasted more than a
  * second (TENSORX_PROGRESS_DELAY=seconds changes the delay; TENSORX_NO_PROGRESS=1 turns it off).

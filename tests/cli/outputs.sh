@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # outputs.sh -- where a command's results go, whatever the names: `-o` through a symbolic link to
 # the op's own mapped input replaces the file the link ends at (the input is never truncated, the
-# link stays a link), and a write to standard output that fails (printed results, info, --plan,
-# help, --version) is an io_error.
+# link stays a link), a command's several outputs are replaced all or none, and a write to
+# standard output that fails (printed results, info, --plan, help, --version) is an io_error.
 source "$(dirname "$0")/lib.sh"
 T=$TX_TMP
 no_temp() { ! ls -a "$@" | grep -q '^\.tx-'; } # no temporary file left in the directories given
@@ -59,6 +59,44 @@ expect_fail "a loop of links" io_error "cannot write '$T/loop.npy': Too many lev
 # pipe or a redirected file alike.
 check "/dev/stdout into a pipe" bash -c "'$TX' cast x=[1,2] dtype=int8 -o /dev/stdout | '$TX' info - | grep -q 'array(\[1, 2\], dtype=int8)'"
 check "/dev/stdout into a file" bash -c "'$TX' cast x=[3] dtype=int8 -o /dev/stdout >'$T/fd.npy' && '$TX' info '$T/fd.npy' | grep -q 'array(\[3\], dtype=int8)'"
+
+# ---- several outputs: all replaced, or none ----
+# Old contents first; a failure at any output must leave every one of them.
+old() { for f in "$@"; do "$TX" cast x=[9] dtype=int8 -o "$T/$f"; cp "$T/$f" "$T/$f.old"; done; }
+same() { for f in "$@"; do cmp -s "$T/$f" "$T/$f.old" || { echo "$f changed"; return 1; }; done; }
+old a.npy c.npy
+expect_fail "all or none: /dev/full in the middle" io_error "cannot write '/dev/full': No space left on device" -- \
+    split value=[1,2,3,4,5,6] split_dim=0 num_split=3 -o "$T/a.npy" -o /dev/full -o "$T/c.npy"
+check "all or none: /dev/full in the middle leaves the others" same a.npy c.npy
+check "all or none: no temporary file after /dev/full" no_temp "$T"
+# The last output fails to be written (the file-size limit, 100 KiB): the first ones stay as they
+# were.  unique_with_counts of 200,000 elements: y and count small, idx 800,000 bytes.
+"$TX" one_hot indices=[3] depth=200000 dtype=int32 -o "$T/wide.npy"
+"$TX" reshape tensor="$T/wide.npy" shape=[-1] -o "$T/x.npy"
+old y.npy idx.npy count.npy
+(trap '' XFSZ; ulimit -f 100; exec "$TX" unique_with_counts x="$T/x.npy" \
+    -o "$T/y.npy" -o "$T/idx.npy" -o "$T/count.npy") 2>"$T/err" && rc=0 || rc=$?
+check "all or none: a short write fails" bash -c "[ $rc = 1 ] && grep -q \"io_error: cannot write '$T/idx.npy': File too large\" '$T/err' || { cat '$T/err'; false; }"
+check "all or none: a short write leaves the others" same y.npy idx.npy count.npy
+check "all or none: no temporary file after a short write" no_temp "$T"
+# With {} in the name: one output's name is a directory.
+old part0.npy part2.npy
+mkdir "$T/part1.npy"
+expect_fail "all or none: {} with a directory" io_error "cannot write '$T/part1.npy': Is a directory" -- \
+    unpack value=[[1,2],[3,4],[5,6]] num=3 -o "$T/part{}.npy"
+check "all or none: {} with a directory leaves the others" same part0.npy part2.npy
+check "all or none: no temporary file after {}" no_temp "$T"
+# A new name among them is not created either.
+rm -rf "$T/part1.npy" "$T/c.npy"
+expect_fail "all or none: a new file" io_error "No space left on device" -- \
+    split value=[1,2,3,4] split_dim=0 num_split=2 -o "$T/c.npy" -o /dev/full
+check "all or none: the new file is not made" test ! -e "$T/c.npy"
+# Success: every output written, stdout too.
+expect "all or none: success" "" -- dynamic_partition data=[10,20,30,40] partitions=[1,0,1,0] \
+    num_partitions=2 -o "$T/p0.npy" -o "$T/p1.npy"
+expect "all or none: first output" "array([20, 40], dtype=int32)" -- reshape tensor="$T/p0.npy" shape=[-1]
+expect "all or none: second output" "array([10, 30], dtype=int32)" -- reshape tensor="$T/p1.npy" shape=[-1]
+check "all or none: files and stdout" bash -c "'$TX' split value=[1,2,3,4] split_dim=0 num_split=2 -o - -o '$T/s1.npy' | '$TX' reshape tensor=- shape=[-1] | grep -qx 'array(\[1, 2\], dtype=int32)' && '$TX' info '$T/s1.npy' | grep -q 'array(\[3, 4\], dtype=int32)'"
 
 # ---- standard output that cannot be written ----
 # /dev/full (every write fails with ENOSPC) and a closed descriptor: exit 1 with one io_error
