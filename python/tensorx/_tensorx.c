@@ -46,7 +46,7 @@
 /* Set by _register() from __init__.py. */
 static PyObject *absent;           /* the sentinel meaning "not given: the table's default" */
 static PyObject *err_by_status[14]; /* exception classes indexed by tx_status (3, 8, 11, 12, 13) */
-static PyObject *out_dtypes;       /* list indexed by tx_dtype: np.dtype for outputs, or None */
+static PyObject *out_dtypes;       /* tuple indexed by tx_dtype: np.dtype for outputs, or None */
 static PyObject *in_dtypes;        /* dict np.dtype -> tx_dtype code, for non-builtin dtypes */
 static PyObject *dtype_codes;      /* dict tensorx dtype name -> tx_dtype code */
 
@@ -233,9 +233,39 @@ done:
     return rc;
 }
 
+/* Bool array c (C-contiguous) with its bytes read as TensorFlow reads a bool: any byte other than
+ * 0 is true.  NumPy lets any byte be a bool (a uint8 array's .view(bool)); tensorx's kernels take
+ * a bool as the byte 0 or 1, so a byte 2 was a third value (unique_with_counts gave 4 "unique"
+ * bools of [0, 1, 2, 255]; reshape, gather, boolean_mask and cast to bool passed 2 and 255 on).
+ * Returns c itself when its bytes are all 0 or 1 (no copy), else c's bytes normalised: in c when
+ * c is a copy made here (c != arr), else in a new copy, so that the caller's array is never
+ * written.  Takes c's reference. */
+static PyArrayObject *tf_bools(PyArrayObject *arr, PyArrayObject *c) {
+    const unsigned char *p = PyArray_DATA(c);
+    size_t n = (size_t)PyArray_NBYTES(c);
+    unsigned char bits = 0;
+    for (size_t i = 0; i < n; i++) bits |= p[i]; /* vectorised; a byte > 1 sets a bit above 0 */
+    if (bits <= 1) return c;
+    PyArrayObject *dst = c;
+    if (c == arr) {
+        dst = (PyArrayObject *)PyArray_NewLikeArray(c, NPY_CORDER, NULL, 0);
+        if (!dst) {
+            Py_DECREF(c);
+            return NULL;
+        }
+    }
+    unsigned char *q = PyArray_DATA(dst);
+    /* from c's bytes as they are now (another thread may be writing them): each 0 or 1 */
+    for (size_t i = 0; i < n; i++) q[i] = p[i] != 0;
+    if (dst != c) Py_DECREF(c);
+    return dst;
+}
+
 /* A tensor over ndarray obj (no copy when its layout allows, else over one copy).  *readonly is
- * set when the tensor's memory is a read-only array's. */
-static int tensor_from_array(what_t *what, PyObject *obj, tx_tensor **out, bool *readonly) {
+ * set when the tensor's memory is a read-only array's.  op_input: obj is an op's input, whose
+ * bools are read as TensorFlow reads them (tf_bools); to_dlpack exports the bytes as they are. */
+static int tensor_from_array(what_t *what, PyObject *obj, tx_tensor **out, bool *readonly,
+                             bool op_input) {
     *out = NULL;
     *readonly = false;
     if (!PyArray_Check(obj)) {
@@ -275,6 +305,7 @@ static int tensor_from_array(what_t *what, PyObject *obj, tx_tensor **out, bool 
         c = (PyArrayObject *)PyArray_FromAny(obj, want, 0, 0, NPY_ARRAY_CARRAY_RO, NULL);
         if (!c) return -1;
     }
+    if (op_input && dt == TX_BOOL && !(c = tf_bools(arr, c))) return -1;
     int rank = PyArray_NDIM(c);
     int64_t dims[NPY_MAXDIMS];
     for (int i = 0; i < rank; i++) dims[i] = (int64_t)PyArray_DIM(c, i);
@@ -335,9 +366,9 @@ static PyObject *array_from_tensor(tx_tensor *t, bool readonly) {
         return arr;
     }
     PyArray_Descr *descr = NULL;
-    if (out_dtypes && (size_t)dt < (size_t)PyList_GET_SIZE(out_dtypes) &&
-        PyList_GET_ITEM(out_dtypes, dt) != Py_None) {
-        descr = (PyArray_Descr *)PyList_GET_ITEM(out_dtypes, dt);
+    if (out_dtypes && (size_t)dt < (size_t)PyTuple_GET_SIZE(out_dtypes) &&
+        PyTuple_GET_ITEM(out_dtypes, dt) != Py_None) {
+        descr = (PyArray_Descr *)PyTuple_GET_ITEM(out_dtypes, dt);
         Py_INCREF(descr);
     }
     if (!descr) {
@@ -391,9 +422,9 @@ static const tx_tensor *own_tensor(PyArrayObject *arr) {
     if (!base || !PyCapsule_IsValid(base, "tensorx.tensor")) return NULL;
     const tx_tensor *t = PyCapsule_GetPointer(base, "tensorx.tensor");
     tx_dtype dt = tx_tensor_dtype(t);
-    if (dt == TX_STRING || !out_dtypes || (size_t)dt >= (size_t)PyList_GET_SIZE(out_dtypes))
+    if (dt == TX_STRING || !out_dtypes || (size_t)dt >= (size_t)PyTuple_GET_SIZE(out_dtypes))
         return NULL;
-    PyObject *want = PyList_GET_ITEM(out_dtypes, dt);
+    PyObject *want = PyTuple_GET_ITEM(out_dtypes, dt);
     if (want == Py_None || !PyArray_EquivTypes(PyArray_DESCR(arr), (PyArray_Descr *)want))
         return NULL;
     if (PyArray_DATA(arr) != tx_tensor_data_const(t) || !PyArray_IS_C_CONTIGUOUS(arr) ||
@@ -432,7 +463,7 @@ static PyObject *py_to_dlpack(PyObject *self, PyObject *args) {
     if (!src) {
         bool dummy;
         what_t w = what_of("to_dlpack", NULL, -1);
-        if (tensor_from_array(&w, (PyObject *)arr, &mine, &dummy) < 0) return NULL;
+        if (tensor_from_array(&w, (PyObject *)arr, &mine, &dummy, false) < 0) return NULL;
         src = mine;
         copied = PyArray_NBYTES(arr) != 0 && tx_tensor_data_const(mine) != PyArray_DATA(arr);
         if (copied && copy == 0) {
@@ -539,19 +570,35 @@ static void note_input(inputs_info *ii, const tx_tensor *t, bool readonly) {
     else ii->ro_overflow = true;
 }
 
+/* A tuple of the items of list argument v (a tuple v is itself), holding a reference to each.
+ * Converting an item can run Python code -- an item's __index__, a finaliser, another thread while
+ * NumPy copies an array without the GIL -- that shrinks or clears a list v; reading v's items
+ * again after that read freed memory (issue 34), so the items are read from the snapshot. */
+static PyObject *snapshot(what_t *what, PyObject *v, const char *rule) {
+    if (PyTuple_Check(v)) return Py_NewRef(v);
+    if (PyList_Check(v)) return PyList_AsTuple(v); /* runs no Python code */
+    PyObject *t = PySequence_Tuple(v); /* any other iterable, as PySequence_Fast took */
+    if (!t && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be %s, got %.80s", W(what), rule,
+                     Py_TYPE(v)->tp_name);
+    }
+    return t;
+}
+
 /* op_value *ov of parameter p from v, a value of the parameter's kind (after the conversions). */
 static int fill_converted(what_t *what, const op_param *p, PyObject *v, op_value *ov,
                           inputs_info *ii) {
     bool ro;
     switch (p->kind) {
     case P_TENSOR:
-        if (tensor_from_array(what, v, &ov->tensor, &ro) < 0) return -1;
+        if (tensor_from_array(what, v, &ov->tensor, &ro, true) < 0) return -1;
         note_input(ii, ov->tensor, ro);
         break;
     case P_TENSOR_LIST: {
-        PyObject *seq = PySequence_Fast(v, "a list of tensors");
+        PyObject *seq = snapshot(what, v, "a list of tensors");
         if (!seq) return -1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        Py_ssize_t n = PyTuple_GET_SIZE(seq);
         ov->list = calloc((size_t)n + 1, sizeof *ov->list);
         if (!ov->list) {
             Py_DECREF(seq);
@@ -560,7 +607,7 @@ static int fill_converted(what_t *what, const op_param *p, PyObject *v, op_value
         }
         for (Py_ssize_t k = 0; k < n; k++) {
             what_t w2 = what_of(what->op, what->param, k);
-            if (tensor_from_array(&w2, PySequence_Fast_GET_ITEM(seq, k), &ov->list[k], &ro) < 0) {
+            if (tensor_from_array(&w2, PyTuple_GET_ITEM(seq, k), &ov->list[k], &ro, true) < 0) {
                 Py_DECREF(seq);
                 return -1;
             }
@@ -635,9 +682,9 @@ static int fill_converted(what_t *what, const op_param *p, PyObject *v, op_value
         return 0;
     }
     case P_INT_LIST: {
-        PyObject *seq = PySequence_Fast(v, "a sequence of integers");
+        PyObject *seq = snapshot(what, v, "a sequence of integers");
         if (!seq) return -1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        Py_ssize_t n = PyTuple_GET_SIZE(seq);
         ov->ints = calloc((size_t)n + 1, sizeof *ov->ints);
         if (!ov->ints) {
             Py_DECREF(seq);
@@ -645,7 +692,7 @@ static int fill_converted(what_t *what, const op_param *p, PyObject *v, op_value
             return -1;
         }
         for (Py_ssize_t k = 0; k < n; k++) {
-            PyObject *e = PySequence_Fast_GET_ITEM(seq, k);
+            PyObject *e = PyTuple_GET_ITEM(seq, k);
             PyObject *i = PyIndex_Check(e) ? PyNumber_Index(e) : NULL;
             if (!i) {
                 if (!PyErr_Occurred())
@@ -685,7 +732,8 @@ static bool plain_array(PyObject *v) {
 
 /* A 1-D tensor of a flat list or tuple of Python ints, with TensorFlow's conversion (int32, or
  * int64 when a value needs it), as _tensor gives.  Returns 1 (done), 0 (not such a list: the
- * Python conversion decides, which also takes [] and values past 64 bits) or -1 (error). */
+ * Python conversion decides, which also takes [] and values past 64 bits) or -1 (error).  v's
+ * items are read in place: for exact ints nothing here runs Python code that could change v. */
 static int int_list_tensor(PyObject *v, tx_tensor **out) {
     if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) return 0;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
@@ -1043,20 +1091,30 @@ static PyObject *py_register(PyObject *self, PyObject *args) {
         }
         for (int k = 0; k < 5; k++) Py_XSETREF(*slots[k], Py_NewRef(PyTuple_GET_ITEM(convs, k)));
     }
-    Py_XSETREF(absent, Py_NewRef(sentinel));
-    Py_XSETREF(out_dtypes, Py_NewRef(outs));
-    Py_XSETREF(in_dtypes, Py_NewRef(ins));
-    PyObject *k, *v;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(errors, &pos, &k, &v)) {
-        long s = PyLong_AsLong(k);
+    /* copies: the extension reads them without the checks a change by Python code would need,
+     * and a status key's __index__ could change the dict while it is walked (see snapshot) */
+    PyObject *outs_copy = PyList_AsTuple(outs), *ins_copy = PyDict_Copy(ins);
+    PyObject *pairs = PyDict_Items(errors);
+    if (!outs_copy || !ins_copy || !pairs) goto fail;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pairs); i++) {
+        PyObject *kv = PyList_GET_ITEM(pairs, i); /* a (status, class) tuple: holds both */
+        long s = PyLong_AsLong(PyTuple_GET_ITEM(kv, 0));
         if (s < 0 || s >= (long)(sizeof err_by_status / sizeof *err_by_status)) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad status");
-            return NULL;
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "_register: bad status");
+            goto fail;
         }
-        Py_XSETREF(err_by_status[s], Py_NewRef(v));
+        Py_XSETREF(err_by_status[s], Py_NewRef(PyTuple_GET_ITEM(kv, 1)));
     }
+    Py_DECREF(pairs);
+    Py_XSETREF(absent, Py_NewRef(sentinel));
+    Py_XSETREF(out_dtypes, outs_copy);
+    Py_XSETREF(in_dtypes, ins_copy);
     Py_RETURN_NONE;
+fail:
+    Py_XDECREF(outs_copy);
+    Py_XDECREF(ins_copy);
+    Py_XDECREF(pairs);
+    return NULL;
 }
 
 static PyObject *py_dtype_name(PyObject *self, PyObject *arg) {
@@ -1086,18 +1144,20 @@ static PyObject *py_from_text(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "_from_text: dtype '%s'", dname);
         return NULL;
     }
-    PyObject *ss = PySequence_Fast(shape, "shape"), *vs = PySequence_Fast(vals, "values");
+    /* snapshots: a dim's __index__ or a pair's __len__ may change a list (see snapshot) */
+    what_t ws = what_of("_from_text", "shape", -1), wv = what_of("_from_text", "values", -1);
+    PyObject *ss = snapshot(&ws, shape, "a sequence of integers"), *vs = NULL, *pair = NULL;
     tx_tensor *t = NULL;
     PyObject *result = NULL;
-    if (!ss || !vs) goto done;
-    Py_ssize_t rank = PySequence_Fast_GET_SIZE(ss);
+    if (!ss || !(vs = snapshot(&wv, vals, "a sequence of values"))) goto done;
+    Py_ssize_t rank = PyTuple_GET_SIZE(ss);
     int64_t dims[NPY_MAXDIMS];
     if (rank > NPY_MAXDIMS) {
         PyErr_SetString(PyExc_ValueError, "rank");
         goto done;
     }
     for (Py_ssize_t i = 0; i < rank; i++) {
-        dims[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(ss, i));
+        dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(ss, i));
         if (dims[i] == -1 && PyErr_Occurred()) goto done;
     }
     tx_status st = tx_tensor_new(dt, (size_t)rank, dims, &t);
@@ -1105,20 +1165,22 @@ static PyObject *py_from_text(PyObject *self, PyObject *args) {
         raise_status(st, tx_last_error());
         goto done;
     }
-    if (PySequence_Fast_GET_SIZE(vs) != tx_tensor_numel(t)) {
+    if (PyTuple_GET_SIZE(vs) != tx_tensor_numel(t)) {
         PyErr_SetString(PyExc_ValueError, "shape and value count differ");
         goto done;
     }
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(vs); i++) {
-        PyObject *e = PySequence_Fast_GET_ITEM(vs, i);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(vs); i++) {
+        PyObject *e = PyTuple_GET_ITEM(vs, i);
         const char *re = NULL, *im = NULL;
         if (PyTuple_Check(e) || PyList_Check(e)) {
-            if (PySequence_Size(e) != 2) {
-                PyErr_SetString(PyExc_ValueError, "a complex value is a pair");
+            Py_XSETREF(pair, snapshot(&wv, e, "a pair"));
+            if (!pair) goto done;
+            if (PyTuple_GET_SIZE(pair) != 2) {
+                PyErr_SetString(PyExc_ValueError, "_from_text: values: a complex value is a pair");
                 goto done;
             }
-            re = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(e, 0));
-            im = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(e, 1));
+            re = PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 0));
+            im = re ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 1)) : NULL;
         } else {
             re = PyUnicode_AsUTF8(e);
         }
@@ -1135,6 +1197,7 @@ done:
     tx_tensor_free(t);
     Py_XDECREF(ss);
     Py_XDECREF(vs);
+    Py_XDECREF(pair);
     return result;
 }
 
