@@ -10,7 +10,7 @@
 # it must never die by a signal or make a sanitizer report (docs/reliability.md, issue 34).
 #   TX=build/asan/tensorx bash tests/race/cli_race.sh [CASE...]
 # TX_RACE_SECONDS: total time (default 16, split over the cases); TX_RACE_MIN_TRIES: tries per
-# case at least, however long they take (default 4); TX_RACE_SEED: the mutators' seed (default:
+# case at least, however long they take (default 8); TX_RACE_SEED: the mutators' seed (default:
 # random, printed); CASE: run only the cases named (default: all).  Exit status 0 when nothing
 # was caught, 1 otherwise (each catch printed with its command and the report), 2 when the
 # harness itself cannot run (a case that fails on its untouched inputs, no writer).
@@ -19,7 +19,7 @@ set -u
 PY=${TX_RACE_PYTHON:-python3}
 SECONDS_TOTAL=${TX_RACE_SECONDS:-16}
 SEED=${TX_RACE_SEED:-$RANDOM$RANDOM}
-MIN_TRIES=${TX_RACE_MIN_TRIES:-4} # per case, however long they take (a loaded machine)
+MIN_TRIES=${TX_RACE_MIN_TRIES:-8} # per case, however long they take (a loaded machine)
 # A sanitizer build: errors are reported (not aborted on a huge allocation), leaks too.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
@@ -83,10 +83,10 @@ EOF
 # ---- the mutator: rewrites the named files' data in place until killed ----
 # Each spec is FILE:KIND:LO:HI -- KIND mask (bool bytes set to 1), i4 / i8 (integers; valid
 # values in [LO, HI)), i4+ / i8+ (ascending integers: a valid run repeats the value before it),
-# i4= / i8= (valid values only), u1 (bytes).  Every write is undone (the original bytes put back) within a few milliseconds,
-# then the next burst comes.
+# i4= / i8= (valid values only), u1 (bytes).  Every write is undone (the original bytes put
+# back) within a few milliseconds, then the next burst comes.
 cat >"$W/mutate.py" <<'EOF'
-import os, random, signal, struct, sys, time
+import collections, os, random, signal, struct, sys, time
 rng = random.Random(int(sys.argv[1]))
 files = []
 for spec in sys.argv[2:]:
@@ -98,9 +98,15 @@ for spec in sys.argv[2:]:
     files.append((fd, kind, int(lo), int(hi), off, size, os.pread(fd, size, off)))
 open(sys.argv[0] + ".ready", "w").close()  # the files are open: the tries may start
 dirty = []
-def restore():
+def restore():  # a few ranges one by one, many as the whole file's data in one write
+    per_file = collections.Counter(fd for fd, _, _ in dirty)
+    many = {fd for fd, n in per_file.items() if n > 32}
     for fd, off, orig in dirty:
-        os.pwrite(fd, orig, off)
+        if fd not in many:
+            os.pwrite(fd, orig, off)
+    for fd, kind, lo, hi, off, size, orig in files:
+        if fd in many:
+            os.pwrite(fd, orig, off)
     dirty.clear()
 def stop(*_):
     restore()
@@ -131,7 +137,8 @@ def ints(kind, lo, hi, count, valid, prev):
 def mutate(valid):
     fd, kind, lo, hi, off, size, orig = rng.choice(files)
     item = {"i4": 4, "i8": 8}.get(kind[:2], 1)
-    count = min(rng.choice((1, 4, 64, 1024, 16384)), size // item)
+    runs = (1, 4, 16, 64) if kind == "mask" else (1, 4, 64, 1024, 16384)  # a mask fills slowly
+    count = min(rng.choice(runs), size // item)
     at = rng.randrange(size // item - count + 1) * item
     data = None
     if kind == "mask":
@@ -150,14 +157,15 @@ def mutate(valid):
     dirty.append((fd, off + at, orig[at:at + len(data)]))
     os.pwrite(fd, data, off + at)
 # Half the time, values an op's checks accept (moved partition ids, longer ranges, more true
-# mask bytes), written without a pause for up to 20 ms: whatever pass reads them, the counts and
-# bounds of an earlier pass no longer hold.  Otherwise any value: clean for a while (an op's
-# checks pass), then a burst of writes (its later passes see them), held a little.  Then undone.
+# mask bytes), written without a pause for up to 30 ms: whatever pass reads them, the counts and
+# bounds of an earlier pass no longer hold (a mask only gains true bytes).  Otherwise any value:
+# clean for a while (an op's checks pass), then a burst of writes (its later passes see them),
+# held a little.  Then undone.
 valid_only = all(f[1] == "mask" or f[1].endswith("=") for f in files)
 while True:
     restore()
     if valid_only or rng.randrange(2) == 0:
-        until = time.monotonic() + rng.uniform(0.002, 0.02)
+        until = time.monotonic() + rng.uniform(0.002, 0.03)
         while time.monotonic() < until:
             mutate(True)
         continue
