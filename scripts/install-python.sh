@@ -11,8 +11,8 @@
 #     packages, the newest NumPy, ml_dtypes, dask[array], distributed, pytest and mypy from the
 #     index (the newest for $TX_PYTHON: NumPy 2.5 needs Python 3.12, Debian 12's is 3.11), then
 #     `pip install ./python` with build isolation (scikit-build-core and numpy>=2 as build
-#     dependencies, from the index too).  Downloads are cached in $PIP_CACHE_DIR (default
-#     build/pip-cache), so a second run fetches nothing.
+#     dependencies, from the index too).  The wheels are kept in $TX_PIP_WHEELS (default
+#     build/pip-wheels): a second run downloads only what the index has newer.
 # Usage: scripts/install-python.sh [--venv DIR] [--index] [--build-dir DIR|none]
 #   without --venv: into the interpreter $TX_PYTHON (default /usr/bin/python3, Debian's, not one a
 #     pyenv puts first on PATH); Debian marks its python3 "externally managed" (PEP 668), so when
@@ -78,12 +78,22 @@ else
   unset TENSORX_BUILD_DIR
 fi
 if [ $index = 1 ]; then
-  export PIP_CACHE_DIR=${PIP_CACHE_DIR:-$PWD/build/pip-cache}
-  export PIP_DISABLE_PIP_VERSION_CHECK=1
+  # pip's own HTTP cache stays empty where the index answers without caching headers (as this
+  # workplace's does), so the downloads are kept as files instead: `pip download` fills the
+  # wheelhouse (a file already there is not fetched again) and the installs take only from it.
+  wheels=${TX_PIP_WHEELS:-$PWD/build/pip-wheels}
   # dask's extras name distributed, so pip takes one version of both (asked for apart, it paired
   # the newest dask with distributed 2021.4, the last without a pin on dask's version).
-  "$python" -m pip install -q numpy ml_dtypes "dask[array,distributed]" pytest mypy
-  "$python" -m pip install ./python
+  reqs=(numpy ml_dtypes "dask[array,distributed]" pytest mypy)
+  # The isolated build's requirements (scikit-build-core, numpy>=2), from pyproject.toml.
+  mapfile -t build_reqs < <("$python" -c 'import re
+text = open("python/pyproject.toml").read()
+block = re.search(r"^requires *= *\[(.*?)\]", text, re.M | re.S).group(1)
+print("\n".join(re.findall(r"\"([^\"]+)\"", block)))')
+  export PIP_DISABLE_PIP_VERSION_CHECK=1
+  "$python" -m pip download -q -d "$wheels" "${reqs[@]}" "${build_reqs[@]}"
+  "$python" -m pip install -q --no-index --find-links "$wheels" "${reqs[@]}"
+  PIP_NO_INDEX=1 PIP_FIND_LINKS=$wheels "$python" -m pip install ./python
 else
   flags=(--no-build-isolation --no-index)
   if [ "$("$python" -c 'import sys; print(sys.prefix == sys.base_prefix)')" = True ]; then
