@@ -77,8 +77,9 @@ tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *partition
      * is read once and bounded where it is used: ids that another thread changes after the
      * check above give wrong rows, never a write outside counts or the outputs. */
     const size_t np = (size_t)num_partitions;
-    int64_t *counts = tx__calloc_array(2 * np, sizeof *counts, op), *pos = counts + np;
+    int64_t *counts = tx__calloc_array(2 * np, sizeof *counts, op);
     if (counts == NULL) return TX_RESOURCE_EXHAUSTED;
+    int64_t *pos = counts + np;
     char **dst = tx__calloc_array(np, sizeof *dst, op);
     tx_status st = dst ? TX_OK : TX_RESOURCE_EXHAUSTED;
     for (int64_t i = 0; st == TX_OK && i < n; i++) {
