@@ -514,9 +514,10 @@ TX_API tx_status tx_npy_load_fd(int fd, tx_tensor **out);
  * file or names none, the data go to a new temporary file in the same directory that is renamed
  * over path only once everything is written and closed: after a failure path is as it was and
  * the temporary file is removed (a replaced file keeps its permission bits; other hard links to
- * it keep the old contents).  Otherwise -- a device such as /dev/stdout or /dev/full, a FIFO, a
- * symbolic link -- path is opened for writing and written directly, and a failure may leave part
- * of the data there.  The data are not fsync'ed.
+ * it keep the old contents).  A symbolic link to a regular file is followed, and the file it ends
+ * at is replaced so (never emptied first: it may be the input being saved, mapped).  Otherwise
+ * -- a device such as /dev/stdout or /dev/full, a FIFO, a link to one -- path is opened for
+ * writing and written directly, and a failure may leave part of the data there.  The data are not fsync'ed.
  * Errors: invalid_argument (path or t NULL; path is a directory; the file cannot be created,
  * written, closed or renamed, naming it with the system's reason, e.g. "No space left on
  * device", errno kept); resource_exhausted (allocation failed). */

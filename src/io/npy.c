@@ -2,6 +2,7 @@
 /* npy.c -- .npy reading and writing (format versions 1.0, 2.0 and 3.0), safe on hostile input:
  * every length in the header is checked against the bytes actually present before any read.
  * Conventions for dtypes numpy lacks are described in tensorx.h. */
+#define _DEFAULT_SOURCE 1 /* realpath */
 #include "core/internal.h"
 #include "core/byteorder.h"
 #include "core/tuning.h"
@@ -1030,10 +1031,22 @@ tx_status tx_npy_save_fd(int fd, const tx_tensor *t) {
 }
 
 /* Where tx_npy_save writes: a temporary file beside path, renamed over it at the end, when path
- * is a regular file or names none; path itself otherwise (a device, a FIFO, a symbolic link). */
+ * is a regular file (or a link to one: the file it ends at) or names none; path itself otherwise
+ * (a device, a FIFO, a link to one). */
 static tx_status save_file(const char *path, const char *name, const tx_tensor *t) {
-    struct stat sb;
+    struct stat sb, to;
     bool exists = lstat(path, &sb) == 0, in_place = exists && !S_ISREG(sb.st_mode);
+    /* A link to a regular file: that file is replaced through a temporary one beside it, like
+     * any regular file (opening the link with O_TRUNC would empty a file that may be the very
+     * input being saved, still mapped). */
+    char *real = exists && S_ISLNK(sb.st_mode) && stat(path, &to) == 0 && S_ISREG(to.st_mode)
+                     ? realpath(path, NULL)
+                     : NULL;
+    if (real != NULL) {
+        tx_status st = save_file(real, name, t);
+        free(real);
+        return st;
+    }
     if (in_place && S_ISDIR(sb.st_mode)) {
         tx__fail(TX_INVALID_ARGUMENT, "npy: cannot write %s: %s", name, strerror(EISDIR));
         errno = EISDIR;

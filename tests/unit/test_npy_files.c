@@ -499,6 +499,42 @@ static bool temp_left(void) {
 
 /* Saves: the bytes of tx_npy_save_buffer, to files and fds; failures leave no file and keep the
  * old one. */
+/* Saving through a symbolic link to the very file a tensor maps: the file the link ends at is
+ * replaced whole (a new inode, the tensor's bytes), the link stays a link.  Before, the link was
+ * opened with O_TRUNC, which emptied the mapped input under the save. */
+static void test_save_through_link_to_own_input(void **state) {
+    (void)state;
+    make_dir();
+    char path[128], link[128];
+    snprintf(path, sizeof path, "%s/own.npy", dir);
+    snprintf(link, sizeof link, "%s/own-link.npy", dir);
+    tx_tensor *t = tu_tensor(TX_INT32, 1, TU_DIMS(4096), NULL), *m = NULL;
+    for (int i = 0; i < 4096; i++) ((int32_t *)tx_tensor_data(t))[i] = i * 7;
+    assert_int_equal(tx_npy_save(path, t), TX_OK);
+    assert_int_equal(tx_npy_load(path, &m), TX_OK); /* maps the file */
+    unlink(link);
+    assert_int_equal(symlink("own.npy", link), 0);
+    struct stat before, after, l;
+    assert_int_equal(stat(path, &before), 0);
+    assert_int_equal(tx_npy_save(link, m), TX_OK);
+    assert_int_equal(stat(path, &after), 0);
+    assert_int_equal(lstat(link, &l), 0);
+    assert_true(S_ISLNK(l.st_mode));
+    assert_true(after.st_ino != before.st_ino);
+    void *want;
+    size_t n, got_n;
+    assert_int_equal(tx_npy_save_buffer(t, &want, &n), TX_OK);
+    char *got = read_file(path, &got_n);
+    assert_int_equal(got_n, n);
+    assert_memory_equal(got, want, n);
+    free(got);
+    tx_buffer_free(want, n);
+    tx_tensor_free(m);
+    tx_tensor_free(t);
+    unlink(link);
+    unlink(path);
+}
+
 static void test_save(void **state) {
     (void)state;
     make_dir();
@@ -622,6 +658,7 @@ int main(void) {
         cmocka_unit_test(test_mapped_copy_on_write),
         cmocka_unit_test(test_fd_loader),
         cmocka_unit_test(test_save),
+        cmocka_unit_test(test_save_through_link_to_own_input),
     };
     return cmocka_run_group_tests(tests, NULL, cleanup);
 }
