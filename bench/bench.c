@@ -359,6 +359,23 @@ static void setup_gather_axis1(wl_state *s, int64_t div, const workload *w) {
     s->a = 1;
     s->bytes = nb(s->in[1]) + 2 * nb(s->in[0]);
 }
+/* boolean_mask of a [d, d] float32 table by a random [d, d] mask (about half true): the mask is
+ * as large as the data, the case where counting it and reading it again cost most. */
+static void setup_boolean_mask(wl_state *s, int64_t div, const workload *w) {
+    (void)w;
+    int64_t d = side4096(div), dims[2] = {d, d};
+    s->in[0] = mk(TX_FLOAT32, 2, dims, FILL_BYTES);
+    s->in[1] = mk(TX_BOOL, 2, dims, FILL_INT); /* filled below */
+    uint8_t *m = tx_tensor_data(s->in[1]);
+    int64_t kept = 0;
+    for (int64_t i = 0; i < d * d; i++) kept += m[i] = (uint8_t)(next_rand() & 1);
+    s->bytes = nb(s->in[1]) + nb(s->in[0]) + 2 * (size_t)kept * 4; /* mask, scan, kept rows out */
+}
+static int run_boolean_mask(const wl_state *s, tx_tensor **o) {
+    tx_status st = tx_boolean_mask(s->in[0], s->in[1], 0, o);
+    if (st != TX_OK) die("boolean_mask", st);
+    return 1;
+}
 static int run_gather(const wl_state *s, tx_tensor **o) {
     tx_status st = tx_gather(s->in[0], s->in[1], s->a, 0, o);
     if (st != TX_OK) die("gather", st);
@@ -523,6 +540,7 @@ static const workload WORKLOADS[] = {
     {"gather_rows_1Mx64_1M", "gather", setup_gather_rows, run_gather, 0, 0},
     {"gather_axis1_4096x4096", "gather", setup_gather_axis1, run_gather, 0, 0},
     {"gather_nd_1024x1024x16_1M", "gather", setup_gather_nd, run_gather_nd, 0, 0},
+    {"boolean_mask_4096x4096_half", "gather", setup_boolean_mask, run_boolean_mask, 0, 0},
     {"one_hot_1M_depth1000", "gather", setup_one_hot, run_one_hot, 0, 0},
     {"unique_with_counts_16M_1000", "gather", setup_unique, run_unique, 0, 0},
     /* spatial */

@@ -335,6 +335,19 @@ def gather_axis1_builder(div):
     return with_torch(d, tb)
 
 
+def boolean_mask_builder(div):
+    s = side4096(div)
+    x = rand_f32((s, s))
+    m = RNG.integers(0, 2, (s, s)).astype(bool)
+    d = {"numpy": lambda: x[m]}
+    with_txpy(d, lambda tx: lambda: tx.boolean_mask(x, m))
+
+    def tb(torch):
+        t, tm = torch.from_numpy(x), torch.from_numpy(m)
+        return lambda: t[tm]
+    return with_torch(d, tb)
+
+
 def gather_nd_builder(div):
     n = (1 << 20) // div
     x = rand_f32((1024, 1024, 16))
@@ -529,6 +542,7 @@ WORKLOADS = [
     ("strided_slice_8192x8192_s2_rev", strided_builder),
     ("gather_rows_1Mx64_1M", gather_rows_builder),
     ("gather_axis1_4096x4096", gather_axis1_builder),
+    ("boolean_mask_4096x4096_half", boolean_mask_builder),
     ("gather_nd_1024x1024x16_1M", gather_nd_builder),
     ("one_hot_1M_depth1000", one_hot_builder),
     ("unique_with_counts_16M_1000", unique_builder),

@@ -79,17 +79,23 @@ typedef tx__one_hot_ft *tx__one_hot_fn;
 typedef tx__gather_strided_ft *tx__strided_fn;
 
 /* Where index v reads in [0, dim) under a policy: the mapped position under clamp/wrap, v itself
- * when it is in range, else -1 (a zero slice).  Under the error policy the op has checked every
- * index, yet it is checked again here: an input that another thread or process writes can
- * change between the op's check and this read (docs/reliability.md, "Inputs that change while
- * an op runs"), and a changed index must give a wrong slice, never a read outside params. */
+ * when it is in range, else -1 (a zero slice, or one_hot's all-off row). */
 static inline int64_t tx__oob_position(int64_t v, int64_t dim, tx_oob_policy policy) {
     switch (policy) {
     case TX_OOB_ZERO: return (uint64_t)v < (uint64_t)dim ? v : -1;
     case TX_OOB_CLAMP: return tx__clamp_index(v, dim);
     case TX_OOB_WRAP: return (uint64_t)v < (uint64_t)dim ? v : tx__wrap_index(v, dim);
-    default: return (uint64_t)v < (uint64_t)dim ? v : -1; /* see the note above */
+    default: return (uint64_t)v < (uint64_t)dim ? v : -1;
     }
+}
+
+/* Where a gather reads index v under the error policy.  The op has checked every index, yet it
+ * is checked again here: an input that another thread or process writes can change between the
+ * op's check and this read (docs/reliability.md, "Inputs that change while an op runs"), and a
+ * changed index must read a wrong row (row 0; dim > 0 whenever an index is read), never outside
+ * params.  A select, not a branch: the default loop stays as fast as it was. */
+static inline int64_t tx__checked_position(int64_t v, int64_t dim) {
+    return (uint64_t)v < (uint64_t)dim ? v : 0;
 }
 
 /* Index i of one_hot's indices (uint8, int8, int32 or int64). */

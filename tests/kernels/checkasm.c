@@ -571,7 +571,7 @@ static void index_put(void *p, size_t iw, int64_t i, int64_t v) {
  * index width holds, mostly near the range (negative, past the end) with the extremes too. */
 static int64_t random_index(int64_t dim, tx_oob_policy policy, size_t iw) {
     /* Under the error policy the op checked every index, but one may change after that (an
-     * input written by another thread): one in eight is then outside and reads as a zero slice. */
+     * input written by another thread): one in eight is then outside and reads row 0. */
     if (policy == TX_OOB_ERROR && rnd() % 8 != 0) return (int64_t)(rnd() % (uint64_t)dim);
     const int64_t max = iw == 2 ? INT16_MAX : iw == 4 ? INT32_MAX : INT64_MAX;
     switch (rnd() % 8) {
@@ -589,6 +589,12 @@ static int64_t naive_position(int64_t v, int64_t dim, tx_oob_policy policy) {
     return -1;
 }
 
+/* Where a gather or gather_nd reads: under the error policy an index that changed after the op's
+ * check reads row 0. */
+static int64_t gather_position(int64_t v, int64_t dim, tx_oob_policy policy) {
+    return policy == TX_OOB_ERROR && (v < 0 || v >= dim) ? 0 : naive_position(v, dim, policy);
+}
+
 static bool gather_case(tx__gather_fn fn, size_t iw, tx_oob_policy policy, size_t sb,
                         int64_t nbatch, int64_t nouter, int64_t n, int64_t dim) {
     const size_t pbytes = (size_t)(nbatch * nouter * dim) * sb;
@@ -604,7 +610,7 @@ static bool gather_case(tx__gather_fn fn, size_t iw, tx_oob_policy policy, size_
     for (int64_t b = 0; b < nbatch; b++)
         for (int64_t o = 0; o < nouter; o++)
             for (int64_t i = 0; i < n; i++, w += sb) {
-                const int64_t at = naive_position(v[b * n + i], dim, policy);
+                const int64_t at = gather_position(v[b * n + i], dim, policy);
                 if (at < 0) memset(w, 0, sb);
                 else memcpy(w, params + (size_t)((b * nouter + o) * dim + at) * sb, sb);
             }
@@ -650,7 +656,7 @@ static bool gather_nd_case(tx__gather_nd_fn fn, size_t iw, tx_oob_policy policy,
     for (int64_t i = 0; i < n; i++) {
         int64_t off = 0;
         for (size_t j = 0; j < kd && off >= 0; j++) {
-            const int64_t at = naive_position(v[i * (int64_t)kd + (int64_t)j], dims[j], policy);
+            const int64_t at = gather_position(v[i * (int64_t)kd + (int64_t)j], dims[j], policy);
             off = at < 0 ? -1 : off + at * strides[j];
         }
         if (off < 0) memset(d.want + (size_t)i * sb, 0, sb);

@@ -63,8 +63,9 @@ KERNEL_INLINE void gather_loop(const gather_job *j, size_t iw, size_t w, tx_oob_
                     if (ahead >= 0) prefetch_slice(p + ahead * sb, w);
                 }
                 const int64_t v = index_at(j->indices, iw, b * j->n + i);
-                const int64_t at = tx__oob_position(v, j->dim, policy);
-                if (at < 0) memset(out, 0, w); /* zero's out of range, or a changed index */
+                const int64_t at = policy == TX_OOB_ERROR ? tx__checked_position(v, j->dim)
+                                                          : tx__oob_position(v, j->dim, policy);
+                if (policy == TX_OOB_ZERO && at < 0) memset(out, 0, w);
                 else memcpy(out, p + at * sb, w);
             }
         }
@@ -138,8 +139,10 @@ KERNEL_INLINE void gather_nd_loop(const gather_nd_job *j, size_t iw, size_t w,
         int64_t off = 0;
         bool inside = true;
         for (size_t c = 0; c < j->k; c++) {
-            const int64_t at = tx__oob_position(index_at(ix, iw, (int64_t)c), j->dims[c], policy);
-            if (at < 0) inside = false; /* zero's out of range, or a changed index */
+            const int64_t v = index_at(ix, iw, (int64_t)c);
+            const int64_t at = policy == TX_OOB_ERROR ? tx__checked_position(v, j->dims[c])
+                                                      : tx__oob_position(v, j->dims[c], policy);
+            if (policy == TX_OOB_ZERO && at < 0) inside = false;
             else off += at * j->strides[c];
         }
         if (inside) memcpy(out, j->params + off, w);
