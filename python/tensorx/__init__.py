@@ -10,8 +10,13 @@ copy.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GI
 an op runs.  See docs/python.md.
 """
 import collections
+import contextlib
+import contextvars
+import difflib
 import keyword
+import mmap
 import numbers
+import os
 
 import numpy as np
 
@@ -50,6 +55,11 @@ _ERRORS = {3: InvalidArgumentError, 8: ResourceExhaustedError, 11: OutOfRangeErr
            12: UnimplementedError, 13: InternalError}
 
 
+class StructuredDtypeWarning(UserWarning):
+    """Given once, at the first bfloat16, float8 or 4-bit result made without ml_dtypes: such
+    results are structured arrays of their bits, on which NumPy does no arithmetic."""
+
+
 # ---- dtypes ---------------------------------------------------------------------------------
 _ABSENT = type("_Absent", (), {"__repr__": lambda self: "<default>"})()
 _DTYPE_NAMES = {c: _C.dtype_name(c) for c in range(64) if _C.dtype_name(c) != "invalid"}
@@ -63,6 +73,8 @@ try:
     import ml_dtypes as _ml
 except ImportError:  # ml_dtypes is optional
     _ml = None
+_ML_NAMES = ("bfloat16", "float8_e5m2", "float8_e4m3fn", "int4", "uint4")  # what ml_dtypes has
+_StringDType = getattr(getattr(np, "dtypes", None), "StringDType", None)  # NumPy >= 2
 
 
 def _numpy_dtype(name):
@@ -89,11 +101,21 @@ _DTYPE_CACHE = {}  # NumPy dtypes and types already named: np.dtype() of a type 
 
 
 def dtype_name(dtype):
-    """tensorx's name of a dtype given as a name ("float16", "half", "tf.float32"), a NumPy dtype
-    or type (np.int16, ml_dtypes.bfloat16, the structured convention), or anything with a
-    ``name`` (tf.DType).  Raises TypeError for something that is none of these."""
+    """tensorx's name of a dtype given as a name (tensorx's and TensorFlow's: "float16", "half",
+    "tf.float32"; else NumPy's spellings: "f4", "<i2", "int", "str"), a NumPy dtype or type
+    (np.int16, ml_dtypes.bfloat16, the structured convention, StringDType), or anything with a
+    ``name`` (tf.DType).  tensorx's names come first: "float" is float32, as in TensorFlow;
+    "i8", "u8" and "U8", which the CLI reads as int8 and uint8 and NumPy otherwise, are
+    refused.  Raises InvalidArgumentError for an unknown or ambiguous name (suggesting a near
+    one), TypeError for something that is no dtype, or a NumPy dtype tensorx lacks."""
     if isinstance(dtype, str):
-        return dtype
+        if dtype in _CODES:
+            return dtype
+        if dtype in _AMBIGUOUS:
+            raise InvalidArgumentError(_AMBIGUOUS[dtype].format(dtype))
+        if _C.dtype_code(dtype):
+            return dtype  # an alias the op table reads (not case-sensitive there)
+        return _text_dtype_name(dtype)
     cacheable = isinstance(dtype, (np.dtype, type))
     if cacheable:
         name = _DTYPE_CACHE.get(dtype)
@@ -105,11 +127,36 @@ def dtype_name(dtype):
     return name
 
 
+# The op table's aliases that NumPy reads as another dtype: refused, not guessed.
+_AMBIGUOUS = {
+    "i8": "dtype {!r} is ambiguous: the CLI's int8, NumPy's int64 (write 'int8' or 'int64')",
+    "u8": "dtype {!r} is ambiguous: the CLI's uint8, NumPy's uint64 (write 'uint8' or 'uint64')",
+    "U8": "dtype {!r} is ambiguous: the CLI's uint8, NumPy's 8-character str (write 'uint8' or "
+          "'string')",
+}
+
+
+def _text_dtype_name(text):
+    """A dtype name the op table lacks, read as NumPy reads it ("f4", "<i2", "int": int64)."""
+    try:
+        d = np.dtype(text)
+    except (TypeError, ValueError):
+        d = None
+    if d is not None and text.strip():
+        return _dtype_name(d)
+    near = difflib.get_close_matches(text.lower(), sorted(_CODES), n=1, cutoff=0.6)
+    hint = (f"did you mean {near[0]!r}?" if near else
+            "tensorx's names: " + ", ".join(sorted(_CODES)) + "; NumPy's spellings too")
+    raise InvalidArgumentError(f"unknown dtype {text!r} ({hint})")
+
+
 def _dtype_name(dtype):
     if isinstance(dtype, bytes):
-        return dtype.decode()
+        return dtype_name(dtype.decode())
     if dtype is str or dtype is bytes or dtype is object:
         return "string"
+    if _StringDType is not None and isinstance(dtype, type) and issubclass(dtype, _StringDType):
+        return "string"  # np.dtype() of the class itself is object's
     try:
         d = np.dtype(dtype)
     except TypeError:
@@ -117,7 +164,7 @@ def _dtype_name(dtype):
     if d is not None:
         if d in _IN:
             return _DTYPE_NAMES[_IN[d]]
-        if d.kind in "SUO":
+        if d.kind in "SUOT":
             return "string"
         if d.kind in "biufc" and d.name in _CODES:
             return d.name
@@ -132,18 +179,48 @@ def _dtype_name(dtype):
 _I32 = np.iinfo(np.int32)
 
 
+def _bytes_like(v):
+    """bytearray, mmap, and memoryviews of bytes: string scalars, as bytes are (their memory is
+    used in place).  A memoryview of another format (a float32 array's) is a numeric tensor."""
+    if isinstance(v, (bytearray, mmap.mmap)):
+        return True
+    return isinstance(v, memoryview) and v.format in ("B", "c") and v.ndim <= 1
+
+
+def _objects(a):
+    """An object array NumPy made of a list: strings (an element is bytes, str or bytes-like: the
+    extension checks each), or Python values no NumPy dtype holds, each named with its rule."""
+    flat = a.ravel()
+    if any(isinstance(e, (bytes, str)) or _bytes_like(e) for e in flat):
+        return a
+    for i, e in enumerate(flat):
+        where = ("the value" if a.ndim == 0 else f"element {i}" if a.ndim == 1 else
+                 "element " + "".join(f"[{k}]" for k in np.unravel_index(i, a.shape)))
+        if isinstance(e, numbers.Integral) and not isinstance(e, (bool, np.bool_)):
+            if not -2**63 <= e < 2**64:
+                raise ValueError(f"{where} ({e}) does not fit in 64 bits: a tensor's integers "
+                                 "are int32, int64 or uint64")
+        elif not isinstance(e, (numbers.Number, np.bool_)):
+            raise TypeError(f"{where} is {'None' if e is None else type(e).__name__}: a tensor's "
+                            "elements are numbers and bools, or bytes and str")
+    raise TypeError(f"a list whose numbers NumPy holds in no one dtype ({flat[:4].tolist()}...)")
+
+
 def _from_python(v, empty):
     """A NumPy array of Python data with TensorFlow's conversion: int -> int32 (int64 when a value
-    needs it), float -> float32, complex -> complex128, bool, bytes/str -> string; [] -> `empty`."""
-    if isinstance(v, (bytes, str)):
+    needs it), float -> float32, complex -> complex128, bool, bytes/str -> string; [] -> `empty`;
+    bytes-like objects (bytearray, mmap, memoryview) -> string, their memory used in place."""
+    if isinstance(v, (bytes, str)) or _bytes_like(v):
         a = np.empty((), dtype=object)
         a[()] = v.encode() if isinstance(v, str) else v
         return a
+    if isinstance(v, (list, tuple)) and v and (isinstance(v[0], bytes) or _bytes_like(v[0])):
+        return np.fromiter(v, dtype=object, count=len(v))  # each bytes' trailing NULs kept
     a = np.asarray(v)
     if a.dtype.kind in "US":  # keep each bytes' trailing NULs, which 'S' would drop
         return _strings(np.array(v, dtype=object))
     if a.dtype == object:
-        return a  # bytes/str elements; the extension checks each
+        return _objects(a)
     if a.size == 0 and not isinstance(v, np.ndarray):
         return a.astype(empty)
     if a.dtype.kind == "i" and a.dtype.itemsize == 8:
@@ -157,14 +234,16 @@ def _from_python(v, empty):
 def _strings(a):
     if a.dtype.kind == "U":
         return np.char.encode(a, "utf-8").astype(object) if a.size else a.astype(object)
+    if a.dtype.kind == "T":  # StringDType: its str elements (the extension takes their UTF-8)
+        return a.astype(object)
     return a
 
 
 def _tensor(v, empty="float32"):
     if type(v) is np.ndarray:
-        return _strings(v) if v.dtype.kind == "U" else v
+        return _strings(v) if v.dtype.kind in "UT" else v
     if isinstance(v, np.ndarray):
-        return np.asarray(v)
+        return _strings(np.asarray(v))
     if v is None:
         raise TypeError("a tensor argument must not be None")
     if isinstance(v, np.generic):
@@ -325,8 +404,101 @@ def _default_value(kind, text):
 # None for an optional parameter) and calls the converters registered below for the rest.
 _C._register(_ABSENT, _ERRORS, _OUT, _IN,
              (_tensor, _tensor_list, _attr_text, dtype_name, _int_list))
+_STRING_DTYPE = contextvars.ContextVar("tensorx.string_dtype", default=None)
+_C._setup(_STRING_DTYPE, StructuredDtypeWarning,
+          tuple(_CODES[n] for n in _ML_NAMES if _ml is None or not hasattr(_ml, n)))
 OPS = {}
 _PLANNERS = {}
+
+
+# ---- settings --------------------------------------------------------------------------------
+def _string_dtype_setting(dtype):
+    if dtype is None:
+        return None
+    if dtype is object or dtype is bytes or (isinstance(dtype, str) and dtype in ("O", "object")):
+        return np.dtype(object)
+    if _StringDType is not None:
+        if isinstance(dtype, type) and issubclass(dtype, _StringDType):
+            return dtype()
+        if isinstance(dtype, _StringDType):
+            return dtype
+    try:
+        d = np.dtype(dtype)
+    except TypeError:
+        d = None
+    if d is not None and d.kind in "OT":
+        return d
+    if _StringDType is None and (dtype in ("T", "StringDType") or d is None):
+        raise TypeError(f"string dtype {dtype!r}: StringDType ('T') needs NumPy 2 (this is "
+                        f"NumPy {np.__version__}); None or object are what it has")
+    raise TypeError(f"string dtype {dtype!r}: string results are StringDType ('T', "
+                    "np.dtypes.StringDType()) or object arrays of bytes (object, 'O'), or None "
+                    "(the default: StringDType when a string input is)")
+
+
+def set_string_dtype(dtype):
+    """Sets the dtype of the string results of ops called in the current context (this thread or
+    asyncio task, as NumPy's errstate settings are): ``"T"`` (or ``np.dtypes.StringDType()``, or
+    one with an ``na_object``): NumPy 2's StringDType arrays of str, each result's UTF-8 decoded
+    (a result that is not UTF-8 raises ValueError); ``object`` (``"O"``): object arrays of
+    ``bytes``; None (the default): object arrays of bytes, or StringDType when a string input of
+    the call is a StringDType array (of that dtype), as NumPy's string functions keep their
+    input's dtype.  Returns the setting before.  ``with tensorx.string_dtype("T"):`` sets it for
+    a block."""
+    before = _STRING_DTYPE.get()
+    _STRING_DTYPE.set(_string_dtype_setting(dtype))
+    return before
+
+
+def get_string_dtype():
+    """The current setting of set_string_dtype: None, np.dtype(object) or a StringDType."""
+    return _STRING_DTYPE.get()
+
+
+@contextlib.contextmanager
+def string_dtype(dtype):
+    """``with tensorx.string_dtype("T"): ...``: set_string_dtype(dtype) for the block."""
+    token = _STRING_DTYPE.set(_string_dtype_setting(dtype))
+    try:
+        yield
+    finally:
+        _STRING_DTYPE.reset(token)
+
+
+def set_max_bytes(max_bytes):
+    """Sets the largest tensor tensorx makes, in bytes: an int, or the CLI's spelling of a byte
+    count ("1073741824", "64M", "2G": powers of 1024).  0 (or None) lifts the cap to the
+    library's own limit (SIZE_MAX / 2).  A call that would make a larger tensor raises
+    ResourceExhaustedError (a MemoryError) before allocating it, with the CLI's message; so does
+    its plan.  At import the cap is $TENSORX_MAX_BYTES, else half of physical memory: the CLI's
+    --max-bytes default.  Returns the cap in force before.  The cap is the process's: set it
+    before threads that run ops start (ops read it as they allocate)."""
+    if max_bytes is None:
+        n = 0
+    elif isinstance(max_bytes, (str, bytes)):
+        text = max_bytes.decode() if isinstance(max_bytes, bytes) else max_bytes
+        n = _C.parse_size(text, "set_max_bytes")
+    elif isinstance(max_bytes, numbers.Integral) and not isinstance(max_bytes, (bool, np.bool_)):
+        n = int(max_bytes)
+        if n < 0:
+            raise ValueError(f"set_max_bytes: {n} is not a byte count (e.g. 1073741824, 64M, 2G)")
+    else:
+        raise TypeError(f"set_max_bytes: a byte count (an int, or text like '64M'), got "
+                        f"{type(max_bytes).__name__}")
+    return _C.set_max_bytes(min(n, 2**64 - 1))
+
+
+def get_max_bytes():
+    """The largest tensor tensorx makes, in bytes (set_max_bytes)."""
+    return _C.max_bytes()
+
+
+def _initial_max_bytes():
+    text = os.environ.get("TENSORX_MAX_BYTES", "")
+    return _C.parse_size(text, "TENSORX_MAX_BYTES") if text else _C.default_max_bytes()
+
+
+_C.set_max_bytes(_initial_max_bytes())  # the CLI's rule, and its message for a bad value
 
 
 def _make(index, name, summary, params):
@@ -382,6 +554,8 @@ def plan(op, *args, **kwargs):
 
 
 __all__ = ["Error", "InvalidArgumentError", "OutOfRangeError", "ResourceExhaustedError",
-           "UnimplementedError", "InternalError", "OutputInfo", "OPS", "plan", "dtype_name",
-           "from_dlpack", "to_dlpack", "dlpack", "DLPackArray"] + \
+           "UnimplementedError", "InternalError", "StructuredDtypeWarning", "OutputInfo", "OPS",
+           "plan", "dtype_name", "from_dlpack", "to_dlpack", "dlpack", "DLPackArray",
+           "set_max_bytes", "get_max_bytes", "set_string_dtype", "get_string_dtype",
+           "string_dtype"] + \
     sorted(OPS)

@@ -23,15 +23,34 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+/* NumPy's C API without its deprecated parts: built against NumPy 2's headers, at the 2.0 level,
+ * for NumPy 1.23's ABI (NPY_TARGET_VERSION), so that the extension imports under NumPy 2.x and
+ * 1.23+ alike (NumPy 2's headers dispatch on the running NumPy where the two differ, e.g.
+ * PyDataType_ELSIZE).  Against NumPy 1.x's headers (Debian 12's 1.24) the build gets 1.x's newest
+ * level and runs on that NumPy 1.x only. */
+#define NPY_TARGET_VERSION NPY_1_23_API_VERSION
+#include <numpy/numpyconfig.h>
+#ifdef NPY_2_0_API_VERSION
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#else
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#endif
 #include <numpy/arrayobject.h>
+#ifndef NPY_2_0_API_VERSION /* NumPy 1.x's headers: the field itself (NumPy 2's: a function) */
+#define PyDataType_ELSIZE(descr) ((descr)->elsize)
+#endif
+#ifndef NPY_VSTRING /* NumPy 2's StringDType ('T'), unknown to NumPy 1.x's headers */
+#define NPY_VSTRING 2056
+#endif
 
+#include "cli.h"
 #include "opreg.h"
 #include "values.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__has_include)
 #if __has_include(<dlpack/dlpack.h>)
@@ -96,7 +115,10 @@ static PyObject *raise_status(tx_status st, const char *msg) {
     if (st == OP_USAGE) cls = PyExc_TypeError;
     if (st == OP_IO_ERROR) cls = PyExc_OSError;
     if (!cls) cls = err_by_status[TX_INTERNAL] ? err_by_status[TX_INTERNAL] : PyExc_RuntimeError;
-    PyErr_SetString(cls, msg);
+    if (st == TX_RESOURCE_EXHAUSTED && strstr(msg, "the limit of")) /* as the CLI says it */
+        PyErr_Format(cls, "%s (the cap: tensorx.set_max_bytes() or TENSORX_MAX_BYTES)", msg);
+    else
+        PyErr_SetString(cls, msg);
     return NULL;
 }
 
@@ -113,9 +135,17 @@ static void release_array(void *data, void *ctx) {
     PyGILState_Release(g);
 }
 
-/* tx_dtype of a numeric ndarray dtype, or TX_INVALID_DTYPE. */
+/* tx_dtype of a numeric ndarray dtype, or TX_INVALID_DTYPE.  A user-defined dtype (ml_dtypes'
+ * bfloat16, float8_e5m2, float8_e4m3fn, int4, uint4) is looked up in in_dtypes first, whatever its
+ * kind: ml_dtypes gives float8_e5m2 the kind 'f' (size 1, no NumPy float of that size). */
 static tx_dtype numeric_dtype(PyArray_Descr *d) {
-    int n = (int)d->elsize;
+    if (PyTypeNum_ISUSERDEF(d->type_num)) {
+        PyObject *code = in_dtypes ? PyDict_GetItemWithError(in_dtypes, (PyObject *)d) : NULL;
+        if (code) return (tx_dtype)PyLong_AsLong(code);
+        PyErr_Clear();
+        return TX_INVALID_DTYPE;
+    }
+    int n = (int)PyDataType_ELSIZE(d);
     switch (d->kind) {
     case 'b': return n == 1 ? TX_BOOL : TX_INVALID_DTYPE;
     case 'i':
@@ -140,17 +170,22 @@ static tx_dtype numeric_dtype(PyArray_Descr *d) {
     return TX_INVALID_DTYPE;
 }
 
-/* A string tensor over an 'S' array or an object array of bytes / str, without copying the
- * bytes (tx_tensor_wrap_strings; only the 16-byte records are made):
+/* A string tensor over an 'S' array or an object array of bytes / str / bytes-like objects,
+ * without copying the bytes (tx_tensor_wrap_strings; only the 16-byte records are made):
  *  - 'S': the records point into the array's buffer (a C-contiguous one: else into one copy), each
- *    element ending before its trailing NULs, as NumPy reads it; the tensor holds a reference to
- *    that array, dropped by release_array;
+ *    element ending before its trailing NULs, as NumPy reads it (*padded is set when an element is
+ *    shorter than the item size: NumPy padded it, or dropped its own trailing NULs); the tensor
+ *    holds a reference to that array, dropped by release_array;
  *  - object: the records point at each bytes object's buffer (at each str's UTF-8 form, which the
- *    str caches); the tensor holds a tuple of the elements, so replacing an element of the array
- *    later cannot free bytes a tensor still uses.  The byte range given to the library spans the
- *    elements' buffers; it is only used to check the records (no op reads between strings: the
- *    one view of string bytes, string_tensor_unpack's symbols, requires them back to back). */
-static int strings_from_array(what_t *what, PyArrayObject *arr, tx_tensor **out) {
+ *    str caches; at the memory of a bytearray, mmap or other C-contiguous buffer, through a
+ *    memoryview of it); the tensor holds a tuple of the elements (of those memoryviews), so
+ *    replacing an element of the array later cannot free bytes a tensor still uses, and a
+ *    bytearray cannot be resized nor an mmap closed while it does.  The byte range given to the
+ *    library spans the elements' buffers; it is only used to check the records (no op reads
+ *    between strings: the one view of string bytes, string_tensor_unpack's symbols, requires them
+ *    back to back). */
+static int strings_from_array(what_t *what, PyArrayObject *arr, tx_tensor **out,
+                              bool *padded) {
     int type = PyArray_TYPE(arr);
     PyArrayObject *c = (PyArrayObject *)PyArray_FromAny((PyObject *)arr, NULL, 0, 0,
                                                         NPY_ARRAY_CARRAY_RO, NULL);
@@ -177,6 +212,7 @@ static int strings_from_array(what_t *what, PyArrayObject *arr, tx_tensor **out)
             const char *p = base + (size_t)i * item;
             size_t len = item; /* NumPy's 'S' elements end before their trailing NULs */
             while (len && p[len - 1] == '\0') len--;
+            if (len < item) *padded = true;
             recs[i].data = p;
             recs[i].size = len;
         }
@@ -197,6 +233,23 @@ static int strings_from_array(what_t *what, PyArrayObject *arr, tx_tensor **out)
                 len = PyBytes_GET_SIZE(e);
             } else if (e && PyUnicode_Check(e)) {
                 if (!(p = PyUnicode_AsUTF8AndSize(e, &len))) goto done;
+            } else if (e && PyObject_CheckBuffer(e)) {
+                /* bytearray, mmap, memoryview...: their bytes in place, through a memoryview the
+                 * tensor keeps, whose export stops the owner from resizing or closing them */
+                PyObject *mv = PyMemoryView_FromObject(e);
+                if (!mv) goto done;
+                Py_buffer *view = PyMemoryView_GET_BUFFER(mv);
+                if (!PyBuffer_IsContiguous(view, 'C')) {
+                    Py_DECREF(mv);
+                    PyErr_Format(PyExc_BufferError,
+                                 "%s: element %zd (%.80s) is not a contiguous buffer", W(what),
+                                 (Py_ssize_t)i, Py_TYPE(e)->tp_name);
+                    goto done;
+                }
+                p = view->buf;
+                len = view->len;
+                PyTuple_SET_ITEM(keep, i, mv);
+                e = NULL;
             } else {
                 PyErr_Format(PyExc_TypeError,
                              "%s: a string tensor's elements must be bytes or str; "
@@ -204,7 +257,7 @@ static int strings_from_array(what_t *what, PyArrayObject *arr, tx_tensor **out)
                              W(what), (Py_ssize_t)i, e ? Py_TYPE(e)->tp_name : "NULL");
                 goto done;
             }
-            PyTuple_SET_ITEM(keep, i, Py_NewRef(e));
+            if (e) PyTuple_SET_ITEM(keep, i, Py_NewRef(e));
             recs[i].data = p;
             recs[i].size = (uint64_t)len;
             if (len) {
@@ -261,11 +314,44 @@ static PyArrayObject *tf_bools(PyArrayObject *arr, PyArrayObject *c) {
     return dst;
 }
 
+/* ml_dtypes' int4 / uint4 array c (C-contiguous) in tensorx's form.  ml_dtypes keeps a 4-bit
+ * value in the low 4 bits of its byte and reads only those (int4 -1 is the byte 0x0F); tensorx's
+ * int4 byte holds the value sign-extended (0xFF), its uint4 byte the value alone (tx_tensor_wrap
+ * refuses other bytes).  Returns c itself when every byte is tensorx's already (non-negative
+ * int4 values, any array tensorx made: no copy), else the values in tensorx's form in c when c
+ * is a copy made here, else in a new copy (the caller's array is never written).  Takes c's
+ * reference. */
+static PyArrayObject *tx_nibbles(PyArrayObject *arr, PyArrayObject *c, bool is_signed) {
+    const unsigned char *p = PyArray_DATA(c);
+    size_t n = (size_t)PyArray_NBYTES(c);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++)
+        ok = is_signed ? (p[i] < 8 || p[i] >= 0xF8) : p[i] < 16;
+    if (ok) return c;
+    PyArrayObject *dst = c;
+    if (c == arr) {
+        dst = (PyArrayObject *)PyArray_NewLikeArray(c, NPY_CORDER, NULL, 0);
+        if (!dst) {
+            Py_DECREF(c);
+            return NULL;
+        }
+    }
+    unsigned char *q = PyArray_DATA(dst);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char low = p[i] & 0x0F;
+        q[i] = is_signed && low >= 8 ? (unsigned char)(low | 0xF0) : low;
+    }
+    if (dst != c) Py_DECREF(c);
+    return dst;
+}
+
 /* A tensor over ndarray obj (no copy when its layout allows, else over one copy).  *readonly is
  * set when the tensor's memory is a read-only array's.  op_input: obj is an op's input, whose
- * bools are read as TensorFlow reads them (tf_bools); to_dlpack exports the bytes as they are. */
+ * bools are read as TensorFlow reads them (tf_bools); to_dlpack exports the bytes as they are.
+ * *padded (when padded is not NULL) is set for an 'S' array with an element shorter than its
+ * item size (strings_from_array). */
 static int tensor_from_array(what_t *what, PyObject *obj, tx_tensor **out, bool *readonly,
-                             bool op_input) {
+                             bool op_input, bool *padded) {
     *out = NULL;
     *readonly = false;
     if (!PyArray_Check(obj)) {
@@ -275,8 +361,12 @@ static int tensor_from_array(what_t *what, PyObject *obj, tx_tensor **out, bool 
     }
     PyArrayObject *arr = (PyArrayObject *)obj;
     PyArray_Descr *d = PyArray_DESCR(arr);
-    if (d->type_num == NPY_STRING || d->type_num == NPY_OBJECT)
-        return strings_from_array(what, arr, out);
+    if (d->type_num == NPY_STRING || d->type_num == NPY_OBJECT) {
+        bool pad = false;
+        int rc = strings_from_array(what, arr, out, &pad);
+        if (padded && pad) *padded = true;
+        return rc;
+    }
     tx_dtype dt = numeric_dtype(d);
     if (dt == TX_INVALID_DTYPE && !PyArray_ISNBO(d->byteorder)) {
         /* a non-native order of a known dtype: look the native one up */
@@ -306,6 +396,9 @@ static int tensor_from_array(what_t *what, PyObject *obj, tx_tensor **out, bool 
         if (!c) return -1;
     }
     if (op_input && dt == TX_BOOL && !(c = tf_bools(arr, c))) return -1;
+    if ((dt == TX_INT4 || dt == TX_UINT4) && PyTypeNum_ISUSERDEF(d->type_num) &&
+        !(c = tx_nibbles(arr, c, dt == TX_INT4)))
+        return -1;
     int rank = PyArray_NDIM(c);
     int64_t dims[NPY_MAXDIMS];
     for (int i = 0; i < rank; i++) dims[i] = (int64_t)PyArray_DIM(c, i);
@@ -335,8 +428,59 @@ static void capsule_free(PyObject *cap) {
     tx_tensor_free(PyCapsule_GetPointer(cap, "tensorx.tensor"));
 }
 
-/* An ndarray of tensor t, which it takes (freed here on failure too). */
-static PyObject *array_from_tensor(tx_tensor *t, bool readonly) {
+/* Set by _setup() from __init__.py. */
+static PyObject *string_var;     /* the ContextVar of tx.set_string_dtype: None, dtype('O') or 'T' */
+static PyObject *hint_category;  /* the warning class of the structured fallback's hint */
+static uint64_t hint_dtypes;     /* bit per tx_dtype: hint once at the first such result */
+
+/* The structured fallback's one-line hint (bfloat16, float8 and 4-bit results without
+ * ml_dtypes), given once per process.  Returns -1 when the warning is raised as an error. */
+static int structured_hint(tx_dtype dt) {
+    if (!hint_category || (unsigned)dt >= 64 || !(hint_dtypes >> dt & 1)) return 0;
+    hint_dtypes = 0;
+    const char *name = tx_dtype_name(dt);
+    return PyErr_WarnFormat(hint_category, 2,
+                            "tensorx: %s results are structured arrays of their bits "
+                            "(dtype [('%s', ...)]) because ml_dtypes is not installed: install "
+                            "ml_dtypes for %s arithmetic (pip install ml_dtypes)",
+                            name, name, name);
+}
+
+/* A string output's elements: bytes objects, or (sdescr a StringDType) str objects decoded from
+ * UTF-8 and the array cast to sdescr.  Takes t. */
+static PyObject *strings_to_array(tx_tensor *t, int rank, npy_intp *dims, PyObject *sdescr) {
+    PyObject *arr = PyArray_SimpleNew(rank, dims, NPY_OBJECT);
+    if (arr) {
+        PyObject **items = PyArray_DATA((PyArrayObject *)arr);
+        for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
+            const tx_string *s = tx_tensor_string(t, i);
+            PyObject *b = sdescr ? PyUnicode_DecodeUTF8(s->data, (Py_ssize_t)s->size, "strict")
+                                 : PyBytes_FromStringAndSize(s->data, (Py_ssize_t)s->size);
+            if (!b) {
+                if (sdescr && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+                    PyErr_Clear();
+                    PyErr_Format(PyExc_ValueError,
+                                 "string output element %lld is not UTF-8 text, which StringDType "
+                                 "holds: tx.set_string_dtype(object) gives bytes",
+                                 (long long)i);
+                }
+                Py_CLEAR(arr);
+                break;
+            }
+            Py_XSETREF(items[i], b);
+        }
+    }
+    tx_tensor_free(t);
+    if (arr && sdescr) {
+        Py_INCREF(sdescr); /* stolen */
+        Py_SETREF(arr, PyArray_CastToType((PyArrayObject *)arr, (PyArray_Descr *)sdescr, 0));
+    }
+    return arr;
+}
+
+/* An ndarray of tensor t, which it takes (freed here on failure too).  sdescr: the dtype of
+ * string outputs (NULL: object arrays of bytes; else a StringDType). */
+static PyObject *array_from_tensor(tx_tensor *t, bool readonly, PyObject *sdescr) {
     tx_dtype dt = tx_tensor_dtype(t);
     size_t rank = tx_tensor_rank(t);
     if (rank > NPY_MAXDIMS) {
@@ -348,23 +492,7 @@ static PyObject *array_from_tensor(tx_tensor *t, bool readonly) {
     }
     npy_intp dims[NPY_MAXDIMS];
     for (size_t i = 0; i < rank; i++) dims[i] = (npy_intp)tx_tensor_dim(t, i);
-    if (dt == TX_STRING) {
-        PyObject *arr = PyArray_SimpleNew((int)rank, dims, NPY_OBJECT);
-        if (arr) {
-            PyObject **items = PyArray_DATA((PyArrayObject *)arr);
-            for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
-                const tx_string *s = tx_tensor_string(t, i);
-                PyObject *b = PyBytes_FromStringAndSize(s->data, (Py_ssize_t)s->size);
-                if (!b) {
-                    Py_CLEAR(arr);
-                    break;
-                }
-                Py_XSETREF(items[i], b);
-            }
-        }
-        tx_tensor_free(t);
-        return arr;
-    }
+    if (dt == TX_STRING) return strings_to_array(t, (int)rank, dims, sdescr);
     PyArray_Descr *descr = NULL;
     if (out_dtypes && (size_t)dt < (size_t)PyTuple_GET_SIZE(out_dtypes) &&
         PyTuple_GET_ITEM(out_dtypes, dt) != Py_None) {
@@ -392,6 +520,10 @@ static PyObject *array_from_tensor(tx_tensor *t, bool readonly) {
         return NULL;
     }
     if (PyArray_SetBaseObject((PyArrayObject *)arr, cap) < 0) { /* steals cap */
+        Py_DECREF(arr);
+        return NULL;
+    }
+    if (hint_dtypes && structured_hint(dt) < 0) {
         Py_DECREF(arr);
         return NULL;
     }
@@ -463,7 +595,7 @@ static PyObject *py_to_dlpack(PyObject *self, PyObject *args) {
     if (!src) {
         bool dummy;
         what_t w = what_of("to_dlpack", NULL, -1);
-        if (tensor_from_array(&w, (PyObject *)arr, &mine, &dummy, false) < 0) return NULL;
+        if (tensor_from_array(&w, (PyObject *)arr, &mine, &dummy, false, NULL) < 0) return NULL;
         src = mine;
         copied = PyArray_NBYTES(arr) != 0 && tx_tensor_data_const(mine) != PyArray_DATA(arr);
         if (copied && copy == 0) {
@@ -536,7 +668,7 @@ static PyObject *py_from_dlpack_capsule(PyObject *self, PyObject *cap) {
         return NULL;
     }
     if (st != TX_OK) return raise_status(st, tx_last_error());
-    return array_from_tensor(t, false); /* read-only when t is */
+    return array_from_tensor(t, false, NULL); /* read-only when t is */
 }
 #else
 static PyObject *no_dlpack(void) {
@@ -562,6 +694,8 @@ typedef struct {
     const tx_tensor *ro[MAX_RO]; /* inputs over read-only arrays */
     size_t nro;
     bool ro_overflow;
+    bool padded;       /* an 'S' input with elements shorter than its item size */
+    PyObject *vstring; /* the dtype of a StringDType input (a reference), or NULL */
 } inputs_info;
 
 static void note_input(inputs_info *ii, const tx_tensor *t, bool readonly) {
@@ -592,7 +726,7 @@ static int fill_converted(what_t *what, const op_param *p, PyObject *v, op_value
     bool ro;
     switch (p->kind) {
     case P_TENSOR:
-        if (tensor_from_array(what, v, &ov->tensor, &ro, true) < 0) return -1;
+        if (tensor_from_array(what, v, &ov->tensor, &ro, true, &ii->padded) < 0) return -1;
         note_input(ii, ov->tensor, ro);
         break;
     case P_TENSOR_LIST: {
@@ -607,7 +741,8 @@ static int fill_converted(what_t *what, const op_param *p, PyObject *v, op_value
         }
         for (Py_ssize_t k = 0; k < n; k++) {
             what_t w2 = what_of(what->op, what->param, k);
-            if (tensor_from_array(&w2, PyTuple_GET_ITEM(seq, k), &ov->list[k], &ro, true) < 0) {
+            if (tensor_from_array(&w2, PyTuple_GET_ITEM(seq, k), &ov->list[k], &ro, true,
+                                  &ii->padded) < 0) {
                 Py_DECREF(seq);
                 return -1;
             }
@@ -727,7 +862,28 @@ static int fill_converted(what_t *what, const op_param *p, PyObject *v, op_value
 static PyObject *conv_tensor, *conv_tensor_list, *conv_string, *conv_dtype, *conv_int_list;
 
 static bool plain_array(PyObject *v) {
-    return PyArray_CheckExact(v) && PyArray_TYPE((PyArrayObject *)v) != NPY_UNICODE;
+    if (!PyArray_CheckExact(v)) return false;
+    int type = PyArray_TYPE((PyArrayObject *)v);
+    return type != NPY_UNICODE && type != NPY_VSTRING;
+}
+
+/* Notes a StringDType array among the inputs (v, or an item of list v): string outputs are then
+ * StringDType arrays of its dtype, as NumPy's string functions give (string_out_descr). */
+static void note_vstring(inputs_info *ii, PyObject *v) {
+    if (ii->vstring) return;
+    if (PyArray_Check(v)) {
+        if (PyArray_TYPE((PyArrayObject *)v) == NPY_VSTRING)
+            ii->vstring = Py_NewRef((PyObject *)PyArray_DESCR((PyArrayObject *)v));
+        return;
+    }
+    if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) return;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+    PyObject **items = PySequence_Fast_ITEMS(v);
+    for (Py_ssize_t k = 0; k < n; k++) /* runs no Python code: the items stay */
+        if (PyArray_Check(items[k]) && PyArray_TYPE((PyArrayObject *)items[k]) == NPY_VSTRING) {
+            ii->vstring = Py_NewRef((PyObject *)PyArray_DESCR((PyArrayObject *)items[k]));
+            return;
+        }
 }
 
 /* A 1-D tensor of a flat list or tuple of Python ints, with TensorFlow's conversion (int32, or
@@ -773,6 +929,56 @@ static bool plain_list_of_arrays(PyObject *v) {
     return true;
 }
 
+/* An error a Python converter raised for argument `what` (a TypeError, ValueError or
+ * InvalidArgumentError, e.g. "element 1 is None: ...") gains the argument's name, as the
+ * extension's own messages have it ("cast: x: element 1 is None: ...").  Returns -1. */
+static int name_the_argument(what_t *what) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (type != PyExc_TypeError && type != PyExc_ValueError &&
+        !(type && type == err_by_status[TX_INVALID_ARGUMENT])) {
+        PyErr_Restore(type, value, tb);
+        return -1;
+    }
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *msg = value ? PyObject_Str(value) : NULL;
+    if (!msg) {
+        PyErr_Restore(type, value, tb);
+        return -1;
+    }
+    PyErr_Format(type, "%s: %U", W(what), msg);
+    Py_DECREF(msg);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return -1;
+}
+
+/* Whether v is dtype text taken here without dtype_name: one of tensorx's own names (the common
+ * case: no Python call), or text fill_converted refuses itself (NUL inside).  Other text -- the
+ * table's aliases ("half", "tf.float32"), NumPy's spellings ("f4", "<i2", "int"), misspellings --
+ * goes to dtype_name, which refuses the spellings NumPy reads otherwise than the table ("i8"),
+ * reads NumPy's and suggests a name for the rest. */
+static bool table_dtype_text(PyObject *v) {
+    if (!PyUnicode_Check(v) && !PyBytes_Check(v)) return false;
+    if (!conv_dtype) return true;
+    if (dtype_codes && PyUnicode_CheckExact(v)) {
+        PyObject *code = PyDict_GetItemWithError(dtype_codes, v);
+        if (code) return true;
+        if (PyErr_Occurred()) PyErr_Clear();
+    }
+    const char *s;
+    Py_ssize_t len;
+    if (PyBytes_Check(v)) {
+        s = PyBytes_AS_STRING(v);
+        len = PyBytes_GET_SIZE(v);
+    } else if (!(s = PyUnicode_AsUTF8AndSize(v, &len))) {
+        PyErr_Clear(); /* fill_converted raises it */
+        return true;
+    }
+    return strlen(s) != (size_t)len;
+}
+
 static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
                       inputs_info *ii) {
     what_t what = what_of(def->name, p->name, -1);
@@ -793,21 +999,26 @@ static int fill_value(const op_def *def, const op_param *p, PyObject *v, op_valu
             return 0;
         }
         if (!conv_tensor) break;
+        note_vstring(ii, v);
         const char *empty =
             p->empty_dtype == TX_INVALID_DTYPE ? "float32" : tx_dtype_name(p->empty_dtype);
         c = PyObject_CallFunction(conv_tensor, "Os", v, empty);
-        if (!c) return -1;
+        if (!c) return name_the_argument(&what);
         break;
     }
-    case P_TENSOR_LIST: conv = plain_list_of_arrays(v) ? NULL : conv_tensor_list; break;
+    case P_TENSOR_LIST:
+        if (plain_list_of_arrays(v)) break;
+        note_vstring(ii, v);
+        conv = conv_tensor_list;
+        break;
     case P_STRING: conv = PyUnicode_Check(v) || PyBytes_Check(v) ? NULL : conv_string; break;
-    case P_DTYPE: conv = PyUnicode_Check(v) || PyBytes_Check(v) ? NULL : conv_dtype; break;
+    case P_DTYPE: conv = table_dtype_text(v) ? NULL : conv_dtype; break;
     case P_INT_LIST:
         conv = PyList_CheckExact(v) || PyTuple_CheckExact(v) ? NULL : conv_int_list;
         break;
     default: break;
     }
-    if (conv && !(c = PyObject_CallOneArg(conv, v))) return -1;
+    if (conv && !(c = PyObject_CallOneArg(conv, v))) return name_the_argument(&what);
     int rc = fill_converted(&what, p, c ? c : v, ov, ii);
     Py_XDECREF(c);
     return rc;
@@ -916,6 +1127,24 @@ static PyObject *plan_result(const tx_plan *plan) {
     return list;
 }
 
+/* The dtype of the call's string outputs, in *descr (a new reference, or NULL for object arrays
+ * of bytes): tx.set_string_dtype's setting in the caller's context when it is one (object: bytes;
+ * a StringDType: that dtype), else a StringDType input's dtype, as NumPy's string functions keep
+ * their input's, else NULL. */
+static int string_out_descr(const inputs_info *ii, PyObject **descr) {
+    *descr = NULL;
+    PyObject *v = NULL;
+    if (string_var && PyContextVar_Get(string_var, Py_None, &v) < 0) return -1;
+    if (v && v != Py_None && PyArray_DescrCheck(v)) {
+        if (((PyArray_Descr *)v)->type_num == NPY_VSTRING) *descr = Py_NewRef(v);
+        Py_DECREF(v);
+        return 0;
+    }
+    Py_XDECREF(v);
+    if (ii->vstring) *descr = Py_NewRef(ii->vstring);
+    return 0;
+}
+
 /* run(index, values, mode): values holds one entry per parameter of the op, in table order;
  * mode 0 (or absent): a tuple of the outputs; 1: the plan; 2: the one output itself (an
  * InternalError when the op gave another number).  METH_FASTCALL: no argument tuple to parse. */
@@ -948,6 +1177,10 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     inputs_info ii;
     ii.nro = 0;
     ii.ro_overflow = false;
+    ii.padded = false;
+    ii.vstring = NULL;
+    PyObject *sdescr = NULL; /* string outputs' dtype (string_out_descr), looked up once */
+    bool sdescr_known = false;
     op_outputs o = {0};
     tx_output_info *info = NULL;
     tx_plan plan;
@@ -997,6 +1230,15 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         op_outputs_clear(&o);
     }
     if (st != TX_OK) {
+        if (st == TX_INVALID_ARGUMENT && ii.padded && strstr(msg, "DecodeRaw")) {
+            /* the bytes a user sees in an 'S' array are not all it held */
+            size_t len = strlen(msg);
+            snprintf(msg + len, sizeof msg - len, "%s",
+                     " (the input is a NumPy 'S' array: NumPy pads its elements with NUL bytes "
+                     "and strips trailing NULs when it reads them, so an element that ends in "
+                     "NUL bytes is shorter here; pass bytes objects (a list, or an object array) "
+                     "to keep every byte)");
+        }
         raise_status(st, msg);
         goto done;
     }
@@ -1016,7 +1258,15 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         o.t[i] = NULL;
         bool ro = ii.ro_overflow && ii.nro;
         for (size_t k = 0; k < ii.nro && !ro; k++) ro = tx_tensor_shares_buffer(t, ii.ro[k]) != 0;
-        PyObject *arr = array_from_tensor(t, ro);
+        if (!sdescr_known && tx_tensor_dtype(t) == TX_STRING) {
+            if (string_out_descr(&ii, &sdescr) < 0) {
+                tx_tensor_free(t);
+                Py_CLEAR(result);
+                goto done;
+            }
+            sdescr_known = true;
+        }
+        PyObject *arr = array_from_tensor(t, ro, sdescr);
         if (!arr) {
             Py_CLEAR(result);
             goto done;
@@ -1033,6 +1283,8 @@ done:
         if (borrowed >> i & 1) memset(&a.v[i], 0, sizeof a.v[i]);
         op_value_clear(&a.v[i]);
     }
+    Py_XDECREF(sdescr);
+    Py_XDECREF(ii.vstring);
     return result;
 }
 
@@ -1191,7 +1443,7 @@ static PyObject *py_from_text(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    result = array_from_tensor(t, false);
+    result = array_from_tensor(t, false, NULL);
     t = NULL;
 done:
     tx_tensor_free(t);
@@ -1225,7 +1477,78 @@ static PyObject *py_decode_raw_file(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     Py_DECREF(path_obj);
     if (st != TX_OK) return raise_status(st, msg);
-    return array_from_tensor(out, false);
+    return array_from_tensor(out, false, NULL);
+}
+
+/* ---- the tensor cap ------------------------------------------------------------------------- */
+
+/* set_max_bytes(n): tx_set_max_tensor_bytes(n) (0: the library's own limit, SIZE_MAX / 2).
+ * Returns the limit in force before. */
+static PyObject *py_set_max_bytes(PyObject *self, PyObject *arg) {
+    (void)self;
+    size_t n = PyLong_AsSize_t(arg);
+    if (n == (size_t)-1 && PyErr_Occurred()) return NULL;
+    size_t before = tx_max_tensor_bytes();
+    tx_set_max_tensor_bytes(n);
+    return PyLong_FromSize_t(before);
+}
+
+static PyObject *py_max_bytes(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    return PyLong_FromSize_t(tx_max_tensor_bytes());
+}
+
+/* parse_size(text, source): the CLI's byte count (cli_parse_size: digits, optionally K, M, G or
+ * T, powers of 1024), or ValueError with the CLI's message naming source. */
+static PyObject *py_parse_size(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *text, *source;
+    if (!PyArg_ParseTuple(args, "ss", &text, &source)) return NULL;
+    size_t n;
+    if (!cli_parse_size(text, &n)) {
+        PyErr_Format(PyExc_ValueError, "%s: '%s' is not a byte count (e.g. 1073741824, 64M, 2G)",
+                     source, text);
+        return NULL;
+    }
+    return PyLong_FromSize_t(n);
+}
+
+/* default_max_bytes(): the CLI's default cap, half of physical memory (0 when the system does
+ * not say: the library's own limit). */
+static PyObject *py_default_max_bytes(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return PyLong_FromLong(0);
+    uint64_t half = (uint64_t)pages / 2 * (uint64_t)page;
+    return PyLong_FromUnsignedLongLong(half > SIZE_MAX ? 0 : half);
+}
+
+/* _setup(string_var, hint_category, hint_codes): the ContextVar of tx.set_string_dtype, and the
+ * warning class and dtype codes of the structured fallback's hint (an empty tuple: no hint, as
+ * where ml_dtypes is installed). */
+static PyObject *py_setup(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *var, *category, *codes;
+    if (!PyArg_ParseTuple(args, "OOO!", &var, &category, &PyTuple_Type, &codes)) return NULL;
+    if (!PyContextVar_CheckExact(var)) {
+        PyErr_SetString(PyExc_TypeError, "_setup: a ContextVar");
+        return NULL;
+    }
+    uint64_t mask = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(codes); i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(codes, i));
+        if (c < 0 || c >= 64) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "_setup: a dtype code");
+            return NULL;
+        }
+        mask |= (uint64_t)1 << c;
+    }
+    Py_XSETREF(string_var, Py_NewRef(var));
+    Py_XSETREF(hint_category, Py_NewRef(category));
+    hint_dtypes = mask;
+    Py_RETURN_NONE;
 }
 
 static PyObject *py_version(PyObject *self, PyObject *noargs) {
@@ -1245,6 +1568,12 @@ static PyMethodDef methods[] = {
     {"decode_raw_file", py_decode_raw_file, METH_VARARGS,
      "decode_raw_file(path, offset, length, dtype_code, little_endian): a mapped window decoded"},
     {"version", py_version, METH_NOARGS, "the library's version"},
+    {"set_max_bytes", py_set_max_bytes, METH_O,
+     "set_max_bytes(n): the largest tensor tensorx makes (0: the library's limit); the one before"},
+    {"max_bytes", py_max_bytes, METH_NOARGS, "the largest tensor tensorx makes"},
+    {"parse_size", py_parse_size, METH_VARARGS, "parse_size(text, source): the CLI's byte count"},
+    {"default_max_bytes", py_default_max_bytes, METH_NOARGS, "the CLI's default cap"},
+    {"_setup", py_setup, METH_VARARGS, "the string-dtype setting and the structured hint"},
     {"to_dlpack", py_to_dlpack, METH_VARARGS,
      "to_dlpack(array, versioned, copy): a DLPack capsule of the array"},
     {"from_dlpack_capsule", py_from_dlpack_capsule, METH_O,

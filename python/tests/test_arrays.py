@@ -172,7 +172,15 @@ def test_dtype_names():
     assert tx.cast(np.int32([1]), "half").dtype == np.float16  # TF's aliases
 
 
-def test_plan_sizes_without_running():
+@pytest.fixture
+def no_cap():
+    """The tensor cap lifted (tx.set_max_bytes(0)) for a test that plans terabytes."""
+    before = tx.set_max_bytes(0)
+    yield
+    tx.set_max_bytes(before)
+
+
+def test_plan_sizes_without_running(no_cap):
     x = np.zeros((1000, 1000), np.float32)
     (info,) = tx.plan(tx.tile, x, [1000, 1000])
     assert info.dtype == "float32" and info.shape == (10**6, 10**6)
@@ -193,3 +201,55 @@ def test_results_export_dlpack_without_a_copy():
     assert np.shares_memory(y, z)
     del y
     assert z.tolist() == [0, 1, 2, 0, 1, 2]
+
+
+# ---- bytes-like inputs (buffer protocol) ---------------------------------------------------------
+def test_decode_raw_takes_buffers_without_copying_them(tmp_path):
+    import mmap
+    import tracemalloc
+    data = np.arange(1 << 20, dtype="<i4").tobytes()  # 4 MiB
+    want = np.arange(1 << 20, dtype=np.int32)
+    path = tmp_path / "raw.bin"
+    path.write_bytes(data)
+    with open(path, "rb") as f:
+        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    ba = bytearray(data)
+    for buf in (ba, memoryview(ba), memoryview(data), mm, memoryview(mm)):
+        tracemalloc.start()
+        try:
+            y = tx.decode_raw(buf, np.int32)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert y.dtype == np.int32 and np.array_equal(y, want), type(buf)
+        assert peak < len(data) // 8, (type(buf), peak)  # no copy of the 4 MiB into Python
+        del y
+    rows = tx.decode_raw([bytearray(b"\x01\x00"), memoryview(b"\x02\x00")], "int16")
+    assert rows.tolist() == [[1], [2]]
+    del buf
+    mm.close()  # no tensor holds it any more
+
+
+def test_a_bytes_like_input_is_used_in_place_and_held():
+    import mmap
+    ba = bytearray(b"\x01\x02\x03\x04")
+    u = tx.string_tensor_unpack(ba)  # symbols: a view of the string's bytes
+    assert np.shares_memory(u.symbols, np.frombuffer(ba, np.uint8))
+    ba[0] = 9
+    assert u.symbols.tolist() == [9, 2, 3, 4] and not u.symbols.flags.writeable
+    with pytest.raises(BufferError):
+        ba.extend(b"x")  # tensorx holds an export: the memory cannot move under the view
+    del u
+    ba.extend(b"x")  # released with the last view
+    mm = mmap.mmap(-1, 8)
+    mm.write(b"\x05\x00\x06\x00\x07\x00\x08\x00")
+    v = tx.string_tensor_unpack(mm).symbols
+    with pytest.raises(BufferError):
+        mm.close()
+    assert v.tolist() == [5, 0, 6, 0, 7, 0, 8, 0]
+    del v
+    mm.close()
+    # a memoryview of numbers is a numeric tensor, as np.asarray reads it
+    f = np.arange(4, dtype=np.float32)
+    r = tx.reshape(memoryview(f), [2, 2])
+    assert r.dtype == np.float32 and r.tolist() == [[0, 1], [2, 3]]

@@ -39,11 +39,26 @@ def savable(a):
     return np.array(items, dtype="S" + str(max([len(b) for b in items] + [1]))).reshape(a.shape)
 
 
+ML_STORAGE = {"bfloat16": "<u2", "float8_e5m2": "u1", "float8_e4m3fn": "u1", "int4": "i1",
+              "uint4": "u1"}
+
+
+def npy_form(a):
+    """`a` as np.save should write it for the CLI: an ml_dtypes array (bfloat16, float8, int4) in
+    tensorx's .npy convention, the structured dtype of its bits (np.save would write '<V2')."""
+    if a.dtype.names or a.dtype.kind in "OS":
+        return a
+    name = tx.dtype_name(a.dtype)
+    return a.view([(name, ML_STORAGE[name])]) if name in ML_STORAGE else a
+
+
 def read_npy(path):
     """dtype, shape and the raw data bytes of a .npy file."""
     with open(path, "rb") as f:
         version = np.lib.format.read_magic(f)
-        shape, fortran, dtype = np.lib.format._read_array_header(f, version)
+        read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                else np.lib.format.read_array_header_2_0)  # public in NumPy 1.x and 2.x
+        shape, fortran, dtype = read(f)
         assert not fortran
         return dtype, shape, f.read()
 
@@ -59,7 +74,10 @@ def same_as_cli(got, path):
         py = got.ravel().tolist()
         assert all(len(b) <= k for b in py) and [b.ljust(k, b"\0") for b in py] == cli
         return
-    assert dtype == got.dtype, f"CLI dtype {dtype}, Python {got.dtype}"
+    if got.dtype != dtype and dtype.names:  # ml_dtypes in Python, the .npy convention in files
+        assert tx.dtype_name(got.dtype) == tx.dtype_name(dtype), f"CLI {dtype}, Python {got.dtype}"
+    else:
+        assert dtype == got.dtype, f"CLI dtype {dtype}, Python {got.dtype}"
     assert raw == got.tobytes(), "different bytes"
 
 
@@ -76,7 +94,7 @@ def test_python_equals_cli(case, tmp_path):
         paths = []
         for j, a in enumerate(arrays):
             paths.append(str(tmp_path / f"in{k}_{j}.npy"))
-            np.save(paths[-1], a, allow_pickle=False)
+            np.save(paths[-1], npy_form(a), allow_pickle=False)
         argv.append(f"{name}={','.join(paths)}")
         kwargs[name] = arrays if isinstance(v, list) else arrays[0]
     for name, v in case.get("attrs", {}).items():

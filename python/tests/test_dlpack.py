@@ -48,12 +48,32 @@ def test_read_only_through_the_producer_protocol():
     assert not r.flags.writeable and np.shares_memory(r, buf)
 
 
+def numpy_asks_for_versioned():
+    """Whether np.from_dlpack passes max_version (NumPy >= 2.1: DLPack 1.x) to a producer."""
+    seen = {}
+
+    class Probe:
+        def __dlpack__(self, **kwargs):
+            seen.update(kwargs)
+            return np.arange(1).__dlpack__()
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    np.from_dlpack(Probe())
+    return seen.get("max_version") is not None
+
+
 def test_unversioned_export_refuses_read_only_unless_copied():
     buf, v = read_only_result()
     with pytest.raises(BufferError, match="read-only"):
         tx.to_dlpack(v, max_version=None)
-    with pytest.raises(BufferError, match="read-only"):
-        np.from_dlpack(tx.dlpack(v))  # NumPy 1.24 asks for the unversioned struct
+    if numpy_asks_for_versioned():  # NumPy 2: the versioned struct, which says read-only
+        n = np.from_dlpack(tx.dlpack(v))
+        assert not n.flags.writeable and np.shares_memory(n, buf)
+    else:
+        with pytest.raises(BufferError, match="read-only"):
+            np.from_dlpack(tx.dlpack(v))  # NumPy 1.24 asks for the unversioned struct
     c = tx.from_dlpack(tx.to_dlpack(v, max_version=None, copy=True))
     assert c.flags.writeable and not np.shares_memory(c, buf)
     np.testing.assert_array_equal(c, v)
