@@ -116,6 +116,7 @@ def test_the_cap_is_the_clis(cap):
     r = subprocess.run([sys.executable, "-c", "import tensorx as tx; print(tx.get_max_bytes())"],
                        env=env, capture_output=True, text=True)
     assert r.returncode == 0 and int(r.stdout) == half, r.stderr  # --max-bytes' default
+    tx.set_max_bytes(half)  # whatever $TENSORX_MAX_BYTES this process was given
     with pytest.raises(tx.ResourceExhaustedError) as e:
         tx.one_hot([1, 2], 2**31 - 1)  # 16 GiB: refused before allocating, as the CLI refuses it
     assert str(e.value).startswith(f"one_hot: tensor of 17179869176 bytes exceeds the limit of "
