@@ -181,9 +181,9 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
             for (int64_t i = b; diff && i < e; i++)
                 TX_REQUIRE((uint64_t)len == s[i].size, TX_INVALID_ARGUMENT,
                            "%s: DecodeRaw requires input strings to all be the same size, but "
-                           "element %" PRId64 " has size %" PRId64 " != %" PRIu64
+                           "element %" PRId64 " has size %" PRIu64 " != %" PRId64
                            " (give fixed_length to pad or truncate)",
-                           op, i, len, s[i].size);
+                           op, i, s[i].size, len);
         }
         packed = n > 0 && gap == 0;
         TX_REQUIRE(len % size == 0, TX_INVALID_ARGUMENT,

@@ -41,7 +41,7 @@ expect dr_c64_be "array([(1-2j)], dtype=complex64)" -- decode_raw input_bytes=@"
 expect dr_pad_be "array([[258, 768, 0]], dtype=uint16)" -- \
     decode_raw input_bytes='["\x01\x02\x03"]' out_type=uint16 fixed_length=6 little_endian=false
 expect dr_empty "array([], shape=(2, 0), dtype=float32)" -- decode_raw input_bytes='["",""]' out_type=float32
-expect_fail dr_sizes invalid_argument "requires input strings to all be the same size, but element 1 has size 1 != 2" -- \
+expect_fail dr_sizes invalid_argument "requires input strings to all be the same size, but element 1 has size 2 != 1" -- \
     decode_raw input_bytes='["1","23"]' out_type=uint8
 expect_fail dr_multiple invalid_argument "Input to DecodeRaw has length 3 that is not a multiple of 2" -- \
     decode_raw input_bytes='"123"' out_type=uint16

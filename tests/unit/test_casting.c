@@ -966,7 +966,7 @@ static void test_decode_raw_records(void **state) {
     assert_int_equal(tx_tensor_new_strings(1, &n, ptrs, lens, &x), TX_OK);
     tx_tensor *o = NULL;
     tu_assert_error(tx_decode_raw(x, TX_INT32, 1, NULL, &o), TX_INVALID_ARGUMENT,
-                    "but element 150001 has size 64 != 63");
+                    "but element 150001 has size 63 != 64");
     assert_null(o);
     tx_tensor_free(x);
     free(buf);
@@ -979,7 +979,7 @@ static void test_decode_raw_errors(void **state) {
     (void)state;
     tx_tensor *x = tu_strings(1, TU_DIMS(3), (const char *[]){"12", "12", "123"}), *o = NULL;
     tu_assert_error(tx_decode_raw(x, TX_UINT8, 1, NULL, &o), TX_INVALID_ARGUMENT,
-                    "requires input strings to all be the same size, but element 2 has size 2 != 3");
+                    "requires input strings to all be the same size, but element 2 has size 3 != 2");
     int64_t fl = 3;
     tu_assert_error(tx_decode_raw(x, TX_UINT16, 1, &fl, &o), TX_INVALID_ARGUMENT,
                     "fixed_length (3) must be a multiple of the size of out_type (2)");
