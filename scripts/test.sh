@@ -4,7 +4,9 @@
 # what CI runs):
 #   demo       the README's first command (scripts/demo.sh) in a fresh copy of the tree
 #   release    gcc Release build with -Werror, the whole ctest suite; then the Python package
-#              (python/) installed into a fresh venv and its pytest tests (scripts/install-python.sh)
+#              (python/) installed into a fresh venv and its pytest tests (scripts/install-python.sh),
+#              with Debian's NumPy 1.24 and dask, and again in a venv from the package index
+#              (NumPy 2.x, ml_dtypes, current dask; install-python.sh --index)
 #   asan       clang Debug build with -Werror, the whole suite again under AddressSanitizer +
 #              UndefinedBehaviorSanitizer; then the Python package built with both sanitizers
 #              (library and extension) in build/asan/pyvenv and its pytest tests, the ASan runtime
@@ -82,6 +84,34 @@ if has release; then
   ! grep -E '^SKIPPED.*PyTorch not installed' "$log" ||
     { echo "python tests: the PyTorch round trip was skipped"; exit 1; }
   [ "$passed" -ge 546 ] || { echo "python tests: only $passed passed (expected >= 546)"; exit 1; }
+  passed_debian=$passed
+  repo=$PWD
+  (cd / && timeout 300 "$repo/build/release/pyvenv/bin/python" "$repo/examples/dask_convert.py") ||
+    { echo "examples/dask_convert.py (Debian's dask): failed"; exit 1; }
+  # The package index's environment: a venv without Debian's packages, the newest NumPy 2.x,
+  # ml_dtypes, dask and distributed, pytest and mypy; the extension built in isolation
+  # (scikit-build-core, numpy>=2) and linked with build/release's archives; the whole suite again.
+  # PyTorch is Debian's only, so its round trip is the one test this run may skip.
+  rm -rf build/release/pyvenv-index
+  bash scripts/install-python.sh --index --venv build/release/pyvenv-index
+  build/release/pyvenv-index/bin/python -c 'import sys, numpy, ml_dtypes
+sys.exit(int(numpy.__version__.split(".")[0]) < 2)' ||
+    { echo "python (package index): NumPy is not 2.x or ml_dtypes is missing"; exit 1; }
+  log=build/release/pytest-index.log
+  if ! (cd build/release && TENSORX_CLI=$PWD/tensorx \
+    pyvenv-index/bin/python -m pytest -q -rs -p no:cacheprovider ../../python/tests) \
+    2>&1 | tee "$log"; then
+    echo "python tests (package index, NumPy 2): failed"
+    exit 1
+  fi
+  passed=$(grep -oE '[0-9]+ passed' "$log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+  # No test may skip there for want of what that environment has.
+  ! grep -E '^SKIPPED.*(needs dask|need distributed|ml_dtypes is not installed|StringDType is NumPy 2)' "$log" ||
+    { echo "python tests (package index): tests were skipped for want of a package"; exit 1; }
+  [ "$passed" -ge $((passed_debian - 1)) ] ||
+    { echo "python tests (package index): only $passed passed (Debian's run: $passed_debian)"; exit 1; }
+  (cd / && timeout 300 "$repo/build/release/pyvenv-index/bin/python" "$repo/examples/dask_convert.py") ||
+    { echo "examples/dask_convert.py (package index): failed"; exit 1; }
 fi
 
 if has asan; then
