@@ -64,44 +64,17 @@
 #define NEX (sizeof tx_op_examples / sizeof tx_op_examples[0])
 #define MAX_REGIONS 40
 
-/* ---- the counting allocator (as tests/stress/stress.c's, without failures) ---- */
-#define HDR 64
-#define MAGIC 0x7ACE5A110Cull
-
-static atomic_long live_blocks, live_bytes;
-
+/* ---- the counting allocator (tests/stress/counting_alloc.h, without failures) ---- */
 static void die(const char *what) {
     fprintf(stderr, "race: %s\n", what);
     abort();
 }
 
+#include "counting_alloc.h"
+
 static void *rc_alloc(size_t size, size_t align, void *ctx) {
     (void)ctx;
-    size_t off = align > HDR ? align : HDR;
-    if (size > SIZE_MAX - off) return NULL;
-    void *base = NULL;
-    if (posix_memalign(&base, off, off + size)) return NULL;
-    unsigned char *p = (unsigned char *)base + off;
-    uint64_t h[3] = {MAGIC, size, off};
-    memcpy(p - sizeof h, h, sizeof h);
-    atomic_fetch_add(&live_blocks, 1);
-    atomic_fetch_add(&live_bytes, (long)size);
-    return p;
-}
-
-static void rc_free(void *ptr, size_t size, void *ctx) {
-    (void)ctx;
-    if (!ptr) return;
-    unsigned char *p = ptr;
-    uint64_t h[3];
-    memcpy(h, p - sizeof h, sizeof h);
-    if (h[0] != MAGIC) die("free of a block the allocator did not hand out, or a double free");
-    if (h[1] != size) die("a block freed with another size than it was allocated with");
-    h[0] = 0;
-    memcpy(p - sizeof h, h, sizeof h);
-    atomic_fetch_sub(&live_blocks, 1);
-    atomic_fetch_sub(&live_bytes, (long)size);
-    free(p - h[2]);
+    return counted_alloc(size, align);
 }
 
 /* ---- random numbers: xorshift64*, one state per thread ---- */
@@ -893,7 +866,7 @@ int main(int argc, char **argv) {
     signal(SIGBUS, on_signal);
     signal(SIGFPE, on_signal);
 #endif
-    static const tx_allocator counting = {rc_alloc, rc_free, NULL};
+    static const tx_allocator counting = {rc_alloc, counted_free, NULL};
     tx_set_allocator(&counting);
     tx_set_max_tensor_bytes((size_t)max_bytes);
     tx_set_num_threads((int)pool);

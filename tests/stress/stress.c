@@ -32,13 +32,8 @@
 #define MUTANTS 6
 #define NEX (sizeof tx_op_examples / sizeof tx_op_examples[0])
 
-/* ---- the counting allocator ----
- * A header before each block holds a magic word and the size asked for: a free with another
- * size, or of a block twice, stops the run. */
-#define HDR 64
-#define MAGIC 0x57E55A110Cull
-
-static atomic_long live_blocks, live_bytes, injected;
+/* ---- the counting allocator (counting_alloc.h), failing on demand ---- */
+static atomic_long injected;
 static _Thread_local unsigned inject_per_mille; /* this thread's failure rate in the current call */
 static _Thread_local long injected_here;        /* failures injected into the current call */
 static _Thread_local uint64_t rng_state;
@@ -56,6 +51,8 @@ static void die(const char *what) {
     abort();
 }
 
+#include "counting_alloc.h"
+
 static void *st_alloc(size_t size, size_t align, void *ctx) {
     (void)ctx;
     if (inject_per_mille && rnd() % 1000 < inject_per_mille) {
@@ -63,31 +60,7 @@ static void *st_alloc(size_t size, size_t align, void *ctx) {
         atomic_fetch_add(&injected, 1);
         return NULL;
     }
-    size_t off = align > HDR ? align : HDR;
-    if (size > SIZE_MAX - off) return NULL;
-    void *base = NULL;
-    if (posix_memalign(&base, off, off + size)) return NULL;
-    unsigned char *p = (unsigned char *)base + off;
-    uint64_t h[3] = {MAGIC, size, off};
-    memcpy(p - sizeof h, h, sizeof h);
-    atomic_fetch_add(&live_blocks, 1);
-    atomic_fetch_add(&live_bytes, (long)size);
-    return p;
-}
-
-static void st_free(void *ptr, size_t size, void *ctx) {
-    (void)ctx;
-    if (!ptr) return;
-    unsigned char *p = ptr;
-    uint64_t h[3];
-    memcpy(h, p - sizeof h, sizeof h);
-    if (h[0] != MAGIC) die("free of a block the allocator did not hand out, or a double free");
-    if (h[1] != size) die("a block freed with another size than it was allocated with");
-    h[0] = 0;
-    memcpy(p - sizeof h, h, sizeof h);
-    atomic_fetch_sub(&live_blocks, 1);
-    atomic_fetch_sub(&live_bytes, (long)size);
-    free(p - h[2]);
+    return counted_alloc(size, align);
 }
 
 /* ---- the calls ---- */
@@ -256,7 +229,7 @@ int main(int argc, char **argv) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         threads = 2 * (cpus > 0 ? cpus : 1);
     }
-    static const tx_allocator counting = {st_alloc, st_free, NULL};
+    static const tx_allocator counting = {st_alloc, counted_free, NULL};
     tx_set_allocator(&counting);
     tx_set_max_tensor_bytes((size_t)max_bytes);
     tx_set_num_threads(1);
