@@ -83,23 +83,30 @@ start=$(date +%s)
   -artifact_prefix="$root/$build/artifacts/python-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} "$@" \
   "$root/$build/corpus" "$root/fuzz/corpora/python") >"$log" 2>&1 &
 pid=$!
-# The fuzzer's CPU time (user + system, in seconds) every 5 minutes and at the end.
+# The fuzzer's CPU time (user + system, in seconds) every 5 minutes, and its last reading (at
+# most 5 s old) when it ends.
 cpu_of() { awk -v t="$(getconf CLK_TCK)" '{print ($14 + $15) / t}' "/proc/$1/stat" 2>/dev/null; }
 (
+  last="" n=0
   while kill -0 "$pid" 2>/dev/null; do
-    c=$(cpu_of "$pid") && [ -n "$c" ] && echo "$(date +%FT%T) pid $pid cpu_seconds $c" >>"$cpu"
-    for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 5; done
+    c=$(cpu_of "$pid") && [ -n "$c" ] && last=$c
+    [ $((n % 60)) -eq 0 ] && [ -n "$last" ] && echo "$(date +%FT%T) pid $pid cpu_seconds $last" >>"$cpu"
+    n=$((n + 1))
+    sleep 5
   done
+  echo "$(date +%FT%T) pid $pid cpu_seconds $last (last reading)" >>"$cpu"
 ) &
 watch=$!
 status=0
 wait "$pid" || status=$?
-kill "$watch" 2>/dev/null || true
-wait "$watch" 2>/dev/null || true
+wait "$watch" 2>/dev/null || true  # (it ends with the fuzzer, after its last line)
 echo "$(date +%FT%T) pid $pid exited $status after $(( $(date +%s) - start ))s" >>"$cpu"
 runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
 new=$(grep -cE '^#[0-9]+.*(NEW|REDUCE)' "$log" || true)
-if [ "$status" -eq 0 ]; then
+# Ended by hand (SIGINT: libFuzzer prints its stats and exits 72) is not a crash.
+if [ "$status" -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+  echo "   interrupted after $(( $(date +%s) - start ))s: ${runs:-?} runs, $new new/reduced inputs"
+elif [ "$status" -eq 0 ]; then
   echo "   ok in $(( $(date +%s) - start ))s: ${runs:-?} runs, $new new/reduced inputs," \
        "corpus $(find "$build/corpus" -type f | wc -l) files"
 else
