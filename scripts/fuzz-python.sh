@@ -32,7 +32,8 @@ jobs=${TX_FUZZPY_JOBS:-2}
 root=$PWD
 
 bash scripts/install-deps.sh --python clang libclang-rt-14-dev
-mkdir -p "$build/corpus" "$build/artifacts"
+mkdir -p "$build/corpus" "$build/artifacts" "$lib"
+build=$(cd "$build" && pwd) lib=$(cd "$lib" && pwd) # absolute: used from other folders below
 venv=$build/venv
 if [ ! -x "$venv/bin/python" ]; then
   /usr/bin/python3 -m venv --system-site-packages "$venv"
@@ -53,7 +54,7 @@ if [ "${TX_FUZZPY_NO_INSTALL:-0}" != 1 ]; then
   tar -C python --exclude=./build --exclude='*.egg-info' -cf - . | tar -C "$build/python-src" -xf -
   echo "fuzz-python: building the ASan + UBSan + coverage extension ($lib, $venv)"
   CC=clang LDSHARED="clang -shared" CFLAGS="-fsanitize=fuzzer-no-link" \
-    TENSORX_SANITIZE=address,undefined TENSORX_SOURCE_DIR=$root TENSORX_BUILD_DIR=$root/$lib \
+    TENSORX_SANITIZE=address,undefined TENSORX_SOURCE_DIR=$root TENSORX_BUILD_DIR=$lib \
     TENSORX_JOBS=$jobs "$venv/bin/python" -m pip install -q --no-build-isolation --no-index \
     --force-reinstall --no-deps "$build/python-src" >"$build/install.log" 2>&1 ||
     { cat "$build/install.log"; echo "fuzz-python: the build failed"; exit 1; }
@@ -77,22 +78,22 @@ cpu=$build/cpu.log
 echo "== fuzz_python: ${secs}s (log $log)"
 start=$(date +%s)
 # shellcheck disable=SC2086
-(cd "$build" && LD_PRELOAD=$asan exec "$root/$venv/bin/python" "$root/fuzz/fuzz_python.py" \
+(cd "$build" && LD_PRELOAD=$asan exec "$venv/bin/python" "$root/fuzz/fuzz_python.py" \
   -max_total_time="$secs" -timeout=20 -rss_limit_mb="${TX_FUZZPY_RSS_MB:-4096}" \
   -malloc_limit_mb=4096 -print_final_stats=1 \
-  -artifact_prefix="$root/$build/artifacts/python-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} "$@" \
-  "$root/$build/corpus" "$root/fuzz/corpora/python") >"$log" 2>&1 &
+  -artifact_prefix="$build/artifacts/python-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} "$@" \
+  "$build/corpus" "$root/fuzz/corpora/python") >"$log" 2>&1 &
 pid=$!
 # The fuzzer's CPU time (user + system, in seconds) every 5 minutes, and its last reading (at
-# most 5 s old) when it ends.
+# most 1 s old) when it ends.
 cpu_of() { awk -v t="$(getconf CLK_TCK)" '{print ($14 + $15) / t}' "/proc/$1/stat" 2>/dev/null; }
 (
   last="" n=0
   while kill -0 "$pid" 2>/dev/null; do
     c=$(cpu_of "$pid") && [ -n "$c" ] && last=$c
-    [ $((n % 60)) -eq 0 ] && [ -n "$last" ] && echo "$(date +%FT%T) pid $pid cpu_seconds $last" >>"$cpu"
+    [ $((n % 300)) -eq 0 ] && [ -n "$last" ] && echo "$(date +%FT%T) pid $pid cpu_seconds $last" >>"$cpu"
     n=$((n + 1))
-    sleep 5
+    sleep 1
   done
   echo "$(date +%FT%T) pid $pid cpu_seconds $last (last reading)" >>"$cpu"
 ) &
