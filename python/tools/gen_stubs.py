@@ -21,6 +21,7 @@ import argparse
 import ast
 import difflib
 import inspect
+import math
 import sys
 from pathlib import Path
 
@@ -194,6 +195,8 @@ def _docstring(doc, indent):
     if not doc:
         return ""
     doc = inspect.cleandoc(doc).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if doc.endswith('"'):  # (before the closing quotes)
+        doc = doc[:-1] + '\\"'
     lines = doc.split("\n")
     pad = " " * indent
     body = "\n".join((pad + line) if line else "" for line in lines[1:])
@@ -202,6 +205,8 @@ def _docstring(doc, indent):
 
 def _default(value):
     """A default as the stub writes it: the value itself when it is a plain literal."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "..."
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return repr(value)
     if isinstance(value, tuple) and all(type(v) is int for v in value):
@@ -210,9 +215,11 @@ def _default(value):
 
 
 def _signature(params, types):
-    """`(a: T, b: U = d, *, c: V = e)` from inspect Parameters and their types."""
+    """The parts of `(a: T, b: U = d, *, c: V = e)`, from inspect Parameters and their types."""
     out, star = [], False
-    for p, t in zip(params, types):
+    for k, (p, t) in enumerate(zip(params, types)):
+        if p.kind != p.POSITIONAL_ONLY and k and params[k - 1].kind == p.POSITIONAL_ONLY:
+            out.append("/")
         if p.kind == p.KEYWORD_ONLY and not star:
             out.append("*")
             star = True
@@ -227,19 +234,21 @@ def _signature(params, types):
         if p.default is not p.empty:
             text += f" = {_default(p.default)}"
         out.append(text)
-    return ", ".join(out)
+    if params and params[-1].kind == params[-1].POSITIONAL_ONLY:
+        out.append("/")
+    return out
 
 
-def _def_line(name, sig, ret, indent=0):
-    """A def line wrapped at 100 columns (parameters aligned under the first)."""
+def _def_line(name, parts, ret, indent=0):
+    """A def line wrapped at 100 columns (parameters aligned under the first), from the parts of
+    its signature (_signature)."""
     pad = " " * indent
     head = f"{pad}def {name}("
     tail = f") -> {ret}:"
-    line = head + sig + tail
+    line = head + ", ".join(parts) + tail
     if len(line) <= 100:
         return [line]
     lines, cur = [], head
-    parts = sig.split(", ")
     for k, part in enumerate(parts):
         piece = part + ("," if k < len(parts) - 1 else tail)
         if cur != head and cur.rstrip() != head.rstrip() and len(cur) + len(piece) + 1 > 100:
