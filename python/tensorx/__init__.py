@@ -140,7 +140,7 @@ def _text_dtype_name(text):
     """A dtype name the op table lacks, read as NumPy reads it ("f4", "<i2", "int": int64)."""
     try:
         d = np.dtype(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, SyntaxError):  # SyntaxError: its comma-list parser's, for ","
         d = None
     if d is not None and text.strip():
         return _dtype_name(d)
@@ -324,7 +324,8 @@ def dlpack(array):
 
 
 def _tensor_list(v):
-    if isinstance(v, (np.ndarray, bytes, str)) or not hasattr(v, "__iter__"):
+    if isinstance(v, (np.ndarray, bytes, str, memoryview, bytearray, mmap.mmap)) or \
+            not hasattr(v, "__iter__"):
         raise TypeError(f"expected a list of tensors, got {type(v).__name__}")
     return [_tensor(t) for t in v]
 
@@ -349,6 +350,8 @@ def _int_list(v):
     if isinstance(v, numbers.Integral):
         return (v,)
     if isinstance(v, np.ndarray):
+        if v.ndim > 1:  # (tolist() of a (2**40, 0) array would build 2**40 lists)
+            raise TypeError(f"expected a list of ints, got an array of shape {v.shape}")
         return v.tolist() if v.ndim else [v.tolist()]
     return v
 

@@ -240,14 +240,17 @@ static int strings_from_array(what_t *what, PyArrayObject *arr, tx_tensor **out,
                 if (!mv) goto done;
                 Py_buffer *view = PyMemoryView_GET_BUFFER(mv);
                 if (!PyBuffer_IsContiguous(view, 'C')) {
+                    /* a strided view (memoryview(b)[::2]): its bytes copied, as bytes() has them */
+                    PyObject *b = PyObject_CallMethod(mv, "tobytes", NULL);
                     Py_DECREF(mv);
-                    PyErr_Format(PyExc_BufferError,
-                                 "%s: element %zd (%.80s) is not a contiguous buffer", W(what),
-                                 (Py_ssize_t)i, Py_TYPE(e)->tp_name);
-                    goto done;
+                    if (!b) goto done;
+                    mv = b;
+                    p = PyBytes_AS_STRING(b);
+                    len = PyBytes_GET_SIZE(b);
+                } else {
+                    p = view->buf;
+                    len = view->len;
                 }
-                p = view->buf;
-                len = view->len;
                 PyTuple_SET_ITEM(keep, i, mv);
                 e = NULL;
             } else {

@@ -67,6 +67,14 @@ def test_plan_predicts_the_error():
     (TypeError, lambda: tx.squeeze(X, squeeze_dims=object())),
     (TypeError, lambda: tx.concat(X, 0)),                       # a tensor for a list
     (TypeError, lambda: tx.concat([X, None], 0)),
+    # found by fuzz/fuzz_python.py: a 2-D memoryview for a list raised NotImplementedError, a
+    # 2-D int array for an int list built its tolist() (2**40 empty lists), "," SyntaxError
+    (TypeError, lambda: tx.concat(memoryview(b"abcd").cast("B", (2, 2)), 0)),
+    (TypeError, lambda: tx.concat(bytearray(b"ab"), 0)),
+    (TypeError, lambda: tx.squeeze(X, squeeze_dims=np.empty((2**40, 0), np.int8))),
+    (TypeError, lambda: tx.squeeze(X, squeeze_dims=np.zeros((1, 1), np.int32))),
+    (tx.InvalidArgumentError, lambda: tx.cast(X, ",")),
+    (TypeError, lambda: tx.cast(X, "i4,i4")),  # NumPy's structured dtype: none of ours
     (TypeError, lambda: tx.reshape(np.array([1, b"a"], dtype=object), [2])),
     (TypeError, lambda: tx.reshape(np.zeros(2, np.longdouble), [2])),
     (TypeError, lambda: tx.reshape(object(), [1])),
