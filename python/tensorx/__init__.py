@@ -350,6 +350,7 @@ def _int_list(v):
     if isinstance(v, numbers.Integral):
         return (v,)
     if isinstance(v, np.ndarray):
+        v = np.asarray(v)  # a subclass's tolist() may fail (NumPy 1.24's masked 0-d arrays)
         if v.ndim > 1:  # (tolist() of a (2**40, 0) array would build 2**40 lists)
             raise TypeError(f"expected a list of ints, got an array of shape {v.shape}")
         return v.tolist() if v.ndim else [v.tolist()]

@@ -79,6 +79,13 @@ def test_an_int_list_that_is_no_sequence_names_the_argument():
     assert tx.squeeze(X4, iter([0, 1])).shape == (1, 4)  # any iterable, as before
 
 
+def test_an_int_list_of_an_array_subclass_is_read_as_np_asarray_reads_it():
+    # fuzz_python found NumPy 1.24's masked-array tolist() failing inside _int_list
+    m = np.ma.array([0, 2], mask=[False, True])
+    assert tx.squeeze(np.zeros((1, 3, 1)), squeeze_dims=m).shape == (3,)
+    assert tx.squeeze(np.zeros((1, 3)), squeeze_dims=np.ma.array(0)).shape == (3,)
+
+
 def test_from_text_reads_a_snapshot_of_its_lists():
     # tests' helper (tensorx._C._from_text): a dim's __index__ empties the shape list; a complex
     # pair's __len__ (called before the fix, not since) emptied the values list and claimed 2
