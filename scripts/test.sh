@@ -6,7 +6,9 @@
 #   release    gcc Release build with -Werror, the whole ctest suite; then the Python package
 #              (python/) installed into a fresh venv and its pytest tests (scripts/install-python.sh),
 #              with Debian's NumPy 1.24 and dask, and again in a venv from the package index
-#              (NumPy 2.x, ml_dtypes, current dask; install-python.sh --index)
+#              (NumPy 2.x, ml_dtypes, current dask; install-python.sh --index), to which
+#              TensorFlow 2.21 and OpenVINO are then added for the live oracle (tests/tf/,
+#              scripts/tf-oracle.sh ci)
 #   asan       clang Debug build with -Werror, the whole suite again under AddressSanitizer +
 #              UndefinedBehaviorSanitizer; then the Python package built with both sanitizers
 #              (library and extension) in build/asan/pyvenv and its pytest tests, the ASan runtime
@@ -112,6 +114,11 @@ sys.exit(int(numpy.__version__.split(".")[0]) < 2)' ||
     { echo "python tests (package index): only $passed passed (Debian's run: $passed_debian)"; exit 1; }
   (cd / && timeout 300 "$repo/build/release/pyvenv-index/bin/python" "$repo/examples/dask_convert.py") ||
     { echo "examples/dask_convert.py (package index): failed"; exit 1; }
+  # The live oracle (tests/tf/README.md): TensorFlow 2.21 and OpenVINO 2026.4 added to that venv
+  # (after its tests, which run without them); TF's recorded suites regenerated and compared, the
+  # frame's tests, and a seeded sample of every op against TF.
+  bash scripts/tf-oracle.sh --venv build/release/pyvenv-index ci ||
+    { echo "tests/tf: tensorx and TensorFlow disagree, or the recorded suites are stale"; exit 1; }
 fi
 
 if has asan; then

@@ -6,9 +6,10 @@ bit for bit: dtype, shape and bytes (`-o out.npy`, read back raw).  The CLI is $
 (scripts/test.sh sets it to build/release/tensorx); without it the tests skip.  Cases whose
 string inputs a .npy cannot hold ('S' drops trailing NULs) or that expect an error are left out
 (the error cases are compared with the suites' statuses by test_conformance.py and `tensorx
-conform`)."""
+conform`), and so are seven in eight of TF's recorded cases (sampled())."""
 import os
 import subprocess
+import zlib
 
 import numpy as np
 import pytest
@@ -81,7 +82,17 @@ def same_as_cli(got, path):
     assert raw == got.tobytes(), "different bytes"
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if "expect_error" not in c.values[0]])
+def sampled(param):
+    """Every case of the hand-made and ONNX suites; one in 8 of the thousands TF recorded
+    (tests/conformance/tf/, chosen by a hash of the name), whose every call `tensorx conform`
+    makes through the CLI's op table anyway."""
+    if "tests/conformance/tf/" not in param.id:
+        return True
+    return zlib.crc32(param.values[0]["name"].encode()) % 8 == 0
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "expect_error" not in c.values[0] and
+                                  sampled(c)])
 def test_python_equals_cli(case, tmp_path):
     order = case.get("byte_order")
     if order and order != HOST:
