@@ -199,6 +199,13 @@ def string_tensor_pack(g):
                      "overlapping, unordered, repeated")
     yield _pack_case([0, 1, 3, 0], [1, 3, 6, 6], _sym(b"\0\xff\xfe\0\x80\0"), "NUL, non-UTF-8")
     yield _pack_case([1, 0], [6, 6], _sym(b"\0\xc3\xa9\0\0\0"), "trailing NULs")
+    # inputs as NumPy lays them out otherwise: strided views, big-endian indices
+    yield Case({"begins": _idx([0, 9, 5, 9])[::2], "ends": _idx([5, 9, 13, 9])[::2],
+                "symbols": _sym(b"xIxnxtxexlxOxpxexnxVxIxNxOx")[1::2]}, note="strided views")
+    yield Case({"begins": _idx([0, 5], ">i8"), "ends": _idx([5, 13], ">i8"), "symbols": ov_text},
+               note="big-endian int64")
+    yield Case({"begins": _idx([[0, 5]], ">i4").T, "ends": _idx([[5, 13]], ">i4").T,
+                "symbols": ov_text}, note="big-endian int32, transposed")
     # ranges OpenVINO does not define
     for dt in ("int32", "int64"):
         yield _pack_case([0, 5], [5, 14], ov_text, "end one past symbols", dt)
@@ -270,5 +277,7 @@ def string_tensor_unpack(g):
     yield Case({"data": _str([bytes(range(256)), b"tail\0"])}, note="every byte value")
     yield Case({"data": _str([b"same"] * 6, (3, 2))}, note="repeated strings")
     yield Case({"data": _str([b"x" * 300, b"", b"y" * 200])}, note="long strings")
+    yield Case({"data": _str([b"ab", b"", b"c\0", b"d"], (2, 2))[::-1, ::-1]}, note="strided view")
+    yield Case({"data": _str([b"ab", b"c\0", b"de", b""], (2, 2)).T}, note="transposed")
     while True:
         yield Case({"data": g.array("string", g.shape(max_dim=3))})
