@@ -743,11 +743,12 @@ TX_API tx_status tx_size(const tx_tensor *input, tx_dtype out_type, tx_tensor **
 TX_API tx_status tx_rank(const tx_tensor *input, tx_tensor **out);
 
 /* tf.reshape: a view of `tensor` with the shape given by the 1-D int32/int64 `shape` tensor.  At
- * most one entry may be -1 (inferred); [] reshapes a 1-element tensor to a scalar.  shape has at
- * most TX_RESHAPE_MAX_RANK (253) entries, one fewer than TX_MAX_RANK, as in TF's kernel.
- * Errors: invalid_argument (shape not 1-D integer; more than TX_RESHAPE_MAX_RANK entries ("too
- * many dimensions: must be < 254, but received 254"); an entry < -1, more than one -1, element
- * counts that differ, a -1 that cannot be inferred). */
+ * most one entry may be -1 (inferred); [] reshapes a 1-element tensor to a scalar; a scalar shape
+ * is a one-entry vector, as TF 2.21's kernel takes it.  shape has at most TX_RESHAPE_MAX_RANK
+ * (253) entries, one fewer than TX_MAX_RANK, as in TF's kernel.
+ * Errors: invalid_argument (shape of rank > 1 or not int32/int64; more than TX_RESHAPE_MAX_RANK
+ * entries ("too many dimensions: must be < 254, but received 254"); an entry < -1, more than
+ * one -1, element counts that differ, a -1 that cannot be inferred). */
 TX_API tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out);
 
 /* tf.squeeze: a view of input without size-1 dims.  With n_dims == 0 every size-1 dim goes;
@@ -849,9 +850,9 @@ TX_API tx_status tx_split_uneven(const tx_tensor *value, int64_t split_dim, int6
 TX_API tx_status tx_unpack(const tx_tensor *value, int64_t num, int64_t axis, tx_tensor **outs);
 
 /* tf.tile (src/ops/pad_tile.c): `input` repeated multiples[i] times along dim i.  multiples is a
- * 1-D int32 or int64 tensor with one entry per dim (a one-element scalar is taken for a 1-D input,
- * as TF's kernel does); a scalar input with multiples [] is returned as a copy.
- * Errors: invalid_argument (NULL arguments; multiples not int32/int64, of rank > 1 or with a
+ * 1-D int32 or int64 tensor with one entry per dim (a scalar is refused, even for a 1-D input, as
+ * TF 2.21's kernel refuses it); a scalar input with multiples [] is returned as a copy.
+ * Errors: invalid_argument (NULL arguments; multiples not int32/int64, not 1-D or with a
  * length other than rank(input); a negative multiple; an output dim or element count overflowing
  * int64, as TF's TensorShape); resource_exhausted (the output exceeds the byte limit or
  * allocation fails). */
@@ -879,7 +880,7 @@ typedef enum tx_pad_mode {
  * matrix; a negative padding; REFLECT with a padding > D-1 (so any REFLECT of a dim of size 0),
  * SYMMETRIC with a padding > D; EDGE/WRAP with a nonzero padding of a dim of size 0;
  * constant_values not a scalar of the tensor's dtype; an output dim or element count overflowing
- * int64); unimplemented (mode not a tx_pad_mode); resource_exhausted. */
+ * int64; mode not a tx_pad_mode); resource_exhausted. */
 TX_API tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode mode,
                         const tx_tensor *constant_values, tx_tensor **out);
 /* TX_SECTION_SLICING_END */

@@ -126,7 +126,7 @@ static tx_status run_pad(const op_args *a, op_outputs *o) {
     else if (!strcasecmp(mode_text, "EDGE")) mode = TX_PAD_EDGE; /* ONNX presets */
     else if (!strcasecmp(mode_text, "WRAP")) mode = TX_PAD_WRAP;
     else
-        return op_fail(TX_UNIMPLEMENTED,
+        return op_fail(TX_INVALID_ARGUMENT, /* TF 2.21: MirrorPad's mode attr, tf.pad's ValueError */
                        "pad: mode '%s' is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP", mode_text);
     const tx_tensor *tensor = arg_tensor(a, "tensor");
     tx_tensor *cv = NULL;

@@ -325,8 +325,9 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
     TX_REQUIRE(multiples->dtype == TX_INT32 || multiples->dtype == TX_INT64, TX_INVALID_ARGUMENT,
                "%s: multiples must be int32 or int64, got %s", op, tx_dtype_name(multiples->dtype));
     size_t r = input->rank;
-    /* TF's IsLegacyVector: a vector, or a one-element scalar. */
-    TX_REQUIRE(multiples->rank <= 1 && multiples->numel == (int64_t)r, TX_INVALID_ARGUMENT,
+    /* TF 2.21 decides: TileOp wants a 1-D multiples ("Expected multiples to be 1-D"); a
+     * one-element scalar is refused too. */
+    TX_REQUIRE(multiples->rank == 1 && multiples->numel == (int64_t)r, TX_INVALID_ARGUMENT,
                "%s: expected multiples argument to be a vector of length %zu (the rank of input) "
                "but got %" PRId64 " entries (rank %zu)",
                op, r, multiples->numel, multiples->rank);
@@ -360,7 +361,7 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
     *out = NULL;
     TX_REQUIRE(mode == TX_PAD_CONSTANT || mode == TX_PAD_REFLECT || mode == TX_PAD_SYMMETRIC ||
                    mode == TX_PAD_EDGE || mode == TX_PAD_WRAP,
-               TX_UNIMPLEMENTED, "%s: mode %d is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP",
+               TX_INVALID_ARGUMENT, "%s: mode %d is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP",
                op, (int)mode);
     TX_REQUIRE_TENSOR(op, tensor, "tensor");
     TX_REQUIRE_TENSOR(op, paddings, "paddings");

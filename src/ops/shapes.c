@@ -101,7 +101,9 @@ tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor 
     *out = NULL;
     TX_REQUIRE_TENSOR(op, tensor, "tensor");
     TX_REQUIRE_TENSOR(op, shape, "shape");
-    TX_REQUIRE(shape->rank == 1, TX_INVALID_ARGUMENT, "%s: shape must be a vector, got rank %zu",
+    /* TF 2.21 decides: ReshapeOp takes a scalar shape as a one-entry vector ("legacy use of
+     * scalars to represent shape", reshape_op.h). */
+    TX_REQUIRE(shape->rank <= 1, TX_INVALID_ARGUMENT, "%s: shape must be a vector, got rank %zu",
                op, shape->rank);
     TX_REQUIRE(shape->dtype == TX_INT32 || shape->dtype == TX_INT64, TX_INVALID_ARGUMENT,
                "%s: shape must be int32 or int64, got %s", op, tx_dtype_name(shape->dtype));

@@ -7,7 +7,7 @@
 expect tile "output 0: int32 [4, 6], 24 elements, 96 bytes
 new bytes: 96" -- tile input='[[1,2,3],[4,5,6]]' multiples=2,2 --plan
 expect tile_json '{"op": "tile", "outputs": [{"dtype": "int32", "shape": [4, 6], "numel": 24, "nbytes": 96, "string_bytes": 0, "view": false, "upper_bound": false, "data_dependent": false}], "new_bytes": 96}' -- tile input='[[1,2,3],[4,5,6]]' multiples=2,2 --plan=json
-expect_fail tile_overflow resource_exhausted "tile: 4611686018427387904 elements of float32 overflow size_t" -- tile input=[1.0] multiples=4611686018427387904 --plan
+expect_fail tile_overflow resource_exhausted "tile: 4611686018427387904 elements of float32 overflow size_t" -- tile input=[1.0] multiples=[4611686018427387904] --plan
 expect_fail one_hot_depth invalid_argument "one_hot: depth 4611686018427387904 does not fit int32" -- one_hot indices=[0,1] depth=4611686018427387904 --plan
 expect_fail sequence_mask_huge resource_exhausted "sequence_mask:" -- sequence_mask lengths=[1,2] maxlen=4611686018427387904:int64 dtype=float64 --plan
 expect_fail pad_bad invalid_argument "pad:" -- pad tensor=[1,2] paddings=[[3,0]] mode=REFLECT --plan

@@ -33,6 +33,8 @@ expect reshape_2_m1_3 "array([[[1, 1, 1],
         [5, 5, 5],
         [6, 6, 6]]], dtype=int32)" -- reshape tensor="$T3" shape=2,-1,3
 expect reshape_scalar "array(7, dtype=int32)" -- reshape tensor=[7] shape=[]
+# TF 2.21 decides: a scalar shape is a one-entry vector (ReshapeOp's legacy scalar)
+expect reshape_scalar_shape "array([1, 2, 3, 4], dtype=int32)" -- reshape tensor=[[1,2],[3,4]] shape=4
 expect_fail reshape_two_m1 invalid_argument "shape [3,-1,-1] has more than one -1" -- reshape tensor=[1,2,3] shape=3,-1,-1
 
 "$TX" reshape tensor=[1,2,3,4,5,6] shape=1,2,1,3,1,1 -o "$TX_TMP/t6.npy"

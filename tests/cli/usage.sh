@@ -146,15 +146,16 @@ else
 fi
 
 # ---- a scalar where a vector is needed: TF's error stays, the message shows the vector ----
-expect_fail vec_reshape invalid_argument "reshape: shape must be a vector, got rank 0 (write shape=[4] for a vector)" -- reshape tensor=[1,2,3,4] shape=4
-expect_fail vec_dtype invalid_argument "(write shape=[4]:int64 for a vector)" -- reshape tensor=[1,2,3,4] shape=4:int64
+# (TF 2.21 decides: Reshape takes a scalar shape as a one-entry vector, Tile refuses a scalar multiples)
+expect_fail vec_tile1 invalid_argument "tile: expected multiples argument to be a vector of length 1 (the rank of input) but got 1 entries (rank 0) (write multiples=[2] for a vector)" -- tile input=[1,2,3,4] multiples=2
+expect_fail vec_dtype invalid_argument "(write multiples=[2]:int64 for a vector)" -- tile input=[1,2,3,4] multiples=2:int64
 expect_fail vec_perm invalid_argument "(write perm=[0] for a vector)" -- transpose a=[1,2] perm=0
 expect_fail vec_slice invalid_argument "(write begin=[1] size=[1] for vectors)" -- slice input_=[1,2] begin=1 size=1
 expect_fail vec_strided invalid_argument "(write begin=[0] end=[1] strides=[1] for vectors)" -- strided_slice input_=[1,2] begin=0 end=1 strides=1
 expect_fail vec_tile invalid_argument "(write multiples=[2] for a vector)" -- tile input=[[1,2]] multiples=2
 expect_fail vec_block_shape invalid_argument "(write block_shape=[1] for a vector)" -- space_to_batch_nd input=[[[1]]] block_shape=1 paddings=[[0,0]]
 expect_fail vec_seq_lengths invalid_argument "(write seq_lengths=[1] for a vector)" -- reverse_sequence input=[[1,2]] seq_lengths=1 seq_dim=1
-expect_fail vec_plan invalid_argument "(write shape=[4] for a vector)" -- reshape tensor=[1,2,3,4] shape=4 --plan
+expect_fail vec_plan invalid_argument "(write multiples=[2] for a vector)" -- tile input=[1,2,3,4] multiples=2 --plan
 # No hint where a vector would not do (a matrix, a 4-D image), or where the rank was not the fault.
 expect_no vec_not_matrix "for a vector" -- pad tensor=[1,2] paddings=1
 expect_no vec_not_4d "for a vector" -- extract_image_patches images=5 ksizes=1,1,1,1 strides=1,1,1,1 rates=1,1,1,1 padding=VALID

@@ -153,6 +153,15 @@ static void test_reshape_edge_cases(void **state) {
     tx_tensor *s2 = tu_tensor(TX_INT32, 2, TU_DIMS(1, 2), TU_VALS(3, 2));
     tu_assert_error(tx_reshape(t, s2, &o), TX_INVALID_ARGUMENT, "shape must be a vector, got rank 2");
     tx_tensor_free(s2);
+    /* TF 2.21 decides: a scalar shape is a one-entry vector (ReshapeOp's legacy scalar). */
+    tx_tensor *s0 = tu_tensor(TX_INT64, 0, NULL, TU_VALS(-1));
+    assert_int_equal(tx_reshape(t, s0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 1, TU_DIMS(6));
+    tx_tensor_free(o);
+    tx_tensor_free(s0);
+    s0 = tu_tensor(TX_INT32, 0, NULL, TU_VALS(4));
+    tu_assert_error(tx_reshape(t, s0, &o), TX_INVALID_ARGUMENT, "has 6 elements, shape [4] needs 4");
+    tx_tensor_free(s0);
     int32_t s32[] = {3, 2};
     tx_tensor *s = tu_i32(2, s32);
     assert_int_equal(tx_reshape(t, s, &o), TX_OK);
