@@ -1230,8 +1230,8 @@ TX_API tx_status tx_dynamic_partition(const tx_tensor *data, const tx_tensor *pa
  * data[m] (one dtype for all m) come in n pairs (n_indices == n_data >= 1); data[m].shape must be
  * indices[m].shape + C with the same C for every m.  Output shape [max(indices) + 1] + C.  Entries
  * are merged in order, so a later (m, i) wins over an earlier one.  Rows that no index names are
- * zero (empty strings for a string tensor); TF leaves them uninitialised.  As in TF, indices are
- * bounds-checked only when the output has rows, so all-negative indices give a 0-row output.
+ * zero (empty strings for a string tensor), as TF 2.21 gives them.  As in TF 2.21, every negative
+ * index is an error, even when the output has no rows (all indices negative) or no elements.
  * Errors: invalid_argument (a NULL argument; n_indices != n_data or 0; indices not int32; data
  * dtypes that differ; a shape rule broken; a negative index, named with its position; an index of
  * INT32_MAX, whose row count overflows TF's int); resource_exhausted. */
@@ -1249,16 +1249,24 @@ TX_API tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n
                                        const tx_tensor *const *data, size_t n_data,
                                        tx_oob_policy oob, tx_tensor **out);
 
-/* tf.boolean_mask: keeps the slices of `tensor` whose entry in the K-D bool `mask` is true; mask's
+/* tf.boolean_mask: keeps the slices of `tensor` whose entry in the K-D `mask` is true; mask's
  * shape must equal tensor.shape[axis:axis+K].  Output shape tensor.shape[:axis] + [number of true
  * entries] + tensor.shape[axis+K:], the kept entries in row-major order of the mask.  A negative
  * axis counts from the end, with TF's Python slicing rule: tensor.shape[axis:axis+K] is empty
- * unless axis + K < 0, so e.g. axis = -1 with a 1-D mask is an error, as in TF.  A mask byte other
- * than 0 counts as true.
+ * unless axis + K < 0, so e.g. axis = -1 with a 1-D mask is an error, as in TF.  With a negative
+ * axis and K > 1, TF 2.21's Python gathers with that axis after reshaping tensor to rank
+ * rank - K + 1, i.e. along dim q = rank + axis - (K - 1), the true entries' flat positions as
+ * indices: tensorx does the same (output tensor.shape[:q] + [count] + tensor.shape[q+1:rank+axis] +
+ * [numel(mask)] + the rest; a position >= tensor.shape[q] or q < 0 is an error).
+ * mask is bool (a byte other than 0 counts as true) or a number type TF's Where takes (int8 to
+ * uint64, bfloat16, float32, float64, complex64, complex128), whose nonzero entries count as true
+ * (-0.0 is zero, NaN is not).
  * The result's rank (rank(tensor) - K + 1) is at most TX_RESHAPE_MAX_RANK: TF reshapes tensor to
  * that rank first.
- * Errors: invalid_argument (a NULL input; mask not bool; mask a scalar; shape mismatch, including
- * an axis out of range; a result rank above TX_RESHAPE_MAX_RANK); resource_exhausted. */
+ * Errors: invalid_argument (a NULL input; mask a scalar; shape mismatch, including an axis out of
+ * range; a result rank above TX_RESHAPE_MAX_RANK; mask float8, int4, uint4 or string; with a
+ * negative axis and K > 1, q < 0 or a true position >= tensor.shape[q]); unimplemented (a float16
+ * or quantized mask: TF's CPU Where has no kernel for them); resource_exhausted. */
 TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_t axis,
                                  tx_tensor **out);
 
@@ -1289,12 +1297,12 @@ TX_API tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const t
  * true/false, or 1/0 of any numeric dtype).  `lengths` is any integer dtype and rank; the output
  * has lengths' shape + [maxlen].  maxlen is an int32/int64 scalar tensor, or NULL for
  * max(max(lengths), 0).  As in TF, lengths are cast to maxlen's dtype before the comparison (an
- * int64 length with an int32 maxlen wraps to 32 bits); a uint64 length above INT64_MAX counts as
- * INT64_MAX.
- * Errors: invalid_argument (NULL lengths; lengths not an integer dtype; maxlen not an int32/int64
- * scalar; maxlen < 0, which TF's Range rejects; unknown dtype); unimplemented (dtype string, which
- * TF cannot cast bool to; int4 / uint4 lengths, which TF's Max and Less do not take);
- * resource_exhausted. */
+ * int64 length with an int32 maxlen wraps to 32 bits; a uint64 length above INT64_MAX wraps to a
+ * negative int64).  int4 / uint4 lengths need maxlen (TF's Max does not take them).
+ * Errors: invalid_argument (NULL lengths; lengths not an integer dtype; int4 / uint4 lengths
+ * without maxlen; maxlen not an int32/int64 scalar; maxlen < 0, which TF's Range rejects; unknown
+ * dtype); unimplemented (dtype string, float8_e5m2, float8_e4m3fn, int4 or uint4, which TF cannot
+ * cast bool to); resource_exhausted. */
 TX_API tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
                                   tx_tensor **out);
 

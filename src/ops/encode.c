@@ -115,8 +115,9 @@ tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tenso
 
 /* ---- sequence_mask --------------------------------------------------------------------------- */
 
-/* Element i of an integer tensor as int64; a uint64 above INT64_MAX saturates.  With wrap32 the
- * value is first cast to int32 (two's complement wrap), as TF casts lengths to maxlen's dtype. */
+/* Element i of an integer tensor as int64; a uint64 above INT64_MAX wraps (two's complement), as
+ * TF's Cast to int64 does.  With wrap32 the value is first cast to int32 (two's complement wrap),
+ * as TF casts lengths to maxlen's dtype. */
 static int64_t length_at(const tx_tensor *t, int64_t i, bool wrap32) {
     const char *p = t->data;
     uint64_t raw;
@@ -129,9 +130,12 @@ static int64_t length_at(const tx_tensor *t, int64_t i, bool wrap32) {
     case TX_INT32: v = ((const int32_t *)p)[i]; raw = (uint64_t)v; break;
     case TX_UINT32: v = ((const uint32_t *)p)[i]; raw = (uint64_t)v; break;
     case TX_INT64: v = ((const int64_t *)p)[i]; raw = (uint64_t)v; break;
+    /* 4-bit values one a byte: the low nibble, sign-extended for int4. */
+    case TX_INT4: v = (int64_t)((((const uint8_t *)p)[i] & 0x0f) ^ 0x08) - 8; raw = (uint64_t)v; break;
+    case TX_UINT4: v = ((const uint8_t *)p)[i] & 0x0f; raw = (uint64_t)v; break;
     default:
         raw = ((const uint64_t *)p)[i];
-        v = raw > INT64_MAX ? INT64_MAX : (int64_t)raw;
+        v = (int64_t)raw; /* implementation-defined above INT64_MAX: the wrap on every target */
         break;
     }
     if (wrap32) {
@@ -150,13 +154,17 @@ tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx
     tx_dtype_kind lk = tx_dtype_kind_of(lengths->dtype);
     TX_REQUIRE(lk == TX_KIND_SIGNED || lk == TX_KIND_UNSIGNED, TX_INVALID_ARGUMENT,
                "%s: lengths must be an integer tensor, got %s", op, tx_dtype_name(lengths->dtype));
-    /* TF computes max(lengths) and lengths < range(maxlen): no int4 kernels for either. */
-    TX_REQUIRE(!tx__is_4bit(lengths->dtype), TX_UNIMPLEMENTED,
-               "%s: lengths dtype %s is not supported (TF's Max and Less have no 4-bit kernels)",
+    /* TF 2.21 decides: without maxlen TF computes max(lengths), whose Max does not list 4-bit
+     * dtypes; with maxlen the lengths are cast to its dtype, which works for int4/uint4 too. */
+    TX_REQUIRE(maxlen != NULL || !tx__is_4bit(lengths->dtype), TX_INVALID_ARGUMENT,
+               "%s: lengths dtype %s needs maxlen (TF's Max takes no 4-bit dtype)",
                op, tx_dtype_name(lengths->dtype));
     TX_REQUIRE(tx__dtype(dtype) != NULL, TX_INVALID_ARGUMENT, "%s: unknown dtype %d", op, (int)dtype);
-    TX_REQUIRE(dtype != TX_STRING, TX_UNIMPLEMENTED,
-               "%s: dtype string is not supported (TF cannot cast bool to string)", op);
+    /* TF casts the bool mask to dtype; its Cast has no bool kernel to these. */
+    TX_REQUIRE(dtype != TX_STRING && !tx__is_4bit(dtype) && dtype != TX_FLOAT8_E5M2 &&
+                   dtype != TX_FLOAT8_E4M3FN, TX_UNIMPLEMENTED,
+               "%s: dtype %s is not supported (TF cannot cast bool to %s)", op,
+               tx_dtype_name(dtype), tx_dtype_name(dtype));
     int64_t m = 0;
     bool wrap32 = false;
     if (maxlen != NULL) {

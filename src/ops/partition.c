@@ -174,9 +174,10 @@ tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n_indice
                "%s: index %" PRId64 " makes %" PRId64 " rows, more than int32 counts", op,
                max_index, max_index + 1);
     const int64_t rows = max_index + 1;
-    /* As in TF, only a non-empty merge checks the indices; the max makes every index < rows, so
-     * only negative ones can fail.  The other policies map or drop them in the kernel. */
-    for (size_t m = 0; oob == TX_OOB_ERROR && rows > 0 && m < n_indices; m++) {
+    /* The max makes every index < rows, so only negative ones can fail; TF 2.21 decides: every
+     * negative index fails, even when the merge is empty (all indices negative, or 0-size data
+     * slices).  The other policies map or drop them in the kernel. */
+    for (size_t m = 0; oob == TX_OOB_ERROR && m < n_indices; m++) {
         const int32_t *v = (const int32_t *)indices[m]->data;
         for (int64_t i = 0; i < indices[m]->numel; i++) {
             if (v[i] >= 0) continue;
@@ -190,7 +191,7 @@ tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n_indice
     const size_t extra = d0->rank - i0->rank;
     dims[0] = rows;
     memcpy(dims + 1, d0->dims + i0->rank, extra * sizeof *dims);
-    /* Rows no index names stay zero (empty strings); TF leaves them uninitialised. */
+    /* Rows no index names stay zero (empty strings), as TF 2.21's CPU kernel gives them. */
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc_flags(op, d0->dtype, extra + 1, dims, TX_OUTPUT_DATA_DEPENDENT, &o));
     memset(o->data, 0, o->nbytes);
@@ -214,6 +215,112 @@ tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n_indice
 
 /* ---- boolean_mask ---------------------------------------------------------------------------- */
 
+/* TF 2.21 decides the mask dtypes: tf.boolean_mask keeps the entries where(mask) finds, and Where
+ * takes bool and number types on the CPU, except float16 (no CPU kernel) and the quantized types
+ * (none registered); float8, int4, uint4 and string are not in its list. */
+static tx_status check_mask_dtype(const char *op, tx_dtype t) {
+    switch (t) {
+    case TX_BOOL: case TX_INT8: case TX_UINT8: case TX_INT16: case TX_UINT16: case TX_INT32:
+    case TX_UINT32: case TX_INT64: case TX_UINT64: case TX_BFLOAT16: case TX_FLOAT32:
+    case TX_FLOAT64: case TX_COMPLEX64: case TX_COMPLEX128:
+        return TX_OK;
+    case TX_FLOAT16: case TX_QINT8: case TX_QUINT8: case TX_QINT16: case TX_QUINT16: case TX_QINT32:
+        return tx__fail(TX_UNIMPLEMENTED, "%s: mask dtype %s is not supported (TF's CPU Where has "
+                        "no kernel for it)", op, tx_dtype_name(t));
+    default:
+        return tx__fail(TX_INVALID_ARGUMENT, "%s: mask must be bool or a number type TF's Where "
+                        "takes, got %s", op, tx_dtype_name(t));
+    }
+}
+
+/* Whether mask entry i is true: nonzero, as Where counts it (a float -0.0 is zero, a NaN is not; a
+ * complex number is nonzero when either part is; a bool byte other than 0 is true). */
+static bool mask_true(const tx_tensor *m, int64_t i) {
+    const size_t w = tx_dtype_size(m->dtype);
+    const unsigned char *p = (const unsigned char *)m->data + (size_t)i * w;
+    uint16_t h;
+    uint32_t f[2];
+    uint64_t d[2];
+    switch (m->dtype) {
+    case TX_BFLOAT16: memcpy(&h, p, 2); return (h & 0x7fffu) != 0;
+    case TX_FLOAT32: memcpy(f, p, 4); return (f[0] & 0x7fffffffu) != 0;
+    case TX_COMPLEX64: memcpy(f, p, 8); return ((f[0] | f[1]) & 0x7fffffffu) != 0;
+    case TX_FLOAT64: memcpy(d, p, 8); return (d[0] & 0x7fffffffffffffffu) != 0;
+    case TX_COMPLEX128: memcpy(d, p, 16); return ((d[0] | d[1]) & 0x7fffffffffffffffu) != 0;
+    default:
+        for (size_t b = 0; b < w; b++)
+            if (p[b]) return true;
+        return false;
+    }
+}
+
+/* The copy of the kept slices: `nouter` blocks of `len` slices of slice_bytes, the kept ones where
+ * entry j < m of the mask is true (entries from m to len are false).  A bool mask as long as a
+ * block is used as it is; any other goes through a 0/1 copy. */
+static tx_status mask_copy(tx_tensor *o, const tx_tensor *tensor, const tx_tensor *mask,
+                           int64_t nouter, int64_t len, size_t slice_bytes) {
+    const uint8_t *mv = (const uint8_t *)mask->data;
+    uint8_t *scratch = NULL;
+    if (mask->dtype != TX_BOOL || mask->numel != len) {
+        scratch = tx__alloc((size_t)len, "boolean_mask: mask");
+        if (scratch == NULL) return TX_RESOURCE_EXHAUSTED;
+        for (int64_t j = 0; j < len; j++) scratch[j] = j < mask->numel && mask_true(mask, j);
+        mv = scratch;
+    }
+    /* The kernel stops at the output's end, and zeros fill what it did not reach: a mask that
+     * another thread changes after the count gives wrong rows, never a write past o. */
+    char *o_end = o->data + o->nbytes;
+    char *at = tx__kernels_get()->mask(o->data, o_end, tensor->data, mv, nouter, len, slice_bytes);
+    memset(at, 0, (size_t)(o_end - at));
+    if (scratch) tx__free(scratch, (size_t)len);
+    return TX_OK;
+}
+
+/* TF 2.21 decides a negative axis with a mask of rank K > 1: tf.boolean_mask reshapes tensor to
+ * rank R = rank - K + 1 (the masked dims a..a+K-1 merged, a = rank + axis) and then gathers with
+ * the same negative axis on that reshaped tensor, i.e. along its dim q = R + axis = a - (K - 1),
+ * an original dim before the masked ones.  The flat positions of the true entries are the
+ * indices: each must be below tensor.shape[q] (checked when the result is non-empty, as GatherV2
+ * does), and q < 0 fails as GatherV2's axis check. */
+static tx_status mask_negative_axis(const char *op, const tx_tensor *tensor, const tx_tensor *mask,
+                                    int64_t a, int64_t count, tx_tensor **out) {
+    const int64_t rank = (int64_t)tensor->rank, k = (int64_t)mask->rank, q = a - (k - 1);
+    TX_REQUIRE(q >= 0, TX_INVALID_ARGUMENT,
+               "%s: axis %" PRId64 " of the reshaped tensor of rank %" PRId64 " (TF's gather after "
+               "its reshape): Shape must be at least rank %" PRId64 " but is rank %" PRId64, op,
+               a - rank, rank - k + 1, rank - a, rank - k + 1);
+    int64_t dims[TX_MAX_RANK], numel = 0;
+    size_t r = 0;
+    for (int64_t i = 0; i < q; i++) dims[r++] = tensor->dims[i];
+    dims[r++] = count;
+    for (int64_t i = q + 1; i < a; i++) dims[r++] = tensor->dims[i];
+    dims[r++] = mask->numel;
+    for (int64_t i = a + k; i < rank; i++) dims[r++] = tensor->dims[i];
+    TX_TRY(tx__check_output(op, tensor->dtype, r, dims, &numel));
+    for (int64_t j = 0, n = 0; numel > 0 && j < mask->numel; j++) {
+        if (!mask_true(mask, j)) continue;
+        TX_REQUIRE(j < tensor->dims[q], TX_INVALID_ARGUMENT,
+                   "%s: indices[%" PRId64 "] = %" PRId64 " is not in [0, %" PRId64 ") (TF gathers "
+                   "the mask's true positions along dim %" PRId64 " for axis %" PRId64 ")", op, n, j,
+                   tensor->dims[q], q, a - rank);
+        n++;
+    }
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc_flags(op, tensor->dtype, r, dims, TX_OUTPUT_DATA_DEPENDENT, &o));
+    tx_status st = TX_OK;
+    if (o->numel > 0)
+        st = mask_copy(o, tensor, mask, tx__dims_product(tensor->dims, 0, (size_t)q), tensor->dims[q],
+                       (size_t)tx__dims_product(tensor->dims, (size_t)q + 1, (size_t)rank) *
+                           tx_dtype_size(tensor->dtype));
+    if (st == TX_OK) st = tx__share_strings(o, tensor);
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
+}
+
 tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_t axis,
                           tx_tensor **out) {
     static const char *op = "boolean_mask";
@@ -221,8 +328,6 @@ tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_
     *out = NULL;
     TX_REQUIRE_TENSOR(op, tensor, "tensor");
     TX_REQUIRE_TENSOR(op, mask, "mask");
-    TX_REQUIRE(mask->dtype == TX_BOOL, TX_INVALID_ARGUMENT, "%s: mask must be bool, got %s", op,
-               tx_dtype_name(mask->dtype));
     TX_REQUIRE(mask->rank >= 1, TX_INVALID_ARGUMENT, "%s: mask cannot be a scalar", op);
     const int64_t rank = (int64_t)tensor->rank, k = (int64_t)mask->rank;
     /* TF's Python checks tensor.shape[axis:axis+K] against mask.shape with Python slicing, so a
@@ -244,9 +349,10 @@ tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_
     TX_REQUIRE(rank - k + 1 <= TX_RESHAPE_MAX_RANK, TX_INVALID_ARGUMENT,
                "%s: the result would have rank %" PRId64 ": too many dimensions: must be < %d "
                "(tf.boolean_mask reshapes tensor to that rank)", op, rank - k + 1, TX_MAX_RANK);
-    const uint8_t *mv = (const uint8_t *)mask->data;
+    TX_TRY(check_mask_dtype(op, mask->dtype));
     int64_t count = 0;
-    for (int64_t i = 0; i < mask->numel; i++) count += mv[i] != 0;
+    for (int64_t i = 0; i < mask->numel; i++) count += mask_true(mask, i);
+    if (axis < 0 && k > 1) return mask_negative_axis(op, tensor, mask, a, count, out);
     int64_t dims[TX_MAX_RANK];
     size_t r = 0;
     for (int64_t i = 0; i < a; i++) dims[r++] = tensor->dims[i];
@@ -254,20 +360,16 @@ tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_
     for (int64_t i = a + k; i < rank; i++) dims[r++] = tensor->dims[i];
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc_flags(op, tensor->dtype, r, dims, TX_OUTPUT_DATA_DEPENDENT, &o));
+    tx_status st = TX_OK;
     if (o->numel > 0) {
         /* Products of output dims: at most numel once it is not 0 (with an empty output, dims
          * beside a 0 could overflow them). */
         const int64_t nouter = tx__dims_product(tensor->dims, 0, (size_t)a),
                       inner = tx__dims_product(tensor->dims, (size_t)(a + k), (size_t)rank);
-        const size_t slice_bytes = (size_t)inner * tx_dtype_size(tensor->dtype); /* <= o->nbytes */
-        /* The kernel stops at the output's end, and zeros fill what it did not reach: a mask that
-         * another thread changes after the count above gives wrong rows, never a write past o. */
-        char *o_end = o->data + o->nbytes;
-        char *at = tx__kernels_get()->mask(o->data, o_end, tensor->data, mv, nouter, mask->numel,
-                                           slice_bytes);
-        memset(at, 0, (size_t)(o_end - at));
+        st = mask_copy(o, tensor, mask, nouter, mask->numel,
+                       (size_t)inner * tx_dtype_size(tensor->dtype)); /* <= o->nbytes */
     }
-    tx_status st = tx__share_strings(o, tensor);
+    if (st == TX_OK) st = tx__share_strings(o, tensor);
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;

@@ -795,13 +795,20 @@ static void test_dynamic_stitch(void **state) {
     tx_tensor_free(b);
     tx_tensor_free(da);
     tx_tensor_free(db);
-    /* Only a non-empty merge checks indices: all-negative indices give 0 rows, as in TF. */
+    /* TF 2.21 decides: a negative index fails even when the merge is empty (all indices
+     * negative, or data slices of 0 elements); the oracle found 0 rows here before. */
     a = T32(1, TU_DIMS(2), -1, -5);
     da = TF32(1, TU_DIMS(2), 1, 2);
     const tx_tensor *i1[1] = {a}, *x1[1] = {da};
-    assert_int_equal(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_OK);
-    tu_assert_shape(o, TX_FLOAT32, 1, TU_DIMS(0));
-    tx_tensor_free(o);
+    tu_assert_error(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_INVALID_ARGUMENT, "indices[0][0] = -1 is not in [0, 0)");
+    tx_tensor_free(da);
+    da = tu_tensor(TX_FLOAT32, 2, TU_DIMS(2, 0), NULL);
+    tx_tensor_free(a);
+    a = T32(1, TU_DIMS(2), 1, -2);
+    i1[0] = a;
+    x1[0] = da;
+    tu_assert_error(tx_dynamic_stitch(i1, 1, x1, 1, &o), TX_INVALID_ARGUMENT, "indices[0][1] = -2 is not in [0, 2)");
+    assert_null(o);
     tx_tensor_free(a);
     a = T32(2, TU_DIMS(1, 2), 2, -1);
     i1[0] = a;
@@ -890,8 +897,21 @@ static void test_boolean_mask(void **state) {
     tx_tensor *ms = TB(0, NULL, 1);
     tu_assert_error(tx_boolean_mask(t, ms, 0, &o), TX_INVALID_ARGUMENT, "mask cannot be a scalar");
     tx_tensor_free(ms);
-    tx_tensor *mi = T32(1, TU_DIMS(2), 1, 0);
-    tu_assert_error(tx_boolean_mask(t, mi, 0, &o), TX_INVALID_ARGUMENT, "mask must be bool, got int32");
+    /* TF 2.21 decides the mask dtypes (its Where): numbers count when nonzero; float16 has no CPU
+     * kernel; float8, 4-bit and string masks are not in its list. */
+    tx_tensor *mi = T32(1, TU_DIMS(2), 0, 7);
+    assert_int_equal(tx_boolean_mask(t, mi, 0, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(1, 3, 2));
+    tu_assert_values(o, TU_VALS(6, 7, 8, 9, 10, 11));
+    tx_tensor_free(o);
+    tx_tensor_free(mi);
+    const uint16_t half[2] = {0x3c00, 0};
+    assert_int_equal(tx_tensor_from_data(TX_FLOAT16, 1, TU_DIMS(2), half, sizeof half, &mi), TX_OK);
+    tu_assert_error(tx_boolean_mask(t, mi, 0, &o), TX_UNIMPLEMENTED, "mask dtype float16 is not supported");
+    tx_tensor_free(mi);
+    const uint8_t nib[2] = {1, 0};
+    assert_int_equal(tx_tensor_from_data(TX_INT4, 1, TU_DIMS(2), nib, sizeof nib, &mi), TX_OK);
+    tu_assert_error(tx_boolean_mask(t, mi, 0, &o), TX_INVALID_ARGUMENT, "mask must be bool or a number type");
     tx_tensor_free(mi);
     tu_assert_error(tx_boolean_mask(NULL, m, 0, &o), TX_INVALID_ARGUMENT, "tensor is NULL");
     tx_tensor *big = TB(4, TU_DIMS(2, 3, 2, 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -1093,6 +1113,9 @@ static void test_sequence_mask(void **state) {
     tu_assert_error(tx_sequence_mask(len, fl, TX_BOOL, &o), TX_INVALID_ARGUMENT, "maxlen must be int32 or int64, got float32");
     tu_assert_error(tx_sequence_mask(fl, NULL, TX_BOOL, &o), TX_INVALID_ARGUMENT, "lengths must be an integer tensor, got float32");
     tu_assert_error(tx_sequence_mask(len, five, TX_STRING, &o), TX_UNIMPLEMENTED, "dtype string is not supported");
+    /* TF 2.21 decides: its Cast has no bool kernel to float8 and 4-bit dtypes. */
+    tu_assert_error(tx_sequence_mask(len, five, TX_FLOAT8_E5M2, &o), TX_UNIMPLEMENTED, "dtype float8_e5m2 is not supported");
+    tu_assert_error(tx_sequence_mask(len, five, TX_UINT4, &o), TX_UNIMPLEMENTED, "dtype uint4 is not supported");
     tu_assert_error(tx_sequence_mask(NULL, five, TX_BOOL, &o), TX_INVALID_ARGUMENT, "lengths is NULL");
     assert_null(o);
     tx_tensor_free(neg);
@@ -1583,10 +1606,13 @@ static void test_oob_dynamic_stitch(void **state) {
     tx_tensor_free(sj[1]);
     tx_tensor_free(si[0]);
     tx_tensor_free(si[1]);
-    /* All indices negative: 0 rows under every policy (nothing can be placed). */
+    /* All indices negative: an error under TX_OOB_ERROR (TF 2.21 decides), else 0 rows (nothing
+     * can be placed). */
     tx_tensor *neg[1] = {i32_tensor(1, TU_DIMS(2), I32S(-1, -2))};
     tx_tensor *nd[1] = {T32(1, TU_DIMS(2), 5, 6)};
-    for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++) {
+    tu_assert_error(tx_dynamic_stitch_oob((const tx_tensor *const *)neg, 1, (const tx_tensor *const *)nd, 1,
+                                          TX_OOB_ERROR, &o), TX_INVALID_ARGUMENT, "is not in [0, 0)");
+    for (int pol = TX_OOB_ZERO; pol <= TX_OOB_WRAP; pol++) {
         assert_int_equal(tx_dynamic_stitch_oob((const tx_tensor *const *)neg, 1, (const tx_tensor *const *)nd, 1,
                                               (tx_oob_policy)pol, &o), TX_OK);
         tu_assert_shape(o, TX_INT32, 1, TU_DIMS(0));
@@ -2042,6 +2068,75 @@ static void test_boolean_mask_huge_axis_message(void **state) {
     tx_tensor_free(m);
 }
 
+/* TF 2.21 decides a negative axis with a mask of rank K > 1 (the oracle found it): tf.boolean_mask
+ * reshapes to rank - K + 1 dims and gathers with the same negative axis there, i.e. along the dim
+ * K - 1 places before the masked ones, the true entries' flat positions as indices. */
+static void test_boolean_mask_negative_axis_rank_k(void **state) {
+    (void)state;
+    tx_tensor *t = iota(TX_INT32, 4, TU_DIMS(2, 3, 2, 2)), *o = NULL;
+    tx_tensor *m = TB(2, TU_DIMS(3, 2), 1, 1, 0, 0, 0, 0);
+    /* axis -3: masked dims 1..2, gathered along dim 0 with indices [0, 1]: the whole of t,
+     * shaped [2, 6, 2]. */
+    assert_int_equal(tx_boolean_mask(t, m, -3, &o), TX_OK);
+    tu_assert_shape(o, TX_INT32, 3, TU_DIMS(2, 6, 2));
+    tu_assert_values(o, TU_VALS(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                21, 22, 23));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    /* a true position past that dim (2 of [0, 2)) is GatherV2's index error */
+    m = TB(2, TU_DIMS(3, 2), 0, 0, 1, 0, 0, 0);
+    tu_assert_error(tx_boolean_mask(t, m, -3, &o), TX_INVALID_ARGUMENT, "indices[0] = 2 is not in [0, 2)");
+    tx_tensor_free(m);
+    /* no dim before the masked ones: GatherV2's rank check */
+    m = TB(2, TU_DIMS(2, 3), 1, 0, 0, 0, 0, 0);
+    tu_assert_error(tx_boolean_mask(t, m, -4, &o), TX_INVALID_ARGUMENT, "Shape must be at least rank 4 but is rank 3");
+    assert_null(o);
+    tx_tensor_free(m);
+    tx_tensor_free(t);
+}
+
+/* Non-bool masks count nonzero entries as Where does: -0.0 is zero, NaN is not; a complex entry
+ * is nonzero when either part is. */
+static void test_boolean_mask_number_masks(void **state) {
+    (void)state;
+    tx_tensor *t = T32(1, TU_DIMS(3), 10, 20, 30), *o = NULL;
+    const uint32_t fbits[3] = {0x80000000u, 0x7fc00000u, 0};
+    tx_tensor *m = NULL;
+    assert_int_equal(tx_tensor_from_data(TX_FLOAT32, 1, TU_DIMS(3), fbits, sizeof fbits, &m), TX_OK);
+    assert_int_equal(tx_boolean_mask(t, m, 0, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(20));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    const uint64_t cbits[6] = {0x8000000000000000u, 0, 0, 0x8000000000000000u, 0, 1};
+    assert_int_equal(tx_tensor_from_data(TX_COMPLEX128, 1, TU_DIMS(3), cbits, sizeof cbits, &m), TX_OK);
+    assert_int_equal(tx_boolean_mask(t, m, 0, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(30));
+    tx_tensor_free(o);
+    tx_tensor_free(m);
+    tx_tensor_free(t);
+}
+
+/* sequence_mask's casts as TF's (the oracle found them): a uint64 length wraps to int64, and
+ * 4-bit lengths need maxlen (TF's Max takes no 4-bit dtype; its Cast to maxlen's dtype does). */
+static void test_sequence_mask_casts(void **state) {
+    (void)state;
+    const uint64_t u[2] = {1ull << 63, 2};
+    tx_tensor *len = NULL, *three = tu_tensor(TX_INT64, 0, NULL, TU_VALS(3)), *o = NULL;
+    assert_int_equal(tx_tensor_from_data(TX_UINT64, 1, TU_DIMS(2), u, sizeof u, &len), TX_OK);
+    assert_int_equal(tx_sequence_mask(len, three, TX_BOOL, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(0, 0, 0, 1, 1, 0));
+    tx_tensor_free(o);
+    tx_tensor_free(len);
+    const uint8_t nib[2] = {0x0f, 0x02}; /* int4 -1 (its low nibble) and 2 */
+    assert_int_equal(tx_tensor_from_data(TX_INT4, 1, TU_DIMS(2), nib, sizeof nib, &len), TX_OK);
+    assert_int_equal(tx_sequence_mask(len, three, TX_INT32, &o), TX_OK);
+    tu_assert_values(o, TU_VALS(0, 0, 0, 1, 1, 0));
+    tx_tensor_free(o);
+    tu_assert_error(tx_sequence_mask(len, NULL, TX_BOOL, &o), TX_INVALID_ARGUMENT, "lengths dtype int4 needs maxlen");
+    tx_tensor_free(len);
+    tx_tensor_free(three);
+}
+
 int main(void) {
     setenv("TENSORX_THREAD_POLICY", "split", 0); /* the split paths run, whatever is measured */
     const struct CMUnitTest tests[] = {
@@ -2066,6 +2161,9 @@ int main(void) {
         cmocka_unit_test(test_int16_indices_gather_nd),
         cmocka_unit_test(test_unique_bool_any_nonzero_is_true),
         cmocka_unit_test(test_boolean_mask_huge_axis_message),
+        cmocka_unit_test(test_boolean_mask_negative_axis_rank_k),
+        cmocka_unit_test(test_boolean_mask_number_masks),
+        cmocka_unit_test(test_sequence_mask_casts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
