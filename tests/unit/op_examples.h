@@ -74,7 +74,7 @@ static const op_example tx_op_examples[] = {
     {"unpack", {"value=[[1,2],[3,4],[5,6]]", "axis=1"}},
     {"unpack", {"value=[[\"a\",\"b\"],[\"c\",\"d\"]]"}},
     {"tile", {"input=[[1,2],[3,4]]", "multiples=2,3"}},
-    {"tile", {"input=[\"a\",\"b\"]", "multiples=2"}},
+    {"tile", {"input=[\"a\",\"b\"]", "multiples=[2]"}},
     {"pad", {"tensor=[[1,2],[3,4]]", "paddings=[[1,1],[2,2]]", "constant_values=9"}},
     {"pad", {"tensor=[[1,2,3],[4,5,6]]", "paddings=[[1,1],[2,2]]", "mode=REFLECT"}},
     {"pad", {"tensor=[[1,2,3],[4,5,6]]", "paddings=[[1,1],[2,2]]", "mode=SYMMETRIC"}},

@@ -356,7 +356,7 @@ typedef struct limit_case {
 /* Results above LIMIT (1 MiB): refused with resource_exhausted before allocation. */
 static const limit_case over_limit[] = {
     {"tile", {"input=[[1,2],[3,4]]", "multiples=1024,256"}, true},
-    {"tile", {"input=[\"a\",\"b\"]", "multiples=65536"}, true},
+    {"tile", {"input=[\"a\",\"b\"]", "multiples=[65536]"}, true},
     {"pad", {"tensor=[1,2]", "paddings=[[0,1048576]]"}, true},
     {"pad", {"tensor=[[1,2],[3,4]]", "paddings=[[1,1],[1,1000000000000]]", "mode=CONSTANT"}, false},
     {"one_hot", {"indices=[0,1,2,3]", "depth=1000000"}, true},
