@@ -1260,7 +1260,7 @@ TX_API tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n
  * [numel(mask)] + the rest; a position >= tensor.shape[q] or q < 0 is an error).
  * mask is bool (a byte other than 0 counts as true) or a number type TF's Where takes (int8 to
  * uint64, bfloat16, float32, float64, complex64, complex128), whose nonzero entries count as true
- * (-0.0 is zero, NaN is not).
+ * (-0.0 is zero, NaN is not; float32/float64 subnormals are zero, as TF's CPU flushes them).
  * The result's rank (rank(tensor) - K + 1) is at most TX_RESHAPE_MAX_RANK: TF reshapes tensor to
  * that rank first.
  * Errors: invalid_argument (a NULL input; mask a scalar; shape mismatch, including an axis out of

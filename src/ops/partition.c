@@ -234,7 +234,9 @@ static tx_status check_mask_dtype(const char *op, tx_dtype t) {
 }
 
 /* Whether mask entry i is true: nonzero, as Where counts it (a float -0.0 is zero, a NaN is not; a
- * complex number is nonzero when either part is; a bool byte other than 0 is true). */
+ * complex number is nonzero when either part is; a bool byte other than 0 is true).  TF 2.21
+ * decides the subnormals: its CPU threads flush them, so a float32/float64 (or complex part)
+ * subnormal is zero, while a bfloat16 one is not (compared through its bits). */
 static bool mask_true(const tx_tensor *m, int64_t i) {
     const size_t w = tx_dtype_size(m->dtype);
     const unsigned char *p = (const unsigned char *)m->data + (size_t)i * w;
@@ -243,10 +245,10 @@ static bool mask_true(const tx_tensor *m, int64_t i) {
     uint64_t d[2];
     switch (m->dtype) {
     case TX_BFLOAT16: memcpy(&h, p, 2); return (h & 0x7fffu) != 0;
-    case TX_FLOAT32: memcpy(f, p, 4); return (f[0] & 0x7fffffffu) != 0;
-    case TX_COMPLEX64: memcpy(f, p, 8); return ((f[0] | f[1]) & 0x7fffffffu) != 0;
-    case TX_FLOAT64: memcpy(d, p, 8); return (d[0] & 0x7fffffffffffffffu) != 0;
-    case TX_COMPLEX128: memcpy(d, p, 16); return ((d[0] | d[1]) & 0x7fffffffffffffffu) != 0;
+    case TX_FLOAT32: memcpy(f, p, 4); return (f[0] & 0x7f800000u) != 0;
+    case TX_COMPLEX64: memcpy(f, p, 8); return ((f[0] | f[1]) & 0x7f800000u) != 0;
+    case TX_FLOAT64: memcpy(d, p, 8); return (d[0] & 0x7ff0000000000000u) != 0;
+    case TX_COMPLEX128: memcpy(d, p, 16); return ((d[0] | d[1]) & 0x7ff0000000000000u) != 0;
     default:
         for (size_t b = 0; b < w; b++)
             if (p[b]) return true;

@@ -332,6 +332,10 @@ def dynamic_stitch(g):
     # negative and gap indices
     yield Case({"indices": [_a([0, -1], "int32")], "data": [_a([1, 2], f32)]}, note="negative")
     yield Case({"indices": [_a([-1, -2], "int32")], "data": [_a([1, 2], f32)]}, note="all negative")
+    yield Case({"indices": [_a([1, -2], "int32")], "data": [g.array(f32, (2, 0))]},
+               note="negative, empty slices")
+    yield Case({"indices": [_a([], "int32"), _a([-1], "int32")],
+                "data": [g.array(f32, (0, 2)), g.array(f32, (1, 2))]}, note="negative, no rows")
     yield Case({"indices": [_a([3, 0], "int32")], "data": [_a([1, 2], f32)]}, note="gap rows")
     yield Case({"indices": [_a([3, 0], "int32")], "data": [_a(["a", "b"], "string")]},
                note="gap rows")
@@ -396,8 +400,30 @@ def boolean_mask(g):
     yield Case({"tensor": g.array(f32, ()), "mask": _a([True], "bool")}, note="scalar tensor")
     yield Case({"tensor": g.array(f32, (3, 2)), "mask": _a([True, False], "bool")}, note="mismatch")
     yield Case({"tensor": g.array(f32, (3, 2)), "mask": g.array("bool", (3, 2, 1))}, note="K > rank")
-    for mt in ["int32", "uint8", "float32"]:
-        yield Case({"tensor": g.array(f32, (3,)), "mask": _a([1, 0, 2], mt)}, note="non-bool mask")
+    # number masks (TF's Where: nonzero counts; -0.0 is zero, NaN is not), and refused ones
+    for mt in ["int8", "uint8", "int32", "uint64", "bfloat16", "float64", "complex64"]:
+        yield Case({"tensor": g.array(f32, (3,)), "mask": _a([1, 0, 2], mt)}, note="number mask")
+    yield Case({"tensor": g.array(f32, (4,)), "mask": _float_bits([0x80000000, 0x7fc00000, 0,
+                                                                   0x00000001], "float32")})
+    yield Case({"tensor": g.array(f32, (3,)), "mask": _a([complex(-0.0, 0.0), complex(0, -0.0),
+                                                          complex(0, 1e-30)], "complex128")})
+    for mt in ["float16", "float8_e5m2", "int4", "qint8", "string"]:
+        yield Case({"tensor": g.array(f32, (3,)), "mask": g.array(mt, (3,), "small")},
+                   note=f"{mt} mask")
+    # a negative axis with K > 1: TF gathers along dim rank + axis - (K - 1) after its reshape
+    t4 = g.array(f32, (2, 3, 2, 2))
+    yield Case({"tensor": t4, "mask": _a([[1, 1], [0, 0], [0, 0]], "bool")}, {"axis": -3})
+    yield Case({"tensor": t4, "mask": _a([[0, 1], [0, 0], [0, 0]], "bool")}, {"axis": -3})
+    yield Case({"tensor": t4, "mask": _a([[0, 0], [1, 0], [0, 0]], "bool")}, {"axis": -3},
+               note="true position past the gathered dim")
+    yield Case({"tensor": t4, "mask": _a([[0, 0], [0, 0], [0, 0]], "bool")}, {"axis": -3})
+    yield Case({"tensor": t4, "mask": _a([[1, 0, 1], [0, 0, 0]], "bool")}, {"axis": -4})
+    yield Case({"tensor": g.array(f32, (3, 2, 2, 2)), "mask": g.array("bool", (2, 2, 2))},
+               {"axis": -3}, note="gather axis below 0")
+    yield Case({"tensor": g.array(f32, (4, 1, 2, 3, 2)), "mask": _a([[[1, 0], [0, 1], [0, 0]]] * 2,
+                                                                   "bool")}, {"axis": -4})
+    yield Case({"tensor": g.array(f32, (4, 0, 3, 2)), "mask": _a([[1, 1], [1, 0], [0, 0]], "bool")},
+               {"axis": -2}, note="empty result, positions unchecked")
     yield Case({"tensor": g.array("string", (3, 2)), "mask": g.array("bool", (3, 2))})
     while True:
         shape = g.shape(g.choice([1, 2, 3, 4]))
@@ -571,6 +597,10 @@ def sequence_mask(g):
     yield Case({"lengths": _a([2**63, 1], "uint64"), "maxlen": _a(3, "int64")})
     yield Case({"lengths": _a([2**32 - 1, 1], "uint32"), "maxlen": _a(3, "int32")})
     yield Case({"lengths": _a([5, 1], "int8"), "maxlen": _a(3, "int64")})
+    for it in ["int4", "uint4"]:
+        yield Case({"lengths": g.array(it, (2, 2)), "maxlen": _a(4, "int32")}, note=f"{it} + maxlen")
+    for dt in ["float8_e5m2", "int4", "qint32", "complex128"]:
+        yield Case({"lengths": _a([1, 0], "int32"), "maxlen": _a(2, "int64")}, {"dtype": dt})
     # ranks 0-5 of lengths, zero-size dims
     for rank in range(0, 6):
         shape = tuple(2 + (i % 2) for i in range(rank))
