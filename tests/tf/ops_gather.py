@@ -432,9 +432,11 @@ def boolean_mask(g):
         axis = int(g.rng.integers(0, rank - k + 1))
         if g.rng.random() < 0.2:
             axis -= rank
+        mt = "bool" if g.rng.random() < 0.8 else g.choice(["int32", "uint8", "float32", "float64",
+                                                            "bfloat16", "complex64"])
+        mshape = shape[axis % rank if axis < 0 else axis:][:k]
         yield Case({"tensor": g.array(g.choice(ALL), shape),
-                    "mask": g.array("bool", shape[axis % rank if axis < 0 else axis:][:k])},
-                   {"axis": axis})
+                    "mask": g.array(mt, mshape, g.choice(["small", "bits"]))}, {"axis": axis})
 
 
 # ---- one_hot --------------------------------------------------------------------------------------
@@ -448,12 +450,12 @@ def _value(v, t):
                                                tf.qint16: tf.int16, tf.quint16: tf.uint16,
                                                tf.qint32: tf.int32}[t]), t)
     if t.is_bool:
-        v = bool(v)
+        v = _parse(v) if isinstance(v, str) else bool(v)
     elif t.is_floating or t.is_complex:
         # through NumPy: TF's eager cache of Python scalars keys -0.0 and 0.0 as one value
         return tf.constant(np.array(complex(v) if t.is_complex else float(v),
                                     np_dtype(TF_NAMES[t])), t)
-    return tf.constant(v, t)
+    return tf.constant(_parse(v), t)
 
 
 def _out_of_range(v, dtype):
@@ -472,9 +474,25 @@ def _one_hot_value_range(case, want, got):
         any(_out_of_range(case.attrs.get(k), dt) for k in ("on_value", "off_value"))
 
 
+def _parse(v):
+    """An attribute's value as the Python scalar tensorx reads from its text (the CLI's rule: true
+    / false, an integer, a float, else a string)."""
+    if not isinstance(v, str):
+        return v
+    if v in ("true", "True", "false", "False"):
+        return v in ("true", "True")
+    for kind in (int, float):
+        try:
+            return kind(v)
+        except ValueError:
+            pass
+    return v
+
+
 def _one_hot_tf(indices, depth, on_value=None, off_value=None, axis=-1, dtype=None):
     if dtype is None:  # tf.one_hot's inference of the dtype from on_value / off_value
-        return tf.one_hot(indices, depth, on_value=on_value, off_value=off_value, axis=axis)
+        return tf.one_hot(indices, depth, on_value=_parse(on_value), off_value=_parse(off_value),
+                          axis=axis)
     t = TF_DTYPES[dtype]
     on = _value(1 if on_value is None else on_value, t)
     off = _value(0 if off_value is None else off_value, t)
@@ -520,22 +538,22 @@ def one_hot(g):
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "dtype": "int64"})
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "dtype": "bool"})
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "on_value": 5})
-    yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "off_value": 2.5})
-    yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "on_value": 1.5, "off_value": -0.5})
+    yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "off_value": "2.5"})
+    yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "on_value": "1.5", "off_value": "-0.5"})
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "on_value": True, "off_value": False})
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "on_value": 2**40, "off_value": 0},
                note="int64 on_value, int32 off_value")
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "on_value": "x", "off_value": "y"})
-    yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "on_value": 1, "off_value": 0.5},
+    yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "on_value": 1, "off_value": "0.5"},
                note="int and float")
     for dt in FLOATS:
         yield Case({"indices": _a([0, 1, 7], "int32")},
-                   {"depth": 2, "on_value": float("nan"), "off_value": -0.0, "dtype": dt})
+                   {"depth": 2, "on_value": "nan", "off_value": "-0.0", "dtype": dt})
         yield Case({"indices": _a([1], "int64")},
-                   {"depth": 3, "on_value": float("-inf"), "off_value": float("inf"), "dtype": dt})
+                   {"depth": 3, "on_value": "-inf", "off_value": "inf", "dtype": dt})
     yield Case({"indices": _a([0], "int32")}, {"depth": 2, "on_value": 300, "dtype": "uint8"},
                note="on_value out of the dtype's range")
-    yield Case({"indices": _a([0], "int32")}, {"depth": 2, "on_value": 1.5, "dtype": "int32"},
+    yield Case({"indices": _a([0], "int32")}, {"depth": 2, "on_value": "1.5", "dtype": "int32"},
                note="fractional on_value for an int dtype")
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "dtype": "string"},
                note="string without values")
