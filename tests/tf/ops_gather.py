@@ -68,6 +68,10 @@ def gather(g):
     yield Case({"params": g.array(f32, (3,)), "indices": _a([-2**31], "int32")})
     yield Case({"params": g.array(f32, (3,)), "indices": _a([2**40], "int64")})
     yield Case({"params": g.array(f32, (3,)), "indices": _a([-2**63], "int64")})
+    # an axis longer than int16 indices reach (an empty params keeps it small)
+    yield Case({"params": g.array(f32, (0, 40000)), "indices": _a([0], "int16")}, {"axis": 1},
+               note="dim above int16 max")
+    yield Case({"params": g.array(f32, (0, 40000)), "indices": _a([0], "int32")}, {"axis": 1})
     # indices of a dtype TF does not take
     for it in ["uint8", "int8", "uint16", "uint32", "uint64", "float32", "bool"]:
         yield Case({"params": g.array(f32, (3,)), "indices": _a([1, 0], it)}, note="bad index type")
@@ -174,6 +178,11 @@ def gather_nd(g):
     yield Case({"params": g.array(f32, (3, 2)), "indices": _a(np.zeros((0, 2)), "int64")})
     yield Case({"params": g.array(f32, (3, 2)), "indices": _a(np.zeros((2, 0, 1)), "int64")})
     yield Case({"params": g.array(f32, (3, 0, 2)), "indices": _a([[2]], "int32")})
+    # a slice or params larger than int16 indexing reaches (empty params keep it small)
+    yield Case({"params": g.array(f32, (0, 40000)), "indices": _a([[0]], "int16")},
+               note="slice above int16 max")
+    yield Case({"params": g.array(f32, (0, 40000)), "indices": _a(np.zeros((0, 1)), "int16")})
+    yield Case({"params": g.array(f32, (0, 40000)), "indices": _a([[0]], "int32")})
     # K of 7 (TF's largest) and 8
     yield Case({"params": g.array(f32, (1,) * 7 + (2,)), "indices": _a([[0] * 7], "int32")})
     yield Case({"params": g.array(f32, (1,) * 7 + (2,)), "indices": _a([[0] * 7 + [1]], "int32")},
@@ -337,6 +346,10 @@ def dynamic_stitch(g):
     yield Case({"indices": [_a([], "int32"), _a([-1], "int32")],
                 "data": [g.array(f32, (0, 2)), g.array(f32, (1, 2))]}, note="negative, no rows")
     yield Case({"indices": [_a([3, 0], "int32")], "data": [_a([1, 2], f32)]}, note="gap rows")
+    yield Case({"indices": [_a([2**31 - 2], "int32")], "data": [g.array(f32, (1, 0))]},
+               note="INT32_MAX rows of nothing")
+    yield Case({"indices": [_a([2**31 - 1], "int32")], "data": [g.array(f32, (1, 0))]},
+               note="INT32_MAX + 1 rows")
     yield Case({"indices": [_a([3, 0], "int32")], "data": [_a(["a", "b"], "string")]},
                note="gap rows")
     # shape and dtype rules
@@ -533,6 +546,8 @@ def one_hot(g):
     yield Case({"indices": _a(np.zeros((2, 0)), "int64")}, {"depth": 3, "dtype": "float64"})
     yield Case({"indices": _a(np.zeros((0, 2)), "int64")}, {"depth": 3, "axis": 1, "dtype": "int64"})
     yield Case({"indices": _a([5], "int32")}, {"depth": 70, "dtype": "bool"})
+    yield Case({"indices": _a([], "int32")}, {"depth": 2**31, "dtype": "int8"}, note="depth 2^31")
+    yield Case({"indices": _a([], "int32")}, {"depth": 2**31 - 1, "dtype": "int8"})
     # on / off values: defaults, NaN, -0.0, infinities, one of them absent; dtype inferred
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2})
     yield Case({"indices": _a([0, 1], "int32")}, {"depth": 2, "dtype": "int64"})
