@@ -335,12 +335,27 @@ def difference(op_name, row):
     return register
 
 
-@difference("*", "dtype coverage: tensorx moves every dtype through every data-movement op")
+@difference("*", "every op: where TF 2.21 registers no CPU kernel for one of the inputs' dtypes "
+            "(int4, uint4, float8 and the quantized types in most ops: NotFoundError), tensorx runs "
+            "the op as for any dtype; where the op only moves elements, its bytes are checked "
+            "against TF's on the inputs viewed as integers of the same width")
 def _beyond_tf_kernels(case, want, got):
     """TF 2.21 registers no CPU kernel of the op for one of the case's dtypes (int4, float8 and the
     quantized types in most ops): tensorx runs it (checked against TF on carriers where the op
     moves bits) or refuses it for another reason, as for any dtype."""
     return no_kernel(want)
+
+
+def differences_table():
+    """The table of docs/tensorflow.md, from the registered rows (test_frame.py checks that the page
+    holds it)."""
+    ops = {}
+    for op_name, _, row in DIFFERENCES:
+        ops.setdefault(row, set()).add("(all)" if op_name == "*" else op_name)
+    rows = sorted(ops.items(), key=lambda r: ("(all)" not in r[1], sorted(r[1]), r[0]))
+    lines = ["| ops | TensorFlow 2.21, tensorx, and why |", "|---|---|"]
+    lines += [f"| {', '.join(sorted(o))} | {r.replace('|', '/')} |" for r, o in rows]
+    return "\n".join(lines) + "\n"
 
 
 def documented(name, case, want, got):
@@ -417,8 +432,13 @@ def main(argv=None):
     p.add_argument("--op", action="append", help="an op (repeatable); default every op")
     p.add_argument("--case", type=int, help="run this one case of --op (a reproducer)")
     p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("--differences", action="store_true",
+                   help="print the table of deliberate differences (docs/tensorflow.md)")
     a = p.parse_args(argv)
     load_families()
+    if a.differences:
+        print(differences_table(), end="")
+        return 0
     names = a.op or sorted(OPS)
     unknown = [n for n in names if n not in OPS]
     if unknown:
