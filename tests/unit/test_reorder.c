@@ -868,6 +868,43 @@ static void test_transpose_conjugate(void **state) {
     tx_tensor_free(x);
 }
 
+/* The deliberate differences from TF 2.21 that tests/tf/ops_reorder.py registers: tensorx moves
+ * the bits where TF's meshgrid (x * ones on threads that flush subnormals) and its oneDNN
+ * ConjugateTranspose change them, and returns what TF's ConjugateTranspose aborts on. */
+static void test_tf_differences_kept(void **state) {
+    (void)state;
+    const uint32_t f32[3] = {0x00000011u, 0x80000011u, 0x7f800001u}; /* subnormals, sNaN */
+    const uint16_t bf16[3] = {0x0011u, 0x8011u, 0x7f81u};
+    tx_tensor *x = NULL, *b = NULL, *outs[2] = {NULL, NULL}, *o = NULL;
+    assert_int_equal(tx_tensor_from_data(TX_FLOAT32, 1, TU_DIMS(3), f32, sizeof f32, &x), TX_OK);
+    assert_int_equal(tx_tensor_from_data(TX_BFLOAT16, 2, TU_DIMS(1, 3), bf16, sizeof bf16, &b),
+                     TX_OK);
+    const tx_tensor *args[1] = {x};
+    assert_int_equal(tx_meshgrid(args, 1, TX_MESHGRID_XY, outs), TX_OK);
+    assert_memory_equal(tx_tensor_data(outs[0]), f32, sizeof f32); /* TF: 0, -0, 0x7fc00001 */
+    tx_tensor_free(outs[0]);
+    /* bfloat16, identity permutation, conjugate: TF's oneDNN path gives 0, -0, 0x7fc1 */
+    tx_tensor *id = tu_i32(2, (int32_t[]){0, 1});
+    assert_int_equal(tx_transpose(b, id, 1, &o), TX_OK);
+    assert_memory_equal(tx_tensor_data(o), bf16, sizeof bf16);
+    tx_tensor_free(o);
+    /* TF's ConjugateTranspose aborts on a float32 or bfloat16 scalar and on strings of rank < 2 */
+    const float one = 1.5f;
+    tx_tensor *s = NULL, *str = tu_strings(1, TU_DIMS(2), (const char *[]){"Intel", "VINO"});
+    assert_int_equal(tx_tensor_from_data(TX_FLOAT32, 0, NULL, &one, sizeof one, &s), TX_OK);
+    assert_int_equal(tx_transpose(s, NULL, 1, &o), TX_OK);
+    assert_true(tx_tensor_rank(o) == 0 && *(const float *)tx_tensor_data(o) == 1.5f);
+    tx_tensor_free(o);
+    assert_int_equal(tx_transpose(str, NULL, 1, &o), TX_OK);
+    assert_strings(o, (const char *[]){"Intel", "VINO"});
+    tx_tensor_free(o);
+    tx_tensor_free(s);
+    tx_tensor_free(str);
+    tx_tensor_free(id);
+    tx_tensor_free(b);
+    tx_tensor_free(x);
+}
+
 static void test_transpose_errors(void **state) {
     (void)state;
     tx_tensor *x = iota(TX_INT32, 3, TU_DIMS(2, 3, 4)), *o = NULL;
@@ -1046,6 +1083,7 @@ int main(void) {
         cmocka_unit_test(test_transpose_edge),
         cmocka_unit_test(test_transpose_conjugate),
         cmocka_unit_test(test_transpose_errors),
+        cmocka_unit_test(test_tf_differences_kept),
         cmocka_unit_test(test_large_parallel),
         cmocka_unit_test(test_alloc_failure),
     };
