@@ -257,8 +257,8 @@ TX_API tx_status tx_tensor_new(tx_dtype dtype, size_t rank, const int64_t *dims,
 
 /* New tensor of dtype and shape dims[0..rank) holding a copy of `nbytes` bytes of row-major data;
  * nbytes must equal the tensor's byte size.  Not for strings (use tx_tensor_new_strings).  int4 /
- * uint4 data is one element per byte and only each byte's low 4 bits count (as in ml_dtypes): the
- * copy keeps them, sign-extended for int4, so 0x0F becomes int4 -1 and 0x1F uint4 15.  bool bytes
+ * uint4 data is one element per byte and only each byte's low 4 bits count (as in ml_dtypes and
+ * TF 2.21): the copy keeps them with zeros above, so 0xFF becomes 0x0F (int4 -1, uint4 15).  bool bytes
  * other than 0 become 1 (TF reads any non-zero byte as true).  data stays the caller's.
  * Errors: invalid_argument (out NULL; string or unknown dtype; a bad rank or dims as
  * tx_tensor_new; nbytes other than the byte size; data NULL with nbytes > 0); resource_exhausted.
@@ -267,7 +267,8 @@ TX_API tx_status tx_tensor_from_data(tx_dtype dtype, size_t rank, const int64_t 
                                      const void *data, size_t nbytes, tx_tensor **out);
 
 /* int4 and uint4.  tensorx stores them one element per byte, as TensorFlow and ml_dtypes do
- * (int4 bytes hold -8..7, uint4 bytes 0..15), so every element is addressable and every
+ * (the value in the low 4 bits, zeros above in every byte tensorx writes: int4 -6 is 0x0A; readers
+ * ignore the upper 4 bits), so every element is addressable and every
  * data-movement op works on them unchanged.  The packed interchange form of ONNX and ONNX Runtime
  * holds two per byte: element 2k in the low nibble of byte k, element 2k+1 in the high nibble, and
  * an odd count leaves the last high nibble 0.
@@ -298,13 +299,13 @@ TX_API tx_status tx_tensor_new_strings(size_t rank, const int64_t *dims,
  * `release(data, release_ctx)` (a tx_release_fn) is called exactly once, when the last tensor or
  * view sharing the memory is freed, from the thread that frees it; it is not called if this call
  * fails (the caller still owns data then).  release may be NULL.  data must be aligned for the
- * dtype and hold exactly nbytes, the tensor's byte size.  int4 / uint4 memory must already hold
- * one value per byte (-8..7 / 0..15): it is not rewritten.  bool memory is not rewritten either:
+ * dtype and hold exactly nbytes, the tensor's byte size.  int4 / uint4 memory is taken as it is:
+ * every op reads only each byte's low 4 bits, as TF does.  bool memory is not rewritten either:
  * every op reads a non-zero bool byte as true, as TF does.  Memory that the caller (or another
  * thread) changes while an op reads it gives that op wrong values or an error, never an access
  * outside the tensors (docs/reliability.md, "Inputs that change while an op runs").
  * Errors: invalid_argument (out NULL; a bad rank or dims as tx_tensor_new; nbytes other than the
- * byte size; data NULL or misaligned; an int4 / uint4 byte out of range, naming the first);
+ * byte size; data NULL or misaligned);
  * unimplemented (string dtype: strings are wrapped with tx_tensor_wrap_strings);
  * resource_exhausted. */
 typedef void (*tx_release_fn)(void *data, void *release_ctx);
@@ -1436,7 +1437,7 @@ TX_API tx_status tx_tensor_wrap_strings(size_t rank, const int64_t *dims, const 
  * The data are taken in host byte order unless `byte_swapped` is non-zero, in which case each
  * element (each part of a complex) is reversed in a private copy-on-write mapping, which then
  * costs memory for the whole window.  bool bytes other than 0 and 1 are made 1 the same way, and
- * int4 / uint4 bytes keep only their low 4 bits (sign-extended for int4), as tx_tensor_from_data
+ * int4 / uint4 bytes keep only their low 4 bits (zeros above), as tx_tensor_from_data
  * does (only the pages holding such bytes are copied).  Later changes to the file may show through,
  * and, as with any mapping, reading a page that a truncation removed raises SIGBUS.
  * The tensor is read-only, and so are its views: the file is opened read-only and mapped without

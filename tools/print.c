@@ -101,8 +101,10 @@ void print_element(FILE *f, const tx_tensor *t, int64_t i) {
     tx_dtype dt = tx_tensor_dtype(t);
     switch (dt) {
     case TX_BOOL: fputs(d[i] ? "True" : "False", f); break;
-    case TX_INT8: case TX_QINT8: case TX_INT4: fprintf(f, "%d", ((const int8_t *)d)[i]); break;
-    case TX_UINT8: case TX_QUINT8: case TX_UINT4: fprintf(f, "%u", ((const uint8_t *)d)[i]); break;
+    case TX_INT8: case TX_QINT8: fprintf(f, "%d", ((const int8_t *)d)[i]); break;
+    case TX_UINT8: case TX_QUINT8: fprintf(f, "%u", ((const uint8_t *)d)[i]); break;
+    case TX_INT4: fprintf(f, "%d", (int)((((const uint8_t *)d)[i] & 0xFu) ^ 8u) - 8); break;
+    case TX_UINT4: fprintf(f, "%u", ((const uint8_t *)d)[i] & 0xFu); break;
     case TX_INT16: case TX_QINT16: fprintf(f, "%d", ((const int16_t *)d)[i]); break;
     case TX_UINT16: case TX_QUINT16: fprintf(f, "%u", ((const uint16_t *)d)[i]); break;
     case TX_INT32: case TX_QINT32: fprintf(f, "%" PRId32, ((const int32_t *)d)[i]); break;

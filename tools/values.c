@@ -176,9 +176,13 @@ tx_status tv_set_number(tx_tensor *t, int64_t i, const char *re, const char *im)
     INT_CASE(TX_UINT32, uint32_t, 0, UINT32_MAX)
     INT_CASE(TX_INT64, int64_t, INT64_MIN, INT64_MAX)
     INT_CASE(TX_UINT64, uint64_t, 0, UINT64_MAX)
-    INT_CASE(TX_INT4, int8_t, -8, 7)
-    INT_CASE(TX_UINT4, uint8_t, 0, 15)
 #undef INT_CASE
+    case TX_INT4: /* the value in the low 4 bits, zeros above, as TF 2.21 stores it */
+    case TX_UINT4:
+        if (!parse_int(re, dt == TX_INT4 ? -8 : 0, dt == TX_INT4 ? 7 : 15, &u))
+            return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a valid %s value", re, tx_dtype_name(dt));
+        d[i] = (char)(u & 0xFu);
+        return TX_OK;
     case TX_FLOAT32:
     case TX_COMPLEX64:
         if (!parse_float(re, &f) || (im && !parse_float(im, &g)))

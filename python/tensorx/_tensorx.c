@@ -317,37 +317,6 @@ static PyArrayObject *tf_bools(PyArrayObject *arr, PyArrayObject *c) {
     return dst;
 }
 
-/* ml_dtypes' int4 / uint4 array c (C-contiguous) in tensorx's form.  ml_dtypes keeps a 4-bit
- * value in the low 4 bits of its byte and reads only those (int4 -1 is the byte 0x0F); tensorx's
- * int4 byte holds the value sign-extended (0xFF), its uint4 byte the value alone (tx_tensor_wrap
- * refuses other bytes).  Returns c itself when every byte is tensorx's already (non-negative
- * int4 values, any array tensorx made: no copy), else the values in tensorx's form in c when c
- * is a copy made here, else in a new copy (the caller's array is never written).  Takes c's
- * reference. */
-static PyArrayObject *tx_nibbles(PyArrayObject *arr, PyArrayObject *c, bool is_signed) {
-    const unsigned char *p = PyArray_DATA(c);
-    size_t n = (size_t)PyArray_NBYTES(c);
-    bool ok = true;
-    for (size_t i = 0; i < n && ok; i++)
-        ok = is_signed ? (p[i] < 8 || p[i] >= 0xF8) : p[i] < 16;
-    if (ok) return c;
-    PyArrayObject *dst = c;
-    if (c == arr) {
-        dst = (PyArrayObject *)PyArray_NewLikeArray(c, NPY_CORDER, NULL, 0);
-        if (!dst) {
-            Py_DECREF(c);
-            return NULL;
-        }
-    }
-    unsigned char *q = PyArray_DATA(dst);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char low = p[i] & 0x0F;
-        q[i] = is_signed && low >= 8 ? (unsigned char)(low | 0xF0) : low;
-    }
-    if (dst != c) Py_DECREF(c);
-    return dst;
-}
-
 /* A tensor over ndarray obj (no copy when its layout allows, else over one copy).  *readonly is
  * set when the tensor's memory is a read-only array's.  op_input: obj is an op's input, whose
  * bools are read as TensorFlow reads them (tf_bools); to_dlpack exports the bytes as they are.
@@ -399,9 +368,9 @@ static int tensor_from_array(what_t *what, PyObject *obj, tx_tensor **out, bool 
         if (!c) return -1;
     }
     if (op_input && dt == TX_BOOL && !(c = tf_bools(arr, c))) return -1;
-    if ((dt == TX_INT4 || dt == TX_UINT4) && PyTypeNum_ISUSERDEF(d->type_num) &&
-        !(c = tx_nibbles(arr, c, dt == TX_INT4)))
-        return -1;
+    /* int4 / uint4 (ml_dtypes' or the structured form) are taken as they are, zero-copy: tensorx
+     * stores a 4-bit value as TF 2.21 and ml_dtypes do, in the low 4 bits of its byte, and reads
+     * only those bits. */
     int rank = PyArray_NDIM(c);
     int64_t dims[NPY_MAXDIMS];
     for (int i = 0; i < rank; i++) dims[i] = (int64_t)PyArray_DIM(c, i);

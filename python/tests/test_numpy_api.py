@@ -52,8 +52,6 @@ def test_results_are_ml_dtypes_arrays(name):
 @pytest.mark.parametrize("name", ML_NAMES)
 def test_ml_dtypes_inputs_are_used_without_a_copy(name):
     a = np.array(ML_VALUES[name], np.float32).astype(getattr(ml_dtypes, name))
-    if name == "int4":  # ml_dtypes keeps -8 as the byte 0x08, tensorx as 0xF8: see below
-        a = tx.cast(np.float32(ML_VALUES[name]), name)
     v = tx.reshape(a, [2, 2])  # a view: tensorx wrapped a's memory
     assert v.dtype == a.dtype and np.shares_memory(v, a)
     np.testing.assert_array_equal(tx.cast(a, "float32"), np.float32(ML_VALUES[name]))
@@ -62,16 +60,22 @@ def test_ml_dtypes_inputs_are_used_without_a_copy(name):
 
 @needs_ml_dtypes
 def test_ml_dtypes_int4_bytes_are_read_as_ml_dtypes_reads_them():
-    # ml_dtypes keeps a 4-bit value in the low 4 bits of its byte; tensorx's int4 bytes hold it
-    # sign-extended.  A negative ml_dtypes int4 is copied once in tensorx's form; the caller's
-    # bytes are left as they are; positive ones are used in place.
+    # TF 2.21 decides: a 4-bit value is stored in the low 4 bits of its byte with zeros above, as
+    # ml_dtypes stores it, and only those bits are read.  Every ml_dtypes int4 array is used in
+    # place, and tensorx's results hold the bytes ml_dtypes and TF write.
     a = np.array([7, -8, -1, 3], np.float32).astype(ml_dtypes.int4)
     raw = a.view(np.uint8).copy()
     assert raw.tolist() == [7, 8, 15, 3]  # what ml_dtypes writes
     assert tx.cast(a, "float32").tolist() == [7, -8, -1, 3]
     r = tx.reshape(a, [2, 2])
     assert r.dtype == ml_dtypes.int4 and r.ravel().tolist() == a.tolist()
-    assert (a.view(np.uint8) == raw).all()
+    assert np.shares_memory(r, a) and (a.view(np.uint8) == raw).all()
+    assert tx.cast(np.int32([-6, -1, 7]), "int4").view(np.uint8).tolist() == [0x0A, 0x0F, 0x07]
+    # Upper bits (a bitcast in TF, a view here) are kept by data movement and ignored by casts.
+    h = np.array([0xFA, 0x1A], np.uint8).view(ml_dtypes.int4)
+    assert tx.cast(h, "int32").tolist() == [-6, -6] == h.astype(np.int32).tolist()
+    assert tx.reshape(h, [2]).view(np.uint8).tolist() == [0xFA, 0x1A]
+    assert tx.cast(h, "uint4").view(np.uint8).tolist() == [0x0A, 0x0A]
     u = np.array([0xFF, 0x1F], np.uint8).view(ml_dtypes.uint4)  # ml_dtypes reads 15, 15
     assert tx.cast(u, "int32").tolist() == [15, 15] == u.astype(np.int32).tolist()
     p = np.array([7, 0, 3], np.float32).astype(ml_dtypes.int4)

@@ -60,15 +60,15 @@ TX_HIDDEN const tx__dtype_info *tx__dtype_at(size_t i);
 static inline bool tx__is_integer_kind(tx_dtype_kind k) {
     return k == TX_KIND_SIGNED || k == TX_KIND_UNSIGNED || k == TX_KIND_QUANTIZED;
 }
-/* int4 / uint4 hold one element per byte, normalised: int4 bytes are -8..7, uint4 bytes 0..15. */
+/* int4 / uint4 hold one element per byte, the value in the low 4 bits (sign-extended from bit 3
+ * for int4) and zeros above in what tensorx writes, as TF 2.21 and ml_dtypes store it; readers
+ * ignore the upper 4 bits (wrapped memory may hold any). */
 static inline bool tx__is_4bit(tx_dtype t) { return t == TX_INT4 || t == TX_UINT4; }
-/* Rewrites n bytes of a 4-bit dtype to the value of their low nibble (ml_dtypes' reading of a
- * byte, whose high bits it ignores); returns whether any byte changed. */
+/* Rewrites n bytes of a 4-bit dtype to their low nibble, zeros above (ml_dtypes reads only the
+ * low nibble of a byte); returns whether any byte changed. */
 TX_HIDDEN bool tx__normalise_4bit(tx_dtype t, char *p, int64_t n);
 /* Rewrites n bool bytes to 0 or 1 (any non-zero byte is true, as TF reads it). */
 TX_HIDDEN void tx__normalise_bool(char *p, int64_t n);
-/* Index of the first of n bytes that is not a normalised 4-bit value, or -1. */
-TX_HIDDEN int64_t tx__first_bad_4bit(tx_dtype t, const char *p, int64_t n);
 
 /* ---- errors (status.c) ---- */
 /* Formats the thread's message and returns `status`. */

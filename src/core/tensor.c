@@ -387,8 +387,11 @@ void tx__normalise_bool(char *p, int64_t n) {
 
 /* ---- int4 / uint4 ---- */
 
+/* The byte tensorx stores for a 4-bit value (of either dtype): the low nibble, zeros above, as TF
+ * 2.21 and ml_dtypes store it (TF 2.21 decides: int4 -6 is 0x0a). */
 static uint8_t nibble_value(tx_dtype t, unsigned nib) {
-    return t == TX_INT4 ? (uint8_t)((int)((nib & 0xFu) ^ 8u) - 8) : (uint8_t)(nib & 0xFu);
+    (void)t;
+    return (uint8_t)(nib & 0xFu);
 }
 
 bool tx__normalise_4bit(tx_dtype t, char *p, int64_t n) {
@@ -398,12 +401,6 @@ bool tx__normalise_4bit(tx_dtype t, char *p, int64_t n) {
         if ((uint8_t)p[i] != v) p[i] = (char)v, changed = true;
     }
     return changed;
-}
-
-int64_t tx__first_bad_4bit(tx_dtype t, const char *p, int64_t n) {
-    for (int64_t i = 0; i < n; i++)
-        if ((uint8_t)p[i] != nibble_value(t, (uint8_t)p[i])) return i;
-    return -1;
 }
 
 static size_t packed_size(int64_t numel) { return (size_t)(numel / 2 + numel % 2); }
@@ -519,16 +516,8 @@ tx_status tx_tensor_wrap(tx_dtype dtype, size_t rank, const int64_t *dims, void 
     size_t align = tx_dtype_size(dtype) > 8 ? 8 : tx_dtype_size(dtype);
     TX_REQUIRE(((uintptr_t)data % align) == 0, TX_INVALID_ARGUMENT,
                "%s: data is not aligned to %zu bytes for %s", op, align, tx_dtype_name(dtype));
-    if (tx__is_4bit(dtype)) { /* borrowed memory cannot be normalised, so it must already be */
-        int64_t bad = tx__first_bad_4bit(dtype, data, numel);
-        bool is_signed = dtype == TX_INT4;
-        TX_REQUIRE(bad < 0, TX_INVALID_ARGUMENT,
-                   "%s: byte %lld of the %s data is %d, outside %s; pass bytes holding one value "
-                   "each (or copy with tx_tensor_from_data, which keeps the low 4 bits)", op,
-                   (long long)bad, tx_dtype_name(dtype),
-                   is_signed ? (int)((const int8_t *)data)[bad] : (int)((const uint8_t *)data)[bad],
-                   is_signed ? "-8..7" : "0..15");
-    }
+    /* int4 / uint4 bytes are taken as they are: every reader uses only the low 4 bits, as TF
+     * 2.21 and ml_dtypes do (a TF tensor may carry any upper bits). */
     tx__buffer *b = tx__alloc_header(sizeof *b, op);
     if (b == NULL) return TX_RESOURCE_EXHAUSTED;
     memset(b, 0, sizeof *b);
@@ -605,10 +594,12 @@ tx_status tx_tensor_get_int(const tx_tensor *t, int64_t i, int64_t *value) {
                (long long)i, (long long)t->numel);
     const char *p = t->data;
     switch (t->dtype) {
-    case TX_BOOL: case TX_UINT8: case TX_QUINT8: case TX_UINT4:
+    case TX_BOOL: case TX_UINT8: case TX_QUINT8:
         *value = ((const uint8_t *)p)[i];
         break;
-    case TX_INT8: case TX_QINT8: case TX_INT4: *value = ((const int8_t *)p)[i]; break;
+    case TX_UINT4: *value = ((const uint8_t *)p)[i] & 0xF; break;
+    case TX_INT4: *value = (int64_t)((((const uint8_t *)p)[i] & 0xF) ^ 8) - 8; break;
+    case TX_INT8: case TX_QINT8: *value = ((const int8_t *)p)[i]; break;
     case TX_INT16: case TX_QINT16: *value = ((const int16_t *)p)[i]; break;
     case TX_UINT16: case TX_QUINT16: *value = ((const uint16_t *)p)[i]; break;
     case TX_INT32: case TX_QINT32: *value = ((const int32_t *)p)[i]; break;

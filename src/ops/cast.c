@@ -339,8 +339,10 @@ static exact_num float_num(double f) {
 static exact_num read_num(tx_dtype t, const char *p) {
     switch (t) {
     case TX_BOOL: return uint_num(*(const uint8_t *)p != 0);
-    case TX_INT8: case TX_QINT8: case TX_INT4: return int_num(*(const int8_t *)p);
-    case TX_UINT8: case TX_QUINT8: case TX_UINT4: return uint_num(*(const uint8_t *)p);
+    case TX_INT8: case TX_QINT8: return int_num(*(const int8_t *)p);
+    case TX_UINT8: case TX_QUINT8: return uint_num(*(const uint8_t *)p);
+    case TX_INT4: return int_num(tx__i4_value(*(const uint8_t *)p));
+    case TX_UINT4: return uint_num(tx__u4_value(*(const uint8_t *)p));
     case TX_INT16: case TX_QINT16: { int16_t v; memcpy(&v, p, 2); return int_num(v); }
     case TX_UINT16: case TX_QUINT16: { uint16_t v; memcpy(&v, p, 2); return uint_num(v); }
     case TX_INT32: case TX_QINT32: { int32_t v; memcpy(&v, p, 4); return int_num(v); }

@@ -38,8 +38,10 @@ static inline void show_real(double v, int single) {
 static inline void show_element(const tx_tensor *t, const void *p, int64_t i) {
     switch (tx_tensor_dtype(t)) {
     case TX_BOOL: fputs(((const uint8_t *)p)[i] ? "true" : "false", stdout); break;
-    case TX_INT8: case TX_QINT8: case TX_INT4: printf("%d", ((const int8_t *)p)[i]); break;
-    case TX_UINT8: case TX_QUINT8: case TX_UINT4: printf("%u", ((const uint8_t *)p)[i]); break;
+    case TX_INT8: case TX_QINT8: printf("%d", ((const int8_t *)p)[i]); break;
+    case TX_UINT8: case TX_QUINT8: printf("%u", ((const uint8_t *)p)[i]); break;
+    case TX_INT4: printf("%d", (int)((((const uint8_t *)p)[i] & 0xFu) ^ 8u) - 8); break;
+    case TX_UINT4: printf("%u", ((const uint8_t *)p)[i] & 0xFu); break;
     case TX_INT16: case TX_QINT16: printf("%d", ((const int16_t *)p)[i]); break;
     case TX_UINT16: case TX_QUINT16: printf("%u", ((const uint16_t *)p)[i]); break;
     case TX_INT32: case TX_QINT32: printf("%" PRId32, ((const int32_t *)p)[i]); break;

@@ -2,8 +2,9 @@
 """NumPy oracle for int4 / uint4 (one element per byte; .npy as [('int4', '|i1')] / [('uint4', '|u1')]).
 
 Model: TF (ml_dtypes' intN) converts to the 8-bit underlying type and keeps the low 4 bits, so a
-cast to int4 is NumPy's int64 value wrapped modulo 16 (sign-extended for int4); a cast from int4 is
-the same value as int8.  Floats are drawn inside int32's range and without NaN, where NumPy's
+cast to int4 is NumPy's int64 value wrapped modulo 16, stored as the low nibble with zeros above
+(TF 2.21 decides: int4 -6 is the byte 0x0a); a cast from int4 is the same value as int8.  Inputs
+read only each byte's low nibble.  Floats are drawn inside int32's range and without NaN, where NumPy's
 truncation and x86's agree.  Data movement on int4 must equal the same op on int8.
 """
 import warnings
@@ -18,8 +19,9 @@ FIELD = {"int4": ("int4", "i1"), "uint4": ("uint4", "u1")}
 
 
 def wrap(v, name):
+    """The bytes tensorx (and TF 2.21) store for values v: the low nibble, zeros above."""
     low = np.asarray(v, np.int64) & 15
-    return (((low ^ 8) - 8) if name == "int4" else low).astype(np.int8 if name == "int4" else np.uint8)
+    return low.astype(np.int8 if name == "int4" else np.uint8)
 
 
 def as4(values, name):
@@ -54,9 +56,11 @@ for name in ("int4", "uint4"):
     s = rng.integers(-100, 100, size=200).astype(np.int32)
     c.check("%s saturate" % name, lambda: tx.assert_same(
         plain(tx.run("saturate_cast", value=s, dtype=name), name), wrap(np.clip(s, lo, hi), name), "saturate"))
-    # data movement equals the same op on int8 storage.
-    base = rng.integers(lo, hi + 1, size=(3, 4, 5)).astype(np.int8 if name == "int4" else np.uint8)
-    r4 = as4(base, name)
+    # data movement equals the same op on int8 storage (inputs written sign-extended, as tensorx
+    # before 0.4 wrote them, read as their nibbles; results are nibbles).
+    signed = rng.integers(lo, hi + 1, size=(3, 4, 5)).astype(np.int8 if name == "int4" else np.uint8)
+    r4 = as4(signed, name)
+    base = wrap(signed, name)
     c.check("%s transpose" % name, lambda: tx.assert_same(
         plain(tx.run("transpose", a=r4, perm=[2, 0, 1]), name), base.transpose(2, 0, 1), "transpose"))
     c.check("%s strided_slice" % name, lambda: tx.assert_same(
@@ -70,7 +74,8 @@ for name in ("int4", "uint4"):
         plain(tx.run("tile", input=r4, multiples=[1, 2, 1]), name), np.tile(base, (1, 2, 1)), "tile"))
     # .npy written by NumPy: stray high bits are dropped, as ml_dtypes ignores them.
     raw = np.array([0x0F, 0x17, 0xF8, 0x00], np.int8 if name == "int4" else np.uint8)
-    want = wrap(raw.astype(np.int64) & 15, name)
+    low = raw.astype(np.int64) & 15
+    want = ((low ^ 8) - 8) if name == "int4" else low
     c.check("%s npy low nibble" % name, lambda: tx.assert_same(
         tx.run("cast", x=as4(raw, name), dtype="int32"), want.astype(np.int32), "npy"))
 

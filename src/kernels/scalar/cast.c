@@ -30,9 +30,9 @@
 #define LD_COMPLEX128(x) (x)
 #define LD_FLOAT8_E5M2(x) tx__e5m2_to_f32(x)
 #define LD_FLOAT8_E4M3FN(x) tx__e4m3fn_to_f32(x)
-/* Storage is normalised, but only the low nibble is the value (ml_dtypes ignores the rest). */
-#define LD_INT4(x) tx__wrap_i4((uint64_t)(uint8_t)(x))
-#define LD_UINT4(x) tx__wrap_u4((uint64_t)(x))
+/* Only the low nibble is the value (sign-extended for int4); the upper bits are ignored. */
+#define LD_INT4(x) tx__i4_value((uint8_t)(x))
+#define LD_UINT4(x) tx__u4_value((uint8_t)(x))
 
 #define KIND_BOOL I
 #define KIND_INT8 I

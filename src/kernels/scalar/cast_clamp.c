@@ -25,6 +25,17 @@
         }                                                                                        \
     } while (0)
 
+/* int4 / uint4: the value of each byte's low nibble; a clamped byte gets the bound's nibble. */
+#define CLAMP_4BIT(VALUE, WRAP)                                                                  \
+    do {                                                                                         \
+        uint8_t *p = (uint8_t *)data;                                                            \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+            int v = VALUE(p[i]);                                                                 \
+            if ((int64_t)v > (int64_t)b->ihi) p[i] = (uint8_t)WRAP((uint64_t)b->ihi);            \
+            else if ((int64_t)v < b->ilo) p[i] = (uint8_t)WRAP((uint64_t)b->ilo);                \
+        }                                                                                        \
+    } while (0)
+
 /* float16 / bfloat16 / float8: compare as float, store the bound's bits. */
 #define CLAMP_HALF(T, TO_F32, FROM_F32)                                                          \
     do {                                                                                         \
@@ -42,8 +53,8 @@ void tx__clamp_real(tx_dtype type, void *data, int64_t n, const tx__clamp_bounds
     switch (type) {
     case TX_INT8: CLAMP_INT(int8_t, b->ilo, b->ihi); break;
     case TX_UINT8: CLAMP_INT(uint8_t, b->ilo, b->ihi); break;
-    case TX_INT4: CLAMP_INT(int8_t, b->ilo, b->ihi); break;
-    case TX_UINT4: CLAMP_INT(uint8_t, b->ilo, b->ihi); break;
+    case TX_INT4: CLAMP_4BIT(tx__i4_value, tx__wrap_i4); break;
+    case TX_UINT4: CLAMP_4BIT(tx__u4_value, tx__wrap_u4); break;
     case TX_INT16: CLAMP_INT(int16_t, b->ilo, b->ihi); break;
     case TX_UINT16: CLAMP_INT(uint16_t, b->ilo, b->ihi); break;
     case TX_INT32: CLAMP_INT(int32_t, b->ilo, b->ihi); break;

@@ -25,8 +25,10 @@
  *    conversion of a float and of its double are the same instruction result).
  *  - complex -> real: the real part, converted as above; real -> complex: imaginary part 0.
  *  - -> int4 / uint4: ml_dtypes' intN(T) constructor, static_cast<int8_t / uint8_t> and then the
- *    low 4 bits (sign-extended for int4): integers wrap modulo 16 and floats truncate like
- *    float -> int8 above, then wrap (7.9 -> 7, 8.0 -> int4 -8, 300.0 -> int4 -4, NaN -> 0).
+ *    low 4 bits: integers wrap modulo 16 (TF 2.21 casts only integers and quantized types to and
+ *    from int4 / uint4; src/ops/cast.c refuses the rest).  The byte written holds the value in
+ *    its low 4 bits and zeros above (int4 -6 is 0x0a), as TF 2.21 and ml_dtypes store it; a byte
+ *    read keeps only its low 4 bits, sign-extended from bit 3 for int4.
  *
  * Nothing here invokes undefined behaviour: every float -> integer conversion is range-checked
  * before the C conversion.  Integer narrowing to a signed type relies on GCC/Clang's documented
@@ -186,11 +188,16 @@ static inline uint64_t tx__cvtt_u64(double x) {
     return (uint64_t)tx__cvtt_i64(x);
 }
 
-/* ---- int4 / uint4 (stored one per byte: int4 sign-extended -8..7, uint4 0..15) ---- */
+/* ---- int4 / uint4 (one per byte: the value in the low 4 bits, as TF 2.21 and ml_dtypes) ---- */
 
-/* The low 4 bits of v as int4 / uint4: the wrap every conversion to them applies. */
-static inline int8_t tx__wrap_i4(uint64_t v) { return (int8_t)((int)((v & 0xFu) ^ 8u) - 8); }
+/* The byte an int4 / uint4 conversion writes: v's low 4 bits, zeros above (the wrap modulo 16
+ * every conversion to them applies; TF 2.21 decides: int4 -6 is the byte 0x0a, not 0xfa). */
+static inline int8_t tx__wrap_i4(uint64_t v) { return (int8_t)(v & 0xFu); }
 static inline uint8_t tx__wrap_u4(uint64_t v) { return (uint8_t)(v & 0xFu); }
+/* The value of an int4 / uint4 byte: its low 4 bits (sign-extended from bit 3 for int4); the
+ * upper 4 bits are ignored, whatever they hold (a TF tensor may carry any). */
+static inline int8_t tx__i4_value(uint8_t b) { return (int8_t)((int)((b & 0xFu) ^ 8u) - 8); }
+static inline uint8_t tx__u4_value(uint8_t b) { return (uint8_t)(b & 0xFu); }
 
 /* ---- the cast kernel table ---- */
 

@@ -1,0 +1,334 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The oracle's cases for casting: cast (every pair of dtypes, values from every bit pattern: NaN
+payloads, signed zeros, subnormals, infinities, out-of-range values), saturate_cast, bitcast,
+to_double / to_float / to_bfloat16 / to_int32 / to_int64, decode_raw (DecodeRaw, and
+DecodePaddedRaw for fixed_length) and string_to_number."""
+import numpy as np
+import tensorflow as tf
+from oracle import ALL, COMPLEX, FLOAT8, FLOATS, INT4, INTS, NUMERIC, QUANTIZED, Case, TF_DTYPES, \
+    dtype_of, np_dtype, op
+
+R = tf.raw_ops
+REAL_FLOATS = FLOATS + FLOAT8
+TARGETS = ["bool"] + INTS + FLOATS + COMPLEX + FLOAT8 + INT4  # every numeric cast target
+
+# Special float values: signed zeros, NaNs with payloads, infinities, subnormals, halves, the
+# integer types' edges and just past them.
+SPECIAL = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 7.9, -8.9, 15.5, 16.0, 127.5, 128.0, -129.0,
+           255.9, 256.0, 300.0, -300.0, 32767.5, 32768.0, -32769.0, 65535.0, 65536.0, 1e5,
+           2.0**31 - 1, 2.0**31, -2.0**31, -2.0**31 - 1, 2.0**32, 4294967295.0, -1e10, 1e10,
+           2.0**53 + 1, 2.0**63, -2.0**63, 2.0**64, -2.0**64, 1e30, -1e30, 3.4e38, 1e300,
+           float("inf"), float("-inf"), 5e-324, 1e-310, 1e-40, 1e-8, 65504.0, 65520.0, 448.0,
+           464.0, 57344.0, 61440.0]
+NAN_BITS64 = [0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0x7ff4000000000123,
+              0xfffc00000000abcd, 0x7fffffffffffffff]
+NAN_BITS32 = [0x7fc00000, 0xffc00000, 0x7f800001, 0x7fa00123, 0xffc0abcd, 0x7fffffff]
+NAN_BITS16 = [0x7e00, 0xfe00, 0x7c01, 0x7d23, 0xffff]
+
+
+def specials(dt):
+    """An array of dtype dt (a float or complex type) holding SPECIAL and NaN payloads."""
+    f64 = np.array(SPECIAL, np.float64)
+    if dt == "float64":
+        return np.concatenate([f64, np.array(NAN_BITS64, np.uint64).view(np.float64)])
+    if dt == "float32":
+        with np.errstate(over="ignore"):
+            return np.concatenate([f64.astype(np.float32),
+                                   np.array(NAN_BITS32, np.uint32).view(np.float32)])
+    if dt in ("float16", "bfloat16"):
+        with np.errstate(over="ignore"):
+            a = f64.astype(np.float32).astype(np_dtype(dt))
+        nans = np.array(NAN_BITS16 if dt == "float16" else [0x7fc0, 0xffc0, 0x7f81, 0x7fa3, 0xffff],
+                        np.uint16).view(np_dtype(dt))
+        return np.concatenate([a, nans])
+    if dt in FLOAT8:  # every bit pattern
+        return np.arange(256, dtype=np.uint8).view(np_dtype(dt))
+    part = specials("float32" if dt == "complex64" else "float64")
+    return _complex(part, np.roll(part, 7), np_dtype(dt))
+
+
+def _complex(re, im, dt):
+    out = np.empty(len(re), dt)
+    out.real, out.imag = re, im
+    return out
+
+
+def int_edges(dt):
+    """The edges of integer dtype dt and values around them."""
+    if dt in INT4:
+        return np.arange(16, dtype=np.uint8).view(np_dtype(dt))
+    if dt in QUANTIZED:
+        base = np_dtype(dt).fields[dt][0]
+        info = np.iinfo(base)
+        v = np.array([info.min, info.min + 1, -1 if info.min else 1, 0, 1, 7, 8, 15, 16, 127, 128,
+                      255, 256, info.max - 1, info.max], np.int64)
+        return v.astype(base).view(np_dtype(dt))
+    info = np.iinfo(dt)
+    v = [info.min, info.min + 1, 0, 1, 2, 7, 8, 9, 15, 16, 17, 127, 128, 255, 256, 32767, 32768,
+         65535, 65536, 2**24 + 1, 2**31 - 1, 2**31, 2**32 - 1, 2**53 + 1, 2**63 - 1, info.max - 1,
+         info.max, -1, -8, -9, -128, -129, -2**31, -2**31 - 1, -2**53 - 1]
+    v = [x for x in v if info.min <= x <= info.max]
+    return np.array(v, dtype=object).astype(dt)
+
+
+def edges(dt, g):
+    """A vector of interesting values of dtype dt."""
+    if dt in FLOATS + FLOAT8 + COMPLEX:
+        return specials(dt)
+    if dt == "bool":
+        return np.array([True, False, True])
+    if dt == "string":
+        return np.array([b"1", b"-2.5", b"nan"], dtype=object)
+    return int_edges(dt)
+
+
+# ---- cast -----------------------------------------------------------------------------------------
+@op("cast", tf=lambda x, dtype: R.Cast(x=x, DstT=TF_DTYPES[dtype], Truncate=False), tf_name="Cast")
+def cast(g):
+    for i, dt in enumerate(ALL):  # every dtype once, a plain case
+        yield Case({"x": g.array(dt, (2, 3), "small")}, {"dtype": TARGETS[i % len(TARGETS)]})
+    # Every float and complex source's special values (NaN payloads, signed zeros, subnormals,
+    # infinities, out-of-range) to every target.
+    for src in ["float32", "float64"]:
+        for dst in TARGETS + ["qint8", "quint16", "qint32"]:
+            yield Case({"x": specials(src)}, {"dtype": dst}, note=f"{src} specials -> {dst}")
+    for src in ["float16", "bfloat16"]:
+        for dst in ["bool", "int8", "uint16", "int32", "uint32", "int64", "uint64", "float16",
+                    "bfloat16", "float32", "float8_e5m2", "float8_e4m3fn", "complex64"]:
+            if src != dst:
+                yield Case({"x": specials(src)}, {"dtype": dst}, note=f"{src} specials -> {dst}")
+    for src in FLOAT8:  # every bit pattern
+        for dst in ["bool", "int8", "uint8", "int32", "uint64", "float16", "bfloat16", "float32",
+                    "float64", "complex128", "qint8", "int4"] + [f for f in FLOAT8 if f != src]:
+            yield Case({"x": specials(src)}, {"dtype": dst}, note=f"{src} bits -> {dst}")
+    for src in COMPLEX:
+        for dst in ["bool", "int32", "uint64", "float16", "float32", "float64", "float8_e5m2"] + \
+                [c for c in COMPLEX if c != src]:
+            yield Case({"x": specials(src)}, {"dtype": dst}, note=f"{src} specials -> {dst}")
+    # Integer edges to every target (int4 sources with every byte: the upper bits ignored).
+    for src in ["int64", "uint64", "int8", "int4", "uint4", "qint32", "bool"]:
+        for dst in TARGETS:
+            if dst != src:
+                yield Case({"x": edges(src, g)}, {"dtype": dst}, note=f"{src} edges -> {dst}")
+    # Ranks 0-6 and zero-size dims; strings.
+    for shape in [(), (1,), (0,), (2, 0), (0, 3), (1, 1, 1, 1, 1, 1), (2, 1, 2, 1, 2, 0)]:
+        yield Case({"x": g.array("float32", shape)}, {"dtype": "int32"}, note=f"shape {shape}")
+    yield Case({"x": g.array("string", (2,))}, {"dtype": "string"}, note="string -> string")
+    yield Case({"x": g.array("string", (2,))}, {"dtype": "int32"}, note="string -> int32")
+    yield Case({"x": g.array("int32", (2,))}, {"dtype": "string"}, note="int32 -> string")
+    while True:
+        src = g.choice(ALL)
+        dst = g.choice(ALL)
+        kind = g.choice(["bits", "small"])
+        x = g.array(src, g.shape(g.choice([0, 1, 1, 2, 3])), kind) if g.rng.random() < 0.7 else \
+            edges(src, g)
+        yield Case({"x": x}, {"dtype": dst})
+
+
+# ---- the to_* ops ---------------------------------------------------------------------------------
+def _to(name, target):
+    @op(name, tf=lambda x: R.Cast(x=x, DstT=TF_DTYPES[target]), tf_name="Cast")
+    def gen(g):
+        for dt in ALL:
+            yield Case({"x": g.array(dt, (2, 2), "small")})
+        for dt in NUMERIC:
+            yield Case({"x": edges(dt, g)}, note=f"{dt} edges")
+        yield Case({"x": g.array("float32", ())}, note="rank 0")
+        yield Case({"x": g.array("float64", (1, 0, 2, 1, 1, 1))}, note="rank 6, zero-size")
+        while True:
+            yield Case({"x": g.array(g.choice(ALL), g.shape(g.choice([0, 1, 2, 3])))})
+    return gen
+
+
+to_double = _to("to_double", "float64")
+to_float = _to("to_float", "float32")
+to_bfloat16 = _to("to_bfloat16", "bfloat16")
+to_int32 = _to("to_int32", "int32")
+to_int64 = _to("to_int64", "int64")
+
+
+# ---- saturate_cast --------------------------------------------------------------------------------
+@op("saturate_cast", tf=lambda value, dtype: tf.dtypes.saturate_cast(value, TF_DTYPES[dtype]))
+def saturate_cast(g):
+    for i, dt in enumerate(ALL):
+        yield Case({"value": g.array(dt, (2, 3), "small")}, {"dtype": TARGETS[(i + 3) % len(TARGETS)]})
+    for src in ["float32", "float64", "float16", "bfloat16", "complex64"]:
+        for dst in ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                    "float16", "bfloat16", "float32", "complex64"]:
+            if dst != src:
+                yield Case({"value": specials(src)}, {"dtype": dst}, note=f"{src} -> {dst}")
+    for src in ["int64", "uint64", "int8", "uint32", "int4", "uint4"]:
+        for dst in ["int8", "uint8", "uint16", "int32", "uint64", "float16", "float32", "int4",
+                    "uint4"]:
+            if dst != src:
+                yield Case({"value": edges(src, g)}, {"dtype": dst}, note=f"{src} -> {dst}")
+    for src, dst in [("bool", "int32"), ("int32", "bool"), ("qint8", "int8"), ("string", "int32"),
+                     ("float8_e5m2", "float32"), ("float32", "float8_e4m3fn")]:
+        yield Case({"value": edges(src, g)}, {"dtype": dst}, note=f"{src} -> {dst}")
+    while True:
+        src, dst = g.choice(ALL), g.choice(ALL)
+        x = g.array(src, g.shape(g.choice([0, 1, 2]))) if g.rng.random() < 0.7 else edges(src, g)
+        yield Case({"value": x}, {"dtype": dst})
+
+
+# ---- bitcast --------------------------------------------------------------------------------------
+BITCASTABLE = [d for d in NUMERIC if d not in ("bool",) + tuple(INT4)]
+
+
+def _bitcast_case(x, type_, note=""):
+    a, b = np_dtype(_name(x)).itemsize, np_dtype(type_).itemsize
+    complexes = _name(x) in COMPLEX or type_ in COMPLEX
+    little = a != b or (complexes and not (_name(x) in COMPLEX and type_ in COMPLEX))
+    return Case({"input": x}, {"type": type_}, note=note, byte_order="little" if little else "")
+
+
+def _name(a):
+    return dtype_of(a)
+
+
+@op("bitcast", tf=lambda input, type: R.Bitcast(input=input, type=TF_DTYPES[type]),
+    tf_name="Bitcast")
+def bitcast(g):
+    same = {1: "uint8", 2: "int16", 4: "float32", 8: "int64", 16: "complex128"}
+    for dt in ALL:
+        size = np_dtype(dt).itemsize if dt != "string" else 8
+        yield _bitcast_case(g.array(dt, (2, 2)), same[size] if dt != same[size] else "int8"
+                            if size == 1 else same[size])
+    for src in BITCASTABLE:  # to every width: a dim added, removed, or the same shape
+        for dst in ["int8", "uint16", "float32", "float64", "complex128"]:
+            if src == dst:
+                continue
+            a, b = np_dtype(src).itemsize, np_dtype(dst).itemsize
+            shape = (2, b // a) if b > a else (3,)
+            yield _bitcast_case(g.array(src, shape), dst, f"{src} -> {dst}")
+    for dst in ["bool", "int4", "uint4", "string"]:
+        yield _bitcast_case(g.array("int8", (2,)), dst, f"int8 -> {dst}")
+    yield _bitcast_case(g.array("int4", (2,)), "int8", "int4 -> int8")
+    yield _bitcast_case(g.array("int8", (4, 3)), "int32", "last dim 3, not 4")
+    yield _bitcast_case(g.array("int8", ()), "int32", "rank 0 to wider")
+    yield _bitcast_case(g.array("int32", ()), "int8", "rank 0 to narrower")
+    yield _bitcast_case(g.array("int8", (0, 4)), "int32", "zero-size")
+    yield _bitcast_case(g.array("int8", (4, 0)), "int32", "zero last dim")
+    yield _bitcast_case(g.array("int32", (1, 1, 1, 1, 1, 2)), "int8", "rank 6 -> 7")
+    yield _bitcast_case(g.array("int64", (1, 1, 1, 1, 1, 1, 1, 2)), "int16", "rank 8 -> 9")
+    yield _bitcast_case(g.array("float64", specials("float64").shape), "uint64", "NaN payloads")
+    yield Case({"input": specials("float64")}, {"type": "int64"}, note="NaN payloads kept")
+    while True:
+        src, dst = g.choice(BITCASTABLE), g.choice(BITCASTABLE)
+        a, b = np_dtype(src).itemsize, np_dtype(dst).itemsize
+        shape = list(g.shape(g.choice([0, 1, 2, 3])))
+        if b > a and g.rng.random() < 0.8:
+            shape.append(b // a)
+        yield _bitcast_case(g.array(src, shape), dst)
+
+
+# ---- decode_raw -----------------------------------------------------------------------------------
+DECODE_TYPES = ["float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "uint16",
+                "int32", "uint32", "int64", "uint64", "complex64", "complex128", "bool"]
+
+
+def _decode_tf(input_bytes, out_type, little_endian=True, fixed_length=None):
+    if fixed_length is None:
+        return R.DecodeRaw(bytes=input_bytes, out_type=TF_DTYPES[out_type],
+                           little_endian=little_endian)
+    return R.DecodePaddedRaw(input_bytes=input_bytes, fixed_length=fixed_length,
+                             out_type=TF_DTYPES[out_type], little_endian=little_endian)
+
+
+def _strings(items, shape=None):
+    a = np.empty(len(items), dtype=object)
+    for i, s in enumerate(items):
+        a[i] = s
+    return a.reshape(shape if shape is not None else (len(items),))
+
+
+@op("decode_raw", tf=_decode_tf, tf_name="DecodeRaw")
+def decode_raw(g):
+    for dt in ALL:
+        size = np_dtype(dt).itemsize if dt != "string" else 1
+        b = g.rng.bytes(4 * size)
+        yield Case({"input_bytes": _strings([b, b[::-1]])}, {"out_type": dt})
+    for dt in DECODE_TYPES:
+        size = np_dtype(dt).itemsize
+        for le in (True, False):
+            yield Case({"input_bytes": _strings([g.rng.bytes(2 * size), g.rng.bytes(2 * size)])},
+                       {"out_type": dt, "little_endian": le}, note=f"{dt} le={le}")
+    yield Case({"input_bytes": _strings([b"abcd", b"ab"])}, {"out_type": "int16"},
+               note="sizes differ")
+    yield Case({"input_bytes": _strings([b"abc"])}, {"out_type": "int16"}, note="odd size")
+    yield Case({"input_bytes": _strings([b"", b""])}, {"out_type": "int32"}, note="empty strings")
+    yield Case({"input_bytes": _strings([])}, {"out_type": "int32"}, note="no strings")
+    yield Case({"input_bytes": _strings([b"abcd"], ())}, {"out_type": "int16"}, note="rank 0")
+    yield Case({"input_bytes": _strings([b"abcd"] * 2, (1, 1, 1, 1, 1, 2))}, {"out_type": "int8"},
+               note="rank 6")
+    yield Case({"input_bytes": _strings([b"ab"] * 0, (2, 0))}, {"out_type": "int8"},
+               note="zero-size")
+    yield Case({"input_bytes": g.array("int32", (2,))}, {"out_type": "int8"}, note="not strings")
+    for fl in [0, 1, 2, 3, 4, 8, -1]:
+        for dt in ["int8", "int16", "float32"]:
+            yield Case({"input_bytes": _strings([b"", b"abcdefg", b"xyz"])},
+                       {"out_type": dt, "fixed_length": fl, "little_endian": fl % 2 == 0},
+                       note=f"fixed_length {fl}")
+    yield Case({"input_bytes": _strings([b"abcdefgh", b"xy"])},
+               {"out_type": "float64", "fixed_length": 8}, note="padded float64")
+    yield Case({"input_bytes": _strings([b"abcdefgh"])}, {"out_type": "bool", "fixed_length": 2},
+               note="padded bool")
+    while True:
+        dt = g.choice(DECODE_TYPES)
+        size = np_dtype(dt).itemsize
+        shape = g.shape(g.choice([0, 1, 2]))
+        n = int(np.prod(shape, dtype=np.int64))
+        if g.rng.random() < 0.3:
+            fl = int(g.rng.integers(0, 4)) * size
+            items = [g.rng.bytes(int(g.rng.integers(0, 3 * size + 1))) for _ in range(n)]
+            yield Case({"input_bytes": _strings(items, shape)},
+                       {"out_type": dt, "fixed_length": fl, "little_endian": bool(g.rng.random() < 0.5)})
+        else:
+            k = int(g.rng.integers(0, 4)) * size
+            items = [g.rng.bytes(k) for _ in range(n)]
+            yield Case({"input_bytes": _strings(items, shape)},
+                       {"out_type": dt, "little_endian": bool(g.rng.random() < 0.5)})
+
+
+# ---- string_to_number -----------------------------------------------------------------------------
+NUMBER_TEXTS = [b"0", b"-0", b"1", b"-1", b"+1", b"1.5", b"-1.5", b"1e3", b"1E3", b"1e-3", b".5",
+                b"5.", b"0x10", b"0X1f", b"010", b" 12", b"12 ", b"\t7\n", b"", b" ", b"abc", b"1a",
+                b"1,5", b"nan", b"NaN", b"-nan", b"inf", b"-inf", b"+inf", b"Infinity", b"INF",
+                b"-Infinity", b"infinity", b"1e39", b"-1e39", b"1e309", b"1e-46", b"1e-400",
+                b"3.4028235e38", b"3.4028236e38", b"2147483647", b"2147483648", b"-2147483648",
+                b"-2147483649", b"9223372036854775807", b"9223372036854775808",
+                b"-9223372036854775808", b"-9223372036854775809", b"99999999999999999999",
+                b"1.0", b"1e2", b"0.1", b"0x", b"--1", b"+-1", b"1_000", b"\xff", b"1\x00",
+                b"0b101", b"1.7976931348623157e308", b"4.9e-324", b"0x1p3", b"1e", b"e1"]
+
+
+@op("string_to_number", tf=lambda string_tensor, out_type="float32":
+    R.StringToNumber(string_tensor=string_tensor, out_type=TF_DTYPES[out_type]),
+    tf_name="StringToNumber")
+def string_to_number(g):
+    for dt in ALL:
+        yield Case({"string_tensor": _strings([b"1", b"-2", b"3"])}, {"out_type": dt})
+    for dt in ["float32", "float64", "int32", "int64"]:
+        for t in NUMBER_TEXTS:  # one string a case: an error names no other element
+            yield Case({"string_tensor": _strings([t, b"7"])}, {"out_type": dt},
+                       note=f"{t!r} -> {dt}")
+    yield Case({"string_tensor": _strings([b"1.5"], ())}, {}, note="rank 0, default out_type")
+    yield Case({"string_tensor": _strings([b"2"] * 2, (1, 1, 1, 1, 2, 1))}, {"out_type": "int32"},
+               note="rank 6")
+    yield Case({"string_tensor": _strings([], (0, 3))}, {"out_type": "int64"}, note="zero-size")
+    yield Case({"string_tensor": g.array("int32", (2,))}, {"out_type": "int32"},
+               note="not strings")
+    while True:
+        dt = g.choice(["float32", "float64", "int32", "int64"])
+        shape = g.shape(g.choice([0, 1, 2]))
+        n = int(np.prod(shape, dtype=np.int64))
+        items = []
+        for _ in range(n):
+            r = g.rng.random()
+            if r < 0.5:
+                v = g.rng.integers(-2**40, 2**40) if dt.startswith("int") else \
+                    g.rng.standard_normal() * 10.0 ** int(g.rng.integers(-40, 40))
+                items.append(repr(v.item() if hasattr(v, "item") else v).encode())
+            else:
+                items.append(g.choice(NUMBER_TEXTS[:20] if r < 0.9 else NUMBER_TEXTS))
+        yield Case({"string_tensor": _strings(items, shape)}, {"out_type": dt})
