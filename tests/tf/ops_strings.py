@@ -17,8 +17,10 @@ How the outcomes are read, losslessly:
   RuntimeError ("Check '...' failed at src/core/...") before anything runs: mapped to
   tf.errors.InvalidArgumentError, as those are checks on the arguments.
 - A dtype OpenVINO has no element type for (complex64, complex128, the quantized types) cannot
-  enter a model: raised as tf.errors.NotFoundError ("No registered ..."), which the frame counts as
-  "no kernel for the dtype" (the row `dtype coverage`); tensorx refuses those as any wrong dtype.
+  enter a model; since both nodes accept only u8 symbols, i32/i64 begins and ends and string data,
+  such an input would be refused whatever its type, so it is raised as
+  tf.errors.InvalidArgumentError too (an inference, said in the message) and tensorx must refuse it
+  with invalid_argument as well.
 - The CPU plugin's StringTensorPack checks no range (std::string::assign(symbols + begin,
   symbols + end) for each string): a negative begin or an end past the symbols reads outside the
   buffer and an end before its begin is an invalid iterator range (libstdc++ happens to throw
@@ -50,8 +52,9 @@ class OpenVINOUndefined(Exception):
 
 def _ov_type(t):
     name = TF_NAMES[t.dtype]
-    if name not in _OV_TYPES:
-        raise tf.errors.NotFoundError(None, None, f"No registered OpenVINO element type for {name}")
+    if name not in _OV_TYPES:  # no OpenVINO type; neither node accepts any type outside _OV_TYPES
+        raise tf.errors.InvalidArgumentError(None, None, f"OpenVINO has no element type for {name}"
+                                             " (the op takes u8, i32, i64 or string there)")
     return _OV_TYPES[name]
 
 
