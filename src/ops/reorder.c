@@ -207,14 +207,15 @@ tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengt
     *out = NULL;
     TX_REQUIRE_TENSOR(op, input, "input");
     TX_REQUIRE_TENSOR(op, seq_lengths, "seq_lengths");
-    /* TensorFlow's checks, in its order (reverse_sequence_op.cc). */
+    /* TensorFlow's checks, in its order: the op definition's dtypes (another dtype is
+     * unimplemented, TF 2.21 decides), then reverse_sequence_op.cc's. */
+    TX_REQUIRE(seq_lengths->dtype == TX_INT32 || seq_lengths->dtype == TX_INT64,
+               TX_UNIMPLEMENTED, "%s: seq_lengths must be int32 or int64, got %s", op,
+               tx_dtype_name(seq_lengths->dtype));
     TX_REQUIRE(batch_dim >= 0, TX_INVALID_ARGUMENT, "%s: batch_dim %" PRId64 " is negative", op,
                batch_dim);
     TX_REQUIRE(seq_dim >= 0, TX_INVALID_ARGUMENT, "%s: seq_dim %" PRId64 " is negative", op,
                seq_dim);
-    TX_REQUIRE(seq_lengths->dtype == TX_INT32 || seq_lengths->dtype == TX_INT64,
-               TX_INVALID_ARGUMENT, "%s: seq_lengths must be int32 or int64, got %s", op,
-               tx_dtype_name(seq_lengths->dtype));
     TX_REQUIRE(seq_lengths->rank == 1, TX_INVALID_ARGUMENT,
                "%s: seq_lengths must be 1-D, got rank %zu", op, seq_lengths->rank);
     TX_REQUIRE(batch_dim != seq_dim, TX_INVALID_ARGUMENT,
@@ -271,7 +272,7 @@ static tx_status read_perm(const char *op, const tx_tensor *a, const tx_tensor *
         for (size_t i = 0; i < r; i++) p[i] = r - 1 - i;
         return TX_OK;
     }
-    TX_REQUIRE(perm->dtype == TX_INT32 || perm->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+    TX_REQUIRE(perm->dtype == TX_INT32 || perm->dtype == TX_INT64, TX_UNIMPLEMENTED,
                "%s: perm must be int32 or int64, got %s", op, tx_dtype_name(perm->dtype));
     char buf[TX_DIMS_STR_CAP];
     TX_REQUIRE(perm->rank == 1, TX_INVALID_ARGUMENT, "%s: perm must be rank 1, got shape %s", op,

@@ -17,9 +17,11 @@
 
 /* ---- shared helpers ---------------------------------------------------------------------------- */
 
+/* A dtype the op does not take is unimplemented (TF 2.21 decides: its op definitions list int32 and
+ * int64 only, and it refuses another dtype before any kernel check). */
 static tx_status check_int_tensor(const char *op, const char *what, const tx_tensor *t) {
     TX_REQUIRE_TENSOR(op, t, what);
-    TX_REQUIRE(t->dtype == TX_INT32 || t->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+    TX_REQUIRE(t->dtype == TX_INT32 || t->dtype == TX_INT64, TX_UNIMPLEMENTED,
                "%s: %s must be int32 or int64, got %s", op, what, tx_dtype_name(t->dtype));
     return TX_OK;
 }
@@ -61,6 +63,7 @@ static tx_status read_sb_args(const char *op, const tx_tensor *input, const tx_t
                               const tx_tensor *pairs, const char *pairs_name, sb_args *a) {
     TX_REQUIRE_TENSOR(op, input, "input");
     TX_TRY(check_int_tensor(op, "block_shape", block_shape));
+    TX_TRY(check_int_tensor(op, pairs_name, pairs));
     TX_REQUIRE(block_shape->rank == 1, TX_INVALID_ARGUMENT,
                "%s: block_shape must be 1-D, got rank %zu", op, block_shape->rank);
     int64_t m = block_shape->dims[0];
@@ -311,6 +314,7 @@ tx_status tx_batch_to_space_nd_oob(const tx_tensor *input, const tx_tensor *bloc
 /* The legacy ops: TF checks block_size > 1 when the kernel is built, then rank 4. */
 static tx_status legacy_args(const char *op, const tx_tensor *input, const tx_tensor *pairs,
                              const char *pairs_name, int64_t block_size, sb_args *a) {
+    TX_TRY(check_int_tensor(op, pairs_name, pairs)); /* the op definition's dtypes come first */
     TX_REQUIRE(block_size > 1, TX_INVALID_ARGUMENT, "%s: block_size must be > 1, got %" PRId64, op,
                block_size);
     TX_REQUIRE_TENSOR(op, input, "input");
