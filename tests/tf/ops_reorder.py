@@ -11,11 +11,12 @@ from oracle import ALL, COMPLEX, FLOATS, Case, difference, op
 R = tf.raw_ops
 
 # ---- dtypes TF's op definitions do not list --------------------------------------------------------
-# The frame's no_kernel() sees TF's NotFoundError ("no kernel registered"); where the op's definition
-# itself leaves a dtype out, TF raises InvalidArgumentError "Value for attr 'T' of int4 is not in the
-# list of allowed values" instead (and tf.meshgrid fails in its Cast or ones() first).  Those cases
-# are the same row as the frame's _beyond_tf_kernels, checked the same way: through the carrier where
-# the op moves bits.  (A frame change would fold this into no_kernel(); see the report of issue 35.)
+# The frame's no_kernel() sees TF's NotFoundError ("no kernel registered"); where the op's
+# definition itself leaves a dtype out, TF raises InvalidArgumentError "Value for attr 'T' of int4
+# is not in the list of allowed values" instead (and tf.meshgrid fails in its Cast or ones()
+# first).  Those cases are the same row as the frame's _beyond_tf_kernels, checked the same way:
+# through the carrier where the op moves bits.  (A frame change would fold this into no_kernel();
+# see the report of issue 35.)
 _NO_OP_DTYPE = ("is not in the list of allowed values", "to float8_e5m2 is not supported",
                 "to float8_e4m3fn is not supported", "to EagerTensor of dtype string")
 BEYOND_TF = "dtype coverage: tensorx moves every dtype through every data-movement op"
@@ -55,7 +56,8 @@ def meshgrid(g):
         yield Case({"args": [g.array(dt, (3,)), g.array(dt, (2,))]}, {"indexing": "xy"})
     f = "float32"
     for ix in ("xy", "ij"):
-        yield Case({"args": [g.array(f, (3,)), g.array(f, (2,)), g.array(f, (4,))]}, {"indexing": ix})
+        yield Case({"args": [g.array(f, (3,)), g.array(f, (2,)), g.array(f, (4,))]},
+                   {"indexing": ix})
         yield Case({"args": [g.array(f, (2,))]}, {"indexing": ix}, note="one arg")
         yield Case({"args": []}, {"indexing": ix}, note="no args")
         yield Case({"args": [g.array(f, ()), g.array(f, (2,))]}, {"indexing": ix}, note="0-d arg")
@@ -440,8 +442,8 @@ def _transpose_scalar_aborts(case, want, got):
 
 @difference("transpose", "transpose of bfloat16 with conjugate=True and the identity permutation: "
             "TF 2.21's oneDNN ConjugateTranspose (x86 builds) converts the values, flushing "
-            "subnormals to zeros of their sign and quieting signalling NaNs; tensorx moves the bits, "
-            "as TF's Transpose and every other permutation do")
+            "subnormals to zeros of their sign and quieting signalling NaNs; tensorx moves the "
+            "bits, as TF's Transpose and every other permutation do")
 def _transpose_bf16_onednn(case, want, got):
     return oracle.dtype_of(case.inputs["a"]) == "bfloat16" and case.attrs.get("conjugate") and \
         _only_ftz_or_nan(want, got)
