@@ -19,6 +19,7 @@ import argparse
 import dataclasses
 import importlib
 import os
+import re
 import sys
 import zlib
 
@@ -191,9 +192,11 @@ TX_ERRORS = [(tx.InvalidArgumentError, "invalid_argument"), (tx.OutOfRangeError,
 
 
 def _category(e, table):
-    if "is not in the list of allowed values" in str(e):
+    if re.search(r"Value for attr '\w+' of [a-z0-9_]+ is not in the list of allowed values",
+                 str(e)):
         # eager TF's InvalidArgumentError for a dtype its op definition does not list (TypeError
-        # in graph mode): "a dtype the operation does not take", unimplemented in tensorx's terms
+        # in graph mode): "a dtype the operation does not take", unimplemented in tensorx's terms.
+        # (A string attribute's value is quoted there, "NCHX": a bad value, invalid_argument.)
         return "unimplemented"
     for cls, cat in table:
         if isinstance(e, cls):
