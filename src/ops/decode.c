@@ -3,9 +3,8 @@
  * DecodePaddedRaw when fixed_length is given) and tf.strings.to_number (StringToNumber); and
  * encode_raw, decode_raw's inverse (a tensorx extension: TF has no such op).
  * decode_raw copies each string's bytes once into the output, reversing each element's bytes when
- * the data's byte order is not the host's.  string_to_number reproduces TF's parsers: the
- * double-conversion settings of tsl::safe_strtof/safe_strtod for floats and
- * tsl::safe_strto32/safe_strto64 for integers. */
+ * the data's byte order is not the host's.  string_to_number reproduces TF 2.21's parsers:
+ * absl::SimpleAtof/SimpleAtod for floats and tsl::safe_strto32/safe_strto64 for integers. */
 #include "core/internal.h"
 #include "core/tuning.h"
 #include "dispatch/dispatch.h"
@@ -292,85 +291,162 @@ static bool only_spaces(const char *s, size_t i, size_t len) {
     return i == len;
 }
 
-/* tsl::safe_strtod / safe_strtof: double-conversion's StringToDoubleConverter with
- * ALLOW_LEADING_SPACES | ALLOW_HEX | ALLOW_TRAILING_SPACES | ALLOW_CASE_INSENSIBILITY, symbols
- * "inf" and "nan", empty-string value 0; success means it consumed at least one character.
- * The grammar is checked here; the rounding is done by strtod/strtof on a canonical text with no
- * radix point (so the locale cannot matter), which rounds correctly as double-conversion does. */
-static bool parse_float(const char *s, size_t len, bool is_double, double *out) {
-    if (len == 0 || len >= 32) return false; /* kFastToBufferSize */
-    size_t i = 0;
-    while (i < len && is_space(s[i])) i++;
-    if (i == len) { /* only whitespace: the empty-string value, with characters consumed */
-        *out = 0.0;
-        return true;
+/* The digits kept for the conversion: more than any float64 needs to round correctly (767
+ * significant decimal digits, 14 hex digits); the digits after them only matter through whether
+ * one is nonzero, which a final 1 (a sticky digit) stands for. */
+#define KEEP_DEC 780
+#define KEEP_HEX 40
+#define EXP_CLAMP 100000 /* beyond it (at most KEEP_DEC digits) every value is 0 or inf */
+
+/* Appends the digits s[i..j) of `base` skipping the leading zeros (before any kept digit) and
+ * dropping the digits past `keep` (counted in *dropped, and *sticky when one is nonzero). */
+static void keep_digits(const char *s, size_t i, size_t j, char *buf, size_t *b, size_t keep,
+                        int64_t *dropped, bool *sticky) {
+    for (; i < j; i++) {
+        if (*b == 0 && s[i] == '0') continue;
+        if (*b < keep) buf[(*b)++] = s[i];
+        else {
+            (*dropped)++;
+            *sticky |= s[i] != '0';
+        }
     }
+}
+
+/* An exponent's digits s[i..) (at least one), saturated; returns the index after them. */
+static size_t read_exponent(const char *s, size_t i, size_t len, int64_t *exp, bool *ok) {
     bool neg = false;
-    if (s[i] == '+' || s[i] == '-') {
-        neg = s[i] == '-';
-        i++;
-        if (i == len || is_space(s[i])) return false; /* nothing, or a space, after the sign */
+    if (i < len && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+    *ok = i < len && is_digit(s[i]);
+    int64_t e = 0;
+    for (; i < len && is_digit(s[i]); i++) e = e >= 1000000000 ? e : e * 10 + (s[i] - '0');
+    *exp = neg ? -e : e;
+    return i;
+}
+
+/* glibc's strtoull(seq, &end, 0) on a NaN's n-char-sequence: the payload when the whole sequence
+ * is one number (decimal, 0-octal or 0x-hex, saturated), else 0 (a plain quiet NaN). */
+static uint64_t nan_payload(const char *s, size_t n) {
+    unsigned base = 10;
+    size_t i = 0;
+    if (n >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && is_xdigit(s[2])) base = 16, i = 2;
+    else if (n >= 1 && s[0] == '0') base = 8;
+    uint64_t v = 0;
+    bool over = false;
+    for (; i < n; i++) {
+        char c = lower(s[i]);
+        unsigned d = is_digit(c) ? (unsigned)(c - '0') : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) : 99;
+        if (d >= base) return 0; /* strtoull stopped before the ')' */
+        if (v > (UINT64_MAX - d) / base) over = true;
+        v = v * base + d;
     }
+    return over ? UINT64_MAX : v;
+}
+
+/* What TF 2.21's StringToNumber takes as a float (absl::SimpleAtof / SimpleAtod, i.e.
+ * absl::from_chars after stripping ASCII whitespace and one leading '+'); TF 2.21 decides:
+ *   [ws] [+|-] ( digits [. digits] [(e|E) [+|-] digits]       at least one digit
+ *              | 0x hexdigits [. hexdigits] [(p|P) [+|-] digits]   (0X too)
+ *              | inf | infinity | nan [ ( [A-Za-z0-9_]* ) ] )     letters in any case
+ *   [ws]
+ * Any length; an all-whitespace or empty string is refused.  A NaN's parenthesised number is its
+ * payload, as glibc's nan() makes it (the low 22 / 51 mantissa bits, quiet bit set).  The
+ * rounding (to nearest even, overflow to inf) is done by strtod/strtof on a canonical text
+ * without a radix point, so the locale cannot matter. */
+static bool parse_float(const char *s, size_t len, bool is_double, double *dout, float *fout) {
+    size_t i = 0;
+    while (len > 0 && is_space(s[len - 1])) len--;
+    while (i < len && is_space(s[i])) i++;
+    if (i < len && s[i] == '+') {
+        i++;
+        if (i < len && s[i] == '-') return false;
+    }
+    bool neg = i < len && s[i] == '-';
+    if (neg) i++;
+    if (i == len) return false;
     char c = lower(s[i]);
     if (c == 'i' || c == 'n') {
-        const char *word = c == 'i' ? "inf" : "nan";
-        if (len - i < 3 || lower(s[i + 1]) != word[1] || lower(s[i + 2]) != word[2]) return false;
-        if (!only_spaces(s, i + 3, len)) return false; /* "infinity" is junk here */
-        double v = c == 'i' ? INFINITY : NAN;
-        *out = neg ? -v : v;
+        static const char inf[] = "infinity", nan[] = "nan";
+        const char *w = c == 'i' ? inf : nan;
+        size_t k = 0;
+        while (k < 3 && i + k < len && lower(s[i + k]) == w[k]) k++;
+        if (k < 3) return false;
+        i += 3;
+        if (c == 'i') {
+            if (len - i == 5) /* "inf" or the whole "infinity" */
+                for (k = 3; k < 8; k++, i++)
+                    if (lower(s[i]) != inf[k]) return false;
+            if (i != len) return false;
+            if (is_double) *dout = neg ? -INFINITY : INFINITY;
+            else *fout = neg ? -INFINITY : INFINITY;
+            return true;
+        }
+        uint64_t payload = 0;
+        if (i < len) {
+            if (s[i] != '(' || s[len - 1] != ')') return false;
+            for (k = i + 1; k < len - 1; k++)
+                if (!(is_digit(s[k]) || (lower(s[k]) >= 'a' && lower(s[k]) <= 'z') || s[k] == '_'))
+                    return false;
+            payload = nan_payload(s + i + 1, len - i - 2);
+        }
+        if (is_double) {
+            uint64_t bits = (neg ? 0xfff8000000000000ull : 0x7ff8000000000000ull) |
+                            (payload & 0x7ffffffffffffull);
+            memcpy(dout, &bits, sizeof bits);
+        } else {
+            uint32_t bits = (neg ? 0xffc00000u : 0x7fc00000u) | (uint32_t)(payload & 0x3fffffu);
+            memcpy(fout, &bits, sizeof bits);
+        }
         return true;
     }
-    char buf[48];
+    char buf[KEEP_DEC + 40];
     size_t b = 0;
-    if (neg) buf[b++] = '-';
-    if (s[i] == '0' && i + 1 < len && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
-        size_t j = i + 2, start = j;
-        while (j < len && is_xdigit(s[j])) j++;
-        if (j == start || !only_spaces(s, j, len)) return false;
-        buf[b++] = '0';
-        buf[b++] = 'x';
-        memcpy(buf + b, s + start, j - start);
-        b += j - start;
-        buf[b] = '\0';
-    } else {
-        size_t int_digits = 0, frac_digits = 0;
-        bool leading_zero = s[i] == '0';
-        while (i < len && is_digit(s[i])) buf[b++] = s[i++], int_digits++;
-        if (i < len && s[i] == '.') {
-            i++;
-            while (i < len && is_digit(s[i])) buf[b++] = s[i++], frac_digits++;
-        }
-        if (int_digits == 0 && frac_digits == 0 && !leading_zero) return false;
-        long exponent = 0;
-        if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-            i++;
-            bool eneg = false;
-            if (i < len && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
-            if (i == len || !is_digit(s[i])) return false;
-            const long max_exp = 1073741823; /* double-conversion saturates at INT_MAX / 2 */
-            for (; i < len && is_digit(s[i]); i++) {
-                long d = s[i] - '0';
-                exponent = exponent >= max_exp / 10 ? max_exp : exponent * 10 + d;
-            }
-            if (eneg) exponent = -exponent;
-        }
-        if (!only_spaces(s, i, len)) return false;
-        if (int_digits + frac_digits == 0) buf[b++] = '0';
-        snprintf(buf + b, sizeof buf - b, "e%ld", exponent - (long)frac_digits);
+    int64_t exp = 0;
+    bool sticky = false, hex = s[i] == '0' && i + 1 < len && lower(s[i + 1]) == 'x';
+    size_t start = hex ? i + 2 : i, j = start;
+    bool (*digit)(char) = hex ? is_xdigit : is_digit;
+    while (j < len && digit(s[j])) j++;
+    size_t int_end = j, frac_start = j, frac_end = j;
+    if (j < len && s[j] == '.') {
+        frac_start = frac_end = ++j;
+        while (frac_end < len && digit(s[frac_end])) frac_end++;
+        j = frac_end;
     }
+    if (int_end == start && frac_end == frac_start) return false; /* no digit */
+    if (j < len && lower(s[j]) == (hex ? 'p' : 'e')) {
+        bool ok;
+        j = read_exponent(s, j + 1, len, &exp, &ok);
+        if (!ok) return false;
+    }
+    if (j != len) return false;
+    /* The digits, leading zeros skipped, as an integer N scaled by base^scale: the digits past
+     * `keep` dropped (and a sticky 1 for them), the fraction digits dividing. */
+    size_t keep = hex ? KEEP_HEX : KEEP_DEC;
+    int64_t dropped = 0;
+    keep_digits(s, start, int_end, buf + 3, &b, keep, &dropped, &sticky);
+    keep_digits(s, frac_start, frac_end, buf + 3, &b, keep, &dropped, &sticky);
+    if (sticky) buf[3 + b++] = '1', dropped--;
+    if (b == 0) buf[3 + b++] = '0';
+    int64_t scale = dropped - (int64_t)(frac_end - frac_start);
+    int64_t e = exp + (hex ? 4 : 1) * scale;
+    e = e > EXP_CLAMP ? EXP_CLAMP : e < -EXP_CLAMP ? -EXP_CLAMP : e;
+    char *text = buf + 3 - (hex ? 2 : 0) - (neg ? 1 : 0), *o = text;
+    if (neg) *o++ = '-';
+    if (hex) *o++ = '0', *o++ = 'x';
+    snprintf(buf + 3 + b, sizeof buf - 3 - b, "%c%" PRId64, hex ? 'p' : 'e', e);
     errno = 0; /* ERANGE (overflow to inf, underflow) is a valid result here */
-    *out = is_double ? strtod(buf, NULL) : (double)strtof(buf, NULL);
+    if (is_double) *dout = strtod(text, NULL);
+    else *fout = strtof(text, NULL);
     return true;
 }
 
-/* tsl::safe_strto32 / safe_strto64: optional surrounding whitespace, an optional '-', decimal
- * digits, no overflow. */
+/* tsl::safe_strto32 / safe_strto64: optional surrounding whitespace, an optional '+' or '-',
+ * decimal digits, no overflow. */
 static bool parse_int(const char *s, size_t len, uint64_t max_pos, uint64_t max_neg,
                       int64_t *out) {
     size_t i = 0;
     while (i < len && is_space(s[i])) i++;
     bool neg = i < len && s[i] == '-';
-    if (neg) i++;
+    if (neg || (i < len && s[i] == '+')) i++;
     if (i == len || !is_digit(s[i])) return false;
     uint64_t limit = neg ? max_neg : max_pos, v = 0;
     for (; i < len && is_digit(s[i]); i++) {
@@ -409,15 +485,16 @@ static int64_t parse_all(const tx_tensor *strings, tx_dtype out_type, void *dst)
         size_t len = (size_t)s[i].size;
         bool ok;
         double d;
+        float f;
         int64_t v;
         switch (out_type) {
         case TX_FLOAT32:
-            ok = parse_float(p, len, false, &d);
-            if (ok && dst) ((float *)dst)[i] = (float)d;
+            ok = parse_float(p, len, false, &d, &f);
+            if (ok && dst) memcpy((float *)dst + i, &f, sizeof f);
             break;
         case TX_FLOAT64:
-            ok = parse_float(p, len, true, &d);
-            if (ok && dst) ((double *)dst)[i] = d;
+            ok = parse_float(p, len, true, &d, &f);
+            if (ok && dst) memcpy((double *)dst + i, &d, sizeof d);
             break;
         case TX_INT32:
             ok = parse_int(p, len, INT32_MAX, (uint64_t)INT32_MAX + 1, &v);

@@ -353,7 +353,8 @@ for kind in ("float32", "float64", "int32", "int64"):
 def s2n_errors():
     bad = np.array([b"1", b"2147483648"])
     assert "could not correctly convert string: 2147483648" in tx.fails("string_to_number", string_tensor=bad, out_type="int32")
-    assert "infinity" in tx.fails("string_to_number", string_tensor=np.array([b"infinity"]))
+    # TF 2.21 decides: "infinity" parses (absl::SimpleAtof); an all-whitespace string fails
+    assert "could not correctly convert" in tx.fails("string_to_number", string_tensor=np.array([b"  "]))
 
 
 c.check("string_to_number errors", s2n_errors)

@@ -174,22 +174,18 @@ DEFINE_COPY(8)
 DEFINE_COPY(16)
 #undef DEFINE_COPY
 
-/* ml_dtypes converts float16 <-> float8_e5m2 by bits, keeping NaN payloads (convert.h). */
+/* float16 -> float8_e5m2 keeps the top of a NaN's payload, as ml_dtypes and TF 2.21 do
+ * (convert.h); float8_e5m2 -> float16 goes through float32 like every other pair (TF 2.21 decides:
+ * every e5m2 NaN becomes sign|0x7e00, where ml_dtypes' shift would keep its payload). */
 static void cast_f16_e5m2(void *dst, const void *src, int64_t n) {
     const uint16_t *restrict s = (const uint16_t *)src;
     uint8_t *restrict d = (uint8_t *)dst;
     for (int64_t i = 0; i < n; i++) d[i] = tx__f16_to_e5m2(s[i]);
 }
-static void cast_e5m2_f16(void *dst, const void *src, int64_t n) {
-    const uint8_t *restrict s = (const uint8_t *)src;
-    uint16_t *restrict d = (uint16_t *)dst;
-    for (int64_t i = 0; i < n; i++) d[i] = tx__e5m2_to_f16(s[i]);
-}
 
 tx__cast_fn tx__cast_kernel(tx_dtype from, tx_dtype to) {
     if ((unsigned)from >= TX__CAST_IDS || (unsigned)to >= TX__CAST_IDS) return NULL;
     if (from == TX_FLOAT16 && to == TX_FLOAT8_E5M2) return cast_f16_e5m2;
-    if (from == TX_FLOAT8_E5M2 && to == TX_FLOAT16) return cast_e5m2_f16;
     tx__cast_fn fn = table[from][to];
     if (fn == NULL || from != to) return fn;
     switch (tx_dtype_size(from)) {

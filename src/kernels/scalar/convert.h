@@ -10,8 +10,12 @@
  *  - anything -> bool: x != 0; NaN is true; complex: real part != 0 (TF drops the imaginary part).
  *  - integer/float -> float16 or bfloat16: through float32 (Eigen's half(T) and bfloat16(T) do
  *    static_cast<float> first), then round to nearest even.  float16: overflow (|x| >= 65520) is
- *    infinity, NaN is sign|0x7e00.  bfloat16: NaN is sign|0x7fc0 (Eigen's canonical qNaN);
- *    float32 subnormals are kept (as current Eigen keeps them).
+ *    infinity; a NaN is quieted with the top of its payload kept, sign|0x7e00|(mantissa >> 13),
+ *    as the F16C / aarch64 FCVT instructions TF 2.21 runs do (float64 and bfloat16 NaNs pass
+ *    through float32 first).  float16 -> float32 quiets a NaN (bit 22 set), payload shifted.
+ *    bfloat16: NaN is sign|0x7fc0 (Eigen's canonical qNaN); float32 subnormals are kept.
+ *    Subnormals are converted exactly everywhere (TF's CPU kernels flush them: a deliberate
+ *    difference, docs/casting.md).
  *  - float -> integer: truncation toward zero, and for NaN or out-of-range values what the x86-64
  *    truncating conversions return, as clang emits them for static_cast:
  *      int8/uint8/int16/uint16/int32: cvttsd2si to 32 bits (INT32_MIN when NaN or outside
@@ -55,11 +59,13 @@ static inline uint32_t tx__f32_to_bits(float f) {
     return x;
 }
 
-/* float16 -> float32: exact for every input; NaN payloads are kept. */
+/* float16 -> float32: exact for every number; a NaN keeps its payload shifted into the top of
+ * float32's and is quieted (bit 22 set), as vcvtph2ps (F16C) and FCVT (aarch64) do -- TF 2.21
+ * decides: 0x7d00 -> 0x7fe00000, 0x7c01 -> 0x7fc02000. */
 static inline float tx__f16_to_f32(uint16_t h) {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
     uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    if (e == 0x1f) return tx__bits_to_f32(sign | 0x7f800000u | (m << 13));
+    if (e == 0x1f) return tx__bits_to_f32(sign | 0x7f800000u | (m << 13) | (m ? 0x400000u : 0u));
     if (e != 0) return tx__bits_to_f32(sign | ((e + 112u) << 23) | (m << 13));
     if (m == 0) return tx__bits_to_f32(sign);
     /* Subnormal half m * 2^-24: normalise so the leading 1 becomes the implicit bit. */
@@ -71,14 +77,16 @@ static inline float tx__f16_to_f32(uint16_t h) {
     return tx__bits_to_f32(sign | (be << 23) | ((m & 0x3ffu) << 13));
 }
 
-/* float32 -> float16, round to nearest even (Eigen's float_to_half_rtne): |x| >= 65520 becomes
- * infinity, NaN becomes sign|0x7e00, values below half the smallest subnormal become +-0. */
+/* float32 -> float16, round to nearest even: |x| >= 65520 becomes infinity, values below half
+ * the smallest subnormal become +-0, and a NaN is sign|0x7e00|(mantissa >> 13) -- quieted, the top
+ * of its payload kept -- as vcvtps2ph (F16C) and FCVT (aarch64) do: TF 2.21 decides (0x7fa00123
+ * -> 0x7f00, 0xffc0abcd -> 0xfe05). */
 static inline uint16_t tx__f32_to_f16(float f) {
     uint32_t x = tx__f32_to_bits(f);
     uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
     uint32_t ax = x & 0x7fffffffu;
-    if (ax >= 0x47800000u) /* >= 65536, inf or NaN */
-        return (uint16_t)(sign | (ax > 0x7f800000u ? 0x7e00u : 0x7c00u));
+    if (ax > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((ax & 0x7fffffu) >> 13));
+    if (ax >= 0x47800000u) return (uint16_t)(sign | 0x7c00u); /* >= 65536 or inf */
     if (ax >= 0x38800000u) { /* a normal half after rounding (or the carry into infinity) */
         uint32_t r = ax - 0x38000000u; /* rebias the exponent from 127 to 15 */
         r += 0x0fffu + ((r >> 13) & 1u);
@@ -165,8 +173,6 @@ static inline uint8_t tx__f16_to_e5m2(uint16_t h) {
     return tx__f64_to_e5m2(tx__f16_to_f32(h));
 }
 
-/* float8_e5m2 -> float16 is exact and ml_dtypes does it by a shift (NaN payloads kept). */
-static inline uint16_t tx__e5m2_to_f16(uint8_t b) { return (uint16_t)((uint16_t)b << 8); }
 
 /* ---- float -> integer, x86-64 semantics without undefined behaviour ---- */
 

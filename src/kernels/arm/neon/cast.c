@@ -4,12 +4,10 @@
  * uint8 -> float32 and saturate_cast float32 -> uint8, eight lanes per step (sixteen for the
  * saturate).  Each gives the bits of the scalar rules in scalar/convert.h:
  *  - float32 -> float16 (FCVTN): rounds to nearest even (FPCR's default mode), overflows to
- *    infinity and makes float16 subnormals as the rule does; a NaN keeps the top of its payload
- *    (sign|0x7e00|payload>>13), where TF gives sign|0x7e00, so the NaN lanes' low nine bits are
- *    cleared.
- *  - float16 -> float32 (FCVTL): exact, subnormals included; a signalling NaN is quieted (bit 22
- *    set), where TF widens the payload unchanged, so the NaN lanes' bit 22 is put back from the
- *    half's quiet bit.
+ *    infinity and makes float16 subnormals as the rule does; a NaN is quieted with the top of
+ *    its payload kept (sign|0x7e00|payload>>13), the rule's (and TF 2.21's F16C) result.
+ *  - float16 -> float32 (FCVTL): exact, subnormals included; a NaN is quieted (bit 22 set), its
+ *    payload shifted, as the rule does.
  *  - float32 -> bfloat16: rounded to nearest even in integer lanes with the rule's NaN
  *    (sign|0x7fc0); bfloat16 -> float32 is a shift.  (The BFCVTN instruction is not in the
  *    ARMv8.0 base, and it would keep NaN payloads.)
@@ -40,12 +38,9 @@ static inline void st16(void *p, uint8x16_t v) { vst1q_u8((uint8_t *)p, v); }
 
 /* ---- vector bodies: 8 elements from s to d (16 for the saturate) ---- */
 
-/* float32 -> float16, 4 lanes: FCVTN, then the NaN lanes to sign|0x7e00. */
+/* float32 -> float16, 4 lanes: FCVTN. */
 static inline uint16x4_t f32_f16_4(const void *s) {
-    uint16x4_t h = vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u8(ld16(s))));
-    /* FCVTN keeps a NaN a NaN, and only NaNs are above 0x7c00 once the sign is off */
-    uint16x4_t nan = vcgt_u16(vand_u16(h, vdup_n_u16(0x7fff)), vdup_n_u16(0x7c00));
-    return vbic_u16(h, vand_u16(nan, vdup_n_u16(0x01ff)));
+    return vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u8(ld16(s))));
 }
 
 static inline void v_f32_f16(void *d, const void *s) {
@@ -53,13 +48,9 @@ static inline void v_f32_f16(void *d, const void *s) {
     st16(d, vreinterpretq_u8_u16(vcombine_u16(f32_f16_4(p), f32_f16_4(p + 16))));
 }
 
-/* float16 -> float32, 4 lanes: FCVTL, then bit 22 of the NaN lanes from the half's bit 9. */
+/* float16 -> float32, 4 lanes: FCVTL. */
 static inline uint32x4_t f16_f32_4(uint16x4_t h) {
-    uint32x4_t f = vreinterpretq_u32_f32(vcvt_f32_f16(vreinterpret_f16_u16(h)));
-    uint32x4_t w = vmovl_u16(h);
-    uint32x4_t nan = vcgtq_u32(vandq_u32(w, vdupq_n_u32(0x7fff)), vdupq_n_u32(0x7c00));
-    uint32x4_t bit = vandq_u32(nan, vdupq_n_u32(0x00400000));
-    return vorrq_u32(vbicq_u32(f, bit), vandq_u32(vshlq_n_u32(w, 13), bit));
+    return vreinterpretq_u32_f32(vcvt_f32_f16(vreinterpret_f16_u16(h)));
 }
 
 static inline void v_f16_f32(void *d, const void *s) {

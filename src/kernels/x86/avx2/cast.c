@@ -3,11 +3,9 @@
  * float32 <-> float16, float32 <-> bfloat16, float32 <-> int32, float64 -> float32, uint8 ->
  * float32 and saturate_cast float32 -> uint8, eight or more lanes at a time, with plain and
  * streaming stores.  Each gives the bits of the scalar rules in scalar/convert.h; where an
- * instruction disagrees with TF's rule the NaN lanes are patched:
- *  - vcvtps2ph keeps the top of a NaN's payload (sign|0x7e00|payload>>13); TF (Eigen's
- *    float_to_half_rtne) gives sign|0x7e00, so the low nine payload bits are cleared.
- *  - vcvtph2ps quiets a signalling NaN (sets bit 22); TF widens the payload unchanged, so bit 22
- *    is put back from the half's quiet bit.
+ * instruction disagrees with TF's rule the lanes are patched.  vcvtps2ph (sign|0x7e00|payload>>13
+ * for a NaN) and vcvtph2ps (a NaN quieted, its payload shifted) are TF 2.21's own conversions and
+ * need no patch.
  * cvttps2dq (INT32_MIN for NaN and out of range), cvtdq2ps, cvtpd2ps (MXCSR rounding, like the
  * scalar conversions the compiler emits) already agree with the scalar rules.  bfloat16 rounding
  * is done in integer lanes: the AVX-512 BF16 instruction flushes subnormals and keeps NaN
@@ -37,24 +35,11 @@ static inline void v_f32_f16(void *d, const void *s, bool nt) {
     const float *f = (const float *)s;
     __m128i lo = _mm256_cvtps_ph(_mm256_loadu_ps(f), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     __m128i hi = _mm256_cvtps_ph(_mm256_loadu_ps(f + 8), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256i h = _mm256_set_m128i(hi, lo);
-    /* A NaN stays a NaN through vcvtps2ph, and only NaNs are above 0x7c00 once the sign is off. */
-    __m256i nan = _mm256_cmpgt_epi16(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)),
-                                     _mm256_set1_epi16(0x7c00));
-    h = _mm256_andnot_si256(_mm256_and_si256(nan, _mm256_set1_epi16(0x01ff)), h);
-    store256(d, h, nt);
+    store256(d, _mm256_set_m128i(hi, lo), nt);
 }
 
 /* float16 -> float32, 8 lanes. */
-static inline __m256i f16_f32_8(__m128i h) {
-    __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
-    __m256i w = _mm256_cvtepu16_epi32(h);
-    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(w, _mm256_set1_epi32(0x7fff)),
-                                     _mm256_set1_epi32(0x7c00));
-    __m256i bit = _mm256_and_si256(nan, _mm256_set1_epi32(0x00400000));
-    __m256i quiet = _mm256_and_si256(_mm256_slli_epi32(w, 13), bit);
-    return _mm256_or_si256(_mm256_andnot_si256(bit, f), quiet);
-}
+static inline __m256i f16_f32_8(__m128i h) { return _mm256_castps_si256(_mm256_cvtph_ps(h)); }
 
 static inline void v_f16_f32(void *d, const void *s, bool nt) {
     const char *p = (const char *)s;

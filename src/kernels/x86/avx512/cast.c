@@ -2,9 +2,8 @@
 /* cast.c (AVX-512 F/BW/DQ/VL) -- the hot cast pairs of tf.cast / tf.saturate_cast
  * (kernels/cast.h) sixteen lanes at a time, the tail done with masked loads and stores (the
  * masked-off lanes are neither read nor written, so nothing outside the buffers is touched).  Same
- * bits as the scalar rules of scalar/convert.h, with the NaN fix-ups the AVX2 file describes:
- * vcvtps2ph's kept NaN payload is cleared to TF's sign|0x7e00, vcvtph2ps's quieting of a
- * signalling NaN is undone.  cvttps2dq, cvtdq2ps and cvtpd2ps agree with the scalar rules as they
+ * bits as the scalar rules of scalar/convert.h: vcvtps2ph and vcvtph2ps are TF 2.21's own float16
+ * conversions (NaNs quieted, payload kept at the top) and need no fix-up.  cvttps2dq, cvtdq2ps and cvtpd2ps agree with the scalar rules as they
  * are; saturate_cast's NaN (INT32_MIN after the conversion) keeps its low byte, 0, through the
  * truncating vpmovdb.  Streaming-store versions for large outputs; the head before their 64-byte
  * alignment runs the scalar rules through memcpy. */
@@ -60,28 +59,14 @@ static inline void st8(void *p, __m128i v, int mode, __mmask16 m) {
 
 static inline __m256i c_f32_f16(const void *s, int mode, __mmask16 m) {
     __m512 v = _mm512_castsi512_ps(ld32(s, mode, m));
-    __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    /* The fix-up only when there is a NaN: one compare and a predicted branch instead of four
-     * vector ops per 16 elements (in-cache casts ran 1.5-2x slower with them). */
-    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-    if (__builtin_expect(nan != 0, 0))
-        h = _mm256_mask_mov_epi16(h, nan, _mm256_and_si256(h, _mm256_set1_epi16((short)0xfe00)));
-    return h;
+    return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 static inline void v_f32_f16(void *d, const void *s, int mode, __mmask16 m) {
     st16(d, c_f32_f16(s, mode, m), mode, m);
 }
 
 static inline void v_f16_f32(void *d, const void *s, int mode, __mmask16 m) {
-    __m256i h = ld16(s, mode, m);
-    __m512i f = _mm512_castps_si512(_mm512_cvtph_ps(h));
-    __m512i w = _mm512_cvtepu16_epi32(h);
-    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(w, _mm512_set1_epi32(0x7fff)),
-                                            _mm512_set1_epi32(0x7c00));
-    __m512i bit = _mm512_set1_epi32(0x00400000);
-    __m512i fixed = _mm512_or_si512(_mm512_andnot_si512(bit, f),
-                                    _mm512_and_si512(_mm512_slli_epi32(w, 13), bit));
-    st32(d, _mm512_mask_mov_epi32(f, nan, fixed), mode, m);
+    st32(d, _mm512_castps_si512(_mm512_cvtph_ps(ld16(s, mode, m))), mode, m);
 }
 
 /* bfloat16 bits of 16 floats in the low halves of 32-bit lanes: round to nearest even by adding
