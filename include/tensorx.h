@@ -1165,12 +1165,11 @@ TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t
  * step.  TF's Python wrapper uses axis = batch_dims when no axis is given; pass that yourself.
  * An index is checked only when the output is non-empty (as in TF, a zero-size result checks
  * nothing).
- * Errors: invalid_argument (a NULL input; indices not int16/int32/int64; params rank below axis+1
- * or -axis; batch_dims outside [-rank(indices), rank(indices)], not below rank(params) or above
+ * Errors: invalid_argument (a NULL input; params rank below axis+1 or -axis; batch_dims outside [-rank(indices), rank(indices)], not below rank(params) or above
  * axis; unequal batch dims; params.shape[axis] above the index dtype's maximum (INT16_MAX,
  * INT32_MAX); an index outside [0, params.shape[axis]), named with its position; an output rank
- * above TX_MAX_RANK);
- * resource_exhausted (the output is too large, or allocation failed). */
+ * above TX_MAX_RANK); unimplemented (indices not int16/int32/int64, a dtype GatherV2 does not
+ * list); resource_exhausted (the output is too large, or allocation failed). */
 TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                            int64_t batch_dims, tx_tensor **out);
 
@@ -1187,11 +1186,11 @@ TX_API tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices
  * K <= rank(params); each innermost K-vector indexes params' first K dims and picks an element
  * (K = rank) or a slice.
  * Output shape indices.shape[:-1] + params.shape[K:].  K = 0 picks the whole of params.
- * Errors: invalid_argument (a NULL input; params a scalar; indices a scalar or not
- * int16/int32/int64; K > rank(params); more than INT32_MAX index vectors; params' element count or
+ * Errors: invalid_argument (a NULL input; params a scalar; indices a scalar; K > rank(params); more than INT32_MAX index vectors; params' element count or
  * the slice size (product of params.shape[K:]) above the index dtype's maximum (INT16_MAX,
  * INT32_MAX); a non-empty result from an empty params; an index vector out of bounds,
- * named with its position and values); resource_exhausted. */
+ * named with its position and values); unimplemented (indices not int16/int32/int64);
+ * resource_exhausted. */
 TX_API tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out);
 
 /* tx_gather_nd of params and indices with an out-of-range policy `oob` (see tx_oob_policy),
@@ -1212,9 +1211,9 @@ TX_API tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indi
  * by value (bytes); float32/float64 by ==, so -0.0 and 0.0 are one value (the first seen is kept)
  * and every NaN is distinct; float16/bfloat16 by bit pattern, so -0.0 and 0.0 stay distinct, and
  * every NaN is distinct.  On failure every outs[i] is NULL.
- * Errors: invalid_argument (NULL x or outs; x not 1-D; more than INT32_MAX elements; out_idx not
- * int32/int64); unimplemented (complex, quantized, float8, int4 and uint4 dtypes, which TF's
- * kernel does not take); resource_exhausted. */
+ * Errors: invalid_argument (NULL x or outs; x not 1-D; more than INT32_MAX elements);
+ * unimplemented (out_idx not int32/int64; complex, quantized, float8, int4 and uint4 dtypes,
+ * which TF's kernel does not take); resource_exhausted. */
 TX_API tx_status tx_unique_with_counts(const tx_tensor *x, tx_dtype out_idx, tx_tensor **outs);
 
 /* tf.dynamic_partition: `partitions` (int32, any shape that prefixes data's shape) sends each slice
@@ -1265,9 +1264,10 @@ TX_API tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n
  * The result's rank (rank(tensor) - K + 1) is at most TX_RESHAPE_MAX_RANK: TF reshapes tensor to
  * that rank first.
  * Errors: invalid_argument (a NULL input; mask a scalar; shape mismatch, including an axis out of
- * range; a result rank above TX_RESHAPE_MAX_RANK; mask float8, int4, uint4 or string; with a
- * negative axis and K > 1, q < 0 or a true position >= tensor.shape[q]); unimplemented (a float16
- * or quantized mask: TF's CPU Where has no kernel for them); resource_exhausted. */
+ * range; a result rank above TX_RESHAPE_MAX_RANK; with a negative axis and K > 1, q < 0 or a
+ * true position >= tensor.shape[q]); unimplemented (a float16 or quantized mask, which TF's CPU
+ * Where has no kernel for; a float8, int4, uint4 or string mask, which it does not list);
+ * resource_exhausted. */
 TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask, int64_t axis,
                                  tx_tensor **out);
 
@@ -1277,9 +1277,10 @@ TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask,
  * are scalar (rank-0) tensors of dtype `dtype` (any dtype, strings included); NULL means 1 and 0
  * of `dtype` respectively, which a string dtype cannot use (TF needs both values then).  Each
  * output element is written once.
- * Errors: invalid_argument (NULL indices; indices of another dtype; depth < 0 or > INT32_MAX;
+ * Errors: invalid_argument (NULL indices; depth < 0 or > INT32_MAX;
  * axis not -1 and not in [0, N]; on/off not scalar, or of a dtype other than `dtype`; a NULL
- * on/off value for string; unknown dtype); resource_exhausted. */
+ * on/off value for string; unknown dtype); unimplemented (indices of another dtype);
+ * resource_exhausted. */
 TX_API tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
                             const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
                             tx_tensor **out);
@@ -1300,10 +1301,10 @@ TX_API tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const t
  * max(max(lengths), 0).  As in TF, lengths are cast to maxlen's dtype before the comparison (an
  * int64 length with an int32 maxlen wraps to 32 bits; a uint64 length above INT64_MAX wraps to a
  * negative int64).  int4 / uint4 lengths need maxlen (TF's Max does not take them).
- * Errors: invalid_argument (NULL lengths; lengths not an integer dtype; int4 / uint4 lengths
- * without maxlen; maxlen not an int32/int64 scalar; maxlen < 0, which TF's Range rejects; unknown
- * dtype); unimplemented (dtype string, float8_e5m2, float8_e4m3fn, int4 or uint4, which TF cannot
- * cast bool to); resource_exhausted. */
+ * Errors: invalid_argument (NULL lengths; maxlen not a scalar; maxlen < 0, which TF's Range
+ * rejects; unknown dtype); unimplemented (lengths not an integer dtype; int4 / uint4 lengths
+ * without maxlen; maxlen not int32/int64; dtype string, float8_e5m2, float8_e4m3fn, int4 or
+ * uint4, which TF cannot cast bool to); resource_exhausted. */
 TX_API tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
                                   tx_tensor **out);
 

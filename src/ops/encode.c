@@ -67,7 +67,7 @@ tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tenso
     TX_REQUIRE_TENSOR(op, indices, "indices");
     tx_dtype ti = indices->dtype;
     TX_REQUIRE(ti == TX_UINT8 || ti == TX_INT8 || ti == TX_INT32 || ti == TX_INT64,
-               TX_INVALID_ARGUMENT, "%s: indices must be uint8, int8, int32 or int64, got %s", op,
+               TX_UNIMPLEMENTED, "%s: indices must be uint8, int8, int32 or int64, got %s", op,
                tx_dtype_name(ti));
     TX_REQUIRE(tx__dtype(dtype) != NULL, TX_INVALID_ARGUMENT, "%s: unknown dtype %d", op, (int)dtype);
     const int64_t irank = (int64_t)indices->rank;
@@ -152,11 +152,13 @@ tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx
     *out = NULL;
     TX_REQUIRE_TENSOR(op, lengths, "lengths");
     tx_dtype_kind lk = tx_dtype_kind_of(lengths->dtype);
-    TX_REQUIRE(lk == TX_KIND_SIGNED || lk == TX_KIND_UNSIGNED, TX_INVALID_ARGUMENT,
+    /* A dtype TF's Max / Cast / Less do not list is unimplemented, tensorx's category for a
+     * dtype an op does not take. */
+    TX_REQUIRE(lk == TX_KIND_SIGNED || lk == TX_KIND_UNSIGNED, TX_UNIMPLEMENTED,
                "%s: lengths must be an integer tensor, got %s", op, tx_dtype_name(lengths->dtype));
     /* TF 2.21 decides: without maxlen TF computes max(lengths), whose Max does not list 4-bit
      * dtypes; with maxlen the lengths are cast to its dtype, which works for int4/uint4 too. */
-    TX_REQUIRE(maxlen != NULL || !tx__is_4bit(lengths->dtype), TX_INVALID_ARGUMENT,
+    TX_REQUIRE(maxlen != NULL || !tx__is_4bit(lengths->dtype), TX_UNIMPLEMENTED,
                "%s: lengths dtype %s needs maxlen (TF's Max takes no 4-bit dtype)",
                op, tx_dtype_name(lengths->dtype));
     TX_REQUIRE(tx__dtype(dtype) != NULL, TX_INVALID_ARGUMENT, "%s: unknown dtype %d", op, (int)dtype);
@@ -171,6 +173,8 @@ tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx
         char sbuf[TX_DIMS_STR_CAP];
         TX_REQUIRE(maxlen->rank == 0, TX_INVALID_ARGUMENT, "%s: maxlen must be a scalar, got shape %s",
                    op, tx__format_dims(sbuf, sizeof sbuf, maxlen->rank, maxlen->dims));
+        TX_REQUIRE(maxlen->dtype == TX_INT32 || maxlen->dtype == TX_INT64, TX_UNIMPLEMENTED,
+                   "%s: maxlen must be int32 or int64, got %s", op, tx_dtype_name(maxlen->dtype));
         TX_TRY(tx__read_int_scalar(op, "maxlen", maxlen, &m));
         TX_REQUIRE(m >= 0, TX_INVALID_ARGUMENT,
                    "%s: maxlen %" PRId64 " is negative (TF's Range needs 0 <= maxlen)", op, m);

@@ -102,10 +102,11 @@ const char *tx__oob_name(tx_oob_policy oob) {
 }
 
 /* GatherV2 and GatherNd take Tindices in {int16, int32, int64} (array_ops.cc), and both have CPU
- * kernels for all three (gather_op.cc, gather_nd_op.cc). */
+ * kernels for all three (gather_op.cc, gather_nd_op.cc).  Another dtype is not in the op
+ * definition's list: unimplemented, tensorx's category for a dtype an op does not take. */
 static tx_status check_index_dtype(const char *op, const char *what, const tx_tensor *t) {
     TX_REQUIRE(t->dtype == TX_INT16 || t->dtype == TX_INT32 || t->dtype == TX_INT64,
-               TX_INVALID_ARGUMENT, "%s: %s must be int16, int32 or int64, got %s", op, what,
+               TX_UNIMPLEMENTED, "%s: %s must be int16, int32 or int64, got %s", op, what,
                tx_dtype_name(t->dtype));
     return TX_OK;
 }

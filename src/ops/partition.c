@@ -217,7 +217,8 @@ tx_status tx_dynamic_stitch_oob(const tx_tensor *const *indices, size_t n_indice
 
 /* TF 2.21 decides the mask dtypes: tf.boolean_mask keeps the entries where(mask) finds, and Where
  * takes bool and number types on the CPU, except float16 (no CPU kernel) and the quantized types
- * (none registered); float8, int4, uint4 and string are not in its list. */
+ * (none registered); float8, int4, uint4 and string are not in its list.  Each refusal is
+ * unimplemented, tensorx's category for a dtype an op does not take. */
 static tx_status check_mask_dtype(const char *op, tx_dtype t) {
     switch (t) {
     case TX_BOOL: case TX_INT8: case TX_UINT8: case TX_INT16: case TX_UINT16: case TX_INT32:
@@ -228,7 +229,7 @@ static tx_status check_mask_dtype(const char *op, tx_dtype t) {
         return tx__fail(TX_UNIMPLEMENTED, "%s: mask dtype %s is not supported (TF's CPU Where has "
                         "no kernel for it)", op, tx_dtype_name(t));
     default:
-        return tx__fail(TX_INVALID_ARGUMENT, "%s: mask must be bool or a number type TF's Where "
+        return tx__fail(TX_UNIMPLEMENTED, "%s: mask must be bool or a number type TF's Where "
                         "takes, got %s", op, tx_dtype_name(t));
     }
 }

@@ -66,7 +66,9 @@ tx_status tx_unique_with_counts_in_mode(const tx_tensor *x, tx_dtype out_idx, tx
                "%s: mode %d is not a tx_unique_mode (TX_UNIQUE_FIRST_SEEN or TX_UNIQUE_SORTED)", op,
                (int)mode);
     const bool sorted = mode == TX_UNIQUE_SORTED;
-    TX_REQUIRE(out_idx == TX_INT32 || out_idx == TX_INT64, TX_INVALID_ARGUMENT,
+    /* out_idx outside UniqueWithCounts' list {int32, int64}: unimplemented (a dtype the op does
+     * not take). */
+    TX_REQUIRE(out_idx == TX_INT32 || out_idx == TX_INT64, TX_UNIMPLEMENTED,
                "%s: out_idx must be int32 or int64, got %s", op, tx_dtype_name(out_idx));
     TX_REQUIRE(x->rank == 1, TX_INVALID_ARGUMENT, "%s: x must be 1-D (unique expects a 1D vector), got rank %zu",
                op, x->rank);

@@ -134,8 +134,8 @@ expect_fail gather_int16_bad invalid_argument 'indices[0,1] = -32768 is not in [
 expect gather_nd_int16 "array([b'a', b'd'], dtype=string)" -- gather_nd 'params=[["a","b"],["c","d"]]' 'indices=[[0,0],[1,1]]:int16'
 expect gather_nd_int16_oob_wrap 'array([4], dtype=int32)' -- gather_nd 'params=[[1,2],[3,4]]' 'indices=[[-1,5]]:int16' oob=wrap
 expect_fail gather_nd_int16_bad invalid_argument 'indices[0] = [1, -2] does not index into param shape [2,2]' -- gather_nd 'params=[[1,2],[3,4]]' 'indices=[[1,-2]]:int16'
-expect_fail gather_index_dtype invalid_argument 'indices must be int16, int32 or int64, got float32' -- gather 'params=[1,2,3]' 'indices=[0,1.5]'
-expect_fail gather_index_uint16 invalid_argument 'indices must be int16, int32 or int64, got uint16' -- gather_nd 'params=[1,2,3]' 'indices=[[0]]:uint16'
+expect_fail gather_index_dtype unimplemented 'indices must be int16, int32 or int64, got float32' -- gather 'params=[1,2,3]' 'indices=[0,1.5]'
+expect_fail gather_index_uint16 unimplemented 'indices must be int16, int32 or int64, got uint16' -- gather_nd 'params=[1,2,3]' 'indices=[[0]]:uint16'
 
 # errors: status and message
 expect_fail gather_bad_index invalid_argument 'indices[1] = 3 is not in [0, 3)' -- gather 'params=[[1,2],[3,4],[5,6]]' 'indices=[0,3]'

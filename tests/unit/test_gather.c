@@ -185,7 +185,7 @@ static void test_gather_edges(void **state) {
     tu_assert_error(tx_gather(p, s, -3, 0, &o), TX_INVALID_ARGUMENT, "axis -3 needs params of rank at least 3");
     tu_assert_error(tx_gather(p, s, INT64_MIN, 0, &o), TX_INVALID_ARGUMENT, "needs params of rank at least 9223372036854775808");
     tx_tensor *f = TF32(1, TU_DIMS(1), 0);
-    tu_assert_error(tx_gather(p, f, 0, 0, &o), TX_INVALID_ARGUMENT, "indices must be int16, int32 or int64, got float32");
+    tu_assert_error(tx_gather(p, f, 0, 0, &o), TX_UNIMPLEMENTED, "indices must be int16, int32 or int64, got float32");
     tu_assert_error(tx_gather(NULL, s, 0, 0, &o), TX_INVALID_ARGUMENT, "params is NULL");
     tu_assert_error(tx_gather(p, NULL, 0, 0, &o), TX_INVALID_ARGUMENT, "indices is NULL");
     tu_assert_error(tx_gather(p, s, 0, 0, NULL), TX_INVALID_ARGUMENT, "out is NULL");
@@ -376,7 +376,7 @@ static void test_gather_nd_edges(void **state) {
     tu_assert_error(tx_gather_nd(s, s, &o), TX_INVALID_ARGUMENT, "params must be at least a vector");
     tu_assert_error(tx_gather_nd(p, s, &o), TX_INVALID_ARGUMENT, "indices must be at least a vector");
     tx_tensor *f = TF32(1, TU_DIMS(1), 0);
-    tu_assert_error(tx_gather_nd(p, f, &o), TX_INVALID_ARGUMENT, "indices must be int16, int32 or int64, got float32");
+    tu_assert_error(tx_gather_nd(p, f, &o), TX_UNIMPLEMENTED, "indices must be int16, int32 or int64, got float32");
     tu_assert_error(tx_gather_nd(NULL, f, &o), TX_INVALID_ARGUMENT, "params is NULL");
     tx_tensor_free(f);
     tx_tensor_free(s);
@@ -651,7 +651,8 @@ static void test_unique_errors(void **state) {
     tx_tensor_free(m);
     m = T32(0, NULL, 1);
     tu_assert_error(tx_unique_with_counts(m, TX_INT32, outs), TX_INVALID_ARGUMENT, "got rank 0");
-    tu_assert_error(tx_unique_with_counts(m, TX_FLOAT32, outs), TX_INVALID_ARGUMENT,
+    /* TF 2.21 decides: a dtype the op definition does not list is unimplemented */
+    tu_assert_error(tx_unique_with_counts(m, TX_FLOAT32, outs), TX_UNIMPLEMENTED,
                     "out_idx must be int32 or int64, got float32");
     tx_tensor_free(m);
     m = tu_tensor(TX_COMPLEX64, 1, TU_DIMS(2), NULL);
@@ -911,7 +912,7 @@ static void test_boolean_mask(void **state) {
     tx_tensor_free(mi);
     const uint8_t nib[2] = {1, 0};
     assert_int_equal(tx_tensor_from_data(TX_INT4, 1, TU_DIMS(2), nib, sizeof nib, &mi), TX_OK);
-    tu_assert_error(tx_boolean_mask(t, mi, 0, &o), TX_INVALID_ARGUMENT, "mask must be bool or a number type");
+    tu_assert_error(tx_boolean_mask(t, mi, 0, &o), TX_UNIMPLEMENTED, "mask must be bool or a number type");
     tx_tensor_free(mi);
     tu_assert_error(tx_boolean_mask(NULL, m, 0, &o), TX_INVALID_ARGUMENT, "tensor is NULL");
     tx_tensor *big = TB(4, TU_DIMS(2, 3, 2, 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -1033,7 +1034,7 @@ static void test_one_hot_errors(void **state) {
     tx_tensor *o = NULL;
     tx_tensor *i = T32(1, TU_DIMS(2), 0, 1), *f = TF32(1, TU_DIMS(2), 0, 1);
     tx_tensor *on_i = T32(0, NULL, 1), *on_v = TF32(1, TU_DIMS(1), 1);
-    tu_assert_error(tx_one_hot(f, 3, NULL, NULL, -1, TX_FLOAT32, &o), TX_INVALID_ARGUMENT,
+    tu_assert_error(tx_one_hot(f, 3, NULL, NULL, -1, TX_FLOAT32, &o), TX_UNIMPLEMENTED,
                     "indices must be uint8, int8, int32 or int64, got float32");
     tu_assert_error(tx_one_hot(i, 3, NULL, NULL, -2, TX_FLOAT32, &o), TX_INVALID_ARGUMENT,
                     "axis must be -1 or in [0, 1], got -2");
@@ -1110,8 +1111,8 @@ static void test_sequence_mask(void **state) {
     tx_tensor *neg = T32(0, NULL, -1), *vec = T32(1, TU_DIMS(1), 2), *fl = TF32(0, NULL, 2);
     tu_assert_error(tx_sequence_mask(len, neg, TX_BOOL, &o), TX_INVALID_ARGUMENT, "maxlen -1 is negative");
     tu_assert_error(tx_sequence_mask(len, vec, TX_BOOL, &o), TX_INVALID_ARGUMENT, "maxlen must be a scalar, got shape [1]");
-    tu_assert_error(tx_sequence_mask(len, fl, TX_BOOL, &o), TX_INVALID_ARGUMENT, "maxlen must be int32 or int64, got float32");
-    tu_assert_error(tx_sequence_mask(fl, NULL, TX_BOOL, &o), TX_INVALID_ARGUMENT, "lengths must be an integer tensor, got float32");
+    tu_assert_error(tx_sequence_mask(len, fl, TX_BOOL, &o), TX_UNIMPLEMENTED, "maxlen must be int32 or int64, got float32");
+    tu_assert_error(tx_sequence_mask(fl, NULL, TX_BOOL, &o), TX_UNIMPLEMENTED, "lengths must be an integer tensor, got float32");
     tu_assert_error(tx_sequence_mask(len, five, TX_STRING, &o), TX_UNIMPLEMENTED, "dtype string is not supported");
     /* TF 2.21 decides: its Cast has no bool kernel to float8 and 4-bit dtypes. */
     tu_assert_error(tx_sequence_mask(len, five, TX_FLOAT8_E5M2, &o), TX_UNIMPLEMENTED, "dtype float8_e5m2 is not supported");
@@ -2139,7 +2140,7 @@ static void test_sequence_mask_casts(void **state) {
     assert_int_equal(tx_sequence_mask(len, three, TX_INT32, &o), TX_OK);
     tu_assert_values(o, TU_VALS(0, 0, 0, 1, 1, 0));
     tx_tensor_free(o);
-    tu_assert_error(tx_sequence_mask(len, NULL, TX_BOOL, &o), TX_INVALID_ARGUMENT, "lengths dtype int4 needs maxlen");
+    tu_assert_error(tx_sequence_mask(len, NULL, TX_BOOL, &o), TX_UNIMPLEMENTED, "lengths dtype int4 needs maxlen");
     tx_tensor_free(len);
     tx_tensor_free(three);
 }
