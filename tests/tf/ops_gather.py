@@ -611,8 +611,8 @@ def _sequence_mask_float(case, want, got):
 
 @difference("sequence_mask", "sequence_mask without maxlen: TF computes range(max(lengths)) in "
             "lengths' dtype, and its Range has CPU kernels for int32, int64 and floats only (uint8 "
-            "is not in its list: invalid_argument; int8, int16, uint16, uint32, uint64 have no "
-            "kernel); tensorx takes lengths of every integer dtype")
+            "is not in its list; int8, int16, uint16, uint32, uint64 have no kernel): TF fails "
+            "(unimplemented); tensorx takes lengths of every integer dtype")
 def _sequence_mask_range_dtype(case, want, got):
     return "maxlen" not in case.inputs and want[0] == "error" and "Tidx" in want[2] and \
         got[0] == "ok"
