@@ -682,12 +682,12 @@ TX_API tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, 
 TX_API tx_status tx_encode_raw(const tx_tensor *x, int little_endian, tx_tensor **out);
 
 /* tf.strings.to_number / tf.string_to_number: parses each string as out_type (float32, float64,
- * int32 or int64), same shape.  Floats follow TF's double-conversion settings: leading and
- * trailing whitespace (" \t\n\v\f\r"), an optional sign, decimal digits with '.' and an exponent,
- * hexadecimal integers "0x1F", case-insensitive "inf" and "nan" (not "infinity"), rounding to
- * nearest (overflow gives +-inf, underflow 0); a string of only whitespace is 0; strings of 32
- * bytes or more are rejected.  Integers: surrounding whitespace, an optional '-' (no '+'),
- * decimal digits only, and overflow is an error.
+ * int32, int64, uint32 or uint64), same shape, as TF 2.21 parses (docs/casting.md has the
+ * grammar).  Floats: surrounding whitespace, an optional sign, decimal digits with '.' and an
+ * exponent, hexadecimal "0x1F" (with a binary exponent "0x1p3"), "inf", "infinity" and "nan" in
+ * any case, correctly rounded at any length (overflow gives +-inf, underflow 0).  Integers:
+ * surrounding whitespace, an optional '+' or '-' (unsigned types: no '-'), decimal digits only,
+ * and overflow is an error.
  * Errors: invalid_argument (string_tensor NULL or not string; a string that does not parse,
  * naming it and its index: "string_to_number: StringToNumberOp could not correctly convert
  * string: 10foobar ..."); unimplemented (another out_type); resource_exhausted.  New buffer.
