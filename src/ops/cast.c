@@ -188,8 +188,13 @@ static double toward_zero(tx_dtype r, double v) {
     }
 }
 
-/* TF's saturate_cast bounds (math_ops.py): whether to clamp, and the bounds in type `in`. */
-static bool saturate_bounds(tx_dtype in, tx_dtype outr, tx__clamp_bounds *b) {
+/* TF's saturate_cast bounds (math_ops.py): whether to clamp, and the bounds in type `in`.  TF 2.21
+ * clamps a real input always (its forward-compatibility date of 2024-11-01 has passed), so a float
+ * input's infinities become its own finite extremes even when the output's range is wider
+ * (float16 inf -> 65504 in float32); `always` is false only for complex -> complex, which TF still
+ * clamps only when the output's part type is narrower.  An integer input whose range fits the
+ * output's needs no clamp: the bounds TF computes are the input's own range. */
+static bool saturate_bounds(tx_dtype in, tx_dtype outr, bool always, tx__clamp_bounds *b) {
     range r = range_of(in), o = range_of(outr);
     bool below, above;
     if (!r.is_float && !o.is_float) {
@@ -205,7 +210,7 @@ static bool saturate_bounds(tx_dtype in, tx_dtype outr, tx__clamp_bounds *b) {
         below = -r.fmax < -o.fmax;
         above = r.fmax > o.fmax;
     }
-    if (!below && !above) return false;
+    if (!below && !above && !(always && r.is_float)) return false;
     memset(b, 0, sizeof *b);
     if (!r.is_float) {
         /* max(in.min, out.min) and min(in.max, out.max) are exact integers of `in`. */
@@ -279,7 +284,7 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
     tx_dtype in = value->dtype, inr = real_of(in), outr = real_of(dtype);
     bool in_complex = in != inr, out_complex = dtype != outr;
     tx__clamp_bounds b;
-    bool clamp = saturate_bounds(inr, outr, &b);
+    bool clamp = saturate_bounds(inr, outr, !(in_complex && out_complex), &b);
     if (!clamp) return cast_op(op, value, dtype, out);
     if (in == TX_FLOAT32 && dtype == TX_UINT8) {
         /* One pass with the dispatched kernel, whose fixed bounds are the ones computed here. */

@@ -439,13 +439,15 @@ static bool parse_float(const char *s, size_t len, bool is_double, double *dout,
     return true;
 }
 
-/* tsl::safe_strto32 / safe_strto64: optional surrounding whitespace, an optional '+' or '-',
- * decimal digits, no overflow. */
+/* tsl::safe_strto32 / safe_strto64 / safe_strtou32 / safe_strtou64 (absl::SimpleAtoi): optional
+ * surrounding whitespace, an optional '+' or '-', decimal digits, no overflow.  max_neg 0: an
+ * unsigned type, where a '-' fails even before "0" (absl's safe_uint_internal). */
 static bool parse_int(const char *s, size_t len, uint64_t max_pos, uint64_t max_neg,
                       int64_t *out) {
     size_t i = 0;
     while (i < len && is_space(s[i])) i++;
     bool neg = i < len && s[i] == '-';
+    if (neg && max_neg == 0) return false;
     if (neg || (i < len && s[i] == '+')) i++;
     if (i == len || !is_digit(s[i])) return false;
     uint64_t limit = neg ? max_neg : max_pos, v = 0;
@@ -500,6 +502,14 @@ static int64_t parse_all(const tx_tensor *strings, tx_dtype out_type, void *dst)
             ok = parse_int(p, len, INT32_MAX, (uint64_t)INT32_MAX + 1, &v);
             if (ok && dst) ((int32_t *)dst)[i] = (int32_t)v;
             break;
+        case TX_UINT32:
+            ok = parse_int(p, len, UINT32_MAX, 0, &v);
+            if (ok && dst) ((uint32_t *)dst)[i] = (uint32_t)v;
+            break;
+        case TX_UINT64:
+            ok = parse_int(p, len, UINT64_MAX, 0, &v);
+            if (ok && dst) ((uint64_t *)dst)[i] = (uint64_t)v;
+            break;
         default:
             ok = parse_int(p, len, INT64_MAX, (uint64_t)INT64_MAX + 1, &v);
             if (ok && dst) ((int64_t *)dst)[i] = v;
@@ -520,8 +530,9 @@ tx_status tx_string_to_number(const tx_tensor *string_tensor, tx_dtype out_type,
                "%s: string_tensor must be a string tensor, got %s", op,
                tx_dtype_name(string_tensor->dtype));
     TX_REQUIRE(out_type == TX_FLOAT32 || out_type == TX_FLOAT64 || out_type == TX_INT32 ||
-                   out_type == TX_INT64,
-               TX_UNIMPLEMENTED, "%s: out_type %s is not supported (float32, float64, int32, int64)",
+                   out_type == TX_INT64 || out_type == TX_UINT32 || out_type == TX_UINT64,
+               TX_UNIMPLEMENTED,
+               "%s: out_type %s is not supported (float32, float64, int32, int64, uint32, uint64)",
                op, tx__dtype(out_type) ? tx_dtype_name(out_type) : "(unknown)");
     /* Whether a string parses decides the error, so a plan parses them too (writing nothing). */
     int64_t numel, bad = -1;

@@ -105,6 +105,11 @@ expect sat_uint8 "array([0, 200, 255], dtype=uint8)" -- saturate_cast value='[-5
 expect sat_f32 "array([3.4028235e+38, -3.4028235e+38, 1.0], dtype=float32)" -- \
     saturate_cast value='[inf,-1e300,1]:float64' dtype=float32
 expect_fail sat_bool unimplemented "dtype bool has no min/max" -- saturate_cast value=[1.0] dtype=bool
+# TF 2.21 decides: a real input is clamped even into a wider type (its forward-compatibility date
+# has passed), so float16 +-inf becomes +-65504 in float32 and float32 inf FLT_MAX in float32.
+expect sat_f16_wider "array([65504.0, -65504.0, 1.0], dtype=float32)" -- \
+    saturate_cast value='[inf,-inf,1]:float16' dtype=float32
+expect sat_same "array([3.4028235e+38, nan], dtype=float32)" -- saturate_cast value='[inf,nan]' dtype=float32
 # string_to_number: "int32 overflow results in an error while float overflow results in a rounded value"
 expect s2n_float "array([0.0, 3.0, -1.0, 1.12, 15.0, -10.5, 3.40282e+38, inf, -inf, nan, inf], dtype=float32)" -- \
     string_to_number string_tensor='["0","3","-1","1.12","0xF","   -10.5","3.40282e+38","3.40283e+38","-3.40283e+38","NAN","INF"]'
@@ -117,6 +122,11 @@ expect_fail s2n_overflow invalid_argument "could not correctly convert string: 2
     string_to_number string_tensor='["1","2147483648"]' out_type=int32
 expect_fail s2n_junk invalid_argument "could not correctly convert string: 10foobar" -- \
     string_to_number string_tensor='["10foobar"]'
+expect s2n_uint64 "array([18446744073709551615, 7], dtype=uint64)" -- \
+    string_to_number string_tensor='["18446744073709551615"," +7"]' out_type=uint64
+expect s2n_uint32 "array([4294967295], dtype=uint32)" -- string_to_number string_tensor='["4294967295"]' out_type=uint32
+expect_fail s2n_uint_neg invalid_argument "could not correctly convert string: -0" -- \
+    string_to_number string_tensor='["-0"]' out_type=uint32
 expect_fail s2n_type unimplemented "out_type int16 is not supported" -- string_to_number string_tensor='["1"]' out_type=int16
 
 # ---- OpenVINO StringTensorPack ----

@@ -148,7 +148,20 @@ to_int64 = _to("to_int64", "int64")
 
 
 # ---- saturate_cast --------------------------------------------------------------------------------
-@op("saturate_cast", tf=lambda value, dtype: tf.dtypes.saturate_cast(value, TF_DTYPES[dtype]))
+def _saturate_tf(value, dtype):
+    """tf.dtypes.saturate_cast, TF 2.21's Python function (no raw op).  For a dtype without min/max
+    (bool, the quantized types, string) it raises TypeError "Cannot find minimum value of ...":
+    that is "a dtype the op does not take", unimplemented in tensorx's terms (the frame would count
+    a bare TypeError invalid_argument), so it is re-raised as TF's UnimplementedError."""
+    try:
+        return tf.dtypes.saturate_cast(value, TF_DTYPES[dtype])
+    except TypeError as e:
+        if "Cannot find minimum value" in str(e) or "Cannot find maximum value" in str(e):
+            raise tf.errors.UnimplementedError(None, None, str(e)) from e
+        raise
+
+
+@op("saturate_cast", tf=_saturate_tf)
 def saturate_cast(g):
     for i, dt in enumerate(ALL):
         yield Case({"value": g.array(dt, (2, 3), "small")}, {"dtype": TARGETS[(i + 3) % len(TARGETS)]})
@@ -312,6 +325,11 @@ def string_to_number(g):
         for t in NUMBER_TEXTS:  # one string a case: an error names no other element
             yield Case({"string_tensor": _strings([t, b"7"])}, {"out_type": dt},
                        note=f"{t!r} -> {dt}")
+    for dt in ["uint32", "uint64"]:  # TF 2.21's safe_strtou32 / safe_strtou64: no '-', "-0" too
+        for t in [b"0", b"-0", b"-1", b"+7", b" 7 ", b"4294967295", b"4294967296",
+                  b"18446744073709551615", b"18446744073709551616", b"0x10", b"1.5", b"1e3", b""]:
+            yield Case({"string_tensor": _strings([t, b"7"])}, {"out_type": dt},
+                       note=f"{t!r} -> {dt}")
     yield Case({"string_tensor": _strings([b"1.5"], ())}, {}, note="rank 0, default out_type")
     yield Case({"string_tensor": _strings([b"2"] * 2, (1, 1, 1, 1, 2, 1))}, {"out_type": "int32"},
                note="rank 6")
@@ -319,14 +337,14 @@ def string_to_number(g):
     yield Case({"string_tensor": g.array("int32", (2,))}, {"out_type": "int32"},
                note="not strings")
     while True:
-        dt = g.choice(["float32", "float64", "int32", "int64"])
+        dt = g.choice(["float32", "float64", "int32", "int64", "uint32", "uint64"])
         shape = g.shape(g.choice([0, 1, 2]))
         n = int(np.prod(shape, dtype=np.int64))
         items = []
         for _ in range(n):
             r = g.rng.random()
             if r < 0.5:
-                v = g.rng.integers(-2**40, 2**40) if dt.startswith("int") else \
+                v = g.rng.integers(-2**40, 2**40) if "int" in dt else \
                     g.rng.standard_normal() * 10.0 ** int(g.rng.integers(-40, 40))
                 items.append(repr(v.item() if hasattr(v, "item") else v).encode())
             else:
@@ -538,12 +556,16 @@ for _op in ["cast", "saturate_cast", "to_double", "to_float", "to_bfloat16"]:
 EXTENSION_ROW = (
     "dtypes TF 2.21's op definition does not list (eager InvalidArgumentError 'not in the list of "
     "allowed values'): bitcast of float8_e5m2 / float8_e4m3fn, saturate_cast of int4, uint4 and "
-    "float8, decode_raw to uint32 and uint64; tensorx takes them (the bytes moved as for every "
-    "other dtype of the width, saturate_cast clamping to the dtype's range) and checks the other "
-    "arguments as for any dtype")
+    "float8, decode_raw to uint32 and uint64 (saturate_cast of int4, uint4 and float8 to or from "
+    "some types fails earlier, in TF's Python: 'expected number, got ml_dtypes...', a TF bug); "
+    "tensorx takes them (the bytes moved as for every other dtype of the width, saturate_cast "
+    "clamping to the dtype's range) and checks the other arguments as for any dtype")
 
 
 def _extension(case, want, got):
+    if want[0] == "error" and "expected number, got ml_dtypes" in want[2]:
+        x, target = _io(case)  # TF's saturate_cast: np.maximum of ml_dtypes' min/max fails
+        return x is not None and (dtype_of(x) in INT4 + FLOAT8 or target in INT4 + FLOAT8)
     if want[0] != "error" or "not in the list of allowed values" not in want[2]:
         return False
     m = want[2]
@@ -563,3 +585,57 @@ def _decode_bool(case, want, got):
     w = np.frombuffer(want[1][0].data, np.uint8)
     g = np.frombuffer(got[1][0].data, np.uint8)
     return bool(np.array_equal(w != 0, g.astype(bool)) and np.isin(g, [0, 1]).all())
+
+
+SAT_INT64_ROW = (
+    "saturate_cast of int64 to int64, uint64, bfloat16, float32, float64, complex64 or complex128: "
+    "TF 2.21 computes the upper clip bound as np.int64(2.0**63), a conversion NumPy leaves to the "
+    "platform (INT64_MIN on x86-64, so every element becomes INT64_MIN or 0 there; INT64_MAX on "
+    "aarch64, no clamp); tensorx gives the aarch64 result, the values unclamped "
+    "(docs/casting.md)")
+_INT64_WIDE = ["int64", "uint64", "bfloat16", "float32", "float64", "complex64", "complex128"]
+
+
+@difference("saturate_cast", SAT_INT64_ROW)
+def _sat_int64_bound(case, want, got):
+    x, target = _io(case)
+    return x is not None and dtype_of(x) == "int64" and target in _INT64_WIDE and \
+        want[0] == "ok" and got[0] == "ok"
+
+
+SAT_TOP_ROW = (
+    "saturate_cast of a float or complex value >= 2^63 (or +inf) to int64, or >= 2^64 to uint64: "
+    "TF 2.21 compares its rounded clip bound with the target's maximum in float64, keeps 2^63 "
+    "(2^64) as the bound, and the cast of that bound is undefined in C (x86-64: 0x8000000000000000 "
+    "for both; aarch64 saturates); tensorx moves the bound one step toward zero, as TF's own nudge "
+    "intends, so the result is the largest value of the input type below 2^63 (2^64) "
+    "(docs/casting.md)")
+
+
+@difference("saturate_cast", SAT_TOP_ROW)
+def _sat_top(case, want, got):
+    x, target = _io(case)
+    if x is None or dtype_of(x) not in _FLOATISH or target not in ("int64", "uint64") or \
+            not _both_ok(want, got):
+        return False
+    k = _differing(want, got)
+    re = _parts(x)[k, 0]
+    top = 2.0**63 if target == "int64" else 2.0**64
+    with np.errstate(all="ignore"):
+        return len(k) > 0 and bool(((re >= top) | np.isnan(re)).all()) and bool((re >= top).any())
+
+
+def _sat_float8_pair(case, want, got):
+    """saturate_cast of an integer to float8: TF 2.21 clips (to the float8's finite range, in the
+    input's type) and then fails in Cast (no such pair); tensorx's result is ml_dtypes' conversion
+    of the clipped values."""
+    x, target = _io(case)
+    if x is None or want[0] != "error" or got[0] != "ok" or target not in FLOAT8 or \
+            "is not supported" not in want[2] or dtype_of(x) not in INTS:
+        return False
+    m = float(ml_dtypes.finfo(np_dtype(target)).max)
+    clipped = np.clip(x.astype(np.float64), -m, m)
+    return np.ascontiguousarray(clipped.astype(np_dtype(target))).tobytes() == got[1][0].data
+
+
+difference("saturate_cast", PAIRS_ROW)(_sat_float8_pair)

@@ -1160,6 +1160,19 @@ static void test_string_to_number_rules(void **state) {
         parse_fails(ibad[i], strlen(ibad[i]), TX_INT64);
     }
     parse_fails("7\0", 2, TX_INT64);
+    /* uint32 / uint64 (TF 2.21 has these kernels, tsl::safe_strtou32 / safe_strtou64): as the
+     * signed types, but any '-' fails, "-0" too; the full unsigned range. */
+    assert_true(parse_int(" +7 ", TX_UINT32) == 7 && parse_int("4294967295", TX_UINT32) == UINT32_MAX);
+    assert_true(parse_int("4294967296", TX_UINT64) == 4294967296ll && parse_int("0", TX_UINT64) == 0);
+    tx_tensor *u = parse_ok("18446744073709551615", TX_UINT64);
+    assert_true(tx_tensor_dtype(u) == TX_UINT64 && *(const uint64_t *)tx_tensor_data(u) == UINT64_MAX);
+    tx_tensor_free(u);
+    const char *ubad[] = {"-1", "-0", "4294967296", "0x10", "1.5", "", "+-1", "1e3", "nan"};
+    for (size_t i = 0; i < sizeof ubad / sizeof ubad[0]; i++) parse_fails(ubad[i], strlen(ubad[i]), TX_UINT32);
+    for (size_t i = 0; i < sizeof ubad / sizeof ubad[0]; i++)
+        if (i != 2) parse_fails(ubad[i], strlen(ubad[i]), TX_UINT64);
+    parse_fails("18446744073709551616", 20, TX_UINT64);
+    parse_fails("99999999999999999999", 20, TX_UINT64);
     /* shapes, empty tensors, errors */
     tx_tensor *x = tu_strings(2, TU_DIMS(2, 2), (const char *[]){"1", "2.5", "-3e2", "0x1"}), *o = NULL;
     assert_int_equal(tx_string_to_number(x, TX_FLOAT32, &o), TX_OK);
