@@ -165,19 +165,33 @@ def _saturate_tf(value, dtype):
 def saturate_cast(g):
     for i, dt in enumerate(ALL):
         yield Case({"value": g.array(dt, (2, 3), "small")}, {"dtype": TARGETS[(i + 3) % len(TARGETS)]})
-    for src in ["float32", "float64", "float16", "bfloat16", "complex64"]:
-        for dst in ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
-                    "float16", "bfloat16", "float32", "complex64"]:
-            if dst != src:
-                yield Case({"value": specials(src)}, {"dtype": dst}, note=f"{src} -> {dst}")
-    for src in ["int64", "uint64", "int8", "uint32", "int4", "uint4"]:
-        for dst in ["int8", "uint8", "uint16", "int32", "uint64", "float16", "float32", "int4",
-                    "uint4"]:
-            if dst != src:
-                yield Case({"value": edges(src, g)}, {"dtype": dst}, note=f"{src} -> {dst}")
-    for src, dst in [("bool", "int32"), ("int32", "bool"), ("qint8", "int8"), ("string", "int32"),
-                     ("float8_e5m2", "float32"), ("float32", "float8_e4m3fn")]:
+    # Float and complex specials (infinities, NaN payloads, out-of-range values) to narrower,
+    # wider and the same types: TF 2.21 clamps every real input, with its nudged bounds.
+    for src, dsts in [("float32", ["int8", "uint8", "int32", "uint32", "int64", "uint64", "float16",
+                                   "bfloat16", "float32", "float64", "complex64"]),
+                      ("float64", ["int32", "int64", "uint64", "float32", "float64", "complex128"]),
+                      ("float16", ["int32", "uint16", "float16", "bfloat16", "float32"]),
+                      ("bfloat16", ["uint8", "int64", "float16", "float32"]),
+                      ("complex64", ["int32", "uint64", "float16", "complex64", "complex128"]),
+                      ("complex128", ["float32", "complex64"])]:
+        for dst in dsts:
+            yield Case({"value": specials(src)}, {"dtype": dst}, note=f"{src} -> {dst}")
+    # Integer edges: narrower, wider, signedness changes, to floats and the 4-bit types.
+    for src, dsts in [("int64", ["int8", "uint64", "int64", "float16", "float32", "int4"]),
+                      ("uint64", ["int64", "uint8", "float16"]), ("int8", ["uint8", "uint4"]),
+                      ("uint32", ["int32", "float16"]), ("uint16", ["int16"]),
+                      ("int32", ["uint16", "bfloat16", "float8_e4m3fn"]), ("int4", ["int8"]),
+                      ("uint4", ["int4"])]:
+        for dst in dsts:
+            yield Case({"value": edges(src, g)}, {"dtype": dst}, note=f"{src} -> {dst}")
+    # Dtypes without min/max (TF raises TypeError: unimplemented) and the float8 types.
+    for src, dst in [("bool", "int32"), ("int32", "bool"), ("qint8", "int8"), ("int32", "quint8"),
+                     ("string", "int32"), ("float32", "string"), ("float8_e5m2", "float32"),
+                     ("float32", "float8_e4m3fn")]:
         yield Case({"value": edges(src, g)}, {"dtype": dst}, note=f"{src} -> {dst}")
+    # Ranks 0-6 and zero-size dims in every position.
+    for shape in [(), (1, 1, 1, 1, 1, 2), (0,), (0, 3), (3, 0), (1, 0, 2, 1, 1, 1)]:
+        yield Case({"value": g.array("float32", shape)}, {"dtype": "int8"}, note=f"shape {shape}")
     while True:
         src, dst = g.choice(ALL), g.choice(ALL)
         x = g.array(src, g.shape(g.choice([0, 1, 2]))) if g.rng.random() < 0.7 else edges(src, g)
@@ -321,13 +335,27 @@ NUMBER_TEXTS = [b"0", b"-0", b"1", b"-1", b"+1", b"1.5", b"-1.5", b"1e3", b"1E3"
 def string_to_number(g):
     for dt in ALL:
         yield Case({"string_tensor": _strings([b"1", b"-2", b"3"])}, {"out_type": dt})
-    for dt in ["float32", "float64", "int32", "int64"]:
-        for t in NUMBER_TEXTS:  # one string a case: an error names no other element
-            yield Case({"string_tensor": _strings([t, b"7"])}, {"out_type": dt},
-                       note=f"{t!r} -> {dt}")
-    for dt in ["uint32", "uint64"]:  # TF 2.21's safe_strtou32 / safe_strtou64: no '-', "-0" too
-        for t in [b"0", b"-0", b"-1", b"+7", b" 7 ", b"4294967295", b"4294967296",
-                  b"18446744073709551615", b"18446744073709551616", b"0x10", b"1.5", b"1e3", b""]:
+    # One string a case (an error names no other element): the float grammar in float64, float32's
+    # own range, the integer types' edges; the random stream mixes every text with every type.
+    int_edges_ = set(NUMBER_TEXTS[40:49])
+    for t in NUMBER_TEXTS:
+        if t not in int_edges_ and t not in (b"1E3", b"0X1f", b"+inf", b"INF", b"-Infinity",
+                                             b"1e2", b"1.0", b"-1e39", b"1e39", b"1e-46"):
+            yield Case({"string_tensor": _strings([t, b"7"])}, {"out_type": "float64"},
+                       note=f"{t!r} -> float64")
+    per_type = {
+        "float32": [b"1e39", b"-1e39", b"3.4028235e38", b"3.4028236e38", b"1e-46", b"0.1",
+                    b"-nan", b"1.000000059604644775390625"],
+        "int32": [b"2147483647", b"2147483648", b"-2147483648", b"-2147483649", b"+1", b" 12",
+                  b"1.0", b"0x10", b"", b"1e2"],
+        "int64": [b"9223372036854775807", b"9223372036854775808", b"-9223372036854775808",
+                  b"-9223372036854775809", b"99999999999999999999", b"-0"],
+        # TF 2.21's safe_strtou32 / safe_strtou64: no '-', "-0" too; the full unsigned range
+        "uint32": [b"-0", b"-1", b" +7 ", b"4294967295", b"4294967296", b"0x10", b"1.5"],
+        "uint64": [b"0", b"18446744073709551615", b"18446744073709551616", b"-0", b"1e3",
+                   b"99999999999999999999"]}
+    for dt, texts in per_type.items():
+        for t in texts:
             yield Case({"string_tensor": _strings([t, b"7"])}, {"out_type": dt},
                        note=f"{t!r} -> {dt}")
     yield Case({"string_tensor": _strings([b"1.5"], ())}, {}, note="rank 0, default out_type")
