@@ -583,9 +583,10 @@ TX_API tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out);
  * as TF's Python wrapper does: the bounds are max(in.min, out.min) and min(in.max, out.max)
  * rounded to the input type, each moved one step toward zero if rounding put it outside the
  * output's range (float32 -> int32 clamps to [-2^31, 2147483520]).  Complex -> complex clamps the
- * real and imaginary parts separately; complex -> real keeps the real part and clamps it.  No
- * clamping happens when the input's finite range fits the output's, so NaN, and infinities in that
- * case, convert as tf.cast converts them.  TF compares the rounded upper bound with the output's
+ * real and imaginary parts separately (only when the output's part type is narrower); complex ->
+ * real keeps the real part and clamps it.  A real input is clamped always, as TF 2.21 does, so a
+ * float's infinities become its finite extremes even into a wider type (float16 inf -> 65504 in
+ * float32); NaN passes the clamp and converts as tf.cast converts it.  TF compares the rounded upper bound with the output's
  * max in float64, which lets 2^63 through for int64/uint64 targets (and then wraps); tensorx
  * compares exactly, so nothing wraps (float32 -> int64 clamps to 2^63 - 2^39).
  * value: a numeric tensor.  dtype: a numeric dtype.
