@@ -322,7 +322,8 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
     *out = NULL;
     TX_REQUIRE_TENSOR(op, input, "input");
     TX_REQUIRE_TENSOR(op, multiples, "multiples");
-    TX_REQUIRE(multiples->dtype == TX_INT32 || multiples->dtype == TX_INT64, TX_INVALID_ARGUMENT,
+    /* Tile's Tmultiples is {int32, int64}: another dtype is unimplemented (TF 2.21 decides). */
+    TX_REQUIRE(multiples->dtype == TX_INT32 || multiples->dtype == TX_INT64, TX_UNIMPLEMENTED,
                "%s: multiples must be int32 or int64, got %s", op, tx_dtype_name(multiples->dtype));
     size_t r = input->rank;
     /* TF 2.21 decides: TileOp wants a 1-D multiples ("Expected multiples to be 1-D"); a
@@ -359,14 +360,16 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
     static const char *op = "pad";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
+    TX_REQUIRE_TENSOR(op, tensor, "tensor");
+    TX_REQUIRE_TENSOR(op, paddings, "paddings");
+    /* Pad's Tpaddings is {int32, int64}: another dtype is unimplemented, checked before the other
+     * rules (TF 2.21 decides: the op definition comes first). */
+    TX_REQUIRE(paddings->dtype == TX_INT32 || paddings->dtype == TX_INT64, TX_UNIMPLEMENTED,
+               "%s: paddings must be int32 or int64, got %s", op, tx_dtype_name(paddings->dtype));
     TX_REQUIRE(mode == TX_PAD_CONSTANT || mode == TX_PAD_REFLECT || mode == TX_PAD_SYMMETRIC ||
                    mode == TX_PAD_EDGE || mode == TX_PAD_WRAP,
                TX_INVALID_ARGUMENT, "%s: mode %d is not one of CONSTANT, REFLECT, SYMMETRIC, EDGE, WRAP",
                op, (int)mode);
-    TX_REQUIRE_TENSOR(op, tensor, "tensor");
-    TX_REQUIRE_TENSOR(op, paddings, "paddings");
-    TX_REQUIRE(paddings->dtype == TX_INT32 || paddings->dtype == TX_INT64, TX_INVALID_ARGUMENT,
-               "%s: paddings must be int32 or int64, got %s", op, tx_dtype_name(paddings->dtype));
     size_t r = tensor->rank;
     char pbuf[TX_DIMS_STR_CAP], tbuf[TX_DIMS_STR_CAP];
     TX_REQUIRE(paddings->rank == 2 && paddings->dims[1] == 2, TX_INVALID_ARGUMENT,

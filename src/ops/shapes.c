@@ -5,8 +5,10 @@
 
 #include <inttypes.h>
 
+/* An out_type the op definition does not list (Shape/ShapeN/Size: {int32, int64}) is
+ * unimplemented, checked before any other rule (TF 2.21 decides). */
 static tx_status check_index_type(const char *op, tx_dtype out_type) {
-    TX_REQUIRE(out_type == TX_INT32 || out_type == TX_INT64, TX_INVALID_ARGUMENT,
+    TX_REQUIRE(out_type == TX_INT32 || out_type == TX_INT64, TX_UNIMPLEMENTED,
                "%s: out_type must be int32 or int64, got %s", op, tx_dtype_name(out_type));
     return TX_OK;
 }
@@ -103,10 +105,12 @@ tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor 
     TX_REQUIRE_TENSOR(op, shape, "shape");
     /* TF 2.21 decides: ReshapeOp takes a scalar shape as a one-entry vector ("legacy use of
      * scalars to represent shape", reshape_op.h). */
+    /* Reshape's Tshape is {int32, int64}: another dtype is unimplemented, checked first (TF 2.21
+     * decides: the op definition comes before the kernel). */
+    TX_REQUIRE(shape->dtype == TX_INT32 || shape->dtype == TX_INT64, TX_UNIMPLEMENTED,
+               "%s: shape must be int32 or int64, got %s", op, tx_dtype_name(shape->dtype));
     TX_REQUIRE(shape->rank <= 1, TX_INVALID_ARGUMENT, "%s: shape must be a vector, got rank %zu",
                op, shape->rank);
-    TX_REQUIRE(shape->dtype == TX_INT32 || shape->dtype == TX_INT64, TX_INVALID_ARGUMENT,
-               "%s: shape must be int32 or int64, got %s", op, tx_dtype_name(shape->dtype));
     const size_t n = (size_t)shape->numel;
     /* ReshapeOp (reshape_op.h) wants fewer than TensorShape::MaxDimensions() entries, one below
      * the rank any other op may produce. */

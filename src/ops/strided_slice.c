@@ -38,10 +38,11 @@ static tx_status check_spec_tensors(const tx_tensor *begin, const tx_tensor *end
     const tx_tensor *ts[3] = {begin, end, strides};
     static const char *const names[3] = {"begin", "end", "strides"};
     /* StridedSlice's Index is {int16, int32, int64} (array_ops.cc); the CPU kernel does not
-     * narrow it (strided_slice_op.cc) and ValidateStridedSliceOp reads all three. */
+     * narrow it (strided_slice_op.cc) and ValidateStridedSliceOp reads all three.  Another dtype
+     * is unimplemented (TF 2.21 decides: the op definition is checked first). */
     for (int k = 0; k < 3; k++)
         TX_REQUIRE(ts[k]->dtype == TX_INT16 || ts[k]->dtype == TX_INT32 || ts[k]->dtype == TX_INT64,
-                   TX_INVALID_ARGUMENT, "%s: %s must be int16, int32 or int64, got %s", OP,
+                   TX_UNIMPLEMENTED, "%s: %s must be int16, int32 or int64, got %s", OP,
                    names[k], tx_dtype_name(ts[k]->dtype));
     TX_REQUIRE(begin->dtype == end->dtype && end->dtype == strides->dtype, TX_INVALID_ARGUMENT,
                "%s: begin, end and strides must have the same dtype (TF's Index), got %s, %s, %s",
