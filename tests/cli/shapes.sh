@@ -36,6 +36,9 @@ expect reshape_scalar "array(7, dtype=int32)" -- reshape tensor=[7] shape=[]
 # TF 2.21 decides: a scalar shape is a one-entry vector (ReshapeOp's legacy scalar)
 expect reshape_scalar_shape "array([1, 2, 3, 4], dtype=int32)" -- reshape tensor=[[1,2],[3,4]] shape=4
 expect_fail reshape_two_m1 invalid_argument "shape [3,-1,-1] has more than one -1" -- reshape tensor=[1,2,3] shape=3,-1,-1
+# A dtype the TF op definition does not list is unimplemented, checked first (TF 2.21 decides).
+expect_fail reshape_shape_dtype unimplemented "shape must be int32 or int64, got float32" -- reshape tensor=[1,2,3] 'shape=[[3.0]]'
+expect_fail shape_out_type unimplemented "out_type must be int32 or int64, got int16" -- shape input=[1,2] out_type=int16
 
 "$TX" reshape tensor=[1,2,3,4,5,6] shape=1,2,1,3,1,1 -o "$TX_TMP/t6.npy"
 "$TX" squeeze input="$TX_TMP/t6.npy" -o "$TX_TMP/sq.npy"
