@@ -160,7 +160,7 @@ static const op_stream decode_raw_stream = {"input_bytes", OP_STREAM_RAW, decode
 const op_def tx_cli_ops_casting[] = {
     {"string_to_number", "parse strings as numbers (tf.strings.to_number)", run_string_to_number,
      {{"string_tensor", P_TENSOR, PARAM_REQUIRED, "string tensor"},
-      {"out_type", P_DTYPE, "float32", "float32, float64, int32 or int64"}}},
+      {"out_type", P_DTYPE, "float32", "float32, float64, int32, int64, uint32 or uint64"}}},
     TO_OP("to_double", run_to_double, "float64"),
     TO_OP("to_float", run_to_float, "float32"),
     TO_OP("to_bfloat16", run_to_bfloat16, "bfloat16"),

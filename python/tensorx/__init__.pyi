@@ -142,7 +142,7 @@ def string_to_number(string_tensor: _TensorLike, out_type: _DTypeLike = 'float32
 
     Parameters (tensorx's op table; TensorFlow's names):
       string_tensor (tensor, required): string tensor
-      out_type (dtype, default float32): float32, float64, int32 or int64
+      out_type (dtype, default float32): float32, float64, int32, int64, uint32 or uint64
     """
 def to_double(x: _TensorLike) -> _Array:
     """cast to float64 (tf.to_double)
