@@ -35,15 +35,14 @@ static bool bit(uint32_t mask, size_t i) { return i < 32 && ((mask >> i) & 1u); 
 
 static tx_status check_spec_tensors(const tx_tensor *begin, const tx_tensor *end,
                                     const tx_tensor *strides) {
-    const tx_tensor *ts[3] = {begin, end, strides};
-    static const char *const names[3] = {"begin", "end", "strides"};
     /* StridedSlice's Index is {int16, int32, int64} (array_ops.cc); the CPU kernel does not
-     * narrow it (strided_slice_op.cc) and ValidateStridedSliceOp reads all three.  Another dtype
-     * is unimplemented (TF 2.21 decides: the op definition is checked first). */
-    for (int k = 0; k < 3; k++)
-        TX_REQUIRE(ts[k]->dtype == TX_INT16 || ts[k]->dtype == TX_INT32 || ts[k]->dtype == TX_INT64,
-                   TX_UNIMPLEMENTED, "%s: %s must be int16, int32 or int64, got %s", OP,
-                   names[k], tx_dtype_name(ts[k]->dtype));
+     * narrow it (strided_slice_op.cc) and ValidateStridedSliceOp reads all three.  TF 2.21
+     * decides: Index is taken from begin, and another begin dtype is unimplemented (the op
+     * definition is checked first); an end or strides of another dtype than begin's, allowed or
+     * not, is invalid_argument. */
+    TX_REQUIRE(begin->dtype == TX_INT16 || begin->dtype == TX_INT32 || begin->dtype == TX_INT64,
+               TX_UNIMPLEMENTED, "%s: begin must be int16, int32 or int64, got %s", OP,
+               tx_dtype_name(begin->dtype));
     TX_REQUIRE(begin->dtype == end->dtype && end->dtype == strides->dtype, TX_INVALID_ARGUMENT,
                "%s: begin, end and strides must have the same dtype (TF's Index), got %s, %s, %s",
                OP, tx_dtype_name(begin->dtype), tx_dtype_name(end->dtype),

@@ -25,8 +25,10 @@ expect_fail slice_begin invalid_argument "expected begin[1] in [0, 2], but got 3
 expect_fail slice_size invalid_argument "expected size[2] in [0, 2]" -- slice input_="$T" begin=0,0,1 size=1,1,3
 expect_fail slice_len invalid_argument "1-D tensors of size 3" -- slice input_="$T" begin=0,0 size=1,1
 # A dtype the TF op definition does not list is unimplemented, checked first (TF 2.21 decides).
-expect_fail slice_dtype unimplemented "size must be int32 or int64, got float32" -- slice input_="$T" begin=0,0,0 size=[1.5]
-expect_fail ss_dtype unimplemented "strides must be int16, int32 or int64, got uint16" -- strided_slice input_=[1,2,3] begin=[0] end=[2] 'strides=[1]:uint16'
+expect_fail slice_dtype unimplemented "begin must be int32 or int64, got float32" -- slice input_="$T" begin=[1.5] size=1,1,1
+expect_fail ss_dtype unimplemented "begin must be int16, int32 or int64, got uint16" -- strided_slice input_=[1,2,3] 'begin=[0]:uint16' end=[2] strides=[1]
+# ... but Index comes from begin: another dtype for size, end or strides is a mismatch (TF 2.21 decides)
+expect_fail ss_strides_dtype invalid_argument "got int32, int32, uint16" -- strided_slice input_=[1,2,3] begin=[0] end=[2] 'strides=[1]:uint16'
 expect_fail tile_dtype unimplemented "multiples must be int32 or int64, got float32" -- tile input=[1,2] multiples=[2.0,1.0]
 expect_fail pad_dtype unimplemented "paddings must be int32 or int64, got int16" -- pad tensor=[1,2] 'paddings=[1,1]:int16'
 

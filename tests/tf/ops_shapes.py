@@ -118,6 +118,7 @@ def reshape(g):
     yield case(x6, np.array(6, np.int32), note="shape a scalar")
     yield case(x6, np.array([2.0, 3.0], np.float32), note="shape float")
     yield case(x6, np.array([2, 3], np.int16), note="shape int16")
+    yield case(x6, np.array([[2.0, 3.0]], np.float32), note="shape float and 2-D: dtype first")
     yield case(g.array("int8", (0,)), [4294967296, 4294967296, 0], "int64", note="overflow")
     yield case(g.array("int8", (0,)), [4294967296, 4294967296, -1], "int64", note="overflow")
     yield case(g.array("int8", (0,)), [BIG, 0], "int64")

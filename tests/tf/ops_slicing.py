@@ -64,6 +64,9 @@ def slice_(g):
     yield Case({"input_": x, "begin": _v([0, 0], "int32"), "size": _v([1, 1], "int64")},
                note="mixed index dtypes")
     yield case(x, [0, 0], [1, 1], "int16", note="int16 index")
+    yield case(x, [0], [1], "float32", note="float index, short: dtype first")
+    yield Case({"input_": x, "begin": _v([0, 0], "int32"), "size": _v([1, 1], "float32")},
+               note="float size")
     yield case(g.array("uint8", ()), [], [], "int64")
     yield case(g.array("int32", (2, 2)), [2 ** 31 - 1, 0], [1, 1], note="huge begin")
     yield case(g.array("int32", (2, 2)), [1, 0], [2 ** 31 - 1, 1], note="huge size")
@@ -136,6 +139,9 @@ def strided_slice(g):
     yield case(x, [0] * 31, [1] * 31, [1] * 31, note="31 specs", ellipsis_mask=1,
                new_axis_mask=(1 << 31) - 4)
     yield case(x, [1, 0], [3, 4], [1, -1], "int16", note="int16 index", end_mask=2, begin_mask=2)
+    yield case(x, [0], [1, 1], [1, 1, 1], "uint16", note="uint16 index, lengths differ: dtype first")
+    yield Case({"input_": x, "begin": _v([0], "int32"), "end": _v([1], "int32"),
+                "strides": _v([1], "float32")}, {k: 0 for k in MASKS}, note="float strides")
     yield case(x, [1, 0], [3, 4], [1, 1], "int64", begin_mask=-1, end_mask=-1,
                note="all mask bits set")
     s0 = g.array("float64", ())
@@ -318,6 +324,7 @@ def tile(g):
     yield case(x, np.array([[2, 2]], np.int32), note="2-D multiples")
     yield case(x, np.array([2.0, 2.0], np.float32), note="float multiples")
     yield case(x, [2, 2], "int16", note="int16 multiples")
+    yield case(x, [2, 2, 2], "float32", note="float multiples, long: dtype first")
     yield case(g.array("int8", (3,)), np.array(2, np.int32), note="scalar multiples, 1-D input")
     yield case(g.array("int8", (3,)), np.array(2, np.int64), note="scalar multiples, 1-D input")
     yield case(g.array("int8", ()), np.array(2, np.int32), note="scalar multiples, scalar")
@@ -381,6 +388,7 @@ def pad(g):
     for mode in ["constant", "reflect", "Symmetric"]:
         yield case(x, [[1, 0], [1, 0]], mode=mode, note="lower case")
     yield case(x, [[1, 0], [1, 0]], mode="FOO", note="unknown mode")
+    yield case(x, np.array([1, 1], np.float32), mode="REFLECT", note="float 1-D paddings: dtype first")
     yield case(x, [[1, 0], [1, 0]], mode="REFLECT", constant_values="5", note="ignored value")
     for mode in ["CONSTANT", "REFLECT", "SYMMETRIC"]:
         yield case(x, [[-1, 0], [0, 0]], mode=mode, note="negative padding")

@@ -171,8 +171,10 @@ static void test_slice_edge_and_errors(void **state) {
     tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT, "same dtype");
     tx_tensor_free(s);
     s = tu_tensor(TX_FLOAT32, 1, TU_DIMS(3), TU_VALS(1, 1, 1));
-    /* a dtype the op does not take: unimplemented (TF 2.21 decides) */
-    tu_assert_error(tx_slice(t, b, s, &o), TX_UNIMPLEMENTED, "size must be int32 or int64, got float32");
+    /* TF 2.21 decides: Index comes from begin, so a float size beside an int32 begin is a dtype
+     * mismatch (invalid_argument), and a float begin a dtype the op does not take
+     * (unimplemented, checked before the lengths) */
+    tu_assert_error(tx_slice(t, b, s, &o), TX_INVALID_ARGUMENT, "same dtype (TF's Index), got int32 and float32");
     tu_assert_error(tx_slice(t, s, b, &o), TX_UNIMPLEMENTED, "begin must be int32 or int64, got float32");
     tu_assert_error(tx_slice(t, NULL, s, &o), TX_INVALID_ARGUMENT, "begin is NULL");
     tu_assert_error(tx_slice(t, b, s, NULL), TX_INVALID_ARGUMENT, "out is NULL");
@@ -459,9 +461,14 @@ static void test_strided_slice_int16(void **state) {
     tu_assert_error(tx_strided_slice(t, b, e, s32, 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT,
                     "begin, end and strides must have the same dtype (TF's Index), got int16, int16, int32");
     tx_tensor *u16 = tu_tensor(TX_UINT16, 1, TU_DIMS(2), TU_VALS(1, 1));
-    /* a dtype the op does not take: unimplemented (TF 2.21 decides) */
-    tu_assert_error(tx_strided_slice(t, b, e, u16, 0, 0, 0, 0, 0, &o), TX_UNIMPLEMENTED,
-                    "strides must be int16, int32 or int64, got uint16");
+    /* TF 2.21 decides: Index comes from begin; a begin dtype the op does not take is
+     * unimplemented (before the lengths), another dtype for end or strides invalid_argument */
+    tu_assert_error(tx_strided_slice(t, u16, e, s, 0, 0, 0, 0, 0, &o), TX_UNIMPLEMENTED,
+                    "begin must be int16, int32 or int64, got uint16");
+    tu_assert_error(tx_strided_slice(t, u16, s32, u16, 0, 0, 0, 0, 0, &o), TX_UNIMPLEMENTED,
+                    "begin must be int16, int32 or int64, got uint16");
+    tu_assert_error(tx_strided_slice(t, b, e, u16, 0, 0, 0, 0, 0, &o), TX_INVALID_ARGUMENT,
+                    "same dtype (TF's Index), got int16, int16, uint16");
     tx_tensor *tt[] = {t, b, e, s, s32, u16};
     for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++) tx_tensor_free(tt[i]);
 }
