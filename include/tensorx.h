@@ -725,7 +725,8 @@ TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs
  * Implemented in src/ops/shapes.c. */
 
 /* tf.shape: 1-D tensor of input's dims.  out_type is TX_INT32 or TX_INT64.
- * Errors: invalid_argument (other out_type; a dim that does not fit int32). */
+ * Errors: unimplemented (another out_type, checked first: TF 2.21's op definition);
+ * invalid_argument (a dim that does not fit int32). */
 TX_API tx_status tx_shape(const tx_tensor *input, tx_dtype out_type, tx_tensor **out);
 
 /* tf.shape_n: outs[i] = shape(inputs[i]) for i < n, of dtype out_type (TX_INT32 or TX_INT64).
@@ -748,7 +749,8 @@ TX_API tx_status tx_rank(const tx_tensor *input, tx_tensor **out);
  * most one entry may be -1 (inferred); [] reshapes a 1-element tensor to a scalar; a scalar shape
  * is a one-entry vector, as TF 2.21's kernel takes it.  shape has at most TX_RESHAPE_MAX_RANK
  * (253) entries, one fewer than TX_MAX_RANK, as in TF's kernel.
- * Errors: invalid_argument (shape of rank > 1 or not int32/int64; more than TX_RESHAPE_MAX_RANK
+ * Errors: unimplemented (shape not int32/int64, checked first: TF 2.21's op definition);
+ * invalid_argument (shape of rank > 1; more than TX_RESHAPE_MAX_RANK
  * entries ("too many dimensions: must be < 254, but received 254"); an entry < -1, more than
  * one -1, element counts that differ, a -1 that cannot be inferred). */
 TX_API tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out);
@@ -780,7 +782,8 @@ TX_API tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor *
 /* tf.slice (src/ops/slice.c): the block of `input_` that starts at `begin` and has `size` elements
  * per dim.  begin and size are 1-D int32 or int64 tensors (the same dtype) with one entry per dim
  * of input_; size[i] == -1 means "to the end of dim i".
- * Errors: invalid_argument (a NULL argument; begin/size not 1-D int32/int64 of the same dtype with
+ * Errors: unimplemented (begin not int32/int64, checked first: TF 2.21 takes Index from begin);
+ * invalid_argument (a NULL argument; size of another dtype than begin's; begin/size not 1-D with
  * rank(input_) entries; for a dim of size D_i > 0 unless 0 <= begin[i] <= D_i and
  * 0 <= size[i] <= D_i - begin[i]; for D_i == 0 unless begin[i] == 0 and size[i] is 0 or -1 -- the
  * message names i and the values); resource_exhausted (allocation). */
@@ -797,8 +800,9 @@ TX_API tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const
  *     dim is removed; new_axis wins over shrink.
  * Out-of-range begin/end are clamped as in Python slicing; negative values count from the end.
  * begin, end and strides are int16, int32 or int64 (TF's Index), all three of one dtype.
- * Errors: invalid_argument (a NULL argument; begin/end/strides not int16/int32/int64, not 1-D,
- * of different lengths or dtypes, or n >= 32; more than one ellipsis bit; more non-ellipsis,
+ * Errors: unimplemented (begin not int16/int32/int64, checked first: TF 2.21 takes Index from
+ * begin); invalid_argument (a NULL argument; end/strides of another dtype than begin's;
+ * begin/end/strides not 1-D, of different lengths, or n >= 32; more than one ellipsis bit; more non-ellipsis,
  * non-new-axis specs than input dims ("Attempting to slice scalar input" for a scalar); strides[i] == 0 (i counts input dims);
  * shrink with a stride <= 0; a shrink index out of [-D, D); a result above TX_MAX_RANK);
  * resource_exhausted (allocation). */
@@ -854,7 +858,8 @@ TX_API tx_status tx_unpack(const tx_tensor *value, int64_t num, int64_t axis, tx
 /* tf.tile (src/ops/pad_tile.c): `input` repeated multiples[i] times along dim i.  multiples is a
  * 1-D int32 or int64 tensor with one entry per dim (a scalar is refused, even for a 1-D input, as
  * TF 2.21's kernel refuses it); a scalar input with multiples [] is returned as a copy.
- * Errors: invalid_argument (NULL arguments; multiples not int32/int64, not 1-D or with a
+ * Errors: unimplemented (multiples not int32/int64, checked first: TF 2.21's op definition);
+ * invalid_argument (NULL arguments; multiples not 1-D or with a
  * length other than rank(input); a negative multiple; an output dim or element count overflowing
  * int64, as TF's TensorShape); resource_exhausted (the output exceeds the byte limit or
  * allocation fails). */
@@ -878,8 +883,8 @@ typedef enum tx_pad_mode {
  * in[clamp(j - before, 0, D-1)] and in[(j - before) mod D].  A padding may exceed D (wrap repeats
  * the dim periodically, as np.pad), but a dim of size 0 cannot be padded in these modes (np.pad's
  * rule); ONNX's negative pads (cropping) are not taken.
- * Errors: invalid_argument (NULL tensor/paddings/out; paddings not an int32/int64 [rank, 2]
- * matrix; a negative padding; REFLECT with a padding > D-1 (so any REFLECT of a dim of size 0),
+ * Errors: unimplemented (paddings not int32/int64, checked first: TF 2.21's op definition);
+ * invalid_argument (NULL tensor/paddings/out; paddings not a [rank, 2] matrix; a negative padding; REFLECT with a padding > D-1 (so any REFLECT of a dim of size 0),
  * SYMMETRIC with a padding > D; EDGE/WRAP with a nonzero padding of a dim of size 0;
  * constant_values not a scalar of the tensor's dtype; an output dim or element count overflowing
  * int64; mode not a tx_pad_mode); resource_exhausted. */
