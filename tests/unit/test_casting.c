@@ -531,6 +531,38 @@ static void test_saturate_cast(void **state) {
     tx_tensor_free(back);
     tx_tensor_free(o);
     tx_tensor_free(x);
+    /* TF 2.21 decides: a real input is clamped even into a wider or the same type (its
+     * forward-compatibility date has passed): float16 +-inf -> +-65504 in float32, float32 inf ->
+     * FLT_MAX in float32 and complex64, NaN kept; e5m2 inf -> 57344.  complex64 -> complex64 is
+     * not clamped (TF clamps complex -> complex only into a narrower part type). */
+    const uint16_t hinf[3] = {0x7c00, 0xfc00, 0x3c00};
+    x = raw1(TX_FLOAT16, 3, hinf);
+    o = sat_ok(x, TX_FLOAT32);
+    tu_assert_values(o, TU_VALS(65504, -65504, 1));
+    tx_tensor_free(o);
+    tx_tensor_free(x);
+    x = tu_tensor(TX_FLOAT32, 1, TU_DIMS(3), TU_VALS(INFINITY, -INFINITY, NAN));
+    o = sat_ok(x, TX_FLOAT32);
+    f = tx_tensor_data(o);
+    assert_true(f[0] == FLT_MAX && f[1] == -FLT_MAX && isnan(f[2]));
+    tx_tensor_free(o);
+    o = sat_ok(x, TX_COMPLEX64);
+    f = tx_tensor_data(o);
+    assert_true(f[0] == FLT_MAX && f[1] == 0 && f[2] == -FLT_MAX && isnan(f[4]));
+    tx_tensor_free(o);
+    tx_tensor_free(x);
+    const float cinf[2] = {INFINITY, -INFINITY};
+    x = raw1(TX_COMPLEX64, 1, cinf);
+    o = sat_ok(x, TX_COMPLEX64);
+    assert_bytes(o, cinf, sizeof cinf);
+    tx_tensor_free(o);
+    tx_tensor_free(x);
+    const uint8_t e5inf[2] = {0x7c, 0xfc};
+    x = raw1(TX_FLOAT8_E5M2, 2, e5inf);
+    o = sat_ok(x, TX_FLOAT32);
+    tu_assert_values(o, TU_VALS(57344, -57344));
+    tx_tensor_free(o);
+    tx_tensor_free(x);
 }
 
 static void test_saturate_complex(void **state) {
