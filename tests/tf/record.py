@@ -32,7 +32,10 @@ def tensor_json(a):
     if name == "string":
         return {"dtype": name, "shape": list(a.shape),
                 "strings_hex": [bytes(e).hex() for e in a.ravel()]}
-    return {"dtype": name, "shape": list(a.shape), "hex": _little(a.tobytes(), name)}
+    if a.dtype.byteorder not in ("=", "|"):  # a case's big-endian (or foreign) array: its values
+        a = a.astype(a.dtype.newbyteorder("="))
+    return {"dtype": name, "shape": list(a.shape),
+            "hex": _little(np.ascontiguousarray(a).tobytes(), name)}
 
 
 def out_json(o):
