@@ -1164,7 +1164,7 @@ static void test_string_to_number_rules(void **state) {
     const char *bad[] = {"infin", "infinit", "infinityx", "nan(", "nan(-1)", "nanq", "in", "+", "-", "+ 1", "- 1",
                          ".", "-.", ".e1", "e5", "1e", "1e+", "1.5.2", "1 2", "0x", "0xp1", "0x1p", "0x.p1", "0xg",
                          "x10", "00x1", "1_000", "1,5", "--1", "+-1", "++1", "-+1", "1e5x", "0b101",
-                         "\xef\xbc\x91", "inff", "nana", "\xa0" "1"};
+                         "\xef\xbc\x91", "inff", "nana", ("\xa0" "1")};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) parse_fails(bad[i], strlen(bad[i]), TX_FLOAT64);
     parse_fails("1\0", 2, TX_FLOAT32);             /* a NUL byte is not whitespace */
     /* Any length, rounded correctly: 400 digits, 500 leading fraction zeros, long hex. */
