@@ -7,6 +7,7 @@ import numpy as np
 import tensorflow as tf
 from oracle import ALL, COMPLEX, FLOAT8, FLOATS, INT4, INTS, NUMERIC, QUANTIZED, Case, TF_DTYPES, \
     dtype_of, np_dtype, op
+from oracle import string_array as _strings
 
 R = tf.raw_ops
 REAL_FLOATS = FLOATS + FLOAT8
@@ -260,13 +261,6 @@ def _decode_tf(input_bytes, out_type, little_endian=True, fixed_length=None):
                            little_endian=little_endian)
     return R.DecodePaddedRaw(input_bytes=input_bytes, fixed_length=fixed_length,
                              out_type=TF_DTYPES[out_type], little_endian=little_endian)
-
-
-def _strings(items, shape=None):
-    a = np.empty(len(items), dtype=object)
-    for i, s in enumerate(items):
-        a[i] = s
-    return a.reshape(shape if shape is not None else (len(items),))
 
 
 @op("decode_raw", tf=_decode_tf, tf_name="DecodeRaw")

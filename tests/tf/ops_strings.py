@@ -33,6 +33,7 @@ import openvino as ov
 import openvino.opset15 as ovops
 import tensorflow as tf
 from oracle import ALL, TF_NAMES, Case, difference, op
+from oracle import string_array as _str
 
 _CORE = ov.Core()
 _OV_TYPES = {
@@ -252,13 +253,6 @@ def string_tensor_pack(g):
 
 
 # ---- string_tensor_unpack ------------------------------------------------------------------------
-def _str(values, shape=None):
-    a = np.empty(len(values), dtype=object)
-    for i, v in enumerate(values):
-        a[i] = v
-    return a.reshape(shape if shape is not None else (len(values),))
-
-
 @op("string_tensor_unpack", tf=ov_unpack, tf_name="StringTensorUnpack-15 (OpenVINO)")
 def string_tensor_unpack(g):
     for dt in ALL:  # every dtype once (only string is valid)

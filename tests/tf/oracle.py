@@ -146,6 +146,15 @@ class Gen:
         return self.rng.integers(lo, hi, size, endpoint=True).astype(dtype)
 
 
+def string_array(items, shape=None):
+    """A string tensor of `items` (bytes) as tensorx's package takes it: an object array, each
+    element kept as given (trailing NULs included)."""
+    a = np.empty(len(items), dtype=object)
+    for i, s in enumerate(items):
+        a[i] = s
+    return a.reshape(shape if shape is not None else (len(items),))
+
+
 # ---- running --------------------------------------------------------------------------------------
 @dataclasses.dataclass
 class Out:
