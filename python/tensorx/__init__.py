@@ -354,6 +354,8 @@ def _int_list(v):
         if v.ndim > 1:  # (tolist() of a (2**40, 0) array would build 2**40 lists)
             raise TypeError(f"expected a list of ints, got an array of shape {v.shape}")
         return v.tolist() if v.ndim else [v.tolist()]
+    if isinstance(v, memoryview) and v.ndim > 1:  # (iterating one raises NotImplementedError)
+        raise TypeError(f"expected a list of ints, got a memoryview of shape {v.shape}")
     return v
 
 

@@ -73,6 +73,8 @@ def test_plan_predicts_the_error():
     (TypeError, lambda: tx.concat(bytearray(b"ab"), 0)),
     (TypeError, lambda: tx.squeeze(X, squeeze_dims=np.empty((2**40, 0), np.int8))),
     (TypeError, lambda: tx.squeeze(X, squeeze_dims=np.zeros((1, 1), np.int32))),
+    (TypeError, lambda: tx.squeeze(X, squeeze_dims=memoryview(b"abcd").cast("B", (2, 2)))),
+    (TypeError, lambda: tx.plan("squeeze", X, squeeze_dims=memoryview(b"ab").cast("B", (1, 2)))),
     (TypeError, lambda: tx.squeeze(X, squeeze_dims=np.ma.array(np.zeros((1, 1), np.int32)))),
     (tx.InvalidArgumentError, lambda: tx.cast(X, ",")),
     (TypeError, lambda: tx.cast(X, "i4,i4")),  # NumPy's structured dtype: none of ours
