@@ -4,17 +4,16 @@
  * tf.transpose's conjugate flag).  Each op validates with TensorFlow's rules, plans the copy on a
  * normalised shape, and hands the loops to kernels: reverse is a strided copy with negative
  * source strides (exec/copy.h: whole runs move with memcpy when the innermost dim is not
- * reversed), transpose merges dims that stay adjacent and runs batches of tiled 2-D transposes
- * keyed by element width (kernels/transpose.h). */
+ * reversed), transpose merges dims that stay adjacent and hands the plan to the transpose executor
+ * (exec/transpose.h: batches of tiled 2-D transposes keyed by element width). */
 #include "core/internal.h"
 #include "core/tuning.h"
 
 #include <inttypes.h>
 
-#include "dispatch/dispatch.h"
 #include "exec/copy.h"
-#include "kernels/transpose.h"
 #include "exec/pool.h"
+#include "exec/transpose.h"
 
 
 static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
@@ -304,153 +303,6 @@ static tx_status read_perm(const char *op, const tx_tensor *a, const tx_tensor *
     return TX_OK;
 }
 
-/* The batched 2-D part of a transpose: planes of rows x cols (source rows sstride bytes apart,
- * destination rows dstride apart) at batch offsets walked by an odometer over nb dims.  A unit of
- * work is a block of up to chunk_rows x chunk_cols of one plane (nrc x ncc blocks per plane). */
-typedef struct transpose_job {
-    tx__transpose2d_fn kernel;
-    char *dst;
-    const char *src;
-    size_t width;
-    bool stream;
-    int64_t rows, cols, sstride, dstride, chunk_rows, chunk_cols, nrc, ncc;
-    size_t nb;
-    int64_t bdims[TX_MAX_RANK], bsrc[TX_MAX_RANK], bdst[TX_MAX_RANK];
-} transpose_job;
-
-static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
-    const transpose_job *j = ctx;
-    int64_t idx[TX_MAX_RANK];
-    const int64_t per_plane = j->nrc * j->ncc, w = (int64_t)j->width;
-    int64_t batch = begin / per_plane, block = begin % per_plane;
-    const char *s = j->src;
-    char *d = j->dst;
-    for (size_t k = j->nb; k-- > 0;) {
-        idx[k] = batch % j->bdims[k];
-        batch /= j->bdims[k];
-        s += idx[k] * j->bsrc[k];
-        d += idx[k] * j->bdst[k];
-    }
-    for (int64_t u = begin; u < end; u++) {
-        int64_t r0 = block / j->ncc * j->chunk_rows, c0 = block % j->ncc * j->chunk_cols;
-        int64_t rn = j->rows - r0 < j->chunk_rows ? j->rows - r0 : j->chunk_rows;
-        int64_t cn = j->cols - c0 < j->chunk_cols ? j->cols - c0 : j->chunk_cols;
-        if (j->kernel)
-            j->kernel(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn, cn,
-                      j->sstride, j->dstride, j->stream);
-        else
-            tx__transpose2d_any(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn,
-                                cn, j->sstride, j->dstride, j->width);
-        if (++block < per_plane) continue;
-        block = 0;
-        for (size_t k = j->nb; k-- > 0;) {
-            if (++idx[k] < j->bdims[k]) {
-                s += j->bsrc[k];
-                d += j->bdst[k];
-                break;
-            }
-            idx[k] = 0;
-            s -= (j->bdims[k] - 1) * j->bsrc[k];
-            d -= (j->bdims[k] - 1) * j->bdst[k];
-        }
-    }
-}
-
-
-/* The block side for splitting a plane of `n` elements along one side: n itself when small,
- * otherwise `target` elements rounded down to a multiple of 64 (a whole number of tiles of every
- * kernel, so blocks keep the tiles' alignment), at least 64. */
-static int64_t block_side(int64_t n, int64_t target) {
-    if (n <= 64) return n;
-    int64_t b = target / 64 * 64;
-    if (b < 64) b = 64;
-    return b < n ? b : n;
-}
-
-/* Runs the plan: batches of 2-D transposes (the dispatched kernel of the element width, or the
- * width-generic tiled one), or for very wide elements the generic strided copy, whose memcpy runs
- * are then long enough.  Both split large work over the thread pool.  The plan is of a non-empty
- * tensor: strides, plane and batch sizes are products of its dims, at most its byte size. */
-static void transpose_run(const tx__transpose_plan *pl, char *dst, const char *src) {
-    size_t r = pl->rank, w = pl->width;
-    if (r == 0) {
-        tx__copy_nd(dst, src, 0, NULL, NULL, NULL, w);
-        return;
-    }
-    int64_t in_strides[TX_MAX_RANK], odims[TX_MAX_RANK], ostrides[TX_MAX_RANK],
-        src_strides[TX_MAX_RANK];
-    tx__contiguous_strides(r, pl->dims, w, in_strides);
-    for (size_t j = 0; j < r; j++) {
-        odims[j] = pl->dims[pl->perm[j]];
-        src_strides[j] = in_strides[pl->perm[j]];
-    }
-    tx__contiguous_strides(r, odims, w, ostrides);
-    int wi = tx__width_index(w);
-    if (wi < 0 && w >= TX_TRANSPOSE_ANY_MAX_WIDTH) {
-        tx__copy_nd(dst, src, r, odims, ostrides, src_strides, w);
-        return;
-    }
-    /* The plane: output-innermost dim a (source rows) by input-innermost dim b (source columns,
-     * at output position qb); the other dims form the batch, walked in output order. */
-    transpose_job j;
-    size_t a = pl->perm[r - 1], b = r - 1, qb = 0;
-    while (pl->perm[qb] != b) qb++;
-    j.nb = 0;
-    int64_t nbatch = 1;
-    for (size_t k = 0; k + 1 < r; k++) {
-        if (k == qb) continue;
-        j.bdims[j.nb] = odims[k];
-        j.bsrc[j.nb] = src_strides[k];
-        j.bdst[j.nb] = ostrides[k];
-        nbatch *= odims[k];
-        j.nb++;
-    }
-    j.kernel = wi >= 0 ? tx__kernels_get()->transpose2d[wi] : NULL; /* NULL: any width */
-    j.dst = dst;
-    j.src = src;
-    j.width = w;
-    j.rows = pl->dims[a];
-    j.cols = pl->dims[b];
-    j.sstride = in_strides[a];
-    j.dstride = ostrides[qb];
-    int64_t plane = j.rows * j.cols * (int64_t)w, total = nbatch * plane;
-    j.stream = total >= tx__stream_min_bytes;
-    /* Planes above a grain are cut into blocks so that a few large planes -- or one -- still
-     * spread over the threads:
-     *  - up to TX_TRANSPOSE_STRIPES_MAX_BYTES, 16 stripes of at least 64 source columns across
-     *    all rows (8 were as fast up to 512x512 float32, slower at 768x768), each writing whole
-     *    destination rows: every call gives each thread the same part of the source and a
-     *    contiguous part of the destination, which stay in its core's L2;
-     *  - above it, blocks of about a grain (bands of rows across all columns while such a band
-     *    is at most a grain, then narrower).  A block has at least 1 KiB of each destination row
-     *    it writes (the kernels' streaming unit) and of each source row it reads, when the plane
-     *    has that much: 64 KiB blocks of 8192x8192 float32 read 256-byte pieces of the source
-     *    rows and took 1.1-1.3x memcpy's time, 1 KiB pieces 0.76x.
-     * Either way a plane gets four blocks at least (256x256 float32 was one block of 1 KiB
-     * rows: 9 us on one thread, 5.3 us on two). */
-    if (plane > TX_GRAIN_BYTES && plane <= TX_TRANSPOSE_STRIPES_MAX_BYTES && j.cols >= 4 * 64) {
-        j.chunk_rows = j.rows;
-        j.chunk_cols = block_side(j.cols, j.cols / 16);
-    } else if (plane > TX_GRAIN_BYTES) {
-        const int64_t least = 1024 / (int64_t)w;
-        int64_t want = TX_GRAIN_BYTES / (j.cols * (int64_t)w);
-        j.chunk_rows = block_side(j.rows, want > least ? want : least);
-        want = TX_GRAIN_BYTES / (j.chunk_rows * (int64_t)w);
-        j.chunk_cols = block_side(j.cols, want > least ? want : least);
-        int64_t blocks = ((j.rows + j.chunk_rows - 1) / j.chunk_rows) *
-                         ((j.cols + j.chunk_cols - 1) / j.chunk_cols);
-        if (blocks < 4) j.chunk_rows = block_side(j.rows, j.rows / 4);
-    } else {
-        j.chunk_rows = j.rows;
-        j.chunk_cols = j.cols;
-    }
-    j.nrc = (j.rows + j.chunk_rows - 1) / j.chunk_rows;
-    j.ncc = (j.cols + j.chunk_cols - 1) / j.chunk_cols;
-    int64_t units = nbatch * j.nrc * j.ncc, unit_bytes = plane / (j.nrc * j.ncc);
-    if (total < TX_PARALLEL_MIN_BYTES) transpose_piece(&j, 0, units);
-    else tx__parallel_for(units, at_least_one(TX_GRAIN_BYTES / at_least_one(unit_bytes)), transpose_piece, &j);
-}
-
 /* Negates the imaginary part of complex values [begin, end): flipping the sign bit is exactly
  * what negation does to an IEEE value, NaN and zero included. */
 typedef struct conj_job {
@@ -500,7 +352,7 @@ tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
     if (o->numel > 0) {
         tx__transpose_plan pl;
         tx__transpose_plan_make(&pl, a->rank, a->dims, tx_dtype_size(a->dtype), p);
-        transpose_run(&pl, o->data, a->data);
+        tx__transpose_run(&pl, o->data, a->data);
         /* tf.transpose(conjugate=True) uses ConjugateTranspose only for complex dtypes. */
         if (conjugate) conjugate_in_place(o);
     }
