@@ -29,6 +29,15 @@
 #define TX_LIKELY(x) (x)
 #define TX_UNLIKELY(x) (x)
 #endif
+/* For thread-local state read on every allocation: the initial-exec model makes a read a plain
+ * load, where the shared library's default (general-dynamic) called __tls_get_addr each time (6%
+ * of a 4 KiB cast).  Keep such state small: it must fit the static TLS that glibc and musl keep
+ * for libraries loaded by dlopen. */
+#if defined(__GNUC__) && defined(__ELF__)
+#define TX_FAST_TLS __attribute__((tls_model("initial-exec")))
+#else
+#define TX_FAST_TLS
+#endif
 
 /* Storage types of the complex dtypes (real part first, as in C and TF). */
 typedef struct tx__c64 { float re, im; } tx__c64;
@@ -176,7 +185,7 @@ TX_HIDDEN tx_status tx__share_strings(tx_tensor *dst, const tx_tensor *src);
 /* A new byte storage of `size` bytes to hold string bytes; dst keeps a reference.  Returns the
  * bytes through *bytes.  Used by ops that create string contents. */
 TX_HIDDEN tx_status tx__string_storage(tx_tensor *dst, size_t size, char **bytes);
-/* ---- size before run (tensor.c; public side in tensorx.h) ----
+/* ---- size before run (plan.c and tensor.c; public side in tensorx.h) ----
  * In plan mode the output constructors (tx__tensor_alloc, _zeros, _view above; _alloc_flags,
  * _alloc_n, tx__string_tensor_alloc below) record the output in the thread's plan instead of
  * allocating and return TX__PLANNED, a status that never leaves the library: the op unwinds
@@ -184,8 +193,13 @@ TX_HIDDEN tx_status tx__string_storage(tx_tensor *dst, size_t size, char **bytes
  * Rule for ops: validate everything (including the values that decide errors) before the first
  * output constructor, and allocate no scratch before it (tx__alloc refuses it in plan mode). */
 #define TX__PLANNED ((tx_status)1000)
+/* The plan this thread records into, NULL when it is not sizing (plan.c). */
+TX_HIDDEN extern _Thread_local TX_FAST_TLS tx_plan *tx__plan_active;
 /* True while this thread is in plan mode. */
-TX_HIDDEN bool tx__planning(void);
+static inline bool tx__planning(void) { return tx__plan_active != NULL; }
+/* Appends one output to the active plan (the constructors' record of an output in plan mode). */
+TX_HIDDEN void tx__plan_record(tx_dtype dtype, size_t rank, const int64_t *dims, int64_t numel,
+                               size_t nbytes, size_t string_bytes, unsigned flags);
 /* Checks an output layout as the constructors do (dtype, rank, dims, byte limit) without
  * allocating; *numel receives the element count.  For ops whose data checks come after the
  * output's shape checks. */

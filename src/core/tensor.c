@@ -76,78 +76,6 @@ static tx_tensor *handle_new(const char *op, tx_dtype dtype, size_t rank, const 
     return t;
 }
 
-/* ---- plan mode ---- */
-
-/* Read by every allocation: the initial-exec model makes that a plain load, where the shared
- * library's default (general-dynamic) called __tls_get_addr each time (6% of a 4 KiB cast).  Nine
- * bytes: within the static TLS that glibc and musl keep for libraries loaded by dlopen. */
-#if defined(__GNUC__) && defined(__ELF__)
-#define FAST_TLS __attribute__((tls_model("initial-exec")))
-#else
-#define FAST_TLS
-#endif
-static _Thread_local FAST_TLS tx_plan *plan_active;
-/* The active plan's struct sizes are unknown: the op runs in plan mode, nothing is written into
- * the plan, and tx_plan_leave reports the size. */
-static _Thread_local FAST_TLS bool plan_unusable;
-
-/* Sizes of the released layouts of tx_plan and tx_output_info (see tx__check_struct_size). */
-static const size_t plan_sizes[] = {sizeof(tx_plan)};
-static const size_t output_info_sizes[] = {sizeof(tx_output_info)};
-
-static tx_status check_plan(const tx_plan *plan) {
-    TX_TRY(tx__check_struct_size("plan", "plan->struct_size", plan->struct_size, plan_sizes,
-                                 sizeof plan_sizes / sizeof plan_sizes[0], "tx_plan",
-                                 "TX_PLAN_INIT"));
-    return tx__check_struct_size("plan", "plan->output_size", plan->output_size, output_info_sizes,
-                                 sizeof output_info_sizes / sizeof output_info_sizes[0],
-                                 "tx_output_info", "TX_PLAN_INIT");
-}
-
-bool tx__planning(void) { return plan_active != NULL; }
-
-void tx_plan_enter(tx_plan *plan) {
-    /* A plan of unknown layout still puts the thread in plan mode, so that the op that follows
-     * in TX_PLAN only validates instead of running; none of its fields is touched. */
-    plan_unusable = plan != NULL && check_plan(plan) != TX_OK;
-    if (plan && !plan_unusable) plan->count = 0;
-    plan_active = plan;
-}
-
-tx_status tx_plan_leave(tx_plan *plan, tx_status op_result) {
-    plan_active = NULL;
-    plan_unusable = false;
-    if (plan == NULL) return op_result;
-    TX_TRY(check_plan(plan));
-    if (op_result == TX__PLANNED) return TX_OK;
-    if (op_result != TX_OK) plan->count = 0;
-    return op_result; /* TX_OK: an op with no outputs (an unpack of an empty axis) */
-}
-
-/* Appends one output to the active plan, writing only the members the caller's tx_output_info
- * has (plan->output_size bytes per entry). */
-static void plan_record(tx_dtype dtype, size_t rank, const int64_t *dims, int64_t numel,
-                        size_t nbytes, size_t string_bytes, unsigned flags) {
-    tx_plan *p = plan_active;
-    if (plan_unusable) return;
-    if (p->count < p->capacity && p->outputs != NULL) {
-        tx_output_info o;
-        memset(&o, 0, sizeof o);
-        o.dtype = dtype;
-        o.rank = rank;
-        if (rank) memcpy(o.dims, dims, rank * sizeof *dims);
-        o.numel = numel;
-        o.nbytes = nbytes;
-        o.string_bytes = string_bytes;
-        o.flags = flags;
-        char *entry = (char *)p->outputs + p->count * p->output_size;
-        tx_output_info *dst = (tx_output_info *)(void *)entry;
-        dst->struct_size = p->output_size;
-        tx__fill_struct(dst, p->output_size, &o);
-    }
-    p->count++;
-}
-
 tx_status tx__check_output(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
                            int64_t *numel) {
     size_t nbytes;
@@ -160,8 +88,8 @@ tx_status tx__tensor_alloc_flags(const char *op, tx_dtype dtype, size_t rank,
     int64_t numel = 0;
     size_t nbytes = 0;
     TX_TRY(check_layout(op, dtype, rank, dims, &numel, &nbytes));
-    if (TX_UNLIKELY(plan_active != NULL)) {
-        plan_record(dtype, rank, dims, numel, nbytes, 0, plan_flags);
+    if (TX_UNLIKELY(tx__planning())) {
+        tx__plan_record(dtype, rank, dims, numel, nbytes, 0, plan_flags);
         return TX__PLANNED;
     }
     tx_tensor *t = handle_new(op, dtype, rank, dims, numel, nbytes);
@@ -194,7 +122,7 @@ static tx_status record_bound(const char *op, const tx__out_spec *s) {
     TX_REQUIRE((uint64_t)numel <= SIZE_MAX && !__builtin_mul_overflow((size_t)numel, d->size, &nbytes),
                TX_RESOURCE_EXHAUSTED, "%s: %lld elements of %s overflow size_t", op,
                (long long)numel, d->name);
-    plan_record(s->dtype, s->rank, s->dims, numel, nbytes, 0, s->flags);
+    tx__plan_record(s->dtype, s->rank, s->dims, numel, nbytes, 0, s->flags);
     return TX_OK;
 }
 
@@ -206,7 +134,7 @@ tx_status tx__tensor_alloc_n(const char *op, size_t n, tx__spec_fn spec, void *c
         tx__out_spec s = {TX_INVALID_DTYPE, 0, dims, 0};
         spec(ctx, i, &s);
         tx_status st;
-        if (plan_active != NULL && (s.flags & TX_OUTPUT_UPPER_BOUND)) {
+        if (tx__planning() && (s.flags & TX_OUTPUT_UPPER_BOUND)) {
             st = record_bound(op, &s);
             if (st == TX_OK) continue;
         } else {
@@ -218,12 +146,12 @@ tx_status tx__tensor_alloc_n(const char *op, size_t n, tx__spec_fn spec, void *c
             return st;
         }
     }
-    return plan_active != NULL ? TX__PLANNED : TX_OK;
+    return tx__planning() ? TX__PLANNED : TX_OK;
 }
 
 tx_status tx__plan_bounds(const char *op, size_t n, tx__spec_fn spec, void *ctx,
                           tx_tensor **outs) {
-    if (TX_LIKELY(plan_active == NULL)) return TX_OK;
+    if (TX_LIKELY(!tx__planning())) return TX_OK;
     return tx__tensor_alloc_n(op, n, spec, ctx, outs);
 }
 
@@ -232,14 +160,14 @@ tx_status tx__string_tensor_alloc(const char *op, size_t rank, const int64_t *di
                                   tx_tensor **out) {
     *bytes = NULL;
     *out = NULL;
-    if (TX_UNLIKELY(plan_active != NULL)) {
+    if (TX_UNLIKELY(tx__planning())) {
         int64_t numel = 0;
         size_t nbytes = 0;
         TX_TRY(check_layout(op, TX_STRING, rank, dims, &numel, &nbytes));
         TX_REQUIRE(string_bytes <= tx_max_tensor_bytes(), TX_RESOURCE_EXHAUSTED,
                    "string storage: %zu bytes exceed the limit of %zu bytes", string_bytes,
                    tx_max_tensor_bytes());
-        plan_record(TX_STRING, rank, dims, numel, nbytes, string_bytes, plan_flags);
+        tx__plan_record(TX_STRING, rank, dims, numel, nbytes, string_bytes, plan_flags);
         return TX__PLANNED;
     }
     tx_tensor *t;
@@ -271,8 +199,8 @@ tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype dtype, si
     if (nbytes != t->nbytes)
         return tx__fail(TX_INTERNAL, "%s: view of %zu bytes on a buffer of %zu bytes", op, nbytes,
                         t->nbytes);
-    if (TX_UNLIKELY(plan_active != NULL)) {
-        plan_record(dtype, rank, dims, numel, nbytes, 0, TX_OUTPUT_VIEW);
+    if (TX_UNLIKELY(tx__planning())) {
+        tx__plan_record(dtype, rank, dims, numel, nbytes, 0, TX_OUTPUT_VIEW);
         return TX__PLANNED;
     }
     tx_tensor *v = handle_new(op, dtype, rank, dims, numel, nbytes);
