@@ -6,8 +6,10 @@
 #                                               build, each test program under memcheck
 #   scripts/valgrind.sh --tsan [CTEST_ARGS...]  a -DTX_SANITIZE=thread build; runs the unit tests
 #                                               that use threads (test_parallel, test_reentrancy,
-#                                               and test_gather: unique's per-thread chunks and
-#                                               one_hot's split rows at 1-5 threads)
+#                                               and the gather family's: test_unique's per-thread
+#                                               chunks and test_one_hot's split rows at 1-5
+#                                               threads, test_gather, test_gather_limits,
+#                                               test_partition)
 #
 # memcheck: any memcheck error or definite or indirect leak (--leak-check=full,
 # --errors-for-leak-kinds=definite,indirect) makes the program exit 99, so the test that ran it
@@ -37,7 +39,8 @@ if [ $mode = tsan ]; then
   build=${TX_VALGRIND_BUILD:-build/tsan}
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DTX_WERROR=ON -DTX_SANITIZE=thread -DTX_BUILD_BENCH=OFF >/dev/null
   targets=()
-  for t in test_parallel test_reentrancy test_gather; do [ -f "tests/unit/$t.c" ] && targets+=("$t"); done
+  for t in test_parallel test_reentrancy test_gather test_gather_limits test_unique test_partition \
+    test_one_hot; do [ -f "tests/unit/$t.c" ] && targets+=("$t"); done
   cmake --build "$build" -j"$jobs" --target "${targets[@]}" >/dev/null
   # halt_on_error: the first race fails the test.  die_after_fork=0: test_parallel checks that a
   # forked child gets a fresh pool, which TSan otherwise refuses to let it start.
