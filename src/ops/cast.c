@@ -9,7 +9,6 @@
 #include "exec/pool.h"
 #include "kernels/scalar/convert.h"
 
-#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
