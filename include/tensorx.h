@@ -1653,6 +1653,7 @@ TX_API const tx_allocator *tx_default_allocator(void);
  *    the enum.  Every level gives the same bits, so they are for tests and tuning only.
  *  - The allocation cache (tx_set_alloc_cache_bytes, tx_alloc_cache_bytes, tx_alloc_stats): the
  *    cache is a policy of the default allocator, which may change or disappear.
+ *  - The dtype table (tx_dtype_info_of): its columns grow as bindings need them.
  * The stable tx_plan (size before run) is not here: it is a sizing API, not tuning, and its
  * structs are grow-safe.
  * ============================================================================================== */
@@ -1717,6 +1718,46 @@ typedef struct tx_alloc_stats {
 /* Fills *stats.  Errors: invalid_argument (stats NULL, or stats->struct_size not a known size:
  * stats not made with TX_ALLOC_STATS_INIT).  Since 0.3 (it returned void before). */
 TX_API tx_status tx_alloc_stats_get(tx_alloc_stats *stats);
+
+/* How the CLI prints an element of a dtype (tx_dtype_info's print).  A real, or each part of a
+ * complex, prints with the fewest digits that read back as the same value of the float type the
+ * format names; float8 uses TX_PRINT_FLOAT64, the digits of its exact value.  Since 0.3. */
+typedef enum tx_print_format {
+    TX_PRINT_BOOL = 0,  /* True / False */
+    TX_PRINT_INT,       /* signed decimal */
+    TX_PRINT_UINT,      /* unsigned decimal */
+    TX_PRINT_FLOAT16,   /* shortest round trip through float16 */
+    TX_PRINT_BFLOAT16,  /* through bfloat16 */
+    TX_PRINT_FLOAT32,   /* through float32 */
+    TX_PRINT_FLOAT64,   /* through float64 */
+    TX_PRINT_BYTES      /* a Python bytes literal, b'...' */
+} tx_print_format;
+
+/* The facts of one dtype: a row of tensorx's dtype table (src/core/dtypes.def), for bindings and
+ * tools that map tensorx's dtypes to other systems'.  Since 0.3. */
+typedef struct tx_dtype_info {
+    tx_dtype id;              /* the dtype */
+    const char *name;         /* tx_dtype_name(id) */
+    size_t size;              /* tx_dtype_size(id) */
+    tx_dtype_kind kind;       /* tx_dtype_kind_of(id) */
+    const char *npy_descr;    /* little-endian NumPy descr ("<f4"); NULL: NumPy lacks the type */
+    const char *numpy_name;   /* NumPy's or ml_dtypes' name ("bfloat16"); NULL: neither has it */
+    tx_dtype storage;         /* the integer dtype of the same storage (TX_UINT16 for bfloat16,
+                                 TX_INT8 for qint8 and int4); id itself for float32, float64,
+                                 complex and string */
+    int64_t min;              /* an integer type's least value (TF's DType.min); else 0 */
+    uint64_t max;             /* an integer type's largest value; else 0 */
+    double max_finite;        /* a float type's largest finite value (min is -max_finite); else 0 */
+    uint8_t dlpack_code;      /* DLPack's DLDataTypeCode (kDLInt 0 ... kDLBool 6) */
+    uint8_t dlpack_bits;      /* DLPack's bits; 0 when DLPack has no such type */
+    tx_print_format print;    /* how the CLI prints an element */
+    int tf_datatype;          /* TensorFlow's DataType number: id */
+    int onnx_datatype;        /* ONNX's TensorProto.DataType number; 0 (UNDEFINED) for none */
+} tx_dtype_info;
+
+/* Returns the row of dtype t, or NULL for a value that is no dtype.  The row is static, valid for
+ * the life of the program.  Members may be added at the end.  Since 0.3. */
+TX_API const tx_dtype_info *tx_dtype_info_of(tx_dtype t);
 
 #ifdef __cplusplus
 }

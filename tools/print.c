@@ -2,6 +2,7 @@
 /* print.c -- numpy-repr-like printing of tensors for the CLI: array([[1, 2],\n       [3, 4]],
  * dtype=int32), floats in shortest round-trip form, strings as Python bytes literals, large
  * tensors summarised with "..." as numpy does (edge items 3 beyond 1000 elements). */
+#define TX_EXPERIMENTAL_API /* the dtype table: each dtype's print format (tensorx.h) */
 #include "print.h"
 
 #include "values.h"
@@ -15,25 +16,27 @@
 #define EDGE 3
 #define SUMMARY_THRESHOLD 1000
 
-static bool round_trips(double back, double v, tx_dtype dt) {
-    if (dt == TX_FLOAT16) return tv_f64_to_f16(back) == tv_f64_to_f16(v);
-    if (dt == TX_BFLOAT16) return tv_f32_to_bf16((float)back) == tv_f32_to_bf16((float)v);
-    /* float8: exact digits (shortest ones would print 448 as 450.0). */
-    if (dt == TX_FLOAT32 || dt == TX_COMPLEX64) return (float)back == (float)v;
-    return back == v;
+/* Whether back reads as the same value as v in the float type of print format fmt. */
+static bool round_trips(double back, double v, tx_print_format fmt) {
+    switch (fmt) {
+    case TX_PRINT_FLOAT16: return tv_f64_to_f16(back) == tv_f64_to_f16(v);
+    case TX_PRINT_BFLOAT16: return tv_f32_to_bf16((float)back) == tv_f32_to_bf16((float)v);
+    case TX_PRINT_FLOAT32: return (float)back == (float)v;
+    default: return back == v;
+    }
 }
 
 /* Python repr of a float: the fewest significant digits that read back as the same value of the
  * tensor's dtype, positional for exponents in [-4, 16), scientific (1e+20, 1e-05) otherwise,
  * and ".0" on integral positional values. */
-static void fmt_real(char *buf, size_t cap, double v, tx_dtype dt) {
+static void fmt_real(char *buf, size_t cap, double v, tx_print_format fmt) {
     if (isnan(v)) { snprintf(buf, cap, "nan"); return; }
     if (isinf(v)) { snprintf(buf, cap, v < 0 ? "-inf" : "inf"); return; }
     char sci[64];
     int prec = 1;
     for (; prec <= 17; prec++) {
         snprintf(sci, sizeof sci, "%.*e", prec - 1, v);
-        if (round_trips(strtod(sci, NULL), v, dt)) break;
+        if (round_trips(strtod(sci, NULL), v, fmt)) break;
     }
     /* sci is [-]d[.ddd]e[+-]XX: collect the digits and the exponent. */
     char digits[32];
@@ -67,18 +70,37 @@ static void fmt_real(char *buf, size_t cap, double v, tx_dtype dt) {
     }
 }
 
-static double real_at(const tx_tensor *t, int64_t i, int part) {
+/* Part `part` (0 real, 1 imaginary) of element i of a float or complex tensor, read as the
+ * float type its print format names (float8, whose format is float64's, from its byte). */
+static double real_at(const tx_tensor *t, const tx_dtype_info *info, int64_t i, int part) {
     const char *d = tx_tensor_data_const(t);
-    switch (tx_tensor_dtype(t)) {
-    case TX_FLOAT16: { uint16_t h; memcpy(&h, d + i * 2, 2); return tv_f16_to_f32(h); }
-    case TX_BFLOAT16: { uint16_t h; memcpy(&h, d + i * 2, 2); return tv_bf16_to_f32(h); }
-    case TX_FLOAT8_E5M2: case TX_FLOAT8_E4M3FN: return tv_f8_to_f64((uint8_t)d[i], tx_tensor_dtype(t));
-    case TX_FLOAT32: return ((const float *)d)[i];
-    case TX_FLOAT64: return ((const double *)d)[i];
-    case TX_COMPLEX64: return ((const float *)d)[2 * i + part];
-    case TX_COMPLEX128: return ((const double *)d)[2 * i + part];
-    default: return 0;
+    size_t n = info->kind == TX_KIND_COMPLEX ? 2 : 1, w = info->size / n;
+    const char *p = d + ((size_t)i * n + (size_t)part) * w;
+    uint16_t h;
+    float f;
+    double x;
+    switch (info->print) {
+    case TX_PRINT_FLOAT16: memcpy(&h, p, 2); return tv_f16_to_f32(h);
+    case TX_PRINT_BFLOAT16: memcpy(&h, p, 2); return tv_bf16_to_f32(h);
+    case TX_PRINT_FLOAT32: memcpy(&f, p, 4); return f;
+    default:
+        if (w == 1) return tv_f8_to_f64((uint8_t)*p, info->id);
+        memcpy(&x, p, 8);
+        return x;
     }
+}
+
+/* Element i of an integer tensor: its value, as tx_tensor_get_int reads it, or the bits of a type
+ * whose values pass int64 (uint64), which that refuses. */
+static uint64_t int_bits_at(const tx_tensor *t, const tx_dtype_info *info, int64_t i) {
+    uint64_t u = 0;
+    if (info->max > INT64_MAX) {
+        memcpy(&u, (const char *)tx_tensor_data_const(t) + (size_t)i * sizeof u, sizeof u);
+        return u;
+    }
+    int64_t v = 0;
+    (void)tx_tensor_get_int(t, i, &v); /* never fails: an integer dtype and i in range */
+    return (uint64_t)v;
 }
 
 static void put_bytes(FILE *f, const char *s, uint64_t n) {
@@ -96,43 +118,38 @@ static void put_bytes(FILE *f, const char *s, uint64_t n) {
 }
 
 void print_element(FILE *f, const tx_tensor *t, int64_t i) {
-    const char *d = tx_tensor_data_const(t);
+    const tx_dtype_info *info = tx_dtype_info_of(tx_tensor_dtype(t));
     char a[64], b[64];
-    tx_dtype dt = tx_tensor_dtype(t);
-    switch (dt) {
-    case TX_BOOL: fputs(d[i] ? "True" : "False", f); break;
-    case TX_INT8: case TX_QINT8: fprintf(f, "%d", ((const int8_t *)d)[i]); break;
-    case TX_UINT8: case TX_QUINT8: fprintf(f, "%u", ((const uint8_t *)d)[i]); break;
-    case TX_INT4: fprintf(f, "%d", (int)((((const uint8_t *)d)[i] & 0xFu) ^ 8u) - 8); break;
-    case TX_UINT4: fprintf(f, "%u", ((const uint8_t *)d)[i] & 0xFu); break;
-    case TX_INT16: case TX_QINT16: fprintf(f, "%d", ((const int16_t *)d)[i]); break;
-    case TX_UINT16: case TX_QUINT16: fprintf(f, "%u", ((const uint16_t *)d)[i]); break;
-    case TX_INT32: case TX_QINT32: fprintf(f, "%" PRId32, ((const int32_t *)d)[i]); break;
-    case TX_UINT32: fprintf(f, "%" PRIu32, ((const uint32_t *)d)[i]); break;
-    case TX_INT64: fprintf(f, "%" PRId64, ((const int64_t *)d)[i]); break;
-    case TX_UINT64: fprintf(f, "%" PRIu64, ((const uint64_t *)d)[i]); break;
-    case TX_FLOAT16: case TX_BFLOAT16: case TX_FLOAT32: case TX_FLOAT64:
-    case TX_FLOAT8_E5M2: case TX_FLOAT8_E4M3FN:
-        fmt_real(a, sizeof a, real_at(t, i, 0), dt);
-        fputs(a, f);
+    if (info == NULL) {
+        fputs("?", f);
+        return;
+    }
+    switch (info->print) {
+    case TX_PRINT_BOOL:
+        fputs(((const char *)tx_tensor_data_const(t))[i] ? "True" : "False", f);
         break;
-    case TX_COMPLEX64: case TX_COMPLEX128: {
+    case TX_PRINT_INT: fprintf(f, "%" PRId64, (int64_t)int_bits_at(t, info, i)); break;
+    case TX_PRINT_UINT: fprintf(f, "%" PRIu64, int_bits_at(t, info, i)); break;
+    case TX_PRINT_BYTES: {
+        const tx_string *s = tx_tensor_string(t, i);
+        put_bytes(f, s->data, s->size);
+        break;
+    }
+    default:
+        if (info->kind != TX_KIND_COMPLEX) {
+            fmt_real(a, sizeof a, real_at(t, info, i, 0), info->print);
+            fputs(a, f);
+            break;
+        }
         /* Python: (1+2j), (1.5-2j); integral parts without ".0". */
-        double re = real_at(t, i, 0), im = real_at(t, i, 1);
-        fmt_real(a, sizeof a, re, dt);
-        fmt_real(b, sizeof b, im, dt);
+        double re = real_at(t, info, i, 0), im = real_at(t, info, i, 1);
+        fmt_real(a, sizeof a, re, info->print);
+        fmt_real(b, sizeof b, im, info->print);
         for (char *s = a; s; s = NULL) { size_t n = strlen(s); if (n > 2 && !strcmp(s + n - 2, ".0")) s[n - 2] = 0; }
         for (char *s = b; s; s = NULL) { size_t n = strlen(s); if (n > 2 && !strcmp(s + n - 2, ".0")) s[n - 2] = 0; }
         bool neg = signbit(im) && !isnan(im);
         fprintf(f, "(%s%s%sj)", a, neg ? "" : "+", b);
         break;
-    }
-    case TX_STRING: {
-        const tx_string *s = tx_tensor_string(t, i);
-        put_bytes(f, s->data, s->size);
-        break;
-    }
-    default: fputs("?", f);
     }
 }
 

@@ -62,18 +62,21 @@ class StructuredDtypeWarning(UserWarning):
 
 # ---- dtypes ---------------------------------------------------------------------------------
 _ABSENT = type("_Absent", (), {"__repr__": lambda self: "<default>"})()
-_DTYPE_NAMES = {c: _C.dtype_name(c) for c in range(64) if _C.dtype_name(c) != "invalid"}
+_DTYPE_TABLE = _C.dtype_table()  # the C library's dtype table (src/core/dtypes.def), a dict a row
+_DTYPE_NAMES = {row["code"]: row["name"] for row in _DTYPE_TABLE}
 _CODES = {name: code for code, name in _DTYPE_NAMES.items()}
-# dtypes NumPy lacks, with their storage: ml_dtypes' dtypes when it is importable, else tensorx's
-# .npy convention, a one-field structured dtype named after the dtype ([('bfloat16', '<u2')]).
-_STORAGE = {"bfloat16": np.uint16, "float8_e5m2": np.uint8, "float8_e4m3fn": np.uint8,
-            "int4": np.int8, "uint4": np.uint8, "qint8": np.int8, "quint8": np.uint8,
-            "qint16": np.int16, "quint16": np.uint16, "qint32": np.int32}
+# dtypes NumPy lacks (no .npy descr), with the NumPy type of their storage: ml_dtypes' dtypes when
+# it is importable, else tensorx's .npy convention, a one-field structured dtype named after the
+# dtype ([('bfloat16', '<u2')]).
+_STORAGE = {row["name"]: np.dtype(_DTYPE_NAMES[row["storage"]]).type for row in _DTYPE_TABLE
+            if row["npy_descr"] is None and row["kind"] != "string"}
 try:
     import ml_dtypes as _ml
 except ImportError:  # ml_dtypes is optional
     _ml = None
-_ML_NAMES = ("bfloat16", "float8_e5m2", "float8_e4m3fn", "int4", "uint4")  # what ml_dtypes has
+# what ml_dtypes has: the types NumPy lacks that have a NumPy-world name
+_ML_NAMES = tuple(row["name"] for row in _DTYPE_TABLE
+                  if row["name"] in _STORAGE and row["numpy_name"] is not None)
 _StringDType = getattr(getattr(np, "dtypes", None), "StringDType", None)  # NumPy >= 2
 
 

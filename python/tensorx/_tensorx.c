@@ -43,6 +43,7 @@
 #define NPY_VSTRING 2056
 #endif
 
+#define TX_EXPERIMENTAL_API /* the dtype table, tx_dtype_info_of (tensorx.h) */
 #include "cli.h"
 #include "opreg.h"
 #include "values.h"
@@ -1348,6 +1349,37 @@ static PyObject *py_dtype_name(PyObject *self, PyObject *arg) {
     return PyUnicode_FromString(tx_dtype_name((tx_dtype)code));
 }
 
+/* The dtype table (src/core/dtypes.def, through tx_dtype_info_of): one dict per dtype, in code
+ * order, with the columns the package maps to NumPy and other systems. */
+static PyObject *dtype_row(const tx_dtype_info *d) {
+    static const char *const kinds[] = {"bool", "signed", "unsigned", "float", "complex",
+                                        "quantized", "string"};
+    return Py_BuildValue("{s:i,s:s,s:n,s:s,s:z,s:z,s:i,s:L,s:K,s:d,s:i,s:i,s:i,s:i}", "code",
+                         (int)d->id, "name", d->name, "size", (Py_ssize_t)d->size, "kind",
+                         kinds[d->kind], "npy_descr", d->npy_descr, "numpy_name", d->numpy_name,
+                         "storage", (int)d->storage, "min", (long long)d->min, "max",
+                         (unsigned long long)d->max, "max_finite", d->max_finite, "dlpack_code",
+                         (int)d->dlpack_code, "dlpack_bits", (int)d->dlpack_bits, "tf_datatype",
+                         d->tf_datatype, "onnx_datatype", d->onnx_datatype);
+}
+
+static PyObject *py_dtype_table(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    PyObject *rows = PyList_New(0);
+    for (int code = 0; rows && code < 256; code++) {
+        const tx_dtype_info *d = tx_dtype_info_of((tx_dtype)code);
+        if (d == NULL) continue;
+        PyObject *row = dtype_row(d);
+        if (row == NULL || PyList_Append(rows, row) < 0) Py_CLEAR(rows);
+        Py_XDECREF(row);
+    }
+    if (rows == NULL) return NULL;
+    PyObject *t = PyList_AsTuple(rows);
+    Py_DECREF(rows);
+    return t;
+}
+
 static PyObject *py_dtype_code(PyObject *self, PyObject *arg) {
     (void)self;
     const char *name = PyUnicode_AsUTF8(arg);
@@ -1536,6 +1568,7 @@ static PyMethodDef methods[] = {
     {"_register", py_register, METH_VARARGS, "set the sentinel, exceptions and dtype tables"},
     {"dtype_name", py_dtype_name, METH_O, "tensorx's name of a dtype code"},
     {"dtype_code", py_dtype_code, METH_O, "the dtype code of a name (0 if unknown)"},
+    {"dtype_table", py_dtype_table, METH_NOARGS, "the dtype table: one dict of facts per dtype"},
     {"_from_text", py_from_text, METH_VARARGS, "an array parsed by the CLI's number parser"},
     {"decode_raw_file", py_decode_raw_file, METH_VARARGS,
      "decode_raw_file(path, offset, length, dtype_code, little_endian): a mapped window decoded"},

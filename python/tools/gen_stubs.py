@@ -135,6 +135,7 @@ C_FUNCS = {
                   " convs: tuple[Callable[..., Any], ...] = ..., /) -> None: ..."),
     "dtype_name": "def dtype_name(code: int, /) -> str: ...",
     "dtype_code": "def dtype_code(name: str, /) -> int: ...",
+    "dtype_table": "def dtype_table() -> tuple[dict[str, Any], ...]: ...",
     "_from_text": ("def _from_text(dtype: str, shape: Iterable[SupportsIndex],"
                    " values: Iterable[Any],\n               /) -> NDArray[Any]: ..."),
     "decode_raw_file": ("def decode_raw_file(path: str | bytes | os.PathLike[str] |"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* byteorder.h -- byte swaps, and loads and stores of words in an explicit byte order, for the
- * places where bytes of a defined order meet host-order values: .npy data and headers, TF_TString
- * records, the word-wise block transposes.  TX_HOST_LITTLE_ENDIAN (tensorx.h) is the one switch;
+/* byteorder.h -- byte swaps of words, and loads and stores of words in an explicit byte order,
+ * for the places where bytes of a defined order meet host-order values: .npy headers, TF_TString
+ * records, the word-wise block transposes, the portable byteswap kernels.  (Whole buffers are
+ * swapped by exec/byteswap.h.)  TX_HOST_LITTLE_ENDIAN (tensorx.h) is the one switch;
  * on a little-endian host every *_le_* helper is a plain copy.  The swaps are written as shifts,
  * which compilers turn into one byte-reverse instruction. */
 #ifndef TX_BYTEORDER_H
@@ -40,17 +41,6 @@ static inline uint32_t tx__load_le32(const void *p) {
 static inline void tx__store_le32(void *p, uint32_t v) {
     v = tx__le32_host(v);
     memcpy(p, &v, sizeof v);
-}
-
-/* Reverses the bytes of each of the n units of `unit` bytes at p, in place. */
-static inline void tx__swap_units(void *p, size_t n, size_t unit) {
-    unsigned char *b = (unsigned char *)p;
-    for (size_t k = 0; k < n; k++, b += unit)
-        for (size_t i = 0, j = unit - 1; i < j; i++, j--) {
-            unsigned char t = b[i];
-            b[i] = b[j];
-            b[j] = t;
-        }
 }
 
 #endif

@@ -3,36 +3,44 @@
  * plus TensorFlow's aliases). */
 #include "core/internal.h"
 
+#include <float.h>
 
-#define DTYPE_INFO(ctx, E, name, ctype, size, kind, descr, rules) \
-    {TX_##E, name, size, TX_KIND_##kind, descr},
+/* The columns of dtypes.def as the fields of tx_dtype_info. */
+#define IRANGE(lo, hi) (lo), (hi), 0.0
+#define FRANGE(max) 0, 0, (max)
+#define NORANGE 0, 0, 0.0
+/* The dtype whose storage C type an element has: the integer type of the same bits. */
+#define STORAGE(ctype, E)                                                                        \
+    _Generic((ctype){0}, int8_t: TX_INT8, uint8_t: TX_UINT8, int16_t: TX_INT16,                  \
+             uint16_t: TX_UINT16, int32_t: TX_INT32, uint32_t: TX_UINT32, int64_t: TX_INT64,     \
+             uint64_t: TX_UINT64, default: TX_##E)
+#define DTYPE_INFO(ctx, E, name, ctype, size, kind, descr, rules, range, dl_code, dl_bits,     \
+                   print, tf, onnx, numpy)                                                       \
+    {TX_##E, name, size, TX_KIND_##kind, descr, numpy, STORAGE(ctype, E), range,          \
+     dl_code, dl_bits, TX_PRINT_##print, tf, onnx},
 static const tx__dtype_info dtype_table[] = {TX__DTYPES(DTYPE_INFO, ~)};
 #undef DTYPE_INFO
 
-/* The storage types must have the sizes the table says. */
-#define DTYPE_SIZE_CHECK(ctx, E, name, ctype, size, kind, descr, rules) \
-    _Static_assert(sizeof(ctype) == (size), "dtypes.def: size of " name);
-TX__DTYPES(DTYPE_SIZE_CHECK, ~)
-#undef DTYPE_SIZE_CHECK
+/* The storage types must have the sizes the table says, and the TF column must be the enum
+ * value tensorx.h writes out. */
+#define DTYPE_CHECK(ctx, E, name, ctype, size, kind, descr, rules, range, dl_code, dl_bits,    \
+                    print, tf, onnx, numpy)                                                      \
+    _Static_assert(sizeof(ctype) == (size), "dtypes.def: size of " name);                      \
+    _Static_assert(TX_##E == (tf), "dtypes.def: TF DataType of " name);
+TX__DTYPES(DTYPE_CHECK, ~)
+#undef DTYPE_CHECK
 
 #define DTYPE_COUNT (sizeof dtype_table / sizeof dtype_table[0])
-/* The lookup array is indexed by the TF DataType number. */
-#define DTYPE_MAX_ID TX__DTYPE_ID_LIMIT
 
-static const tx__dtype_info *by_id[DTYPE_MAX_ID];
-static bool by_id_ready;
+/* The by-id index, built at compile time: each dtype's position in the table, then its row. */
+#define DTYPE_POSITION(ctx, E, ...) POSITION_##E,
+enum { TX__DTYPES(DTYPE_POSITION, ~) };
+#undef DTYPE_POSITION
+#define DTYPE_BY_ID(ctx, E, ...) [TX_##E] = &dtype_table[POSITION_##E],
+const tx__dtype_info *const tx__dtype_by_id[TX__DTYPE_ID_LIMIT] = {TX__DTYPES(DTYPE_BY_ID, ~)};
+#undef DTYPE_BY_ID
 
-static void build_index(void) {
-    /* Idempotent and race-free in practice: every thread writes the same pointers. */
-    for (size_t i = 0; i < DTYPE_COUNT; i++) by_id[dtype_table[i].id] = &dtype_table[i];
-    by_id_ready = true;
-}
-
-const tx__dtype_info *tx__dtype(tx_dtype t) {
-    if ((unsigned)t >= DTYPE_MAX_ID) return NULL;
-    if (!by_id_ready) build_index();
-    return by_id[t];
-}
+const tx_dtype_info *tx_dtype_info_of(tx_dtype t) { return tx__dtype(t); }
 
 size_t tx__dtype_count(void) { return DTYPE_COUNT; }
 const tx__dtype_info *tx__dtype_at(size_t i) { return i < DTYPE_COUNT ? &dtype_table[i] : NULL; }

@@ -48,21 +48,20 @@ typedef struct tx__c128 { double re, im; } tx__c128;
 
 /* One more than the largest dtype enum value: the size of a table indexed by dtype.  (The union
  * is as large as its largest member, one char per enum value up to that dtype's.) */
-#define TX__DTYPE_ID_MEMBER(ctx, E, name, ctype, size, kind, descr, rules) char id_##E[TX_##E + 1];
+#define TX__DTYPE_ID_MEMBER(ctx, E, ...) char id_##E[TX_##E + 1];
 union tx__dtype_ids { TX__DTYPES(TX__DTYPE_ID_MEMBER, ~) };
 #undef TX__DTYPE_ID_MEMBER
 #define TX__DTYPE_ID_LIMIT sizeof(union tx__dtype_ids)
 
-typedef struct tx__dtype_info {
-    tx_dtype id;
-    const char *name;
-    size_t size;
-    tx_dtype_kind kind;
-    const char *npy_descr; /* little-endian numpy descr, NULL if numpy lacks the type */
-} tx__dtype_info;
+/* A row of the table is the public tx_dtype_info (tensorx.h, experimental section). */
+typedef tx_dtype_info tx__dtype_info;
 
+/* The rows by dtype value: NULL where a value is no dtype. */
+extern TX_HIDDEN const tx__dtype_info *const tx__dtype_by_id[TX__DTYPE_ID_LIMIT];
 /* NULL for an unknown dtype value. */
-TX_HIDDEN const tx__dtype_info *tx__dtype(tx_dtype t);
+static inline const tx__dtype_info *tx__dtype(tx_dtype t) {
+    return (unsigned)t < TX__DTYPE_ID_LIMIT ? tx__dtype_by_id[t] : NULL;
+}
 /* Iteration over the table: the number of dtypes and the i-th entry. */
 TX_HIDDEN size_t tx__dtype_count(void);
 TX_HIDDEN const tx__dtype_info *tx__dtype_at(size_t i);
@@ -73,6 +72,28 @@ static inline bool tx__is_integer_kind(tx_dtype_kind k) {
  * for int4) and zeros above in what tensorx writes, as TF 2.21 and ml_dtypes store it; readers
  * ignore the upper 4 bits (wrapped memory may hold any). */
 static inline bool tx__is_4bit(tx_dtype t) { return t == TX_INT4 || t == TX_UINT4; }
+/* The one reader of an integer element: element i of data of dtype t (bool, signed, unsigned or
+ * quantized), widened to int64.  A uint64 above INT64_MAX keeps its bits (two's complement, as
+ * TF's Cast to int64 wraps); a 4-bit element is its low nibble, sign-extended for int4.  The
+ * cases come from dtypes.def: each loads its row's storage type. */
+#define TX__INT_LOAD(E, ctype) ((int64_t)((const ctype *)data)[i])
+#define TX__INT_CASE_BOOL(E, ctype) case TX_##E: return TX__INT_LOAD(E, ctype);
+#define TX__INT_CASE_QUANTIZED(E, ctype) case TX_##E: return TX__INT_LOAD(E, ctype);
+#define TX__INT_CASE_SIGNED(E, ctype)                                                            \
+    case TX_##E: return tx__is_4bit(TX_##E) ? ((TX__INT_LOAD(E, ctype) & 0xF) ^ 8) - 8          \
+                                             : TX__INT_LOAD(E, ctype);
+#define TX__INT_CASE_UNSIGNED(E, ctype)                                                          \
+    case TX_##E: return tx__is_4bit(TX_##E) ? TX__INT_LOAD(E, ctype) & 0xF : TX__INT_LOAD(E, ctype);
+#define TX__INT_CASE_FLOAT(E, ctype)
+#define TX__INT_CASE_COMPLEX(E, ctype)
+#define TX__INT_CASE_STRING(E, ctype)
+#define TX__INT_CASE(ctx, E, name, ctype, size, kind, ...) TX__INT_CASE_##kind(E, ctype)
+static inline int64_t tx__int_at(const void *data, tx_dtype t, int64_t i) {
+    switch (t) {
+    TX__DTYPES(TX__INT_CASE, ~)
+    default: assert(!"tx__int_at: not an integer dtype"); return 0;
+    }
+}
 /* Rewrites n bytes of a 4-bit dtype to their low nibble, zeros above (ml_dtypes reads only the
  * low nibble of a byte); returns whether any byte changed. */
 TX_HIDDEN bool tx__normalise_4bit(tx_dtype t, char *p, int64_t n);
@@ -263,14 +284,9 @@ static inline int64_t tx__dims_product(const int64_t *dims, size_t begin, size_t
     }
     return p;
 }
-/* Element i of an index tensor, widened to int64.  The caller has checked that t's dtype is one
- * of TF's index dtypes its op takes (int16, int32 or int64). */
+/* Element i of an index tensor (a dtype its op takes: int16, int32 or int64 for TF's indices). */
 static inline int64_t tx__index_at(const tx_tensor *t, int64_t i) {
-    switch (t->dtype) {
-    case TX_INT16: return ((const int16_t *)t->data)[i];
-    case TX_INT32: return ((const int32_t *)t->data)[i];
-    default: assert(t->dtype == TX_INT64); return ((const int64_t *)t->data)[i];
-    }
+    return tx__int_at(t->data, t->dtype, i);
 }
 /* The out-of-range rules of tx_oob_policy, one definition for the gather kernels and
  * batch_to_space's crops.  Under TX_OOB_WRAP an index v (dim > 0) maps to v mod dim in [0, dim),

@@ -520,29 +520,13 @@ tx_status tx_tensor_get_int(const tx_tensor *t, int64_t i, int64_t *value) {
     TX_REQUIRE(value != NULL, TX_INVALID_ARGUMENT, "%s: value is NULL", op);
     TX_REQUIRE(i >= 0 && i < t->numel, TX_INVALID_ARGUMENT, "%s: index %lld out of [0, %lld)", op,
                (long long)i, (long long)t->numel);
-    const char *p = t->data;
-    switch (t->dtype) {
-    case TX_BOOL: case TX_UINT8: case TX_QUINT8:
-        *value = ((const uint8_t *)p)[i];
-        break;
-    case TX_UINT4: *value = ((const uint8_t *)p)[i] & 0xF; break;
-    case TX_INT4: *value = (int64_t)((((const uint8_t *)p)[i] & 0xF) ^ 8) - 8; break;
-    case TX_INT8: case TX_QINT8: *value = ((const int8_t *)p)[i]; break;
-    case TX_INT16: case TX_QINT16: *value = ((const int16_t *)p)[i]; break;
-    case TX_UINT16: case TX_QUINT16: *value = ((const uint16_t *)p)[i]; break;
-    case TX_INT32: case TX_QINT32: *value = ((const int32_t *)p)[i]; break;
-    case TX_UINT32: *value = ((const uint32_t *)p)[i]; break;
-    case TX_INT64: *value = ((const int64_t *)p)[i]; break;
-    case TX_UINT64: {
-        uint64_t u = ((const uint64_t *)p)[i];
-        TX_REQUIRE(u <= INT64_MAX, TX_OUT_OF_RANGE, "%s: uint64 value %llu exceeds int64", op,
-                   (unsigned long long)u);
-        *value = (int64_t)u;
-        break;
-    }
-    default:
-        return tx__fail(TX_INVALID_ARGUMENT, "%s: dtype %s is not an integer type", op,
-                        tx_dtype_name(t->dtype));
-    }
+    tx_dtype_kind k = tx_dtype_kind_of(t->dtype);
+    TX_REQUIRE(k == TX_KIND_BOOL || tx__is_integer_kind(k), TX_INVALID_ARGUMENT,
+               "%s: dtype %s is not an integer type", op, tx_dtype_name(t->dtype));
+    int64_t v = tx__int_at(t->data, t->dtype, i);
+    /* a type whose values pass int64 (uint64) reads those as negative */
+    TX_REQUIRE(v >= 0 || tx__dtype(t->dtype)->max <= INT64_MAX, TX_OUT_OF_RANGE,
+               "%s: uint64 value %llu exceeds int64", op, (unsigned long long)v);
+    *value = v;
     return TX_OK;
 }

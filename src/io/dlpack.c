@@ -19,24 +19,11 @@
 
 #include "exec/copy.h"
 
-/* kDLBool joined the enum in DLPack 0.8; the value is fixed by the specification, so we name it
- * here for builds against older headers such as Debian's 0.6. */
-#define TX_DL_BOOL 6
-
-typedef struct {
-    tx_dtype dtype;
-    uint8_t code, bits;
-} dl_type;
-
-static const dl_type dl_types[] = {
-    {TX_BOOL, TX_DL_BOOL, 8},
-    {TX_INT8, kDLInt, 8},       {TX_INT16, kDLInt, 16},        {TX_INT32, kDLInt, 32},
-    {TX_INT64, kDLInt, 64},     {TX_UINT8, kDLUInt, 8},        {TX_UINT16, kDLUInt, 16},
-    {TX_UINT32, kDLUInt, 32},   {TX_UINT64, kDLUInt, 64},      {TX_FLOAT16, kDLFloat, 16},
-    {TX_FLOAT32, kDLFloat, 32}, {TX_FLOAT64, kDLFloat, 64},    {TX_BFLOAT16, kDLBfloat, 16},
-    {TX_COMPLEX64, kDLComplex, 64}, {TX_COMPLEX128, kDLComplex, 128},
-};
-#define N_DL_TYPES (sizeof dl_types / sizeof dl_types[0])
+/* The DLPack code and bits of each dtype are columns of dtypes.def, written as numbers so that the
+ * table needs no DLPack header; they must be the header's.  kDLBool (6) joined the enum in DLPack
+ * 0.8 (Debian's header is 0.6); the specification fixes its value. */
+_Static_assert(kDLInt == 0 && kDLUInt == 1 && kDLFloat == 2 && kDLBfloat == 4 && kDLComplex == 5,
+               "dtypes.def: DLPack codes");
 
 /* Re-fails with `op: ` in front of the current message (copied first: tx__fail writes the same
  * thread-local buffer it would read). */
@@ -134,9 +121,11 @@ static tx_status import_checked(const char *op, const DLTensor *dl, tx_release_f
     TX_REQUIRE(dl->dtype.lanes == 1, TX_INVALID_ARGUMENT, "%s: dtype has %u lanes; only 1 is taken",
                op, (unsigned)dl->dtype.lanes);
     tx_dtype dtype = TX_INVALID_DTYPE;
-    for (size_t i = 0; i < N_DL_TYPES; i++)
-        if (dl_types[i].code == dl->dtype.code && dl_types[i].bits == dl->dtype.bits)
-            dtype = dl_types[i].dtype;
+    for (size_t i = 0; i < tx__dtype_count(); i++) {
+        const tx__dtype_info *d = tx__dtype_at(i);
+        if (d->dlpack_bits && d->dlpack_code == dl->dtype.code && d->dlpack_bits == dl->dtype.bits)
+            dtype = d->id;
+    }
     TX_REQUIRE(dtype != TX_INVALID_DTYPE, TX_UNIMPLEMENTED,
                "%s: DLPack dtype {code %u, bits %u} has no tensorx dtype", op,
                (unsigned)dl->dtype.code, (unsigned)dl->dtype.bits);
@@ -229,20 +218,18 @@ static void export_deleter_versioned(DLManagedTensorVersioned *self) {
 }
 
 /* Checks t and finds its DLPack dtype. */
-static tx_status export_type(const char *op, const tx_tensor *t, const dl_type **ty) {
+static tx_status export_type(const char *op, const tx_tensor *t, const tx__dtype_info **ty) {
     TX_REQUIRE_TENSOR(op, t, "t");
-    *ty = NULL;
-    for (size_t i = 0; i < N_DL_TYPES; i++)
-        if (dl_types[i].dtype == t->dtype) *ty = &dl_types[i];
-    TX_REQUIRE(*ty != NULL, TX_UNIMPLEMENTED, "%s: %s has no DLPack dtype", op,
+    *ty = tx__dtype(t->dtype);
+    TX_REQUIRE((*ty)->dlpack_bits != 0, TX_UNIMPLEMENTED, "%s: %s has no DLPack dtype", op,
                tx_dtype_name(t->dtype));
     return TX_OK;
 }
 
 /* The block of an export of t: a reference on t's buffer and the DLTensor `dl` (inside the
  * block's managed tensor) describing t's row-major data. */
-static tx_status export_new(const char *op, const tx_tensor *t, const dl_type *ty, bool versioned,
-                            export_block **out) {
+static tx_status export_new(const char *op, const tx_tensor *t, const tx__dtype_info *ty,
+                            bool versioned, export_block **out) {
     *out = NULL;
     size_t bytes = sizeof(export_block) + 2 * t->rank * sizeof(int64_t);
     export_block *b = tx__alloc(bytes, op);
@@ -267,8 +254,8 @@ static tx_status export_new(const char *op, const tx_tensor *t, const dl_type *t
     dl->device.device_type = kDLCPU;
     dl->device.device_id = 0;
     dl->ndim = (int)t->rank;
-    dl->dtype.code = ty->code;
-    dl->dtype.bits = ty->bits;
+    dl->dtype.code = ty->dlpack_code;
+    dl->dtype.bits = ty->dlpack_bits;
     dl->dtype.lanes = 1;
     dl->shape = shape;
     dl->strides = strides;
@@ -281,7 +268,7 @@ tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) 
     static const char *op = "to_dlpack";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
-    const dl_type *ty;
+    const tx__dtype_info *ty = NULL;
     TX_TRY(export_type(op, t, &ty));
     /* The unversioned struct has no read-only flag, so its consumer may write through data. */
     TX_REQUIRE(!t->read_only, TX_INVALID_ARGUMENT,
@@ -301,7 +288,7 @@ tx_status tx_tensor_to_dlpack_versioned(const tx_tensor *t,
     static const char *op = "to_dlpack_versioned";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
-    const dl_type *ty;
+    const tx__dtype_info *ty = NULL;
     TX_TRY(export_type(op, t, &ty));
     export_block *b;
     TX_TRY(export_new(op, t, ty, true, &b));

@@ -7,6 +7,7 @@
  * data-movement ops keep it alive exactly as they keep any string storage alive.  Mapped windows
  * are read-only tensors: the file is opened O_RDONLY and every window ends up PROT_READ. */
 #include "core/internal.h"
+#include "exec/byteswap.h"
 #include "io/mmap_internal.h"
 
 #include <errno.h>
@@ -181,15 +182,6 @@ static tx_status map_window(const char *op, const char *path, uint64_t offset, u
     return st;
 }
 
-static void swap_elements(char *p, size_t nbytes, size_t unit) {
-    for (size_t off = 0; off + unit <= nbytes; off += unit)
-        for (size_t i = 0, j = unit - 1; i < j; i++, j--) {
-            char tmp = p[off + i];
-            p[off + i] = p[off + j];
-            p[off + j] = tmp;
-        }
-}
-
 /* The tensor over a mapped window p (ctx from map_*window, consumed: unmapped on failure), with
  * the fix-ups a private mapping allows: `swap` reverses each element (each part of a complex);
  * bool bytes other than 0 and 1 become 1 and 4-bit bytes keep their low nibble, writing only
@@ -200,8 +192,9 @@ static tx_status wrap_window(const char *op, char *p, map_ctx *ctx, tx_dtype dty
     size_t size = tx_dtype_size(dtype);
     size_t nbytes = ctx->len ? ctx->len - (size_t)(p - (char *)ctx->base) : 0;
     bool fix = dtype == TX_BOOL || tx__is_4bit(dtype);
+    size_t unit = tx_dtype_kind_of(dtype) == TX_KIND_COMPLEX ? size / 2 : size; /* complex: parts */
     if (swap)
-        swap_elements(p, nbytes, tx_dtype_kind_of(dtype) == TX_KIND_COMPLEX ? size / 2 : size);
+        tx__swap_units(p, nbytes / unit, unit);
     if (dtype == TX_BOOL)
         for (size_t i = 0; i < nbytes; i++)
             if ((unsigned char)p[i] > 1) p[i] = 1;

@@ -6,6 +6,7 @@
 #include "core/internal.h"
 #include "core/byteorder.h"
 #include "core/tuning.h"
+#include "exec/byteswap.h"
 #include "io/mmap_internal.h"
 #include "io/npy_internal.h"
 

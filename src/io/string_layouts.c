@@ -208,8 +208,7 @@ tx_status tx_string_tensor_to_tf(const tx_tensor *data, tx_tstring_form form, tx
 /* ---- ONNX Runtime: content bytes + size_t start offsets ---------------------------------------- */
 
 static uint64_t offset_at(const tx_tensor *t, int64_t i) {
-    return t->dtype == TX_UINT64 ? ((const uint64_t *)t->data)[i]
-                                 : (uint64_t)((const int64_t *)t->data)[i];
+    return (uint64_t)tx__int_at(t->data, t->dtype, i); /* int64 or uint64: the bits */
 }
 
 typedef struct ort_ctx {

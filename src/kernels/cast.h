@@ -36,7 +36,8 @@ typedef enum tx__cast_pair {
 #define TX__SWAP_WIDTHS 3
 
 /* The slots (kernels/cast.inc): `cast` converts n elements of a pair (dst = the pair's rule applied
- * to src), `byteswap` copies n elements of 2, 4 or 8 bytes with each element's bytes reversed.
+ * to src), `byteswap` copies n elements of 2, 4 or 8 bytes with each element's bytes reversed
+ * (dst may be src: exec/byteswap.h swaps whole buffers in place with it).
  * The `_stream` slots give the same bits with streaming (non-temporal) stores where the level has
  * them: for outputs too large to stay in the caches, where they save the read-for-ownership of
  * every destination line. */

@@ -100,12 +100,7 @@ static inline int64_t tx__checked_position(int64_t v, int64_t dim) {
 
 /* Index i of one_hot's indices (uint8, int8, int32 or int64). */
 static inline int64_t tx__one_hot_index(const void *ix, tx_dtype ti, int64_t i) {
-    switch (ti) {
-    case TX_UINT8: return ((const uint8_t *)ix)[i];
-    case TX_INT8: return ((const int8_t *)ix)[i];
-    case TX_INT32: return ((const int32_t *)ix)[i];
-    default: return ((const int64_t *)ix)[i];
-    }
+    return tx__int_at(ix, ti, i);
 }
 
 /* The kernels: one line each in kernels/gather.inc. */

@@ -9,7 +9,6 @@
 #include "exec/pool.h"
 #include "kernels/scalar/convert.h"
 
-#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -116,25 +115,8 @@ typedef struct range {
 } range;
 
 static range range_of(tx_dtype t) {
-    range r = {false, 0, 0, 0};
-    switch (t) {
-    case TX_INT8: r.imin = INT8_MIN, r.imax = INT8_MAX; break;
-    case TX_UINT8: r.imax = UINT8_MAX; break;
-    case TX_INT4: r.imin = -8, r.imax = 7; break;
-    case TX_UINT4: r.imax = 15; break;
-    case TX_INT16: r.imin = INT16_MIN, r.imax = INT16_MAX; break;
-    case TX_UINT16: r.imax = UINT16_MAX; break;
-    case TX_INT32: r.imin = INT32_MIN, r.imax = INT32_MAX; break;
-    case TX_UINT32: r.imax = UINT32_MAX; break;
-    case TX_INT64: r.imin = INT64_MIN, r.imax = INT64_MAX; break;
-    case TX_UINT64: r.imax = UINT64_MAX; break;
-    case TX_FLOAT16: r.is_float = true, r.fmax = 65504.0; break;
-    case TX_BFLOAT16: r.is_float = true, r.fmax = 0x1.fep127; break;
-    case TX_FLOAT32: r.is_float = true, r.fmax = FLT_MAX; break;
-    case TX_FLOAT8_E5M2: r.is_float = true, r.fmax = 57344.0; break;
-    case TX_FLOAT8_E4M3FN: r.is_float = true, r.fmax = 448.0; break;
-    default: r.is_float = true, r.fmax = DBL_MAX; break; /* float64 */
-    }
+    const tx__dtype_info *d = tx__dtype(t);
+    range r = {d->kind == TX_KIND_FLOAT, d->min, d->max, d->max_finite};
     return r;
 }
 
@@ -157,35 +139,35 @@ static bool d_lt_i64(double d, int64_t m) {
     return t < m || (t == m && d < ceil(d));
 }
 
-/* d rounded to nearest in the float dtype r (d is finite). */
-static double round_to(tx_dtype r, double d) {
-    switch (r) {
-    case TX_FLOAT16: return tx__f16_to_f32(tx__f32_to_f16((float)d));
-    case TX_BFLOAT16: return tx__bf16_to_f32(tx__f32_to_bf16((float)d));
-    case TX_FLOAT32: return (float)d;
-    case TX_FLOAT8_E5M2: return tx__e5m2_to_f32(tx__f64_to_e5m2(d));
-    case TX_FLOAT8_E4M3FN: return tx__e4m3fn_to_f32(tx__f64_to_e4m3fn(d));
-    default: return d;
-    }
+/* d in the float dtype r by r's own conversion rules (the portable cast kernels): its bits in
+ * b[0, size of r), and back. */
+static void to_float_dtype(tx_dtype r, double d, unsigned char b[8]) {
+    tx__cast_kernel(TX_FLOAT64, r)(b, &d, 1);
+}
+static double from_float_dtype(tx_dtype r, const unsigned char b[8]) {
+    double d;
+    tx__cast_kernel(r, TX_FLOAT64)(&d, b, 1);
+    return d;
 }
 
-/* np.nextafter(v, 0) in the float dtype r, for a finite v. */
+/* d rounded to nearest in the float dtype r (d is finite). */
+static double round_to(tx_dtype r, double d) {
+    _Alignas(8) unsigned char b[8];
+    to_float_dtype(r, d, b);
+    return from_float_dtype(r, b);
+}
+
+/* np.nextafter(v, 0) in the float dtype r, for a finite v: its bits as an integer, one less. */
 static double toward_zero(tx_dtype r, double v) {
     if (v == 0) return v;
-    switch (r) {
-    case TX_FLOAT16: return tx__f16_to_f32((uint16_t)(tx__f32_to_f16((float)v) - 1));
-    case TX_BFLOAT16: return tx__bf16_to_f32((uint16_t)(tx__f32_to_bf16((float)v) - 1));
-    case TX_FLOAT32: return tx__bits_to_f32(tx__f32_to_bits((float)v) - 1);
-    case TX_FLOAT8_E5M2: return tx__e5m2_to_f32((uint8_t)(tx__f64_to_e5m2(v) - 1));
-    case TX_FLOAT8_E4M3FN: return tx__e4m3fn_to_f32((uint8_t)(tx__f64_to_e4m3fn(v) - 1));
-    default: {
-        uint64_t b;
-        memcpy(&b, &v, 8);
-        b--;
-        memcpy(&v, &b, 8);
-        return v;
-    }
-    }
+    _Alignas(8) unsigned char b[8];
+    to_float_dtype(r, v, b);
+    size_t n = tx_dtype_size(r);
+    if (TX_HOST_LITTLE_ENDIAN)
+        for (size_t k = 0; k < n && b[k]-- == 0; k++) {} /* borrow up from the low byte */
+    else
+        for (size_t k = n; k-- > 0 && b[k]-- == 0;) {}
+    return from_float_dtype(r, b);
 }
 
 /* TF's saturate_cast bounds (math_ops.py): whether to clamp, and the bounds in type `in`.  TF 2.21
@@ -340,27 +322,31 @@ static exact_num float_num(double f) {
     return n;
 }
 
-/* The element of real dtype t at p (quantized types read as their storage). */
-static exact_num read_num(tx_dtype t, const char *p) {
-    switch (t) {
-    case TX_BOOL: return uint_num(*(const uint8_t *)p != 0);
-    case TX_INT8: case TX_QINT8: return int_num(*(const int8_t *)p);
-    case TX_UINT8: case TX_QUINT8: return uint_num(*(const uint8_t *)p);
-    case TX_INT4: return int_num(tx__i4_value(*(const uint8_t *)p));
-    case TX_UINT4: return uint_num(tx__u4_value(*(const uint8_t *)p));
-    case TX_INT16: case TX_QINT16: { int16_t v; memcpy(&v, p, 2); return int_num(v); }
-    case TX_UINT16: case TX_QUINT16: { uint16_t v; memcpy(&v, p, 2); return uint_num(v); }
-    case TX_INT32: case TX_QINT32: { int32_t v; memcpy(&v, p, 4); return int_num(v); }
-    case TX_UINT32: { uint32_t v; memcpy(&v, p, 4); return uint_num(v); }
-    case TX_INT64: { int64_t v; memcpy(&v, p, 8); return int_num(v); }
-    case TX_UINT64: { uint64_t v; memcpy(&v, p, 8); return uint_num(v); }
-    case TX_FLOAT16: { uint16_t v; memcpy(&v, p, 2); return float_num(tx__f16_to_f32(v)); }
-    case TX_BFLOAT16: { uint16_t v; memcpy(&v, p, 2); return float_num(tx__bf16_to_f32(v)); }
-    case TX_FLOAT32: { float v; memcpy(&v, p, 4); return float_num(v); }
-    case TX_FLOAT8_E5M2: return float_num(tx__e5m2_to_f32(*(const uint8_t *)p));
-    case TX_FLOAT8_E4M3FN: return float_num(tx__e4m3fn_to_f32(*(const uint8_t *)p));
-    default: { double v; memcpy(&v, p, 8); return float_num(v); } /* float64 */
+/* How elements of a real dtype are read: integers by the one integer reader, signed when their
+ * storage type is (qint8 reads as int8), floats by their conversion rules to float64 (exact). */
+typedef struct num_reader {
+    tx_dtype t;
+    tx__cast_fn to_f64; /* float types; NULL for integer types */
+    bool is_bool, is_signed;
+} num_reader;
+
+static num_reader num_reader_of(tx_dtype t) {
+    const tx__dtype_info *d = tx__dtype(t);
+    num_reader r = {t, d->kind == TX_KIND_FLOAT ? tx__cast_kernel(t, TX_FLOAT64) : NULL,
+                    d->kind == TX_KIND_BOOL, tx__dtype(d->storage)->min < 0};
+    return r;
+}
+
+/* The element at p. */
+static exact_num read_num(const num_reader *r, const char *p) {
+    if (r->to_f64) {
+        double v;
+        r->to_f64(&v, p, 1);
+        return float_num(v);
     }
+    int64_t v = tx__int_at(p, r->t, 0);
+    if (r->is_bool) return uint_num(v != 0);
+    return r->is_signed ? int_num(v) : uint_num((uint64_t)v);
 }
 
 /* Whether two finite-or-not numbers are the same value (NaN equals nothing). */
@@ -413,11 +399,12 @@ static inexact check_part(exact_num v, exact_num w, bool to_float, bool exact_fl
 /* The element at p of dtype t as text, with the digits that identify it. */
 static void format_element(char *buf, size_t cap, tx_dtype t, const char *p) {
     tx_dtype r = real_of(t);
-    exact_num v = read_num(r, p);
+    num_reader rd = num_reader_of(r);
+    exact_num v = read_num(&rd, p);
     int digits = r == TX_FLOAT16 ? 5 : r == TX_BFLOAT16 ? 4 : r == TX_FLOAT32 ? 9
                : r == TX_FLOAT64 ? 17 : 4; /* float8: 4 significant digits tell codes apart */
     if (t != r) {
-        exact_num im = read_num(r, p + tx_dtype_size(r));
+        exact_num im = read_num(&rd, p + tx_dtype_size(r));
         snprintf(buf, cap, "(%.*g%+.*gj)", digits, v.f, digits, im.f);
     } else if (v.is_float) {
         snprintf(buf, cap, "%.*g", digits, v.f);
@@ -451,13 +438,14 @@ static tx_status check_exact(const char *op, const tx_tensor *x, tx_dtype dtype,
     bool to_float = dk == TX_KIND_FLOAT;
     size_t ss = tx_dtype_size(x->dtype), ds = tx_dtype_size(dtype);
     size_t s_im = tx_dtype_size(sr), d_im = tx_dtype_size(dr);
+    const num_reader sread = num_reader_of(sr), dread = num_reader_of(dr);
     for (int64_t i = begin; i < end; i++) {
         const char *s = x->data + (size_t)i * ss, *d = y + (size_t)(i - begin) * ds;
-        inexact why = check_part(read_num(sr, s), read_num(dr, d), to_float, exact_float);
+        inexact why = check_part(read_num(&sread, s), read_num(&dread, d), to_float, exact_float);
         if (why == EXACT && s_complex) {
-            exact_num im = read_num(sr, s + s_im);
+            exact_num im = read_num(&sread, s + s_im);
             if (d_complex)
-                why = check_part(im, read_num(dr, d + d_im), to_float, exact_float);
+                why = check_part(im, read_num(&dread, d + d_im), to_float, exact_float);
             else if (!(im.f == 0))
                 why = INEXACT_IMAG;
         }

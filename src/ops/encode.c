@@ -119,27 +119,9 @@ tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tenso
  * TF's Cast to int64 does.  With wrap32 the value is first cast to int32 (two's complement wrap),
  * as TF casts lengths to maxlen's dtype. */
 static int64_t length_at(const tx_tensor *t, int64_t i, bool wrap32) {
-    const char *p = t->data;
-    uint64_t raw;
-    int64_t v;
-    switch (t->dtype) {
-    case TX_INT8: v = ((const int8_t *)p)[i]; raw = (uint64_t)v; break;
-    case TX_UINT8: v = ((const uint8_t *)p)[i]; raw = (uint64_t)v; break;
-    case TX_INT16: v = ((const int16_t *)p)[i]; raw = (uint64_t)v; break;
-    case TX_UINT16: v = ((const uint16_t *)p)[i]; raw = (uint64_t)v; break;
-    case TX_INT32: v = ((const int32_t *)p)[i]; raw = (uint64_t)v; break;
-    case TX_UINT32: v = ((const uint32_t *)p)[i]; raw = (uint64_t)v; break;
-    case TX_INT64: v = ((const int64_t *)p)[i]; raw = (uint64_t)v; break;
-    /* 4-bit values one a byte: the low nibble, sign-extended for int4. */
-    case TX_INT4: v = (int64_t)((((const uint8_t *)p)[i] & 0x0f) ^ 0x08) - 8; raw = (uint64_t)v; break;
-    case TX_UINT4: v = ((const uint8_t *)p)[i] & 0x0f; raw = (uint64_t)v; break;
-    default:
-        raw = ((const uint64_t *)p)[i];
-        v = (int64_t)raw; /* implementation-defined above INT64_MAX: the wrap on every target */
-        break;
-    }
+    int64_t v = tx__int_at(t->data, t->dtype, i);
     if (wrap32) {
-        uint32_t low = (uint32_t)raw;
+        uint32_t low = (uint32_t)v;
         return low > INT32_MAX ? (int64_t)low - 4294967296LL : (int64_t)low;
     }
     return v;

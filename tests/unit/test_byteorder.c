@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/byteorder.h"
+#include "exec/byteswap.h"
 
 static const unsigned char B8[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 
@@ -35,6 +36,33 @@ static void test_swaps(void **state) {
         for (size_t i = 0; i < 16; i++)
             assert_int_equal(p[i], B8[(i % 8) / unit * unit + unit - 1 - i % unit]);
     }
+}
+
+/* The in-place swap of whole buffers runs the byteswap kernels: at every level this CPU has, long
+ * enough for their vector loops and tails, on a misaligned buffer. */
+static void test_swap_units_in_place_at_every_level(void **state) {
+    (void)state;
+    enum { N = 1003 };
+    unsigned char *buf = malloc(N + 1), *want = malloc(N);
+    assert_non_null(buf);
+    assert_non_null(want);
+    tx_isa_level was = tx_cpu_level();
+    for (int level = TX_ISA_SCALAR; level <= TX_ISA_NEON; level++) {
+        if (tx_set_cpu_mask((tx_isa_level)level) != (tx_isa_level)level) continue;
+        for (size_t unit = 2; unit <= 8; unit *= 2) {
+            size_t n = N / unit;
+            for (size_t i = 0; i < N; i++) buf[1 + i] = (unsigned char)(i * 7 + unit);
+            for (size_t i = 0; i < n * unit; i++)
+                want[i] = buf[1 + i / unit * unit + unit - 1 - i % unit];
+            tx__swap_units(buf + 1, n, unit);
+            assert_memory_equal(buf + 1, want, n * unit);
+            /* the bytes after the last whole unit are left */
+            assert_int_equal(buf[1 + n * unit], (unsigned char)(n * unit * 7 + unit));
+        }
+    }
+    assert_int_equal(tx_set_cpu_mask(was), was);
+    free(buf);
+    free(want);
 }
 
 /* Little-endian words read and written by value: the same on every host. */
@@ -116,6 +144,7 @@ int main(void) {
         cmocka_unit_test(test_host_order_is_the_switch), cmocka_unit_test(test_swaps),
         cmocka_unit_test(test_explicit_order_words),     cmocka_unit_test(test_explicit_order_ops),
         cmocka_unit_test(test_bitcast_is_the_hosts_bytes),
+        cmocka_unit_test(test_swap_units_in_place_at_every_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

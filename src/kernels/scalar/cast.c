@@ -144,8 +144,9 @@
 #define CELL_IF_QUANTIZED(...) PAIR_CALL(__VA_ARGS__)
 #define CELL_IF_STRING(...)
 #define PAIR_CALL(F, S, cs, rs, D, cd, rd) F(S, cs, rs, D, cd, rd)
-#define PAIR_CELL(src, D, name, cd, size, kind, descr, rd) CELL_IF_##kind(UNPACK src, D, cd, rd)
-#define PAIR_ROW(F, S, name, cs, size, kind, descr, rs)                                          \
+#define PAIR_CELL(src, D, name, cd, size, kind, descr, rd, ...)                                  \
+    CELL_IF_##kind(UNPACK src, D, cd, rd)
+#define PAIR_ROW(F, S, name, cs, size, kind, descr, rs, ...)                                     \
     DTYPES_IF_##kind EMPTY() ()(PAIR_CELL, (F, S, cs, rs))
 #define PAIRS(F) EXPAND(TX__DTYPES(PAIR_ROW, F))
 
