@@ -28,17 +28,18 @@ typedef void tx__transpose2d_ft(char *dst, const char *src, int64_t rows, int64_
                                 int64_t src_stride, int64_t dst_stride, bool stream);
 typedef tx__transpose2d_ft *tx__transpose2d_fn;
 
+/* Any other element width (3, 6, 12, 24, 32, ...: an innermost dim that stays innermost folded
+ * into the element), `width` bytes, same contract without `stream`; the portable kernel walks
+ * tiles of about 2 KiB of source rows, moving elements in words of the largest power of two
+ * dividing `width`. */
+typedef void tx__transpose2d_any_ft(char *dst, const char *src, int64_t rows, int64_t cols,
+                                    int64_t src_stride, int64_t dst_stride, size_t width);
+
 /* The kernels, one line each in kernels/transpose.inc: the portable ones (the reference of the
  * kernel tests) and the SIMD ones. */
 #define TX__KERNEL(level, slot, width, fn) TX_HIDDEN tx__##slot##_ft fn;
 #include "kernels/transpose.inc"
 #undef TX__KERNEL
-
-/* Any other element width (3, 6, 12, 24, 32, ...: an innermost dim that stays innermost folded
- * into the element), same contract; tiles of about 2 KiB of source rows, elements moved in words
- * of the largest power of two dividing `width`. */
-TX_HIDDEN void tx__transpose2d_any(char *dst, const char *src, int64_t rows, int64_t cols,
-                                   int64_t src_stride, int64_t dst_stride, size_t width);
 
 /* The portable kernel for `width` bytes (1, 2, 4, 8 or 16), NULL for any other width. */
 TX_HIDDEN tx__transpose2d_fn tx__transpose2d_kernel(size_t width);

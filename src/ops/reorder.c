@@ -339,7 +339,7 @@ static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
             j->kernel(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn, cn,
                       j->sstride, j->dstride, j->stream);
         else
-            tx__transpose2d_any(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn,
+            tx__kernels_get()->transpose2d_any(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn,
                                 cn, j->sstride, j->dstride, j->width);
         if (++block < per_plane) continue;
         block = 0;
