@@ -422,7 +422,7 @@ static void run_gather_family(void *p) {
     }
 }
 
-void bench_gather_family(const kernel *k) {
+static void bench_gather_family(const kernel *k) {
     for (size_t b = 0; b < NBENCH; b++) {
         const int64_t n = (int64_t)(BENCH_BYTES[b] / 4);
         gather_args a = {k, xmalloc((size_t)n * 4 + 64), xmalloc((size_t)n * 4 + 64),

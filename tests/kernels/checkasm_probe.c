@@ -93,8 +93,55 @@ static bool probe_case(tx__probe32_fn fn, const probe_table *t, const uint32_t *
     return ok;
 }
 
+/* 2^bits slots with empty ones keyed 0xFFFFFFFF (a key that looks like an empty slot), holding
+ * `fill` keys: the special ones first when `special`, then random ones, the first 40 of them
+ * sharing one home slot when `cluster`. */
+static probe_table probe_table_variant(unsigned bits, int64_t fill, bool special, bool cluster) {
+    probe_table t = {xmalloc(sizeof(tx__slot32) << bits), bits,
+                     xmalloc((size_t)fill * 4 + sizeof PROBE_SPECIAL), 0};
+    for (size_t s = 0; s < (size_t)1 << bits; s++) t.slots[s] = (tx__slot32){0xFFFFFFFFu, -1};
+    for (size_t i = 0; special && i < COUNT_OF(PROBE_SPECIAL) && t.used < fill; i++)
+        probe_insert(&t, PROBE_SPECIAL[i]);
+    const uint32_t home = (uint32_t)rnd() >> (32 - bits);
+    while (t.used < fill) {
+        const uint32_t key = (uint32_t)rnd();
+        if (cluster && t.used < 40 && tx__slot32_home(key, bits) != home) continue;
+        probe_insert(&t, key);
+    }
+    return t;
+}
+
+/* Tables of 2^4 .. 2^18 slots from one key to half full, with and without the special keys and
+ * a cluster; runs of every length to 33 and random ones to 300, present keys with one absent key
+ * in the later trials, -0.0 among them where 0 is in the table. */
+static void check_probe_variants(tx__probe32_fn fn) {
+    enum { MAXN = 300 };
+    uint32_t keys[MAXN];
+    for (unsigned bits = 4; bits <= 18; bits += 2) {
+        const int64_t cap = (int64_t)1 << bits;
+        const int64_t fills[] = {1, cap / 32 + 1, cap / 4, cap / 2};
+        for (size_t f = 0; f < COUNT_OF(fills); f++)
+            for (int variant = 0; variant < 3; variant++) {
+                probe_table t = probe_table_variant(bits, fills[f], variant == 1, variant == 2);
+                bool ok = true;
+                for (int trial = 0; trial < 40 && ok; trial++) {
+                    const int64_t n = trial < 34 ? trial : 1 + (int64_t)(rnd() % MAXN);
+                    for (int64_t i = 0; i < n; i++) keys[i] = t.keys[rnd() % (uint64_t)t.used];
+                    if (trial >= 20 && n > 0) keys[rnd() % (uint64_t)n] = probe_absent(&t);
+                    if (variant == 1 && n > 3) keys[n / 2] = 0x80000000u;
+                    for (int nz = 0; nz < 2 && ok; nz++)
+                        ok = probe_case(fn, &t, keys, n, nz, (size_t)(trial % 4), 0);
+                }
+                free(t.slots);
+                free(t.keys);
+                if (!ok) return;
+            }
+    }
+}
+
 void check_probe32(const kernel *k) {
     tx__probe32_fn fn = (tx__probe32_fn)k->fn;
+    check_probe_variants(fn);
     const unsigned bits_list[] = {4, 6, 10, 14, 18};
     uint32_t keys[1000];
     for (size_t bi = 0; bi < sizeof bits_list / sizeof *bits_list; bi++) {

@@ -29,8 +29,81 @@ static bool transpose_case(tx__transpose2d_fn fn, size_t w, int64_t rows, int64_
     return ok;
 }
 
+/* Sizes around the tiles of every width: up to three tiles plus tails. */
+static const int64_t SIZES[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33,
+                                47, 63, 64, 65, 96, 127, 128, 129, 193, 200};
+
+/* Every pair of SIZES packed and padded by a few elements, at random misalignments and either
+ * flag; then strides that are no multiple of the element (elements at odd addresses). */
+static bool transpose_sizes(tx__transpose2d_fn fn, size_t w) {
+    const int64_t W = (int64_t)w;
+    for (size_t i = 0; i < COUNT_OF(SIZES); i++)
+        for (size_t j = 0; j < COUNT_OF(SIZES); j++) {
+            const int64_t rows = SIZES[i], cols = SIZES[j];
+            if (!transpose_case(fn, w, rows, cols, cols * W, rows * W, rnd() % 64, rnd() % 64,
+                                rnd() & 1))
+                return false;
+            const int64_t ss = (cols + 1 + (int64_t)(rnd() % 5)) * W;
+            const int64_t ds = (rows + 1 + (int64_t)(rnd() % 5)) * W;
+            if (!transpose_case(fn, w, rows, cols, ss, ds, rnd() % 64, rnd() % 64, rnd() & 1))
+                return false;
+        }
+    for (int rep = 0; rep < 60; rep++) {
+        const int64_t rows = 1 + (int64_t)(rnd() % 150), cols = 1 + (int64_t)(rnd() % 150);
+        const int64_t ss = cols * W + 1 + (int64_t)(rnd() % 13);
+        const int64_t ds = rows * W + 1 + (int64_t)(rnd() % 13);
+        if (!transpose_case(fn, w, rows, cols, ss, ds, rnd() % 64, rnd() % 64, rnd() & 1))
+            return false;
+    }
+    return true;
+}
+
+/* Streaming into rows a multiple of 64 bytes apart, the start on a line or whole elements off it
+ * (the head rows peeled off); the narrow paths, 1 .. 17 columns (rows) against long rows
+ * (columns), packed and padded. */
+static bool transpose_streaming_and_narrow(tx__transpose2d_fn fn, size_t w) {
+    static const int64_t rs[] = {64, 65, 100, 129, 256, 300}, cs[] = {16, 17, 40, 64, 100, 257};
+    const int64_t W = (int64_t)w;
+    for (size_t i = 0; i < COUNT_OF(rs); i++)
+        for (size_t j = 0; j < COUNT_OF(cs); j++) {
+            const int64_t ds = (rs[i] * W + 63) / 64 * 64 + 64 * (int64_t)(rnd() % 2);
+            const size_t mis = (size_t)(rnd() % (64 / w)) * w;
+            if (!transpose_case(fn, w, rs[i], cs[j], cs[j] * W, ds, rnd() % 2 ? 0 : mis,
+                                rnd() % 64, true))
+                return false;
+        }
+    static const int64_t longs[] = {1, 31, 32, 33, 64, 100, 1000, 4099};
+    for (int64_t n = 1; n <= 17; n++)
+        for (size_t i = 0; i < COUNT_OF(longs); i++) {
+            const int64_t m = longs[i];
+            const bool st = rnd() & 1;
+            const int64_t shapes[][4] = {{m, n, n * W, m * W},     {m, n, n * W, m * W + W},
+                                         {m, n, n * W + W, m * W}, {n, m, m * W, n * W},
+                                         {n, m, m * W + 3, n * W}, {n, m, m * W, n * W + W}};
+            for (size_t s = 0; s < COUNT_OF(shapes); s++)
+                if (!transpose_case(fn, w, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
+                                    rnd() % 64, rnd() % 64, st))
+                    return false;
+        }
+    /* large planes, streaming: aligned, odd, narrow (planes on lines and not), and into
+     * unaligned destination rows from wide source rows (the band walk) and narrow ones (the
+     * strip walk); {rows, cols, ss, ds, dst_mis, src_mis} */
+    const int64_t large[][6] = {{512, 384, 384 * W, 512 * W, 0, 0},
+                                {509, 383, 383 * W, 509 * W, 3, 1},
+                                {1024, 3, 3 * W, 1024 * W, 0, 0},
+                                {1021, 3, 3 * W, 1021 * W, 0, 0},
+                                {300, 700, 700 * W + W, 300 * W + W, W, 5},
+                                {333, 70, 70 * W, 333 * W, 2 * W, 0}};
+    for (size_t i = 0; i < COUNT_OF(large); i++)
+        if (!transpose_case(fn, w, large[i][0], large[i][1], large[i][2], large[i][3],
+                            (size_t)large[i][4], (size_t)large[i][5], true))
+            return false;
+    return true;
+}
+
 void check_transpose2d(const kernel *k) {
     tx__transpose2d_fn fn = (tx__transpose2d_fn)k->fn;
+    if (!transpose_sizes(fn, k->key) || !transpose_streaming_and_narrow(fn, k->key)) return;
     const int64_t W = (int64_t)k->key, lane = 64 / W; /* elements per cache line */
     /* every row and column count to two tiles and a tail (a tile is at most one line of
      * elements each way; the narrow paths take up to 15), packed and padded strides, the
