@@ -222,7 +222,8 @@ static int fail(tx_status st, const op_def *d) { return fail_op(d, NULL, NULL, s
 static int info_cpu(void) {
     const char *cap = getenv("TENSORX_CPU"), *slot, *key, *name;
     fprintf(cli_out(), "level: %s\ndetected: %s\ncap: %s%s\n", tx_isa_level_name(tx_cpu_level()),
-            tx_isa_level_name(tx_cpu_detected_level()), cap ? "TENSORX_CPU=" : "none", cap ? cap : "");
+            tx_isa_level_name(tx_cpu_detected_level()), cap ? "TENSORX_CPU=" : "none",
+            cap ? cap : "");
     for (size_t i = 0; (name = tx_cpu_kernel_name(i, &slot, &key)) != NULL; i++)
         fprintf(cli_out(), "%s%s%s%s %s\n", slot, *key ? "[" : "", key, *key ? "]" : "", name);
     return 0;

@@ -2,9 +2,9 @@
 /* cpu.c -- detection of the x86-64 instruction-set levels (cpuid for the features, xgetbv for the
  * register state the OS saves, as dav1d does: a CPU with AVX2 under an OS that does not save YMM
  * registers must not run AVX2 code; AVX512_BF16 is one more level above AVX-512, so that no kernel
- * asks the CPU itself and the cap reaches it) and of aarch64's Advanced SIMD (baseline: every aarch64 CPU
- * and OS has it, nothing to ask), the level cap from tx_set_cpu_mask() / TENSORX_CPU, and the
- * public introspection calls tx_cpu_detected_level / tx_cpu_level / tx_isa_level_name. */
+ * asks the CPU itself and the cap reaches it) and of aarch64's Advanced SIMD (baseline: every
+ * aarch64 CPU and OS has it, nothing to ask), the level cap from tx_set_cpu_mask() / TENSORX_CPU,
+ * and the public introspection calls tx_cpu_detected_level / tx_cpu_level / tx_isa_level_name. */
 #include "dispatch/cpu.h"
 
 #include <pthread.h>

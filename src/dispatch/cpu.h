@@ -22,8 +22,8 @@ TX_HIDDEN bool tx__cpu_has(tx_isa_level level);
 TX_HIDDEN tx_isa_level tx__cpu_best_at_most(tx_isa_level level);
 /* The level kernels should use now: tx__cpu_best_at_most(cap). */
 TX_HIDDEN tx_isa_level tx__cpu_active(void);
-/* Parses "scalar" / "avx2" / "avx512" / "avx512_bf16" / "neon" (case-insensitive); returns -1 for anything
- * else. */
+/* Parses "scalar" / "avx2" / "avx512" / "avx512_bf16" / "neon" (case-insensitive); returns -1
+ * for anything else. */
 TX_HIDDEN int tx__cpu_parse_level(const char *name);
 
 #endif

@@ -34,7 +34,8 @@ static const cast_rule CAST_RULES[TX__CP_COUNT] = {
 };
 
 static cast_rule rule_of(const kernel *k) {
-    if (k->slot == TX__SLOT_byteswap || k->slot == TX__SLOT_byteswap_stream) return (cast_rule){k->key, k->key, NULL};
+    if (k->slot == TX__SLOT_byteswap || k->slot == TX__SLOT_byteswap_stream)
+        return (cast_rule){k->key, k->key, NULL};
     return CAST_RULES[k->key];
 }
 
@@ -131,7 +132,8 @@ static void check_against_pages(const kernel *k, cast_rule r) {
     const size_t len = (MAX_ELEMS * 8 + 256 + pg - 1) / pg * pg;
     unsigned char *map = mmap(NULL, len + 2 * pg, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED || mprotect(map, pg, PROT_NONE) || mprotect(map + pg + len, pg, PROT_NONE)) {
+    if (map == MAP_FAILED || mprotect(map, pg, PROT_NONE) ||
+        mprotect(map + pg + len, pg, PROT_NONE)) {
         fail("mmap or mprotect failed");
         return;
     }
@@ -225,7 +227,8 @@ static void check_exhaustive_16_bits(const kernel *k, cast_rule r) {
 static void check_known_values(const kernel *k) {
     static const uint32_t f[] = {0x7f800001, 0xffc12345, 0x7fffffff, 0x7fa00000};
     /* TF 2.21 decides (F16C): sign | 0x7e00 | (mantissa >> 13); bfloat16: Eigen's sign | 0x7fc0 */
-    static const uint16_t hw[] = {0x7e00, 0xfe09, 0x7fff, 0x7f00}, bw[] = {0x7fc0, 0xffc0, 0x7fc0, 0x7fc0};
+    static const uint16_t hw[] = {0x7e00, 0xfe09, 0x7fff, 0x7f00};
+    static const uint16_t bw[] = {0x7fc0, 0xffc0, 0x7fc0, 0x7fc0};
     static const uint16_t sn[] = {0x7c01, 0xfd55, 0x7e01};
     static const uint32_t snw[] = {0x7fc02000, 0xffeaa000, 0x7fc02000}; /* quieted, payload kept */
     static const uint32_t big[] = {0x4f000000, 0xcf000001, 0x7fc00000, 0xcf000000};

@@ -253,8 +253,9 @@ static void public_transpose_same_at_every_level(void **state) {
 }
 
 /* Run first.  Under TENSORX_CPU=scalar (the second ctest registration) the library starts at the
- * scalar level with the portable kernels installed (casts and transposes), and the ops give the same bits as at the
- * detected level once the cap is lifted.  Without the variable the default is the detected level. */
+ * scalar level with the portable kernels installed (casts and transposes), and the ops give the
+ * same bits as at the detected level once the cap is lifted.  Without the variable the default
+ * is the detected level. */
 static void env_level_then_default(void **state) {
     (void)state;
     const char *e = getenv("TENSORX_CPU");
