@@ -1668,16 +1668,19 @@ extern "C" {
 #define TX_MAX_THREADS 64
 
 /* CPU instruction-set levels, as bundles: AVX2 = AVX2 + FMA + F16C + BMI2 (x86-64-v3);
- * AVX512 = AVX-512 F + BW + DQ + VL (x86-64-v4); NEON = Arm64's Advanced SIMD (baseline on
- * aarch64).  The values are ordered for the cap of tx_set_cpu_mask: a CPU has scalar and the
- * levels of its own architecture up to its best one (x86-64: AVX2, AVX512; aarch64: NEON), and
- * the kernels use the highest of those at or below the cap, so a cap of TX_ISA_AVX2 or
- * TX_ISA_AVX512 on aarch64 means scalar, and TX_ISA_NEON on x86-64 means no cap. */
+ * AVX512 = AVX-512 F + BW + DQ + VL (x86-64-v4); AVX512_BF16 = AVX512 + AVX512_BF16;
+ * NEON = Arm64's Advanced SIMD (baseline on aarch64).  The values are ordered for the cap of
+ * tx_set_cpu_mask: a CPU has scalar and the levels of its own architecture up to its best one
+ * (x86-64: AVX2, AVX512, AVX512_BF16; aarch64: NEON), and the kernels use the highest of those at
+ * or below the cap's value, so a cap of an x86-64 level below TX_ISA_NEON means scalar on aarch64,
+ * TX_ISA_NEON on x86-64 means AVX512 (without BF16), and TX_ISA_AVX512_BF16 means no cap on
+ * either. */
 typedef enum tx_isa_level {
     TX_ISA_SCALAR = 0, /* portable C only */
     TX_ISA_AVX2 = 1,
     TX_ISA_AVX512 = 2,
-    TX_ISA_NEON = 3 /* Arm64 Advanced SIMD.  Since 0.3. */
+    TX_ISA_NEON = 3,       /* Arm64 Advanced SIMD.  Since 0.3. */
+    TX_ISA_AVX512_BF16 = 4 /* Since 0.3. */
 } tx_isa_level;
 
 /* Returns the best level this CPU and operating system support (x86-64: cpuid and xgetbv;
@@ -1689,13 +1692,20 @@ TX_API tx_isa_level tx_cpu_level(void);
 /* Caps the kernel level at `max_level` (TX_ISA_SCALAR forces the portable kernels) and returns the
  * level now in use: the highest level the CPU has at or below the cap.  Every level gives the
  * same bits.  The initial cap comes from the environment variable
- * TENSORX_CPU=scalar|avx2|avx512|neon (read once; another value is ignored), else no cap.  A
- * value of TX_ISA_NEON or above removes the cap.  Ops already running keep the kernels they
- * chose. */
+ * TENSORX_CPU=scalar|avx2|avx512|avx512_bf16|neon (read once; another value is ignored), else no
+ * cap.  A value of TX_ISA_AVX512_BF16 or above removes the cap.  Ops already running keep the
+ * kernels they chose. */
 TX_API tx_isa_level tx_set_cpu_mask(tx_isa_level max_level);
-/* Returns the name of level: "scalar", "avx2", "avx512", "neon"; "unknown" for another value.
- * Never NULL; a static string, valid for the life of the program. */
+/* Returns the name of level: "scalar", "avx2", "avx512", "neon", "avx512_bf16"; "unknown" for
+ * another value.  Never NULL; a static string, valid for the life of the program. */
 TX_API const char *tx_isa_level_name(tx_isa_level level);
+/* The kernels the level in use runs, one entry of the dispatch table per call: index 0, 1, ...
+ * Sets *slot to the kind of kernel ("bulk_copy", "transpose2d", "cast") and *key to the entry
+ * within it ("" for a slot of one kernel, else the element width in bytes, "4", or the cast pair,
+ * "F32_BF16"), and returns the kernel's name ("tx__transpose2d_w4_avx512").  Past the last entry,
+ * returns NULL and leaves *slot and *key as they were.  slot and key may be NULL; the strings are
+ * static.  For tests and tuning (tensorx info --cpu prints them).  Since 0.3. */
+TX_API const char *tx_cpu_kernel_name(size_t index, const char **slot, const char **key);
 
 /* tx_set_alloc_cache_bytes sets max_bytes, the most bytes the default allocator keeps in its
  * cache of freed large blocks (default: 1 GiB, or a sixteenth of the physical memory if that is

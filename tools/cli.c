@@ -2,6 +2,7 @@
 /* cli.c -- the command-line tool (cli.h): `tensorx OP name=value ... [-o FILE.npy]...`, `info`,
  * `conform`, `help`.  Built only on the public API (tensorx.h).  Exit status: 0 success, 1 the
  * operation (or a file) failed, 2 a command line the tool cannot take ("usage:"). */
+#define TX_EXPERIMENTAL_API /* tx_cpu_kernel_name, for info --cpu */
 #include "cli.h"
 
 #include "conform.h"
@@ -52,6 +53,7 @@ static void usage(FILE *f) {
             "  tensorx OP name=value ... --plan[=json]     the outputs' dtypes, shapes and bytes, or\n"
             "                                              the error, without running the op\n"
             "  tensorx info FILE.npy|-                     dtype, shape, size and a preview\n"
+            "  tensorx info --cpu                          the CPU level and the kernel of each slot\n"
             "  tensorx conform [--plan] FILE.json|DIR ...  run conformance suites\n"
             "  tensorx help | --version\n\n"
             "tensor values: FILE.npy, - (.npy on stdin), @FILE (raw bytes as a string scalar),\n"
@@ -216,7 +218,19 @@ static int fail_op(const op_def *d, const op_args *a, const char *const *text, t
 
 static int fail(tx_status st, const op_def *d) { return fail_op(d, NULL, NULL, st); }
 
+/* The CPU level in use, what it was detected as, the cap, and the kernel of each dispatch slot. */
+static int info_cpu(void) {
+    const char *cap = getenv("TENSORX_CPU"), *slot, *key, *name;
+    fprintf(cli_out(), "level: %s\ndetected: %s\ncap: %s%s\n", tx_isa_level_name(tx_cpu_level()),
+            tx_isa_level_name(tx_cpu_detected_level()), cap ? "TENSORX_CPU=" : "none",
+            cap ? cap : "");
+    for (size_t i = 0; (name = tx_cpu_kernel_name(i, &slot, &key)) != NULL; i++)
+        fprintf(cli_out(), "%s%s%s%s %s\n", slot, *key ? "[" : "", key, *key ? "]" : "", name);
+    return 0;
+}
+
 static int info(const char *path) {
+    if (!strcmp(path, "--cpu")) return info_cpu();
     tx_tensor *t = NULL;
     op_fail(TX_OK, "%s", "");
     fault_install("info");
@@ -474,7 +488,7 @@ static int help(int argc, char **argv) {
         op_help(d);
         return 0;
     }
-    if (!strcmp(argv[0], "info")) fprintf(cli_out(), "usage: tensorx info FILE.npy|-\n");
+    if (!strcmp(argv[0], "info")) fprintf(cli_out(), "usage: tensorx info FILE.npy|- | --cpu\n");
     else if (!strcmp(argv[0], "conform"))
         fprintf(cli_out(), "usage: tensorx conform [--plan] FILE.json|DIR ...\n");
     else if (!strcmp(argv[0], "help") || !strcmp(argv[0], "version")) usage(cli_out());
@@ -494,7 +508,7 @@ static int run_command(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "info")) {
-        if (argc != 3) return usage_error("info", "tensorx info FILE.npy|- takes one file");
+        if (argc != 3) return usage_error("info", "tensorx info FILE.npy|- takes one file (or --cpu)");
         return info(argv[2]);
     }
     if (!strcmp(cmd, "conform")) return conform_main(argc - 2, argv + 2);

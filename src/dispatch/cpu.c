@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cpu.c -- detection of the x86-64 instruction-set levels (cpuid for the features, xgetbv for the
  * register state the OS saves, as dav1d does: a CPU with AVX2 under an OS that does not save YMM
- * registers must not run AVX2 code) and of aarch64's Advanced SIMD (baseline: every aarch64 CPU
- * and OS has it, nothing to ask), the level cap from tx_set_cpu_mask() / TENSORX_CPU, and the
- * public introspection calls tx_cpu_detected_level / tx_cpu_level / tx_isa_level_name. */
+ * registers must not run AVX2 code; AVX512_BF16 is one more level above AVX-512, so that no kernel
+ * asks the CPU itself and the cap reaches it) and of aarch64's Advanced SIMD (baseline: every
+ * aarch64 CPU and OS has it, nothing to ask), the level cap from tx_set_cpu_mask() / TENSORX_CPU,
+ * and the public introspection calls tx_cpu_detected_level / tx_cpu_level / tx_isa_level_name. */
 #include "dispatch/cpu.h"
 
 #include <pthread.h>
@@ -45,8 +46,10 @@ static tx_isa_level detect_x86(void) {
     if (!(avx2 && bmi2 && fma && f16c)) return TX_ISA_SCALAR;
     bool f = b & (1u << 16), dq = b & (1u << 17), bw = b & (1u << 30), vl = b & (1u << 31);
     /* opmask, upper halves of ZMM0-15 and ZMM16-31 */
-    if (f && dq && bw && vl && (xcr0 & 0xE6) == 0xE6) return TX_ISA_AVX512;
-    return TX_ISA_AVX2;
+    if (!(f && dq && bw && vl && (xcr0 & 0xE6) == 0xE6)) return TX_ISA_AVX2;
+    if (a < 1) return TX_ISA_AVX512; /* no subleaf 1 */
+    __get_cpuid_count(7, 1, &a, &b, &c, &d);
+    return a & (1u << 5) ? TX_ISA_AVX512_BF16 : TX_ISA_AVX512;
 }
 #endif
 
@@ -55,13 +58,14 @@ int tx__cpu_parse_level(const char *name) {
     if (strcasecmp(name, "scalar") == 0) return TX_ISA_SCALAR;
     if (strcasecmp(name, "avx2") == 0) return TX_ISA_AVX2;
     if (strcasecmp(name, "avx512") == 0) return TX_ISA_AVX512;
+    if (strcasecmp(name, "avx512_bf16") == 0) return TX_ISA_AVX512_BF16;
     if (strcasecmp(name, "neon") == 0) return TX_ISA_NEON;
     return -1;
 }
 
 /* The architecture a SIMD level belongs to: 1 x86-64, 2 aarch64 (0 for scalar). */
 static int level_arch(int level) {
-    if (level == TX_ISA_AVX2 || level == TX_ISA_AVX512) return 1;
+    if (level == TX_ISA_AVX2 || level == TX_ISA_AVX512 || level == TX_ISA_AVX512_BF16) return 1;
     if (level == TX_ISA_NEON) return 2;
     return 0;
 }
@@ -129,6 +133,7 @@ const char *tx_isa_level_name(tx_isa_level level) {
     case TX_ISA_AVX2: return "avx2";
     case TX_ISA_AVX512: return "avx512";
     case TX_ISA_NEON: return "neon";
+    case TX_ISA_AVX512_BF16: return "avx512_bf16";
     }
     return "unknown";
 }

@@ -1,114 +1,89 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* dispatch.c -- fills one struct tx__kernels per instruction-set level, once (pthread_once): the
- * scalar kernels, then the AVX2 overrides, then the AVX-512 ones (x86-64), or the NEON ones
- * (aarch64), each only if the CPU has the level.  The kernels and their levels come from the
- * family lists (kernels/<family>.inc, one line per kernel).  tx__kernels_get() returns the table
- * of the level in use, so tx_set_cpu_mask() takes effect for every op started afterwards without
- * refilling anything. */
+ * scalar kernels, then the AVX2 overrides, then the AVX-512 ones and the AVX512_BF16 ones
+ * (x86-64), or the NEON ones (aarch64), each only if the CPU has the level.  The kernels and their
+ * levels come from the family lists (kernels/<family>.inc, one line per kernel), gathered here into
+ * tx__kernel_list, which also names the kernels for tx_cpu_kernel_name (tensorx info --cpu).
+ * tx__kernels_get() returns the table of the level in use, so tx_set_cpu_mask() takes effect for
+ * every op started afterwards without refilling anything. */
 #include "dispatch/dispatch.h"
 
 #include <pthread.h>
+#include <string.h>
 
+#include "core/tuning.h"
 #include "dispatch/cpu.h"
 
 static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
 static atomic_bool fill_done; /* so that a call after the first reads one flag */
 static tx__kernels tables[TX__ISA_TOP + 1];
 
-/* One kernel into its slot: the per-width slots by the width's index, the cast slots by pair. */
-static void put_bulk_copy(tx__kernels *k, size_t w, tx__bulk_copy_fn fn) {
-    (void)w;
-    k->bulk_copy = fn;
-}
-static void put_copy_runs_stream(tx__kernels *k, size_t w, tx__runs_copy_fn fn) {
-    (void)w;
-    k->copy_runs_stream = fn;
-}
-static void put_copy_reversed(tx__kernels *k, size_t w, tx__reverse_fn fn) {
-    int i = tx__width_index(w);
-    if (i >= 0) k->copy_reversed[i] = fn;
-}
-static void put_copy_reversed_stream(tx__kernels *k, size_t w, tx__reverse_fn fn) {
-    int i = tx__width_index(w);
-    if (i >= 0) k->copy_reversed_stream[i] = fn;
-}
-static void put_probe32(tx__kernels *k, size_t w, tx__probe32_fn fn) {
-    (void)w;
-    k->probe32 = fn;
-}
-static void put_transpose2d(tx__kernels *k, size_t w, tx__transpose2d_fn fn) {
-    int i = tx__width_index(w);
-    if (i >= 0) k->transpose2d[i] = fn;
-}
-
-static void put_cast(tx__kernels *k, size_t pair, tx__cast_fn fn) {
-    if (pair < TX__CP_COUNT) k->cast[pair] = fn;
-}
-static void put_cast_stream(tx__kernels *k, size_t pair, tx__cast_fn fn) {
-    if (pair < TX__CP_COUNT) k->cast_stream[pair] = fn;
-}
-static void put_byteswap(tx__kernels *k, size_t w, tx__cast_fn fn) {
-    int i = tx__swap_index(w);
-    if (i >= 0) k->byteswap[i] = fn;
-}
-static void put_byteswap_stream(tx__kernels *k, size_t w, tx__cast_fn fn) {
-    int i = tx__swap_index(w);
-    if (i >= 0) k->byteswap_stream[i] = fn;
-}
-
-/* The gather family's slots take their widths as arguments. */
-static void put_gather(tx__kernels *k, size_t w, tx__gather_fn fn) {
-    (void)w;
-    k->gather = fn;
-}
-static void put_gather_nd(tx__kernels *k, size_t w, tx__gather_nd_fn fn) {
-    (void)w;
-    k->gather_nd = fn;
-}
-static void put_partition(tx__kernels *k, size_t w, tx__partition_fn fn) {
-    (void)w;
-    k->partition = fn;
-}
-static void put_stitch(tx__kernels *k, size_t w, tx__stitch_fn fn) {
-    (void)w;
-    k->stitch = fn;
-}
-static void put_mask(tx__kernels *k, size_t w, tx__mask_fn fn) {
-    (void)w;
-    k->mask = fn;
-}
-static void put_fill(tx__kernels *k, size_t w, tx__fill_fn fn) {
-    (void)w;
-    k->fill = fn;
-}
-static void put_one_hot(tx__kernels *k, size_t w, tx__one_hot_fn fn) {
-    (void)w;
-    k->one_hot = fn;
-}
-static void put_gather_strided(tx__kernels *k, size_t w, tx__strided_fn fn) {
-    (void)w;
-    k->gather_strided = fn;
-}
-static void put_scatter_strided(tx__kernels *k, size_t w, tx__strided_fn fn) {
-    (void)w;
-    k->scatter_strided = fn;
-}
-
-/* Every kernel of `level` (the lines of the family lists, kernels/<family>.inc), over what the
- * levels below put there. */
-static void fill_level(tx__kernels *k, tx_isa_level level) {
-#define TX__KERNEL(lv, slot, width, fn)                                                          \
-    if (TX_ISA_##lv == level) put_##slot(k, (width), fn);
+/* Every line of the family lists. */
+#define TX__KERNEL(lv, slot, key, fn)                                                            \
+    {TX_ISA_##lv, TX__SLOT_##slot, (key), #key, #fn, (tx__any_fn)fn},
+const tx__listed tx__kernel_list[] = {
 #include "kernels/copy.inc"
 #include "kernels/transpose.inc"
 #include "kernels/hash_probe.inc"
 #include "kernels/cast.inc"
 #include "kernels/gather.inc"
+};
 #undef TX__KERNEL
+const size_t tx__kernel_list_count = sizeof tx__kernel_list / sizeof *tx__kernel_list;
+
+static const char *const slot_names[] = {
+#define SLOT_NAME(slot, key) #slot,
+    TX__SLOTS(SLOT_NAME)
+#undef SLOT_NAME
+};
+
+const char *tx__slot_name(tx__slot slot) {
+    return (unsigned)slot < TX__SLOT_COUNT ? slot_names[slot] : "unknown";
 }
 
-/* Table lv: the scalar kernels, then each level up to lv that the CPU has (x86-64: AVX2, AVX512;
- * aarch64: NEON; each architecture compiles only its own levels' lines). */
+/* Where a list key puts its kernel in a slot of each kind (TX__SLOTS); -1: nowhere. */
+#define INDEX_ONE(key) ((key) == 0 ? 0 : -1)
+#define INDEX_WIDTH(key) tx__width_index(key)
+#define INDEX_PAIR(key) ((key) < TX__CP_COUNT ? (int)(key) : -1)
+#define INDEX_SWAP(key) tx__swap_index(key)
+
+/* The slot's entries in table t, as an array of the slot's function type (one entry for ONE). */
+#define ENTRIES(t, slot) ((tx__##slot##_ft **)(void *)&(t)->slot)
+#define CONST_ENTRIES(t, slot) ((tx__##slot##_ft *const *)(const void *)&(t)->slot)
+
+static void put(tx__kernels *t, tx__slot slot, size_t key, tx__any_fn fn) {
+    switch (slot) {
+#define PUT(s, kind)                                                                             \
+    case TX__SLOT_##s:                                                                           \
+        if (INDEX_##kind(key) >= 0) ENTRIES(t, s)[INDEX_##kind(key)] = (tx__##s##_ft *)fn;      \
+        return;
+        TX__SLOTS(PUT)
+#undef PUT
+    case TX__SLOT_COUNT: return;
+    }
+}
+
+tx__any_fn tx__kernels_entry(const tx__kernels *t, tx__slot slot, size_t key) {
+    switch (slot) {
+#define GET(s, kind)                                                                             \
+    case TX__SLOT_##s:                                                                           \
+        return INDEX_##kind(key) >= 0 ? (tx__any_fn)CONST_ENTRIES(t, s)[INDEX_##kind(key)] : NULL;
+        TX__SLOTS(GET)
+#undef GET
+    case TX__SLOT_COUNT: return NULL;
+    }
+    return NULL;
+}
+
+/* Every kernel of `level` (the lines of the family lists), over what the levels below put there. */
+static void fill_level(tx__kernels *k, tx_isa_level level) {
+    for (size_t i = 0; i < tx__kernel_list_count; i++)
+        if (tx__kernel_list[i].level == level)
+            put(k, tx__kernel_list[i].slot, tx__kernel_list[i].key, tx__kernel_list[i].fn);
+}
+
+/* Table lv: the scalar kernels, then each level up to lv that the CPU has (x86-64: AVX2, AVX512,
+ * AVX512_BF16; aarch64: NEON; each architecture compiles only its own levels' lines). */
 static void fill_all(void) {
     for (int lv = TX_ISA_SCALAR; lv <= TX__ISA_TOP; lv++) {
         tx__kernels *k = &tables[lv];
@@ -136,4 +111,35 @@ const tx__kernels *tx__kernels_at(tx_isa_level level) {
 const tx__kernels *tx__kernels_get(void) {
     fill_tables();
     return &tables[tx__cpu_active()];
+}
+
+tx__cast_fn tx__cast_select(tx_dtype from, tx_dtype to, bool saturate, int64_t numel) {
+    int pair = saturate ? (from == TX_FLOAT32 && to == TX_UINT8 ? TX__CP_SAT_F32_U8 : -1)
+                        : tx__cast_pair_of(from, to);
+    if (pair < 0) return saturate ? NULL : tx__cast_kernel(from, to);
+    const size_t a = tx_dtype_size(from), b = tx_dtype_size(to);
+    const int64_t bytes = (int64_t)((uint64_t)numel * (a > b ? a : b)); /* the larger side */
+    const tx__kernels *k = tx__kernels_get();
+    return bytes >= tx__stream_seq_min_bytes ? k->cast_stream[pair] : k->cast[pair];
+}
+
+/* Entry `index` of the table in the list's order: the slots and keys of the scalar lines (every
+ * slot has one per key).  The kernel's name is that of the list line holding the table's kernel. */
+const char *tx_cpu_kernel_name(size_t index, const char **slot, const char **key) {
+    const tx__listed *e = NULL;
+    for (size_t i = 0, n = 0; i < tx__kernel_list_count && e == NULL; i++)
+        if (tx__kernel_list[i].level == TX_ISA_SCALAR && n++ == index) e = &tx__kernel_list[i];
+    if (e == NULL) return NULL;
+    const tx__any_fn fn = tx__kernels_entry(tx__kernels_get(), e->slot, e->key);
+    const char *name = "unknown";
+    for (size_t i = 0; i < tx__kernel_list_count; i++) {
+        const tx__listed *o = &tx__kernel_list[i];
+        if (o->slot == e->slot && o->key == e->key && o->fn == fn) name = o->name;
+    }
+    if (slot) *slot = tx__slot_name(e->slot);
+    if (key) {
+        const char *k = e->key_name;
+        *key = strcmp(k, "0") == 0 ? "" : strncmp(k, "TX__CP_", 7) == 0 ? k + 7 : k;
+    }
+    return name;
 }

@@ -56,7 +56,7 @@ static void run_rows(const tx__kernels *K, const tx__copy_plan *p, char *dst, co
                      int64_t begin, int64_t end) {
     if (p->width == 0 || begin >= end) return;
     if (p->rank == 0) {
-        (p->stream && p->width >= TX_STREAM_MIN_RUN ? K->bulk_copy : tx__bulk_copy_scalar)(
+        (p->stream && p->width >= TX_STREAM_MIN_RUN ? K->bulk_copy_stream : K->bulk_copy)(
             dst, src, p->width);
         return;
     }
@@ -122,7 +122,7 @@ static void copy_piece(void *ctx, int64_t begin, int64_t end) {
         size_t b = (size_t)begin * TX_COPY_BLOCK_UNIT;
         size_t e = (size_t)end * TX_COPY_BLOCK_UNIT;
         if (e > p->width) e = p->width;
-        (p->stream && p->width >= TX_STREAM_MIN_RUN ? j->K->bulk_copy : tx__bulk_copy_scalar)(
+        (p->stream && p->width >= TX_STREAM_MIN_RUN ? j->K->bulk_copy_stream : j->K->bulk_copy)(
             j->dst + b, j->src + b, e - b);
         break;
     }

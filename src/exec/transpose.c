@@ -17,7 +17,8 @@ static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
  * destination rows dstride apart) at batch offsets walked by an odometer over nb dims.  A unit of
  * work is a block of up to chunk_rows x chunk_cols of one plane (nrc x ncc blocks per plane). */
 typedef struct transpose_job {
-    tx__transpose2d_fn kernel;
+    tx__transpose2d_fn kernel;     /* the element width's kernel, or NULL: */
+    tx__transpose2d_any_ft *any;   /* the any-width one */
     char *dst;
     const char *src;
     size_t width;
@@ -48,8 +49,8 @@ static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
             j->kernel(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn, cn,
                       j->sstride, j->dstride, j->stream);
         else
-            tx__transpose2d_any(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn,
-                                cn, j->sstride, j->dstride, j->width);
+            j->any(d + r0 * w + c0 * j->dstride, s + r0 * j->sstride + c0 * w, rn, cn, j->sstride,
+                   j->dstride, j->width);
         if (++block < per_plane) continue;
         block = 0;
         for (size_t k = j->nb; k-- > 0;) {
@@ -113,7 +114,9 @@ void tx__transpose_run(const tx__transpose_plan *pl, char *dst, const char *src)
         nbatch *= odims[k];
         j.nb++;
     }
-    j.kernel = wi >= 0 ? tx__kernels_get()->transpose2d[wi] : NULL; /* NULL: any width */
+    const tx__kernels *K = tx__kernels_get();
+    j.kernel = wi >= 0 ? K->transpose2d[wi] : NULL;
+    j.any = K->transpose2d_any;
     j.dst = dst;
     j.src = src;
     j.width = w;

@@ -10,10 +10,11 @@
 
 #include "core/internal.h"
 
-/* dst[0, n) = src[0, n) for large blocks that do not overlap; the SIMD versions use streaming
- * (non-temporal) stores, which skip reading the destination into the cache first.  Blocks under
- * a few KiB go to memcpy. */
+/* dst[0, n) = src[0, n) for large blocks that do not overlap.  The streaming slot's SIMD kernels
+ * use streaming (non-temporal) stores, which skip reading the destination into the cache first;
+ * blocks under a few KiB go to memcpy. */
 typedef void tx__bulk_copy_ft(void *dst, const void *src, size_t n);
+typedef tx__bulk_copy_ft tx__bulk_copy_stream_ft;
 /* n runs of `width` bytes (>= 64): run k goes from src + k * ss to dst + k * ds, the whole lines
  * of each run with streaming stores (for outputs too large to stay in cache: skips reading each
  * destination line first), the partial lines at a run's ends with ordinary ones. */

@@ -24,9 +24,9 @@ static inline uint32_t tx__slot32_home(uint32_t key, unsigned bits) {
     return (uint32_t)(key * 0x9E3779B1u) >> (32 - bits);
 }
 
-/* Looks up x[0, n) in `slots` (2^bits slots, at least one of them empty; bits <= 31 for the SIMD
- * kernel, whose gathers take signed 32-bit indices): each key from its home slot until a slot
- * holding it or an empty slot.  With neg_zero the key 0x80000000 (float32 -0.0) is looked up as 0.
+/* Looks up x[0, n) in `slots` (2^bits slots, at least one of them empty; 1 <= bits <= 32): each
+ * key from its home slot until a slot holding it or an empty slot.  With neg_zero the key
+ * 0x80000000 (float32 -0.0) is looked up as 0.
  * ids[i] receives the id of x[i] while the table has every key up to i; the return value is the
  * position of the first key the table lacks (n when it has them all).  x may be unaligned. */
 typedef int64_t tx__probe32_ft(const tx__slot32 *slots, unsigned bits, bool neg_zero,

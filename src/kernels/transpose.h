@@ -4,8 +4,8 @@
  * moves the innermost dim is a batch of 2-D transposes of 1-, 2-, 4-, 8- or 16-byte elements.
  * One portable kernel per width (kernels/scalar/transpose.c) and SIMD ones per CPU level
  * (kernels/x86/avx2/transpose.c, kernels/x86/avx512/transpose.c, kernels/arm/neon/transpose.c)
- * that give the same bytes;
- * dispatch/dispatch.c puts the level's kernels in tx__kernels.transpose2d.  The list of kernels is
+ * that give the same bytes, and a portable one for any other width; dispatch/dispatch.c puts the
+ * level's kernels in tx__kernels.transpose2d and transpose2d_any.  The list of kernels is
  * kernels/transpose.inc.
  * Pure loops: no validation, no allocation. */
 #ifndef TX_KERNELS_TRANSPOSE_H
@@ -28,19 +28,17 @@ typedef void tx__transpose2d_ft(char *dst, const char *src, int64_t rows, int64_
                                 int64_t src_stride, int64_t dst_stride, bool stream);
 typedef tx__transpose2d_ft *tx__transpose2d_fn;
 
+/* Any other element width (3, 6, 12, 24, 32, ...: an innermost dim that stays innermost folded
+ * into the element), `width` bytes, same contract without `stream`; the portable kernel walks
+ * tiles of about 2 KiB of source rows, moving elements in words of the largest power of two
+ * dividing `width`. */
+typedef void tx__transpose2d_any_ft(char *dst, const char *src, int64_t rows, int64_t cols,
+                                    int64_t src_stride, int64_t dst_stride, size_t width);
+
 /* The kernels, one line each in kernels/transpose.inc: the portable ones (the reference of the
  * kernel tests) and the SIMD ones. */
 #define TX__KERNEL(level, slot, width, fn) TX_HIDDEN tx__##slot##_ft fn;
 #include "kernels/transpose.inc"
 #undef TX__KERNEL
-
-/* Any other element width (3, 6, 12, 24, 32, ...: an innermost dim that stays innermost folded
- * into the element), same contract; tiles of about 2 KiB of source rows, elements moved in words
- * of the largest power of two dividing `width`. */
-TX_HIDDEN void tx__transpose2d_any(char *dst, const char *src, int64_t rows, int64_t cols,
-                                   int64_t src_stride, int64_t dst_stride, size_t width);
-
-/* The portable kernel for `width` bytes (1, 2, 4, 8 or 16), NULL for any other width. */
-TX_HIDDEN tx__transpose2d_fn tx__transpose2d_kernel(size_t width);
 
 #endif

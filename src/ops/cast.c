@@ -57,28 +57,18 @@ static int64_t grain_for(size_t a, size_t b) {
     return g > 0 ? g : 1;
 }
 
-/* The CPU level's kernel for a hot pair (kernels/cast.h): streaming stores when the bytes read
- * or written cannot stay in the caches anyway. */
-static tx__cast_fn hot_kernel(int pair, size_t in_bytes, size_t out_bytes) {
-    const tx__kernels *k = tx__kernels_get();
-    const size_t most = in_bytes > out_bytes ? in_bytes : out_bytes;
-    return (int64_t)most >= tx__stream_seq_min_bytes ? k->cast_stream[pair] : k->cast[pair];
-}
-
 static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     TX_REQUIRE_TENSOR(op, x, "x");
     TX_TRY(check_dtype(op, "dtype", dtype));
     if (x->dtype == dtype && dtype == TX_STRING) return copy_tensor(op, x, out);
-    tx__cast_fn fn = tx__cast_kernel(x->dtype, dtype);
+    tx__cast_fn fn = tx__cast_select(x->dtype, dtype, false, x->numel);
     /* TF's CastOpBase::Unimplemented wording. */
     TX_REQUIRE(fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
                tx_dtype_name(x->dtype), tx_dtype_name(dtype));
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
-    int pair = tx__cast_pair_of(x->dtype, dtype);
-    if (pair >= 0) fn = hot_kernel(pair, x->nbytes, t->nbytes);
     cast_job j = {fn, t->data, x->data, tx_dtype_size(dtype), tx_dtype_size(x->dtype)};
     tx__parallel_for(x->numel, grain_for(j.dst_size, j.src_size), cast_piece, &j);
     *out = t;
@@ -273,8 +263,7 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
         assert(b.flo == 0.0 && b.fhi == 255.0);
         tx_tensor *t;
         TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
-        cast_job j = {hot_kernel(TX__CP_SAT_F32_U8, value->nbytes, t->nbytes), t->data,
-                      value->data, 1, 4};
+        cast_job j = {tx__cast_select(in, dtype, true, value->numel), t->data, value->data, 1, 4};
         tx__parallel_for(value->numel, grain_for(1, 4), cast_piece, &j);
         *out = t;
         return TX_OK;
@@ -282,8 +271,8 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
 
     /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
     tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */
-    saturate_job j = {tx__cast_kernel(in, mid), tx__cast_kernel(mid, dtype), inr, &b, NULL,
-                      value->data, tx_dtype_size(dtype), tx_dtype_size(in),
+    saturate_job j = {tx__cast_select(in, mid, false, 0), tx__cast_select(mid, dtype, false, 0),
+                      inr, &b, NULL, value->data, tx_dtype_size(dtype), tx_dtype_size(in),
                       (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr)),
                       (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
     assert(j.extract != NULL && j.convert != NULL);
@@ -455,11 +444,11 @@ static tx_status check_exact(const char *op, const tx_tensor *x, tx_dtype dtype,
 }
 
 /* The same check in plan mode, where there is no output to read: x is cast a block at a time
- * into a buffer on the stack (the portable kernel; every level gives the same bits). */
+ * into a buffer on the stack (every level gives the same bits). */
 static tx_status check_exact_planned(const char *op, const tx_tensor *x, tx_dtype dtype,
                                      bool exact_float) {
     _Alignas(64) char buf[4096];
-    tx__cast_fn fn = tx__cast_kernel(x->dtype, dtype);
+    tx__cast_fn fn = tx__cast_select(x->dtype, dtype, false, 0);
     int64_t block = (int64_t)(sizeof buf / tx_dtype_size(dtype));
     for (int64_t b = 0; b < x->numel; b += block) {
         int64_t n = x->numel - b < block ? x->numel - b : block;

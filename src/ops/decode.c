@@ -119,7 +119,7 @@ static void decode_piece(void *ctx, int64_t begin, int64_t end) {
         } else {
             char *dst = j->dst + (size_t)(r + k) * j->row;
             const size_t bytes = (size_t)m * j->row;
-            if (!j->swap) (j->stream ? j->bulk_copy : tx__bulk_copy_scalar)(dst, sr[0].data, bytes);
+            if (!j->swap) (j->stream ? j->bulk_copy : tx__kernels_get()->bulk_copy)(dst, sr[0].data, bytes);
             else (j->stream ? j->swap_stream : j->swap_plain)(dst, sr[0].data, (int64_t)(bytes >> j->part_shift));
         }
         k += m;
@@ -202,7 +202,7 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     decode_job j = {t->data, s, (size_t)row, (size_t)size, part,
                     part == 8 ? 3u : part == 4 ? 2u : part == 2 ? 1u : 0u, swap,
                     (int64_t)t->nbytes >= tx__stream_seq_min_bytes, out_type == TX_BOOL, packed,
-                    NULL, NULL, K->bulk_copy};
+                    NULL, NULL, K->bulk_copy_stream};
     if (swap) {
         j.swap_plain = K->byteswap[tx__swap_index(part)];
         j.swap_stream = K->byteswap_stream[tx__swap_index(part)];

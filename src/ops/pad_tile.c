@@ -439,8 +439,8 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
     /* Mirror, edge and wrap modes copy whole rows of the input: they keep rows whole. */
     tx__pad_shape_make(&p->s, tensor->rank, tensor->dims, tx_dtype_size(tensor->dtype), pads,
                        mode != TX_PAD_CONSTANT);
-    p->copy = (int64_t)o->nbytes >= tx__stream_seq_min_bytes ? tx__kernels_get()->bulk_copy
-                                                             : tx__bulk_copy_scalar;
+    p->copy = (int64_t)o->nbytes >= tx__stream_seq_min_bytes ? tx__kernels_get()->bulk_copy_stream
+                                                             : tx__kernels_get()->bulk_copy;
     if (mode == TX_PAD_CONSTANT) {
         static const char zeros[16] = {0};
         p->pat = constant_values ? constant_values->data : zeros;

@@ -291,7 +291,7 @@ static void put_block(chunk_t *c, const int32_t *ids, int64_t m, void *idx, int6
 static void chunk_scan_probe32(chunk_t *c, const char *x, void *idx, int kind, bool i64,
                                const tx__kernels *kern) {
     int32_t ids[TX_UNIQUE_PROBE_BLOCK] __attribute__((aligned(64)));
-    const tx__probe32_fn probe = c->bits <= 31 ? kern->probe32 : tx__probe32_scalar;
+    const tx__probe32_fn probe = kern->probe32;
     const bool neg_zero = kind == K_F32;
     const bool stream = (c->end - c->pos) * (i64 ? 8 : 4) >= TX_UNIQUE_PROBE_STREAM_BYTES;
     const uint32_t *xv = (const uint32_t *)(const void *)x;

@@ -214,8 +214,8 @@ typedef void (*tx__cast_fn)(void *dst, const void *src, int64_t n);
 #define TX__CAST_IDS TX__DTYPE_ID_LIMIT
 
 /* The portable (from, to) kernel for two dtypes, NULL when the pair has no conversion (string).
- * Quantized types convert as their integer storage.  A SIMD dispatch layer may later override
- * entries; callers go through tx__cast_kernel(). */
+ * Quantized types convert as their integer storage.  Ops reach it through tx__cast_select
+ * (dispatch/dispatch.h), which takes the CPU level's kernel instead for the hot pairs. */
 TX_HIDDEN tx__cast_fn tx__cast_kernel(tx_dtype from, tx_dtype to);
 
 /* ---- clamping for saturate_cast (cast_clamp.c) ---- */

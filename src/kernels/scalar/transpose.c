@@ -164,14 +164,3 @@ void tx__transpose2d_any(char *dst, const char *src, int64_t rows, int64_t cols,
     else if (width % 2 == 0) any_u16(dst, src, rows, cols, ss, ds, width / 2, tile);
     else any_u8(dst, src, rows, cols, ss, ds, width, tile);
 }
-
-tx__transpose2d_fn tx__transpose2d_kernel(size_t width) {
-    switch (width) {
-    case 1: return tx__transpose2d_w1;
-    case 2: return tx__transpose2d_w2;
-    case 4: return tx__transpose2d_w4;
-    case 8: return tx__transpose2d_w8;
-    case 16: return tx__transpose2d_w16;
-    default: return NULL;
-    }
-}

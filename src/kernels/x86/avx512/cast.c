@@ -213,7 +213,7 @@ DEFINE_CAST(f16_f32, 2, 4, 0)
 DEFINE_RUN(f32_bf16, 4, 2, 1)
 DEFINE_CAST(bf16_f32, 2, 4, 0)
 
-/* float32 -> bfloat16.  Where the CPU has AVX512_BF16 (Cooper Lake, Sapphire Rapids, Zen 4),
+/* float32 -> bfloat16 at the AVX512_BF16 level (Cooper Lake, Sapphire Rapids, Zen 4):
  * vcvtne2ps2bf16 converts 32 floats in one instruction, rounding to nearest even as TF does; but
  * it flushes denormal inputs to signed zero and keeps a NaN's payload, so a line holding either
  * (one vfpclassps per 16 floats) goes through the integer path above.  The in-cache cast of
@@ -246,13 +246,18 @@ __attribute__((target("avx512bf16"))) static void run_f32_bf16_ne(void *dst, con
     if (i < n) run_f32_bf16(d + i * 2, s + i * 4, n - i, false);
 }
 
-static void run_f32_bf16_best(void *dst, const void *src, int64_t n, bool nt) {
-    static int has_bf16 = -1; /* a benign race: every thread finds the same value */
-    if (has_bf16 < 0) has_bf16 = __builtin_cpu_supports("avx512bf16") ? 1 : 0;
-    if (has_bf16) run_f32_bf16_ne(dst, src, n, nt);
-    else run_f32_bf16(dst, src, n, nt);
+DEFINE_EXPORTS(f32_bf16, run_f32_bf16)
+/* The AVX512_BF16 level's kernels (kernels/cast.inc): dispatch puts them in place of the two above
+ * where the CPU has the instruction. */
+__attribute__((target("avx512bf16"))) void tx__cast_f32_bf16_avx512bf16(void *dst, const void *src,
+                                                                         int64_t n) {
+    run_f32_bf16_ne(dst, src, n, false);
 }
-DEFINE_EXPORTS(f32_bf16, run_f32_bf16_best)
+__attribute__((target("avx512bf16"))) void tx__cast_stream_f32_bf16_avx512bf16(void *dst,
+                                                                                const void *src,
+                                                                                int64_t n) {
+    run_f32_bf16_ne(dst, src, n, true);
+}
 DEFINE_CAST(f32_i32, 4, 4, 0)
 DEFINE_CAST(i32_f32, 4, 4, 0)
 DEFINE_CAST(f64_f32, 8, 4, 0)

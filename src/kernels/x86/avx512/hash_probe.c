@@ -28,6 +28,8 @@ static inline void gather_slots(const tx__slot32 *slots, __m512i h, __mmask16 la
 
 int64_t tx__probe32_avx512(const tx__slot32 *slots, unsigned bits, bool neg_zero,
                            const uint32_t *x, int64_t n, int32_t *ids) {
+    /* the gathers take signed 32-bit slot indices: a table of 2^32 slots is the portable loop's */
+    if (bits > 31) return tx__probe32_scalar(slots, bits, neg_zero, x, n, ids);
     const __m512i mul = _mm512_set1_epi32((int)0x9E3779B1u), one = _mm512_set1_epi32(1);
     const __m512i mask = _mm512_set1_epi32((int)((1u << bits) - 1));
     const __m512i neg0 = _mm512_set1_epi32(INT32_MIN), zero = _mm512_setzero_si512();
