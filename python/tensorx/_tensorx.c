@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* _tensorx.c -- the CPython extension under the `tensorx` package: every op of the CLI's op table
- * (tools/opreg.h) called on NumPy arrays.  The Python layer (__init__.py) turns Python values into
+/* _tensorx.c -- the CPython extension under the `tensorx` package: every op of the op spec
+ * (frontend/opreg.h) called on NumPy arrays.  The Python layer (__init__.py) turns Python values into
  * the kinds of the table (ndarrays for tensors, int, bool, str, dtype names, int sequences); this
  * file turns those into op_values, runs the op's run function with the GIL released, and hands the
  * outputs back as ndarrays over the tensorx buffers.
@@ -43,7 +43,7 @@
 #define NPY_VSTRING 2056
 #endif
 
-#include "cli.h"
+#include "args.h"
 #include "opreg.h"
 #include "values.h"
 
@@ -1471,14 +1471,14 @@ static PyObject *py_max_bytes(PyObject *self, PyObject *noargs) {
     return PyLong_FromSize_t(tx_max_tensor_bytes());
 }
 
-/* parse_size(text, source): the CLI's byte count (cli_parse_size: digits, optionally K, M, G or
+/* parse_size(text, source): the CLI's byte count (op_parse_size: digits, optionally K, M, G or
  * T, powers of 1024), or ValueError with the CLI's message naming source. */
 static PyObject *py_parse_size(PyObject *self, PyObject *args) {
     (void)self;
     const char *text, *source;
     if (!PyArg_ParseTuple(args, "ss", &text, &source)) return NULL;
     size_t n;
-    if (!cli_parse_size(text, &n)) {
+    if (!op_parse_size(text, &n)) {
         PyErr_Format(PyExc_ValueError, "%s: '%s' is not a byte count (e.g. 1073741824, 64M, 2G)",
                      source, text);
         return NULL;

@@ -36,7 +36,7 @@ HEADER = """\
 # (python/tests/test_stubs.py fails when this file and the generator's output differ).
 """
 
-# The op table's parameter kinds (tools/opreg.h's param_kind, as _C.ops() names them) and the
+# The op table's parameter kinds (frontend/opreg.h's param_kind, as _C.ops() names them) and the
 # Python values the extension and its converters take for each (docs/python.md, "Inputs").
 KIND_TYPES = {
     "tensor": "_TensorLike",

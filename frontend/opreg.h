@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* opreg.h -- the CLI's and the conformance runner's table of operations.  Each op family has one
- * file tools/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
+ * file frontend/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
  * NULL); ops.c lists the families.  An op_def names its parameters with their kinds and defaults,
  * exactly as in tests/conformance/FORMAT.md's operation table, and a run function that maps
  * them mechanically onto the C API.  Only tensorx.h is used here: the tools are the library's
@@ -153,54 +153,7 @@ const op_def *op_at(size_t i);
 /* The index in d->params of the parameter named by the first len bytes of name, or -1. */
 int op_param_index(const op_def *d, const char *name, size_t len);
 
-/* ---- argument parsing (args.c) ---- */
-/* How op_args_parse reads a command line.  Zero-initialised, it takes name=value words only,
- * fills in defaults and checks that required arguments are there. */
-typedef struct op_cmdline {
-    /* A word that begins with '-' (an option such as `-o FILE`): handles argv[*i], taking any
-     * words after it by moving *i on, and returns TX_OK, or fails (op_fail; OP_USAGE for an option
-     * it does not know).  NULL: every such word is an unknown option. */
-    tx_status (*option)(void *ctx, int argc, const char *const *argv, int *i);
-    void *ctx;
-    /* A parameter whose text is recorded in text[] and marked present but not parsed (the input
-     * the streaming path maps itself); NULL: none. */
-    const char *unparsed;
-    /* Leave absent parameters absent: no defaults, no required check (op_args_finish later). */
-    bool no_defaults;
-    /* Out: the text after '=' of each argument given, by parameter index (NULL when absent),
-     * pointing into argv.  Set before the value is parsed, so a failed parse leaves its text. */
-    const char *text[OP_MAX_PARAMS];
-} op_cmdline;
-
-/* Parses the arguments of op d from argv[0..argc): `name=value` words, whose value is parsed by
- * the parameter's kind, and options (cl->option); then, unless cl->no_defaults, op_args_finish.
- * cl may be NULL (the zero-initialised behaviour).  Every word is checked before any value is
- * parsed, so usage errors (OP_USAGE) come first, in argv order:
- *   "unknown option '-x'" (no cl->option), "expected name=value, got 'w'",
- *   "unknown argument 'n'; did you mean 'm'? (tensorx OP --help lists them)",
- *   "argument 'n' given twice", then "missing required argument 'n' (see tensorx OP --help)".
- * Then the values, in argv order, those that read no file first (literals, attributes), then
- * those that do (.npy, -, @FILE), so a mistyped small argument is reported before a big input
- * is read; a value that does not parse fails with its own status, as "argument 'n': why".  On failure a
- * holds nothing (it is cleared); on success the caller clears it with op_args_clear. */
-tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const *argv, op_cmdline *cl);
-/* Parses CLI text for one parameter into v (v->present = true).  On failure returns a status and
- * sets tx-style message via op_error(). */
-tx_status op_parse_value(const op_param *p, const char *text, op_value *v);
-/* Parses a tensor literal or source: "[[1,2],[3,4]]:float32", "1,0", "x.npy", "@file". */
-tx_status op_parse_tensor(const char *text, tx_tensor **out);
-/* Parses a tensor literal only: text that would name a source ("x.npy", "-", "@file") is read as
- * a literal (and fails as one), never opened.  For attributes given as text. */
-tx_status op_parse_literal(const char *text, tx_tensor **out);
 void op_value_clear(op_value *v);
-/* Fills every absent parameter with its default (parsing the default text); checks required
- * ones.  A missing required parameter is OP_USAGE, naming it. */
-tx_status op_args_finish(op_args *a);
-/* The name among names[0..n) nearest to `word` (a few edits, or the only name it begins), or
- * NULL when none is near: for "did you mean" hints. */
-const char *op_nearest(const char *word, const char *const *names, size_t n);
-/* "; did you mean 'NAME'?" when op_nearest finds a name (written to buf), else "". */
-const char *op_did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t cap);
 void op_args_clear(op_args *a);
 void op_outputs_clear(op_outputs *o);
 

@@ -2,6 +2,7 @@
 /* ops_slicing.c -- CLI/conformance entries of the slicing family: slice, strided_slice, split
  * (count or size list), unpack, tile, pad (src/ops/slice.c, strided_slice.c, split.c,
  * pad_tile.c).  Parameter names and defaults are FORMAT.md's operation table. */
+#include "args.h"
 #include "opreg.h"
 #include "values.h"
 
