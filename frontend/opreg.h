@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* opreg.h -- the CLI's and the conformance runner's table of operations.  Each op family has one
- * file frontend/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
+/* opreg.h -- the op spec: the table of operations of every frontend (the CLI, the conformance
+ * runner, the fuzz targets, the stress test, Python).  Each op family has one file
+ * frontend/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
  * NULL); ops.c lists the families.  An op_def names its parameters with their kinds and defaults,
- * exactly as in tests/conformance/FORMAT.md's operation table, and a run function that maps
- * them mechanically onto the C API.  Only tensorx.h is used here: the tools are the library's
- * first user. */
-#ifndef TX_TOOLS_OPREG_H
-#define TX_TOOLS_OPREG_H
+ * its outputs and its docs page, and has a run function that maps the parameters mechanically
+ * onto the C API.  Only tensorx.h is used here: the frontends are the library's first users. */
+#ifndef TX_FRONTEND_OPREG_H
+#define TX_FRONTEND_OPREG_H
 
 #include "tensorx.h"
 
@@ -94,12 +94,24 @@ typedef struct op_stream {
     bool (*accepts)(const op_args *a);
 } op_stream;
 
+/* The most outputs of an op that makes a fixed number of them (unique_with_counts: three). */
+#define OP_MAX_OUTPUTS 4
+
+/* One row of the op spec: everything a frontend needs to know of an op.  The CLI's help, the
+ * conformance runner, Python's functions and stubs (their signatures, named-tuple fields and
+ * list results), FORMAT.md's operation table, README's op table and the man page's op list all
+ * come from these rows or are checked against them (tests/repo/op_spec.c). */
 struct op_def {
     const char *name;
     const char *summary;
     op_run_fn run;
     op_param params[OP_MAX_PARAMS]; /* ends at the first entry with name NULL */
     const op_stream *stream;        /* NULL: the op runs in memory only */
+    /* The outputs' names (TensorFlow's), in order, up to the first NULL; with outputs_list, the
+     * one name of a list of as many outputs as the call makes (split's num_split, ...). */
+    const char *outputs[OP_MAX_OUTPUTS];
+    bool outputs_list;
+    const char *doc; /* the op's page under docs/ ("casting.md"): arguments, errors, TF's gaps */
 };
 
 /* ---- helpers for run functions (opreg.c) ---- */

@@ -1300,6 +1300,29 @@ fail:
     return NULL;
 }
 
+/* outputs(): ((name, (output, ...), is_list), ...) in ops()'s order: the spec's output names, and
+ * whether the one name stands for a list of as many outputs as the call makes. */
+static PyObject *py_outputs(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; list && op_at(i); i++) {
+        const op_def *d = op_at(i);
+        size_t n = 0;
+        while (n < OP_MAX_OUTPUTS && d->outputs[n]) n++;
+        PyObject *names = PyTuple_New((Py_ssize_t)n);
+        for (size_t k = 0; names && k < n; k++) {
+            PyObject *s = PyUnicode_FromString(d->outputs[k]);
+            if (!s) Py_CLEAR(names);
+            else PyTuple_SET_ITEM(names, (Py_ssize_t)k, s);
+        }
+        PyObject *e = names ? Py_BuildValue("(sNO)", d->name, names, d->outputs_list ? Py_True : Py_False) : NULL;
+        if (!e || PyList_Append(list, e) < 0) Py_CLEAR(list);
+        Py_XDECREF(e);
+    }
+    return list;
+}
+
 static PyObject *py_register(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *sentinel, *errors, *outs, *ins, *convs = NULL;
@@ -1533,6 +1556,7 @@ static PyMethodDef methods[] = {
     {"run", (PyCFunction)(void (*)(void))py_run, METH_FASTCALL,
      "run(op_index, values, mode=0): run one op of the table (mode 1: plan, 2: its one output)"},
     {"ops", py_ops, METH_NOARGS, "the op table"},
+    {"outputs", py_outputs, METH_NOARGS, "the op spec's outputs: (name, names, is_list) per op"},
     {"_register", py_register, METH_VARARGS, "set the sentinel, exceptions and dtype tables"},
     {"dtype_name", py_dtype_name, METH_O, "tensorx's name of a dtype code"},
     {"dtype_code", py_dtype_code, METH_O, "the dtype code of a name (0 if unknown)"},

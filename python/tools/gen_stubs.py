@@ -130,6 +130,7 @@ C_FUNCS = {
     "run": "def run(op_index: int, values: tuple[Any, ...], mode: int = 0, /) -> Any: ...",
     "ops": ("def ops() -> list[tuple[str, str, list[tuple[str, str, str | None, str, str]]]]: "
             "..."),
+    "outputs": "def outputs() -> list[tuple[str, tuple[str, ...], bool]]: ...",
     "_register": ("def _register(sentinel: object, errors: dict[int, type[BaseException]],"
                   " outs: list[Any],\n              ins: dict[Any, int],"
                   " convs: tuple[Callable[..., Any], ...] = ..., /) -> None: ..."),
