@@ -67,6 +67,9 @@ static void op_help(const op_def *d) {
         const char *def = p->def == PARAM_REQUIRED ? "required" : p->def[0] ? p->def : "optional";
         fprintf(f, "  %-16s %-12s %-10s %s\n", p->name, kind_name(p->kind), def, p->help ? p->help : "");
     }
+    fputs("\noutputs:", f);
+    for (size_t i = 0; i < OP_MAX_OUTPUTS && d->outputs[i]; i++) fprintf(f, "%s %s", i ? "," : "", d->outputs[i]);
+    fprintf(f, "%s\ndocs: docs/%s\n", d->outputs_list ? " (a list)" : "", d->doc);
 }
 
 /* Prints a failure as `tensorx: OP: STATUS: MESSAGE` (`tensorx: STATUS: MESSAGE` without an op)
