@@ -5,6 +5,7 @@
  *   - tests/conformance/FORMAT.md's operation table is the one made from the spec (--write
  *     rewrites it);
  *   - README.md's op table puts every op of the spec in one row, whose docs page is the op's;
+ *   - docs/index.md's table of family pages names each op of those pages once, in its page's row;
  *   - the man page's op list (docs/tensorx.1, "Operations") names every op, and only ops.
  * Each failure names the file, the op or row, and what differs.
  *
@@ -294,6 +295,48 @@ static void check_readme(void) {
     free(text);
 }
 
+static void index_name(const char *name, size_t len, void *ctx) {
+    list_ctx *c = ctx;
+    const op_def *d = spec_op(name, len, c->seen);
+    if (!d)
+        fail("docs/index.md: the row %s names '%.*s', which is not an op of the spec", c->where, (int)len, name);
+    else if (d->doc && strcmp(d->doc, c->doc) != 0)
+        fail("docs/index.md: the row %s names %s, whose page is %s (op_def.doc)", c->where, d->name, d->doc);
+}
+
+/* docs/index.md's "Operations, by family": | [page.md](page.md) | op, op, ... | -- each op named has
+ * that page, and every op of a page the table lists is named once. */
+static void check_index(void) {
+    char *text = slurp("docs/index.md");
+    char *p = text ? line_after(text, "## Operations, by family", "| page |") : NULL;
+    size_t n = count_ops();
+    int *seen = calloc(n + 1, sizeof *seen);
+    bool *listed = calloc(n + 1, sizeof *listed); /* the op's page has a row */
+    if (!p) fail("docs/index.md: no table of the family pages (| page | ops | after \"## Operations, by family\")");
+    char *end = p ? table_end(p) : NULL;
+    for (int row = 0; p && p < end; row++) {
+        char *nl = strchr(p, '\n');
+        char *open = strchr(p, '['), *close = open ? strchr(open, ']') : NULL;
+        char *c1 = strchr(p + 1, '|'), *c2 = c1 ? strchr(c1 + 1, '|') : NULL;
+        if (row >= 2 && open && close && c1 && c2 && close < c1) {
+            char page[128], where[160];
+            snprintf(page, sizeof page, "%.*s", (int)(close - open - 1), open + 1);
+            snprintf(where, sizeof where, "'%s'", page);
+            for (size_t i = 0; i < n; i++) listed[i] |= op_at(i)->doc && strcmp(op_at(i)->doc, page) == 0;
+            list_ctx c = {where, page, seen};
+            each_name(c1 + 1, c2, index_name, &c);
+        }
+        p = nl + 1;
+    }
+    for (size_t i = 0; p && i < n; i++)
+        if (listed[i] && seen[i] != 1)
+            fail("docs/index.md's table of family pages names %s %d times (once, in its page's row)", op_at(i)->name,
+                 seen[i]);
+    free(listed);
+    free(seen);
+    free(text);
+}
+
 static void man_name(const char *name, size_t len, void *ctx) {
     list_ctx *c = ctx;
     if (!spec_op(name, len, c->seen))
@@ -334,9 +377,11 @@ int main(int argc, char **argv) {
     check_rows();
     check_format(write);
     check_readme();
+    check_index();
     check_man();
     if (failures) return 1;
-    printf("op_spec: %zu ops; FORMAT.md's table, README's op table and the man page's list agree with the spec\n",
+    printf("op_spec: %zu ops; FORMAT.md's table, README's op table, docs/index.md's pages and the man page's list "
+           "agree with the spec\n",
            count_ops());
     return 0;
 }
