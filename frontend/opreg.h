@@ -99,8 +99,9 @@ typedef struct op_stream {
 
 /* One row of the op spec: everything a frontend needs to know of an op.  The CLI's help, the
  * conformance runner, Python's functions and stubs (their signatures, named-tuple fields and
- * list results), FORMAT.md's operation table, README's op table and the man page's op list all
- * come from these rows or are checked against them (tests/repo/op_spec.c). */
+ * list results), FORMAT.md's operation table, README's op table, docs/index.md's family pages and
+ * the man page's op list all come from these rows or are checked against them
+ * (tests/repo/op_spec.c); docs/adding-an-op.md is the recipe. */
 struct op_def {
     const char *name;
     const char *summary;
