@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_casting.c -- CLI/conformance entries of the casting family: cast, saturate_cast, the to_*
+/* ops_casting.c -- the op spec's rows of the casting family: cast, saturate_cast, the to_*
  * ops, bitcast (src/ops/cast.c), decode_raw, encode_raw, string_to_number (src/ops/decode.c)
  * OpenVINO's string_tensor_pack / string_tensor_unpack (src/ops/string_pack.c) and the
- * TF_TString / ONNX Runtime string layouts (src/io/string_layouts.c).  Parameter names, kinds and
- * defaults follow tests/conformance/FORMAT.md. */
+ * TF_TString / ONNX Runtime string layouts (src/io/string_layouts.c).  Parameter names and
+ * defaults are TF's (OpenVINO's for the string tensors). */
 #include "opreg.h"
 
 #include <string.h>

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_gather.c -- CLI/conformance entries of the gather family (src/ops/gather.c, partition.c,
+/* ops_gather.c -- the op spec's rows of the gather family (src/ops/gather.c, partition.c,
  * unique.c, encode.c): gather, gather_nd, unique_with_counts, dynamic_partition, dynamic_stitch,
- * boolean_mask, one_hot and sequence_mask.  Parameter names and defaults follow FORMAT.md's
- * operation table; where TF's Python wrapper decides a default from other arguments (gather's
- * axis, one_hot's dtype) the run function does the same.  The `oob` attribute (not in FORMAT.md,
- * default "error" = TF) picks the out-of-range policy of gather, gather_nd, dynamic_stitch and
- * one_hot. */
+ * boolean_mask, one_hot and sequence_mask.  Parameter names and defaults are TF's; where TF's
+ * Python wrapper decides a default from other arguments (gather's axis, one_hot's dtype) the run
+ * function does the same.  The `oob` attribute (not TF's; default "error" = TF) picks the
+ * out-of-range policy of gather, gather_nd, dynamic_stitch and one_hot. */
 #include "opreg.h"
 #include "values.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_reorder.c -- CLI/conformance entries of the joining and reordering ops: concat, pack,
+/* ops_reorder.c -- the op spec's rows of the joining and reordering ops: concat, pack,
  * meshgrid (src/ops/concat.c) and reverse, reverse_sequence, transpose (src/ops/reorder.c). */
 #include "opreg.h"
 

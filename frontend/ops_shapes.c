@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_shapes.c -- CLI/conformance entries of TF's "Shapes and Shaping" ops (src/ops/shapes.c). */
+/* ops_shapes.c -- the op spec's rows of TF's "Shapes and Shaping" ops (src/ops/shapes.c). */
 #include "opreg.h"
 
 static tx_status run_shape(const op_args *a, op_outputs *o) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_slicing.c -- CLI/conformance entries of the slicing family: slice, strided_slice, split
+/* ops_slicing.c -- the op spec's rows of the slicing family: slice, strided_slice, split
  * (count or size list), unpack, tile, pad (src/ops/slice.c, strided_slice.c, split.c,
- * pad_tile.c).  Parameter names and defaults are FORMAT.md's operation table. */
+ * pad_tile.c).  Parameter names and defaults are TF's; split's uneven is an ONNX preset. */
 #include "args.h"
 #include "opreg.h"
 #include "values.h"

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_spatial.c -- CLI/conformance entries of the space/batch/depth family and of
+/* ops_spatial.c -- the op spec's rows of the space/batch/depth family and of
  * extract_image_patches (src/ops/spatial.c).  data_format and padding are TF's strings here and
- * enums in the C API; `oob` (not in FORMAT.md, default "error" = TF) is batch_to_space's crops
- * policy. */
+ * enums in the C API; `oob` (not TF's; default "error" = TF) is batch_to_space's crops policy. */
 #include "opreg.h"
 
 #include <string.h>
