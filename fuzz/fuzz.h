@@ -5,7 +5,7 @@
  * touch every byte and every string of a result, and fz_die() for a broken invariant.  The targets
  * (fuzz_*.c) define LLVMFuzzerTestOneInput and are linked either with libFuzzer (clang,
  * scripts/fuzz.sh) or with replay.c, which runs a corpus as an ordinary test.  Only tensorx.h and
- * the CLI's tools/ headers are used: the fuzzers test the public surface. */
+ * the frontend's and the CLI's headers (frontend/, tools/) are used: the fuzzers test the public surface. */
 #ifndef TX_FUZZ_H
 #define TX_FUZZ_H
 

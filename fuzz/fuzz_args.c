@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fuzz_args.c -- the CLI's argument parser (tools/args.c op_parse_value: tensor literals, lists of
- * tensors, ints, bools, strings, dtypes, int lists; tools/values.c number parsing), the numpy-like
+/* fuzz_args.c -- the CLI's argument parser (frontend/args.c op_parse_value: tensor literals, lists of
+ * tensors, ints, bools, strings, dtypes, int lists; frontend/values.c number parsing), the numpy-like
  * printer (tools/print.c) on what it parses, the command-line parser (op_args_parse: name=value
  * words, options, defaults), the conformance suites' JSON reader (tools/json.c), and whole
  * command lines through the CLI itself (tools/cli.c cli_main: --max-bytes, --plan, --help, -o, the
@@ -16,10 +16,12 @@
  * 2, nothing on stderr for 0 and one "tensorx: [OP: ]STATUS: MESSAGE" line otherwise (usage for
  * 2, no internal error), no block left, and puts back the allocator, the tensor cap and the
  * SIGBUS and SIGXFSZ handlers that cli_main sets; replays also fail each allocation in turn. */
+#include "../frontend/args.h"
+#include "../frontend/opreg.h"
 #include "../tools/cli.h"
+#include "../tools/console.h"
 #include "../tools/files.h"
 #include "../tools/json.h"
-#include "../tools/opreg.h"
 #include "../tools/print.h"
 #include "fuzz.h"
 
@@ -133,7 +135,7 @@ static bool names_file(const char *w) {
  * a usage error, nothing runs), else "1M" (0 would lift the cap). */
 static const char *capped(const char *v, const char *cap) {
     size_t n;
-    return cli_parse_size(v, &n) && (n == 0 || n > CLI_MAX_BYTES) ? cap : v;
+    return op_parse_size(v, &n) && (n == 0 || n > CLI_MAX_BYTES) ? cap : v;
 }
 
 /* Checks what cli_main printed on stderr (err[0..len)) against its exit status rc. */

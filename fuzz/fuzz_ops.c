@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fuzz_ops.c -- the generic op fuzzer: every op in the CLI's table (tools/ops_*.c), so every op of
+/* fuzz_ops.c -- the generic op fuzzer: every op in the op spec (frontend/ops_*.c), so every op of
  * the library as its family lands, called through its table run function with dtypes, shapes
  * (zero, negative, huge), attributes and tensors decoded from the input (opcodec.h), optionally
  * with the k-th allocation failing.  Checked for each call: a failure has a tensorx status and a

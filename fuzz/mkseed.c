@@ -10,6 +10,7 @@
  * is skipped silently (exit 0): the golden tests also try bad input.  `fuzz_mkseed --cli NAME OP
  * WORD...` writes one seed of the argument fuzzer's whole-CLI mode as $FZ_ARGS_DIR/cli-NAME. */
 #include "op_examples.h"
+#include "../frontend/args.h"
 #include "opcodec.h"
 
 #include <stdio.h>

@@ -3,7 +3,8 @@
  * is described in opcodec.h.  Encoder and decoder sit side by side so that they stay inverse. */
 #include "opcodec.h"
 
-#include "../tools/values.h"
+#include "../frontend/args.h"
+#include "../frontend/values.h"
 
 #include <stdio.h>
 #include <stdlib.h>

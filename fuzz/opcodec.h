@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* opcodec.h -- the byte encoding of one op call for the generic op fuzzer (fuzz_ops.c) and its
- * seed maker (mkseed.c).  The op comes from the CLI's op table (tools/opreg.h), so every op that
+ * seed maker (mkseed.c).  The op comes from the op spec (frontend/opreg.h), so every op that
  * has a table row is fuzzed with no change here.  Layout, every field read with fuzz.h's reader
  * (missing bytes read as 0):
  *
@@ -41,7 +41,7 @@
 #ifndef TX_FUZZ_OPCODEC_H
 #define TX_FUZZ_OPCODEC_H
 
-#include "../tools/opreg.h"
+#include "../frontend/opreg.h"
 #include "fuzz.h"
 
 typedef struct fz_op_case {

@@ -13,7 +13,7 @@
 #                    run killed from outside still leaves its figure)
 #   TX_FUZZPY_LIB    the library's build tree (default build/fuzz, configured as scripts/fuzz.sh
 #                    configures it: clang Debug -O1, -fsanitize=fuzzer-no-link, TX_SANITIZE
-#                    address;undefined); tx_tools and the CLI are brought up to date there
+#                    address;undefined); tx_frontend and the CLI are brought up to date there
 #   TX_FUZZPY_JOBS   build jobs (default 2)
 #   TX_FUZZPY_NO_INSTALL=1  reuse the extension installed in the venv (no rebuild)
 #   TX_FUZZ_SEED     libFuzzer's -seed

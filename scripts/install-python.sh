@@ -20,7 +20,7 @@
 #     installs under /usr/local/lib/python3*/dist-packages, beside (not over) Debian's packages;
 #   --venv DIR: creates DIR with $TX_PYTHON if it is not there (Debian's route: --system-site-packages,
 #     so it sees Debian's numpy; --index: without them) and installs into it;
-#   --build-dir DIR: a configured build tree of the repository whose archives (tx_tools, the
+#   --build-dir DIR: a configured build tree of the repository whose archives (tx_frontend, the
 #     library's objects) and CLI are brought up to date there and put in the package, instead of a
 #     build of the library from scratch (TENSORX_BUILD_DIR); default build/release when it is
 #     configured (scripts/test.sh's release stage), `none` for a build of the package's own.

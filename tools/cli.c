@@ -5,10 +5,15 @@
 #define TX_EXPERIMENTAL_API /* tx_cpu_kernel_name, for info --cpu */
 #include "cli.h"
 
+#include "args.h"
 #include "conform.h"
+#include "console.h"
+#include "fault.h"
 #include "files.h"
 #include "opreg.h"
 #include "print.h"
+#include "progress.h"
+#include "save.h"
 #include "stream.h"
 
 #include <ctype.h>
@@ -19,17 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* ---- where the tool prints ------------------------------------------------------------------ */
-
-static FILE *out_stream, *err_stream; /* NULL: stdout, stderr */
-
-void cli_set_streams(FILE *out, FILE *err) {
-    out_stream = out;
-    err_stream = err;
-}
-FILE *cli_out(void) { return out_stream ? out_stream : stdout; }
-FILE *cli_err(void) { return err_stream ? err_stream : stderr; }
 
 static const char *kind_name(param_kind k) {
     switch (k) {
@@ -75,6 +69,9 @@ static void op_help(const op_def *d) {
         const char *def = p->def == PARAM_REQUIRED ? "required" : p->def[0] ? p->def : "optional";
         fprintf(f, "  %-16s %-12s %-10s %s\n", p->name, kind_name(p->kind), def, p->help ? p->help : "");
     }
+    fputs("\noutputs:", f);
+    for (size_t i = 0; i < OP_MAX_OUTPUTS && d->outputs[i]; i++) fprintf(f, "%s %s", i ? "," : "", d->outputs[i]);
+    fprintf(f, "%s\ndocs: docs/%s\n", d->outputs_list ? " (a list)" : "", d->doc);
 }
 
 /* Prints a failure as `tensorx: OP: STATUS: MESSAGE` (`tensorx: STATUS: MESSAGE` without an op)
@@ -328,7 +325,7 @@ static tx_status cli_option(void *ctx, int argc, const char *const *argv, int *i
 }
 
 /* Writes output i to `pattern` with its first {} replaced by i, all outputs or none
- * (stream_save_all). */
+ * (save_all). */
 static tx_status save_indexed(const char *pattern, const op_outputs *o) {
     const char *p = strstr(pattern, "{}");
     size_t cap = strlen(pattern) + 24; /* room for any size_t */
@@ -339,7 +336,7 @@ static tx_status save_indexed(const char *pattern, const op_outputs *o) {
             st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory for %zu output names", o->n);
         else snprintf(names[i], cap, "%.*s%zu%s", (int)(p - pattern), pattern, i, p + 2);
     }
-    if (st == TX_OK) st = stream_save_all(o->n, (const char *const *)names, o->t);
+    if (st == TX_OK) st = save_all(o->n, (const char *const *)names, o->t);
     for (size_t i = 0; names && i < o->n; i++) free(names[i]);
     free(names);
     return st;
@@ -401,7 +398,7 @@ static int run_op(const op_def *d, int argc, char **argv) {
         if ((st = save_indexed(outs[0], &o)) != TX_OK) rc = fail(st, d);
     } else if (nouts != o.n) {
         rc = fail(op_fail(OP_USAGE, "%zu -o given for %zu outputs (use one -o with {} in the name)", nouts, o.n), d);
-    } else if ((st = stream_save_all(o.n, outs, o.t)) != TX_OK) {
+    } else if ((st = save_all(o.n, outs, o.t)) != TX_OK) {
         rc = fail(st, d);
     }
     progress_stop();
@@ -412,27 +409,6 @@ static int run_op(const op_def *d, int argc, char **argv) {
 }
 
 /* ---- the tensor cap --------------------------------------------------------------------------- */
-
-/* A byte count: digits, optionally K, M, G or T (powers of 1024; "Ki", "KiB", "KB" too). */
-bool cli_parse_size(const char *s, size_t *out) {
-    if (!isdigit((unsigned char)*s)) return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || v > SIZE_MAX) return false;
-    static const char units[] = "KMGT";
-    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
-    unsigned shift = 0;
-    if (u) {
-        shift = 10 * (unsigned)(u - units + 1);
-        end++;
-        if (*end == 'i') end++;
-    }
-    if (*end == 'B') end++;
-    if (*end || (shift && v > (SIZE_MAX >> shift))) return false;
-    *out = (size_t)v << shift;
-    return true;
-}
 
 /* Half of physical memory, or 0 (the library's own limit) when the system does not say. */
 static size_t default_cap(void) {
@@ -468,7 +444,7 @@ static int set_max_bytes(int *argc, char **argv) {
     if (!from && (text = getenv("TENSORX_MAX_BYTES")) != NULL && *text) from = "TENSORX_MAX_BYTES";
     size_t cap = 0;
     if (!from) cap = default_cap();
-    else if (!cli_parse_size(text, &cap))
+    else if (!op_parse_size(text, &cap))
         return usage_error(NULL, "%s: '%s' is not a byte count (e.g. 1073741824, 64M, 2G)", from, text);
     tx_set_max_tensor_bytes(cap);
     return 0;

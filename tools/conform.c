@@ -5,7 +5,8 @@
  * skipped because they hold for hosts of the other byte order. */
 #include "conform.h"
 
-#include "cli.h"
+#include "args.h"
+#include "console.h"
 #include "json.h"
 #include "opreg.h"
 #include "print.h"

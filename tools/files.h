@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* files.h -- the CLI's output files and mapped-file faults (tools only): a file written under a
- * temporary name and renamed over its path at the end (outfile), an op's output made straight in
- * a mapped output file (mapout: the op writes into the file's pages, no copy in memory), and a
- * SIGBUS in a mapped input or output file turned into an io_error naming the file (fault). */
+/* files.h -- the CLI's output files (tools only): a file written under a temporary name and
+ * renamed over its path at the end (outfile; a SIGBUS removes it: frontend/fault.h), and an op's
+ * output made straight in a mapped output file (mapout: the op writes into the file's pages, no
+ * copy in memory). */
 #ifndef TX_TOOLS_FILES_H
 #define TX_TOOLS_FILES_H
 
@@ -11,22 +11,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* ---- faults in mapped files ---- */
-
-/* Installs the SIGBUS handler for op `op` (NULL: no op in the message) and ignores SIGXFSZ (a
- * write beyond the file-size limit then fails with EFBIG, reported as an io_error).  On a SIGBUS
- * the handler writes "tensorx: OP: io_error: 'FILE' changed while it was read (truncated?)" (or
- * "written") for the watched file holding the faulting address, removes the temporary output
- * file, if any, and exits with status 1. */
-void fault_install(const char *op);
-/* Watches [p, p + n) as the mapped bytes of file `name` (copied; cut at 511 bytes); `output`:
- * the file being written.  n = 0 names the file being loaded (matched when no range is).
- * Returns a slot for fault_unwatch, or -1 when the table is full (the fault then names no file). */
-int fault_watch(const void *p, size_t n, const char *name, bool output);
-void fault_unwatch(int slot);
-/* Forgets every watched range. */
-void fault_unwatch_all(void);
 
 /* ---- output files ---- */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* stream.c -- files larger than memory, pipes and progress for the CLI.  An op whose op_def has a
+/* stream.c -- files larger than memory for the CLI.  An op whose op_def has a
  * stream hook (opreg.h; the op tables set it) runs on a big file chunk by chunk: each window of
  * the input is memory-mapped (tx_file_map / tx_file_map_string), handed to the op's own run
  * function, and the result is appended to the output .npy after a header written up front
@@ -10,23 +10,24 @@
  * used. */
 #include "stream.h"
 
-#include "cli.h"
+#include "args.h"
+#include "console.h"
+#include "fault.h"
 #include "files.h"
+#include "progress.h"
 #include "values.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MIB (1024u * 1024u)
 
-/* ---- output ------------------------------------------------------------------------------------- */
+/* ---- the output file ----------------------------------------------------------------------------- */
 
 typedef struct {
     outfile f; /* a file: through a temporary one renamed over it at the end (files.h) */
@@ -96,161 +97,6 @@ static tx_status sink_close(sink *s, tx_status st) {
         return st;
     }
     return outfile_commit(&s->f);
-}
-
-/* Writes t as .npy to fd, which is `path` ("-": stdout) for errors.  The library writes from the
- * tensor (no copy); a failed system call leaves its errno, reported as the CLI's io_error. */
-static tx_status save_fd(int fd, const char *path, const tx_tensor *t) {
-    bool is_stdout = strcmp(path, "-") == 0;
-    errno = 0;
-    tx_status st = tx_npy_save_fd(fd, t);
-    int err = errno;
-    /* write(2) from a mapped input whose file was truncated meanwhile: EFAULT, not SIGBUS. */
-    if (st == TX_INVALID_ARGUMENT && err == EFAULT)
-        return op_fail(OP_IO_ERROR, "cannot write %s%s%s: a mapped input file changed while it "
-                       "was read (truncated?)", is_stdout ? "" : "'", is_stdout ? "stdout" : path,
-                       is_stdout ? "" : "'");
-    if (st == TX_INVALID_ARGUMENT) return op_fail_io("write", path, err ? err : EIO);
-    return st;
-}
-
-/* Output i of stream_save_all: a file under its temporary name (closed, not yet renamed), or
- * stdout. */
-static tx_status save_one(outfile *f, const char *path, const tx_tensor *t) {
-    if (strcmp(path, "-") == 0) {
-        fflush(stdout); /* anything printed goes first */
-        return save_fd(STDOUT_FILENO, path, t);
-    }
-    tx_status st = outfile_open(f, path);
-    if (st == TX_OK) st = save_fd(f->fd, path, t);
-    if (st == TX_OK) st = outfile_close(f); /* closed now: a command may have thousands */
-    return st;
-}
-
-tx_status stream_save_all(size_t n, const char *const *paths, tx_tensor *const *t) {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(paths[i], "-") == 0 && isatty(STDOUT_FILENO))
-            return op_fail(TX_INVALID_ARGUMENT,
-                           "-o -: refusing to write .npy data to a terminal (redirect or pipe it)");
-    outfile *f = calloc(n ? n : 1, sizeof *f);
-    if (f == NULL) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory for %zu output files", n);
-    for (size_t i = 0; i < n; i++) f[i].fd = -1;
-    /* The files that are replaced first, then what cannot be taken back (stdout, a device, a
-     * FIFO): a failure of either leaves every file as it was. */
-    tx_status st = TX_OK;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; st == TX_OK && i < n; i++)
-            if (outfile_replaces(paths[i]) == (pass == 0)) st = save_one(&f[i], paths[i], t[i]);
-    if (st == TX_OK) st = outfile_commit_all(f, n);
-    else
-        for (size_t i = 0; i < n; i++) outfile_abort(&f[i]);
-    free(f);
-    return st;
-}
-
-/* ---- progress ----------------------------------------------------------------------------------- */
-
-static struct {
-    bool active;
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool stop;
-    bool drawn;
-    const char *label;
-    uint64_t total;
-    _Atomic uint64_t done;
-    struct timespec start;
-    double delay;
-} pg = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
-
-static double since(const struct timespec *t0) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static void human(char *buf, size_t cap, double bytes) {
-    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4) bytes /= 1024, u++;
-    snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
-}
-
-static void draw(double elapsed) {
-    enum { WIDTH = 30 };
-    char bar[WIDTH + 1];
-    uint64_t done = atomic_load(&pg.done);
-    char line[256];
-    if (pg.total) {
-        double frac = done >= pg.total ? 1.0 : (double)done / (double)pg.total;
-        int fill = (int)(frac * WIDTH);
-        for (int i = 0; i < WIDTH; i++) bar[i] = i < fill ? '#' : '.';
-        bar[WIDTH] = '\0';
-        char a[32], b[32];
-        human(a, sizeof a, (double)done);
-        human(b, sizeof b, (double)pg.total);
-        snprintf(line, sizeof line, "tensorx %s [%s] %3d%%  %s / %s  %.1f s", pg.label, bar,
-                 (int)(frac * 100), a, b, elapsed);
-    } else {
-        int pos = (int)(elapsed * 10) % (2 * (WIDTH - 3));
-        if (pos >= WIDTH - 3) pos = 2 * (WIDTH - 3) - pos;
-        for (int i = 0; i < WIDTH; i++) bar[i] = i >= pos && i < pos + 3 ? '=' : ' ';
-        bar[WIDTH] = '\0';
-        snprintf(line, sizeof line, "tensorx %s [%s] %.1f s", pg.label, bar, elapsed);
-    }
-    fprintf(cli_err(), "\r%s\033[K", line);
-    fflush(cli_err());
-    pg.drawn = true;
-}
-
-static void *progress_thread(void *arg) {
-    (void)arg;
-    pthread_mutex_lock(&pg.mu);
-    while (!pg.stop) {
-        double e = since(&pg.start);
-        if (e >= pg.delay) draw(e);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 100 * 1000 * 1000;
-        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&pg.cv, &pg.mu, &until);
-    }
-    pthread_mutex_unlock(&pg.mu);
-    return NULL;
-}
-
-void progress_start(const char *label, uint64_t total) {
-    if (pg.active || !isatty(fileno(cli_err()))) return;
-    const char *off = getenv("TENSORX_NO_PROGRESS");
-    if (off && *off && strcmp(off, "0") != 0) return;
-    const char *d = getenv("TENSORX_PROGRESS_DELAY");
-    pg.delay = d && *d ? strtod(d, NULL) : 1.0;
-    pg.label = label;
-    pg.total = total;
-    atomic_store(&pg.done, 0);
-    pg.stop = false;
-    pg.drawn = false;
-    clock_gettime(CLOCK_MONOTONIC, &pg.start);
-    if (pg.delay <= 0) draw(0); /* no delay asked: show it at once, however short the work */
-    pg.active = pthread_create(&pg.thread, NULL, progress_thread, NULL) == 0;
-    if (!pg.active && pg.drawn) fputs("\r\033[K", cli_err());
-}
-
-void progress_set(uint64_t done) { atomic_store(&pg.done, done); }
-
-void progress_stop(void) {
-    if (!pg.active) return;
-    pthread_mutex_lock(&pg.mu);
-    pg.stop = true;
-    pthread_cond_signal(&pg.cv);
-    pthread_mutex_unlock(&pg.mu);
-    pthread_join(pg.thread, NULL);
-    pg.active = false;
-    if (pg.drawn) {
-        fputs("\r\033[K", cli_err());
-        fflush(cli_err());
-    }
 }
 
 /* ---- streaming ---------------------------------------------------------------------------------- */

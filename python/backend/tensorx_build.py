@@ -40,7 +40,7 @@ except ImportError:
 def _sdist_refused(*_args, **_kwargs):
     raise RuntimeError(
         "tensorx: no sdist of python/ alone: the extension is built from the whole repository "
-        "(its CMakeLists.txt, src/, tools/); build a wheel from a clone instead "
+        "(its CMakeLists.txt, src/, frontend/, tools/); build a wheel from a clone instead "
         "(pip wheel ./python)")
 
 

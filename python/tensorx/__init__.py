@@ -362,14 +362,10 @@ def _int_list(v):
     return v
 
 
-# Ops that return several tensors: a named tuple of fixed fields, or a list.
-_NAMED = {
-    "unique_with_counts": ("y", "idx", "count"),
-    "string_tensor_unpack": ("begins", "ends", "symbols"),
-    "required_space_to_batch_paddings": ("paddings", "crops"),
-    "string_tensor_to_ort": ("content", "offsets"),
-}
-_LISTS = {"split", "unpack", "dynamic_partition", "shape_n", "meshgrid"}
+# Ops that return several tensors, from the op spec's outputs: a named tuple of its fixed outputs'
+# names, or a list.
+_NAMED = {name: outs for name, outs, is_list in _C.outputs() if not is_list and len(outs) > 1}
+_LISTS = {name for name, _outs, is_list in _C.outputs() if is_list}
 _TUPLES = {name: collections.namedtuple(
     "".join(w.capitalize() for w in name.split("_")), fields) for name, fields in _NAMED.items()}
 

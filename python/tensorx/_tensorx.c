@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* _tensorx.c -- the CPython extension under the `tensorx` package: every op of the CLI's op table
- * (tools/opreg.h) called on NumPy arrays.  The Python layer (__init__.py) turns Python values into
+/* _tensorx.c -- the CPython extension under the `tensorx` package: every op of the op spec
+ * (frontend/opreg.h) called on NumPy arrays.  The Python layer (__init__.py) turns Python values into
  * the kinds of the table (ndarrays for tensors, int, bool, str, dtype names, int sequences); this
  * file turns those into op_values, runs the op's run function with the GIL released, and hands the
  * outputs back as ndarrays over the tensorx buffers.
@@ -44,7 +44,7 @@
 #endif
 
 #define TX_EXPERIMENTAL_API /* the dtype table, tx_dtype_info_of (tensorx.h) */
-#include "cli.h"
+#include "args.h"
 #include "opreg.h"
 #include "values.h"
 
@@ -1301,6 +1301,29 @@ fail:
     return NULL;
 }
 
+/* outputs(): ((name, (output, ...), is_list), ...) in ops()'s order: the spec's output names, and
+ * whether the one name stands for a list of as many outputs as the call makes. */
+static PyObject *py_outputs(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; list && op_at(i); i++) {
+        const op_def *d = op_at(i);
+        size_t n = 0;
+        while (n < OP_MAX_OUTPUTS && d->outputs[n]) n++;
+        PyObject *names = PyTuple_New((Py_ssize_t)n);
+        for (size_t k = 0; names && k < n; k++) {
+            PyObject *s = PyUnicode_FromString(d->outputs[k]);
+            if (!s) Py_CLEAR(names);
+            else PyTuple_SET_ITEM(names, (Py_ssize_t)k, s);
+        }
+        PyObject *e = names ? Py_BuildValue("(sNO)", d->name, names, d->outputs_list ? Py_True : Py_False) : NULL;
+        if (!e || PyList_Append(list, e) < 0) Py_CLEAR(list);
+        Py_XDECREF(e);
+    }
+    return list;
+}
+
 static PyObject *py_register(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *sentinel, *errors, *outs, *ins, *convs = NULL;
@@ -1503,14 +1526,14 @@ static PyObject *py_max_bytes(PyObject *self, PyObject *noargs) {
     return PyLong_FromSize_t(tx_max_tensor_bytes());
 }
 
-/* parse_size(text, source): the CLI's byte count (cli_parse_size: digits, optionally K, M, G or
+/* parse_size(text, source): the CLI's byte count (op_parse_size: digits, optionally K, M, G or
  * T, powers of 1024), or ValueError with the CLI's message naming source. */
 static PyObject *py_parse_size(PyObject *self, PyObject *args) {
     (void)self;
     const char *text, *source;
     if (!PyArg_ParseTuple(args, "ss", &text, &source)) return NULL;
     size_t n;
-    if (!cli_parse_size(text, &n)) {
+    if (!op_parse_size(text, &n)) {
         PyErr_Format(PyExc_ValueError, "%s: '%s' is not a byte count (e.g. 1073741824, 64M, 2G)",
                      source, text);
         return NULL;
@@ -1565,6 +1588,7 @@ static PyMethodDef methods[] = {
     {"run", (PyCFunction)(void (*)(void))py_run, METH_FASTCALL,
      "run(op_index, values, mode=0): run one op of the table (mode 1: plan, 2: its one output)"},
     {"ops", py_ops, METH_NOARGS, "the op table"},
+    {"outputs", py_outputs, METH_NOARGS, "the op spec's outputs: (name, names, is_list) per op"},
     {"_register", py_register, METH_VARARGS, "set the sentinel, exceptions and dtype tables"},
     {"dtype_name", py_dtype_name, METH_O, "tensorx's name of a dtype code"},
     {"dtype_code", py_dtype_code, METH_O, "the dtype code of a name (0 if unknown)"},

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """100,000 calls of every op family leave memory (RSS), the interpreter's allocated blocks
 (sys.getallocatedblocks; sys.gettotalrefcount too on a debug build of Python) and the inputs'
-reference counts flat.  The families are those of the op table (tools/ops_<family>.c, one page of
+reference counts flat.  The families are those of the op table (frontend/ops_<family>.c, one page of
 docs/ each), with the string layout ops and unique on their own: casting, strings, shapes,
 slicing, reorder, spatial, gather, unique; each runs its examples (examples.py, failing calls
 added) in turn until it has made TX_PY_LEAK_CALLS calls (default 100,000), and so does a ninth

@@ -36,7 +36,7 @@ HEADER = """\
 # (python/tests/test_stubs.py fails when this file and the generator's output differ).
 """
 
-# The op table's parameter kinds (tools/opreg.h's param_kind, as _C.ops() names them) and the
+# The op table's parameter kinds (frontend/opreg.h's param_kind, as _C.ops() names them) and the
 # Python values the extension and its converters take for each (docs/python.md, "Inputs").
 KIND_TYPES = {
     "tensor": "_TensorLike",
@@ -130,6 +130,7 @@ C_FUNCS = {
     "run": "def run(op_index: int, values: tuple[Any, ...], mode: int = 0, /) -> Any: ...",
     "ops": ("def ops() -> list[tuple[str, str, list[tuple[str, str, str | None, str, str]]]]: "
             "..."),
+    "outputs": "def outputs() -> list[tuple[str, tuple[str, ...], bool]]: ...",
     "_register": ("def _register(sentinel: object, errors: dict[int, type[BaseException]],"
                   " outs: list[Any],\n              ins: dict[Any, int],"
                   " convs: tuple[Callable[..., Any], ...] = ..., /) -> None: ..."),

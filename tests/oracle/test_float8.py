@@ -103,7 +103,7 @@ for name in FMT:
         x = np.concatenate([x, -x])
         want = np.array([encode(name, float(v)) for v in x], np.uint8)
         c.check("%s from %s boundaries" % (name, np.dtype(ft)), lambda: check_encode(name, x, want, name))
-    # the CLI's own literal parser (tools/values.c, written apart from the library) on float64 text
+    # the CLI's own literal parser (frontend/values.c, written apart from the library) on float64 text
     lit_vals = [v for v in x.tolist() if not math.isnan(v)]
     lit = "[" + ",".join(repr(v) for v in lit_vals) + "]:" + name
     want_lit = np.array([encode(name, v) for v in lit_vals], np.uint8)

@@ -36,6 +36,7 @@
  *   '^gather$' for gather only), --max-bytes the tensor limit (64 MiB), -v each call's size,
  *   undisturbed time, tries and successes. */
 #include "op_examples.h"
+#include "../../frontend/args.h"
 #include "../../fuzz/opcodec.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
 # table names exists.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-roots=(include src tools tests fuzz bench scripts docs cmake examples python .ci)
+roots=(include src frontend tools tests fuzz bench scripts docs cmake examples python .ci)
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard -- "${roots[@]}")
 else

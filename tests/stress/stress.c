@@ -19,6 +19,7 @@
  *
  * Usage: tx_stress [SECONDS] [THREADS] [--pool N] [--seed N] [--max-bytes N] */
 #include "op_examples.h"
+#include "../../frontend/args.h"
 #include "../../fuzz/oprun.h"
 
 #include <pthread.h>

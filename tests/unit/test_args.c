@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_args.c -- the tools' one command-line parser, op_args_parse (tools/args.c), which the CLI,
+/* test_args.c -- the tools' one command-line parser, op_args_parse (frontend/args.c), which the CLI,
  * its streaming path, the fuzz seed maker and the example-driven tests share: name=value words
  * matched to the op's parameters and parsed by kind, defaults and required arguments, the usage
  * errors in argv order (with "did you mean" hints), options through the caller's hook, the text
@@ -7,6 +7,7 @@
  * messages and exit codes are checked end to end by tests/cli/usage.sh. */
 #include "testutil.h"
 
+#include "args.h"
 #include "opreg.h"
 
 #include <string.h>

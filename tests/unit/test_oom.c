@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_oom.c -- allocation-failure sweeps and size limits for every op and for .npy I/O.
  *
- * Every op of the CLI's table (tools/ops_*.c, so every op of include/tensorx.h that has a CLI
+ * Every op of the op spec (frontend/ops_*.c, so every op of include/tensorx.h that has a CLI
  * row) runs on the representative valid calls of op_examples.h (CLI text, one line per call;
  * a new op is covered by adding a line there) with the testutil allocator failing its k-th
  * allocation, k = 1, 2, ... until a run needs fewer than k: each failing run must return

@@ -39,7 +39,7 @@ static void count_free(void *p, size_t size, void *ctx) {
 
 static const tx_allocator counting = {count_alloc, count_free, NULL};
 
-/* ---- through the CLI's op table ---- */
+/* ---- through the op spec ---- */
 
 /* Plans, then runs, the call; returns the run's status. */
 static tx_status plan_and_run(const op_example *c) {
@@ -55,6 +55,11 @@ static tx_status plan_and_run(const op_example *c) {
     tx_status st = a.def->run(&a, &o);
     char why[512];
     if (!op_plan_agrees(&r, st, &o, why, sizeof why)) fail_msg("%s %s: %s", c->op, c->args[0], why);
+    /* A fixed number of outputs is the spec's (op_def.outputs). */
+    size_t named = 0;
+    while (named < OP_MAX_OUTPUTS && a.def->outputs[named]) named++;
+    if (st == TX_OK && !a.def->outputs_list && o.n != named)
+        fail_msg("%s: the op spec names %zu outputs, the run made %zu", c->op, named, o.n);
     op_outputs_clear(&o);
     op_args_clear(&a);
     return st;

@@ -12,6 +12,7 @@
  * ThreadSanitizer by scripts/valgrind.sh --tsan (docs/reliability.md). */
 #include "testutil.h"
 
+#include "args.h"
 #include "opreg.h"
 #include "op_examples.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_slicing.c -- CLI/conformance entries of the slicing family: slice, strided_slice, split
+/* ops_slicing.c -- the op spec's rows of the slicing family: slice, strided_slice, split
  * (count or size list), unpack, tile, pad (src/ops/slice.c, strided_slice.c, split.c,
- * pad_tile.c).  Parameter names and defaults are FORMAT.md's operation table. */
+ * pad_tile.c).  Parameter names and defaults are TF's; split's uneven is an ONNX preset. */
+#include "args.h"
 #include "opreg.h"
 #include "values.h"
 
@@ -144,7 +145,8 @@ const op_def tx_cli_ops_slicing[] = {
     {"slice", "the block at begin with size elements per dim (size -1: to the end)", run_slice,
      {{"input_", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"begin", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, one entry per dim", TX_INT32},
-      {"size", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, one entry per dim; -1 = to the end", TX_INT32}}},
+      {"size", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, one entry per dim; -1 = to the end", TX_INT32}},
+     .outputs = {"output"}, .doc = "slicing.md"},
     {"strided_slice", "NumPy-style input_[begin:end:strides, ...] with TF's five masks", run_strided_slice,
      {{"input_", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"begin", P_TENSOR, PARAM_REQUIRED, "1-D int16/int32/int64", TX_INT32},
@@ -154,25 +156,30 @@ const op_def tx_cli_ops_slicing[] = {
       {"end_mask", P_INT, "0", "bit i: ignore end[i], take the fullest range"},
       {"ellipsis_mask", P_INT, "0", "bit i: spec i is '...' (one bit at most)"},
       {"new_axis_mask", P_INT, "0", "bit i: spec i inserts a size-1 dim"},
-      {"shrink_axis_mask", P_INT, "0", "bit i: spec i is the single index begin[i]; its dim goes"}}},
+      {"shrink_axis_mask", P_INT, "0", "bit i: spec i is the single index begin[i]; its dim goes"}},
+     .outputs = {"output"}, .doc = "slicing.md"},
     {"split", "equal parts (num_split) or parts of size_splits along split_dim", run_split,
      {{"value", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
       {"split_dim", P_INT, PARAM_REQUIRED, "the dim to cut; negative counts from the end"},
       {"num_split", P_INT, PARAM_OPTIONAL, "number of equal parts (must divide the dim)"},
       {"size_splits", P_INT_LIST, PARAM_OPTIONAL, "sizes of the parts, one -1 allowed (instead of num_split)"},
-      {"uneven", P_BOOL, "false", "ONNX Split-18 preset: num_split parts of ceil(dim / num_split), the last smaller"}}},
+      {"uneven", P_BOOL, "false", "ONNX Split-18 preset: num_split parts of ceil(dim / num_split), the last smaller"}},
+     .outputs = {"output"}, .outputs_list = true, .doc = "slicing.md"},
     {"unpack", "the slices value[..., i, ...] along axis, each of rank R-1", run_unpack,
      {{"value", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
       {"num", P_INT, PARAM_OPTIONAL, "expected count >= 0 (absent: value.shape[axis])"},
-      {"axis", P_INT, "0", "negative counts from the end"}}},
+      {"axis", P_INT, "0", "negative counts from the end"}},
+     .outputs = {"output"}, .outputs_list = true, .doc = "slicing.md"},
     {"tile", "input repeated multiples[i] times along dim i", run_tile,
      {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"},
-      {"multiples", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, one entry >= 0 per dim", TX_INT32}}},
+      {"multiples", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, one entry >= 0 per dim", TX_INT32}},
+     .outputs = {"output"}, .doc = "slicing.md"},
     {"pad", "pad each dim by paddings[i] = [before, after]", run_pad,
      {{"tensor", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"paddings", P_TENSOR, PARAM_REQUIRED, "int32/int64 [rank, 2]", TX_INT32},
       {"mode", P_STRING, "CONSTANT", "CONSTANT, REFLECT, SYMMETRIC, or the ONNX presets EDGE, WRAP (any case)"},
       {"constant_values", P_STRING, PARAM_OPTIONAL,
-       "CONSTANT fill value as text, default 0 (the empty string for strings)"}}},
+       "CONSTANT fill value as text, default 0 (the empty string for strings)"}},
+     .outputs = {"output"}, .doc = "slicing.md"},
     {NULL, NULL, NULL, {{NULL}}},
 };

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_gather.c -- CLI/conformance entries of the gather family (src/ops/gather.c, partition.c,
+/* ops_gather.c -- the op spec's rows of the gather family (src/ops/gather.c, partition.c,
  * unique.c, encode.c): gather, gather_nd, unique_with_counts, dynamic_partition, dynamic_stitch,
- * boolean_mask, one_hot and sequence_mask.  Parameter names and defaults follow FORMAT.md's
- * operation table; where TF's Python wrapper decides a default from other arguments (gather's
- * axis, one_hot's dtype) the run function does the same.  The `oob` attribute (not in FORMAT.md,
- * default "error" = TF) picks the out-of-range policy of gather, gather_nd, dynamic_stitch and
- * one_hot. */
+ * boolean_mask, one_hot and sequence_mask.  Parameter names and defaults are TF's; where TF's
+ * Python wrapper decides a default from other arguments (gather's axis, one_hot's dtype) the run
+ * function does the same.  The `oob` attribute (not TF's; default "error" = TF) picks the
+ * out-of-range policy of gather, gather_nd, dynamic_stitch and one_hot. */
 #include "opreg.h"
 #include "values.h"
 
@@ -142,27 +141,33 @@ const op_def tx_cli_ops_gather[] = {
       {"indices", P_TENSOR, PARAM_REQUIRED, "int16/int32/int64, any rank, entries in [0, params.shape[axis])", TX_INT32},
       {"axis", P_INT, PARAM_OPTIONAL, "axis of params (negative counts from the end); absent: batch_dims, i.e. 0"},
       {"batch_dims", P_INT, "0", "leading dims shared by params and indices"},
-      {"oob", P_STRING, "error", "out-of-range indices: error, zero (zero slice), clamp, wrap (mod dim)"}}},
+      {"oob", P_STRING, "error", "out-of-range indices: error, zero (zero slice), clamp, wrap (mod dim)"}},
+     .outputs = {"output"}, .doc = "gather.md"},
     {"gather_nd", "elements or slices of params picked by index vectors", run_gather_nd,
      {{"params", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
       {"indices", P_TENSOR, PARAM_REQUIRED, "int16/int32/int64 [..., K], K <= rank(params)", TX_INT32},
-      {"oob", P_STRING, "error", "out-of-range components: error, zero (zero slice), clamp, wrap (mod dim)"}}},
+      {"oob", P_STRING, "error", "out-of-range components: error, zero (zero slice), clamp, wrap (mod dim)"}},
+     .outputs = {"output"}, .doc = "gather.md"},
     {"unique_with_counts", "distinct values in first-occurrence order, with idx and counts", run_unique_with_counts,
      {{"x", P_TENSOR, PARAM_REQUIRED, "1-D tensor (not complex or quantized)"},
       {"out_idx", P_DTYPE, "int32", "int32 or int64 (dtype of idx and count)"},
-      {"sorted", P_BOOL, "false", "ONNX Unique sorted=1 preset: y ascending (np.unique's rules)"}}},
+      {"sorted", P_BOOL, "false", "ONNX Unique sorted=1 preset: y ascending (np.unique's rules)"}},
+     .outputs = {"y", "idx", "count"}, .doc = "gather.md"},
     {"dynamic_partition", "split data into num_partitions tensors by partition id", run_dynamic_partition,
      {{"data", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"partitions", P_TENSOR, PARAM_REQUIRED, "int32, shape a prefix of data's, ids in [0, num_partitions)", TX_INT32},
-      {"num_partitions", P_INT, PARAM_REQUIRED, ">= 1"}}},
+      {"num_partitions", P_INT, PARAM_REQUIRED, ">= 1"}},
+     .outputs = {"outputs"}, .outputs_list = true, .doc = "gather.md"},
     {"dynamic_stitch", "interleave data slices at the rows named by indices (later wins)", run_dynamic_stitch,
      {{"indices", P_TENSOR_LIST, PARAM_REQUIRED, "list of int32 tensors"},
       {"data", P_TENSOR_LIST, PARAM_REQUIRED, "list of tensors, data[m].shape = indices[m].shape + C"},
-      {"oob", P_STRING, "error", "negative indices: error, zero (dropped), clamp (row 0), wrap (mod rows)"}}},
+      {"oob", P_STRING, "error", "negative indices: error, zero (dropped), clamp (row 0), wrap (mod rows)"}},
+     .outputs = {"merged"}, .doc = "gather.md"},
     {"boolean_mask", "the slices of tensor where the K-D mask is true", run_boolean_mask,
      {{"tensor", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"mask", P_TENSOR, PARAM_REQUIRED, "bool, shape = tensor.shape[axis:axis+K]", TX_BOOL},
-      {"axis", P_INT, "0", "first dim the mask covers"}}},
+      {"axis", P_INT, "0", "first dim the mask covers"}},
+     .outputs = {"output"}, .doc = "gather.md"},
     {"one_hot", "one-hot encoding of indices along a new axis", run_one_hot,
      {{"indices", P_TENSOR, PARAM_REQUIRED, "uint8/int8/int32/int64, any rank", TX_INT32},
       {"depth", P_INT, PARAM_REQUIRED, ">= 0"},
@@ -170,10 +175,12 @@ const op_def tx_cli_ops_gather[] = {
       {"off_value", P_STRING, PARAM_OPTIONAL, "a number or text (for dtype string); absent: 0"},
       {"axis", P_INT, "-1", "-1 (last) or 0..rank(indices)"},
       {"dtype", P_DTYPE, PARAM_OPTIONAL, "absent: on_value's (else off_value's) type, else float32"},
-      {"oob", P_STRING, "error", "indices outside [0, depth): error/zero (all-off row), clamp, wrap (mod depth)"}}},
+      {"oob", P_STRING, "error", "indices outside [0, depth): error/zero (all-off row), clamp, wrap (mod depth)"}},
+     .outputs = {"output"}, .doc = "gather.md"},
     {"sequence_mask", "mask of the first lengths[i] positions of each row", run_sequence_mask,
      {{"lengths", P_TENSOR, PARAM_REQUIRED, "integer tensor, any rank", TX_INT32},
       {"maxlen", P_TENSOR, PARAM_OPTIONAL, "int32/int64 scalar >= 0; absent: max(lengths)"},
-      {"dtype", P_DTYPE, "bool", "bool or any numeric dtype"}}},
+      {"dtype", P_DTYPE, "bool", "bool or any numeric dtype"}},
+     .outputs = {"output"}, .doc = "gather.md"},
     {NULL, NULL, NULL, {{NULL}}},
 };

@@ -3,8 +3,7 @@
  * checks per dtype, half-precision conversions (round to nearest even), whole-file reading. */
 #include "values.h"
 
-#include "files.h"
-
+#include "fault.h"
 #include "opreg.h"
 
 #include <errno.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* opreg.h -- the CLI's and the conformance runner's table of operations.  Each op family has one
- * file tools/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
+/* opreg.h -- the op spec: the table of operations of every frontend (the CLI, the conformance
+ * runner, the fuzz targets, the stress test, Python).  Each op family has one file
+ * frontend/ops_<family>.c that defines an array of op_def (ending with an entry whose name is
  * NULL); ops.c lists the families.  An op_def names its parameters with their kinds and defaults,
- * exactly as in tests/conformance/FORMAT.md's operation table, and a run function that maps
- * them mechanically onto the C API.  Only tensorx.h is used here: the tools are the library's
- * first user. */
-#ifndef TX_TOOLS_OPREG_H
-#define TX_TOOLS_OPREG_H
+ * its outputs and its docs page, and has a run function that maps the parameters mechanically
+ * onto the C API.  Only tensorx.h is used here: the frontends are the library's first users. */
+#ifndef TX_FRONTEND_OPREG_H
+#define TX_FRONTEND_OPREG_H
 
 #include "tensorx.h"
 
@@ -94,12 +94,25 @@ typedef struct op_stream {
     bool (*accepts)(const op_args *a);
 } op_stream;
 
+/* The most outputs of an op that makes a fixed number of them (unique_with_counts: three). */
+#define OP_MAX_OUTPUTS 4
+
+/* One row of the op spec: everything a frontend needs to know of an op.  The CLI's help, the
+ * conformance runner, Python's functions and stubs (their signatures, named-tuple fields and
+ * list results), FORMAT.md's operation table, README's op table, docs/index.md's family pages and
+ * the man page's op list all come from these rows or are checked against them
+ * (tests/repo/op_spec.c); docs/adding-an-op.md is the recipe. */
 struct op_def {
     const char *name;
     const char *summary;
     op_run_fn run;
     op_param params[OP_MAX_PARAMS]; /* ends at the first entry with name NULL */
     const op_stream *stream;        /* NULL: the op runs in memory only */
+    /* The outputs' names (TensorFlow's), in order, up to the first NULL; with outputs_list, the
+     * one name of a list of as many outputs as the call makes (split's num_split, ...). */
+    const char *outputs[OP_MAX_OUTPUTS];
+    bool outputs_list;
+    const char *doc; /* the op's page under docs/ ("casting.md"): arguments, errors, TF's gaps */
 };
 
 /* ---- helpers for run functions (opreg.c) ---- */
@@ -153,54 +166,7 @@ const op_def *op_at(size_t i);
 /* The index in d->params of the parameter named by the first len bytes of name, or -1. */
 int op_param_index(const op_def *d, const char *name, size_t len);
 
-/* ---- argument parsing (args.c) ---- */
-/* How op_args_parse reads a command line.  Zero-initialised, it takes name=value words only,
- * fills in defaults and checks that required arguments are there. */
-typedef struct op_cmdline {
-    /* A word that begins with '-' (an option such as `-o FILE`): handles argv[*i], taking any
-     * words after it by moving *i on, and returns TX_OK, or fails (op_fail; OP_USAGE for an option
-     * it does not know).  NULL: every such word is an unknown option. */
-    tx_status (*option)(void *ctx, int argc, const char *const *argv, int *i);
-    void *ctx;
-    /* A parameter whose text is recorded in text[] and marked present but not parsed (the input
-     * the streaming path maps itself); NULL: none. */
-    const char *unparsed;
-    /* Leave absent parameters absent: no defaults, no required check (op_args_finish later). */
-    bool no_defaults;
-    /* Out: the text after '=' of each argument given, by parameter index (NULL when absent),
-     * pointing into argv.  Set before the value is parsed, so a failed parse leaves its text. */
-    const char *text[OP_MAX_PARAMS];
-} op_cmdline;
-
-/* Parses the arguments of op d from argv[0..argc): `name=value` words, whose value is parsed by
- * the parameter's kind, and options (cl->option); then, unless cl->no_defaults, op_args_finish.
- * cl may be NULL (the zero-initialised behaviour).  Every word is checked before any value is
- * parsed, so usage errors (OP_USAGE) come first, in argv order:
- *   "unknown option '-x'" (no cl->option), "expected name=value, got 'w'",
- *   "unknown argument 'n'; did you mean 'm'? (tensorx OP --help lists them)",
- *   "argument 'n' given twice", then "missing required argument 'n' (see tensorx OP --help)".
- * Then the values, in argv order, those that read no file first (literals, attributes), then
- * those that do (.npy, -, @FILE), so a mistyped small argument is reported before a big input
- * is read; a value that does not parse fails with its own status, as "argument 'n': why".  On failure a
- * holds nothing (it is cleared); on success the caller clears it with op_args_clear. */
-tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const *argv, op_cmdline *cl);
-/* Parses CLI text for one parameter into v (v->present = true).  On failure returns a status and
- * sets tx-style message via op_error(). */
-tx_status op_parse_value(const op_param *p, const char *text, op_value *v);
-/* Parses a tensor literal or source: "[[1,2],[3,4]]:float32", "1,0", "x.npy", "@file". */
-tx_status op_parse_tensor(const char *text, tx_tensor **out);
-/* Parses a tensor literal only: text that would name a source ("x.npy", "-", "@file") is read as
- * a literal (and fails as one), never opened.  For attributes given as text. */
-tx_status op_parse_literal(const char *text, tx_tensor **out);
 void op_value_clear(op_value *v);
-/* Fills every absent parameter with its default (parsing the default text); checks required
- * ones.  A missing required parameter is OP_USAGE, naming it. */
-tx_status op_args_finish(op_args *a);
-/* The name among names[0..n) nearest to `word` (a few edits, or the only name it begins), or
- * NULL when none is near: for "did you mean" hints. */
-const char *op_nearest(const char *word, const char *const *names, size_t n);
-/* "; did you mean 'NAME'?" when op_nearest finds a name (written to buf), else "". */
-const char *op_did_you_mean(const char *word, const char *const *names, size_t n, char *buf, size_t cap);
 void op_args_clear(op_args *a);
 void op_outputs_clear(op_outputs *o);
 

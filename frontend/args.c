@@ -4,11 +4,14 @@
  * "[\"ab\",\"c\"]"), tensor sources (FILE.npy, @FILE for raw bytes, "-" for .npy on stdin), and
  * attribute values by parameter kind.  Every tool that reads `name=value` words comes here: the
  * CLI, its streaming path, the fuzz seed maker and the tests that run the op examples. */
-#include "files.h"
+#include "args.h"
+
+#include "fault.h"
 #include "opreg.h"
 #include "values.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -523,3 +526,36 @@ tx_status op_args_parse(op_args *a, const op_def *d, int argc, const char *const
     return st;
 }
 
+tx_status op_args_finish(op_args *a) {
+    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++) {
+        const op_param *p = &a->def->params[i];
+        if (a->v[i].present) continue;
+        if (p->def == PARAM_REQUIRED)
+            return op_fail(OP_USAGE, "missing required argument '%s' (see tensorx %s --help)", p->name, a->def->name);
+        if (p->def[0] == '\0') continue; /* PARAM_OPTIONAL: stays absent */
+        tx_status st = op_parse_value(p, p->def, &a->v[i]);
+        if (st != TX_OK) return st;
+    }
+    return TX_OK;
+}
+
+/* A byte count: digits, optionally K, M, G or T (powers of 1024; "Ki", "KiB", "KB" too). */
+bool op_parse_size(const char *s, size_t *out) {
+    if (!isdigit((unsigned char)*s)) return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || v > SIZE_MAX) return false;
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    unsigned shift = 0;
+    if (u) {
+        shift = 10 * (unsigned)(u - units + 1);
+        end++;
+        if (*end == 'i') end++;
+    }
+    if (*end == 'B') end++;
+    if (*end || (shift && v > (SIZE_MAX >> shift))) return false;
+    *out = (size_t)v << shift;
+    return true;
+}

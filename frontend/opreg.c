@@ -122,19 +122,6 @@ void op_args_clear(op_args *a) {
     for (size_t i = 0; i < OP_MAX_PARAMS; i++) op_value_clear(&a->v[i]);
 }
 
-tx_status op_args_finish(op_args *a) {
-    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++) {
-        const op_param *p = &a->def->params[i];
-        if (a->v[i].present) continue;
-        if (p->def == PARAM_REQUIRED)
-            return op_fail(OP_USAGE, "missing required argument '%s' (see tensorx %s --help)", p->name, a->def->name);
-        if (p->def[0] == '\0') continue; /* PARAM_OPTIONAL: stays absent */
-        tx_status st = op_parse_value(p, p->def, &a->v[i]);
-        if (st != TX_OK) return st;
-    }
-    return TX_OK;
-}
-
 /* ---- size before run checks ---- */
 
 void op_plan_run(const op_def *def, const op_args *a, op_plan_result *r) {

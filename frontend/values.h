@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* values.h -- turning text (CLI literals, JSON numbers) into tensor elements, and half-precision
- * helpers used by parsing and printing (tools only). */
-#ifndef TX_TOOLS_VALUES_H
-#define TX_TOOLS_VALUES_H
+ * helpers used by parsing and printing (the frontends). */
+#ifndef TX_FRONTEND_VALUES_H
+#define TX_FRONTEND_VALUES_H
 
 #include "tensorx.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_shapes.c -- CLI/conformance entries of TF's "Shapes and Shaping" ops (src/ops/shapes.c). */
+/* ops_shapes.c -- the op spec's rows of TF's "Shapes and Shaping" ops (src/ops/shapes.c). */
 #include "opreg.h"
 
 static tx_status run_shape(const op_args *a, op_outputs *o) {
@@ -39,22 +39,29 @@ static tx_status run_expand_dims(const op_args *a, op_outputs *o) {
 const op_def tx_cli_ops_shapes[] = {
     {"shape", "1-D tensor of the input's dims", run_shape,
      {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"},
-      {"out_type", P_DTYPE, "int32", "int32 or int64"}}},
+      {"out_type", P_DTYPE, "int32", "int32 or int64"}},
+     .outputs = {"output"}, .doc = "shapes.md"},
     {"shape_n", "the shape of each input", run_shape_n,
      {{"input", P_TENSOR_LIST, PARAM_REQUIRED, "list of tensors"},
-      {"out_type", P_DTYPE, "int32", "int32 or int64"}}},
+      {"out_type", P_DTYPE, "int32", "int32 or int64"}},
+     .outputs = {"output"}, .outputs_list = true, .doc = "shapes.md"},
     {"size", "number of elements", run_size,
      {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"},
-      {"out_type", P_DTYPE, "int32", "int32 or int64"}}},
-    {"rank", "number of dimensions", run_rank, {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"}}},
+      {"out_type", P_DTYPE, "int32", "int32 or int64"}},
+     .outputs = {"output"}, .doc = "shapes.md"},
+    {"rank", "number of dimensions", run_rank, {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"}},
+     .outputs = {"output"}, .doc = "shapes.md"},
     {"reshape", "same data, new shape (a view; at most one -1)", run_reshape,
      {{"tensor", P_TENSOR, PARAM_REQUIRED, "any tensor"},
-      {"shape", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64", TX_INT32}}},
+      {"shape", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64", TX_INT32}},
+     .outputs = {"output"}, .doc = "shapes.md"},
     {"squeeze", "drop size-1 dims (a view)", run_squeeze,
      {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"},
-      {"squeeze_dims", P_INT_LIST, "[]", "dims to drop; [] drops every size-1 dim"}}},
+      {"squeeze_dims", P_INT_LIST, "[]", "dims to drop; [] drops every size-1 dim"}},
+     .outputs = {"output"}, .doc = "shapes.md"},
     {"expand_dims", "insert a size-1 dim (a view)", run_expand_dims,
      {{"input", P_TENSOR, PARAM_REQUIRED, "any tensor"},
-      {"dim", P_INT, PARAM_REQUIRED, "-1-rank <= dim <= rank"}}},
+      {"dim", P_INT, PARAM_REQUIRED, "-1-rank <= dim <= rank"}},
+     .outputs = {"output"}, .doc = "shapes.md"},
     {NULL, NULL, NULL, {{NULL}}},
 };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops_casting.c -- CLI/conformance entries of the casting family: cast, saturate_cast, the to_*
+/* ops_casting.c -- the op spec's rows of the casting family: cast, saturate_cast, the to_*
  * ops, bitcast (src/ops/cast.c), decode_raw, encode_raw, string_to_number (src/ops/decode.c)
  * OpenVINO's string_tensor_pack / string_tensor_unpack (src/ops/string_pack.c) and the
- * TF_TString / ONNX Runtime string layouts (src/io/string_layouts.c).  Parameter names, kinds and
- * defaults follow tests/conformance/FORMAT.md. */
+ * TF_TString / ONNX Runtime string layouts (src/io/string_layouts.c).  Parameter names and
+ * defaults are TF's (OpenVINO's for the string tensors). */
 #include "opreg.h"
 
 #include <string.h>
@@ -155,12 +155,14 @@ static const op_stream bitcast_stream = {"input", OP_STREAM_NPY, NULL};
 static const op_stream decode_raw_stream = {"input_bytes", OP_STREAM_RAW, decode_raw_streams};
 
 #define TO_OP(name, fn, what)                                                                     \
-    {name, "cast to " what " (tf." name ")", fn, {{"x", P_TENSOR, PARAM_REQUIRED, "any numeric tensor"}}}
+    {name, "cast to " what " (tf." name ")", fn, {{"x", P_TENSOR, PARAM_REQUIRED, "any numeric tensor"}}, \
+     .outputs = {"y"}, .doc = "casting.md"}
 
 const op_def tx_cli_ops_casting[] = {
     {"string_to_number", "parse strings as numbers (tf.strings.to_number)", run_string_to_number,
      {{"string_tensor", P_TENSOR, PARAM_REQUIRED, "string tensor"},
-      {"out_type", P_DTYPE, "float32", "float32, float64, int32, int64, uint32 or uint64"}}},
+      {"out_type", P_DTYPE, "float32", "float32, float64, int32, int64, uint32 or uint64"}},
+     .outputs = {"output"}, .doc = "casting.md"},
     TO_OP("to_double", run_to_double, "float64"),
     TO_OP("to_float", run_to_float, "float32"),
     TO_OP("to_bfloat16", run_to_bfloat16, "bfloat16"),
@@ -171,43 +173,54 @@ const op_def tx_cli_ops_casting[] = {
       {"dtype", P_DTYPE, PARAM_REQUIRED, "target dtype"},
       {"mode", P_STRING, "default", "default (TF's bits), saturate, or checked (fail on inexact)"},
       {"exact_float", P_BOOL, "false", "checked mode: float targets must not round either"}},
-     &cast_stream},
+     &cast_stream,
+     .outputs = {"y"}, .doc = "casting.md"},
     {"bitcast", "reinterpret the bytes as another dtype (a view; tf.bitcast)", run_bitcast,
      {{"input", P_TENSOR, PARAM_REQUIRED, "numeric tensor (not bool)"},
       {"type", P_DTYPE, PARAM_REQUIRED, "numeric dtype (not bool)"}},
-     &bitcast_stream},
+     &bitcast_stream,
+     .outputs = {"output"}, .doc = "casting.md"},
     {"saturate_cast", "cast after clamping to the target's range (tf.saturate_cast)",
      run_saturate_cast,
      {{"value", P_TENSOR, PARAM_REQUIRED, "numeric tensor"},
-      {"dtype", P_DTYPE, PARAM_REQUIRED, "numeric dtype"}}},
+      {"dtype", P_DTYPE, PARAM_REQUIRED, "numeric dtype"}},
+     .outputs = {"y"}, .doc = "casting.md"},
     {"decode_raw", "reinterpret each string's bytes as numbers (tf.io.decode_raw)", run_decode_raw,
      {{"input_bytes", P_TENSOR, PARAM_REQUIRED, "string tensor"},
       {"out_type", P_DTYPE, PARAM_REQUIRED, "float16..uint64, complex, bool, bfloat16"},
       {"little_endian", P_BOOL, "true", "byte order of the data"},
       {"fixed_length", P_INT, PARAM_OPTIONAL, "pad/truncate each string to this many bytes"}},
-     &decode_raw_stream},
+     &decode_raw_stream,
+     .outputs = {"output"}, .doc = "casting.md"},
     {"encode_raw", "the bytes of each last-dim row as a string (inverse of decode_raw)",
      run_encode_raw,
      {{"x", P_TENSOR, PARAM_REQUIRED, "tensor of rank >= 1, any dtype but string"},
-      {"little_endian", P_BOOL, "true", "byte order to write"}}},
+      {"little_endian", P_BOOL, "true", "byte order to write"}},
+     .outputs = {"output"}, .doc = "casting.md"},
     {"string_tensor_pack", "strings from [begin, end) ranges of symbols (OpenVINO)",
      run_string_tensor_pack,
      {{"begins", P_TENSOR, PARAM_REQUIRED, "int32/int64 tensor", TX_INT64},
       {"ends", P_TENSOR, PARAM_REQUIRED, "int32/int64 tensor, begins' shape", TX_INT64},
-      {"symbols", P_TENSOR, PARAM_REQUIRED, "1-D uint8 tensor (or a string scalar: its bytes)", TX_UINT8}}},
+      {"symbols", P_TENSOR, PARAM_REQUIRED, "1-D uint8 tensor (or a string scalar: its bytes)", TX_UINT8}},
+     .outputs = {"output"}, .doc = "casting.md"},
     {"string_tensor_unpack", "begins, ends and symbols of a string tensor (OpenVINO)",
-     run_string_tensor_unpack, {{"data", P_TENSOR, PARAM_REQUIRED, "string tensor"}}},
+     run_string_tensor_unpack, {{"data", P_TENSOR, PARAM_REQUIRED, "string tensor"}},
+     .outputs = {"begins", "ends", "symbols"}, .doc = "casting.md"},
     {"string_tensor_to_tf", "TF_TString records (OFFSET form) of a string tensor, as 1-D uint8",
-     run_string_tensor_to_tf, {{"data", P_TENSOR, PARAM_REQUIRED, "string tensor"}}},
+     run_string_tensor_to_tf, {{"data", P_TENSOR, PARAM_REQUIRED, "string tensor"}},
+     .outputs = {"records"}, .doc = "interop.md"},
     {"string_tensor_from_tf", "a string tensor from TF_TString records (SMALL and OFFSET)",
      run_string_tensor_from_tf,
      {{"records", P_TENSOR, PARAM_REQUIRED, "1-D uint8 (or a string scalar, e.g. @FILE: its bytes)", TX_UINT8},
-      {"shape", P_INT_LIST, PARAM_REQUIRED, "shape of the string tensor ([] for a scalar)"}}},
+      {"shape", P_INT_LIST, PARAM_REQUIRED, "shape of the string tensor ([] for a scalar)"}},
+     .outputs = {"data"}, .doc = "interop.md"},
     {"string_tensor_to_ort", "ONNX Runtime's content bytes and size_t start offsets",
-     run_string_tensor_to_ort, {{"data", P_TENSOR, PARAM_REQUIRED, "string tensor"}}},
+     run_string_tensor_to_ort, {{"data", P_TENSOR, PARAM_REQUIRED, "string tensor"}},
+     .outputs = {"content", "offsets"}, .doc = "interop.md"},
     {"string_tensor_from_ort", "a string tensor from ONNX Runtime's content and offsets",
      run_string_tensor_from_ort,
      {{"content", P_TENSOR, PARAM_REQUIRED, "1-D uint8 (or a string scalar: its bytes)", TX_UINT8},
-      {"offsets", P_TENSOR, PARAM_REQUIRED, "uint64/int64 start offsets, the strings' shape", TX_UINT64}}},
+      {"offsets", P_TENSOR, PARAM_REQUIRED, "uint64/int64 start offsets, the strings' shape", TX_UINT64}},
+     .outputs = {"data"}, .doc = "interop.md"},
     {NULL, NULL, NULL, {{NULL}}},
 };

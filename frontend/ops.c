@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ops.c -- the list of op families the CLI and the conformance runner know.  One line per family;
- * each family's table lives in tools/ops_<family>.c. */
+/* ops.c -- the op families of the op spec, in order.  One line per family;
+ * each family's table lives in frontend/ops_<family>.c. */
 #include "opreg.h"
 
 #include <string.h>
