@@ -398,9 +398,11 @@ TX_API size_t tx_max_tensor_bytes(void);
  * The op uses the same code path in both modes, so a plan can never disagree with a run.
  *
  *     tx_output_info info[4];
- *     tx_plan plan = TX_PLAN_INIT(info, 4);
+ *     int64_t dims[16];
+ *     tx_plan plan = TX_PLAN_INIT(info, 4, dims, 16);
  *     tx_status st = TX_PLAN(&plan, tx_tile(x, multiples, &y));   // y stays NULL
- *     // st: TX_OK and plan.count outputs, or the error tx_tile would return (message included)
+ *     // st: TX_OK and plan.count outputs (info[0].dims points into dims), or the error
+ *     // tx_tile would return (message included)
  *
  * Output shapes that depend on input values: boolean_mask, dynamic_stitch, sequence_mask without
  * maxlen, decode_raw without fixed_length, string_tensor_pack's bytes and string_tensor_unpack's
@@ -419,7 +421,8 @@ typedef struct tx_output_info {
     size_t struct_size;  /* set by the library to the plan's output_size */
     tx_dtype dtype;      /* the output's dtype */
     size_t rank;         /* the output's rank */
-    int64_t dims[TX_MAX_RANK]; /* its first rank entries are the output's dims */
+    const int64_t *dims; /* the output's rank dims, in the plan's dims storage; NULL when rank is
+                          * 0 or they did not fit (plan->dims_count > plan->dims_capacity) */
     int64_t numel;       /* the output's element count */
     size_t nbytes;       /* numel * dtype size: tx_tensor_nbytes() of the output (16 per string) */
     size_t string_bytes; /* new storage for string bytes besides nbytes (0 when the output's
@@ -429,23 +432,29 @@ typedef struct tx_output_info {
 
 /* The caller's record of one op call: `outputs` holds `capacity` entries of output_size bytes
  * each; the op sets `count` to its number of outputs and fills the first min(count, capacity)
- * entries (a split into more parts than capacity still reports the full count, so the caller can
- * retry with more room).  Initialise it with TX_PLAN_INIT. */
+ * entries.  The outputs' dims go one after another into `dims`, which holds `dims_capacity`
+ * entries; the op sets `dims_count` to the sum of all its outputs' ranks.  Both counts are the
+ * full ones even past the room given (a split into more parts than capacity, or outputs with
+ * more dims than dims_capacity), so the caller can retry with more room; the storage is the
+ * caller's, so plans on different threads share nothing.  Initialise it with TX_PLAN_INIT. */
 typedef struct tx_plan {
     size_t struct_size;      /* sizeof(tx_plan) */
     size_t output_size;      /* sizeof(tx_output_info): the size of each entry of outputs */
     tx_output_info *outputs; /* capacity entries, or NULL with capacity 0 (count only) */
     size_t capacity;         /* the number of entries outputs has room for */
     size_t count;            /* set by the library */
+    int64_t *dims;           /* dims_capacity entries for the outputs' dims, or NULL with 0 */
+    size_t dims_capacity;    /* the number of entries dims has room for */
+    size_t dims_count;       /* set by the library: the dims all outputs have */
 } tx_plan;
-/* An initialiser for a tx_plan recording into outputs[0..capacity): tx_plan p =
- * TX_PLAN_INIT(info, 4); sets struct_size and output_size to this header's sizes, count to 0.
- * Since 0.3. */
-#define TX_PLAN_INIT(outputs, capacity) \
-    { sizeof(tx_plan), sizeof(tx_output_info), (outputs), (capacity), 0 }
+/* An initialiser for a tx_plan recording into outputs[0..capacity) and dims[0..dims_capacity):
+ * tx_plan p = TX_PLAN_INIT(info, 4, dims, 16); sets struct_size and output_size to this
+ * header's sizes, count and dims_count to 0.  Since 0.3. */
+#define TX_PLAN_INIT(outputs, capacity, dims, dims_capacity) \
+    { sizeof(tx_plan), sizeof(tx_output_info), (outputs), (capacity), 0, (dims), (dims_capacity), 0 }
 
-/* Puts the calling thread in plan mode for the next op call, recording into `plan` (count is
- * reset to 0).  Plan mode does not nest; NULL leaves plan mode.  The allocator is never called
+/* Puts the calling thread in plan mode for the next op call, recording into `plan` (count and
+ * dims_count are reset to 0).  Plan mode does not nest; NULL leaves plan mode.  The allocator is never called
  * in plan mode. */
 TX_API void tx_plan_enter(tx_plan *plan);
 /* Leaves plan mode and turns op_result, the status of the op call made in plan mode, into the
@@ -1468,13 +1477,15 @@ TX_API tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, 
 TX_API tx_status tx_file_map_string(const char *path, uint64_t offset, uint64_t length,
                                     tx_tensor **out);
 
-/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map).  Initialise
- * it with TX_NPY_INFO_INIT (see "Structs the library fills" at the top). */
+/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map).  The shape
+ * goes into the caller's `dims`.  Initialise it with TX_NPY_INFO_INIT (see "Structs the library
+ * fills" at the top). */
 typedef struct tx_npy_info {
     size_t struct_size;        /* sizeof(tx_npy_info) */
     tx_dtype dtype;            /* the tensor's dtype (TX_STRING for 'S' and 'U' files) */
     size_t rank;               /* the array's rank */
-    int64_t dims[TX_MAX_RANK]; /* its first rank entries are the array's shape */
+    int64_t *dims;             /* the caller's room for dims_capacity entries: receives the shape */
+    size_t dims_capacity;      /* TX_MAX_RANK takes every file */
     int fortran_order;         /* non-zero: the file's data are column-major */
     int byte_swapped;          /* non-zero: the data are in the other byte order than the host's */
     char string_kind;          /* 'S' (bytes) or 'U' (UTF-32 code points) for strings; else 0 */
@@ -1482,16 +1493,21 @@ typedef struct tx_npy_info {
     uint64_t data_offset;      /* where the data start: magic + lengths + header text */
     uint64_t data_size;        /* numel * item_size: the file holds exactly this many more bytes */
 } tx_npy_info;
-/* The initialiser of a tx_npy_info: tx_npy_info info = TX_NPY_INFO_INIT;  Since 0.3. */
-#define TX_NPY_INFO_INIT { sizeof(tx_npy_info), TX_INVALID_DTYPE, 0, {0}, 0, 0, 0, 0, 0, 0 }
+/* The initialiser of a tx_npy_info whose shape goes into dims[0..dims_capacity):
+ * int64_t dims[TX_MAX_RANK]; tx_npy_info info = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
+ * Since 0.3. */
+#define TX_NPY_INFO_INIT(dims, dims_capacity) \
+    { sizeof(tx_npy_info), TX_INVALID_DTYPE, 0, (dims), (dims_capacity), 0, 0, 0, 0, 0, 0 }
 
 /* Reads and checks the header of the .npy file at `path` (format 1.0, 2.0, 3.0) without reading
  * its data: the header follows the rules tx_npy_load applies, and the file must hold exactly
  * data_size bytes after it.
  * Errors: invalid_argument (path or info NULL; info->struct_size not a known size, i.e. info not
- * made with TX_NPY_INFO_INIT; cannot open; a malformed, lying or unsupported header, as
- * tx_npy_load; a file size that does not match).  On failure the members after struct_size are
- * zero, except for a bad struct_size, when nothing is written.  Since 0.1. */
+ * made with TX_NPY_INFO_INIT; dims NULL with dims_capacity > 0; cannot open; a malformed, lying
+ * or unsupported header, as tx_npy_load; a file size that does not match; a rank above
+ * info->dims_capacity, when info->rank says the rank to make room for).  On failure the members
+ * after struct_size other than dims and dims_capacity are zero (but that rank), except for a bad
+ * struct_size, when nothing is written.  Since 0.1. */
 TX_API tx_status tx_npy_read_info(const char *path, tx_npy_info *info);
 
 /* Largest header tx_npy_write_header writes, in bytes. */

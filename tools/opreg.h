@@ -132,15 +132,20 @@ tx_status op_outputs_reserve(op_outputs *o, size_t n);
 
 /* ---- size before run checks (conform --plan, the op fuzzer, tests/unit/test_plan.c) ---- */
 #define OP_PLAN_CAP 64
+#define OP_PLAN_DIMS 512 /* dims held in place; more go to dims_heap */
 typedef struct op_plan_result {
     tx_status st;
     char msg[512];
     tx_plan plan;
     tx_output_info info[OP_PLAN_CAP];
-    bool leaked; /* an output slot was set in plan mode */
+    int64_t dims[OP_PLAN_DIMS];
+    int64_t *dims_heap; /* the outputs' dims when they are more than OP_PLAN_DIMS */
+    bool leaked;        /* an output slot was set in plan mode */
 } op_plan_result;
-/* Sizes the call of `a` in plan mode (through def->run with o->plan set) into r. */
+/* Sizes the call of `a` in plan mode (through def->run with o->plan set) into r; every recorded
+ * output's dims are there.  Release r with op_plan_result_clear. */
 void op_plan_run(const op_def *def, const op_args *a, op_plan_result *r);
+void op_plan_result_clear(op_plan_result *r);
 /* Whether a plan agrees with the real run's status `st` and outputs `o`: the same status and
  * message (op_error() of the run), or the same number of outputs with the same dtype, dims, numel
  * and bytes (>= for TX_OUTPUT_UPPER_BOUND entries).  If not, says why in why[cap]. */

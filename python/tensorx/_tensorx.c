@@ -1155,6 +1155,7 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     bool sdescr_known = false;
     op_outputs o = {0};
     tx_output_info *info = NULL;
+    int64_t *plan_dims = NULL;
     tx_plan plan;
     PyObject *result = NULL;
     unsigned borrowed = 0; /* bit i: a.v[i] is entry->defaults[i], not ours to free */
@@ -1173,17 +1174,19 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         raise_status(st, op_error());
         goto done;
     }
-    size_t cap = plan_mode ? OP_PLAN_CAP : 0;
+    size_t cap = plan_mode ? OP_PLAN_CAP : 0, dims_cap = plan_mode ? OP_PLAN_DIMS : 0;
     char msg[2048];
     for (;;) {
         if (plan_mode) {
             PyMem_Free(info);
+            PyMem_Free(plan_dims);
             info = PyMem_Calloc(cap, sizeof *info);
-            if (!info) {
+            plan_dims = PyMem_Calloc(dims_cap ? dims_cap : 1, sizeof *plan_dims);
+            if (!info || !plan_dims) {
                 PyErr_NoMemory();
                 goto done;
             }
-            plan = (tx_plan)TX_PLAN_INIT(info, cap);
+            plan = (tx_plan)TX_PLAN_INIT(info, cap, plan_dims, dims_cap);
             o.plan = &plan;
         }
         /* The op runs without the GIL: it touches only tensorx tensors, whose memory the arrays
@@ -1197,8 +1200,9 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             clear_op_message();
         }
         Py_END_ALLOW_THREADS
-        if (st != TX_OK || !plan_mode || plan.count <= cap) break;
-        cap = plan.count;
+        if (st != TX_OK || !plan_mode || (plan.count <= cap && plan.dims_count <= dims_cap)) break;
+        cap = plan.count > cap ? plan.count : cap;
+        dims_cap = plan.dims_count > dims_cap ? plan.dims_count : dims_cap;
         op_outputs_clear(&o);
     }
     if (st != TX_OK) {
@@ -1248,6 +1252,7 @@ static PyObject *py_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
 done:
     PyMem_Free(info);
+    PyMem_Free(plan_dims);
     op_outputs_clear(&o);
     /* may drop array references (release_array): the GIL is held.  Only the op's own parameters
      * were filled (fill_value, op_args_finish), so only they are cleared. */

@@ -94,7 +94,7 @@ TX_HIDDEN tx_status tx__fail(tx_status status, const char *fmt, ...) TX_PRINTF(2
  * sizes must differ: a member appended into the old layout's tail padding needs a reserved member
  * after it. */
 /* TX_OK when size is one of known[0..n); else invalid_argument, e.g. "plan: plan->struct_size is
- * 0, not the size of a tx_plan this library knows (48); make it with TX_PLAN_INIT". */
+ * 0, not the size of a tx_plan this library knows (72); make it with TX_PLAN_INIT". */
 TX_HIDDEN tx_status tx__check_struct_size(const char *op, const char *arg, size_t size,
                                           const size_t *known, size_t n, const char *type,
                                           const char *init);

@@ -231,8 +231,11 @@ tx_status tx__npy_prefix(const unsigned char *b, size_t have, uint64_t file_size
  * file_size) into info, data_offset and data_size included, however many bytes follow. */
 static tx_status parse_header(const unsigned char *b, size_t have, uint64_t file_size,
                               tx_npy_info *info) {
+    int64_t *dims = info->dims;
     memset(info, 0, sizeof *info);
     info->struct_size = sizeof *info;
+    info->dims = dims;
+    info->dims_capacity = TX_MAX_RANK;
     size_t hstart;
     uint64_t hlen;
     TX_TRY(tx__npy_prefix(b, have, file_size, &hstart, &hlen));
@@ -471,7 +474,8 @@ tx_status tx_npy_load_buffer(const void *buffer, size_t size, tx_tensor **out) {
     TX_REQUIRE_OUT("npy", out);
     *out = NULL;
     TX_REQUIRE(buffer != NULL || size == 0, TX_INVALID_ARGUMENT, "npy: data is NULL");
-    tx_npy_info h;
+    int64_t dims[TX_MAX_RANK];
+    tx_npy_info h = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
     TX_TRY(tx__npy_parse(buffer, size, size, &h));
     const char *data = (const char *)buffer + h.data_offset;
     size_t need = (size_t)h.data_size;
@@ -724,7 +728,8 @@ tx_status tx__npy_load_fd(int fd, const char *name, unsigned flags, tx_tensor **
         }
     }
     uint64_t base = s.pos;
-    tx_npy_info h;
+    int64_t dims[TX_MAX_RANK];
+    tx_npy_info h = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
     TX_TRY(src_header(&s, file_size, (flags & TX__NPY_EMPTY_IS_EOF) != 0, &h));
     if (s.seekable && !(flags & TX__NPY_READ) && usable_in_place(&h, base + h.data_offset) &&
         (h.data_size >= TX_NPY_MAP_MIN_BYTES || (flags & TX__NPY_MAP))) {

@@ -11,7 +11,8 @@
 TX_HIDDEN tx_status tx__npy_prefix(const unsigned char *b, size_t have, uint64_t file_size,
                                    size_t *hstart, uint64_t *hlen);
 /* Parses a whole header (b holds at least its `have` >= prefix + text bytes) of a file of
- * `file_size` bytes into info, and checks that exactly data_size bytes follow it. */
+ * `file_size` bytes into info, whose dims must have room for TX_MAX_RANK entries, and checks
+ * that exactly data_size bytes follow it. */
 TX_HIDDEN tx_status tx__npy_parse(const unsigned char *b, size_t have, uint64_t file_size,
                                   tx_npy_info *info);
 /* Writes the whole header (magic, version, length, dict, padding) for a tensor of dtype/dims;
