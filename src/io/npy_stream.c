@@ -3,8 +3,8 @@
  * streaming of decode_raw / cast / bitcast over files larger than memory reads a header with
  * tx_npy_read_info, maps windows of the data with tx_file_map, and writes its output as
  * tx_npy_write_header followed by the data chunk by chunk.  The rules are tx_npy_load's and
- * tx_npy_save's (src/io/npy.c): the same accepted header grammar, the same descr conventions, and
- * byte-identical headers on output. */
+ * tx_npy_save's (src/io/npy_header.c): the same accepted header grammar, the same descr
+ * conventions, and byte-identical headers on output. */
 #include "core/internal.h"
 #include "io/npy_internal.h"
 
