@@ -140,16 +140,32 @@ TX_API const char *tx_version_string(void);   /* "0.3.0" */
 /* ------------------------------------------------------------------------------------------------
  * Status
  * --------------------------------------------------------------------------------------------- */
-/* The result of every fallible call; the values are TensorFlow's canonical error codes
- * (absl::StatusCode), so mapping to TF is the identity. */
-typedef enum tx_status {
-    TX_OK = 0,
-    TX_INVALID_ARGUMENT = 3,   /* an argument breaks the op's rule (the message says which) */
-    TX_RESOURCE_EXHAUSTED = 8, /* allocation failed, or a size passes size_t or the tensor limit */
-    TX_OUT_OF_RANGE = 11,      /* where TF says OUT_OF_RANGE (extract_image_patches' sizes) */
-    TX_UNIMPLEMENTED = 12,     /* a dtype or mode the op does not take (as in TF) */
-    TX_INTERNAL = 13           /* a library bug, or a call plan mode cannot size */
-} tx_status;
+/* The statuses, one X(NAME, code, name) each: TX_STATUS_LIST(X) expands X for every status, in
+ * code order, so that the tx_status enum (TX_<NAME> = code), tx_status_name() (name) and every
+ * binding's table (the CLI's status names, the Python package's exception classes) come from this
+ * one list.  The codes are TensorFlow's canonical error codes (absl::StatusCode), so mapping to
+ * TF is the identity.  A frontend's own statuses (the CLI's usage and io_error) take codes of
+ * 1000 and above, none of these; tests/unit/test_status.c checks that no two codes collide.
+ *   OK                  the call succeeded
+ *   INVALID_ARGUMENT    an argument breaks the op's rule (the message says which)
+ *   RESOURCE_EXHAUSTED  allocation failed, or a size passes size_t or the tensor limit
+ *   OUT_OF_RANGE        where TF says OUT_OF_RANGE (extract_image_patches' sizes)
+ *   UNIMPLEMENTED       a dtype or mode the op does not take (as in TF)
+ *   INTERNAL            a library bug, or a call plan mode cannot size
+ * Since 0.3. */
+#define TX_STATUS_LIST(X)                          \
+    X(OK, 0, "ok")                                 \
+    X(INVALID_ARGUMENT, 3, "invalid_argument")     \
+    X(RESOURCE_EXHAUSTED, 8, "resource_exhausted") \
+    X(OUT_OF_RANGE, 11, "out_of_range")            \
+    X(UNIMPLEMENTED, 12, "unimplemented")          \
+    X(INTERNAL, 13, "internal")
+/* TX__STATUS_ENUMERATOR(NAME, code, name) is the enumerator TX_<NAME> = code of TX_STATUS_LIST's
+ * entry (name unused). */
+#define TX__STATUS_ENUMERATOR(NAME, code, name) TX_##NAME = code,
+/* The result of every fallible call: TX_OK, TX_INVALID_ARGUMENT, TX_RESOURCE_EXHAUSTED,
+ * TX_OUT_OF_RANGE, TX_UNIMPLEMENTED, TX_INTERNAL, as TX_STATUS_LIST describes them. */
+typedef enum tx_status { TX_STATUS_LIST(TX__STATUS_ENUMERATOR) } tx_status;
 
 /* Returns the name of status s: "ok", "invalid_argument", "resource_exhausted", "out_of_range",
  * "unimplemented", "internal"; "unknown" for any other value.  Never NULL; a static string, valid

@@ -25,8 +25,12 @@ const char *op_error(void) {
 }
 
 const char *op_status_name(tx_status s) {
-    if (s == OP_USAGE) return "usage";
-    if (s == OP_IO_ERROR) return "io_error";
+    switch ((int)s) {
+#define NAME_CASE(NAME, code, name) \
+    case code: return name;
+        OP_STATUS_LIST(NAME_CASE)
+#undef NAME_CASE
+    }
     return tx_status_name(s);
 }
 

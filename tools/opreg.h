@@ -213,12 +213,19 @@ void op_outputs_clear(op_outputs *o);
 const char *op_error(void);
 tx_status op_fail(tx_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Statuses of the tools beside the library's (which are TensorFlow's codes, none of which fits
- * these): OP_USAGE, a command line the tool cannot take (the CLI exits 2); OP_IO_ERROR, a file
- * or stream that could not be read or written (the message carries the system's reason). */
-#define OP_USAGE ((tx_status)1000)
-#define OP_IO_ERROR ((tx_status)1001)
-/* tx_status_name(s), or "usage" / "io_error" for the tools' own statuses. */
+/* Statuses of the tools beside the library's TX_STATUS_LIST (TensorFlow's codes, none of which
+ * fits these), X(NAME, code, name) each as there, codes from 1000 up: OP_USAGE, a command line the
+ * tool cannot take (the CLI exits 2); OP_IO_ERROR, a file or stream that could not be read or
+ * written (the message carries the system's reason). */
+#define OP_STATUS_LIST(X)      \
+    X(USAGE, 1000, "usage")    \
+    X(IO_ERROR, 1001, "io_error")
+#define OP__STATUS_CODE(NAME, code, name) OP_##NAME##_CODE = code,
+enum op_status_code { OP_STATUS_LIST(OP__STATUS_CODE) };
+#undef OP__STATUS_CODE
+#define OP_USAGE ((tx_status)OP_USAGE_CODE)
+#define OP_IO_ERROR ((tx_status)OP_IO_ERROR_CODE)
+/* tx_status_name(s), or the name of one of the tools' own statuses. */
 const char *op_status_name(tx_status s);
 /* OP_IO_ERROR with "cannot read|write 'path': strerror(errnum)" ("stdin" / "stdout" for "-"). */
 tx_status op_fail_io(const char *verb, const char *path, int errnum);

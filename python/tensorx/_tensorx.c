@@ -25,7 +25,7 @@
 
 /* Set by _register() from __init__.py. */
 PyObject *absent;           /* the sentinel meaning "not given: the table's default" */
-PyObject *err_by_status[14]; /* exception classes indexed by tx_status (3, 8, 11, 12, 13) */
+PyObject *err_by_status[TXPY_STATUS_END]; /* exception classes indexed by tx_status */
 PyObject *out_dtypes;       /* tuple indexed by tx_dtype: np.dtype for outputs, or None */
 PyObject *in_dtypes;        /* dict np.dtype -> tx_dtype code, for non-builtin dtypes */
 PyObject *dtype_codes;      /* dict tensorx dtype name -> tx_dtype code */
@@ -358,6 +358,31 @@ fail:
     return NULL;
 }
 
+/* The exception class of each error status of TX_STATUS_LIST, from `errors` (status name ->
+ * class): each of the list's errors needs one, and a name the list lacks is refused. */
+static int register_errors(PyObject *errors) {
+    PyObject *by_code[TXPY_STATUS_END] = {NULL};
+    Py_ssize_t given = 0;
+#define TAKE(NAME, code, name)                                                      \
+    if (TX_##NAME != TX_OK) {                                                       \
+        by_code[code] = PyDict_GetItemString(errors, name); /* borrowed */         \
+        if (!by_code[code]) {                                                       \
+            PyErr_SetString(PyExc_ValueError, "_register: no exception for " name); \
+            return -1;                                                              \
+        }                                                                           \
+        given++;                                                                    \
+    }
+    TX_STATUS_LIST(TAKE)
+#undef TAKE
+    if (PyDict_GET_SIZE(errors) != given) {
+        PyErr_SetString(PyExc_ValueError, "_register: a status tensorx does not have");
+        return -1;
+    }
+    for (size_t s = 0; s < TXPY_STATUS_END; s++)
+        if (by_code[s]) Py_XSETREF(err_by_status[s], Py_NewRef(by_code[s]));
+    return 0;
+}
+
 static PyObject *py_register(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *sentinel, *errors, *outs, *ins, *convs = NULL;
@@ -373,21 +398,9 @@ static PyObject *py_register(PyObject *self, PyObject *args) {
         }
         for (int k = 0; k < 5; k++) Py_XSETREF(*slots[k], Py_NewRef(PyTuple_GET_ITEM(convs, k)));
     }
-    /* copies: the extension reads them without the checks a change by Python code would need,
-     * and a status key's __index__ could change the dict while it is walked (see snapshot) */
+    /* copies: the extension reads them without the checks a change by Python code would need */
     PyObject *outs_copy = PyList_AsTuple(outs), *ins_copy = PyDict_Copy(ins);
-    PyObject *pairs = PyDict_Items(errors);
-    if (!outs_copy || !ins_copy || !pairs) goto fail;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pairs); i++) {
-        PyObject *kv = PyList_GET_ITEM(pairs, i); /* a (status, class) tuple: holds both */
-        long s = PyLong_AsLong(PyTuple_GET_ITEM(kv, 0));
-        if (s < 0 || s >= (long)(sizeof err_by_status / sizeof *err_by_status)) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "_register: bad status");
-            goto fail;
-        }
-        Py_XSETREF(err_by_status[s], Py_NewRef(PyTuple_GET_ITEM(kv, 1)));
-    }
-    Py_DECREF(pairs);
+    if (!outs_copy || !ins_copy || register_errors(errors) < 0) goto fail;
     Py_XSETREF(absent, Py_NewRef(sentinel));
     Py_XSETREF(out_dtypes, outs_copy);
     Py_XSETREF(in_dtypes, ins_copy);
@@ -395,7 +408,6 @@ static PyObject *py_register(PyObject *self, PyObject *args) {
 fail:
     Py_XDECREF(outs_copy);
     Py_XDECREF(ins_copy);
-    Py_XDECREF(pairs);
     return NULL;
 }
 

@@ -47,9 +47,16 @@
 #define TXPY_FINALIZING() _Py_IsFinalizing()
 #endif
 
+/* One past the largest code of TX_STATUS_LIST: the length of err_by_status. */
+#define TXPY_STATUS_END 14
+#define TXPY_STATUS_FITS(NAME, code, name) \
+    _Static_assert(code < TXPY_STATUS_END, "err_by_status has no room for TX_" #NAME);
+TX_STATUS_LIST(TXPY_STATUS_FITS)
+#undef TXPY_STATUS_FITS
+
 /* Set by _register() from __init__.py (_tensorx.c). */
 extern PyObject *absent;           /* the sentinel meaning "not given: the table's default" */
-extern PyObject *err_by_status[14]; /* exception classes indexed by tx_status (3, 8, 11, 12, 13) */
+extern PyObject *err_by_status[TXPY_STATUS_END]; /* exception classes indexed by tx_status */
 extern PyObject *out_dtypes;       /* tuple indexed by tx_dtype: np.dtype for outputs, or None */
 extern PyObject *in_dtypes;        /* dict np.dtype -> tx_dtype code, for non-builtin dtypes */
 extern PyObject *dtype_codes;      /* dict tensorx dtype name -> tx_dtype code */

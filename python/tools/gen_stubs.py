@@ -130,7 +130,7 @@ C_FUNCS = {
     "run": "def run(op_index: int, values: tuple[Any, ...], mode: int = 0, /) -> Any: ...",
     "ops": ("def ops() -> list[tuple[str, str, list[tuple[str, str, str | None, str, str]]]]: "
             "..."),
-    "_register": ("def _register(sentinel: object, errors: dict[int, type[BaseException]],"
+    "_register": ("def _register(sentinel: object, errors: dict[str, type[BaseException]],"
                   " outs: list[Any],\n              ins: dict[Any, int],"
                   " convs: tuple[Callable[..., Any], ...] = ..., /) -> None: ..."),
     "dtype_name": "def dtype_name(code: int, /) -> str: ...",
