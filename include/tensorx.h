@@ -1373,7 +1373,8 @@ TX_API tx_status tx_unique_with_counts_in_mode(const tx_tensor *x, tx_dtype out_
  * to 1.x, which still accepts it.  DLPack 1.0's DLManagedTensorVersioned (version {1, x}, flags)
  * is taken and given by the _versioned functions whatever header tensorx was built with, since the
  * standard fixes its layout; a DLPack 0.x header lacks it, so a caller that makes or reads one
- * needs a DLPack >= 1.0 header.
+ * needs a DLPack >= 1.0 header, or tensorx_dlpack.h (installed beside this header), which is
+ * <dlpack/dlpack.h> plus that struct when the header lacks it.
  *
  * Read-only memory: only the versioned struct can say that the data must not be written
  * (DLPACK_FLAG_BITMASK_READ_ONLY).  So: a versioned import with that flag gives a read-only

@@ -6,7 +6,7 @@
 
 #if defined(__has_include)
 #if __has_include(<dlpack/dlpack.h>)
-#include "dlpack_versioned.h" /* src/io: DLManagedTensorVersioned whatever the DLPack header */
+#include "tensorx_dlpack.h" /* DLManagedTensorVersioned whatever the DLPack header */
 #define TXPY_DLPACK 1
 #endif
 #endif

@@ -10,7 +10,7 @@
 #include "testutil.h"
 
 #if TX_HAVE_DLPACK
-#include "io/dlpack_versioned.h"
+#include "tensorx_dlpack.h"
 #endif
 #include <stdbool.h>
 #include <stdio.h>
