@@ -466,22 +466,23 @@ typedef struct tx_plan {
 /* An initialiser for a tx_plan recording into outputs[0..capacity) and dims[0..dims_capacity):
  * tx_plan p = TX_PLAN_INIT(info, 4, dims, 16); sets struct_size and output_size to this
  * header's sizes, count and dims_count to 0.  Since 0.3. */
-#define TX_PLAN_INIT(outputs, capacity, dims, dims_capacity) \
-    { sizeof(tx_plan), sizeof(tx_output_info), (outputs), (capacity), 0, (dims), (dims_capacity), 0 }
+#define TX_PLAN_INIT(outputs, capacity, dims, dims_capacity)                      \
+    { sizeof(tx_plan), sizeof(tx_output_info), (outputs), (capacity), 0, (dims), \
+      (dims_capacity), 0 }
 
 /* Puts the calling thread in plan mode for the next op call, recording into `plan` (count and
- * dims_count are reset to 0).  Plan mode does not nest; NULL leaves plan mode.  The allocator is never called
- * in plan mode. */
+ * dims_count are reset to 0).  Plan mode does not nest; NULL leaves plan mode.  The allocator is
+ * never called in plan mode. */
 TX_API void tx_plan_enter(tx_plan *plan);
 /* Leaves plan mode and turns op_result, the status of the op call made in plan mode, into the
  * plan's: TX_OK when the op's arguments are
  * valid (plan->count outputs recorded, possibly 0), else the op's own error status, with its
- * message in tx_last_error() and plan->count 0.  A plan whose struct_size or output_size this
- * library does not know (not made with TX_PLAN_INIT) gives invalid_argument ("plan:
- * plan->struct_size is 0 ...") whatever the op did; the library wrote nothing into it, and the
- * op still ran in plan mode (nothing allocated).  Errors that only running can meet (allocation
- * failure, or a limit met by an upper-bound output's real size) are not predicted.  A NULL plan
- * returns op_result unchanged.
+ * message in tx_last_error() and plan->count and dims_count 0.  A plan whose struct_size or
+ * output_size this library does not know (not made with TX_PLAN_INIT) gives invalid_argument
+ * ("plan: plan->struct_size is 0 ...") whatever the op did; the library wrote nothing into it,
+ * and the op still ran in plan mode (nothing allocated).  Errors that only running can meet
+ * (allocation failure, or a limit met by an upper-bound output's real size) are not predicted.
+ * A NULL plan returns op_result unchanged.
  * Errors: the op's own; invalid_argument for an unknown struct_size or output_size. */
 TX_API tx_status tx_plan_leave(tx_plan *plan, tx_status op_result);
 /* Sizes one op call: TX_PLAN(&plan, tx_tile(x, m, &y)) runs the validation of the call in plan
@@ -1501,7 +1502,7 @@ typedef struct tx_npy_info {
     size_t struct_size;        /* sizeof(tx_npy_info) */
     tx_dtype dtype;            /* the tensor's dtype (TX_STRING for 'S' and 'U' files) */
     size_t rank;               /* the array's rank */
-    int64_t *dims;             /* the caller's room for dims_capacity entries: receives the shape */
+    int64_t *dims;             /* the caller's room for dims_capacity dims: receives the shape */
     size_t dims_capacity;      /* TX_MAX_RANK takes every file */
     int fortran_order;         /* non-zero: the file's data are column-major */
     int byte_swapped;          /* non-zero: the data are in the other byte order than the host's */

@@ -183,7 +183,8 @@ TX_HIDDEN tx_status tx__string_storage(tx_tensor *dst, size_t size, char **bytes
  * through its usual failure path (TX_TRY, free-on-error) and tx_plan_leave turns it into TX_OK.
  * Rule for ops: validate everything (including the values that decide errors) before the first
  * output constructor, and allocate no scratch before it (tx__alloc refuses it in plan mode). */
-#define TX__PLANNED ((tx_status)2000) /* none of TX_STATUS_LIST's codes, nor a frontend's (1000 up) */
+/* None of TX_STATUS_LIST's codes, nor a frontend's (1000 up). */
+#define TX__PLANNED ((tx_status)2000)
 /* True while this thread is in plan mode. */
 TX_HIDDEN bool tx__planning(void);
 /* Checks an output layout as the constructors do (dtype, rank, dims, byte limit) without
