@@ -117,6 +117,34 @@ static void test_failing_calls_agree(void **state) {
     tu_alloc_uninstall();
 }
 
+/* Outputs with more dims than op_plan_result holds in place (20 outputs of rank 30: 600 dims):
+ * op_plan_run plans again with room for all of them, and the plan agrees with the run. */
+static void test_many_dims_agree(void **state) {
+    (void)state;
+    char value[160] = "value=";
+    for (int d = 0; d < 29; d++) strcat(value, "[");
+    strcat(value, "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]");
+    for (int d = 0; d < 29; d++) strcat(value, "]");
+    const op_example c = {"split", {value, "split_dim=29", "num_split=20"}};
+    tu_alloc_install();
+    assert_int_equal(plan_and_run(&c), TX_OK);
+    op_args a;
+    parse_case(&c, &a);
+    op_plan_result r;
+    op_plan_run(a.def, &a, &r);
+    assert_int_equal(r.st, TX_OK);
+    assert_int_equal(r.plan.count, 20);
+    assert_int_equal(r.plan.dims_count, 600);
+    assert_true(r.plan.dims_count > OP_PLAN_DIMS);
+    assert_non_null(r.dims_heap);
+    assert_ptr_equal(r.info[19].dims, r.dims_heap + 570);
+    assert_int_equal(r.info[19].dims[29], 1);
+    op_plan_result_clear(&r);
+    op_args_clear(&a);
+    assert_int_equal(tu_alloc_live(), 0);
+    tu_alloc_uninstall();
+}
+
 /* ---- through the C API ---- */
 #define CAP 8
 static tx_output_info info[CAP];
@@ -479,6 +507,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_examples_agree),
         cmocka_unit_test(test_failing_calls_agree),
+        cmocka_unit_test(test_many_dims_agree),
         cmocka_unit_test(test_hostile_shapes),
         cmocka_unit_test(test_checked_cast),
         cmocka_unit_test(test_outputs),
