@@ -25,8 +25,12 @@ const char *op_error(void) {
 }
 
 const char *op_status_name(tx_status s) {
-    if (s == OP_USAGE) return "usage";
-    if (s == OP_IO_ERROR) return "io_error";
+    switch ((int)s) {
+#define NAME_CASE(NAME, code, name) \
+    case code: return name;
+        OP_STATUS_LIST(NAME_CASE)
+#undef NAME_CASE
+    }
     return tx_status_name(s);
 }
 
@@ -80,8 +84,8 @@ bool arg_has(const op_args *a, const char *name) {
 
 /* Bytes one output costs at least: its list entry, a tensor header (64-byte aligned) and a buffer
  * header (64 bytes plus the 1-byte minimum allocation, aligned), or under --plan its
- * tx_output_info (dims for TX_MAX_RANK). */
-#define OUTPUT_COST (sizeof(tx_output_info) + 256)
+ * tx_output_info and up to TX_MAX_RANK dims. */
+#define OUTPUT_COST (sizeof(tx_output_info) + TX_MAX_RANK * sizeof(int64_t) + 256)
 #define OUTPUT_MIN_BUDGET ((size_t)1 << 20)
 
 tx_status op_outputs_reserve(op_outputs *o, size_t n) {
@@ -124,9 +128,9 @@ void op_args_clear(op_args *a) {
 
 /* ---- size before run checks ---- */
 
-void op_plan_run(const op_def *def, const op_args *a, op_plan_result *r) {
+/* One plan of the call into r->plan, whose dims storage is set. */
+static void plan_once(const op_def *def, const op_args *a, op_plan_result *r) {
     op_outputs po = {0};
-    r->plan = (tx_plan)TX_PLAN_INIT(r->info, OP_PLAN_CAP);
     po.plan = &r->plan;
     op_fail(TX_OK, "%s", "");
     tx_clear_error();
@@ -135,6 +139,29 @@ void op_plan_run(const op_def *def, const op_args *a, op_plan_result *r) {
     r->leaked = false;
     for (size_t i = 0; i < po.n; i++) r->leaked |= po.t[i] != NULL;
     op_outputs_clear(&po);
+}
+
+void op_plan_run(const op_def *def, const op_args *a, op_plan_result *r) {
+    r->plan = (tx_plan)TX_PLAN_INIT(r->info, OP_PLAN_CAP, r->dims, OP_PLAN_DIMS);
+    r->dims_heap = NULL;
+    plan_once(def, a, r);
+    if (r->st != TX_OK || r->plan.dims_count <= OP_PLAN_DIMS) return;
+    /* Outputs with more dims than r->dims holds: again, with room for all of them. */
+    size_t n = r->plan.dims_count;
+    r->dims_heap = malloc(n * sizeof *r->dims_heap);
+    if (r->dims_heap == NULL) {
+        r->st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+        snprintf(r->msg, sizeof r->msg, "%s", op_error());
+        return;
+    }
+    r->plan.dims = r->dims_heap;
+    r->plan.dims_capacity = n;
+    plan_once(def, a, r);
+}
+
+void op_plan_result_clear(op_plan_result *r) {
+    free(r->dims_heap);
+    r->dims_heap = NULL;
 }
 
 bool op_plan_agrees(const op_plan_result *r, tx_status st, const op_outputs *o, char *why,

@@ -145,15 +145,20 @@ tx_status op_outputs_reserve(op_outputs *o, size_t n);
 
 /* ---- size before run checks (conform --plan, the op fuzzer, tests/unit/test_plan.c) ---- */
 #define OP_PLAN_CAP 64
+#define OP_PLAN_DIMS 512 /* dims held in place; more go to dims_heap */
 typedef struct op_plan_result {
     tx_status st;
     char msg[512];
     tx_plan plan;
     tx_output_info info[OP_PLAN_CAP];
-    bool leaked; /* an output slot was set in plan mode */
+    int64_t dims[OP_PLAN_DIMS];
+    int64_t *dims_heap; /* the outputs' dims when they are more than OP_PLAN_DIMS */
+    bool leaked;        /* an output slot was set in plan mode */
 } op_plan_result;
-/* Sizes the call of `a` in plan mode (through def->run with o->plan set) into r. */
+/* Sizes the call of `a` in plan mode (through def->run with o->plan set) into r; every recorded
+ * output's dims are there.  Release r with op_plan_result_clear. */
 void op_plan_run(const op_def *def, const op_args *a, op_plan_result *r);
+void op_plan_result_clear(op_plan_result *r);
 /* Whether a plan agrees with the real run's status `st` and outputs `o`: the same status and
  * message (op_error() of the run), or the same number of outputs with the same dtype, dims, numel
  * and bytes (>= for TX_OUTPUT_UPPER_BOUND entries).  If not, says why in why[cap]. */
@@ -174,12 +179,19 @@ void op_outputs_clear(op_outputs *o);
 const char *op_error(void);
 tx_status op_fail(tx_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Statuses of the tools beside the library's (which are TensorFlow's codes, none of which fits
- * these): OP_USAGE, a command line the tool cannot take (the CLI exits 2); OP_IO_ERROR, a file
- * or stream that could not be read or written (the message carries the system's reason). */
-#define OP_USAGE ((tx_status)1000)
-#define OP_IO_ERROR ((tx_status)1001)
-/* tx_status_name(s), or "usage" / "io_error" for the tools' own statuses. */
+/* Statuses of the tools beside the library's TX_STATUS_LIST (TensorFlow's codes, none of which
+ * fits these), X(NAME, code, name) each as there, codes from 1000 up: OP_USAGE, a command line the
+ * tool cannot take (the CLI exits 2); OP_IO_ERROR, a file or stream that could not be read or
+ * written (the message carries the system's reason). */
+#define OP_STATUS_LIST(X)      \
+    X(USAGE, 1000, "usage")    \
+    X(IO_ERROR, 1001, "io_error")
+#define OP__STATUS_CODE(NAME, code, name) OP_##NAME##_CODE = code,
+enum op_status_code { OP_STATUS_LIST(OP__STATUS_CODE) };
+#undef OP__STATUS_CODE
+#define OP_USAGE ((tx_status)OP_USAGE_CODE)
+#define OP_IO_ERROR ((tx_status)OP_IO_ERROR_CODE)
+/* tx_status_name(s), or the name of one of the tools' own statuses. */
 const char *op_status_name(tx_status s);
 /* OP_IO_ERROR with "cannot read|write 'path': strerror(errnum)" ("stdin" / "stdout" for "-"). */
 tx_status op_fail_io(const char *verb, const char *path, int errnum);

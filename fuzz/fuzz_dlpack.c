@@ -19,7 +19,7 @@
  * read-only, refused by tx_tensor_to_dlpack and exported read-only by the versioned export. */
 #include "fuzz.h"
 
-#include "io/dlpack_versioned.h"
+#include "tensorx_dlpack.h"
 
 #include <stdio.h>
 #include <stdlib.h>

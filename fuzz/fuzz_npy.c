@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fuzz_npy.c -- the .npy reader (src/io/npy.c) on arbitrary bytes.  A file tx_npy_load_buffer
+/* fuzz_npy.c -- the .npy reader (src/io/npy_*.c) on arbitrary bytes.  A file tx_npy_load_buffer
  * accepts must be well formed, survive tx_npy_save_buffer + reload unchanged (strings that end in
  * NUL excepted: the format cannot keep them), and load and save again with each of their
  * allocations failing in turn: resource_exhausted, no output, no leak.  The same bytes as a file

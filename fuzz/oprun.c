@@ -16,7 +16,7 @@ void fz_op_run(fz_op_case *c, long fail_k, long live_before, bool keep, fz_op_ou
     const char *name = c->def->name;
     memset(r, 0, sizeof *r);
     /* Size before run: without failing allocations, the plan of the call must agree with it. */
-    static op_plan_result plan;
+    op_plan_result plan;
     if (fail_k == 0) op_plan_run(c->def, &c->args, &plan);
     op_fail(TX_OK, "%s", "");
     tx_clear_error();
@@ -29,6 +29,7 @@ void fz_op_run(fz_op_case *c, long fail_k, long live_before, bool keep, fz_op_ou
     fz_alloc_fail_at(0);
     char why[512];
     if (fail_k == 0 && !op_plan_agrees(&plan, st, &o, why, sizeof why)) fz_die("%s: %s", name, why);
+    if (fail_k == 0) op_plan_result_clear(&plan);
     if (st != TX_OK) {
         fz_check_failure(st, name, op_error());
         for (size_t i = 0; i < o.n; i++)

@@ -140,16 +140,32 @@ TX_API const char *tx_version_string(void);   /* "0.3.0" */
 /* ------------------------------------------------------------------------------------------------
  * Status
  * --------------------------------------------------------------------------------------------- */
-/* The result of every fallible call; the values are TensorFlow's canonical error codes
- * (absl::StatusCode), so mapping to TF is the identity. */
-typedef enum tx_status {
-    TX_OK = 0,
-    TX_INVALID_ARGUMENT = 3,   /* an argument breaks the op's rule (the message says which) */
-    TX_RESOURCE_EXHAUSTED = 8, /* allocation failed, or a size passes size_t or the tensor limit */
-    TX_OUT_OF_RANGE = 11,      /* where TF says OUT_OF_RANGE (extract_image_patches' sizes) */
-    TX_UNIMPLEMENTED = 12,     /* a dtype or mode the op does not take (as in TF) */
-    TX_INTERNAL = 13           /* a library bug, or a call plan mode cannot size */
-} tx_status;
+/* The statuses, one X(NAME, code, name) each: TX_STATUS_LIST(X) expands X for every status, in
+ * code order, so that the tx_status enum (TX_<NAME> = code), tx_status_name() (name) and every
+ * binding's table (the CLI's status names, the Python package's exception classes) come from this
+ * one list.  The codes are TensorFlow's canonical error codes (absl::StatusCode), so mapping to
+ * TF is the identity.  A frontend's own statuses (the CLI's usage and io_error) take codes of
+ * 1000 and above, none of these; tests/unit/test_status.c checks that no two codes collide.
+ *   OK                  the call succeeded
+ *   INVALID_ARGUMENT    an argument breaks the op's rule (the message says which)
+ *   RESOURCE_EXHAUSTED  allocation failed, or a size passes size_t or the tensor limit
+ *   OUT_OF_RANGE        where TF says OUT_OF_RANGE (extract_image_patches' sizes)
+ *   UNIMPLEMENTED       a dtype or mode the op does not take (as in TF)
+ *   INTERNAL            a library bug, or a call plan mode cannot size
+ * Since 0.3. */
+#define TX_STATUS_LIST(X)                          \
+    X(OK, 0, "ok")                                 \
+    X(INVALID_ARGUMENT, 3, "invalid_argument")     \
+    X(RESOURCE_EXHAUSTED, 8, "resource_exhausted") \
+    X(OUT_OF_RANGE, 11, "out_of_range")            \
+    X(UNIMPLEMENTED, 12, "unimplemented")          \
+    X(INTERNAL, 13, "internal")
+/* TX__STATUS_ENUMERATOR(NAME, code, name) is the enumerator TX_<NAME> = code of TX_STATUS_LIST's
+ * entry (name unused). */
+#define TX__STATUS_ENUMERATOR(NAME, code, name) TX_##NAME = code,
+/* The result of every fallible call: TX_OK, TX_INVALID_ARGUMENT, TX_RESOURCE_EXHAUSTED,
+ * TX_OUT_OF_RANGE, TX_UNIMPLEMENTED, TX_INTERNAL, as TX_STATUS_LIST describes them. */
+typedef enum tx_status { TX_STATUS_LIST(TX__STATUS_ENUMERATOR) } tx_status;
 
 /* Returns the name of status s: "ok", "invalid_argument", "resource_exhausted", "out_of_range",
  * "unimplemented", "internal"; "unknown" for any other value.  Never NULL; a static string, valid
@@ -398,9 +414,11 @@ TX_API size_t tx_max_tensor_bytes(void);
  * The op uses the same code path in both modes, so a plan can never disagree with a run.
  *
  *     tx_output_info info[4];
- *     tx_plan plan = TX_PLAN_INIT(info, 4);
+ *     int64_t dims[16];
+ *     tx_plan plan = TX_PLAN_INIT(info, 4, dims, 16);
  *     tx_status st = TX_PLAN(&plan, tx_tile(x, multiples, &y));   // y stays NULL
- *     // st: TX_OK and plan.count outputs, or the error tx_tile would return (message included)
+ *     // st: TX_OK and plan.count outputs (info[0].dims points into dims), or the error
+ *     // tx_tile would return (message included)
  *
  * Output shapes that depend on input values: boolean_mask, dynamic_stitch, sequence_mask without
  * maxlen, decode_raw without fixed_length, string_tensor_pack's bytes and string_tensor_unpack's
@@ -419,7 +437,8 @@ typedef struct tx_output_info {
     size_t struct_size;  /* set by the library to the plan's output_size */
     tx_dtype dtype;      /* the output's dtype */
     size_t rank;         /* the output's rank */
-    int64_t dims[TX_MAX_RANK]; /* its first rank entries are the output's dims */
+    const int64_t *dims; /* the output's rank dims, in the plan's dims storage; NULL when rank is
+                          * 0 or they did not fit (plan->dims_count > plan->dims_capacity) */
     int64_t numel;       /* the output's element count */
     size_t nbytes;       /* numel * dtype size: tx_tensor_nbytes() of the output (16 per string) */
     size_t string_bytes; /* new storage for string bytes besides nbytes (0 when the output's
@@ -429,34 +448,41 @@ typedef struct tx_output_info {
 
 /* The caller's record of one op call: `outputs` holds `capacity` entries of output_size bytes
  * each; the op sets `count` to its number of outputs and fills the first min(count, capacity)
- * entries (a split into more parts than capacity still reports the full count, so the caller can
- * retry with more room).  Initialise it with TX_PLAN_INIT. */
+ * entries.  The outputs' dims go one after another into `dims`, which holds `dims_capacity`
+ * entries; the op sets `dims_count` to the sum of all its outputs' ranks.  Both counts are the
+ * full ones even past the room given (a split into more parts than capacity, or outputs with
+ * more dims than dims_capacity), so the caller can retry with more room; the storage is the
+ * caller's, so plans on different threads share nothing.  Initialise it with TX_PLAN_INIT. */
 typedef struct tx_plan {
     size_t struct_size;      /* sizeof(tx_plan) */
     size_t output_size;      /* sizeof(tx_output_info): the size of each entry of outputs */
     tx_output_info *outputs; /* capacity entries, or NULL with capacity 0 (count only) */
     size_t capacity;         /* the number of entries outputs has room for */
     size_t count;            /* set by the library */
+    int64_t *dims;           /* dims_capacity entries for the outputs' dims, or NULL with 0 */
+    size_t dims_capacity;    /* the number of entries dims has room for */
+    size_t dims_count;       /* set by the library: the dims all outputs have */
 } tx_plan;
-/* An initialiser for a tx_plan recording into outputs[0..capacity): tx_plan p =
- * TX_PLAN_INIT(info, 4); sets struct_size and output_size to this header's sizes, count to 0.
- * Since 0.3. */
-#define TX_PLAN_INIT(outputs, capacity) \
-    { sizeof(tx_plan), sizeof(tx_output_info), (outputs), (capacity), 0 }
+/* An initialiser for a tx_plan recording into outputs[0..capacity) and dims[0..dims_capacity):
+ * tx_plan p = TX_PLAN_INIT(info, 4, dims, 16); sets struct_size and output_size to this
+ * header's sizes, count and dims_count to 0.  Since 0.3. */
+#define TX_PLAN_INIT(outputs, capacity, dims, dims_capacity)                      \
+    { sizeof(tx_plan), sizeof(tx_output_info), (outputs), (capacity), 0, (dims), \
+      (dims_capacity), 0 }
 
-/* Puts the calling thread in plan mode for the next op call, recording into `plan` (count is
- * reset to 0).  Plan mode does not nest; NULL leaves plan mode.  The allocator is never called
- * in plan mode. */
+/* Puts the calling thread in plan mode for the next op call, recording into `plan` (count and
+ * dims_count are reset to 0).  Plan mode does not nest; NULL leaves plan mode.  The allocator is
+ * never called in plan mode. */
 TX_API void tx_plan_enter(tx_plan *plan);
 /* Leaves plan mode and turns op_result, the status of the op call made in plan mode, into the
  * plan's: TX_OK when the op's arguments are
  * valid (plan->count outputs recorded, possibly 0), else the op's own error status, with its
- * message in tx_last_error() and plan->count 0.  A plan whose struct_size or output_size this
- * library does not know (not made with TX_PLAN_INIT) gives invalid_argument ("plan:
- * plan->struct_size is 0 ...") whatever the op did; the library wrote nothing into it, and the
- * op still ran in plan mode (nothing allocated).  Errors that only running can meet (allocation
- * failure, or a limit met by an upper-bound output's real size) are not predicted.  A NULL plan
- * returns op_result unchanged.
+ * message in tx_last_error() and plan->count and dims_count 0.  A plan whose struct_size or
+ * output_size this library does not know (not made with TX_PLAN_INIT) gives invalid_argument
+ * ("plan: plan->struct_size is 0 ...") whatever the op did; the library wrote nothing into it,
+ * and the op still ran in plan mode (nothing allocated).  Errors that only running can meet
+ * (allocation failure, or a limit met by an upper-bound output's real size) are not predicted.
+ * A NULL plan returns op_result unchanged.
  * Errors: the op's own; invalid_argument for an unknown struct_size or output_size. */
 TX_API tx_status tx_plan_leave(tx_plan *plan, tx_status op_result);
 /* Sizes one op call: TX_PLAN(&plan, tx_tile(x, m, &y)) runs the validation of the call in plan
@@ -1348,7 +1374,8 @@ TX_API tx_status tx_unique_with_counts_in_mode(const tx_tensor *x, tx_dtype out_
  * to 1.x, which still accepts it.  DLPack 1.0's DLManagedTensorVersioned (version {1, x}, flags)
  * is taken and given by the _versioned functions whatever header tensorx was built with, since the
  * standard fixes its layout; a DLPack 0.x header lacks it, so a caller that makes or reads one
- * needs a DLPack >= 1.0 header.
+ * needs a DLPack >= 1.0 header, or tensorx_dlpack.h (installed beside this header), which is
+ * <dlpack/dlpack.h> plus that struct when the header lacks it.
  *
  * Read-only memory: only the versioned struct can say that the data must not be written
  * (DLPACK_FLAG_BITMASK_READ_ONLY).  So: a versioned import with that flag gives a read-only
@@ -1468,13 +1495,15 @@ TX_API tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, 
 TX_API tx_status tx_file_map_string(const char *path, uint64_t offset, uint64_t length,
                                     tx_tensor **out);
 
-/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map).  Initialise
- * it with TX_NPY_INFO_INIT (see "Structs the library fills" at the top). */
+/* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map).  The shape
+ * goes into the caller's `dims`.  Initialise it with TX_NPY_INFO_INIT (see "Structs the library
+ * fills" at the top). */
 typedef struct tx_npy_info {
     size_t struct_size;        /* sizeof(tx_npy_info) */
     tx_dtype dtype;            /* the tensor's dtype (TX_STRING for 'S' and 'U' files) */
     size_t rank;               /* the array's rank */
-    int64_t dims[TX_MAX_RANK]; /* its first rank entries are the array's shape */
+    int64_t *dims;             /* the caller's room for dims_capacity dims: receives the shape */
+    size_t dims_capacity;      /* TX_MAX_RANK takes every file */
     int fortran_order;         /* non-zero: the file's data are column-major */
     int byte_swapped;          /* non-zero: the data are in the other byte order than the host's */
     char string_kind;          /* 'S' (bytes) or 'U' (UTF-32 code points) for strings; else 0 */
@@ -1482,16 +1511,21 @@ typedef struct tx_npy_info {
     uint64_t data_offset;      /* where the data start: magic + lengths + header text */
     uint64_t data_size;        /* numel * item_size: the file holds exactly this many more bytes */
 } tx_npy_info;
-/* The initialiser of a tx_npy_info: tx_npy_info info = TX_NPY_INFO_INIT;  Since 0.3. */
-#define TX_NPY_INFO_INIT { sizeof(tx_npy_info), TX_INVALID_DTYPE, 0, {0}, 0, 0, 0, 0, 0, 0 }
+/* The initialiser of a tx_npy_info whose shape goes into dims[0..dims_capacity):
+ * int64_t dims[TX_MAX_RANK]; tx_npy_info info = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
+ * Since 0.3. */
+#define TX_NPY_INFO_INIT(dims, dims_capacity) \
+    { sizeof(tx_npy_info), TX_INVALID_DTYPE, 0, (dims), (dims_capacity), 0, 0, 0, 0, 0, 0 }
 
 /* Reads and checks the header of the .npy file at `path` (format 1.0, 2.0, 3.0) without reading
  * its data: the header follows the rules tx_npy_load applies, and the file must hold exactly
  * data_size bytes after it.
  * Errors: invalid_argument (path or info NULL; info->struct_size not a known size, i.e. info not
- * made with TX_NPY_INFO_INIT; cannot open; a malformed, lying or unsupported header, as
- * tx_npy_load; a file size that does not match).  On failure the members after struct_size are
- * zero, except for a bad struct_size, when nothing is written.  Since 0.1. */
+ * made with TX_NPY_INFO_INIT; dims NULL with dims_capacity > 0; cannot open; a malformed, lying
+ * or unsupported header, as tx_npy_load; a file size that does not match; a rank above
+ * info->dims_capacity, when info->rank says the rank to make room for).  On failure the members
+ * after struct_size other than dims and dims_capacity are zero (but that rank), except for a bad
+ * struct_size, when nothing is written.  Since 0.1. */
 TX_API tx_status tx_npy_read_info(const char *path, tx_npy_info *info);
 
 /* Largest header tx_npy_write_header writes, in bytes. */

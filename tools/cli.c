@@ -166,8 +166,8 @@ static void append_vector(char *hint, size_t cap, const char *name, const char *
  * given as text[k] on the command line. */
 static void vector_hint(const op_def *d, const op_args *a, const char *const *text, const char *msg,
                         char *hint, size_t cap) {
-    static op_plan_result r; /* ~150 KB: not on the stack */
-    op_args b = *a;          /* the same values, but the candidates as vectors (views) */
+    op_plan_result r;
+    op_args b = *a; /* the same values, but the candidates as vectors (views) */
     bool cand[OP_MAX_PARAMS] = {false};
     size_t ncand = 0, nhint = 0;
     char list[512] = "";
@@ -195,6 +195,7 @@ static void vector_hint(const op_def *d, const op_args *a, const char *const *te
         }
         tx_tensor_free(b.v[k].tensor);
     }
+    if (ncand) op_plan_result_clear(&r);
     if (nhint) snprintf(hint, cap, " (write%s for %s)", list, nhint == 1 ? "a vector" : "vectors");
 }
 
@@ -279,25 +280,29 @@ static void print_plan(const op_def *d, const tx_plan *p, bool json) {
 }
 
 static int plan_op(const op_def *d, const op_args *a, const char *const *text, bool json) {
-    tx_plan p = TX_PLAN_INIT(NULL, 0);
+    tx_plan p = TX_PLAN_INIT(NULL, 0, NULL, 0);
     tx_status st;
-    for (;;) { /* again with room for every output if the first guess was short */
+    for (;;) { /* again with room for every output and dim if the first guess was short */
         op_outputs o = {0};
         o.plan = &p;
         op_fail(TX_OK, "%s", "");
         st = d->run(a, &o);
         op_outputs_clear(&o);
-        if (st != TX_OK || p.count <= p.capacity) break;
+        if (st != TX_OK || (p.count <= p.capacity && p.dims_count <= p.dims_capacity)) break;
         free(p.outputs);
+        free(p.dims);
         p.capacity = p.count;
+        p.dims_capacity = p.dims_count;
         p.outputs = calloc(p.capacity, sizeof *p.outputs);
-        if (!p.outputs) {
+        p.dims = calloc(p.dims_capacity ? p.dims_capacity : 1, sizeof *p.dims);
+        if (!p.outputs || !p.dims) {
             st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
             break;
         }
     }
     int rc = st == TX_OK ? (print_plan(d, &p, json), 0) : fail_op(d, a, text, st);
     free(p.outputs);
+    free(p.dims);
     return rc;
 }
 

@@ -340,7 +340,7 @@ static void run_case(const json *c, tally *t) {
         op_args_clear(&a);
         return;
     }
-    static op_plan_result pr; /* ~150 KB: not on the stack */
+    op_plan_result pr;
     bool planned = false;
     if (st == TX_OK && plan_check) {
         op_plan_run(def, &a, &pr);
@@ -380,6 +380,7 @@ static void run_case(const json *c, tally *t) {
             tx_tensor_free(w);
         }
     }
+    if (planned) op_plan_result_clear(&pr);
     if (ok) t->passed++;
     else {
         t->failed++;

@@ -243,7 +243,7 @@ uint64_t env_bytes(const char *name, uint64_t def) {
 uint64_t mapout_min_bytes(void) { return env_bytes("TENSORX_MAP_OUTPUT_MIN_BYTES", 1u << 20); }
 
 bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path, tx_status *st) {
-    static op_plan_result r; /* large: not on the stack */
+    op_plan_result r;
     memset(m, 0, sizeof *m);
     m->slot = -1;
     *st = TX_OK;
@@ -251,17 +251,18 @@ bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path
     op_plan_run(d, a, &r);
     op_fail(TX_OK, "%s", "");
     tx_clear_error();
-    if (r.st != TX_OK || r.plan.count != 1) return false;
     const tx_output_info *o = &r.info[0];
-    /* A data-dependent size is exact unless flagged an upper bound (decode_raw's length). */
-    if (o->flags & (TX_OUTPUT_VIEW | TX_OUTPUT_UPPER_BOUND) ||
-        o->dtype == TX_STRING || (!TX_HOST_LITTLE_ENDIAN && tx_dtype_size(o->dtype) > 1) ||
-        o->nbytes == 0 || o->nbytes < mapout_min_bytes())
-        return false;
     unsigned char hdr[TX_NPY_HEADER_MAX];
-    if (tx_npy_write_header(o->dtype, o->rank, o->dims, hdr, sizeof hdr, &m->hlen) != TX_OK ||
-        m->hlen < BUFFER_HEADER || m->hlen % BUFFER_HEADER || o->nbytes > SIZE_MAX - m->hlen)
-        return false;
+    /* A data-dependent size is exact unless flagged an upper bound (decode_raw's length). */
+    bool mappable = r.st == TX_OK && r.plan.count == 1 &&
+                    !(o->flags & (TX_OUTPUT_VIEW | TX_OUTPUT_UPPER_BOUND)) && o->dtype != TX_STRING &&
+                    (TX_HOST_LITTLE_ENDIAN || tx_dtype_size(o->dtype) <= 1) && o->nbytes != 0 &&
+                    o->nbytes >= mapout_min_bytes() &&
+                    tx_npy_write_header(o->dtype, o->rank, o->dims, hdr, sizeof hdr, &m->hlen) == TX_OK &&
+                    m->hlen >= BUFFER_HEADER && m->hlen % BUFFER_HEADER == 0 &&
+                    o->nbytes <= SIZE_MAX - m->hlen;
+    op_plan_result_clear(&r);
+    if (!mappable) return false;
     m->nbytes = o->nbytes;
     m->map_len = m->hlen + o->nbytes;
     if ((*st = outfile_open(&m->f, path)) != TX_OK) return true;

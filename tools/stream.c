@@ -123,11 +123,13 @@ typedef struct {
 typedef struct {
     bool raw;             /* the input is raw bytes (else a .npy) */
     tx_npy_info npy;      /* a .npy input's header */
+    int64_t npy_dims[TX_MAX_RANK]; /* its shape (npy.dims) */
     uint64_t items;       /* input items: bytes (raw) or elements (.npy) */
     uint64_t item_bytes;  /* bytes per item */
     uint64_t unit;        /* items per window step: they make whole output elements */
     uint64_t step;        /* items per window (a multiple of unit) */
     tx_output_info out;   /* the whole result, for the header */
+    int64_t out_dims[TX_MAX_RANK]; /* its shape (out.dims) */
 } stream_plan;
 
 typedef enum { STREAM_DECLINE, STREAM_FAIL, STREAM_GO } stream_verdict;
@@ -211,9 +213,11 @@ static tx_status call(stream_cmd *c, tx_tensor *input, tx_plan *plan, op_outputs
     return st;
 }
 
-/* The op's plan with `input`: its status, and whether it makes exactly one output (*info). */
-static tx_status plan_one(stream_cmd *c, tx_tensor *input, tx_output_info *info, bool *one) {
-    tx_plan p = TX_PLAN_INIT(info, 1);
+/* The op's plan with `input`: its status, and whether it makes exactly one output (*info, its
+ * dims in dims[TX_MAX_RANK]). */
+static tx_status plan_one(stream_cmd *c, tx_tensor *input, tx_output_info *info, int64_t *dims,
+                          bool *one) {
+    tx_plan p = TX_PLAN_INIT(info, 1, dims, TX_MAX_RANK);
     op_outputs o = {0};
     tx_status st = call(c, input, &p, &o);
     op_outputs_clear(&o);
@@ -253,13 +257,14 @@ static tx_status map_npy_as_is(const char *path, const tx_npy_info *in, tx_tenso
 /* The op's plan on the whole input, mapped with the tensor cap lifted, since the result is
  * written piecewise.  For the exact error of a call that fails, and for shapes the cheaper
  * stand-ins cannot give.  Declines when the file cannot be mapped whole (address space). */
-static stream_verdict plan_whole(stream_cmd *c, const stream_plan *p, tx_output_info *info) {
+static stream_verdict plan_whole(stream_cmd *c, const stream_plan *p, tx_output_info *info,
+                                 int64_t *dims) {
     size_t cap = tx_max_tensor_bytes();
     tx_set_max_tensor_bytes(0);
     tx_tensor *all = NULL;
     tx_status st = p->raw ? tx_file_map_string(c->path, 0, c->size, &all) : map_npy_as_is(c->path, &p->npy, &all);
     bool one = false;
-    if (st == TX_OK) st = plan_one(c, all, info, &one);
+    if (st == TX_OK) st = plan_one(c, all, info, dims, &one);
     tx_set_max_tensor_bytes(cap);
     bool mapped = all != NULL;
     tx_tensor_free(all);
@@ -296,9 +301,10 @@ static void set_step(stream_plan *p) {
 static tx_status window_length(stream_cmd *c, const stream_plan *p, uint64_t off, uint64_t len, int64_t *n) {
     tx_tensor *w = NULL;
     tx_output_info info;
+    int64_t dims[TX_MAX_RANK];
     bool one = false;
     tx_status st = window(c, p, off, len, &w);
-    if (st == TX_OK) st = plan_one(c, w, &info, &one);
+    if (st == TX_OK) st = plan_one(c, w, &info, dims, &one);
     tx_tensor_free(w);
     if (st == TX_OK && (!one || info.rank != 1)) st = op_fail(TX_INTERNAL, "%s: not a 1-D result", c->d->name);
     *n = st == TX_OK ? info.numel : 0;
@@ -317,7 +323,7 @@ static stream_verdict plan_raw(stream_cmd *c, stream_plan *p) {
     size_t zero = 0;
     bool one = false;
     tx_status st = tx_tensor_new_strings(0, NULL, &nothing, &zero, &none);
-    if (st == TX_OK) st = plan_one(c, none, &p->out, &one);
+    if (st == TX_OK) st = plan_one(c, none, &p->out, p->out_dims, &one);
     tx_tensor_free(none);
     if (st != TX_OK) {
         c->st = st;
@@ -335,10 +341,11 @@ static stream_verdict plan_raw(stream_cmd *c, stream_plan *p) {
         return STREAM_DECLINE;
     if (last && window_length(c, p, full * p->step, last, &in_last) != TX_OK) {
         tx_output_info whole; /* a short last element: the op's error names the whole length */
-        return plan_whole(c, p, &whole) == STREAM_FAIL ? STREAM_FAIL : STREAM_DECLINE;
+        int64_t dims[TX_MAX_RANK];
+        return plan_whole(c, p, &whole, dims) == STREAM_FAIL ? STREAM_FAIL : STREAM_DECLINE;
     }
-    if (__builtin_mul_overflow((int64_t)full, per_window, &p->out.dims[0]) ||
-        __builtin_add_overflow(p->out.dims[0], in_last, &p->out.dims[0]))
+    if (__builtin_mul_overflow((int64_t)full, per_window, &p->out_dims[0]) ||
+        __builtin_add_overflow(p->out_dims[0], in_last, &p->out_dims[0]))
         return STREAM_DECLINE;
     return whole_sizes(&p->out) ? STREAM_GO : STREAM_DECLINE;
 }
@@ -348,7 +355,7 @@ static stream_verdict plan_raw(stream_cmd *c, stream_plan *p) {
  * input, or a stand-in the op refuses, is planned whole instead (exact shape or exact error). */
 static stream_verdict plan_npy(stream_cmd *c, stream_plan *p) {
     tx_npy_info *in = &p->npy;
-    *in = (tx_npy_info)TX_NPY_INFO_INIT;
+    *in = (tx_npy_info)TX_NPY_INFO_INIT(p->npy_dims, TX_MAX_RANK);
     if (tx_npy_read_info(c->path, in) != TX_OK || in->dtype == TX_STRING || (in->fortran_order && in->rank > 1) ||
         in->item_size == 0)
         return STREAM_DECLINE;
@@ -363,17 +370,17 @@ static stream_verdict plan_npy(stream_cmd *c, stream_plan *p) {
         dims[0] = 0;
         tx_tensor *none = NULL;
         st = tx_tensor_new(in->dtype, in->rank, dims, &none);
-        if (st == TX_OK) st = plan_one(c, none, &p->out, &one);
+        if (st == TX_OK) st = plan_one(c, none, &p->out, p->out_dims, &one);
         tx_tensor_free(none);
         one = one && p->out.rank > 0 && p->out.dims[0] == 0;
         for (size_t i = 1; one && i < in->rank; i++)
             one = !__builtin_mul_overflow(rows_in, (uint64_t)in->dims[i], &rows_in);
         for (size_t i = 1; one && i < p->out.rank; i++)
             one = !__builtin_mul_overflow(rows_out, (uint64_t)p->out.dims[i], &rows_out);
-        p->out.dims[0] = in->dims[0];
+        p->out_dims[0] = in->dims[0];
     }
     if (st != TX_OK || !one) {
-        stream_verdict v = plan_whole(c, p, &p->out);
+        stream_verdict v = plan_whole(c, p, &p->out, p->out_dims);
         if (v != STREAM_GO) return v;
         rows_in = p->items;
         rows_out = (uint64_t)p->out.numel;
@@ -429,7 +436,8 @@ static tx_status run_windows(stream_cmd *c, const stream_plan *p) {
 }
 
 tx_status stream_load_npy(const char *path, tx_tensor **out) {
-    tx_npy_info info = TX_NPY_INFO_INIT;
+    int64_t dims[TX_MAX_RANK];
+    tx_npy_info info = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
     uint64_t min = env_bytes("TENSORX_STREAM_MIN_BYTES", 64 * MIB);
     if (strcmp(path, "-") != 0 && tx_npy_read_info(path, &info) == TX_OK && info.dtype != TX_STRING &&
         !info.byte_swapped && (!info.fortran_order || info.rank <= 1) && info.data_size >= min) {
@@ -453,7 +461,8 @@ tx_status stream_load_npy(const char *path, tx_tensor **out) {
 static bool in_place_to_file(const stream_cmd *c) {
     if (!outfile_replaces(c->out) || c->size < mapout_min_bytes()) return false;
     if (c->d->stream->source == OP_STREAM_RAW) return true;
-    tx_npy_info in = TX_NPY_INFO_INIT;
+    int64_t dims[TX_MAX_RANK];
+    tx_npy_info in = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
     return tx_npy_read_info(c->path, &in) == TX_OK && !in.byte_swapped && in.dtype != TX_STRING &&
            (!in.fortran_order || in.rank <= 1);
 }

@@ -51,8 +51,10 @@ class InternalError(Error, RuntimeError):
     status = "internal"
 
 
-_ERRORS = {3: InvalidArgumentError, 8: ResourceExhaustedError, 11: OutOfRangeError,
-           12: UnimplementedError, 13: InternalError}
+# By status name: the extension takes the codes from the library's status list, and refuses a
+# name the list lacks or a status of the list without its class.
+_ERRORS = {c.status: c for c in (InvalidArgumentError, OutOfRangeError, ResourceExhaustedError,
+                                 UnimplementedError, InternalError)}
 
 
 class StructuredDtypeWarning(UserWarning):

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 def _from_text(dtype: str, shape: Iterable[SupportsIndex], values: Iterable[Any],
                /) -> NDArray[Any]: ...
-def _register(sentinel: object, errors: dict[int, type[BaseException]], outs: list[Any],
+def _register(sentinel: object, errors: dict[str, type[BaseException]], outs: list[Any],
               ins: dict[Any, int], convs: tuple[Callable[..., Any], ...] = ..., /) -> None: ...
 def _setup(*args: Any, **kwargs: Any) -> Any: ...  # not typed by gen_stubs.py
 def decode_raw_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], offset: int,

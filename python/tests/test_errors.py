@@ -21,6 +21,24 @@ def test_hierarchy():
     assert issubclass(tx.Error, Exception)
 
 
+def test_exception_classes_cover_the_librarys_status_list():
+    # The extension takes the codes from the library's TX_STATUS_LIST by name: every error status
+    # there needs its class, and a name the list lacks is refused (nothing is changed).
+    from tensorx import _tensorx as C
+    names = {c.status for c in tx._ERRORS.values()}
+    assert names == {"invalid_argument", "resource_exhausted", "out_of_range", "unimplemented",
+                     "internal"}
+    less = dict(tx._ERRORS)
+    del less["out_of_range"]
+    with pytest.raises(ValueError, match="no exception for out_of_range"):
+        C._register(tx._ABSENT, less, list(tx._OUT), dict(tx._IN))
+    with pytest.raises(ValueError, match="a status tensorx does not have"):
+        C._register(tx._ABSENT, {**tx._ERRORS, "cancelled": tx.Error}, list(tx._OUT),
+                    dict(tx._IN))
+    with pytest.raises(tx.OutOfRangeError):
+        tx.extract_image_patches(IMG, [1, 2, 2, 1], [1, 0, 1, 1], [1, 1, 1, 1], "VALID")
+
+
 @pytest.mark.parametrize("cls,message,call", [
     (tx.InvalidArgumentError, "reshape: cannot infer the -1 in shape [4,-1]",
      lambda: tx.reshape(X, [4, -1])),

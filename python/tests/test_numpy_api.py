@@ -243,7 +243,9 @@ def test_unknown_and_ambiguous_dtype_names_say_what_to_write():
 
 # ---- the build ---------------------------------------------------------------------------------
 def test_the_extension_uses_no_deprecated_numpy_api():
-    src = open(os.path.join(os.path.dirname(__file__), "..", "tensorx", "_tensorx.c")).read()
+    folder = os.path.join(os.path.dirname(__file__), "..", "tensorx")
+    src = "".join(open(os.path.join(folder, f)).read() for f in sorted(os.listdir(folder))
+                  if f.startswith("_tensorx") and f.endswith((".c", ".h")))
     assert "#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION" in src
     assert "#define NPY_TARGET_VERSION NPY_1_23_API_VERSION" in src
     assert "->elsize" not in src.replace("((descr)->elsize)", "")

@@ -131,7 +131,7 @@ C_FUNCS = {
     "ops": ("def ops() -> list[tuple[str, str, list[tuple[str, str, str | None, str, str]]]]: "
             "..."),
     "outputs": "def outputs() -> list[tuple[str, tuple[str, ...], bool]]: ...",
-    "_register": ("def _register(sentinel: object, errors: dict[int, type[BaseException]],"
+    "_register": ("def _register(sentinel: object, errors: dict[str, type[BaseException]],"
                   " outs: list[Any],\n              ins: dict[Any, int],"
                   " convs: tuple[Callable[..., Any], ...] = ..., /) -> None: ..."),
     "dtype_name": "def dtype_name(code: int, /) -> str: ...",

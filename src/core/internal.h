@@ -124,7 +124,7 @@ TX_HIDDEN tx_status tx__fail(tx_status status, const char *fmt, ...) TX_PRINTF(2
  * sizes must differ: a member appended into the old layout's tail padding needs a reserved member
  * after it. */
 /* TX_OK when size is one of known[0..n); else invalid_argument, e.g. "plan: plan->struct_size is
- * 0, not the size of a tx_plan this library knows (48); make it with TX_PLAN_INIT". */
+ * 0, not the size of a tx_plan this library knows (72); make it with TX_PLAN_INIT". */
 TX_HIDDEN tx_status tx__check_struct_size(const char *op, const char *arg, size_t size,
                                           const size_t *known, size_t n, const char *type,
                                           const char *init);
@@ -213,7 +213,8 @@ TX_HIDDEN tx_status tx__string_storage(tx_tensor *dst, size_t size, char **bytes
  * through its usual failure path (TX_TRY, free-on-error) and tx_plan_leave turns it into TX_OK.
  * Rule for ops: validate everything (including the values that decide errors) before the first
  * output constructor, and allocate no scratch before it (tx__alloc refuses it in plan mode). */
-#define TX__PLANNED ((tx_status)1000)
+/* None of TX_STATUS_LIST's codes, nor a frontend's (1000 up). */
+#define TX__PLANNED ((tx_status)2000)
 /* The plan this thread records into, NULL when it is not sizing (plan.c). */
 TX_HIDDEN extern _Thread_local TX_FAST_TLS tx_plan *tx__plan_active;
 /* True while this thread is in plan mode. */

@@ -27,7 +27,10 @@ void tx_plan_enter(tx_plan *plan) {
     /* A plan of unknown layout still puts the thread in plan mode, so that the op that follows
      * in TX_PLAN only validates instead of running; none of its fields is touched. */
     plan_unusable = plan != NULL && check_plan(plan) != TX_OK;
-    if (plan && !plan_unusable) plan->count = 0;
+    if (plan && !plan_unusable) {
+        plan->count = 0;
+        plan->dims_count = 0;
+    }
     tx__plan_active = plan;
 }
 
@@ -37,22 +40,28 @@ tx_status tx_plan_leave(tx_plan *plan, tx_status op_result) {
     if (plan == NULL) return op_result;
     TX_TRY(check_plan(plan));
     if (op_result == TX__PLANNED) return TX_OK;
-    if (op_result != TX_OK) plan->count = 0;
+    if (op_result != TX_OK) plan->count = plan->dims_count = 0;
     return op_result; /* TX_OK: an op with no outputs (an unpack of an empty axis) */
 }
 
 /* Appends one output to the active plan, writing only the members the caller's tx_output_info
- * has (plan->output_size bytes per entry). */
+ * has (plan->output_size bytes per entry); its dims go to plan->dims at the sum of the ranks
+ * before it, when they fit. */
 void tx__plan_record(tx_dtype dtype, size_t rank, const int64_t *dims, int64_t numel,
                      size_t nbytes, size_t string_bytes, unsigned flags) {
     tx_plan *p = tx__plan_active;
     if (plan_unusable) return;
+    size_t at = p->dims_count;
+    p->dims_count += rank; /* at most TX_MAX_RANK per output: cannot wrap */
     if (p->count < p->capacity && p->outputs != NULL) {
         tx_output_info o;
         memset(&o, 0, sizeof o);
         o.dtype = dtype;
         o.rank = rank;
-        if (rank) memcpy(o.dims, dims, rank * sizeof *dims);
+        if (rank && p->dims != NULL && p->dims_count <= p->dims_capacity) {
+            memcpy(p->dims + at, dims, rank * sizeof *dims);
+            o.dims = p->dims + at;
+        }
         o.numel = numel;
         o.nbytes = nbytes;
         o.string_bytes = string_bytes;

@@ -22,12 +22,10 @@ void tx_clear_error(void) { message[0] = '\0'; }
 
 const char *tx_status_name(tx_status s) {
     switch (s) {
-    case TX_OK: return "ok";
-    case TX_INVALID_ARGUMENT: return "invalid_argument";
-    case TX_RESOURCE_EXHAUSTED: return "resource_exhausted";
-    case TX_OUT_OF_RANGE: return "out_of_range";
-    case TX_UNIMPLEMENTED: return "unimplemented";
-    case TX_INTERNAL: return "internal";
+#define NAME_CASE(NAME, code, name) \
+    case TX_##NAME: return name;
+        TX_STATUS_LIST(NAME_CASE)
+#undef NAME_CASE
     }
     return "unknown";
 }

@@ -156,7 +156,7 @@ TX_HIDDEN extern int64_t tx__stream_min_bytes, tx__stream_seq_min_bytes;
  * chunk), so idx is not rewritten after the merge unless a chunk meets values of its own. */
 #define TX_UNIQUE_SEED ((int64_t)1 << 16)
 
-/* ---- .npy files (io/npy.c) ------------------------------------------------------------------ */
+/* ---- .npy files (io/npy_load.c, io/npy_save.c) ---------------------------------------------- */
 
 /* tx_npy_load maps data of at least this many bytes that can be used in place, and reads smaller
  * ones: one read of a small file costs less than mmap, munmap and the page faults, and a program

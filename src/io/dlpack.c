@@ -2,7 +2,7 @@
 /* dlpack.c -- DLPack import and export (tx_tensor_from_dlpack, tx_tensor_to_dlpack and their
  * DLPack 1.x _versioned forms), so tensors move between tensorx and PyTorch / NumPy / JAX style
  * code without copies.  Built against Debian's <dlpack/dlpack.h> (DLPack 0.6; the versioned struct
- * comes from io/dlpack_versioned.h then); the public header only forward-declares the structs.
+ * comes from tensorx_dlpack.h then); tensorx.h only forward-declares the structs.
  * An import wraps the producer's memory with tx_tensor_wrap's machinery, whose release callback
  * calls the producer's deleter once; an export hands out a managed tensor that holds a tensor
  * reference until the consumer calls its deleter.  Read-only tensors: a versioned import with
@@ -15,7 +15,7 @@
 #if TX_HAVE_DLPACK
 #include <stdio.h>
 
-#include "io/dlpack_versioned.h"
+#include "tensorx_dlpack.h"
 
 #include "exec/copy.h"
 

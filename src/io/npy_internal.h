@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* npy_internal.h -- the .npy header grammar and layout shared by npy.c (whole files) and
- * npy_stream.c (headers alone, for streaming): one parser, one writer. */
+/* npy_internal.h -- the .npy header grammar and layout (npy_header.c) shared by npy_load.c and
+ * npy_save.c (whole files) and npy_stream.c (headers alone, for streaming): one parser, one
+ * writer. */
 #ifndef TX_IO_NPY_INTERNAL_H
 #define TX_IO_NPY_INTERNAL_H
 
@@ -11,9 +12,17 @@
 TX_HIDDEN tx_status tx__npy_prefix(const unsigned char *b, size_t have, uint64_t file_size,
                                    size_t *hstart, uint64_t *hlen);
 /* Parses a whole header (b holds at least its `have` >= prefix + text bytes) of a file of
- * `file_size` bytes into info, and checks that exactly data_size bytes follow it. */
+ * `file_size` bytes into info, whose dims must have room for TX_MAX_RANK entries, and checks
+ * that exactly data_size bytes follow it. */
 TX_HIDDEN tx_status tx__npy_parse(const unsigned char *b, size_t have, uint64_t file_size,
                                   tx_npy_info *info);
+/* tx__npy_parse without its last check: the header of b[0, have) (prefix checked against
+ * file_size) into info, data_offset and data_size included, however many bytes follow. */
+TX_HIDDEN tx_status tx__npy_parse_header(const unsigned char *b, size_t have, uint64_t file_size,
+                                         tx_npy_info *info);
+/* The rule every loader applies: exactly data_size bytes follow the header (the file has
+ * `have`). */
+TX_HIDDEN tx_status tx__npy_wrong_size(const tx_npy_info *info, uint64_t have);
 /* Writes the whole header (magic, version, length, dict, padding) for a tensor of dtype/dims;
  * string_item is the 'S' item size for strings.  *len is a multiple of 64. */
 TX_HIDDEN tx_status tx__npy_header(tx_dtype dtype, size_t rank, const int64_t *dims,
@@ -26,6 +35,9 @@ TX_HIDDEN tx_status tx__npy_header(tx_dtype dtype, size_t rank, const int64_t *d
 #else
 #define TX_NPY_POSIX 0
 #endif
+
+/* Larger reads and writes are split (Linux moves at most 2 GiB - 4 KiB per call). */
+#define TX__NPY_IO_CHUNK ((size_t)1 << 30)
 
 /* How tx__npy_load_fd reads (flags, or-ed). */
 enum {

@@ -3,8 +3,8 @@
  * streaming of decode_raw / cast / bitcast over files larger than memory reads a header with
  * tx_npy_read_info, maps windows of the data with tx_file_map, and writes its output as
  * tx_npy_write_header followed by the data chunk by chunk.  The rules are tx_npy_load's and
- * tx_npy_save's (src/io/npy.c): the same accepted header grammar, the same descr conventions, and
- * byte-identical headers on output. */
+ * tx_npy_save's (src/io/npy_header.c): the same accepted header grammar, the same descr
+ * conventions, and byte-identical headers on output. */
 #include "core/internal.h"
 #include "io/npy_internal.h"
 
@@ -51,9 +51,10 @@ tx_status tx_npy_read_info(const char *path, tx_npy_info *info) {
     TX_TRY(tx__check_struct_size("npy", "info->struct_size", info->struct_size, npy_info_sizes,
                                  sizeof npy_info_sizes / sizeof npy_info_sizes[0], "tx_npy_info",
                                  "TX_NPY_INFO_INIT"));
-    tx_npy_info full;
-    memset(&full, 0, sizeof full);
-    full.struct_size = sizeof full;
+    TX_REQUIRE(info->dims != NULL || info->dims_capacity == 0, TX_INVALID_ARGUMENT,
+               "npy: info->dims is NULL with dims_capacity %zu", info->dims_capacity);
+    int64_t dims[TX_MAX_RANK];
+    tx_npy_info full = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
     tx_status st = TX_INVALID_ARGUMENT;
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
@@ -62,10 +63,21 @@ tx_status tx_npy_read_info(const char *path, tx_npy_info *info) {
         st = read_info(f, path, &full);
         fclose(f);
     }
+    size_t rank = full.rank;
+    bool no_room = st == TX_OK && rank > info->dims_capacity;
+    if (no_room)
+        st = tx__fail(TX_INVALID_ARGUMENT,
+                      "npy: '%s' has rank %zu, more than info->dims_capacity %zu", path, rank,
+                      info->dims_capacity);
     if (st != TX_OK) {
         memset(&full, 0, sizeof full);
         full.struct_size = sizeof full;
+        if (no_room) full.rank = rank; /* the room to retry with */
+    } else if (rank) {
+        memcpy(info->dims, dims, rank * sizeof *dims);
     }
+    full.dims = info->dims;
+    full.dims_capacity = info->dims_capacity;
     tx__fill_struct(info, info->struct_size, &full);
     return st;
 }

@@ -103,14 +103,20 @@ cat > "$tmp/h.c" <<'EOF'
 #include <tensorx.h>
 int main(void) {
     tx_output_info info[2];
-    tx_plan plan = TX_PLAN_INIT(info, 2);
-    tx_npy_info npy = TX_NPY_INFO_INIT;
+    int64_t dims[8], shape[TX_MAX_RANK];
+    tx_plan plan = TX_PLAN_INIT(info, 2, dims, 8);
+    tx_npy_info npy = TX_NPY_INFO_INIT(shape, TX_MAX_RANK);
     return tx_dtype_size(TX_FLOAT32) == 4 && plan.capacity == 2 && npy.struct_size > 0 ? 0 : 1;
 }
 EOF
 cc -std=c11 -Wall -Wextra -Werror -pedantic -I"$prefix/include" -c "$tmp/h.c" -o "$tmp/h.o"
 cp "$tmp/h.c" "$tmp/h.cpp"
 c++ -std=c++11 -Wall -Wextra -Werror -pedantic -I"$prefix/include" -c "$tmp/h.cpp" -o "$tmp/hpp.o"
+# tensorx_dlpack.h, installed beside it, where the system has <dlpack/dlpack.h>.
+if printf '#include <dlpack/dlpack.h>\n' | cc -fsyntax-only -x c - 2>/dev/null; then
+  printf '#include <tensorx_dlpack.h>\nint main(void) { DLManagedTensorVersioned m = {{1, 0}, 0, 0, DLPACK_FLAG_BITMASK_READ_ONLY, {0}}; return (int)m.version.minor; }\n' >"$tmp/d.c"
+  cc -std=c11 -Wall -Wextra -Werror -I"$prefix/include" -c "$tmp/d.c" -o "$tmp/d.o"
+fi
 
 # The experimental section: declared only with TX_EXPERIMENTAL_API, also when the header was
 # already included without it; and its symbols are exported by the shared library.

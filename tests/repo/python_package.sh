@@ -44,7 +44,7 @@ grep -qx "Requires-Dist: numpy>=1.24" <<<"$metadata" || bad "METADATA does not r
 minor=${BASH_REMATCH[1]:-0}
 grep -q "find_package(Python 3\.$minor REQUIRED" python/CMakeLists.txt ||
   bad "python/CMakeLists.txt does not ask for Python 3.$minor as pyproject.toml does ($floor)"
-if grep -q 'Py_NewRef\|Py_XNewRef' python/tensorx/_tensorx.c && [ "$minor" -lt 10 ]; then
+if cat python/tensorx/_tensorx*.[ch] | grep -q 'Py_NewRef\|Py_XNewRef' && [ "$minor" -lt 10 ]; then
   bad "the extension calls Py_NewRef (Python 3.10) but requires-python is $floor"
 fi
 [[ " $requires " == *" numpy>=2 "* ]] ||

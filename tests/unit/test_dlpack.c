@@ -10,7 +10,7 @@
 #include "testutil.h"
 
 #if TX_HAVE_DLPACK
-#include "io/dlpack_versioned.h"
+#include "tensorx_dlpack.h"
 #endif
 #include <stdbool.h>
 #include <stdio.h>
@@ -709,7 +709,8 @@ static char *temp_text_npy(const char *header_text, size_t data_bytes) {
 
 static void test_npy_read_info(void **state) {
     (void)state;
-    tx_npy_info info = TX_NPY_INFO_INIT;
+    int64_t dims[TX_MAX_RANK];
+    tx_npy_info info = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
     /* Files written by tx_npy_save read back with their dtype and shape. */
     tx_tensor *t = NULL;
     assert_int_equal(tx_tensor_new(TX_BFLOAT16, 3, TU_DIMS(2, 3, 5), &t), TX_OK);

@@ -114,7 +114,8 @@ static void test_byte_order_characters(void **state) {
         assert_non_null(f);
         assert_int_equal(fwrite(file, 1, n, f), n);
         fclose(f);
-        tx_npy_info info = TX_NPY_INFO_INIT;
+        int64_t dims[TX_MAX_RANK];
+        tx_npy_info info = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
         assert_int_equal(tx_npy_read_info(path, &info), TX_OK);
         assert_int_equal(info.byte_swapped, cases[k].swapped);
         unlink(path);
@@ -292,9 +293,11 @@ static void test_read_info_struct_size(void **state) {
     assert_true(fd >= 0);
     assert_int_equal(write(fd, file, n), (ssize_t)n);
     close(fd);
-    tx_npy_info info = TX_NPY_INFO_INIT;
+    int64_t dims[1];
+    tx_npy_info info = TX_NPY_INFO_INIT(dims, 1);
     assert_int_equal(tx_npy_read_info(path, &info), TX_OK);
     assert_int_equal(info.struct_size, sizeof info);
+    assert_ptr_equal(info.dims, dims);
     assert_int_equal(info.dtype, TX_INT16);
     assert_int_equal(info.rank, 1);
     assert_int_equal(info.dims[0], 3);
@@ -310,13 +313,27 @@ static void test_read_info_struct_size(void **state) {
         assert_int_equal(info.struct_size, bad[i]);
         assert_int_equal(info.rank, 0x5A5A5A5A5A5A5A5Aull);
     }
-    /* A failure with a good struct_size zeroes the members after it. */
+    /* A failure with a good struct_size zeroes the members after it but the caller's dims. */
     memset(&info, 0x5A, sizeof info);
     info.struct_size = sizeof info;
+    info.dims = dims;
     assert_int_equal(tx_npy_read_info("/nonexistent/x.npy", &info), TX_INVALID_ARGUMENT);
     assert_int_equal(info.struct_size, sizeof info);
     assert_int_equal(info.rank, 0);
     assert_int_equal(info.data_size, 0);
+    assert_ptr_equal(info.dims, dims);
+    assert_int_equal(info.dims_capacity, 0x5A5A5A5A5A5A5A5Aull);
+    /* The shape needs room: a rank above dims_capacity is refused with the rank to make room for
+     * (dims NULL with capacity 0 asks for the rank alone); dims NULL with room is refused. */
+    info = (tx_npy_info)TX_NPY_INFO_INIT(NULL, 0);
+    tu_assert_error(tx_npy_read_info(path, &info), TX_INVALID_ARGUMENT,
+                    "has rank 1, more than info->dims_capacity 0");
+    assert_int_equal(info.rank, 1);
+    assert_int_equal(info.data_size, 0);
+    assert_null(info.dims);
+    info = (tx_npy_info)TX_NPY_INFO_INIT(NULL, 1);
+    tu_assert_error(tx_npy_read_info(path, &info), TX_INVALID_ARGUMENT,
+                    "npy: info->dims is NULL with dims_capacity 1");
     unlink(path);
 }
 

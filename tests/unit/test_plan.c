@@ -43,7 +43,7 @@ static const tx_allocator counting = {count_alloc, count_free, NULL};
 
 /* Plans, then runs, the call; returns the run's status. */
 static tx_status plan_and_run(const op_example *c) {
-    static op_plan_result r;
+    op_plan_result r;
     op_args a;
     parse_case(c, &a);
     long live = tu_alloc_live();
@@ -54,7 +54,9 @@ static tx_status plan_and_run(const op_example *c) {
     tx_clear_error();
     tx_status st = a.def->run(&a, &o);
     char why[512];
-    if (!op_plan_agrees(&r, st, &o, why, sizeof why)) fail_msg("%s %s: %s", c->op, c->args[0], why);
+    bool agrees = op_plan_agrees(&r, st, &o, why, sizeof why);
+    op_plan_result_clear(&r);
+    if (!agrees) fail_msg("%s %s: %s", c->op, c->args[0], why);
     /* A fixed number of outputs is the spec's (op_def.outputs). */
     size_t named = 0;
     while (named < OP_MAX_OUTPUTS && a.def->outputs[named]) named++;
@@ -120,10 +122,40 @@ static void test_failing_calls_agree(void **state) {
     tu_alloc_uninstall();
 }
 
+/* Outputs with more dims than op_plan_result holds in place (20 outputs of rank 30: 600 dims):
+ * op_plan_run plans again with room for all of them, and the plan agrees with the run. */
+static void test_many_dims_agree(void **state) {
+    (void)state;
+    char value[160] = "value=";
+    for (int d = 0; d < 29; d++) strcat(value, "[");
+    strcat(value, "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]");
+    for (int d = 0; d < 29; d++) strcat(value, "]");
+    const op_example c = {"split", {value, "split_dim=29", "num_split=20"}};
+    tu_alloc_install();
+    assert_int_equal(plan_and_run(&c), TX_OK);
+    op_args a;
+    parse_case(&c, &a);
+    op_plan_result r;
+    op_plan_run(a.def, &a, &r);
+    assert_int_equal(r.st, TX_OK);
+    assert_int_equal(r.plan.count, 20);
+    assert_int_equal(r.plan.dims_count, 600);
+    assert_true(r.plan.dims_count > OP_PLAN_DIMS);
+    assert_non_null(r.dims_heap);
+    assert_ptr_equal(r.info[19].dims, r.dims_heap + 570);
+    assert_int_equal(r.info[19].dims[29], 1);
+    op_plan_result_clear(&r);
+    op_args_clear(&a);
+    assert_int_equal(tu_alloc_live(), 0);
+    tu_alloc_uninstall();
+}
+
 /* ---- through the C API ---- */
 #define CAP 8
 static tx_output_info info[CAP];
-static tx_plan plan = TX_PLAN_INIT(info, CAP);
+#define DIMS_CAP (CAP * TX_MAX_RANK)
+static int64_t plan_dims[DIMS_CAP];
+static tx_plan plan = TX_PLAN_INIT(info, CAP, plan_dims, DIMS_CAP);
 
 /* Plans `call` (which writes *outp), asserting no allocator call and no output; then the caller
  * runs the same call and compares. */
@@ -148,6 +180,7 @@ static void same_error(const char *what, tx_status run_st, tx_tensor *out) {
                  tx_status_name(run_st), tx_last_error());
     assert_null(out);
     assert_int_equal(plan.count, 0);
+    assert_int_equal(plan.dims_count, 0);
 }
 
 /* Output i of the plan describes t exactly. */
@@ -319,9 +352,32 @@ static void test_outputs(void **state) {
     plan.capacity = 2;
     PLAN(tx_split(wide, 1, 12, outs), &outs[0]);
     assert_int_equal(plan.count, 12);
+    assert_int_equal(plan.dims_count, 24);
     assert_int_equal(info[1].dims[1], 1);
+    assert_ptr_equal(info[1].dims, plan_dims + 2);
     plan.capacity = CAP;
+    /* Dims past dims_capacity: those outputs have NULL dims, the full dims_count says the room
+     * to retry with, and the rest of each entry is filled. */
+    plan.dims_capacity = 5;
+    PLAN(tx_split(wide, 1, 12, outs), &outs[0]);
+    assert_int_equal(plan.count, 12);
+    assert_int_equal(plan.dims_count, 24);
+    assert_ptr_equal(info[0].dims, plan_dims);
+    assert_ptr_equal(info[1].dims, plan_dims + 2);
+    assert_null(info[2].dims);
+    assert_null(info[7].dims);
+    assert_int_equal(info[7].rank, 2);
+    assert_int_equal(info[7].nbytes, 2);
+    plan.dims_capacity = DIMS_CAP;
     tx_tensor_free(wide);
+    /* A scalar output has no dims: NULL, and dims_count 0. */
+    tx_tensor *one = tu_i32(1, (const int32_t[]){5});
+    PLAN(tx_squeeze(one, NULL, 0, &y), &y);
+    assert_int_equal(plan.count, 1);
+    assert_int_equal(plan.dims_count, 0);
+    assert_int_equal(info[0].rank, 0);
+    assert_null(info[0].dims);
+    tx_tensor_free(one);
     const int64_t sizes[3] = {1, -1, 1};
     PLAN(tx_split_v(x, sizes, 3, 1, outs), &outs[0]);
     assert_int_equal(tx_split_v(x, sizes, 3, 1, outs), TX_OK);
@@ -430,7 +486,7 @@ static void test_struct_sizes(void **state) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tx_output_info one[1];
         memset(one, 0x5A, sizeof one);
-        tx_plan p = TX_PLAN_INIT(one, 1);
+        tx_plan p = TX_PLAN_INIT(one, 1, NULL, 0);
         p.struct_size = bad[i].struct_size;
         p.output_size = bad[i].output_size;
         p.count = 77;
@@ -456,6 +512,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_examples_agree),
         cmocka_unit_test(test_failing_calls_agree),
+        cmocka_unit_test(test_many_dims_agree),
         cmocka_unit_test(test_hostile_shapes),
         cmocka_unit_test(test_checked_cast),
         cmocka_unit_test(test_outputs),

@@ -32,7 +32,8 @@ int main(int argc, char **argv) {
     /* The example batch, mapped in place: read-only, read through the const accessor. */
     char path[4096];
     snprintf(path, sizeof path, "%s/images_nhwc.npy", argv[1]);
-    tx_npy_info info = TX_NPY_INFO_INIT;
+    int64_t dims[TX_MAX_RANK];
+    tx_npy_info info = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
     if (!bad)
         bad = check(tx_npy_read_info(path, &info), "read_info") ||
               check(tx_file_map(path, info.data_offset, info.dtype, info.rank, info.dims,
