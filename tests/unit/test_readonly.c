@@ -4,7 +4,7 @@
  * view are read-only (tx_tensor_is_writable 0, tx_tensor_data NULL with a message, the mapping
  * without write permission), tx_tensor_data_const reads them, and copies and op outputs are
  * writable.  The DLPack side (read-only imports, exports of read-only tensors) is in
- * test_dlpack.c. */
+ * test_dlpack_versioned.c. */
 #include "testutil.h"
 
 #include <stdio.h>
