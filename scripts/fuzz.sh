@@ -36,14 +36,14 @@ for t in "${targets[@]}"; do
   echo "== fuzz_$t: ${secs}s"
   start=$(date +%s)
   # ops_diff reads the ops seeds too (the same encoding) in runs of 10 minutes and more: loading
-  # them (2,200 inputs, each at seven configurations) takes 2-3 minutes, a short run's whole time,
+  # them (2,200 inputs, each at nine configurations) takes 2-3 minutes, a short run's whole time,
   # and the ctest fuzz.ops_diff replays them anyway.
   seeds=("fuzz/corpora/$t")
   [ "$t" = ops_diff ] && [ "$secs" -ge 600 ] && seeds+=(fuzz/corpora/ops)
-  # A hang is a call past 10 s; ops_diff makes each call up to seven times (CPU levels x
-  # threads, and streaming everything).
+  # A hang is a call past 10 s; ops_diff makes each call up to nine times (four x86-64 levels,
+  # AVX512_BF16 one of them, x 1 and several threads, and streaming everything).
   timeout=10
-  [ "$t" = ops_diff ] && timeout=70
+  [ "$t" = ops_diff ] && timeout=90
   # shellcheck disable=SC2086
   if "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=$timeout -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$t-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} ${TX_FUZZ_FLAGS:-} "$build/corpus/$t" "${seeds[@]}" \
