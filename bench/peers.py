@@ -40,7 +40,6 @@ bench/peers_workloads.py, the workload builders; bench/peers_output.py prints th
 """
 import argparse
 import json
-import math
 import os
 import subprocess
 import sys
