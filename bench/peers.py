@@ -48,11 +48,13 @@ import warnings
 
 import numpy as np
 
-import peers_workloads
-from peers_output import merge_and_print
-from peers_workloads import WORKLOADS, torch_mod, tx_mod
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its modules beside it, from any cwd
+import peers_workloads  # noqa: E402
+from peers_output import merge_and_print  # noqa: E402
+from peers_workloads import WORKLOADS, torch_mod, tx_mod  # noqa: E402
 
 warnings.filterwarnings("ignore")
+
 # ---- timing -------------------------------------------------------------------------------------
 
 

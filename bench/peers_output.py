@@ -127,7 +127,6 @@ def print_inference(rows, cols):
         print(f"{r['workload']:38s} " + " ".join(f"{cell(v):>15s}" for v in vals))
 
 
-
 OVERHEAD_CALLS = {
     "reshape_16": ("tx.reshape(x, [4, 4])", "x.reshape(4, 4)", "np.reshape(x, [4, 4])",
                    "t.reshape(4, 4)"),

@@ -12,7 +12,6 @@ class HarnessError(Exception):
     """Raised by the harness's misbehaving objects: must pass through the call unchanged."""
 
 
-
 # ---- misbehaving objects ---------------------------------------------------------------------
 class Index:
     """An integer through __index__ only."""
