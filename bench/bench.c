@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bench.c -- the tensorx benchmark: times every workload of its table (below) through the public
+/* bench.c -- the tensorx benchmark: times each workload of its table (workloads.c) through the public
  * API only, next to this machine's memcpy bandwidth measured in the same run, and prints a table or
  * one JSON object per workload (--json) for bench/peers.py to merge with NumPy, PyTorch, ONNX
  * Runtime and XNNPACK.  Each workload is timed twice: the ordinary allocating call (default
