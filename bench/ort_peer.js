@@ -83,7 +83,7 @@ function filled(elem, n, lo, hi) {
 const tensor = (elem, data, dims) => new ort.Tensor(elem, data, dims);
 const prod = (d) => d.reduce((a, b) => a * b, 1);
 
-// ---- workloads (sizes mirror bench/bench.c) ----------------------------------------------------
+// ---- workloads (sizes mirror bench/workloads.c) ------------------------------------------------
 const side4096 = (div) => (div >= 16 ? 1024 : div >= 4 ? 2048 : 4096);
 const side8192 = (div) => (div >= 16 ? 2048 : div >= 4 ? 4096 : 8192);
 const N64M = 64 << 20;
@@ -246,7 +246,7 @@ const WORKLOADS = {
     feeds: {x: tensor('int64', x, [n])}, out: null};
   },
 };
-// The inference shapes (fixed sizes, quick or not; mirror bench/bench.c's setup_infer).
+// The inference shapes (fixed sizes, quick or not; mirror bench/workloads.c's setup_infer).
 Object.assign(WORKLOADS, {
   infer_embedding_gather_30522x768_128: () => {
     const w = gatherWl([30522, 768], 128, 30522, 0, [128, 768]);

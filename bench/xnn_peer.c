@@ -397,7 +397,7 @@ static double measure(const spec *s, const char *what, int reps) {
     return best;
 }
 
-/* ---- the workloads of the main table (sizes mirror bench/bench.c) ----------------------------- */
+/* ---- the workloads of the main table (sizes mirror bench/workloads.c) ------------------------- */
 
 static size_t side4096(size_t div) { return div >= 16 ? 1024 : div >= 4 ? 2048 : 4096; }
 static size_t side8192(size_t div) { return div >= 16 ? 2048 : div >= 4 ? 4096 : 8192; }

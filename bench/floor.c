@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* floor.c -- tensorx_bench --floor: each workload's time next to memcpy of its bytes. */
+#define _DEFAULT_SOURCE 1
+#define TX_EXPERIMENTAL_API /* CPU levels and the allocation cache (tensorx.h) */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* ---- the copy floor (--floor) ------------------------------------------------------------------ *
+ * What the hardware allows a workload: memcpy of half its bytes (its bytes count what it reads and
+ * writes) from one buffer into another of that size, called over and over as the op is, on one
+ * thread and split over two -- the same cache level as the op's own working set.  The second
+ * thread spins between calls (as the pool's workers do), so that a call of microseconds is not a
+ * thread start.  An op that reads and writes its bytes once cannot beat the better of the two by
+ * much; a peer's time below 1/0.7 of it leaves no room for tensorx to be 0.7x that peer. */
+
+typedef struct floor_helper {
+    _Atomic long go, done;
+    _Atomic bool stop;
+    char *d;
+    const char *s;
+    size_t n;
+} floor_helper;
+
+static void *floor_thread(void *arg) {
+    floor_helper *h = arg;
+    long seen = 0;
+    for (;;) {
+        long g;
+        while ((g = atomic_load_explicit(&h->go, memory_order_acquire)) == seen)
+            if (atomic_load_explicit(&h->stop, memory_order_relaxed)) return NULL;
+        seen = g;
+        memcpy(h->d, h->s, h->n);
+        atomic_store_explicit(&h->done, g, memory_order_release);
+    }
+}
+
+/* Median seconds per copy of n bytes (two threads: halves), after a warm-up as time_op's. */
+static double floor_copy(char *dst, const char *src, size_t n, floor_helper *h, int reps) {
+    double t[64];
+    if (reps > 64) reps = 64;
+    size_t half = h ? n / 2 : n;
+    if (h) {
+        h->d = dst + half;
+        h->s = src + half;
+        h->n = n - half;
+    }
+    long calls = 1;
+    for (int r = -WARMUP_CALLS; r < reps; r++) {
+        double t0 = now_s();
+        for (long c = 0; c < calls; c++) {
+            long g = 0;
+            if (h) g = atomic_fetch_add_explicit(&h->go, 1, memory_order_acq_rel) + 1;
+            memcpy(dst, src, half);
+            __asm__ volatile("" ::"r"(dst) : "memory");
+            if (h)
+                while (atomic_load_explicit(&h->done, memory_order_acquire) != g) {
+                }
+        }
+        double dt = (now_s() - t0) / (double)calls;
+        if (r < 0) calls = calls_per_sample(dt);
+        else t[r] = dt;
+    }
+    return median(t, reps);
+}
+
+/* Two threads' floor: a helper started for it alone (not spinning while tensorx is timed). */
+static double floor_copy2(char *dst, const char *src, size_t n, int reps) {
+    floor_helper h;
+    atomic_init(&h.go, 0);
+    atomic_init(&h.done, 0);
+    atomic_init(&h.stop, false);
+    pthread_t th;
+    if (pthread_create(&th, NULL, floor_thread, &h) != 0) return NAN;
+    double t = floor_copy(dst, src, n, &h, reps);
+    atomic_store(&h.stop, true);
+    pthread_join(th, NULL);
+    return t;
+}
+
+void run_floor(const options *o, int64_t div, int reps) {
+    printf("copy floor: memcpy of half a workload's bytes (what it reads and writes), repeated as "
+           "the op is; tensorx at its default threads\n");
+    printf("%-38s %10s %12s %12s %12s %9s\n", "workload", "MB moved", "tensorx ms", "copy 1t ms",
+           "copy 2t ms", "tx/floor");
+    for (size_t i = 0; i < NUM_WORKLOADS; i++) {
+        const workload *w = &WORKLOADS[i];
+        if (o->filter && !strstr(w->name, o->filter)) continue;
+        if (o->exact && strcmp(w->name, o->exact) != 0) continue;
+        wl_state s;
+        memset(&s, 0, sizeof s);
+        w->setup(&s, div, w);
+        if (s.bytes >= 2 && s.bytes / 2 <= ((uint64_t)1 << 30)) {
+            double ta = time_op(w, &s, reps, NULL);
+            size_t n = (size_t)(s.bytes / 2);
+            char *src = big_buffer(n), *dst = big_buffer(n);
+            double c1 = floor_copy(dst, src, n, NULL, reps);
+            double c2 = floor_copy2(dst, src, n, reps);
+            double best = c2 < c1 ? c2 : c1; /* NaN (no second thread) compares false */
+            printf("%-38s %10.1f %12.4f %12.4f %12.4f %9.2f\n", w->name, (double)s.bytes / 1e6,
+                   ta * 1e3, c1 * 1e3, c2 * 1e3, ta / best);
+            fflush(stdout);
+            free(src);
+            free(dst);
+        }
+        for (int k = 0; k < 4; k++) tx_tensor_free(s.in[k]);
+    }
+}
