@@ -43,7 +43,7 @@ class IndexNotInt:
 
 
 class IndexClears:
-    """__index__ empties the list that holds it (issue 34), then returns v."""
+    """__index__ empties the list that holds it, then returns v."""
 
     def __init__(self, v):
         self.v = v

@@ -70,7 +70,7 @@ asan=$("$venv/bin/python" -c 'import atheris; print(atheris.path())')/asan_with_
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:max_allocation_size_mb=3072}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export PYTHONMALLOC=malloc
-# tensorx's size cap for Python (issue 36), where the package honours it; the harness also sizes
+# tensorx's size cap for Python, where the package honours it; the harness also sizes
 # each call with tensorx.plan and skips those whose outputs pass 32 MiB.
 export TENSORX_MAX_BYTES=${TENSORX_MAX_BYTES:-268435456}
 log=$build/fuzz.log

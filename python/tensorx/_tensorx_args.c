@@ -15,7 +15,7 @@ static void note_input(inputs_info *ii, const tx_tensor *t, bool readonly) {
 /* A tuple of the items of list argument v (a tuple v is itself), holding a reference to each.
  * Converting an item can run Python code -- an item's __index__, a finaliser, another thread while
  * NumPy copies an array without the GIL -- that shrinks or clears a list v; reading v's items
- * again after that read freed memory (issue 34), so the items are read from the snapshot. */
+ * again after that read freed memory, so the items are read from the snapshot. */
 PyObject *snapshot(what_t *what, PyObject *v, const char *rule) {
     if (PyTuple_Check(v)) return Py_NewRef(v);
     if (PyList_Check(v)) return PyList_AsTuple(v); /* runs no Python code */

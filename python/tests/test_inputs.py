@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Inputs that change under the extension (issue 34): list arguments changed by their own items'
+"""Inputs that change under the extension: list arguments changed by their own items'
 Python code or by another thread while they are converted (the extension reads a snapshot of the
 items), and NumPy bools holding bytes other than 0 and 1 (read as TensorFlow reads a bool: any
 byte other than 0 is true)."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What a NumPy user types and gets (issue 36): the dtypes NumPy lacks as ml_dtypes arrays (the
+"""What a NumPy user types and gets: the dtypes NumPy lacks as ml_dtypes arrays (the
 real package, where it is installed) or the structured fallback with its one-line hint; NumPy 2's
 StringDType in and out of every op that takes strings; NumPy's dtype spellings.  The suite runs
 under Debian's NumPy 1.24 and a NumPy 2 environment; the tests that need what one lacks skip

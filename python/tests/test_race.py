@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Racing writers (issue 34): every op of the op table runs again and again on NumPy arrays that
+"""Racing writers: every op of the op table runs again and again on NumPy arrays that
 other threads rewrite in place meanwhile.  The extension wraps C-contiguous arrays without a copy
 and releases the GIL while an op runs, so the writers really race the op: they restore an input's
 valid bytes, wait a random moment, then write bad ones -- indices grown past the dim, large and

@@ -115,7 +115,7 @@ class DLPackArray:
     def __dlpack_device__(self) -> tuple[int, int]: ...
 ''',
     "dlpack": "def dlpack(array: ArrayLike) -> DLPackArray: ...\n",
-    # the size cap and the string results' dtype (issue 36)
+    # the size cap and the string results' dtype
     "set_max_bytes": "def set_max_bytes(max_bytes: int | str | bytes | None) -> int: ...\n",
     "get_max_bytes": "def get_max_bytes() -> int: ...\n",
     "set_string_dtype": ("def set_string_dtype(dtype: str | np.dtype[Any] | type[Any] | None)"

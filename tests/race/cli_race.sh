@@ -7,7 +7,7 @@
 # valid ids moved to another partition, bit flips.  Between its writes it puts the original bytes
 # back, so that an op's checks pass at one moment and its later passes see other values.  An op
 # may fail (status 1: a changed input is the caller's error), compute a wrong result or succeed;
-# it must never die by a signal or make a sanitizer report (docs/reliability.md, issue 34).
+# it must never die by a signal or make a sanitizer report (docs/reliability.md).
 #   TX=build/asan/tensorx bash tests/race/cli_race.sh [CASE...]
 # TX_RACE_SECONDS: total time (default 16, split over the cases); TX_RACE_MIN_TRIES: tries per
 # case at least, however long they take (default 8); TX_RACE_SEED: the mutators' seed (default:

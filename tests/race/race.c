@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* race.c -- the racing mutator harness: one thread calls every op of the CLI's table while other
- * threads rewrite the bytes of its inputs (issue 34; scripts/race.sh; docs/reliability.md).  The
+ * threads rewrite the bytes of its inputs (scripts/race.sh; docs/reliability.md).  The
  * Python package wraps NumPy arrays in place and releases the GIL during an op, and the CLI maps
  * .npy inputs in place, so an input may change while an op reads it: no op's memory safety may
  * depend on an input's bytes staying the same between two reads.
