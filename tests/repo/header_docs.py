@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Every declaration of the public header carries a doc block that follows the header's template
+"""Every declaration of the public header (include/tensorx.h and its parts, include/tensorx/*.h) carries a doc block that follows the header's template
 ("How each declaration is documented" at the top of include/tensorx.h).
 
 Checked, for each declaration (TX_API function, typedef, struct, enum, forward-declared struct and
@@ -19,13 +19,13 @@ Checked, for each declaration (TX_API function, typedef, struct, enum, forward-d
   - every member of a struct has its own comment or is named in the struct's block.
 Then the checker checks itself: it must reject copies of the header with one rule broken.
 
-usage: header_docs.py include/tensorx.h
+usage: header_docs.py include/tensorx.h include/tensorx/*.h
 """
 import re
 import sys
 
 HEADER = "include/tensorx.h"  # the name problems are reported under
-EXEMPT_MACROS = {"TENSORX_H", "TENSORX_H_EXPERIMENTAL"}
+EXEMPT_MACROS = r"TENSORX_\w*H(_EXPERIMENTAL)?"  # include guards, not API
 SECTION_MARKER = re.compile(r"^\s*/\*\s*TX_SECTION_\w+\s*\*/\s*$")
 BANNER = re.compile(r"^\s*/\*\s*(----|====)")  # a section heading, never a declaration's block
 IDENT = r"[A-Za-z_]\w*"
@@ -125,7 +125,7 @@ def find_decls(lines):
             j = i
             while lines[j].rstrip().endswith("\\") and j + 1 < n:
                 j += 1
-            if m.group(1) not in EXEMPT_MACROS:
+            if not re.fullmatch(EXEMPT_MACROS, m.group(1)):
                 d = Decl("macro", m.group(1), i, j, "\n".join(lines[i:j + 1]))
                 d.params = [p.strip() for p in m.group(3).split(",")] if m.group(2) else []
                 decls.append(d)
@@ -339,34 +339,45 @@ def self_test(text):
 
 def main():
     global HEADER
-    path = sys.argv[1] if len(sys.argv) > 1 else HEADER
-    HEADER = path
-    text = open(path, encoding="utf-8").read()
-    problems, decls = check(text)
-    kinds = {}
-    for d in decls:
-        kinds[d.kind] = kinds.get(d.kind, 0) + 1
-    api_lines = len(re.findall(r"^TX_API\b", text, flags=re.M))
-    typedefs = len(re.findall(r"^typedef\b", text, flags=re.M))
-    defines = len(re.findall(r"^\s*#\s*define\s+(?!(?:%s)\b)" % "|".join(EXEMPT_MACROS), text, flags=re.M))
-    if kinds.get("macro", 0) != defines:
-        problems.append("parsed %d macros, the header has %d #define lines that are API: the parser "
-                        "lost some" % (kinds.get("macro", 0), defines))
-    if kinds.get("function", 0) != api_lines or \
-            sum(kinds.get(k, 0) for k in ("struct", "enum", "opaque", "fnptr")) != typedefs:
-        problems.append("parsed %d functions and %d typedefs, the header has %d TX_API lines and %d "
-                        "typedefs: the parser lost some" % (kinds.get("function", 0),
-                        sum(kinds.get(k, 0) for k in ("struct", "enum", "opaque", "fnptr")), api_lines,
-                        typedefs))
-    failures, tried = self_test(text)
+    paths = sys.argv[1:] or [HEADER]
+    problems, decls, texts = [], [], []
+    for path in paths:
+        HEADER = path
+        text = open(path, encoding="utf-8").read()
+        texts.append(text)
+        found, file_decls = check(text)
+        decls += file_decls
+        kinds = {}
+        for d in file_decls:
+            kinds[d.kind] = kinds.get(d.kind, 0) + 1
+        api_lines = len(re.findall(r"^TX_API\b", text, flags=re.M))
+        typedefs = len(re.findall(r"^typedef\b", text, flags=re.M))
+        defines = len(re.findall(r"^\s*#\s*define\s+(?!%s\b)" % EXEMPT_MACROS, text, flags=re.M))
+        if kinds.get("macro", 0) != defines:
+            found.append("%s: parsed %d macros, the file has %d #define lines that are API: the parser "
+                         "lost some" % (path, kinds.get("macro", 0), defines))
+        if kinds.get("function", 0) != api_lines or \
+                sum(kinds.get(k, 0) for k in ("struct", "enum", "opaque", "fnptr")) != typedefs:
+            found.append("%s: parsed %d functions and %d typedefs, the file has %d TX_API lines and %d "
+                         "typedefs: the parser lost some" % (path, kinds.get("function", 0),
+                         sum(kinds.get(k, 0) for k in ("struct", "enum", "opaque", "fnptr")), api_lines,
+                         typedefs))
+        problems += found
+    # The self-test breaks declarations that live in different parts: it works on all of them at once.
+    HEADER = "the parts together"
+    failures, tried = self_test("\n".join(texts))
     problems += failures
     for p in problems:
         print("FAIL " + p)
     if problems:
         print("0 passed, 1 failed (%d problems)" % len(problems))
         return 1
-    print("header_docs: %d declarations documented by the template (%s); self-test: %d broken copies "
-          "rejected" % (len(decls), ", ".join("%d %s" % (v, k) for k, v in sorted(kinds.items())), tried))
+    kinds = {}
+    for d in decls:
+        kinds[d.kind] = kinds.get(d.kind, 0) + 1
+    print("header_docs: %d declarations in %d files documented by the template (%s); self-test: %d broken "
+          "copies rejected" % (len(decls), len(paths), ", ".join("%d %s" % (v, k) for k, v in
+                                                                sorted(kinds.items())), tried))
     return 0
 
 

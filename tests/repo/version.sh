@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The version tells the truth: the one in include/tensorx.h (which the build reads) is the one
 # docs/tensorx.1, tx_version_string's comment and a CHANGELOG.md heading give, and every "Since X.Y"
-# of the header names a released version no newer than it.
+# of the header and its parts (include/tensorx/) names a released version no newer than it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ver() { sed -n "s/^#define TX_VERSION_$1 \([0-9]*\)$/\1/p" include/tensorx.h; }
@@ -18,9 +18,9 @@ grep -q "tx_version_string(void); *\/\* \"$version\" \*\/" include/tensorx.h ||
 grep -q "^## $version\b" CHANGELOG.md || bad "CHANGELOG.md has no heading '## $version'"
 
 # "Since X.Y" markers, also where a comment line breaks between "Since" and the version.
-since=$(tr '\n' ' ' < include/tensorx.h | sed 's/ *\* */ /g' | grep -o 'Since [0-9][0-9]*\.[0-9][0-9]*' |
+since=$(cat include/tensorx.h include/tensorx/*.h | tr '\n' ' ' | sed 's/ *\* */ /g' | grep -o 'Since [0-9][0-9]*\.[0-9][0-9]*' |
         sort | uniq -c) || true
-[ -n "$since" ] || bad "no 'Since X.Y' marker found in include/tensorx.h"
+[ -n "$since" ] || bad "no 'Since X.Y' marker found in include/tensorx.h and its parts"
 while read -r n _ v; do
   [ -n "$v" ] || continue
   vmaj=${v%%.*} vmin=${v#*.}
