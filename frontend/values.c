@@ -71,38 +71,98 @@ float tv_bf16_to_f32(uint16_t h) {
     return f;
 }
 
+/* The one-byte float formats, from their definitions: mantissa bits, exponent bias, value bits,
+ * and how each treats the specials. */
+typedef enum f8_style {
+    F8_IEEE, /* float8_e5m2: infinities and NaNs as IEEE */
+    F8_FN,   /* float8_e4m3fn: no infinity, S1111111 is NaN, overflow is NaN */
+    F8_FNUZ, /* one NaN 0x80, no -0, no infinity, overflow is NaN */
+    F8_MX,   /* float6 / float4: no NaN or infinity, overflow saturates, NaN -> zero of other sign */
+    F8_E8M0  /* exponent only: 2^(code - 127), 0xff is NaN */
+} f8_style;
+
+typedef struct f8_format {
+    int mbits, bias, bits;
+    f8_style style;
+} f8_format;
+
+static f8_format f8_format_of(tx_dtype dt) {
+    switch (dt) {
+    case TX_FLOAT8_E5M2: return (f8_format){2, 15, 8, F8_IEEE};
+    case TX_FLOAT8_E4M3FN: return (f8_format){3, 7, 8, F8_FN};
+    case TX_FLOAT8_E4M3FNUZ: return (f8_format){3, 8, 8, F8_FNUZ};
+    case TX_FLOAT8_E4M3B11FNUZ: return (f8_format){3, 11, 8, F8_FNUZ};
+    case TX_FLOAT8_E5M2FNUZ: return (f8_format){2, 16, 8, F8_FNUZ};
+    case TX_FLOAT6_E2M3FN: return (f8_format){3, 1, 6, F8_MX};
+    case TX_FLOAT6_E3M2FN: return (f8_format){2, 3, 6, F8_MX};
+    case TX_FLOAT4_E2M1FN: return (f8_format){1, 1, 4, F8_MX};
+    default: return (f8_format){0, 127, 8, F8_E8M0};
+    }
+}
+
+/* The value of magnitude code `a` (exponent and mantissa fields). */
+static double f8_magnitude(int a, f8_format f) {
+    int ex = a >> f.mbits, m = a & ((1 << f.mbits) - 1);
+    if (ex == 0) return ldexp(m, 1 - f.bias - f.mbits);
+    return ldexp(m + (1 << f.mbits), ex - f.bias - f.mbits);
+}
+
 /* Written independently of the library's bit-level code (src/kernels/scalar/convert.h): scaling
  * by the value's quantum and rint() (ties to even in the default rounding mode). */
 uint8_t tv_f64_to_f8(double d, tx_dtype dt) {
-    bool e4 = dt == TX_FLOAT8_E4M3FN;
-    int mbits = e4 ? 3 : 2, emin = e4 ? -6 : -14;
-    double maxv = e4 ? 448.0 : 57344.0;
-    uint8_t sign = signbit(d) ? 0x80 : 0, nan = e4 ? 0x7F : 0x7E, over = e4 ? 0x7F : 0x7C;
-    if (isnan(d)) return sign | nan;
+    f8_format f = f8_format_of(dt);
+    if (f.style == F8_E8M0) {
+        if (isnan(d) || d <= 0 || isinf(d)) return 0xFF;
+        int e;
+        double fr = frexp(d, &e);                 /* d = fr * 2^e, fr in [0.5, 1) */
+        int k = e - 1 + (fr >= 0.75);             /* nearest power of two, halfway rounds up */
+        return k > 127 ? 0xFF : k < -127 ? 0 : (uint8_t)(k + 127);
+    }
+    int sbit = 1 << (f.bits - 1), maxcode = f.style == F8_IEEE ? 0x7B : f.style == F8_FN ? 0x7E
+                                                                                     : sbit - 1;
+    uint8_t sign = signbit(d) ? (uint8_t)sbit : 0;
+    double maxv = f8_magnitude(maxcode, f);
+    if (isnan(d)) {
+        switch (f.style) {
+        case F8_IEEE: return sign | 0x7E;
+        case F8_FN: return sign | 0x7F;
+        case F8_FNUZ: return 0x80;
+        default: return (uint8_t)(sign ^ sbit);
+        }
+    }
+    int over = f.style == F8_IEEE ? sign | 0x7C : f.style == F8_FN ? sign | 0x7F
+             : f.style == F8_FNUZ ? 0x80 : sign | maxcode;
     double a = fabs(d);
-    if (isinf(a)) return sign | over;
-    if (a == 0) return sign;
-    int e;
+    if (isinf(a)) return (uint8_t)over;
+    int emin = 1 - f.bias, e;
+    uint8_t zero = f.style == F8_FNUZ ? 0 : sign;
+    if (a == 0) return zero;
     frexp(a, &e); /* a = f * 2^e with f in [0.5, 1): the leading bit is 2^(e-1) */
-    int qexp = (e - 1 < emin ? emin : e - 1) - mbits;
+    int qexp = (e - 1 < emin ? emin : e - 1) - f.mbits;
     double r = ldexp(rint(ldexp(a, -qexp)), qexp); /* exact scaling, one rounding */
-    if (r > maxv) return sign | over;
-    if (r == 0) return sign;
+    if (r > maxv) return (uint8_t)over;
+    if (r == 0) return zero;
     frexp(r, &e);
-    if (e - 1 < emin) return (uint8_t)(sign | (int)ldexp(r, -(emin - mbits))); /* subnormal */
-    int frac = (int)ldexp(r, mbits - (e - 1)) - (1 << mbits);
-    return (uint8_t)(sign | ((e - 1 + (e4 ? 7 : 15)) << mbits) | frac);
+    if (e - 1 < emin) return (uint8_t)(sign | (int)ldexp(r, -(emin - f.mbits))); /* subnormal */
+    int frac = (int)ldexp(r, f.mbits - (e - 1)) - (1 << f.mbits);
+    return (uint8_t)(sign | ((e - 1 + f.bias) << f.mbits) | frac);
 }
 
 double tv_f8_to_f64(uint8_t b, tx_dtype dt) {
-    bool e4 = dt == TX_FLOAT8_E4M3FN;
-    int mbits = e4 ? 3 : 2, bias = e4 ? 7 : 15, a = b & 0x7F;
-    double s = b & 0x80 ? -1.0 : 1.0;
-    if (e4 ? a == 0x7F : a > 0x7C) return s * NAN;
-    if (!e4 && a == 0x7C) return s * INFINITY;
-    int ex = a >> mbits, m = a & ((1 << mbits) - 1);
-    if (ex == 0) return s * ldexp(m, 1 - bias - mbits);
-    return s * ldexp(m + (1 << mbits), ex - bias - mbits);
+    f8_format f = f8_format_of(dt);
+    switch (f.style) {
+    case F8_E8M0: return b == 0xFF ? NAN : ldexp(1.0, b - 127);
+    case F8_FNUZ: if (b == 0x80) return -NAN; break; /* read as a negative NaN, as ml_dtypes does */
+    case F8_IEEE:
+        if ((b & 0x7F) > 0x7C) return b & 0x80 ? -NAN : NAN;
+        if ((b & 0x7F) == 0x7C) return b & 0x80 ? -INFINITY : INFINITY;
+        break;
+    case F8_FN: if ((b & 0x7F) == 0x7F) return b & 0x80 ? -NAN : NAN; break;
+    case F8_MX: break;
+    }
+    int sbit = 1 << (f.bits - 1);
+    double v = f8_magnitude(b & (sbit - 1), f);
+    return b >= sbit ? -v : v; /* any bit at or above the sign bit reads as negative (ml_dtypes) */
 }
 
 static bool parse_double(const char *s, double *out) {
@@ -176,12 +236,18 @@ tx_status tv_set_number(tx_tensor *t, int64_t i, const char *re, const char *im)
     INT_CASE(TX_INT64, int64_t, INT64_MIN, INT64_MAX)
     INT_CASE(TX_UINT64, uint64_t, 0, UINT64_MAX)
 #undef INT_CASE
-    case TX_INT4: /* the value in the low 4 bits, zeros above, as TF 2.21 stores it */
+    case TX_INT4: /* the value in the low bits, zeros above, as TF 2.21 stores it */
     case TX_UINT4:
-        if (!parse_int(re, dt == TX_INT4 ? -8 : 0, dt == TX_INT4 ? 7 : 15, &u))
+    case TX_INT2:
+    case TX_UINT2: {
+        int bits = dt == TX_INT4 || dt == TX_UINT4 ? 4 : 2;
+        bool is_signed = dt == TX_INT4 || dt == TX_INT2;
+        int64_t lo = is_signed ? -(1 << (bits - 1)) : 0, hi = is_signed ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+        if (!parse_int(re, lo, hi, &u))
             return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a valid %s value", re, tx_dtype_name(dt));
-        d[i] = (char)(u & 0xFu);
+        d[i] = (char)(u & ((1u << bits) - 1u));
         return TX_OK;
+    }
     case TX_FLOAT32:
     case TX_COMPLEX64:
         if (!parse_float(re, &f) || (im && !parse_float(im, &g)))
@@ -210,6 +276,13 @@ tx_status tv_set_number(tx_tensor *t, int64_t i, const char *re, const char *im)
         return TX_OK;
     case TX_FLOAT8_E5M2:
     case TX_FLOAT8_E4M3FN:
+    case TX_FLOAT8_E4M3FNUZ:
+    case TX_FLOAT8_E4M3B11FNUZ:
+    case TX_FLOAT8_E5M2FNUZ:
+    case TX_FLOAT8_E8M0FNU:
+    case TX_FLOAT6_E2M3FN:
+    case TX_FLOAT6_E3M2FN:
+    case TX_FLOAT4_E2M1FN:
         if (!parse_double(re, &x) || im)
             return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a valid %s value", re, tx_dtype_name(dt));
         ((uint8_t *)d)[i] = tv_f64_to_f8(x, dt);

@@ -13,8 +13,8 @@ uint16_t tv_f64_to_f16(double d);
 uint16_t tv_f32_to_bf16(float f);
 float tv_f16_to_f32(uint16_t h);
 float tv_bf16_to_f32(uint16_t h);
-/* float8 (dt = TX_FLOAT8_E5M2 or TX_FLOAT8_E4M3FN): nearest-even encoding of a double and exact
- * decoding, with ml_dtypes' NaN, infinity and overflow codes (see docs/casting.md). */
+/* The float types of one byte (float8, float6, float4): nearest-even encoding of a double and
+ * exact decoding, with ml_dtypes' NaN, infinity, zero and overflow codes (see docs/casting.md). */
 uint8_t tv_f64_to_f8(double d, tx_dtype dt);
 double tv_f8_to_f64(uint8_t b, tx_dtype dt);
 /* Reads a whole file (or stdin for "-") into malloc'd memory.  A file that cannot be opened or

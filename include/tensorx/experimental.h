@@ -127,8 +127,10 @@ typedef struct tx_dtype_info {
     uint8_t dlpack_code;      /* DLPack's DLDataTypeCode (kDLInt 0 ... kDLBool 6) */
     uint8_t dlpack_bits;      /* DLPack's bits; 0 when DLPack has no such type */
     tx_print_format print;    /* how the CLI prints an element */
-    int tf_datatype;          /* TensorFlow's DataType number: id */
+    int tf_datatype;          /* TensorFlow's DataType number: id; 0 for a type TF lacks */
     int onnx_datatype;        /* ONNX's TensorProto.DataType number; 0 (UNDEFINED) for none */
+    uint8_t value_bits;       /* the bits of an element that hold its value: 8 * size, but 4, 2
+                                 or 6 for the sub-byte types (held in the low bits of a byte) */
 } tx_dtype_info;
 
 /* Returns the row of dtype t, or NULL for a value that is no dtype.  The row is static, valid for

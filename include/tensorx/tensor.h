@@ -38,8 +38,21 @@ typedef enum tx_dtype {
     TX_UINT64 = 23,
     TX_FLOAT8_E5M2 = 24,  /* ml_dtypes' float8_e5m2: 1 sign, 5 exponent, 2 mantissa bits, IEEE-like */
     TX_FLOAT8_E4M3FN = 25, /* ml_dtypes' float8_e4m3fn: 4 exponent, 3 mantissa bits, no inf */
-    TX_INT4 = 29,  /* 4-bit signed integer -8..7, one per byte (see tx_tensor_from_packed_int4) */
-    TX_UINT4 = 30  /* 4-bit unsigned integer 0..15, one per byte */
+    TX_FLOAT8_E4M3FNUZ = 26,    /* 4 exponent (bias 8), 3 mantissa bits; one NaN (0x80), no -0 or inf */
+    TX_FLOAT8_E4M3B11FNUZ = 27, /* as float8_e4m3fnuz with exponent bias 11 */
+    TX_FLOAT8_E5M2FNUZ = 28,    /* 5 exponent (bias 16), 2 mantissa bits; one NaN (0x80), no -0 or inf */
+    TX_INT4 = 29,  /* 4-bit signed integer -8..7, one per byte (see tx_tensor_from_packed) */
+    TX_UINT4 = 30, /* 4-bit unsigned integer 0..15, one per byte */
+    TX_INT2 = 31,  /* 2-bit signed integer -2..1, one per byte */
+    TX_UINT2 = 32, /* 2-bit unsigned integer 0..3, one per byte */
+    TX_FLOAT4_E2M1FN = 33, /* OCP MX FP4: 2 exponent, 1 mantissa bit, +-6 at most, no NaN or inf;
+                              one per byte (packed forms: tx_tensor_from_packed) */
+    /* Types TF 2.21 lacks: values outside TF's DataType numbers (0-33, and 101 on). */
+    TX_FLOAT8_E8M0FNU = 64, /* OCP MX scale: 8 exponent bits, no sign or mantissa; 2^-127..2^127,
+                               one NaN (0xff), no zero */
+    TX_FLOAT6_E2M3FN = 65,  /* OCP MX FP6: 2 exponent, 3 mantissa bits, +-7.5 at most, no NaN or
+                               inf; one per byte */
+    TX_FLOAT6_E3M2FN = 66   /* OCP MX FP6: 3 exponent, 2 mantissa bits, +-28 at most; one per byte */
 } tx_dtype;
 
 /* The family a dtype belongs to, for code that branches on the kind of a dtype rather than on each
@@ -47,9 +60,9 @@ typedef enum tx_dtype {
 typedef enum tx_dtype_kind {
     TX_KIND_INVALID = -1, /* not a dtype (TX_INVALID_DTYPE or a value outside tx_dtype) */
     TX_KIND_BOOL = 0,
-    TX_KIND_SIGNED,    /* int8 .. int64, int4 */
-    TX_KIND_UNSIGNED,  /* uint8 .. uint64, uint4 */
-    TX_KIND_FLOAT,     /* float16, bfloat16, float32, float64, float8_e5m2, float8_e4m3fn */
+    TX_KIND_SIGNED,    /* int8 .. int64, int4, int2 */
+    TX_KIND_UNSIGNED,  /* uint8 .. uint64, uint4, uint2 */
+    TX_KIND_FLOAT,     /* float16, bfloat16, float32, float64, and the float8, float6, float4 types */
     TX_KIND_COMPLEX,   /* complex64, complex128 */
     TX_KIND_QUANTIZED, /* qint8, quint8, qint16, quint16, qint32: integer storage */
     TX_KIND_STRING

@@ -15,18 +15,19 @@
              uint16_t: TX_UINT16, int32_t: TX_INT32, uint32_t: TX_UINT32, int64_t: TX_INT64,     \
              uint64_t: TX_UINT64, default: TX_##E)
 #define DTYPE_INFO(ctx, E, name, ctype, size, kind, descr, rules, range, dl_code, dl_bits,     \
-                   print, tf, onnx, numpy)                                                       \
-    {TX_##E, name, size, TX_KIND_##kind, descr, numpy, STORAGE(ctype, E), range,          \
-     dl_code, dl_bits, TX_PRINT_##print, tf, onnx},
+                   print, tf, onnx, numpy, bits)                                                 \
+    {TX_##E, name, size, TX_KIND_##kind, descr, numpy, STORAGE(ctype, E), range,                 \
+     dl_code, dl_bits, TX_PRINT_##print, tf, onnx, bits},
 static const tx__dtype_info dtype_table[] = {TX__DTYPES(DTYPE_INFO, ~)};
 #undef DTYPE_INFO
 
 /* The storage types must have the sizes the table says, and the TF column must be the enum
  * value tensorx.h writes out. */
 #define DTYPE_CHECK(ctx, E, name, ctype, size, kind, descr, rules, range, dl_code, dl_bits,    \
-                    print, tf, onnx, numpy)                                                      \
+                    print, tf, onnx, numpy, bits)                                                \
     _Static_assert(sizeof(ctype) == (size), "dtypes.def: size of " name);                      \
-    _Static_assert(TX_##E == (tf), "dtypes.def: TF DataType of " name);
+    _Static_assert(TX_##E == (tf) || ((tf) == 0 && TX_##E >= 64), "dtypes.def: TF DataType of " name); \
+    _Static_assert((bits) > 0 && (bits) <= 8 * (size), "dtypes.def: value bits of " name);
 TX__DTYPES(DTYPE_CHECK, ~)
 #undef DTYPE_CHECK
 

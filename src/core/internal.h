@@ -68,35 +68,51 @@ TX_HIDDEN const tx__dtype_info *tx__dtype_at(size_t i);
 static inline bool tx__is_integer_kind(tx_dtype_kind k) {
     return k == TX_KIND_SIGNED || k == TX_KIND_UNSIGNED || k == TX_KIND_QUANTIZED;
 }
-/* int4 / uint4 hold one element per byte, the value in the low 4 bits (sign-extended from bit 3
- * for int4) and zeros above in what tensorx writes, as TF 2.21 and ml_dtypes store it; readers
- * ignore the upper 4 bits (wrapped memory may hold any). */
-static inline bool tx__is_4bit(tx_dtype t) { return t == TX_INT4 || t == TX_UINT4; }
+/* The sub-byte dtypes (value bits < 8: int4, uint4, int2, uint2, float4_e2m1fn, the float6 types)
+ * hold one element per byte, the value in the low bits and zeros above in what tensorx writes, as
+ * TF 2.21 and ml_dtypes store them; readers ignore the upper bits of an integer (wrapped memory may
+ * hold any) and read a float's as ml_dtypes does (tx__normalise_subbyte). */
+static inline bool tx__is_subbyte(tx_dtype t) {
+    const tx__dtype_info *d = tx__dtype(t);
+    return d != NULL && d->value_bits < 8;
+}
+/* The float types of one byte or less (float8, float6, float4), which TF's kernels take far less
+ * often than the others. */
+static inline bool tx__is_small_float(tx_dtype t) {
+    const tx__dtype_info *d = tx__dtype(t);
+    return d != NULL && d->kind == TX_KIND_FLOAT && d->size == 1;
+}
 /* The one reader of an integer element: element i of data of dtype t (bool, signed, unsigned or
  * quantized), widened to int64.  A uint64 above INT64_MAX keeps its bits (two's complement, as
- * TF's Cast to int64 wraps); a 4-bit element is its low nibble, sign-extended for int4.  The
- * cases come from dtypes.def: each loads its row's storage type. */
+ * TF's Cast to int64 wraps); a sub-byte element is its low `bits` bits, sign-extended for a signed
+ * type.  The cases come from dtypes.def: each loads its row's storage type. */
 #define TX__INT_LOAD(E, ctype) ((int64_t)((const ctype *)data)[i])
-#define TX__INT_CASE_BOOL(E, ctype) case TX_##E: return TX__INT_LOAD(E, ctype);
-#define TX__INT_CASE_QUANTIZED(E, ctype) case TX_##E: return TX__INT_LOAD(E, ctype);
-#define TX__INT_CASE_SIGNED(E, ctype)                                                            \
-    case TX_##E: return tx__is_4bit(TX_##E) ? ((TX__INT_LOAD(E, ctype) & 0xF) ^ 8) - 8          \
-                                             : TX__INT_LOAD(E, ctype);
-#define TX__INT_CASE_UNSIGNED(E, ctype)                                                          \
-    case TX_##E: return tx__is_4bit(TX_##E) ? TX__INT_LOAD(E, ctype) & 0xF : TX__INT_LOAD(E, ctype);
-#define TX__INT_CASE_FLOAT(E, ctype)
-#define TX__INT_CASE_COMPLEX(E, ctype)
-#define TX__INT_CASE_STRING(E, ctype)
-#define TX__INT_CASE(ctx, E, name, ctype, size, kind, ...) TX__INT_CASE_##kind(E, ctype)
+#define TX__INT_LOW(E, ctype, bits) (TX__INT_LOAD(E, ctype) & ((1 << (bits)) - 1))
+#define TX__INT_CASE_BOOL(E, ctype, bits) case TX_##E: return TX__INT_LOAD(E, ctype);
+#define TX__INT_CASE_QUANTIZED(E, ctype, bits) case TX_##E: return TX__INT_LOAD(E, ctype);
+#define TX__INT_CASE_SIGNED(E, ctype, bits)                                                      \
+    case TX_##E: return (bits) < 8 ? (TX__INT_LOW(E, ctype, bits) ^ (1 << ((bits) - 1))) -      \
+                                         (1 << ((bits) - 1))                                     \
+                                   : TX__INT_LOAD(E, ctype);
+#define TX__INT_CASE_UNSIGNED(E, ctype, bits)                                                    \
+    case TX_##E: return (bits) < 8 ? TX__INT_LOW(E, ctype, bits) : TX__INT_LOAD(E, ctype);
+#define TX__INT_CASE_FLOAT(E, ctype, bits)
+#define TX__INT_CASE_COMPLEX(E, ctype, bits)
+#define TX__INT_CASE_STRING(E, ctype, bits)
+#define TX__INT_CASE(ctx, E, name, ctype, size, kind, descr, rules, range, dl_code, dl_bits, print, \
+                     tf, onnx, numpy, bits)                                                      \
+    TX__INT_CASE_##kind(E, ctype, bits)
 static inline int64_t tx__int_at(const void *data, tx_dtype t, int64_t i) {
     switch (t) {
     TX__DTYPES(TX__INT_CASE, ~)
     default: assert(!"tx__int_at: not an integer dtype"); return 0;
     }
 }
-/* Rewrites n bytes of a 4-bit dtype to their low nibble, zeros above (ml_dtypes reads only the
- * low nibble of a byte); returns whether any byte changed. */
-TX_HIDDEN bool tx__normalise_4bit(tx_dtype t, char *p, int64_t n);
+/* Rewrites n bytes of a sub-byte dtype to the bytes tensorx writes for their values: an integer's
+ * low bits, zeros above (ml_dtypes reads only those); a float's sign bit set when any bit at or
+ * above it is (ml_dtypes reads such a byte as negative), zeros above.  Returns whether any byte
+ * changed. */
+TX_HIDDEN bool tx__normalise_subbyte(tx_dtype t, char *p, int64_t n);
 /* Rewrites n bool bytes to 0 or 1 (any non-zero byte is true, as TF reads it). */
 TX_HIDDEN void tx__normalise_bool(char *p, int64_t n);
 

@@ -302,7 +302,7 @@ tx_status tx_tensor_from_data(tx_dtype dtype, size_t rank, const int64_t *dims, 
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc("tensor_from_data", dtype, rank, dims, &t));
     if (nbytes) memcpy(t->data, data, nbytes);
-    if (tx__is_4bit(dtype)) tx__normalise_4bit(dtype, t->data, t->numel);
+    if (tx__is_subbyte(dtype)) tx__normalise_subbyte(dtype, t->data, t->numel);
     if (dtype == TX_BOOL) tx__normalise_bool(t->data, t->numel);
     *out = t;
     return TX_OK;
@@ -313,23 +313,30 @@ void tx__normalise_bool(char *p, int64_t n) {
     for (int64_t i = 0; i < n; i++) p[i] = p[i] != 0;
 }
 
-/* ---- int4 / uint4 ---- */
+/* ---- the sub-byte dtypes ---- */
 
-/* The byte tensorx stores for a 4-bit value (of either dtype): the low nibble, zeros above, as TF
- * 2.21 and ml_dtypes store it (TF 2.21 decides: int4 -6 is 0x0a). */
-static uint8_t nibble_value(tx_dtype t, unsigned nib) {
-    (void)t;
-    return (uint8_t)(nib & 0xFu);
+/* The byte tensorx stores for the low bits `b` of a byte of sub-byte dtype t: an integer's low
+ * value bits, zeros above, as TF 2.21 and ml_dtypes store it (TF 2.21 decides: int4 -6 is 0x0a); a
+ * float's magnitude bits and its sign bit, set when any bit at or above it is. */
+static uint8_t subbyte_value(tx_dtype t, unsigned b) {
+    const tx__dtype_info *d = tx__dtype(t);
+    unsigned bits = d->value_bits, low = (1u << bits) - 1u;
+    if (d->kind != TX_KIND_FLOAT) return (uint8_t)(b & low);
+    unsigned sign = 1u << (bits - 1);
+    return (uint8_t)((b & (sign - 1u)) | ((b & 0xffu) >= sign ? sign : 0u));
 }
 
-bool tx__normalise_4bit(tx_dtype t, char *p, int64_t n) {
+bool tx__normalise_subbyte(tx_dtype t, char *p, int64_t n) {
     bool changed = false;
     for (int64_t i = 0; i < n; i++) {
-        uint8_t v = nibble_value(t, (uint8_t)p[i]);
+        uint8_t v = subbyte_value(t, (uint8_t)p[i]);
         if ((uint8_t)p[i] != v) p[i] = (char)v, changed = true;
     }
     return changed;
 }
+
+/* The byte tensorx stores for a 4-bit value (of either dtype): the low nibble, zeros above. */
+static uint8_t nibble_value(tx_dtype t, unsigned nib) { return subbyte_value(t, nib & 0xFu); }
 
 static size_t packed_size(int64_t numel) { return (size_t)(numel / 2 + numel % 2); }
 
@@ -338,7 +345,7 @@ tx_status tx_tensor_from_packed_int4(tx_dtype dtype, size_t rank, const int64_t 
     static const char *op = "tensor_from_packed_int4";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
-    TX_REQUIRE(tx__is_4bit(dtype), TX_INVALID_ARGUMENT, "%s: dtype must be int4 or uint4, got %s",
+    TX_REQUIRE(dtype == TX_INT4 || dtype == TX_UINT4, TX_INVALID_ARGUMENT, "%s: dtype must be int4 or uint4, got %s",
                op, tx_dtype_name(dtype));
     int64_t numel = 0;
     size_t want = 0;
@@ -367,7 +374,7 @@ tx_status tx_tensor_pack_int4(const tx_tensor *t, void *buf, size_t cap, size_t 
     TX_REQUIRE(written != NULL, TX_INVALID_ARGUMENT, "%s: written is NULL", op);
     *written = 0;
     TX_REQUIRE_TENSOR(op, t, "t");
-    TX_REQUIRE(tx__is_4bit(t->dtype), TX_INVALID_ARGUMENT, "%s: t must be int4 or uint4, got %s",
+    TX_REQUIRE(t->dtype == TX_INT4 || t->dtype == TX_UINT4, TX_INVALID_ARGUMENT, "%s: t must be int4 or uint4, got %s",
                op, tx_dtype_name(t->dtype));
     size_t need = packed_size(t->numel);
     *written = need;

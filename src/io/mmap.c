@@ -191,15 +191,15 @@ static tx_status wrap_window(const char *op, char *p, map_ctx *ctx, tx_dtype dty
                              const int64_t *dims, bool swap, bool writable, tx_tensor **out) {
     size_t size = tx_dtype_size(dtype);
     size_t nbytes = ctx->len ? ctx->len - (size_t)(p - (char *)ctx->base) : 0;
-    bool fix = dtype == TX_BOOL || tx__is_4bit(dtype);
+    bool fix = dtype == TX_BOOL || tx__is_subbyte(dtype);
     size_t unit = tx_dtype_kind_of(dtype) == TX_KIND_COMPLEX ? size / 2 : size; /* complex: parts */
     if (swap)
         tx__swap_units(p, nbytes / unit, unit);
     if (dtype == TX_BOOL)
         for (size_t i = 0; i < nbytes; i++)
             if ((unsigned char)p[i] > 1) p[i] = 1;
-    if (tx__is_4bit(dtype)) /* the low nibble is the value (as ml_dtypes reads it) */
-        tx__normalise_4bit(dtype, p, (int64_t)nbytes);
+    if (tx__is_subbyte(dtype)) /* the low bits are the value (as ml_dtypes reads it) */
+        tx__normalise_subbyte(dtype, p, (int64_t)nbytes);
     /* A read-only window's fixed-up private copy is made read-only again, so a stray write faults
      * the same way whatever the file held.  (A failure here leaves it writable: harmless, as the
      * copy is private and the tensor is marked read-only anyway.) */
@@ -239,7 +239,7 @@ tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, size_t 
 #if TX_HAVE_MMAP
     char *p;
     map_ctx *ctx;
-    bool fix = dtype == TX_BOOL || tx__is_4bit(dtype), swap = byte_swapped && info->size > 1;
+    bool fix = dtype == TX_BOOL || tx__is_subbyte(dtype), swap = byte_swapped && info->size > 1;
     TX_TRY(map_window(op, path, offset, nbytes, swap || fix, &p, &ctx));
     return wrap_window(op, p, ctx, dtype, rank, dims, swap, false, out);
 #else

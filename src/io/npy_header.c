@@ -267,9 +267,10 @@ tx_status tx__npy_header(tx_dtype dtype, size_t rank, const int64_t *dims, size_
     } else if (info->npy_descr) {
         snprintf(descr, sizeof descr, "'%s'", info->npy_descr);
     } else {
-        /* Float types without a NumPy dtype (bfloat16, float8) are stored as their bit patterns. */
-        bool is_unsigned = dtype == TX_QUINT8 || dtype == TX_QUINT16 || dtype == TX_UINT4 ||
-                           info->kind == TX_KIND_FLOAT;
+        /* Float types without a NumPy dtype (bfloat16, float8, float6, float4) are stored as their
+         * bit patterns. */
+        bool is_unsigned = dtype == TX_QUINT8 || dtype == TX_QUINT16 ||
+                           info->kind == TX_KIND_UNSIGNED || info->kind == TX_KIND_FLOAT;
         snprintf(descr, sizeof descr, "[('%s', '%c%c%zu')]", info->name, info->size == 1 ? '|' : '<',
                  is_unsigned ? 'u' : 'i', info->size);
     }

@@ -76,8 +76,8 @@ static void finish_numeric(const tx_npy_info *h, tx_tensor *t) {
     if (h->byte_swapped && unit > 1) tx__swap_units(t->data, need / unit, unit);
     if (h->dtype == TX_BOOL) /* TF bools are 0 or 1 */
         for (int64_t i = 0; i < t->numel; i++) t->data[i] = t->data[i] != 0;
-    if (tx__is_4bit(h->dtype)) /* ml_dtypes leaves the high bits unspecified: keep the low nibble */
-        tx__normalise_4bit(h->dtype, t->data, t->numel);
+    if (tx__is_subbyte(h->dtype)) /* ml_dtypes leaves the high bits unspecified: keep the value bits */
+        tx__normalise_subbyte(h->dtype, t->data, t->numel);
 }
 
 static size_t utf8_encode(uint32_t cp, char *out) {

@@ -500,16 +500,17 @@ tx_status tx_bitcast(const tx_tensor *input, tx_dtype type, tx_tensor **out) {
     *out = NULL;
     TX_REQUIRE_TENSOR(op, input, "input");
     TX_TRY(check_dtype(op, "type", type));
-    /* TF's Bitcast op takes every numeric type except bool (and never strings).  Nor int4/uint4:
-     * not in its type list, and a 4-bit value has no byte pattern of its own to reinterpret. */
-    bool in_4 = input->dtype == TX_INT4 || input->dtype == TX_UINT4;
-    bool out_4 = type == TX_INT4 || type == TX_UINT4;
-    TX_REQUIRE(input->dtype != TX_BOOL && input->dtype != TX_STRING && !in_4, TX_UNIMPLEMENTED,
-               "%s: input dtype %s cannot be bitcast (bool, string, int4 and uint4 are not "
-               "supported; cast int4 <-> int8 instead)", op, tx_dtype_name(input->dtype));
-    TX_REQUIRE(type != TX_BOOL && type != TX_STRING && !out_4, TX_UNIMPLEMENTED,
-               "%s: type %s is not a bitcast target (bool, string, int4 and uint4 are not "
-               "supported; cast int4 <-> int8 instead)", op, tx_dtype_name(type));
+    /* TF's Bitcast op takes every numeric type except bool (and never strings).  Nor the sub-byte
+     * types (int4, uint4, int2, uint2, float4, float6): not in its type list, and a value of a
+     * few bits has no byte pattern of its own to reinterpret. */
+    bool in_sub = tx__is_subbyte(input->dtype), out_sub = tx__is_subbyte(type);
+    TX_REQUIRE(input->dtype != TX_BOOL && input->dtype != TX_STRING && !in_sub, TX_UNIMPLEMENTED,
+               "%s: input dtype %s cannot be bitcast (bool, string and the sub-byte types are not "
+               "supported; cast a sub-byte type to int8 or uint8 instead)", op,
+               tx_dtype_name(input->dtype));
+    TX_REQUIRE(type != TX_BOOL && type != TX_STRING && !out_sub, TX_UNIMPLEMENTED,
+               "%s: type %s is not a bitcast target (bool, string and the sub-byte types are not "
+               "supported; cast int8 or uint8 to a sub-byte type instead)", op, tx_dtype_name(type));
     size_t in_size = tx_dtype_size(input->dtype), out_size = tx_dtype_size(type);
     int64_t dims[TX_MAX_RANK];
     size_t rank = input->rank;

@@ -138,15 +138,16 @@ tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx
      * dtype an op does not take. */
     TX_REQUIRE(lk == TX_KIND_SIGNED || lk == TX_KIND_UNSIGNED, TX_UNIMPLEMENTED,
                "%s: lengths must be an integer tensor, got %s", op, tx_dtype_name(lengths->dtype));
-    /* TF 2.21 decides: without maxlen TF computes max(lengths), whose Max does not list 4-bit
+    /* TF 2.21 decides: without maxlen TF computes max(lengths), whose Max does not list sub-byte
      * dtypes; with maxlen the lengths are cast to its dtype, which works for int4/uint4 too. */
-    TX_REQUIRE(maxlen != NULL || !tx__is_4bit(lengths->dtype), TX_UNIMPLEMENTED,
-               "%s: lengths dtype %s needs maxlen (TF's Max takes no 4-bit dtype)",
+    TX_REQUIRE(maxlen != NULL || !tx__is_subbyte(lengths->dtype), TX_UNIMPLEMENTED,
+               "%s: lengths dtype %s needs maxlen (TF's Max takes no sub-byte dtype)",
                op, tx_dtype_name(lengths->dtype));
     TX_REQUIRE(tx__dtype(dtype) != NULL, TX_INVALID_ARGUMENT, "%s: unknown dtype %d", op, (int)dtype);
-    /* TF casts the bool mask to dtype; its Cast has no bool kernel to these. */
-    TX_REQUIRE(dtype != TX_STRING && !tx__is_4bit(dtype) && dtype != TX_FLOAT8_E5M2 &&
-                   dtype != TX_FLOAT8_E4M3FN, TX_UNIMPLEMENTED,
+    /* TF casts the bool mask to dtype; its Cast has no bool kernel to the string, sub-byte and
+     * 8-bit float types. */
+    TX_REQUIRE(dtype != TX_STRING && !tx__is_subbyte(dtype) && !tx__is_small_float(dtype),
+               TX_UNIMPLEMENTED,
                "%s: dtype %s is not supported (TF cannot cast bool to %s)", op,
                tx_dtype_name(dtype), tx_dtype_name(dtype));
     int64_t m = 0;

@@ -10,6 +10,7 @@
 
 #include "core/tuning.h"
 #include "dispatch/dispatch.h"
+#include "kernels/scalar/convert.h"
 #include "exec/pool.h"
 
 #include <inttypes.h>
@@ -48,40 +49,17 @@ bool tx__one_value(tx_dtype dtype, void *one) {
     const tx__dtype_info *info = tx__dtype(dtype);
     if (info == NULL || info->kind == TX_KIND_STRING) return false;
     memset(one, 0, 16);
-    switch (dtype) {
-    case TX_FLOAT16: {
-        uint16_t h = 0x3C00;
-        memcpy(one, &h, 2);
-        break;
+    if (info->kind == TX_KIND_FLOAT || info->kind == TX_KIND_COMPLEX) {
+        double v = 1.0; /* 1 in the dtype's encoding, by its cast rule (exact in every float type) */
+        tx__cast_kernel(TX_FLOAT64, dtype)(one, &v, 1);
+        return true;
     }
-    case TX_BFLOAT16: {
-        uint16_t h = 0x3F80;
-        memcpy(one, &h, 2);
-        break;
-    }
-    case TX_FLOAT8_E5M2: *(uint8_t *)one = 0x3C; break;
-    case TX_FLOAT8_E4M3FN: *(uint8_t *)one = 0x38; break;
-    case TX_FLOAT32:
-    case TX_COMPLEX64: {
-        float f = 1.0f;
-        memcpy(one, &f, 4);
-        break;
-    }
-    case TX_FLOAT64:
-    case TX_COMPLEX128: {
-        double f = 1.0;
-        memcpy(one, &f, 8);
-        break;
-    }
-    default: {
-        /* bool and every integer or quantized type: the integer 1 in host byte order. */
-        uint64_t v = 1;
-        if (info->size == 1) *(uint8_t *)one = 1;
-        else if (info->size == 2) { uint16_t x = 1; memcpy(one, &x, 2); }
-        else if (info->size == 4) { uint32_t x = 1; memcpy(one, &x, 4); }
-        else memcpy(one, &v, 8);
-    }
-    }
+    /* bool and every integer or quantized type: the integer 1 in host byte order. */
+    uint64_t v = 1;
+    if (info->size == 1) *(uint8_t *)one = 1;
+    else if (info->size == 2) { uint16_t x = 1; memcpy(one, &x, 2); }
+    else if (info->size == 4) { uint32_t x = 1; memcpy(one, &x, 4); }
+    else memcpy(one, &v, 8);
     return true;
 }
 

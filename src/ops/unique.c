@@ -76,9 +76,8 @@ tx_status tx_unique_with_counts_in_mode(const tx_tensor *x, tx_dtype out_idx, tx
                "%s: x has %" PRId64 " elements; unique does not support more than %d", op,
                x->numel, INT32_MAX);
     tx_dtype_kind kind = tx_dtype_kind_of(x->dtype);
-    TX_REQUIRE(kind != TX_KIND_COMPLEX && kind != TX_KIND_QUANTIZED &&
-                   x->dtype != TX_FLOAT8_E5M2 && x->dtype != TX_FLOAT8_E4M3FN &&
-                   !tx__is_4bit(x->dtype), TX_UNIMPLEMENTED,
+    TX_REQUIRE(kind != TX_KIND_COMPLEX && kind != TX_KIND_QUANTIZED && !tx__is_small_float(x->dtype) &&
+                   !tx__is_subbyte(x->dtype), TX_UNIMPLEMENTED,
                "%s: dtype %s is not supported (TF's Unique kernel takes real numbers, bool and "
                "strings)", op, tx_dtype_name(x->dtype));
     /* Sorted mode takes the dtypes whose ordering unique_sorted.c defines. */

@@ -230,7 +230,7 @@ expect i4_gather "array([-8, 1], dtype=int4)" -- gather params='[1,-2,3,-8]:int4
 expect_fail i4_checked invalid_argument "is 300 (int32), which int4 cannot hold exactly: out of range" -- \
     cast x='[300,-1]' dtype=int4 mode=checked
 expect_fail i4_literal_range invalid_argument "'8' is not a valid int4 value" -- cast x='[8]:int4' dtype=int8
-expect_fail i4_bitcast unimplemented "int4 and uint4 are not supported" -- bitcast input='[1]:int4' type=int8
+expect_fail i4_bitcast unimplemented "the sub-byte types are not supported" -- bitcast input='[1]:int4' type=int8
 expect_fail u4_unique unimplemented "dtype uint4 is not supported" -- unique_with_counts x='[1,2]:uint4'
 
 finish

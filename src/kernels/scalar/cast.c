@@ -33,6 +33,15 @@
 /* Only the low nibble is the value (sign-extended for int4); the upper bits are ignored. */
 #define LD_INT4(x) tx__i4_value((uint8_t)(x))
 #define LD_UINT4(x) tx__u4_value((uint8_t)(x))
+#define LD_INT2(x) tx__i2_value((uint8_t)(x))
+#define LD_UINT2(x) tx__u2_value((uint8_t)(x))
+#define LD_FLOAT8_E4M3FNUZ(x) tx__fnuz_to_f32(x, TX__E4M3FNUZ)
+#define LD_FLOAT8_E4M3B11FNUZ(x) tx__fnuz_to_f32(x, TX__E4M3B11FNUZ)
+#define LD_FLOAT8_E5M2FNUZ(x) tx__fnuz_to_f32(x, TX__E5M2FNUZ)
+#define LD_FLOAT4_E2M1FN(x) tx__mx_to_f32(x, TX__E2M1FN)
+#define LD_FLOAT6_E2M3FN(x) tx__mx_to_f32(x, TX__E2M3FN)
+#define LD_FLOAT6_E3M2FN(x) tx__mx_to_f32(x, TX__E3M2FN)
+#define LD_FLOAT8_E8M0FNU(x) tx__e8m0_to_f32(x)
 
 #define KIND_BOOL I
 #define KIND_INT8 I
@@ -53,6 +62,15 @@
 #define KIND_FLOAT8_E4M3FN F
 #define KIND_INT4 I
 #define KIND_UINT4 I
+#define KIND_INT2 I
+#define KIND_UINT2 I
+#define KIND_FLOAT8_E4M3FNUZ F
+#define KIND_FLOAT8_E4M3B11FNUZ F
+#define KIND_FLOAT8_E5M2FNUZ F
+#define KIND_FLOAT4_E2M1FN F
+#define KIND_FLOAT6_E2M3FN F
+#define KIND_FLOAT6_E3M2FN F
+#define KIND_FLOAT8_E8M0FNU F
 
 /* ---- integer values -> each target ---- */
 #define CV_I_BOOL(v) ((uint8_t)((v) != 0))
@@ -74,6 +92,15 @@
 #define CV_I_FLOAT8_E4M3FN(v) tx__f64_to_e4m3fn((float)(v))
 #define CV_I_INT4(v) tx__wrap_i4((uint64_t)(v))
 #define CV_I_UINT4(v) tx__wrap_u4((uint64_t)(v))
+#define CV_I_INT2(v) tx__wrap_i2((uint64_t)(v))
+#define CV_I_UINT2(v) tx__wrap_u2((uint64_t)(v))
+#define CV_I_FLOAT8_E4M3FNUZ(v) tx__f64_to_fnuz((float)(v), TX__E4M3FNUZ)
+#define CV_I_FLOAT8_E4M3B11FNUZ(v) tx__f64_to_fnuz((float)(v), TX__E4M3B11FNUZ)
+#define CV_I_FLOAT8_E5M2FNUZ(v) tx__f64_to_fnuz((float)(v), TX__E5M2FNUZ)
+#define CV_I_FLOAT4_E2M1FN(v) tx__f64_to_mx((float)(v), TX__E2M1FN)
+#define CV_I_FLOAT6_E2M3FN(v) tx__f64_to_mx((float)(v), TX__E2M3FN)
+#define CV_I_FLOAT6_E3M2FN(v) tx__f64_to_mx((float)(v), TX__E3M2FN)
+#define CV_I_FLOAT8_E8M0FNU(v) tx__f64_to_e8m0((float)(v))
 
 /* ---- real floating values (float or double) -> each target ---- */
 #define CV_F_BOOL(v) ((uint8_t)((v) != 0))
@@ -95,6 +122,15 @@
 #define CV_F_FLOAT8_E4M3FN(v) tx__f64_to_e4m3fn(v)
 #define CV_F_INT4(v) tx__wrap_i4((uint64_t)(int64_t)tx__cvtt_i32(v)) /* as float -> int8, wrapped */
 #define CV_F_UINT4(v) tx__wrap_u4((uint64_t)(int64_t)tx__cvtt_i32(v))
+#define CV_F_INT2(v) tx__wrap_i2((uint64_t)(int64_t)tx__cvtt_i32(v))
+#define CV_F_UINT2(v) tx__wrap_u2((uint64_t)(int64_t)tx__cvtt_i32(v))
+#define CV_F_FLOAT8_E4M3FNUZ(v) tx__f64_to_fnuz(v, TX__E4M3FNUZ)
+#define CV_F_FLOAT8_E4M3B11FNUZ(v) tx__f64_to_fnuz(v, TX__E4M3B11FNUZ)
+#define CV_F_FLOAT8_E5M2FNUZ(v) tx__f64_to_fnuz(v, TX__E5M2FNUZ)
+#define CV_F_FLOAT4_E2M1FN(v) tx__f64_to_mx(v, TX__E2M1FN)
+#define CV_F_FLOAT6_E2M3FN(v) tx__f64_to_mx(v, TX__E2M3FN)
+#define CV_F_FLOAT6_E3M2FN(v) tx__f64_to_mx(v, TX__E3M2FN)
+#define CV_F_FLOAT8_E8M0FNU(v) tx__f64_to_e8m0(v)
 
 /* ---- complex values: the real part, except into complex ---- */
 #define CV_C_BOOL(c) CV_F_BOOL((c).re)
@@ -116,6 +152,15 @@
 #define CV_C_FLOAT8_E4M3FN(c) CV_F_FLOAT8_E4M3FN((c).re)
 #define CV_C_INT4(c) CV_F_INT4((c).re)
 #define CV_C_UINT4(c) CV_F_UINT4((c).re)
+#define CV_C_INT2(c) CV_F_INT2((c).re)
+#define CV_C_UINT2(c) CV_F_UINT2((c).re)
+#define CV_C_FLOAT8_E4M3FNUZ(c) CV_F_FLOAT8_E4M3FNUZ((c).re)
+#define CV_C_FLOAT8_E4M3B11FNUZ(c) CV_F_FLOAT8_E4M3B11FNUZ((c).re)
+#define CV_C_FLOAT8_E5M2FNUZ(c) CV_F_FLOAT8_E5M2FNUZ((c).re)
+#define CV_C_FLOAT4_E2M1FN(c) CV_F_FLOAT4_E2M1FN((c).re)
+#define CV_C_FLOAT6_E2M3FN(c) CV_F_FLOAT6_E2M3FN((c).re)
+#define CV_C_FLOAT6_E3M2FN(c) CV_F_FLOAT6_E3M2FN((c).re)
+#define CV_C_FLOAT8_E8M0FNU(c) CV_F_FLOAT8_E8M0FNU((c).re)
 
 #define CONV(K, D, v) CONV_(K, D, v)
 #define CONV_(K, D, v) CV_##K##_##D(v)

@@ -140,26 +140,37 @@ static inline float tx__e4m3fn_to_f32(uint8_t b) {
     return tx__bits_to_f32(sign | (((a >> 3) + 120u) << 23) | ((a & 7u) << 20));
 }
 
-/* x rounded to nearest even in a float8 format with `mbits` mantissa bits and exponent `bias`;
- * codes above `maxcode` (the largest finite) and infinities give `over`, NaN gives `nan`. */
-static inline uint8_t tx__f64_to_f8(double x, int mbits, int bias, unsigned maxcode, unsigned nan,
-                                    unsigned over) {
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    uint8_t sign = (uint8_t)((bits >> 56) & 0x80u);
-    uint64_t ax = bits & 0x7fffffffffffffffull;
-    if (ax >= 0x7ff0000000000000ull)
-        return (uint8_t)(sign | (ax > 0x7ff0000000000000ull ? nan : over));
+/* |x| rounded to nearest even in a format with `mbits` mantissa bits and exponent `bias`, with
+ * subnormals below the smallest normal exponent 1 - bias: the code of the magnitude, (biased
+ * exponent << mbits) + mantissa, which may pass the format's largest code (the caller's overflow
+ * rule decides).  ax: the bits of a finite |x| as a double. */
+static inline int64_t tx__round_to_code(uint64_t ax, int mbits, int bias) {
     int e = (int)(ax >> 52) - 1023, emin = 1 - bias;
-    if (e < emin - mbits - 1) return sign; /* below half the smallest subnormal: +-0 */
+    if (e < emin - mbits - 1) return 0; /* below half the smallest subnormal (double subnormals too) */
     uint64_t mant = (ax & 0xfffffffffffffull) | (1ull << 52);
     int shift = 52 - mbits + (e < emin ? emin - e : 0); /* at most 53 */
     uint64_t q = mant >> shift, rem = mant & ((1ull << shift) - 1u), half = 1ull << (shift - 1);
     if (rem > half || (rem == half && (q & 1u))) q++;
     /* q keeps the implicit bit of a normal result, so a rounding carry moves into the exponent;
      * a subnormal that rounds up to 2^mbits is the smallest normal's code. */
-    int64_t code = e < emin ? (int64_t)q
-                            : ((int64_t)(e + bias) << mbits) + (int64_t)q - ((int64_t)1 << mbits);
+    return e < emin ? (int64_t)q : ((int64_t)(e + bias) << mbits) + (int64_t)q - ((int64_t)1 << mbits);
+}
+
+static inline uint64_t tx__f64_bits(double x) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+/* x rounded to nearest even in a float8 format with `mbits` mantissa bits and exponent `bias`;
+ * codes above `maxcode` (the largest finite) and infinities give `over`, NaN gives `nan`. */
+static inline uint8_t tx__f64_to_f8(double x, int mbits, int bias, unsigned maxcode, unsigned nan,
+                                    unsigned over) {
+    uint64_t bits = tx__f64_bits(x), ax = bits & 0x7fffffffffffffffull;
+    uint8_t sign = (uint8_t)((bits >> 56) & 0x80u);
+    if (ax >= 0x7ff0000000000000ull)
+        return (uint8_t)(sign | (ax > 0x7ff0000000000000ull ? nan : over));
+    int64_t code = tx__round_to_code(ax, mbits, bias);
     return (uint8_t)(sign | (code > (int64_t)maxcode ? over : (unsigned)code));
 }
 
@@ -173,6 +184,79 @@ static inline uint8_t tx__f16_to_e5m2(uint16_t h) {
     return tx__f64_to_e5m2(tx__f16_to_f32(h));
 }
 
+
+/* ---- the other small floats: float8 FNUZ, float6, float4, float8_e8m0fnu ----
+ * ml_dtypes' rules (TF 2.21 has DataTypes for the FNUZ types and float4 but no Cast kernel for
+ * them); tests/oracle checks every code and every float32 against ml_dtypes.  Decoding is exact.
+ * Encoding rounds the exact value to nearest even (integers go through float first, as float8's).
+ *  - FNUZ (float8_e4m3fnuz bias 8, float8_e4m3b11fnuz bias 11, float8_e5m2fnuz bias 16): 0x80 is
+ *    the one NaN (it reads as a negative quiet NaN); NaN, infinities and results beyond the
+ *    largest code (0x7f) give 0x80; a result of zero has no sign.
+ *  - float6_e2m3fn, float6_e3m2fn, float4_e2m1fn (OCP MX, no NaN or infinity): results beyond the
+ *    largest magnitude and infinities saturate to it; NaN becomes the zero of the opposite sign.
+ *    A byte is read as ml_dtypes reads it: any bit at or above the sign bit makes it negative.
+ *  - float8_e8m0fnu (OCP MX scale, 2^(code - 127)): NaN, zero, negatives and +inf give 0xff (NaN);
+ *    the exponent rounds up from a halfway mantissa; above 2^127 is NaN, below 2^-127 is 2^-127. */
+
+/* 2^k as a float, for k in [-126, 127]. */
+static inline float tx__pow2f(int k) { return tx__bits_to_f32((uint32_t)(127 + k) << 23); }
+
+/* The value of a code magnitude (exponent and mantissa fields) of a format with `mbits` mantissa
+ * bits and exponent `bias`. */
+static inline float tx__code_value(unsigned mag, int mbits, int bias) {
+    unsigned e = mag >> mbits, m = mag & ((1u << mbits) - 1u);
+    if (e == 0) return (float)m * tx__pow2f(1 - bias - mbits);
+    return (float)((1u << mbits) | m) * tx__pow2f((int)e - bias - mbits);
+}
+
+static inline float tx__fnuz_to_f32(uint8_t b, int mbits, int bias) {
+    if (b == 0x80u) return tx__bits_to_f32(0xffc00000u);
+    float v = tx__code_value(b & 0x7fu, mbits, bias);
+    return (b & 0x80u) ? -v : v;
+}
+
+static inline uint8_t tx__f64_to_fnuz(double x, int mbits, int bias) {
+    uint64_t bits = tx__f64_bits(x), ax = bits & 0x7fffffffffffffffull;
+    if (ax >= 0x7ff0000000000000ull) return 0x80u;
+    int64_t code = tx__round_to_code(ax, mbits, bias);
+    if (code > 0x7f) return 0x80u;
+    return code == 0 ? 0u : (uint8_t)(((bits >> 56) & 0x80u) | (unsigned)code);
+}
+
+/* float6 / float4: `bits` value bits (sign, exponent, mantissa) in the low bits of a byte. */
+static inline float tx__mx_to_f32(uint8_t b, int bits, int mbits, int bias) {
+    float v = tx__code_value(b & ((1u << (bits - 1)) - 1u), mbits, bias);
+    return (b >> (bits - 1)) ? -v : v;
+}
+
+static inline uint8_t tx__f64_to_mx(double x, int bits, int mbits, int bias) {
+    uint64_t xb = tx__f64_bits(x), ax = xb & 0x7fffffffffffffffull;
+    unsigned sbit = 1u << (bits - 1), maxcode = sbit - 1u, sign = (xb >> 63) ? sbit : 0u;
+    if (ax > 0x7ff0000000000000ull) return (uint8_t)(sign ^ sbit);
+    if (ax == 0x7ff0000000000000ull) return (uint8_t)(sign | maxcode);
+    int64_t code = tx__round_to_code(ax, mbits, bias);
+    return (uint8_t)(sign | (code > (int64_t)maxcode ? maxcode : (unsigned)code));
+}
+
+static inline float tx__e8m0_to_f32(uint8_t b) {
+    if (b == 0xffu) return tx__bits_to_f32(0x7fc00000u);
+    return b ? tx__bits_to_f32((uint32_t)b << 23) : tx__bits_to_f32(0x00400000u); /* 2^-127 */
+}
+
+static inline uint8_t tx__f64_to_e8m0(double x) {
+    uint64_t bits = tx__f64_bits(x);
+    if ((bits >> 63) || bits == 0 || bits >= 0x7ff0000000000000ull) return 0xffu;
+    if ((bits >> 52) == 0) return 0u; /* a double subnormal: below 2^-127 */
+    int e = (int)(bits >> 52) - 1023 + (int)((bits >> 51) & 1u); /* a halfway mantissa rounds up */
+    return e < -127 ? 0u : e > 127 ? 0xffu : (uint8_t)(e + 127);
+}
+
+#define TX__E4M3FNUZ 3, 8 /* mantissa bits, bias */
+#define TX__E4M3B11FNUZ 3, 11
+#define TX__E5M2FNUZ 2, 16
+#define TX__E2M1FN 4, 1, 1 /* value bits, mantissa bits, bias */
+#define TX__E2M3FN 6, 3, 1
+#define TX__E3M2FN 6, 2, 3
 
 /* ---- float -> integer, x86-64 semantics without undefined behaviour ---- */
 
@@ -194,7 +278,8 @@ static inline uint64_t tx__cvtt_u64(double x) {
     return (uint64_t)tx__cvtt_i64(x);
 }
 
-/* ---- int4 / uint4 (one per byte: the value in the low 4 bits, as TF 2.21 and ml_dtypes) ---- */
+/* ---- int4 / uint4 and int2 / uint2 (one per byte: the value in the low bits, as TF 2.21 and
+ * ml_dtypes hold them) ---- */
 
 /* The byte an int4 / uint4 conversion writes: v's low 4 bits, zeros above (the wrap modulo 16
  * every conversion to them applies; TF 2.21 decides: int4 -6 is the byte 0x0a, not 0xfa). */
@@ -204,6 +289,13 @@ static inline uint8_t tx__wrap_u4(uint64_t v) { return (uint8_t)(v & 0xFu); }
  * upper 4 bits are ignored, whatever they hold (a TF tensor may carry any). */
 static inline int8_t tx__i4_value(uint8_t b) { return (int8_t)((int)((b & 0xFu) ^ 8u) - 8); }
 static inline uint8_t tx__u4_value(uint8_t b) { return (uint8_t)(b & 0xFu); }
+
+/* int2 / uint2 follow int4's rules with 2 bits (TF 2.21 has their DataTypes but no Cast kernel;
+ * int4's TF rule is the one TF's would be): conversions wrap modulo 4, readers use the low 2 bits. */
+static inline int8_t tx__wrap_i2(uint64_t v) { return (int8_t)(v & 0x3u); }
+static inline uint8_t tx__wrap_u2(uint64_t v) { return (uint8_t)(v & 0x3u); }
+static inline int8_t tx__i2_value(uint8_t b) { return (int8_t)((int)((b & 0x3u) ^ 2u) - 2); }
+static inline uint8_t tx__u2_value(uint8_t b) { return (uint8_t)(b & 0x3u); }
 
 /* ---- the cast kernel table ---- */
 
