@@ -123,7 +123,9 @@ typedef struct tx_dtype_info {
                                  complex and string */
     int64_t min;              /* an integer type's least value (TF's DType.min); else 0 */
     uint64_t max;             /* an integer type's largest value; else 0 */
-    double max_finite;        /* a float type's largest finite value (min is -max_finite); else 0 */
+    double max_finite;        /* a float type's largest finite value; else 0 */
+    double min_finite;        /* a float type's least finite value (TF's and ml_dtypes' min):
+                                 -max_finite, but 2^-127 for float8_e8m0fnu; else 0 */
     uint8_t dlpack_code;      /* DLPack's DLDataTypeCode (kDLInt 0 ... kDLBool 6) */
     uint8_t dlpack_bits;      /* DLPack's bits; 0 when DLPack has no such type */
     tx_print_format print;    /* how the CLI prints an element */

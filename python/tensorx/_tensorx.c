@@ -447,11 +447,12 @@ static PyObject *py_dtype_name(PyObject *self, PyObject *arg) {
 static PyObject *dtype_row(const tx_dtype_info *d) {
     static const char *const kinds[] = {"bool", "signed", "unsigned", "float", "complex",
                                         "quantized", "string"};
-    return Py_BuildValue("{s:i,s:s,s:n,s:s,s:z,s:z,s:i,s:L,s:K,s:d,s:i,s:i,s:i,s:i,s:i}", "code",
+    return Py_BuildValue("{s:i,s:s,s:n,s:s,s:z,s:z,s:i,s:L,s:K,s:d,s:d,s:i,s:i,s:i,s:i,s:i}", "code",
                          (int)d->id, "name", d->name, "size", (Py_ssize_t)d->size, "kind",
                          kinds[d->kind], "npy_descr", d->npy_descr, "numpy_name", d->numpy_name,
                          "storage", (int)d->storage, "min", (long long)d->min, "max",
-                         (unsigned long long)d->max, "max_finite", d->max_finite, "dlpack_code",
+                         (unsigned long long)d->max, "max_finite", d->max_finite, "min_finite", d->min_finite,
+                         "dlpack_code",
                          (int)d->dlpack_code, "dlpack_bits", (int)d->dlpack_bits, "tf_datatype",
                          d->tf_datatype, "onnx_datatype", d->onnx_datatype, "value_bits",
                          (int)d->value_bits);

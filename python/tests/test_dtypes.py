@@ -47,6 +47,7 @@ def test_ranges_are_numpy_and_ml_dtypes_ranges():
             assert (row["min"], row["max"]) == (info.min, info.max), name
         elif row["kind"] == "float":
             assert row["max_finite"] == float(ml.finfo(row["numpy_name"]).max), name
+            assert row["min_finite"] == float(ml.finfo(row["numpy_name"]).min), name
     # every ml_dtypes type of the 2026 table is a tensorx dtype under ml_dtypes' name
     for name in ("float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2fnuz", "int2", "uint2",
                  "float4_e2m1fn", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn"):

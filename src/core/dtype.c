@@ -6,9 +6,10 @@
 #include <float.h>
 
 /* The columns of dtypes.def as the fields of tx_dtype_info. */
-#define IRANGE(lo, hi) (lo), (hi), 0.0
-#define FRANGE(max) 0, 0, (max)
-#define NORANGE 0, 0, 0.0
+#define IRANGE(lo, hi) (lo), (hi), 0.0, 0.0
+#define FRANGE(max) 0, 0, (max), -(max)
+#define URANGE(lo, hi) 0, 0, (hi), (lo)
+#define NORANGE 0, 0, 0.0, 0.0
 /* The dtype whose storage C type an element has: the integer type of the same bits. */
 #define STORAGE(ctype, E)                                                                        \
     _Generic((ctype){0}, int8_t: TX_INT8, uint8_t: TX_UINT8, int16_t: TX_INT16,                  \

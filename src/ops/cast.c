@@ -101,12 +101,12 @@ typedef struct range {
     bool is_float;
     int64_t imin;  /* integer types */
     uint64_t imax;
-    double fmax;   /* float types: the largest finite value; min is -fmax */
+    double fmin, fmax; /* float types: the least and largest finite values */
 } range;
 
 static range range_of(tx_dtype t) {
     const tx__dtype_info *d = tx__dtype(t);
-    range r = {d->kind == TX_KIND_FLOAT, d->min, d->max, d->max_finite};
+    range r = {d->kind == TX_KIND_FLOAT, d->min, d->max, d->min_finite, d->max_finite};
     return r;
 }
 
@@ -173,13 +173,13 @@ static bool saturate_bounds(tx_dtype in, tx_dtype outr, bool always, tx__clamp_b
         below = r.imin < o.imin;
         above = r.imax > o.imax;
     } else if (!r.is_float) {
-        below = (double)r.imin < -o.fmax;
+        below = (double)r.imin < o.fmin;
         above = (double)r.imax > o.fmax;
     } else if (!o.is_float) {
-        below = d_lt_i64(-r.fmax, o.imin);
+        below = d_lt_i64(r.fmin, o.imin);
         above = d_gt_u64(r.fmax, o.imax);
     } else {
-        below = -r.fmax < -o.fmax;
+        below = r.fmin < o.fmin;
         above = r.fmax > o.fmax;
     }
     if (!below && !above && !(always && r.is_float)) return false;
@@ -190,24 +190,24 @@ static bool saturate_bounds(tx_dtype in, tx_dtype outr, bool always, tx__clamp_b
             b->ilo = r.imin > o.imin ? r.imin : o.imin;
             b->ihi = r.imax < o.imax ? r.imax : o.imax;
         } else {
-            b->ilo = below ? -(int64_t)o.fmax : r.imin;
+            b->ilo = below ? (int64_t)o.fmin : r.imin;
             b->ihi = above ? (uint64_t)o.fmax : r.imax;
         }
         return true;
     }
     double lo, hi;
     if (!o.is_float) {
-        lo = below ? (double)o.imin : -r.fmax;
+        lo = below ? (double)o.imin : r.fmin;
         hi = above ? (double)o.imax : r.fmax;
     } else {
-        lo = -(r.fmax < o.fmax ? r.fmax : o.fmax);
+        lo = r.fmin > o.fmin ? r.fmin : o.fmin;
         hi = r.fmax < o.fmax ? r.fmax : o.fmax;
     }
     lo = round_to(in, lo);
     hi = round_to(in, hi);
     /* Rounded outside the output's range: one step toward zero (np.nextafter(x, 0)).  TF compares
      * in float64 and misses 2^63 > INT64_MAX and 2^64 > UINT64_MAX; this comparison is exact. */
-    if (!o.is_float ? d_lt_i64(lo, o.imin) : lo < -o.fmax) lo = toward_zero(in, lo);
+    if (!o.is_float ? d_lt_i64(lo, o.imin) : lo < o.fmin) lo = toward_zero(in, lo);
     if (!o.is_float ? d_gt_u64(hi, o.imax) : hi > o.fmax) hi = toward_zero(in, hi);
     b->flo = lo;
     b->fhi = hi;

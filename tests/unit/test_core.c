@@ -30,6 +30,14 @@ static void test_dtype_table(void **state) {
         {"float8_e5m2", TX_FLOAT8_E5M2, 1, TX_KIND_FLOAT},
         {"float8_e4m3fn", TX_FLOAT8_E4M3FN, 1, TX_KIND_FLOAT},
         {"int4", TX_INT4, 1, TX_KIND_SIGNED}, {"uint4", TX_UINT4, 1, TX_KIND_UNSIGNED},
+        {"float8_e4m3fnuz", TX_FLOAT8_E4M3FNUZ, 1, TX_KIND_FLOAT},
+        {"float8_e4m3b11fnuz", TX_FLOAT8_E4M3B11FNUZ, 1, TX_KIND_FLOAT},
+        {"float8_e5m2fnuz", TX_FLOAT8_E5M2FNUZ, 1, TX_KIND_FLOAT},
+        {"int2", TX_INT2, 1, TX_KIND_SIGNED}, {"uint2", TX_UINT2, 1, TX_KIND_UNSIGNED},
+        {"float4_e2m1fn", TX_FLOAT4_E2M1FN, 1, TX_KIND_FLOAT},
+        {"float8_e8m0fnu", TX_FLOAT8_E8M0FNU, 1, TX_KIND_FLOAT},
+        {"float6_e2m3fn", TX_FLOAT6_E2M3FN, 1, TX_KIND_FLOAT},
+        {"float6_e3m2fn", TX_FLOAT6_E3M2FN, 1, TX_KIND_FLOAT},
         {"string", TX_STRING, 16, TX_KIND_STRING},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {

@@ -229,9 +229,8 @@ static void check_numeric(tx_dtype dtype, int64_t d0, int64_t d1) {
             /* The values: the C-order bytes in host order, normalised. */
             unsigned char *want = malloc(n + 1); /* the file holds c's values in its order */
             memcpy(want, c, n);
-            for (size_t i = 0; dtype == TX_BOOL && i < n; i++) want[i] = want[i] != 0;
-            /* int4 / uint4: the low nibble, zeros above (TF 2.21 decides) */
-            for (size_t i = 0; (dtype == TX_UINT4 || dtype == TX_INT4) && i < n; i++) want[i] &= 0xF;
+            /* bool 0 or 1, the sub-byte types' value bits (TF 2.21 decides for int4) */
+            for (size_t i = 0; unit == 1 && i < n; i++) want[i] = tu_canonical_byte(dtype, want[i]);
             if (memcmp(tx_tensor_data_const(t), want, n)) fail_msg("%s: values differ", what);
             free(want);
             tx_tensor_free(t);

@@ -473,12 +473,10 @@ static void test_encode_decode_round_trip(void **state) {
             int64_t n = 1;
             for (size_t i = 0; i < rank; i++) n *= d[i];
             unsigned char *bytes = malloc((size_t)n * size + 1);
-            /* Bytes every dtype keeps as they are: bool 0/1, int4/uint4 a nibble with zeros
-             * above (TF 2.21 decides; tensor constructors normalise other bytes of those). */
+            /* Bytes every dtype keeps as they are (tensor constructors normalise the others of
+             * bool and the sub-byte types). */
             for (size_t i = 0; i < (size_t)n * size; i++)
-                bytes[i] = (unsigned char)(dt == TX_BOOL   ? rand() & 1
-                                           : dt == TX_INT4 || dt == TX_UINT4 ? rand() % 16
-                                                            : rand());
+                bytes[i] = tu_canonical_byte((tx_dtype)dt, (unsigned char)rand());
             tx_tensor *x = raw((tx_dtype)dt, rank, d, bytes);
             for (int le = 0; le < 2; le++) {
                 tx_tensor *e = encode_ok(x, le);

@@ -60,4 +60,19 @@ void tu_alloc_uninstall(void);
  * leaked, and returns false (try the next k). */
 bool tu_alloc_sweep_step(tx_status st, tx_tensor *o, tx_tensor *const outs[3]);
 
+/* The byte tensorx holds for byte b of dtype dt: for a sub-byte integer (int4, uint4, int2,
+ * uint2) its low value bits; for float4 / float6 the magnitude bits and the sign bit, set when any
+ * bit at or above it is (as ml_dtypes reads such a byte); bool 0 or 1; b for any other dtype.
+ * Written from the formats, apart from the library's normalisation. */
+static inline unsigned char tu_canonical_byte(tx_dtype dt, unsigned char b) {
+    int bits = dt == TX_INT4 || dt == TX_UINT4 || dt == TX_FLOAT4_E2M1FN ? 4
+             : dt == TX_INT2 || dt == TX_UINT2                         ? 2
+             : dt == TX_FLOAT6_E2M3FN || dt == TX_FLOAT6_E3M2FN         ? 6 : 8;
+    if (dt == TX_BOOL) return b != 0;
+    if (bits == 8) return b;
+    if (tx_dtype_kind_of(dt) != TX_KIND_FLOAT) return (unsigned char)(b & ((1u << bits) - 1u));
+    unsigned sign = 1u << (bits - 1);
+    return (unsigned char)((b & (sign - 1u)) | (b >= sign ? sign : 0u));
+}
+
 #endif
