@@ -64,6 +64,8 @@ DTYPE_SPELLINGS = ["half", "float", "double", "tf.float32", "tf.int64", "tf.stri
                    "<i2", ">f8", "bool_", "str", "bytes", "object", "", " float32", "FLOAT32",
                    "float32\x00", "\udc80", "invalid", "uint4", "int4", "qint8", "quint16",
                    "float8_e4m3fn", "float8_e5m2", "bfloat16", "complex64", "complex128",
+                   "float8_e4m3fnuz", "float8_e8m0fnu", "float4_e2m1fn", "float6_e3m2fn", "int2",
+                   "uint2",
                    "string", "bool", "float16", "uint64", "int8"]
 SHAPES_HUGE = [(2**40, 0), (0, 2**62), (2**31, 2**31, 0), (0,), (1, 0, 3)]
 
@@ -77,6 +79,7 @@ SMALL = [0, 1, 2, 3, -1, -2, 4, 5, 6]  # small ints, 0 first
 ODD_DTYPES = [np.dtype(t) for t in (
     "S3", "S1", "U2", object, "M8[s]", "m8[ns]", "V4", ">i4", ">f8", ">c8", "<u2", "longdouble",
     [("bfloat16", "<u2")], [("int4", "i1")], [("qint8", "i1")], [("float8_e5m2", "u1")],
+    [("float4_e2m1fn", "u1")], [("int2", "i1")],
     [("a", "<u2"), ("b", "u1")], [("bfloat16", ">u2")], [("x", "<f4", (2,))])]
 if hasattr(np, "dtypes") and hasattr(np.dtypes, "StringDType"):  # NumPy 2
     ODD_DTYPES += [np.dtypes.StringDType(), np.dtypes.StringDType(na_object=None)]
@@ -84,7 +87,9 @@ try:
     import ml_dtypes
 
     ODD_DTYPES += [np.dtype(getattr(ml_dtypes, n)) for n in
-                   ("bfloat16", "float8_e5m2", "float8_e4m3fn", "int4", "uint4")
+                   ("bfloat16", "float8_e5m2", "float8_e4m3fn", "int4", "uint4",
+                    "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2fnuz", "int2", "uint2",
+                    "float4_e2m1fn", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn")
                    if hasattr(ml_dtypes, n)]
 except ImportError:
     ml_dtypes = None
