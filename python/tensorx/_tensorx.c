@@ -635,18 +635,21 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "_setup: a ContextVar");
         return NULL;
     }
-    uint64_t mask = 0;
+    unsigned char want[HINT_CODES] = {0};
+    bool any = false;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(codes); i++) {
         long c = PyLong_AsLong(PyTuple_GET_ITEM(codes, i));
-        if (c < 0 || c >= 64) {
+        if (c < 0 || c >= HINT_CODES) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "_setup: a dtype code");
             return NULL;
         }
-        mask |= (uint64_t)1 << c;
+        want[c] = 1;
+        any = true;
     }
     Py_XSETREF(string_var, Py_NewRef(var));
     Py_XSETREF(hint_category, Py_NewRef(category));
-    hint_dtypes = mask;
+    memcpy(hint_dtypes, want, sizeof want);
+    hint_pending = any;
     Py_RETURN_NONE;
 }
 

@@ -64,7 +64,9 @@ extern PyObject *dtype_codes;      /* dict tensorx dtype name -> tx_dtype code *
 /* Set by _setup() from __init__.py (_tensorx_arrays.c). */
 extern PyObject *string_var;    /* the ContextVar of tx.set_string_dtype */
 extern PyObject *hint_category; /* the warning class of the structured fallback's hint */
-extern uint64_t hint_dtypes;    /* bit per tx_dtype: hint once at the first such result */
+#define HINT_CODES 256          /* tx_dtype values are below this */
+extern unsigned char hint_dtypes[HINT_CODES]; /* per tx_dtype: hint at the first such result */
+extern bool hint_pending;        /* the hint has not been given (it is given once) */
 /* Python's conversions set by _register() (_tensorx_args.c). */
 extern PyObject *conv_tensor, *conv_tensor_list, *conv_string, *conv_dtype, *conv_int_list;
 

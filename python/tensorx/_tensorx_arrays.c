@@ -287,13 +287,14 @@ static void capsule_free(PyObject *cap) {
 /* Set by _setup() from __init__.py. */
 PyObject *string_var;      /* the ContextVar of tx.set_string_dtype: None, dtype('O') or 'T' */
 PyObject *hint_category;   /* the warning class of the structured fallback's hint */
-uint64_t hint_dtypes;      /* bit per tx_dtype: hint once at the first such result */
+unsigned char hint_dtypes[HINT_CODES]; /* per tx_dtype: hint at the first such result */
+bool hint_pending;         /* the hint has not been given (it is given once) */
 
 /* The structured fallback's one-line hint (bfloat16, float8 and 4-bit results without
  * ml_dtypes), given once per process.  Returns -1 when the warning is raised as an error. */
 static int structured_hint(tx_dtype dt) {
-    if (!hint_category || (unsigned)dt >= 64 || !(hint_dtypes >> dt & 1)) return 0;
-    hint_dtypes = 0;
+    if (!hint_category || !hint_pending || (unsigned)dt >= HINT_CODES || !hint_dtypes[dt]) return 0;
+    hint_pending = false;
     const char *name = tx_dtype_name(dt);
     return PyErr_WarnFormat(hint_category, 2,
                             "tensorx: %s results are structured arrays of their bits "
@@ -379,7 +380,7 @@ PyObject *array_from_tensor(tx_tensor *t, bool readonly, PyObject *sdescr) {
         Py_DECREF(arr);
         return NULL;
     }
-    if (hint_dtypes && structured_hint(dt) < 0) {
+    if (hint_pending && structured_hint(dt) < 0) {
         Py_DECREF(arr);
         return NULL;
     }

@@ -30,7 +30,9 @@ static bool decode_type_ok(tx_dtype t, bool padded) {
     case TX_COMPLEX64: case TX_COMPLEX128: case TX_BOOL:
         return !padded;
     default:
-        return false;
+        /* tensorx adds the 8-bit float types (one byte an element: no byte order); the sub-byte
+         * types stay out: raw files hold them packed (decode to uint8, then unpack). */
+        return tx__is_small_float(t) && !tx__is_subbyte(t);
     }
 }
 
@@ -144,10 +146,11 @@ tx_status tx_decode_raw(const tx_tensor *input_bytes, tx_dtype out_type, int lit
     TX_REQUIRE(decode_type_ok(out_type, padded), TX_UNIMPLEMENTED,
                padded ? "%s: out_type %s is not supported with fixed_length (TF's DecodePaddedRaw "
                         "takes float16, float32, float64, int32, uint16, uint8, int16, int8, int64, "
-                        "bfloat16; tensorx adds uint32, uint64)"
+                        "bfloat16; tensorx adds uint32, uint64 and the float8 types)"
                       : "%s: out_type %s is not supported (TF's DecodeRaw takes float16, float32, "
                         "float64, int32, uint16, uint8, int16, int8, int64, complex64, complex128, "
-                        "bool, bfloat16; tensorx adds uint32, uint64)",
+                        "bool, bfloat16; tensorx adds uint32, uint64 and the float8 types; "
+                        "sub-byte types are decoded as uint8 and unpacked)",
                op, tx_dtype_name(out_type));
     TX_REQUIRE(input_bytes->rank < TX_MAX_RANK, TX_INVALID_ARGUMENT,
                "%s: the result would exceed the maximum rank %d", op, TX_MAX_RANK);

@@ -578,7 +578,7 @@ for _op in ["cast", "saturate_cast", "to_double", "to_float", "to_bfloat16"]:
 EXTENSION_ROW = (
     "dtypes TF 2.21's op definition does not list (eager InvalidArgumentError 'not in the list of "
     "allowed values'): bitcast of float8_e5m2 / float8_e4m3fn, saturate_cast of int4, uint4 and "
-    "float8, decode_raw to uint32 and uint64 (saturate_cast of int4, uint4 and float8 to or from "
+    "float8, decode_raw to uint32, uint64 and the float8 types (saturate_cast of int4, uint4 and float8 to or from "
     "some types fails earlier, in TF's Python: 'expected number, got ml_dtypes...', a TF bug); "
     "tensorx takes them (the bytes moved as for every other dtype of the width, saturate_cast "
     "clamping to the dtype's range) and checks the other arguments as for any dtype")

@@ -328,6 +328,34 @@ static void test_decode_raw_errors(void **state) {
 
 /* uint32 / uint64: a tensorx extension (TF's op definitions lack them), with and without
  * fixed_length, in both byte orders. */
+/* A tensorx extension: the 8-bit float types decode one byte an element in either byte order,
+ * with and without fixed_length; the sub-byte types are refused (raw data holds them packed). */
+static void test_decode_raw_float8(void **state) {
+    (void)state;
+    tx_tensor *x = str_scalar("\x38\x40\x80", 3);
+    const tx_dtype f8[] = {TX_FLOAT8_E5M2, TX_FLOAT8_E4M3FN, TX_FLOAT8_E4M3FNUZ,
+                           TX_FLOAT8_E4M3B11FNUZ, TX_FLOAT8_E5M2FNUZ, TX_FLOAT8_E8M0FNU};
+    for (size_t k = 0; k < sizeof f8 / sizeof f8[0]; k++)
+        for (int le = 0; le < 2; le++) {
+            tx_tensor *o = decode_ok(x, f8[k], le, NULL);
+            tu_assert_shape(o, f8[k], 1, TU_DIMS(3));
+            assert_bytes(o, "\x38\x40\x80", 3);
+            tx_tensor_free(o);
+            int64_t fl = 4;
+            o = decode_ok(x, f8[k], le, &fl);
+            assert_bytes(o, "\x38\x40\x80\x00", 4);
+            tx_tensor_free(o);
+        }
+    const tx_dtype sub[] = {TX_INT4, TX_UINT4, TX_INT2, TX_UINT2, TX_FLOAT4_E2M1FN,
+                            TX_FLOAT6_E2M3FN, TX_FLOAT6_E3M2FN};
+    for (size_t k = 0; k < sizeof sub / sizeof sub[0]; k++) {
+        tx_tensor *o = NULL;
+        tu_assert_error(tx_decode_raw(x, sub[k], 1, NULL, &o), TX_UNIMPLEMENTED,
+                        "sub-byte types are decoded as uint8 and unpacked");
+    }
+    tx_tensor_free(x);
+}
+
 static void test_decode_raw_uint32_uint64(void **state) {
     (void)state;
     tx_tensor *x = str_scalar("\x01\x02\x03\x04\x05\x06\x07\x08", 8);
@@ -520,6 +548,7 @@ int main(void) {
         cmocka_unit_test(test_decode_raw_records),
         cmocka_unit_test(test_decode_raw_errors),
         cmocka_unit_test(test_decode_raw_uint32_uint64),
+        cmocka_unit_test(test_decode_raw_float8),
         cmocka_unit_test(test_encode_raw_bytes),
         cmocka_unit_test(test_encode_raw_errors),
         cmocka_unit_test(test_encode_decode_round_trip),
