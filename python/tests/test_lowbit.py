@@ -112,6 +112,34 @@ def test_saturate_cast_clamps_to_the_range(name):
     assert got[4] == np.float64(np.float32(2.0).astype(t))
 
 
+@pytest.mark.parametrize("name", FLOATS)
+def test_checked_mode_fails_where_the_value_changes(name):
+    """Checked mode takes rounding and refuses what is not a rounding: NaN where the type has none,
+    infinities it saturates or turns into NaN, magnitudes past the overflow threshold (the
+    largest finite value plus half its step), and E8M0's zero and negatives."""
+    t = np.dtype(getattr(ml, name))
+    fin = ml.finfo(t)
+    v = codes(name).astype(np.float64)
+    v = np.unique(v[np.isfinite(v) & (v > 0)])
+    top, below = v[-1], v[-2]
+    # half the step above the largest value, where rounding goes past it (E8M0's next power of two
+    # would be 2 * top; in the others the step above the top equals the one below it)
+    limit = top * 1.5 if name == "float8_e8m0fnu" else top + (top - below) / 2
+    ok = np.array([top, np.nextafter(limit, 0), 1.0, fin.smallest_subnormal
+                   if name != "float8_e8m0fnu" else fin.tiny], np.float64)
+    got = np.asarray(tx.cast(ok, t, mode="checked"))
+    same_bits(ok.astype(t), got, name + " checked, representable or rounding")
+    has_nan = name.startswith("float8")
+    bad = [limit, -limit if name != "float8_e8m0fnu" else -1.0, np.inf]
+    bad += [] if has_nan else [np.nan]
+    bad += [0.0] if name == "float8_e8m0fnu" else []
+    for x in bad:
+        with pytest.raises(tx.InvalidArgumentError, match="cannot hold exactly"):
+            tx.cast(np.array([1.0, x]), t, mode="checked")
+    if has_nan:
+        assert np.isnan(np.asarray(tx.cast(np.array([np.nan]), t, mode="checked")).astype(np.float32)).all()
+
+
 @pytest.mark.parametrize("name", NEW)
 def test_data_movement_ops_against_numpy(name):
     t = np.dtype(getattr(ml, name))

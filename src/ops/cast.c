@@ -370,19 +370,33 @@ static const char *const inexact_text[] = {
     "nonzero imaginary part (the cast drops it)",
 };
 
-/* Why v (a source part) did not become w (its converted part), or EXACT. */
-static inexact check_part(exact_num v, exact_num w, bool to_float, bool exact_float) {
+/* Why v (a source part) did not become w (its converted part), or EXACT.  sat_limit: for a float
+ * target that saturates (float6, float4: no infinity, no NaN), the least magnitude that overflows
+ * (the largest finite value plus half its step, which rounds away); else 0. */
+static inexact check_part(exact_num v, exact_num w, bool to_float, bool exact_float,
+                          double sat_limit) {
     bool v_nan = v.is_float && v.f != v.f, v_inf = v.is_float && isinf(v.f);
     if (!to_float) {
         if (num_equal(v, w)) return EXACT;
         return v_nan ? INEXACT_NAN : v_inf ? INEXACT_INF
                : v.is_float && v.f != trunc(v.f) ? INEXACT_FRACTION : INEXACT_RANGE;
     }
-    if (v_nan) return EXACT; /* every float target keeps NaN a NaN */
-    if (w.f != w.f) return v_inf ? INEXACT_INF : INEXACT_RANGE; /* no infinity in the target */
-    if (isinf(w.f) && !v_inf) return INEXACT_RANGE;
+    if (v_nan) return w.f != w.f ? EXACT : INEXACT_NAN; /* float6 / float4 have no NaN */
+    if (w.f != w.f) return v_inf ? INEXACT_INF : INEXACT_RANGE; /* no infinity (or no sign) */
+    if (v_inf) return isinf(w.f) ? EXACT : INEXACT_INF;          /* saturated */
+    if (isinf(w.f) || (sat_limit > 0 && fabs(v.f) >= sat_limit)) return INEXACT_RANGE;
     if (exact_float && !num_equal(v, w)) return INEXACT_ROUND;
     return EXACT;
+}
+
+/* check_part's sat_limit of the float dtype r: where +inf casts to a finite value (the largest),
+ * that value plus half the step below it; else 0. */
+static double saturation_limit(tx_dtype r) {
+    _Alignas(8) unsigned char b[8];
+    to_float_dtype(r, INFINITY, b);
+    double top = from_float_dtype(r, b);
+    if (isinf(top) || top != top) return 0;
+    return top + (top - toward_zero(r, top)) / 2;
 }
 
 /* The element at p of dtype t as text, with the digits that identify it. */
@@ -428,13 +442,15 @@ static tx_status check_exact(const char *op, const tx_tensor *x, tx_dtype dtype,
     size_t ss = tx_dtype_size(x->dtype), ds = tx_dtype_size(dtype);
     size_t s_im = tx_dtype_size(sr), d_im = tx_dtype_size(dr);
     const num_reader sread = num_reader_of(sr), dread = num_reader_of(dr);
+    double sat_limit = to_float ? saturation_limit(dr) : 0;
     for (int64_t i = begin; i < end; i++) {
         const char *s = x->data + (size_t)i * ss, *d = y + (size_t)(i - begin) * ds;
-        inexact why = check_part(read_num(&sread, s), read_num(&dread, d), to_float, exact_float);
+        inexact why = check_part(read_num(&sread, s), read_num(&dread, d), to_float, exact_float,
+                                 sat_limit);
         if (why == EXACT && s_complex) {
             exact_num im = read_num(&sread, s + s_im);
             if (d_complex)
-                why = check_part(im, read_num(&dread, d + d_im), to_float, exact_float);
+                why = check_part(im, read_num(&dread, d + d_im), to_float, exact_float, sat_limit);
             else if (!(im.f == 0))
                 why = INEXACT_IMAG;
         }
