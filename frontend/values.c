@@ -242,7 +242,8 @@ tx_status tv_set_number(tx_tensor *t, int64_t i, const char *re, const char *im)
     case TX_UINT2: {
         int bits = dt == TX_INT4 || dt == TX_UINT4 ? 4 : 2;
         bool is_signed = dt == TX_INT4 || dt == TX_INT2;
-        int64_t lo = is_signed ? -(1 << (bits - 1)) : 0, hi = is_signed ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+        int64_t lo = is_signed ? -(1 << (bits - 1)) : 0;
+        int64_t hi = is_signed ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
         if (!parse_int(re, lo, hi, &u))
             return op_fail(TX_INVALID_ARGUMENT, "'%s' is not a valid %s value", re, tx_dtype_name(dt));
         d[i] = (char)(u & ((1u << bits) - 1u));
