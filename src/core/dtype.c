@@ -27,7 +27,8 @@ static const tx__dtype_info dtype_table[] = {TX__DTYPES(DTYPE_INFO, ~)};
 #define DTYPE_CHECK(ctx, E, name, ctype, size, kind, descr, rules, range, dl_code, dl_bits,    \
                     print, tf, onnx, numpy, bits)                                                \
     _Static_assert(sizeof(ctype) == (size), "dtypes.def: size of " name);                      \
-    _Static_assert(TX_##E == (tf) || ((tf) == 0 && TX_##E >= 64), "dtypes.def: TF DataType of " name); \
+    _Static_assert(TX_##E == (tf) || ((tf) == 0 && TX_##E >= 64),                             \
+                   "dtypes.def: TF DataType of " name);                                          \
     _Static_assert((bits) > 0 && (bits) <= 8 * (size), "dtypes.def: value bits of " name);
 TX__DTYPES(DTYPE_CHECK, ~)
 #undef DTYPE_CHECK

@@ -76,7 +76,8 @@ static void finish_numeric(const tx_npy_info *h, tx_tensor *t) {
     if (h->byte_swapped && unit > 1) tx__swap_units(t->data, need / unit, unit);
     if (h->dtype == TX_BOOL) /* TF bools are 0 or 1 */
         for (int64_t i = 0; i < t->numel; i++) t->data[i] = t->data[i] != 0;
-    if (tx__is_subbyte(h->dtype)) /* ml_dtypes leaves the high bits unspecified: keep the value bits */
+    /* ml_dtypes leaves the high bits unspecified: keep the value bits */
+    if (tx__is_subbyte(h->dtype))
         tx__normalise_subbyte(h->dtype, t->data, t->numel);
 }
 

@@ -82,7 +82,9 @@ void tx__clamp_real(tx_dtype type, void *data, int64_t n, const tx__clamp_bounds
     case TX_FLOAT8_E5M2: CLAMP_HALF(uint8_t, tx__e5m2_to_f32, tx__f64_to_e5m2); break;
     case TX_FLOAT8_E4M3FN: CLAMP_HALF(uint8_t, tx__e4m3fn_to_f32, tx__f64_to_e4m3fn); break;
     case TX_FLOAT8_E4M3FNUZ: CLAMP_SMALL(tx__fnuz_to_f32, tx__f64_to_fnuz, TX__E4M3FNUZ); break;
-    case TX_FLOAT8_E4M3B11FNUZ: CLAMP_SMALL(tx__fnuz_to_f32, tx__f64_to_fnuz, TX__E4M3B11FNUZ); break;
+    case TX_FLOAT8_E4M3B11FNUZ:
+        CLAMP_SMALL(tx__fnuz_to_f32, tx__f64_to_fnuz, TX__E4M3B11FNUZ);
+        break;
     case TX_FLOAT8_E5M2FNUZ: CLAMP_SMALL(tx__fnuz_to_f32, tx__f64_to_fnuz, TX__E5M2FNUZ); break;
     case TX_FLOAT4_E2M1FN: CLAMP_SMALL(tx__mx_to_f32, tx__f64_to_mx, TX__E2M1FN); break;
     case TX_FLOAT6_E2M3FN: CLAMP_SMALL(tx__mx_to_f32, tx__f64_to_mx, TX__E2M3FN); break;

@@ -146,14 +146,15 @@ static inline float tx__e4m3fn_to_f32(uint8_t b) {
  * rule decides).  ax: the bits of a finite |x| as a double. */
 static inline int64_t tx__round_to_code(uint64_t ax, int mbits, int bias) {
     int e = (int)(ax >> 52) - 1023, emin = 1 - bias;
-    if (e < emin - mbits - 1) return 0; /* below half the smallest subnormal (double subnormals too) */
+    if (e < emin - mbits - 1) return 0; /* below half the smallest subnormal; double subnormals */
     uint64_t mant = (ax & 0xfffffffffffffull) | (1ull << 52);
     int shift = 52 - mbits + (e < emin ? emin - e : 0); /* at most 53 */
     uint64_t q = mant >> shift, rem = mant & ((1ull << shift) - 1u), half = 1ull << (shift - 1);
     if (rem > half || (rem == half && (q & 1u))) q++;
     /* q keeps the implicit bit of a normal result, so a rounding carry moves into the exponent;
      * a subnormal that rounds up to 2^mbits is the smallest normal's code. */
-    return e < emin ? (int64_t)q : ((int64_t)(e + bias) << mbits) + (int64_t)q - ((int64_t)1 << mbits);
+    if (e < emin) return (int64_t)q;
+    return ((int64_t)(e + bias) << mbits) + (int64_t)q - ((int64_t)1 << mbits);
 }
 
 static inline uint64_t tx__f64_bits(double x) {
@@ -291,7 +292,8 @@ static inline int8_t tx__i4_value(uint8_t b) { return (int8_t)((int)((b & 0xFu) 
 static inline uint8_t tx__u4_value(uint8_t b) { return (uint8_t)(b & 0xFu); }
 
 /* int2 / uint2 follow int4's rules with 2 bits (TF 2.21 has their DataTypes but no Cast kernel;
- * int4's TF rule is the one TF's would be): conversions wrap modulo 4, readers use the low 2 bits. */
+ * int4's TF rule is the one TF's would be): conversions wrap modulo 4, readers use the low 2
+ * bits. */
 static inline int8_t tx__wrap_i2(uint64_t v) { return (int8_t)(v & 0x3u); }
 static inline uint8_t tx__wrap_u2(uint64_t v) { return (uint8_t)(v & 0x3u); }
 static inline int8_t tx__i2_value(uint8_t b) { return (int8_t)((int)((b & 0x3u) ^ 2u) - 2); }
