@@ -27,7 +27,7 @@
 
 /* int4 / uint4 / int2 / uint2: the value of each byte's low bits; a clamped byte gets the bound's
  * low bits. */
-#define CLAMP_SUBBYTE(VALUE, WRAP)                                                                  \
+#define CLAMP_SUBBYTE(VALUE, WRAP)                                                               \
     do {                                                                                         \
         uint8_t *p = (uint8_t *)data;                                                            \
         for (int64_t i = 0; i < n; i++) {                                                        \
