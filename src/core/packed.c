@@ -26,30 +26,32 @@ tx_status tx__check_packable(const char *op, const char *arg, tx_dtype dtype) {
 
 void tx__pack_bits(const tx_tensor *t, uint8_t *o) {
     const unsigned bits = tx__dtype(t->dtype)->value_bits, mask = (1u << bits) - 1u;
+    /* Each byte's field as every reader reads it (wrapped memory may hold upper bits). */
+    uint8_t field[256];
+    for (unsigned b = 0; b < 256; b++) field[b] = (uint8_t)(tx__subbyte_value(t->dtype, b) & mask);
     const uint8_t *p = (const uint8_t *)t->data;
     for (int64_t g = 0; g * GROUP < t->numel; g++) {
         int64_t n = t->numel - g * GROUP < GROUP ? t->numel - g * GROUP : GROUP;
         uint32_t v = 0;
-        /* tx__subbyte_value reads a byte as every reader does (wrapped memory may hold upper bits). */
-        for (int64_t j = 0; j < n; j++)
-            v |= (uint32_t)(tx__subbyte_value(t->dtype, p[g * GROUP + j]) & mask) << (j * bits);
+        for (int64_t j = 0; j < n; j++) v |= (uint32_t)field[p[g * GROUP + j]] << (j * bits);
         size_t len = ((size_t)n * bits + 7) / 8;
         for (size_t k = 0; k < len; k++) o[(size_t)g * (bits / 2) + k] = (uint8_t)(v >> (8 * k));
     }
 }
 
-/* Element i of packed bytes b in the stored form: the field holds the value bits only, which
- * tx__subbyte_value keeps (an integer's low bits, a float's sign bit at its place). */
+/* The fields of packed bytes b into t's elements.  A field holds the value bits only, which
+ * tx__subbyte_value stores as the constructors do (an integer's low bits, a float's sign bit). */
 static void unpack_bits(tx_tensor *t, const uint8_t *b) {
     const unsigned bits = tx__dtype(t->dtype)->value_bits, mask = (1u << bits) - 1u;
+    uint8_t stored[64];
+    for (unsigned f = 0; f <= mask; f++) stored[f] = tx__subbyte_value(t->dtype, f);
     uint8_t *p = (uint8_t *)t->data;
     for (int64_t g = 0; g * GROUP < t->numel; g++) {
         int64_t n = t->numel - g * GROUP < GROUP ? t->numel - g * GROUP : GROUP;
         size_t len = ((size_t)n * bits + 7) / 8;
         uint32_t v = 0;
         for (size_t k = 0; k < len; k++) v |= (uint32_t)b[(size_t)g * (bits / 2) + k] << (8 * k);
-        for (int64_t j = 0; j < n; j++)
-            p[g * GROUP + j] = tx__subbyte_value(t->dtype, (v >> (j * bits)) & mask);
+        for (int64_t j = 0; j < n; j++) p[g * GROUP + j] = stored[(v >> (j * bits)) & mask];
     }
 }
 
