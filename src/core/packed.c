@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* packed.c -- the packed interchange form of the sub-byte dtypes (value bits 2, 4 or 6): element i
  * in bits [i * bits, (i + 1) * bits) of the bytes read as one little-endian bit string, as ONNX
- * (int4, uint4, float4e2m1, int2, uint2, float6), DLPack 1.1 (its packed default) and safetensors (F4, F6)
- * store them; the bits after the last element, all in the last byte, are zero.  tensorx itself
- * holds these dtypes one element per byte (tensor.c). */
+ * (int4, uint4, float4e2m1, int2, uint2, float6), DLPack 1.1 (its packed default) and
+ * safetensors (F4, F6) store them; the bits after the last element, all in the last byte, are 0.
+ * tensorx itself holds these dtypes one element per byte (tensor.c). */
 #include "core/internal.h"
 
 /* Four elements of any packable width fill whole bytes (4 * bits / 8 = bits / 2), so the bytes go
