@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ops_casting.c -- the op spec's rows of the casting family: cast, saturate_cast, the to_*
- * ops, bitcast (src/ops/cast.c), decode_raw, encode_raw, string_to_number (src/ops/decode.c)
+ * ops, bitcast (src/ops/cast.c), decode_raw, encode_raw, string_to_number (src/ops/decode.c),
+ * pack_subbyte, unpack_subbyte (src/ops/pack_subbyte.c),
  * OpenVINO's string_tensor_pack / string_tensor_unpack (src/ops/string_pack.c) and the
  * TF_TString / ONNX Runtime string layouts (src/io/string_layouts.c).  Parameter names and
  * defaults are TF's (OpenVINO's for the string tensors). */
@@ -116,6 +117,25 @@ static tx_status run_string_tensor_from_tf(const op_args *a, op_outputs *o) {
     return s;
 }
 
+static tx_status run_pack_subbyte(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_pack_subbyte(arg_tensor(a, "x"), OUT));
+}
+
+/* packed may also be a string scalar (@FILE, a literal): its bytes. */
+static tx_status run_unpack_subbyte(const op_args *a, op_outputs *o) {
+    tx_tensor *tmp;
+    const tx_tensor *packed;
+    tx_status s = byte_tensor(arg_tensor(a, "packed"), &tmp, &packed);
+    if (s != TX_OK) return s;
+    size_t rank;
+    const int64_t *dims = arg_ints(a, "shape", &rank);
+    s = op_outputs_reserve(o, 1);
+    if (s == TX_OK)
+        s = OP_CALL(o, tx_unpack_subbyte(packed, arg_dtype(a, "dtype"), rank, dims, &o->t[0]));
+    tx_tensor_free(tmp);
+    return s;
+}
+
 static tx_status run_string_tensor_to_ort(const op_args *a, op_outputs *o) {
     tx_status s = op_outputs_reserve(o, 2);
     if (s != TX_OK) return s;
@@ -196,6 +216,16 @@ const op_def tx_cli_ops_casting[] = {
      run_encode_raw,
      {{"x", P_TENSOR, PARAM_REQUIRED, "tensor of rank >= 1, any dtype but string"},
       {"little_endian", P_BOOL, "true", "byte order to write"}},
+     .outputs = {"output"}, .doc = "casting.md"},
+    {"pack_subbyte", "the packed bytes of a sub-byte tensor, 8/bits per byte (tensorx)",
+     run_pack_subbyte,
+     {{"x", P_TENSOR, PARAM_REQUIRED, "int4, uint4, int2, uint2, float4_e2m1fn or float6 tensor"}},
+     .outputs = {"packed"}, .doc = "casting.md"},
+    {"unpack_subbyte", "a sub-byte tensor of dtype and shape from packed bytes (tensorx)",
+     run_unpack_subbyte,
+     {{"packed", P_TENSOR, PARAM_REQUIRED, "1-D uint8 (or a string scalar, e.g. @FILE: its bytes)", TX_UINT8},
+      {"dtype", P_DTYPE, PARAM_REQUIRED, "int4, uint4, int2, uint2, float4_e2m1fn or float6"},
+      {"shape", P_INT_LIST, PARAM_REQUIRED, "shape of the result ([] for a scalar)"}},
      .outputs = {"output"}, .doc = "casting.md"},
     {"string_tensor_pack", "strings from [begin, end) ranges of symbols (OpenVINO)",
      run_string_tensor_pack,

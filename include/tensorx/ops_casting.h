@@ -27,7 +27,7 @@
  * ============================================================================================== */
 
 /* ---- Casting ---------------------------------------------------------------------------------
- * Implemented in src/ops/cast.c, src/ops/decode.c, src/ops/string_pack.c. */
+ * Implemented in src/ops/cast.c, src/ops/decode.c, src/ops/string_pack.c, src/ops/pack_subbyte.c. */
 /* TX_SECTION_CASTING_BEGIN */
 
 /* tf.cast: a new tensor of `dtype` with x's shape, each element converted by TF's CPU rule (see
@@ -187,6 +187,28 @@ TX_API tx_status tx_string_tensor_pack(const tx_tensor *begins, const tx_tensor 
  * Errors: invalid_argument (data NULL or not string, total bytes beyond INT32_MAX);
  * resource_exhausted.  On failure every outs[i] is NULL.  Implemented in src/ops/string_pack.c. */
 TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs);
+
+/* pack_subbyte (a tensorx extension; TF has no such op): the packed interchange form of x as a
+ * new 1-D uint8 tensor of ceil(numel * bits / 8) bytes, the bytes tx_tensor_pack writes (element i
+ * in bits [i * bits, (i + 1) * bits) of the little-endian bit string; the padding bits of the last
+ * byte 0), as ONNX, DLPack 1.1 and safetensors store sub-byte tensors.  x: a tensor of a sub-byte
+ * dtype (int4, uint4, int2, uint2, float4_e2m1fn, float6_e2m3fn, float6_e3m2fn), any shape (its
+ * shape is not kept: unpack_subbyte takes it).
+ * Errors: invalid_argument (x NULL, x not of a sub-byte dtype); resource_exhausted.  New buffer.
+ * Implemented in src/ops/pack_subbyte.c.  Since 0.3. */
+TX_API tx_status tx_pack_subbyte(const tx_tensor *x, tx_tensor **out);
+
+/* unpack_subbyte (a tensorx extension; TF has no such op): the inverse of tx_pack_subbyte, a new
+ * tensor of dtype and shape dims[0..rank), one element per byte as tensorx stores them, from the
+ * packed bytes of packed (tx_tensor_from_packed's rules).  packed: a 1-D uint8 tensor of exactly
+ * ceil(numel * bits / 8) bytes whose padding bits are 0.  dtype: a sub-byte dtype.  dims may be
+ * NULL when rank is 0.
+ * Errors: invalid_argument (packed NULL or not 1-D uint8, dtype not sub-byte, a bad rank or dims
+ * as tx_tensor_new, a byte count other than the shape's, a nonzero padding bit, naming the byte);
+ * resource_exhausted (the shape overflows or exceeds the limit, or allocation failed).  New
+ * buffer.  Implemented in src/ops/pack_subbyte.c.  Since 0.3. */
+TX_API tx_status tx_unpack_subbyte(const tx_tensor *packed, tx_dtype dtype, size_t rank,
+                                   const int64_t *dims, tx_tensor **out);
 
 /* TX_SECTION_CASTING_END */
 

@@ -124,23 +124,40 @@ TX_API tx_status tx_tensor_new(tx_dtype dtype, size_t rank, const int64_t *dims,
 TX_API tx_status tx_tensor_from_data(tx_dtype dtype, size_t rank, const int64_t *dims,
                                      const void *data, size_t nbytes, tx_tensor **out);
 
-/* int4 and uint4.  tensorx stores them one element per byte, as TensorFlow and ml_dtypes do
- * (the value in the low 4 bits, zeros above in every byte tensorx writes: int4 -6 is 0x0A; readers
- * ignore the upper 4 bits), so every element is addressable and every
- * data-movement op works on them unchanged.  The packed interchange form of ONNX and ONNX Runtime
- * holds two per byte: element 2k in the low nibble of byte k, element 2k+1 in the high nibble, and
- * an odd count leaves the last high nibble 0.
- * tx_tensor_from_packed_int4: a new tensor of shape dims[0..rank) from ceil(numel/2) packed bytes
- * at data (which stay the caller's).  dtype: TX_INT4 or TX_UINT4.  nbytes: exactly ceil(numel/2).
- * Errors: invalid_argument (another dtype, bad shape, wrong nbytes, data NULL with nbytes > 0, a
- * nonzero pad nibble: it usually means the shape and the bytes disagree); resource_exhausted.
+/* The sub-byte dtypes (int4, uint4, int2, uint2, float4_e2m1fn, float6_e2m3fn, float6_e3m2fn).
+ * tensorx stores them one element per byte, as TensorFlow and ml_dtypes do (the value in the low
+ * bits, zeros above in every byte tensorx writes: int4 -6 is 0x0A; readers ignore an integer's
+ * upper bits), so every element is addressable and every data-movement op works on them unchanged.
+ * The packed interchange form of ONNX (int4, uint4, float4e2m1, int2, uint2, float6), DLPack 1.1 (its
+ * default for sub-byte types) and safetensors (F4, F6_E2M3, F6_E3M2) holds 8 / bits elements per
+ * byte, little bit-endian: element i is bits [i * bits, (i + 1) * bits) of the bytes read as one
+ * little-endian bit string (for 4 bits: element 2k in the low nibble of byte k), and the bits after
+ * the last element, in the last byte, are 0.  A float6 element may straddle two bytes (DLPack's
+ * and ONNX's rule; safetensors stores F6 only in counts that fill whole bytes).
+ * tx_tensor_from_packed: a new tensor of dtype and shape dims[0..rank) from the packed bytes at
+ * data (which stay the caller's).  dtype: a sub-byte dtype (value bits 2, 4 or 6).  nbytes:
+ * exactly ceil(numel * bits / 8).  The elements are stored as tx_tensor_from_data stores them.
+ * Errors: invalid_argument (out NULL; another dtype; a bad rank or dims as tx_tensor_new; wrong
+ * nbytes; data NULL with nbytes > 0; a nonzero padding bit: it usually means the shape and the
+ * bytes disagree, and the message names the byte); resource_exhausted.  On failure *out is NULL.
+ * Since 0.3. */
+TX_API tx_status tx_tensor_from_packed(tx_dtype dtype, size_t rank, const int64_t *dims,
+                                       const void *data, size_t nbytes, tx_tensor **out);
+/* tx_tensor_pack: writes t's ceil(numel * bits / 8) packed bytes to buf (padding bits 0) and their
+ * count to *written.  With buf NULL and cap 0 it only sets *written (a size query).  t stays owned
+ * by the caller; each element is read as every reader reads it (an integer's low bits).
+ * Errors: invalid_argument (written or t NULL, t not of a sub-byte dtype, buf NULL with cap > 0,
+ * cap too small: *written is 0 then and nothing is written).  Since 0.3. */
+TX_API tx_status tx_tensor_pack(const tx_tensor *t, void *buf, size_t cap, size_t *written);
+/* tx_tensor_from_packed_int4: tx_tensor_from_packed for int4 and uint4 only (the 0.2 form).
+ * dtype: TX_INT4 or TX_UINT4; rank, dims, data, nbytes, out: as tx_tensor_from_packed.
+ * Errors: invalid_argument (another dtype, or as tx_tensor_from_packed); resource_exhausted.
  * On failure *out is NULL.  Since 0.2. */
 TX_API tx_status tx_tensor_from_packed_int4(tx_dtype dtype, size_t rank, const int64_t *dims,
                                             const void *data, size_t nbytes, tx_tensor **out);
-/* tx_tensor_pack_int4: writes t's ceil(numel/2) packed bytes to buf and their count to *written.
- * With buf NULL and cap 0 it only sets *written (a size query).  t stays owned by the caller.
- * Errors: invalid_argument (written or t NULL, t not int4/uint4, buf NULL with cap > 0, cap too
- * small: *written is 0 then and nothing is written).  Since 0.2. */
+/* tx_tensor_pack_int4: tx_tensor_pack for int4 and uint4 only (the 0.2 form).  t: int4 or
+ * uint4; buf, cap, written: as tx_tensor_pack.
+ * Errors: invalid_argument (t not int4/uint4, or as tx_tensor_pack).  Since 0.2. */
 TX_API tx_status tx_tensor_pack_int4(const tx_tensor *t, void *buf, size_t cap, size_t *written);
 
 /* New string tensor of shape dims[0..rank); element i holds a copy of lengths[i] bytes at

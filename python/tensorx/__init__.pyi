@@ -52,13 +52,14 @@ __all__ = [
     'get_max_bytes', 'set_string_dtype', 'get_string_dtype', 'string_dtype', 'batch_to_space',
     'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'concat', 'decode_raw',
     'depth_to_space', 'dynamic_partition', 'dynamic_stitch', 'encode_raw', 'expand_dims',
-    'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack', 'pad', 'rank',
-    'required_space_to_batch_paddings', 'reshape', 'reverse', 'reverse_sequence', 'saturate_cast',
-    'sequence_mask', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch', 'space_to_batch_nd',
-    'space_to_depth', 'split', 'squeeze', 'strided_slice', 'string_tensor_from_ort',
-    'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort', 'string_tensor_to_tf',
-    'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16', 'to_double', 'to_float',
-    'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
+    'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack', 'pack_subbyte',
+    'pad', 'rank', 'required_space_to_batch_paddings', 'reshape', 'reverse', 'reverse_sequence',
+    'saturate_cast', 'sequence_mask', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch',
+    'space_to_batch_nd', 'space_to_depth', 'split', 'squeeze', 'strided_slice',
+    'string_tensor_from_ort', 'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort',
+    'string_tensor_to_tf', 'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16',
+    'to_double', 'to_float', 'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
+    'unpack_subbyte',
 ]
 
 __version__: str
@@ -214,6 +215,20 @@ def encode_raw(x: _TensorLike, little_endian: _Bool = True) -> _Array:
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): tensor of rank >= 1, any dtype but string
       little_endian (bool, default true): byte order to write
+    """
+def pack_subbyte(x: _TensorLike) -> _Array:
+    """the packed bytes of a sub-byte tensor, 8/bits per byte (tensorx)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      x (tensor, required): int4, uint4, int2, uint2, float4_e2m1fn or float6 tensor
+    """
+def unpack_subbyte(packed: _TensorLike, dtype: _DTypeLike, shape: _IntList) -> _Array:
+    """a sub-byte tensor of dtype and shape from packed bytes (tensorx)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      packed (tensor, required): 1-D uint8 (or a string scalar, e.g. @FILE: its bytes)
+      dtype (dtype, required): int4, uint4, int2, uint2, float4_e2m1fn or float6
+      shape (int_list, required): shape of the result ([] for a scalar)
     """
 def string_tensor_pack(begins: _TensorLike, ends: _TensorLike, symbols: _TensorLike) -> _Array:
     """strings from [begin, end) ranges of symbols (OpenVINO)

@@ -18,6 +18,8 @@ EXAMPLES = [
     ("saturate_cast", ([-1e10, 3.5, 1e10], "int32"), {}),
     ("decode_raw", ([b"abcd", b"ef"], np.int16), {"little_endian": False, "fixed_length": 4}),
     ("encode_raw", (S([[1, 2], [3, 4]], np.int16),), {}),
+    ("pack_subbyte", (S([1, 2, 3, 0, 1], np.uint8).view([("uint2", "u1")]),), {}),
+    ("unpack_subbyte", (S([57, 1], np.uint8), "uint2", [5]), {}),
     ("string_tensor_pack", ([0, 5], [5, 13], np.frombuffer(b"IntelOpenVINO", np.uint8)), {}),
     ("string_tensor_unpack", (S([[b"Intel", b""], [b"OpenVINO", b"x"]]),), {}),
     ("string_tensor_to_tf", (S([b"ab", b"", b"0123456789abcdefghijklmnop"]),), {}),

@@ -25,7 +25,8 @@ CALLS = int(os.environ.get("TX_PY_LEAK_CALLS", "100000"))
 ASAN = "libclang_rt.asan" in os.environ.get("LD_PRELOAD", "")
 FAMILIES = {
     "casting": {"string_to_number", "to_double", "to_float", "to_bfloat16", "to_int32",
-                "to_int64", "cast", "bitcast", "saturate_cast", "decode_raw", "encode_raw"},
+                "to_int64", "cast", "bitcast", "saturate_cast", "decode_raw", "encode_raw",
+                "pack_subbyte", "unpack_subbyte"},
     "strings": {"string_tensor_pack", "string_tensor_unpack", "string_tensor_to_tf",
                 "string_tensor_from_tf", "string_tensor_to_ort", "string_tensor_from_ort"},
     "shapes": {"shape", "shape_n", "size", "rank", "reshape", "squeeze", "expand_dims"},

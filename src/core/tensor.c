@@ -318,7 +318,7 @@ void tx__normalise_bool(char *p, int64_t n) {
 /* The byte tensorx stores for the low bits `b` of a byte of sub-byte dtype t: an integer's low
  * value bits, zeros above, as TF 2.21 and ml_dtypes store it (TF 2.21 decides: int4 -6 is 0x0a); a
  * float's magnitude bits and its sign bit, set when any bit at or above it is. */
-static uint8_t subbyte_value(tx_dtype t, unsigned b) {
+uint8_t tx__subbyte_value(tx_dtype t, unsigned b) {
     const tx__dtype_info *d = tx__dtype(t);
     unsigned bits = d->value_bits, low = (1u << bits) - 1u;
     if (d->kind != TX_KIND_FLOAT) return (uint8_t)(b & low);
@@ -329,70 +329,10 @@ static uint8_t subbyte_value(tx_dtype t, unsigned b) {
 bool tx__normalise_subbyte(tx_dtype t, char *p, int64_t n) {
     bool changed = false;
     for (int64_t i = 0; i < n; i++) {
-        uint8_t v = subbyte_value(t, (uint8_t)p[i]);
+        uint8_t v = tx__subbyte_value(t, (uint8_t)p[i]);
         if ((uint8_t)p[i] != v) p[i] = (char)v, changed = true;
     }
     return changed;
-}
-
-/* The byte tensorx stores for a 4-bit value (of either dtype): the low nibble, zeros above. */
-static uint8_t nibble_value(tx_dtype t, unsigned nib) { return subbyte_value(t, nib & 0xFu); }
-
-static size_t packed_size(int64_t numel) { return (size_t)(numel / 2 + numel % 2); }
-
-tx_status tx_tensor_from_packed_int4(tx_dtype dtype, size_t rank, const int64_t *dims,
-                                     const void *data, size_t nbytes, tx_tensor **out) {
-    static const char *op = "tensor_from_packed_int4";
-    TX_REQUIRE_OUT(op, out);
-    *out = NULL;
-    TX_REQUIRE(dtype == TX_INT4 || dtype == TX_UINT4, TX_INVALID_ARGUMENT, "%s: dtype must be int4 or uint4, got %s",
-               op, tx_dtype_name(dtype));
-    int64_t numel = 0;
-    size_t want = 0;
-    TX_TRY(check_layout(op, dtype, rank, dims, &numel, &want));
-    size_t need = packed_size(numel);
-    TX_REQUIRE(nbytes == need, TX_INVALID_ARGUMENT,
-               "%s: nbytes is %zu, %lld elements packed two per byte need %zu", op, nbytes,
-               (long long)numel, need);
-    TX_REQUIRE(nbytes == 0 || data != NULL, TX_INVALID_ARGUMENT, "%s: data is NULL", op);
-    const uint8_t *b = data;
-    /* The pad nibble of an odd count is 0 in the packed form; anything else means the shape and
-     * the bytes disagree. */
-    TX_REQUIRE(numel % 2 == 0 || (b[nbytes - 1] >> 4) == 0, TX_INVALID_ARGUMENT,
-               "%s: the high nibble of the last byte pads an odd element count (%lld) and must be "
-               "0, got 0x%x", op, (long long)numel, (unsigned)(b[nbytes - 1] >> 4));
-    tx_tensor *t;
-    TX_TRY(tx__tensor_alloc(op, dtype, rank, dims, &t));
-    for (int64_t i = 0; i < numel; i++)
-        t->data[i] = (char)nibble_value(dtype, i % 2 ? b[i / 2] >> 4 : b[i / 2]);
-    *out = t;
-    return TX_OK;
-}
-
-tx_status tx_tensor_pack_int4(const tx_tensor *t, void *buf, size_t cap, size_t *written) {
-    static const char *op = "tensor_pack_int4";
-    TX_REQUIRE(written != NULL, TX_INVALID_ARGUMENT, "%s: written is NULL", op);
-    *written = 0;
-    TX_REQUIRE_TENSOR(op, t, "t");
-    TX_REQUIRE(t->dtype == TX_INT4 || t->dtype == TX_UINT4, TX_INVALID_ARGUMENT, "%s: t must be int4 or uint4, got %s",
-               op, tx_dtype_name(t->dtype));
-    size_t need = packed_size(t->numel);
-    *written = need;
-    if (buf == NULL && cap == 0) return TX_OK; /* size query */
-    TX_REQUIRE(buf != NULL, TX_INVALID_ARGUMENT, "%s: buf is NULL but cap is %zu", op, cap);
-    if (cap < need) {
-        *written = 0;
-        return tx__fail(TX_INVALID_ARGUMENT, "%s: cap is %zu, the packed form needs %zu bytes", op,
-                        cap, need);
-    }
-    uint8_t *o = buf;
-    for (size_t k = 0; k < need; k++) {
-        int64_t i = (int64_t)k * 2;
-        unsigned lo = (uint8_t)t->data[i] & 0xFu;
-        unsigned hi = i + 1 < t->numel ? (uint8_t)t->data[i + 1] & 0xFu : 0;
-        o[k] = (uint8_t)(lo | hi << 4);
-    }
-    return TX_OK;
 }
 
 tx_status tx_tensor_new_strings(size_t rank, const int64_t *dims, const char *const *strings,

@@ -159,11 +159,11 @@ static void test_packed(void **state) {
     }
     /* Hostile sizes and bytes. */
     tu_assert_error(tx_tensor_from_packed_int4(TX_INT4, 1, &d5, want, 2, &back), TX_INVALID_ARGUMENT,
-                    "nbytes is 2, 5 elements packed two per byte need 3");
+                    "nbytes is 2, 5 int4 elements packed at 4 bits need 3 (ceil(5 * 4 / 8))");
     tu_assert_error(tx_tensor_from_packed_int4(TX_INT4, 1, &d5, want, 5, &back), TX_INVALID_ARGUMENT, "need 3");
     const uint8_t padded[3] = {0xF8, 0x70, 0x13};
     tu_assert_error(tx_tensor_from_packed_int4(TX_INT4, 1, &d5, padded, 3, &back), TX_INVALID_ARGUMENT,
-                    "high nibble of the last byte pads an odd element count (5) and must be 0, got 0x1");
+                    "the bits above bit 3 of the last byte (byte 2, 0x13) pad 5 elements of 4 bits and must be 0");
     assert_null(back);
     tu_assert_error(tx_tensor_from_packed_int4(TX_INT8, 1, &d5, want, 3, &back), TX_INVALID_ARGUMENT,
                     "dtype must be int4 or uint4, got int8");

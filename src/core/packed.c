@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* packed.c -- the packed interchange form of the sub-byte dtypes (value bits 2, 4 or 6): element i
+ * in bits [i * bits, (i + 1) * bits) of the bytes read as one little-endian bit string, as ONNX
+ * (int4, uint4, float4e2m1, int2, uint2, float6), DLPack 1.1 (its packed default) and
+ * safetensors (F4, F6) store them; the bits after the last element, all in the last byte, are 0.
+ * tensorx itself holds these dtypes one element per byte (tensor.c). */
+#include "core/internal.h"
+
+/* Four elements of any packable width fill whole bytes (4 * bits / 8 = bits / 2), so the bytes go
+ * in groups of four elements and only the last group can be partial. */
+#define GROUP 4
+
+size_t tx__packed_size(unsigned bits, int64_t numel) {
+    size_t groups = (size_t)(numel / GROUP), rest = (size_t)(numel % GROUP);
+    return groups * (bits / 2) + (rest * bits + 7) / 8;
+}
+
+tx_status tx__check_packable(const char *op, const char *arg, tx_dtype dtype) {
+    const tx__dtype_info *d = tx__dtype(dtype);
+    TX_REQUIRE(d != NULL, TX_INVALID_ARGUMENT, "%s: %s: unknown dtype %d", op, arg, (int)dtype);
+    TX_REQUIRE(d->value_bits == 2 || d->value_bits == 4 || d->value_bits == 6, TX_INVALID_ARGUMENT,
+               "%s: %s must be a sub-byte dtype (value bits 2, 4 or 6), got %s (%u bits)", op, arg,
+               d->name, (unsigned)d->value_bits);
+    return TX_OK;
+}
+
+void tx__pack_bits(const tx_tensor *t, uint8_t *o) {
+    const unsigned bits = tx__dtype(t->dtype)->value_bits, mask = (1u << bits) - 1u;
+    /* Each byte's field as every reader reads it (wrapped memory may hold upper bits). */
+    uint8_t field[256];
+    for (unsigned b = 0; b < 256; b++) field[b] = (uint8_t)(tx__subbyte_value(t->dtype, b) & mask);
+    const uint8_t *p = (const uint8_t *)t->data;
+    for (int64_t g = 0; g * GROUP < t->numel; g++) {
+        int64_t n = t->numel - g * GROUP < GROUP ? t->numel - g * GROUP : GROUP;
+        uint32_t v = 0;
+        for (int64_t j = 0; j < n; j++) v |= (uint32_t)field[p[g * GROUP + j]] << (j * bits);
+        size_t len = ((size_t)n * bits + 7) / 8;
+        for (size_t k = 0; k < len; k++) o[(size_t)g * (bits / 2) + k] = (uint8_t)(v >> (8 * k));
+    }
+}
+
+/* The fields of packed bytes b into t's elements.  A field holds the value bits only, which
+ * tx__subbyte_value stores as the constructors do (an integer's low bits, a float's sign bit). */
+static void unpack_bits(tx_tensor *t, const uint8_t *b) {
+    const unsigned bits = tx__dtype(t->dtype)->value_bits, mask = (1u << bits) - 1u;
+    uint8_t stored[64];
+    for (unsigned f = 0; f <= mask; f++) stored[f] = tx__subbyte_value(t->dtype, f);
+    uint8_t *p = (uint8_t *)t->data;
+    for (int64_t g = 0; g * GROUP < t->numel; g++) {
+        int64_t n = t->numel - g * GROUP < GROUP ? t->numel - g * GROUP : GROUP;
+        size_t len = ((size_t)n * bits + 7) / 8;
+        uint32_t v = 0;
+        for (size_t k = 0; k < len; k++) v |= (uint32_t)b[(size_t)g * (bits / 2) + k] << (8 * k);
+        for (int64_t j = 0; j < n; j++) p[g * GROUP + j] = stored[(v >> (j * bits)) & mask];
+    }
+}
+
+tx_status tx__from_packed(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                          const void *data, size_t nbytes, tx_tensor **out) {
+    *out = NULL;
+    TX_TRY(tx__check_packable(op, "dtype", dtype));
+    int64_t numel = 0;
+    TX_TRY(tx__check_output(op, dtype, rank, dims, &numel));
+    const unsigned bits = tx__dtype(dtype)->value_bits;
+    const size_t need = tx__packed_size(bits, numel);
+    TX_REQUIRE(nbytes == need, TX_INVALID_ARGUMENT,
+               "%s: nbytes is %zu, %lld %s elements packed at %u bits need %zu (ceil(%lld * %u / 8))",
+               op, nbytes, (long long)numel, tx_dtype_name(dtype), bits, need, (long long)numel,
+               bits);
+    TX_REQUIRE(nbytes == 0 || data != NULL, TX_INVALID_ARGUMENT, "%s: data is NULL", op);
+    /* The bits after the last element pad the last byte and are 0 in the packed form; anything
+     * else usually means the shape and the bytes disagree. */
+    const unsigned used = (unsigned)((size_t)(numel % GROUP) * bits % 8);
+    const uint8_t last = nbytes ? ((const uint8_t *)data)[nbytes - 1] : 0;
+    TX_REQUIRE(used == 0 || (last >> used) == 0, TX_INVALID_ARGUMENT,
+               "%s: the bits above bit %u of the last byte (byte %zu, 0x%02x) pad %lld elements of "
+               "%u bits and must be 0", op, used - 1, nbytes - 1, (unsigned)last, (long long)numel,
+               bits);
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, dtype, rank, dims, &t));
+    unpack_bits(t, data);
+    *out = t;
+    return TX_OK;
+}
+
+static tx_status pack_into(const char *op, const tx_tensor *t, void *buf, size_t cap,
+                           size_t *written) {
+    TX_REQUIRE(written != NULL, TX_INVALID_ARGUMENT, "%s: written is NULL", op);
+    *written = 0;
+    TX_REQUIRE_TENSOR(op, t, "t");
+    TX_TRY(tx__check_packable(op, "t", t->dtype));
+    const size_t need = tx__packed_size(tx__dtype(t->dtype)->value_bits, t->numel);
+    if (buf == NULL && cap == 0) { /* size query */
+        *written = need;
+        return TX_OK;
+    }
+    TX_REQUIRE(buf != NULL, TX_INVALID_ARGUMENT, "%s: buf is NULL but cap is %zu", op, cap);
+    TX_REQUIRE(cap >= need, TX_INVALID_ARGUMENT, "%s: cap is %zu, the packed form needs %zu bytes",
+               op, cap, need);
+    tx__pack_bits(t, buf);
+    *written = need;
+    return TX_OK;
+}
+
+/* ---- public API ---- */
+
+tx_status tx_tensor_from_packed(tx_dtype dtype, size_t rank, const int64_t *dims, const void *data,
+                                size_t nbytes, tx_tensor **out) {
+    TX_REQUIRE_OUT("tensor_from_packed", out);
+    return tx__from_packed("tensor_from_packed", dtype, rank, dims, data, nbytes, out);
+}
+
+tx_status tx_tensor_pack(const tx_tensor *t, void *buf, size_t cap, size_t *written) {
+    return pack_into("tensor_pack", t, buf, cap, written);
+}
+
+/* The 0.2 int4 forms: the same rules, for int4 and uint4 only. */
+tx_status tx_tensor_from_packed_int4(tx_dtype dtype, size_t rank, const int64_t *dims,
+                                     const void *data, size_t nbytes, tx_tensor **out) {
+    static const char *op = "tensor_from_packed_int4";
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE(dtype == TX_INT4 || dtype == TX_UINT4, TX_INVALID_ARGUMENT,
+               "%s: dtype must be int4 or uint4, got %s", op, tx_dtype_name(dtype));
+    return tx__from_packed(op, dtype, rank, dims, data, nbytes, out);
+}
+
+tx_status tx_tensor_pack_int4(const tx_tensor *t, void *buf, size_t cap, size_t *written) {
+    static const char *op = "tensor_pack_int4";
+    TX_REQUIRE(written != NULL, TX_INVALID_ARGUMENT, "%s: written is NULL", op);
+    *written = 0;
+    TX_REQUIRE_TENSOR(op, t, "t");
+    TX_REQUIRE(t->dtype == TX_INT4 || t->dtype == TX_UINT4, TX_INVALID_ARGUMENT,
+               "%s: t must be int4 or uint4, got %s", op, tx_dtype_name(t->dtype));
+    return pack_into(op, t, buf, cap, written);
+}
