@@ -91,7 +91,8 @@ def test_onnx_tensorproto_numbers():
     spelled = {"float32": "FLOAT", "float64": "DOUBLE", "float8_e5m2": "FLOAT8E5M2",
                "float8_e4m3fn": "FLOAT8E4M3FN", "float8_e4m3fnuz": "FLOAT8E4M3FNUZ",
                "float8_e5m2fnuz": "FLOAT8E5M2FNUZ", "float4_e2m1fn": "FLOAT4E2M1",
-               "float8_e8m0fnu": "FLOAT8E8M0"}
+               "float8_e8m0fnu": "FLOAT8E8M0", "float6_e2m3fn": "FLOAT6E2M3",
+               "float6_e3m2fn": "FLOAT6E3M2"}
     for name, row in ROWS.items():
         if row["onnx_datatype"]:
             want = spelled.get(name, name.upper())
