@@ -131,7 +131,9 @@ def e8m0_sample():
 @pytest.mark.parametrize("saturate", [1, 0])
 def test_e8m0_against_onnxruntime(round_mode, saturate):
     x = e8m0_sample()
-    for src in (x, np.arange(1 << 16, dtype=np.uint16).view(np.float16)):
+    doubles = np.random.default_rng(24).integers(0, 1 << 64, 1 << 16, dtype=np.uint64).view(np.float64)
+    doubles = np.concatenate([doubles, [1 + 2.0 ** -40, 1.5 - 2.0 ** -40, 1e300, 2.0 ** -140]])
+    for src in (x, np.arange(1 << 16, dtype=np.uint16).view(np.float16), doubles):
         got = onnx_cast(src, np.dtype(ml.float8_e8m0fnu), bool(saturate), round_mode)
         want = runtime(src, TP.FLOAT8E8M0, TP.FLOAT, saturate=saturate, round_mode=round_mode)
         same_values(want, got, "%s -> e8m0 %s saturate=%d" % (src.dtype.name, round_mode, saturate))
