@@ -9,15 +9,21 @@
 
 #include <string.h>
 
-/* mode=default|saturate|checked (tx_cast_in_mode); exact_float=true adds TX_CAST_EXACT_FLOAT. */
+/* mode=default|saturate|checked|onnx (tx_cast_in_mode); exact_float=true adds TX_CAST_EXACT_FLOAT;
+ * with mode=onnx, saturate=false and round_mode=down|nearest add the TX_CAST_ONNX_* flags. */
 static tx_status run_cast(const op_args *a, op_outputs *o) {
-    const char *ms = arg_str(a, "mode");
+    const char *ms = arg_str(a, "mode"), *rm = arg_str(a, "round_mode");
     tx_cast_mode mode;
     if (!strcmp(ms, "default")) mode = TX_CAST_DEFAULT;
     else if (!strcmp(ms, "saturate")) mode = TX_CAST_SATURATE;
     else if (!strcmp(ms, "checked")) mode = TX_CAST_CHECKED;
-    else return op_fail(TX_INVALID_ARGUMENT, "cast: mode '%s' is not default, saturate or checked", ms);
+    else if (!strcmp(ms, "onnx")) mode = TX_CAST_ONNX;
+    else return op_fail(TX_INVALID_ARGUMENT, "cast: mode '%s' is not default, saturate, checked or onnx", ms);
     unsigned flags = arg_bool(a, "exact_float") ? TX_CAST_EXACT_FLOAT : 0u;
+    if (!arg_bool(a, "saturate")) flags |= TX_CAST_ONNX_NO_SATURATE;
+    if (!strcmp(rm, "down")) flags |= TX_CAST_ONNX_ROUND_DOWN;
+    else if (!strcmp(rm, "nearest")) flags |= TX_CAST_ONNX_ROUND_NEAREST;
+    else if (strcmp(rm, "up")) return op_fail(TX_INVALID_ARGUMENT, "cast: round_mode '%s' is not up, down or nearest", rm);
     TX_CLI_ONE(o, tx_cast_in_mode(arg_tensor(a, "x"), arg_dtype(a, "dtype"), mode, flags, OUT));
 }
 
@@ -164,7 +170,7 @@ static tx_status run_string_tensor_unpack(const op_args *a, op_outputs *o) {
 /* Checked mode names the first bad element by its index in the whole tensor: it runs in memory. */
 static bool cast_streams(const op_args *a) {
     const char *ms = arg_str(a, "mode");
-    return !strcmp(ms, "default") || !strcmp(ms, "saturate");
+    return !strcmp(ms, "default") || !strcmp(ms, "saturate") || !strcmp(ms, "onnx");
 }
 
 /* With fixed_length only the first fixed_length bytes count: not a result per window. */
@@ -191,8 +197,10 @@ const op_def tx_cli_ops_casting[] = {
     {"cast", "convert elements to another dtype (tf.cast)", run_cast,
      {{"x", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"dtype", P_DTYPE, PARAM_REQUIRED, "target dtype"},
-      {"mode", P_STRING, "default", "default (TF's bits), saturate, or checked (fail on inexact)"},
-      {"exact_float", P_BOOL, "false", "checked mode: float targets must not round either"}},
+      {"mode", P_STRING, "default", "default (TF's bits), saturate, checked (fail on inexact), or the ONNX Cast-25 preset onnx"},
+      {"exact_float", P_BOOL, "false", "checked mode: float targets must not round either"},
+      {"saturate", P_BOOL, "true", "onnx mode: ONNX's saturate (false: overflow gives inf or NaN)"},
+      {"round_mode", P_STRING, "up", "onnx mode: ONNX's round_mode for float8_e8m0fnu: up, down or nearest"}},
      &cast_stream,
      .outputs = {"y"}, .doc = "casting.md"},
     {"bitcast", "reinterpret the bytes as another dtype (a view; tf.bitcast)", run_bitcast,

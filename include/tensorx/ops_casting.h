@@ -68,13 +68,19 @@ TX_API tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_ten
 typedef enum tx_cast_mode {
     TX_CAST_DEFAULT = 0,  /* tx_cast: TF's bits */
     TX_CAST_SATURATE = 1, /* tx_saturate_cast's rules */
-    TX_CAST_CHECKED = 2   /* tx_cast's bits, or an error if any element does not convert exactly */
+    TX_CAST_CHECKED = 2,  /* tx_cast's bits, or an error if any element does not convert exactly */
+    TX_CAST_ONNX = 3      /* ONNX Cast-25's rules (saturate=1, round_mode="up" unless flags say) */
 } tx_cast_mode;
 
 /* tx_cast_in_mode flags.  TX_CAST_EXACT_FLOAT (TX_CAST_CHECKED only): a float or complex target
  * must also hold every value without rounding (float32 0.1 -> float16 fails; NaN stays
- * accepted). */
+ * accepted).  TX_CAST_ONNX_NO_SATURATE (TX_CAST_ONNX only): ONNX's saturate=0.
+ * TX_CAST_ONNX_ROUND_DOWN, TX_CAST_ONNX_ROUND_NEAREST (TX_CAST_ONNX only, at most one): ONNX's
+ * round_mode "down" and "nearest" for float8_e8m0fnu targets (neither: "up"). */
 #define TX_CAST_EXACT_FLOAT 1u
+#define TX_CAST_ONNX_NO_SATURATE 2u
+#define TX_CAST_ONNX_ROUND_DOWN 4u
+#define TX_CAST_ONNX_ROUND_NEAREST 8u
 
 /* tx_cast of x to dtype with a mode and its flags.  TX_CAST_DEFAULT is tx_cast and
  * TX_CAST_SATURATE is tx_saturate_cast (their errors included).  TX_CAST_CHECKED gives tx_cast's
@@ -88,9 +94,21 @@ typedef enum tx_cast_mode {
  *    TX_CAST_EXACT_FLOAT a value that would round fails too;
  *  - complex -> non-complex: a nonzero (or NaN) imaginary part fails, since the cast drops it.
  * The check is a separate pass after the plain cast, so TX_CAST_DEFAULT stays as fast as tx_cast.
- * Errors: as tx_cast (or tx_saturate_cast); invalid_argument (unknown mode or flags, flags with a
- * mode other than TX_CAST_CHECKED, "cast: element 2 (index [1,0]) is 300 (int32), which int8
- * cannot hold exactly: out of range").  Always a new buffer.  Implemented in src/ops/cast.c.
+ * TX_CAST_ONNX is ONNX Cast (opset 25) as ONNX Runtime's CPU provider and the spec define it;
+ * it differs from tx_cast only for these targets (docs/casting.md, "Cast modes"):
+ *  - float8_e4m3fn, float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz: saturate=1 rounds to
+ *    nearest even and clamps finite overflow and +-infinity to +-the largest finite value (NaN
+ *    stays NaN); with TX_CAST_ONNX_NO_SATURATE the result is tx_cast's (overflow gives e5m2's
+ *    infinity or the format's NaN).
+ *  - float8_e8m0fnu: from the value as float32, the power of two at or below it (ROUND_DOWN), at
+ *    or above it ("up"), or nearest with ties up (ROUND_NEAREST); a value above 2^127 or +inf
+ *    gives 2^127, one below 2^-127 (zero and negatives included) gives 2^-127, and with
+ *    TX_CAST_ONNX_NO_SATURATE both give NaN; NaN gives NaN.
+ *  - int4, uint4, int2, uint2 from a float or complex value: rounded to nearest even, then
+ *    clamped to the type's range (NaN gives 0); integer sources wrap as in tx_cast.
+ * Errors: as tx_cast (or tx_saturate_cast); invalid_argument (unknown mode or flags, a flag with
+ * a mode it does not belong to, both ROUND flags, "cast: element 2 (index [1,0]) is 300
+ * (int32), which int8 cannot hold exactly: out of range").  Always a new buffer.  Implemented in src/ops/cast.c.
  * Since 0.2 (as tx_cast_ex). */
 TX_API tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
                                  unsigned flags, tx_tensor **out);

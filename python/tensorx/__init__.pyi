@@ -175,15 +175,17 @@ def to_int64(x: _TensorLike) -> _Array:
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): any numeric tensor
     """
-def cast(x: _TensorLike, dtype: _DTypeLike, mode: _Text = 'default',
-         exact_float: _Bool = False) -> _Array:
+def cast(x: _TensorLike, dtype: _DTypeLike, mode: _Text = 'default', exact_float: _Bool = False,
+         saturate: _Bool = True, round_mode: _Text = 'up') -> _Array:
     """convert elements to another dtype (tf.cast)
 
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): any tensor
       dtype (dtype, required): target dtype
-      mode (string, default default): default (TF's bits), saturate, or checked (fail on inexact)
+      mode (string, default default): default (TF's bits), saturate, checked (fail on inexact), or the ONNX Cast-25 preset onnx
       exact_float (bool, default false): checked mode: float targets must not round either
+      saturate (bool, default true): onnx mode: ONNX's saturate (false: overflow gives inf or NaN)
+      round_mode (string, default up): onnx mode: ONNX's round_mode for float8_e8m0fnu: up, down or nearest
     """
 def bitcast(input: _TensorLike, type: _DTypeLike) -> _Array:
     """reinterpret the bytes as another dtype (a view; tf.bitcast)

@@ -51,7 +51,7 @@ def test_exception_classes_cover_the_librarys_status_list():
     (tx.InvalidArgumentError, "oob 'sideways' is not one of error, zero, clamp, wrap",
      lambda: tx.gather(X, [0], oob="sideways")),
     (tx.InvalidArgumentError, "unknown dtype 'float33'", lambda: tx.cast(X, "float33")),
-    (tx.InvalidArgumentError, "mode 'fast' is not default, saturate or checked",
+    (tx.InvalidArgumentError, "mode 'fast' is not default, saturate, checked or onnx",
      lambda: tx.cast(X, "int8", mode="fast")),
 ])
 def test_statuses_raise_their_exception_with_tensorxs_message(cls, message, call):

@@ -21,7 +21,7 @@ def test_every_op_is_a_function_with_the_tables_parameters():
 
 def test_signatures_follow_tensorflow():
     sig = lambda f: str(inspect.signature(f))  # noqa: E731
-    assert sig(tx.cast) == "(x, dtype, mode='default', exact_float=False)"
+    assert sig(tx.cast) == "(x, dtype, mode='default', exact_float=False, saturate=True, round_mode='up')"
     assert sig(tx.decode_raw) == "(input_bytes, out_type, little_endian=True, fixed_length=None)"
     assert sig(tx.strided_slice).startswith("(input_, begin, end, strides, begin_mask=0, ")
     assert sig(tx.string_tensor_pack) == "(begins, ends, symbols)"

@@ -288,6 +288,66 @@ tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **o
     return saturate_op("saturate_cast", value, dtype, out);
 }
 
+/* ---- cast_in_mode: ONNX Cast's presets ----------------------------------------------------- */
+
+/* The type an ONNX preset reads x in before its own rule writes `dtype`, or TX_STRING when
+ * ONNX's Cast is tx_cast for this pair (a same-dtype cast included: ONNX's is the identity). */
+static tx_dtype onnx_source(tx_dtype from, tx_dtype to, bool saturate) {
+    if (from == to || from == TX_STRING) return TX_STRING;
+    if (to == TX_FLOAT8_E8M0FNU) return TX_FLOAT32;
+    if (to == TX_FLOAT8_E4M3FN || to == TX_FLOAT8_E4M3FNUZ || to == TX_FLOAT8_E5M2 ||
+        to == TX_FLOAT8_E5M2FNUZ)
+        return saturate ? TX_FLOAT64 : TX_STRING;
+    tx_dtype_kind k = tx_dtype_kind_of(from);
+    bool from_float = k == TX_KIND_FLOAT || k == TX_KIND_COMPLEX;
+    if ((to == TX_INT4 || to == TX_UINT4 || to == TX_INT2 || to == TX_UINT2) && from_float)
+        return TX_FLOAT64;
+    return TX_STRING;
+}
+
+typedef struct onnx_job {
+    tx__cast_fn read; /* x -> the scratch's type */
+    tx_dtype to;
+    bool saturate;
+    int round;
+    char *dst;
+    const char *src;
+    size_t src_size, mid_size;
+} onnx_job;
+
+static void onnx_piece(void *ctx, int64_t begin, int64_t end) {
+    const onnx_job *j = ctx;
+    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
+    const int64_t block = (int64_t)(sizeof scratch / j->mid_size);
+    for (int64_t i = begin; i < end; i += block) {
+        int64_t k = end - i < block ? end - i : block;
+        j->read(scratch, j->src + (size_t)i * j->src_size, k);
+        tx__onnx_convert(j->to, j->saturate, j->round, j->dst + i, scratch, k); /* 1-byte targets */
+    }
+}
+
+static tx_status onnx_op(const char *op, const tx_tensor *x, tx_dtype dtype, unsigned flags,
+                         tx_tensor **out) {
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, x, "x");
+    TX_TRY(check_dtype(op, "dtype", dtype));
+    bool saturate = !(flags & TX_CAST_ONNX_NO_SATURATE);
+    tx_dtype mid = onnx_source(x->dtype, dtype, saturate);
+    tx__cast_fn read = mid == TX_STRING ? NULL : tx__cast_kernel(x->dtype, mid);
+    if (read == NULL) return cast_op(op, x, dtype, out);
+    int round = (flags & TX_CAST_ONNX_ROUND_DOWN)      ? TX__ROUND_DOWN
+                : (flags & TX_CAST_ONNX_ROUND_NEAREST) ? TX__ROUND_NEAREST
+                                                       : TX__ROUND_UP;
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
+    onnx_job j = {read, dtype, saturate, round, t->data, x->data, tx_dtype_size(x->dtype),
+                  tx_dtype_size(mid)};
+    tx__parallel_for(x->numel, grain_for(1, j.src_size), onnx_piece, &j);
+    *out = t;
+    return TX_OK;
+}
+
 /* ---- cast_in_mode: modes ------------------------------------------------------------------- */
 
 /* One real scalar, exactly: an integer as sign and magnitude, or a float as a double (every
@@ -479,14 +539,25 @@ tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
     static const char *op = "cast";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
-    TX_REQUIRE((unsigned)mode <= TX_CAST_CHECKED, TX_INVALID_ARGUMENT,
-               "%s: mode %d is not TX_CAST_DEFAULT, TX_CAST_SATURATE or TX_CAST_CHECKED", op,
-               (int)mode);
-    TX_REQUIRE((flags & ~TX_CAST_EXACT_FLOAT) == 0, TX_INVALID_ARGUMENT,
-               "%s: flags 0x%x has unknown bits (only TX_CAST_EXACT_FLOAT is defined)", op, flags);
-    TX_REQUIRE(flags == 0 || mode == TX_CAST_CHECKED, TX_INVALID_ARGUMENT,
+    const unsigned onnx_flags =
+        TX_CAST_ONNX_NO_SATURATE | TX_CAST_ONNX_ROUND_DOWN | TX_CAST_ONNX_ROUND_NEAREST;
+    TX_REQUIRE((unsigned)mode <= TX_CAST_ONNX, TX_INVALID_ARGUMENT,
+               "%s: mode %d is not TX_CAST_DEFAULT, TX_CAST_SATURATE, TX_CAST_CHECKED or "
+               "TX_CAST_ONNX", op, (int)mode);
+    TX_REQUIRE((flags & ~(TX_CAST_EXACT_FLOAT | onnx_flags)) == 0, TX_INVALID_ARGUMENT,
+               "%s: flags 0x%x has unknown bits (TX_CAST_EXACT_FLOAT and the TX_CAST_ONNX_* flags "
+               "are defined)", op, flags);
+    TX_REQUIRE(!(flags & TX_CAST_EXACT_FLOAT) || mode == TX_CAST_CHECKED, TX_INVALID_ARGUMENT,
                "%s: flag TX_CAST_EXACT_FLOAT needs mode TX_CAST_CHECKED", op);
+    TX_REQUIRE(!(flags & onnx_flags) || mode == TX_CAST_ONNX, TX_INVALID_ARGUMENT,
+               "%s: the TX_CAST_ONNX_* flags need mode TX_CAST_ONNX", op);
+    TX_REQUIRE((flags & (TX_CAST_ONNX_ROUND_DOWN | TX_CAST_ONNX_ROUND_NEAREST)) !=
+                   (TX_CAST_ONNX_ROUND_DOWN | TX_CAST_ONNX_ROUND_NEAREST),
+               TX_INVALID_ARGUMENT,
+               "%s: flags TX_CAST_ONNX_ROUND_DOWN and TX_CAST_ONNX_ROUND_NEAREST exclude each other",
+               op);
     if (mode == TX_CAST_SATURATE) return saturate_op(op, x, dtype, out);
+    if (mode == TX_CAST_ONNX) return onnx_op(op, x, dtype, flags, out);
     tx_tensor *y;
     tx_status st = cast_op(op, x, dtype, &y);
     if (st != TX_OK && st != TX__PLANNED) return st; /* from here x is a valid tensor */

@@ -198,8 +198,25 @@ expect_fail mode_checked_overflow invalid_argument "is 70000 (float32), which fl
     cast x='[70000.0]' dtype=float16 mode=checked
 expect_fail mode_checked_exact invalid_argument "is 0.100000001 (float32), which float16 cannot hold exactly: would round" -- \
     cast x='[0.5,0.1]' dtype=float16 mode=checked exact_float=true
-expect_fail mode_bad invalid_argument "cast: mode 'bogus' is not default, saturate or checked" -- cast x='[1]' dtype=int8 mode=bogus
+expect_fail mode_bad invalid_argument "cast: mode 'bogus' is not default, saturate, checked or onnx" -- cast x='[1]' dtype=int8 mode=bogus
 expect_fail mode_flag invalid_argument "TX_CAST_EXACT_FLOAT needs mode TX_CAST_CHECKED" -- cast x='[1]' dtype=int8 exact_float=true
+# ---- mode=onnx: ONNX Cast-25's presets (saturate, round_mode) ----
+expect onnx_f8 "array([448.0, -448.0, 448.0, nan, -0.0], dtype=float8_e4m3fn)" -- \
+    cast x='[500.0,-inf,inf,nan,-0.0]' dtype=float8_e4m3fn mode=onnx
+expect onnx_f8_nosat "array([inf, -inf, 57344.0], dtype=float8_e5m2)" -- \
+    cast x='[1e6,-inf,57344]' dtype=float8_e5m2 mode=onnx saturate=false
+expect onnx_e8m0_up "array([0.125, 2.0, 1.7014118346046923e+38, 5.877471754111438e-39], dtype=float8_e8m0fnu)" -- \
+    cast x='[0.124,1.1,inf,0]' dtype=float8_e8m0fnu mode=onnx
+expect onnx_e8m0_nearest "array([1.0, 2.0, nan, nan], dtype=float8_e8m0fnu)" -- \
+    cast x='[1.1,1.5,inf,0]' dtype=float8_e8m0fnu mode=onnx round_mode=nearest saturate=false
+expect onnx_e8m0_down "array([0.0625, 1.0], dtype=float8_e8m0fnu)" -- \
+    cast x='[0.124,1.9]' dtype=float8_e8m0fnu mode=onnx round_mode=down
+expect onnx_int4 "array([0, 2, 2, -2, 7, -8, 0], dtype=int4)" -- cast x='[0.5,1.5,2.5,-2.5,7.5,-100,nan]' dtype=int4 mode=onnx
+expect onnx_int4_ints "array([-7, 7], dtype=int4)" -- cast x='[9,-9]' dtype=int4 mode=onnx
+expect onnx_uint2 "array([0, 2, 3, 0], dtype=uint2)" -- cast x='[-0.5,1.5,9,-3]' dtype=uint2 mode=onnx
+expect_fail onnx_flag invalid_argument "the TX_CAST_ONNX_* flags need mode TX_CAST_ONNX" -- cast x='[1]' dtype=int4 saturate=false
+expect_fail onnx_round_bad invalid_argument "cast: round_mode 'sideways' is not up, down or nearest" -- \
+    cast x='[1]' dtype=float8_e8m0fnu mode=onnx round_mode=sideways
 # ---- float8_e5m2 / float8_e4m3fn (ml_dtypes' rules; values print exactly) ----
 expect f8_e4m3 "array([0.1015625, 1.0, 448.0, 448.0, nan, nan, nan, -0.0, 0.001953125], dtype=float8_e4m3fn)" -- \
     cast x='[0.1,1,448,464,465,-500,inf,-0.0,0.001953125]' dtype=float8_e4m3fn

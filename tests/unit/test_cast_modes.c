@@ -187,7 +187,15 @@ static void test_errors(void **state) {
     tx_tensor *x = tu_tensor(TX_FLOAT32, 1, TU_DIMS(1), TU_VALS(1)), *o = (tx_tensor *)1;
     tu_assert_error(tx_cast_in_mode(x, TX_INT8, (tx_cast_mode)7, 0, &o), TX_INVALID_ARGUMENT, "cast: mode 7 is not");
     assert_null(o);
-    tu_assert_error(tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 6, &o), TX_INVALID_ARGUMENT, "flags 0x6 has unknown bits");
+    tu_assert_error(tx_cast_in_mode(x, TX_INT8, TX_CAST_CHECKED, 0x30, &o), TX_INVALID_ARGUMENT, "flags 0x30 has unknown bits");
+    tu_assert_error(tx_cast_in_mode(x, TX_INT4, TX_CAST_DEFAULT, TX_CAST_ONNX_NO_SATURATE, &o), TX_INVALID_ARGUMENT,
+                    "the TX_CAST_ONNX_* flags need mode TX_CAST_ONNX");
+    tu_assert_error(tx_cast_in_mode(x, TX_INT4, TX_CAST_ONNX, TX_CAST_EXACT_FLOAT, &o), TX_INVALID_ARGUMENT,
+                    "TX_CAST_EXACT_FLOAT needs mode TX_CAST_CHECKED");
+    tu_assert_error(tx_cast_in_mode(x, TX_FLOAT8_E8M0FNU, TX_CAST_ONNX,
+                                    TX_CAST_ONNX_ROUND_DOWN | TX_CAST_ONNX_ROUND_NEAREST, &o),
+                    TX_INVALID_ARGUMENT, "exclude each other");
+    tu_assert_error(tx_cast_in_mode(x, TX_STRING, TX_CAST_ONNX, 0, &o), TX_UNIMPLEMENTED, "Cast float32 to string");
     tu_assert_error(tx_cast_in_mode(x, TX_INT8, TX_CAST_SATURATE, TX_CAST_EXACT_FLOAT, &o), TX_INVALID_ARGUMENT,
                     "TX_CAST_EXACT_FLOAT needs mode TX_CAST_CHECKED");
     tu_assert_error(tx_cast_in_mode(NULL, TX_INT8, TX_CAST_CHECKED, 0, &o), TX_INVALID_ARGUMENT, "cast: x is NULL");
@@ -204,7 +212,7 @@ static void test_alloc_failure(void **state) {
     tx_tensor *x = raw1(TX_FLOAT32, 2, v);
     tu_alloc_install();
     for (long k = 1; k < 10; k++) {
-        for (int mode = 0; mode <= 2; mode++) {
+        for (int mode = 0; mode <= 3; mode++) {
             tx_tensor *o = NULL;
             tu_alloc_fail_at(k);
             long live = tu_alloc_live();

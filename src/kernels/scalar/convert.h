@@ -40,6 +40,8 @@
 #ifndef TX_KERNELS_SCALAR_CONVERT_H
 #define TX_KERNELS_SCALAR_CONVERT_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -251,6 +253,48 @@ static inline uint8_t tx__f64_to_e8m0(double x) {
     int e = (int)(bits >> 52) - 1023 + (int)((bits >> 51) & 1u); /* a halfway mantissa rounds up */
     return e < -127 ? 0u : e > 127 ? 0xffu : (uint8_t)(e + 127);
 }
+
+/* ---- ONNX Cast's rules (tx_cast_in_mode's TX_CAST_ONNX; loops in cast_onnx.c) ---- */
+
+/* ONNX's round_mode for float8_e8m0fnu targets. */
+enum { TX__ROUND_UP = 0, TX__ROUND_DOWN = 1, TX__ROUND_NEAREST = 2 };
+
+/* ONNX Cast of the float32 x to float8_e8m0fnu, as ONNX Runtime's CPU provider converts (the
+ * spec's table, with negatives, which it leaves unspecified, below the range): NaN gives NaN;
+ * x above 2^127 (+inf too) gives 2^127, x below 2^-127 (zero, negatives, -inf) 2^-127, or NaN
+ * for both without saturate; otherwise 2^floor(log2 x) plus one step when `round` says: up for
+ * any fraction, nearest for a fraction of at least one half (ties up), down never. */
+static inline uint8_t tx__onnx_e8m0(float x, bool saturate, int round) {
+    uint32_t b = tx__f32_to_bits(x), e = b >> 23, m = b & 0x7fffffu;
+    if ((b & 0x7fffffffu) > 0x7f800000u) return 0xffu;
+    if ((b >> 31) || b < 0x00400000u) return saturate ? 0x00u : 0xffu;
+    if (b > 0x7f000000u) return saturate ? 0xfeu : 0xffu;
+    if (e == 0) m = (b - 0x00400000u) << 1; /* a subnormal in [2^-127, 2^-126): its fraction */
+    unsigned up = round == TX__ROUND_DOWN ? 0u : round == TX__ROUND_NEAREST ? m >= 0x400000u : m != 0;
+    return (uint8_t)(e + up);
+}
+
+/* ONNX Cast saturate=1 into a float8 format whose largest finite value is max: +-inf and values
+ * beyond it become +-max before rounding; NaN passes (both comparisons are false). */
+static inline double tx__clamp_abs(double x, double max) { return x > max ? max : x < -max ? -max : x; }
+
+/* ONNX Cast of a float to int4 / uint4 / int2 / uint2 (onnx docs, technical/int4.md, int2.md):
+ * round to nearest, ties to even, then clamp to [lo, hi]; NaN gives 0.  Exact and independent
+ * of the floating-point environment: the clamped value is small. */
+static inline int64_t tx__onnx_round_clamp(double x, double lo, double hi) {
+    if (!(x == x)) return 0;
+    x = x < lo ? lo : x > hi ? hi : x;
+    double r = floor(x), d = x - r;
+    if (d > 0.5 || (d == 0.5 && fmod(r, 2.0) != 0.0)) r += 1.0;
+    return (int64_t)r;
+}
+
+/* n elements of an ONNX Cast preset: src holds the values as float64, or as float32 for a
+ * float8_e8m0fnu target (ONNX converts through float32); dst is `to`, one of the preset's
+ * targets (float8_e4m3fn, float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz with saturate=1,
+ * float8_e8m0fnu, int4, uint4, int2, uint2). */
+TX_HIDDEN void tx__onnx_convert(tx_dtype to, bool saturate, int round, void *dst, const void *src,
+                                int64_t n);
 
 #define TX__E4M3FNUZ 3, 8 /* mantissa bits, bias */
 #define TX__E4M3B11FNUZ 3, 11
