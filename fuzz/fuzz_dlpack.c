@@ -39,7 +39,7 @@ static const struct {
     {kDLUInt, 8},    {kDLUInt, 16},   {kDLUInt, 32},   {kDLUInt, 64},    {kDLFloat, 16},
     {kDLFloat, 32},  {kDLFloat, 64},  {kDLBfloat, 16}, {kDLComplex, 64}, {kDLComplex, 128},
     /* no tensorx dtype: */
-    {kDLInt, 24},    {kDLFloat, 8},   {kDLOpaqueHandle, 64}, {kDLBfloat, 32}, {9, 8}, {kDLComplex, 32},
+    {kDLInt, 24},    {kDLFloat, 8},   {kDLOpaqueHandle, 64}, {kDLBfloat, 32}, {7, 8}, {kDLComplex, 32},
 };
 #define NTYPES (sizeof types / sizeof types[0])
 #define NVALID 15
