@@ -194,6 +194,15 @@ put('dlpack', 'read-only-i16-transposed', bytes([2, 2, 128, 4]) + dims(3, 2) + i
 put('dlpack', 'read-only-bool-nonbinary', bytes([1, 0, 128 | 2, 0]) + dims(5) + ints(0) + bytes([0, 1, 2, 255, 1]))
 put('dlpack', 'read-only-gpu', bytes([1, 10, 128 | 16, 0]) + dims(2) + ints(1) + mem)
 put('dlpack', 'read-only-no-deleter', bytes([1, 12, 128 | 32 | 2, 0]) + dims(3) + ints(0) + mem)
+# DLPack 1.1's types (indices 21-26): float8_e5m2, and the sub-byte ones packed in the
+# unversioned struct (odd counts, transposed, backwards, broadcast) and padded in the versioned one
+put('dlpack', 'f8e5m2-rowmajor', bytes([1, 21, 2, 0]) + dims(5) + ints(0) + mem)
+put('dlpack', 'f4-packed-odd', bytes([1, 22, 2, 0]) + dims(7) + ints(0) + mem)
+put('dlpack', 'i2-packed-transposed', bytes([2, 26, 0, 0]) + dims(3, 5) + ints(1, 3) + mem)
+put('dlpack', 'f6-packed-negative-strides', bytes([1, 25, 0, 1]) + dims(5) + ints(-1) + mem)
+put('dlpack', 'u2-packed-broadcast', bytes([2, 24, 0, 0]) + dims(3, 4) + ints(0, 1) + mem)
+put('dlpack', 'i4-padded-upper-bits', bytes([2, 23, 128 | 2, 0]) + dims(2, 3) + ints(0, 0) + bytes([0xF1, 2, 3, 4, 5, 6]))
+put('dlpack', 'f4-padded-transposed', bytes([2, 22, 128, 0]) + dims(3, 2) + ints(1, 3) + mem)
 EOF
 for t in ops ops_diff args npy decode string_pack string_layout dlpack; do
   printf '%s: %s files\n' "$t" "$(find "$corp/$t" -type f | wc -l)"

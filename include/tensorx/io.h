@@ -114,7 +114,24 @@ TX_API void tx_buffer_free(void *data, size_t size);
  *   int8/16/32/64          <-> {kDLInt, 8/16/32/64}      uint8/16/32/64 <-> {kDLUInt, 8/16/32/64}
  *   float16/32/64          <-> {kDLFloat, 16/32/64}      bfloat16       <-> {kDLBfloat, 16}
  *   complex64/complex128   <-> {kDLComplex, 64/128}
- * Strings and the quantized dtypes have no DLPack type (unimplemented). */
+ *   DLPack 1.1's codes (tensorx_dlpack.h defines them for older headers), bits 8:
+ *   float8_e4m3b11fnuz 9, float8_e4m3fn 10, float8_e4m3fnuz 11, float8_e5m2 12,
+ *   float8_e5m2fnuz 13, float8_e8m0fnu 14;  float6_e2m3fn / float6_e3m2fn <-> {15 / 16, bits 6};
+ *   float4_e2m1fn <-> {17, bits 4};  int4 / uint4 <-> {kDLInt / kDLUInt, 4};
+ *   int2 / uint2 <-> {kDLInt / kDLUInt, 2}
+ * Strings and the quantized dtypes have no DLPack type (unimplemented), nor float8_e3m4 (7) and
+ * float8_e4m3 (8), which tensorx lacks.
+ *
+ * Sub-byte dtypes (bits < 8: int4, uint4, int2, uint2, float4, float6).  DLPack packs them (element
+ * i in bits [i * bits, (i + 1) * bits) of the bytes, least significant bit first) unless a
+ * versioned tensor's flags have DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (one per byte, as
+ * tensorx holds them).  So: the versioned export sets that flag and shares t's bytes; the
+ * unversioned export, which has no flags, gives a packed copy (pad bits 0); an import with the
+ * flag takes the bytes as one-byte elements (in place when they are the bytes tensorx holds: an
+ * integer's value bits with zeros above, a float's as tx_tensor_from_data makes them; otherwise
+ * a normalised copy, since tensorx never writes a producer's memory); an import without it (every
+ * unversioned one) unpacks into a new tensor, with strides in elements and byte_offset in bytes
+ * as DLPack defines them (pad bits ignored). */
 struct DLManagedTensor;
 struct DLManagedTensorVersioned;
 
@@ -127,10 +144,13 @@ struct DLManagedTensorVersioned;
  * is called before this function returns TX_OK.  A NULL deleter is allowed (nothing is called).
  * On failure the deleter is NOT called: `managed` still belongs to the caller, who must delete it.
  * The data address is data + byte_offset.  The library reads the memory, never writes it.
+ * A sub-byte dtype is packed here (the struct has no padded flag): always unpacked into a new
+ * tensor (see "Sub-byte dtypes" above).
  * Errors: invalid_argument (managed or out NULL; ndim < 0 or > TX_MAX_RANK; shape NULL with
- * ndim > 0; a negative dim; data NULL with elements; lanes != 1; for the strided copy, a byte
- * offset that overflows int64); unimplemented (device other than kDLCPU; a dtype outside the
- * table above); resource_exhausted (an element count that overflows int64; allocation failed;
+ * ndim > 0; a negative dim; data NULL with elements; lanes != 1; dtype.bits 0, or other than a
+ * float8 / float6 / float4 code's 8 / 6 / 4, "dtype.bits is ..."; for the strided copy, a byte
+ * or bit offset that overflows int64); unimplemented (device other than kDLCPU; a dtype outside
+ * the table above); resource_exhausted (an element count that overflows int64; allocation failed;
  * the copy exceeds the tensor size limit).
  * The tensor is writable: DLPack's unversioned struct has no read-only flag, so its producer has
  * not said otherwise (use tx_tensor_from_dlpack_versioned for memory that must not change).
@@ -140,8 +160,9 @@ TX_API tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tenso
 /* tx_tensor_from_dlpack for DLPack 1.x's DLManagedTensorVersioned: the same rules (ownership,
  * deleter, copies, errors; messages start "from_dlpack_versioned: "), and when managed->flags has
  * DLPACK_FLAG_BITMASK_READ_ONLY the tensor and its views are read-only (tx_tensor_is_writable is
- * 0), whether its data are managed's or a copy.  Other flags are ignored (IS_COPIED only says the
- * producer made a copy).
+ * 0), whether its data are managed's or a copy; DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED says a
+ * sub-byte dtype is one per byte (without it, it is packed and unpacked into a new tensor).  Other
+ * flags are ignored (IS_COPIED only says the producer made a copy).
  * Errors: those of tx_tensor_from_dlpack; unimplemented (version.major other than 1: another
  * layout, of which tensorx reads only version).  On failure the deleter is not called (DLPack
  * says it is safe to call for any version).  Since 0.2. */
@@ -154,18 +175,23 @@ TX_API tx_status tx_tensor_from_dlpack_versioned(struct DLManagedTensorVersioned
  * first; the consumer must call (*out)->deleter(*out) exactly once, which releases that reference
  * (the buffer goes when its last user goes).  tensorx treats tensor contents as immutable: a
  * consumer that writes through data changes every tensor sharing the buffer.
- * Errors: invalid_argument (t or out NULL; t read-only, "to_dlpack: t is read-only and a
- * DLManagedTensor cannot say so ...": use tx_tensor_to_dlpack_versioned, or export
- * tx_tensor_copy(t)); unimplemented (string, quantized, float8, int4 or uint4 dtype: the DLPack
- * header tensorx builds against has no float8 codes, and DLPack's 4-bit integers are packed
- * while tensorx's are one per byte); resource_exhausted (allocation failed).  On failure *out is
- * NULL.  Since 0.1 (read-only tensors refused since 0.2). */
+ * A sub-byte dtype (int4, uint4, int2, uint2, float4, float6) leaves packed, as this struct
+ * must say it (it has no padded flag): data are a packed copy, which the consumer owns, so
+ * read-only tensors of these dtypes are exported too.
+ * Errors: invalid_argument (t or out NULL; t read-only (not sub-byte), "to_dlpack: t is read-only
+ * and a DLManagedTensor cannot say so ...": use tx_tensor_to_dlpack_versioned, or export
+ * tx_tensor_copy(t)); unimplemented (string or quantized dtype); resource_exhausted (allocation
+ * failed).  On failure *out is NULL.  Since 0.1 (read-only tensors refused since 0.2; float8,
+ * float6, float4, int4 and int2 dtypes since 0.3). */
 TX_API tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out);
 
-/* tx_tensor_to_dlpack as DLPack 1.x's DLManagedTensorVersioned: version {1, 0}, flags
- * DLPACK_FLAG_BITMASK_READ_ONLY when t is read-only (the consumer must not write then), else 0;
- * the rest as tx_tensor_to_dlpack (the consumer calls (*out)->deleter(*out) once).  Read-only
- * tensors are exported too, without a copy.
+/* tx_tensor_to_dlpack as DLPack 1.x's DLManagedTensorVersioned: version {1, 0}, or {1, 1} for
+ * the dtypes that need DLPack 1.1 (float8, float6, float4, int4, uint4, int2, uint2); flags
+ * DLPACK_FLAG_BITMASK_READ_ONLY when t is read-only (the consumer must not write then), and
+ * DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED for a sub-byte dtype (bits are its value bits,
+ * one element per byte); the rest as tx_tensor_to_dlpack (the consumer calls
+ * (*out)->deleter(*out) once).  Every dtype with a DLPack type, read-only tensors included, is
+ * exported without a copy.
  * Errors: invalid_argument (t or out NULL); unimplemented (the dtypes tx_tensor_to_dlpack
  * refuses); resource_exhausted.  On failure *out is NULL.  Since 0.2. */
 TX_API tx_status tx_tensor_to_dlpack_versioned(const tx_tensor *t,

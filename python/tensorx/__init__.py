@@ -263,9 +263,10 @@ def _tensor(v, empty="float32"):
 def from_dlpack(obj):
     """An ndarray over the memory of `obj`, which has ``__dlpack__`` (a PyTorch tensor, a NumPy
     array, a JAX array on the host, ``tensorx.dlpack(...)``), or over a DLPack capsule.  A DLPack
-    1.x producer is asked for a versioned tensor (``max_version=(1, 0)``), which tensorx imports
+    1.x producer is asked for a versioned tensor (``max_version=(1, 1)``), which tensorx imports
     (``tx_tensor_from_dlpack_versioned``): the result is read-only when the producer marks its
-    memory read-only.  Older producers (NumPy < 2, PyTorch < 2.4) refuse ``max_version``: their
+    memory read-only.  DLPack 1.1's float8, float6, float4, int4 and int2 types come in as
+    ml_dtypes arrays, sub-byte ones one per byte (packed producers are unpacked: a copy).  Older producers (NumPy < 2, PyTorch < 2.4) refuse ``max_version``: their
     unversioned tensor is imported by tensorx too (``tx_tensor_from_dlpack``; writable, as such
     producers refuse to export read-only memory), which takes bfloat16 and bool where NumPy
     1.24's ``np.from_dlpack`` fails; a ``__dlpack__`` that returns no capsule falls back to
@@ -273,7 +274,7 @@ def from_dlpack(obj):
     if type(obj).__name__ == "PyCapsule":
         return _C.from_dlpack_capsule(obj)
     try:
-        cap = obj.__dlpack__(max_version=(1, 0))
+        cap = obj.__dlpack__(max_version=(1, 1))
     except TypeError:  # a producer that predates DLPack 1.0's max_version
         cap = None
     if cap is None:  # (out of the except: the producer's own errors are not chained to it)
@@ -290,7 +291,10 @@ def to_dlpack(array, *, max_version=(1, 0), copy=None):
     read-only when `array` is, so read-only results export too; with ``max_version=None`` (or
     below 1.0) it holds the unversioned tensor, which cannot say "read-only": a read-only array
     then raises BufferError unless ``copy=True``.  ``copy``: None (copy only when the layout needs
-    it), True (always), False (never: BufferError instead).  Each capsule is consumed once."""
+    it), True (always), False (never: BufferError instead).  Sub-byte dtypes (ml_dtypes' int4,
+    uint4, int2, uint2, float4_e2m1fn, float6_*) are one per byte in the versioned capsule (DLPack
+    1.1's padded flag) and a packed copy in the unversioned one (read-only arrays included).
+    Each capsule is consumed once."""
     array = np.asarray(array) if not isinstance(array, np.ndarray) else array
     versioned = max_version is not None and tuple(max_version)[0] >= 1
     return _C.to_dlpack(array, versioned, copy)

@@ -57,7 +57,8 @@ static PyObject *dlpack_error(tx_status st, const char *msg) {
     return NULL;
 }
 
-/* to_dlpack(array, versioned, copy): a DLPack capsule of the array's memory.  An op output is
+/* to_dlpack(array, versioned, copy): a DLPack capsule of the array's memory (of a packed copy for
+ * a sub-byte dtype in the unversioned form).  An op output is
  * exported from its own tensor: the capsule's deleter then only releases tensorx memory and takes
  * no GIL.  Any other array is wrapped first (as an op input is: no copy when C-contiguous,
  * aligned and native), so the deleter drops the array's reference, taking the GIL
@@ -100,6 +101,8 @@ PyObject *py_to_dlpack(PyObject *self, PyObject *args) {
         copied = true;
     }
     if (copied) ro = false; /* the consumer's own memory */
+    /* A sub-byte dtype leaves the unversioned struct as a packed copy (tx_tensor_to_dlpack). */
+    bool packed = !versioned && tx_dtype_info_of(tx_tensor_dtype(src))->value_bits < 8;
     if (versioned) {
         DLManagedTensorVersioned *m = NULL;
         st = tx_tensor_to_dlpack_versioned(src, &m);
@@ -112,7 +115,7 @@ PyObject *py_to_dlpack(PyObject *self, PyObject *args) {
         result = PyCapsule_New(m, "dltensor_versioned", versioned_capsule_free);
         if (!result) m->deleter(m);
     } else {
-        if (ro) {
+        if (ro && !packed) {
             PyErr_SetString(PyExc_BufferError,
                             "to_dlpack: the array is read-only and an unversioned DLPack tensor "
                             "cannot say so: ask for DLPack >= 1.0 (max_version=(1, 0)) or a copy "

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """DLPack through tensorx: results exported with tx_tensor_to_dlpack_versioned (read-only ones
 flagged, not refused), producers imported with tx_tensor_from_dlpack(_versioned), NumPy and (when
-python3-torch is installed) PyTorch on the other side; and string inputs wrapped without copying
-their bytes (tx_tensor_wrap_strings)."""
+python3-torch is installed) PyTorch on the other side; DLPack 1.1's low-bit types (ml_dtypes
+arrays; JAX, when installed, on the other side for the types its DLPack takes); and string inputs
+wrapped without copying their bytes (tx_tensor_wrap_strings)."""
+import ctypes
 import gc
 import sys
 import threading
@@ -42,7 +44,7 @@ def test_read_only_result_exports_as_versioned_and_comes_back_read_only():
 
 def test_read_only_through_the_producer_protocol():
     buf, v = read_only_result()
-    w = tx.from_dlpack(tx.dlpack(v))  # asks for max_version=(1, 0)
+    w = tx.from_dlpack(tx.dlpack(v))  # asks for max_version=(1, 1)
     assert not w.flags.writeable and np.shares_memory(w, buf)
     r = tx.reshape(tx.dlpack(v), [16])  # a producer as an op input
     assert not r.flags.writeable and np.shares_memory(r, buf)
@@ -160,6 +162,167 @@ def test_pytorch_round_trip():
     _, v = read_only_result()
     with pytest.raises(BufferError, match="read-only"):
         torch.from_dlpack(tx.dlpack(v))  # PyTorch 1.13 speaks only unversioned DLPack
+
+
+# ---- DLPack 1.1: float8, float6, float4, int4, int2 -------------------------------------------
+try:
+    import ml_dtypes
+except ImportError:  # Debian's route has no ml_dtypes: these tests skip without it
+    ml_dtypes = None
+try:
+    import jax
+    import jax.numpy as jnp
+    jax.config.update("jax_platforms", "cpu")
+except ImportError:  # JAX (jax + jaxlib from the package index) is optional
+    jax = None
+needs_ml_dtypes = pytest.mark.skipif(ml_dtypes is None, reason="ml_dtypes not installed")
+needs_jax = pytest.mark.skipif(jax is None or ml_dtypes is None,
+                               reason="JAX not installed (pip install jax)")
+
+# ml_dtypes name -> (DLPack 1.1 code, bits), from dmlc/dlpack's dlpack.h (v1.1).
+LOWBIT = {"float8_e4m3b11fnuz": (9, 8), "float8_e4m3fn": (10, 8), "float8_e4m3fnuz": (11, 8),
+          "float8_e5m2": (12, 8), "float8_e5m2fnuz": (13, 8), "float8_e8m0fnu": (14, 8),
+          "float6_e2m3fn": (15, 6), "float6_e3m2fn": (16, 6), "float4_e2m1fn": (17, 4),
+          "int4": (0, 4), "uint4": (1, 4), "int2": (0, 2), "uint2": (1, 2)}
+# The types JAX's DLPack takes both ways (JAX 0.10: int4 / uint4 / int2 / uint2 have "no DLPack
+# equivalent", float6 arrays cannot be made, and a float4 DLPack import fails even for JAX's own
+# capsule: "PjRt CPU buffers only support default layout"); float4 comes from JAX only.
+JAX_BOTH_WAYS = ["float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
+                 "float8_e5m2fnuz", "float8_e8m0fnu"]
+JAX_TO_TENSORX = JAX_BOTH_WAYS + ["float4_e2m1fn"]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
+                ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
+                ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p),
+                ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+
+
+def capsule_header(cap):
+    """(version, flags, DLTensor) of an unconsumed capsule (version and flags None when
+    unversioned), read with ctypes: the capsule keeps its tensor."""
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    if 'dltensor_versioned"' in repr(cap):
+        m = _DLManagedTensorVersioned.from_address(get(cap, b"dltensor_versioned"))
+        return (m.major, m.minor), m.flags, m.dl_tensor
+    return None, None, _DLTensor.from_address(get(cap, b"dltensor"))
+
+
+def lowbit_array(name, n):
+    """n elements of ml_dtypes' `name`: every code in turn (one per byte, as ml_dtypes holds them)."""
+    bits = LOWBIT[name][1]
+    return (np.arange(n, dtype=np.int64) % (1 << bits)).astype(np.uint8).view(getattr(ml_dtypes, name))
+
+
+def packed(codes, bits):
+    """DLPack's packed layout by NumPy: element i in bits [i * bits, (i + 1) * bits), LSB first."""
+    b = np.unpackbits(codes.astype(np.uint8).reshape(-1, 1), axis=1, bitorder="little")[:, :bits]
+    return np.packbits(b.ravel(), bitorder="little")
+
+
+@needs_ml_dtypes
+@pytest.mark.parametrize("name", sorted(LOWBIT))
+def test_lowbit_versioned_capsules_are_padded_and_shared(name):
+    code, bits = LOWBIT[name]
+    x = lowbit_array(name, 2 * 256 + 1 if bits == 8 else 2 * (1 << bits) + 1)
+    y = tx.reshape(x, [-1])
+    cap = tx.to_dlpack(y)
+    version, flags, dl = capsule_header(cap)
+    assert version == (1, 1) and (dl.dtype.code, dl.dtype.bits, dl.dtype.lanes) == (code, bits, 1)
+    assert flags == (4 if bits < 8 else 0)  # DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED
+    assert dl.data == y.ctypes.data
+    back = tx.from_dlpack(cap)
+    assert back.dtype == x.dtype and np.shares_memory(back, y)
+    np.testing.assert_array_equal(back.view(np.uint8), x.view(np.uint8))
+    _, v = read_only_result()  # read-only too: flagged, shared
+    ro = tx.bitcast(v, name) if bits == 8 else None
+    if ro is not None:
+        r = tx.from_dlpack(tx.dlpack(ro))
+        assert not r.flags.writeable and np.shares_memory(r, v)
+
+
+@needs_ml_dtypes
+@pytest.mark.parametrize("name", sorted(LOWBIT))
+def test_lowbit_unversioned_capsules(name):
+    code, bits = LOWBIT[name]
+    for n in (1, 7, 2 * (1 << min(bits, 6)) + 1):  # odd counts: the last byte padded
+        x = lowbit_array(name, n)
+        cap = tx.to_dlpack(x, max_version=None)
+        version, _, dl = capsule_header(cap)
+        assert version is None and (dl.dtype.code, dl.dtype.bits) == (code, bits)
+        if bits < 8:  # DLPack's packed layout in a copy: the unversioned form has no padded flag
+            assert dl.data != x.ctypes.data
+            want = packed(x.view(np.uint8), bits)
+            got = np.ctypeslib.as_array(ctypes.cast(dl.data, ctypes.POINTER(ctypes.c_uint8)),
+                                        (len(want),))
+            np.testing.assert_array_equal(got, want)
+        else:
+            assert dl.data == x.ctypes.data
+        back = tx.from_dlpack(cap)  # packed in, unpacked
+        assert back.dtype == x.dtype and back.flags.writeable
+        np.testing.assert_array_equal(back.view(np.uint8), x.view(np.uint8))
+        assert np.shares_memory(back, x) == (bits == 8)
+
+
+@needs_ml_dtypes
+def test_lowbit_read_only_sub_byte_leaves_unversioned_packed():
+    x = lowbit_array("float4_e2m1fn", 5)
+    x.flags.writeable = False
+    back = tx.from_dlpack(tx.to_dlpack(x, max_version=None))  # a packed copy: the consumer's
+    assert back.flags.writeable and not np.shares_memory(back, x)
+    np.testing.assert_array_equal(back.view(np.uint8), x.view(np.uint8))
+    e = lowbit_array("float8_e5m2", 5)
+    e.flags.writeable = False
+    with pytest.raises(BufferError, match="read-only"):
+        tx.to_dlpack(e, max_version=None)  # in place, as every one-byte dtype
+
+
+@needs_ml_dtypes
+def test_lowbit_padded_bytes_tensorx_would_normalise_are_copied():
+    raw = np.array([0xF3, 0x02, 0x41, 0xFF], dtype=np.uint8)  # upper bits set
+    raw.flags.writeable = False
+    x = raw.view(ml_dtypes.int2)
+    back = tx.from_dlpack(tx.dlpack(x))  # versioned, padded, read-only
+    assert not back.flags.writeable and not np.shares_memory(back, raw)
+    np.testing.assert_array_equal(back.view(np.uint8), raw & 3)
+    np.testing.assert_array_equal(raw, [0xF3, 0x02, 0x41, 0xFF])  # the producer's bytes kept
+    np.testing.assert_array_equal(back.astype(np.int8), raw.view(ml_dtypes.int2).astype(np.int8))
+
+
+@needs_jax
+@pytest.mark.parametrize("name", JAX_TO_TENSORX)
+def test_jax_to_tensorx(name):
+    bits = LOWBIT[name][1]
+    x = lowbit_array(name, 2 * (1 << bits) + 1).reshape(-1, 1)
+    j = jnp.asarray(x)
+    r = tx.from_dlpack(j)  # JAX gives the unversioned struct: float4 packed, unpacked here
+    assert r.dtype == x.dtype and r.shape == x.shape
+    np.testing.assert_array_equal(r.view(np.uint8), np.asarray(j).view(np.uint8))
+    np.testing.assert_array_equal(r.view(np.uint8), x.view(np.uint8))
+    t = tx.transpose(j)  # a JAX array as an op input
+    np.testing.assert_array_equal(t.view(np.uint8), x.T.view(np.uint8))
+
+
+@needs_jax
+@pytest.mark.parametrize("name", JAX_BOTH_WAYS)
+def test_tensorx_to_jax(name):
+    x = lowbit_array(name, 257)
+    y = tx.reverse(x, axis=[0])
+    j = jnp.from_dlpack(tx.dlpack(y))
+    assert j.dtype == x.dtype
+    np.testing.assert_array_equal(np.asarray(j).view(np.uint8), x[::-1].view(np.uint8))
 
 
 # ---- strings without copies -------------------------------------------------------------------

@@ -7,7 +7,10 @@
  * calls the producer's deleter once; an export hands out a managed tensor that holds a tensor
  * reference until the consumer calls its deleter.  Read-only tensors: a versioned import with
  * DLPACK_FLAG_BITMASK_READ_ONLY gives one, a versioned export sets the flag for one, and the
- * unversioned export, which cannot say so, refuses them (as NumPy does).  A build without the
+ * unversioned export, which cannot say so, refuses them (as NumPy does).  Sub-byte dtypes (int4,
+ * uint4, int2, uint2, float4, float6), which tensorx holds one per byte: the versioned export
+ * says so with DLPack 1.1's padded flag; the unversioned form, which has no flag and so means
+ * DLPack's packed layout, carries a packed copy; imports take both layouts.  A build without the
  * DLPack header (TX_WITH_DLPACK) keeps all four functions, so the ABI is the same, and they return
  * unimplemented. */
 #include "core/internal.h"
@@ -24,6 +27,10 @@
  * 0.8 (Debian's header is 0.6); the specification fixes its value. */
 _Static_assert(kDLInt == 0 && kDLUInt == 1 && kDLFloat == 2 && kDLBfloat == 4 && kDLComplex == 5,
                "dtypes.def: DLPack codes");
+_Static_assert(kDLFloat8_e4m3b11fnuz == 9 && kDLFloat8_e4m3fn == 10 && kDLFloat8_e4m3fnuz == 11 &&
+               kDLFloat8_e5m2 == 12 && kDLFloat8_e5m2fnuz == 13 && kDLFloat8_e8m0fnu == 14 &&
+               kDLFloat6_e2m3fn == 15 && kDLFloat6_e3m2fn == 16 && kDLFloat4_e2m1fn == 17,
+               "dtypes.def: DLPack 1.1 codes");
 
 /* Re-fails with `op: ` in front of the current message (copied first: tx__fail writes the same
  * thread-local buffer it would read). */
@@ -103,36 +110,124 @@ static tx_status import_copy(const char *op, const DLTensor *dl, tx_dtype dtype,
      * were refused may have a byte_offset that points anywhere). */
     const char *src = (const char *)dl->data + dl->byte_offset;
     tx__copy_nd(t->data, src, rank, dl->shape, dst_strides, src_strides, elem);
-    if (dtype == TX_BOOL) /* tensorx bools are 0 or 1, as TF's */
-        for (int64_t i = 0; i < t->numel; i++) t->data[i] = t->data[i] != 0;
+    if (dtype == TX_BOOL) tx__normalise_bool(t->data, t->numel); /* 0 or 1, as TF's */
+    if (tx__is_subbyte(dtype)) tx__normalise_subbyte(dtype, t->data, t->numel);
     *out = t;
     return TX_OK;
 }
 
-/* Checks `dl` and makes the tensor (in place or copied); see tx_tensor_from_dlpack's contract. */
-static tx_status import_checked(const char *op, const DLTensor *dl, tx_release_fn release,
-                                void *managed, tx_tensor **out) {
+/* Whether the n bytes at p are the bytes tensorx holds for bool or a sub-byte dtype (true for any
+ * other dtype).  Checked on a copy: the producer's memory is never written. */
+static bool canonical(tx_dtype dtype, const char *p, int64_t n) {
+    if (dtype != TX_BOOL && !tx__is_subbyte(dtype)) return true;
+    char tmp[256];
+    for (int64_t i = 0; i < n; i += (int64_t)sizeof tmp) {
+        int64_t k = n - i < (int64_t)sizeof tmp ? n - i : (int64_t)sizeof tmp;
+        memcpy(tmp, p + i, (size_t)k);
+        if (dtype == TX_BOOL) {
+            for (int64_t j = 0; j < k; j++)
+                if ((unsigned char)tmp[j] > 1) return false;
+        } else if (tx__normalise_subbyte(dtype, tmp, k)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- DLPack's packed sub-byte layout: element i in bits [i * bits, (i + 1) * bits) of the bytes,
+ * counted from the least significant bit of the first byte ---- */
+
+/* The `bits`-bit element at signed bit position p from base (p < 0: before it). */
+static unsigned packed_at(const unsigned char *base, int64_t p, unsigned bits) {
+    int64_t byte = p >= 0 ? p / 8 : -((7 - p) / 8); /* floor(p / 8) */
+    unsigned shift = (unsigned)(p - byte * 8), v = base[byte] >> shift;
+    if (shift + bits > 8) v |= (unsigned)base[byte + 1] << (8 - shift);
+    return v & ((1u << bits) - 1u);
+}
+
+/* Unpacks a packed sub-byte DLPack tensor (any strides, in elements) into a new tensor. */
+static tx_status import_packed(const char *op, const DLTensor *dl, tx_dtype dtype, int64_t numel,
+                               tx_tensor **out) {
+    size_t rank = (size_t)dl->ndim;
+    unsigned bits = dl->dtype.bits;
+    int64_t strides[TX_MAX_RANK], reach = 0, row = 1, bit_reach;
+    for (size_t d = rank; d-- > 0;) {
+        int64_t s = dl->strides ? dl->strides[d] : row, span = 0;
+        if (numel > 0) row *= dl->shape[d]; /* bounded by numel */
+        strides[d] = dl->shape[d] > 1 ? s : 0; /* a size-1 dim's stride is never used */
+        bool ok = numel == 0 || (strides[d] != INT64_MIN &&
+                  tx__mul_i64(strides[d] < 0 ? -strides[d] : strides[d], dl->shape[d] - 1, &span) &&
+                  tx__add_i64(reach, span, &reach));
+        TX_REQUIRE(ok, TX_INVALID_ARGUMENT, "%s: strides[%zu] = %lld overflows a bit offset", op, d,
+                   (long long)s);
+    }
+    TX_REQUIRE(tx__mul_i64(reach, bits, &bit_reach) && tx__add_i64(bit_reach, bits, &bit_reach),
+               TX_INVALID_ARGUMENT, "%s: the strides reach past int64 bit offsets (%lld elements "
+               "of %u bits)", op, (long long)reach, bits);
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, dtype, rank, dl->shape, &t));
+    const unsigned char *base = (const unsigned char *)dl->data + dl->byte_offset;
+    int64_t idx[TX_MAX_RANK] = {0}, off = 0; /* |off| <= reach */
+    for (int64_t i = 0; i < numel; i++) {
+        t->data[i] = (char)packed_at(base, off * (int64_t)bits, bits); /* canonical already */
+        for (size_t d = rank; d-- > 0;) {
+            if (++idx[d] < dl->shape[d]) {
+                off += strides[d];
+                break;
+            }
+            off -= strides[d] * (dl->shape[d] - 1);
+            idx[d] = 0;
+        }
+    }
+    *out = t;
+    return TX_OK;
+}
+
+/* The tensorx dtype of DLPack type `type`.  The float8 / float6 / float4 codes fix their bits, and
+ * DLPack asks consumers to stop at any other width. */
+static tx_status find_dtype(const char *op, DLDataType type, tx_dtype *out) {
+    TX_REQUIRE(type.lanes == 1, TX_INVALID_ARGUMENT, "%s: dtype has %u lanes; only 1 is taken", op,
+               (unsigned)type.lanes);
+    TX_REQUIRE(type.bits != 0, TX_INVALID_ARGUMENT, "%s: dtype.bits is 0", op);
+    unsigned fixed = type.code >= kDLFloat8_e3m4 && type.code <= kDLFloat8_e8m0fnu ? 8
+                   : type.code == kDLFloat6_e2m3fn || type.code == kDLFloat6_e3m2fn ? 6
+                   : type.code == kDLFloat4_e2m1fn                                  ? 4 : 0;
+    TX_REQUIRE(fixed == 0 || type.bits == fixed, TX_INVALID_ARGUMENT,
+               "%s: dtype.bits is %u, but DLPack's code %u has %u bits", op,
+               (unsigned)type.bits, (unsigned)type.code, fixed);
+    *out = TX_INVALID_DTYPE;
+    for (size_t i = 0; i < tx__dtype_count(); i++) {
+        const tx__dtype_info *d = tx__dtype_at(i);
+        if (d->dlpack_bits && d->dlpack_code == type.code && d->dlpack_bits == type.bits)
+            *out = d->id;
+    }
+    TX_REQUIRE(*out != TX_INVALID_DTYPE, TX_UNIMPLEMENTED,
+               "%s: DLPack dtype {code %u, bits %u} has no tensorx dtype", op,
+               (unsigned)type.code, (unsigned)type.bits);
+    return TX_OK;
+}
+
+/* Checks `dl` and makes the tensor (in place or copied); see tx_tensor_from_dlpack's contract.
+ * padded: a sub-byte type is held one per byte (the versioned struct's flag), else packed. */
+static tx_status import_checked(const char *op, const DLTensor *dl, bool padded,
+                                tx_release_fn release, void *managed, tx_tensor **out) {
     TX_REQUIRE(dl->device.device_type == kDLCPU, TX_UNIMPLEMENTED,
                "%s: device type %d is not the CPU (kDLCPU = 1)", op, (int)dl->device.device_type);
     TX_REQUIRE(dl->ndim >= 0 && dl->ndim <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
                "%s: ndim %d is not in [0, %d]", op, dl->ndim, TX_MAX_RANK);
     size_t rank = (size_t)dl->ndim;
     TX_REQUIRE(rank == 0 || dl->shape != NULL, TX_INVALID_ARGUMENT, "%s: shape is NULL", op);
-    TX_REQUIRE(dl->dtype.lanes == 1, TX_INVALID_ARGUMENT, "%s: dtype has %u lanes; only 1 is taken",
-               op, (unsigned)dl->dtype.lanes);
-    tx_dtype dtype = TX_INVALID_DTYPE;
-    for (size_t i = 0; i < tx__dtype_count(); i++) {
-        const tx__dtype_info *d = tx__dtype_at(i);
-        if (d->dlpack_bits && d->dlpack_code == dl->dtype.code && d->dlpack_bits == dl->dtype.bits)
-            dtype = d->id;
-    }
-    TX_REQUIRE(dtype != TX_INVALID_DTYPE, TX_UNIMPLEMENTED,
-               "%s: DLPack dtype {code %u, bits %u} has no tensorx dtype", op,
-               (unsigned)dl->dtype.code, (unsigned)dl->dtype.bits);
+    tx_dtype dtype;
+    TX_TRY(find_dtype(op, dl->dtype, &dtype));
     int64_t numel;
     TX_TRY(tx__shape_numel(op, "shape", rank, dl->shape, &numel));
     TX_REQUIRE(numel == 0 || dl->data != NULL, TX_INVALID_ARGUMENT,
                "%s: data is NULL for %lld elements", op, (long long)numel);
+    if (tx__is_subbyte(dtype) && !padded) {
+        TX_TRY(import_packed(op, dl, dtype, numel, out));
+        release(NULL, managed);
+        return TX_OK;
+    }
     size_t elem = tx_dtype_size(dtype);
     size_t align = elem > 8 ? 8 : elem;
     bool aligned = ((uintptr_t)dl->data + (uintptr_t)dl->byte_offset) % align == 0;
@@ -143,14 +238,12 @@ static tx_status import_checked(const char *op, const DLTensor *dl, tx_release_f
     }
     const char *src = (const char *)dl->data + dl->byte_offset; /* numel * elem row-major bytes */
     size_t nbytes = (size_t)numel * elem; /* fits: tx__shape_numel bounded numel, wrap re-checks */
-    if (dtype == TX_BOOL) {
-        /* A DLPack bool byte other than 0/1 cannot be normalised in memory we do not own. */
-        for (int64_t i = 0; i < numel; i++)
-            if ((unsigned char)src[i] > 1) {
-                TX_TRY(import_copy(op, dl, dtype, numel, out));
-                release(NULL, managed);
-                return TX_OK;
-            }
+    if (!canonical(dtype, src, numel)) {
+        /* Bytes tensorx would normalise (bool, sub-byte) are not rewritten in memory it does not
+         * own, read-only or not: such a tensor is copied. */
+        TX_TRY(import_copy(op, dl, dtype, numel, out));
+        release(NULL, managed);
+        return TX_OK;
     }
     /* tx_tensor_wrap takes a mutable pointer for its release callback; tensorx never writes. */
     tx_status st = tx_tensor_wrap(dtype, rank, dl->shape, (void *)(uintptr_t)src, nbytes,
@@ -162,9 +255,9 @@ static tx_status import_checked(const char *op, const DLTensor *dl, tx_release_f
 /* The import of both managed-tensor forms: `dl` is managed's tensor and release(NULL, managed)
  * calls its deleter.  A read-only import gives a read-only tensor, even where the data are
  * copied, so that the rule does not depend on the layout. */
-static tx_status import_dl(const char *op, const DLTensor *dl, bool read_only,
+static tx_status import_dl(const char *op, const DLTensor *dl, bool read_only, bool padded,
                            tx_release_fn release, void *managed, tx_tensor **out) {
-    TX_TRY(import_checked(op, dl, release, managed, out));
+    TX_TRY(import_checked(op, dl, padded, release, managed, out));
     (*out)->read_only = read_only;
     return TX_OK;
 }
@@ -176,7 +269,8 @@ tx_status tx_tensor_from_dlpack(struct DLManagedTensor *managed, tx_tensor **out
     TX_REQUIRE(managed != NULL, TX_INVALID_ARGUMENT, "%s: managed is NULL", op);
     /* The unversioned struct cannot mark memory read-only; producers that keep such memory
      * refuse to hand it out this way (NumPy does), so the import is writable. */
-    return import_dl(op, &managed->dl_tensor, false, call_deleter, managed, out);
+    /* Nor can it say that a sub-byte type is padded: it is packed, DLPack's default. */
+    return import_dl(op, &managed->dl_tensor, false, false, call_deleter, managed, out);
 }
 
 tx_status tx_tensor_from_dlpack_versioned(struct DLManagedTensorVersioned *managed,
@@ -190,7 +284,9 @@ tx_status tx_tensor_from_dlpack_versioned(struct DLManagedTensorVersioned *manag
                "%s: DLPack major version %u is not %u, the layout tensorx reads", op,
                (unsigned)managed->version.major, TX_DLPACK_VERSIONED_MAJOR);
     bool read_only = (managed->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
-    return import_dl(op, &managed->dl_tensor, read_only, call_deleter_versioned, managed, out);
+    bool padded = (managed->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) != 0;
+    return import_dl(op, &managed->dl_tensor, read_only, padded, call_deleter_versioned, managed,
+                     out);
 }
 
 /* ---- export ------------------------------------------------------------------------------------- */
@@ -226,17 +322,17 @@ static tx_status export_type(const char *op, const tx_tensor *t, const tx__dtype
     return TX_OK;
 }
 
-/* The block of an export of t: a reference on t's buffer and the DLTensor `dl` (inside the
- * block's managed tensor) describing t's row-major data. */
-static tx_status export_new(const char *op, const tx_tensor *t, const tx__dtype_info *ty,
-                            bool versioned, export_block **out) {
+/* The block of an export of t: a reference on mem's buffer (t's, or t's packed copy) and the
+ * DLTensor `dl` (inside the block's managed tensor) describing t's row-major data there. */
+static tx_status export_new(const char *op, const tx_tensor *t, const tx_tensor *mem,
+                            const tx__dtype_info *ty, bool versioned, export_block **out) {
     *out = NULL;
     size_t bytes = sizeof(export_block) + 2 * t->rank * sizeof(int64_t);
     export_block *b = tx__alloc(bytes, op);
     if (b == NULL) return TX_RESOURCE_EXHAUSTED;
     memset(b, 0, sizeof *b);
     b->bytes = bytes;
-    tx_status st = tx_tensor_ref(t, &b->ref);
+    tx_status st = tx_tensor_ref(mem, &b->ref);
     if (st != TX_OK) {
         tx__free(b, bytes);
         return st;
@@ -250,7 +346,7 @@ static tx_status export_new(const char *op, const tx_tensor *t, const tx__dtype_
         if (!tx__mul_i64(s, t->dims[d] ? t->dims[d] : 1, &s)) s = INT64_MAX;
     }
     DLTensor *dl = versioned ? &b->m.versioned.dl_tensor : &b->m.legacy.dl_tensor;
-    dl->data = t->data;
+    dl->data = mem->data;
     dl->device.device_type = kDLCPU;
     dl->device.device_id = 0;
     dl->ndim = (int)t->rank;
@@ -264,19 +360,47 @@ static tx_status export_new(const char *op, const tx_tensor *t, const tx__dtype_
     return TX_OK;
 }
 
+/* The unversioned export of a sub-byte tensor: DLPack's packed layout (no flag can say padded),
+ * in a copy, which its consumer owns and may write whether or not t is read-only. */
+static tx_status export_packed(const char *op, const tx_tensor *t, const tx__dtype_info *ty,
+                               struct DLManagedTensor **out) {
+    unsigned bits = ty->value_bits;
+    int64_t nbytes = (t->numel * (int64_t)bits + 7) / 8; /* numel is bounded by the size limit */
+    tx_tensor *packed;
+    TX_TRY(tx__tensor_zeros(op, TX_UINT8, 1, &nbytes, &packed)); /* pad bits 0 */
+    unsigned char *o = (unsigned char *)packed->data;
+    for (int64_t i = 0; i < t->numel; i++) {
+        char c = t->data[i];
+        tx__normalise_subbyte(t->dtype, &c, 1); /* a wrapped byte may carry upper bits */
+        unsigned v = (unsigned char)c, shift = (unsigned)(i * (int64_t)bits % 8);
+        int64_t at = i * (int64_t)bits / 8;
+        o[at] = (unsigned char)(o[at] | v << shift);
+        if (shift + bits > 8) o[at + 1] = (unsigned char)(o[at + 1] | v >> (8 - shift));
+    }
+    export_block *b;
+    tx_status st = export_new(op, t, packed, ty, false, &b);
+    tx_tensor_free(packed); /* the block holds its own reference */
+    if (st != TX_OK) return st;
+    b->m.legacy.manager_ctx = b;
+    b->m.legacy.deleter = export_deleter;
+    *out = &b->m.legacy;
+    return TX_OK;
+}
+
 tx_status tx_tensor_to_dlpack(const tx_tensor *t, struct DLManagedTensor **out) {
     static const char *op = "to_dlpack";
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     const tx__dtype_info *ty = NULL;
     TX_TRY(export_type(op, t, &ty));
+    if (ty->value_bits < 8) return export_packed(op, t, ty, out);
     /* The unversioned struct has no read-only flag, so its consumer may write through data. */
     TX_REQUIRE(!t->read_only, TX_INVALID_ARGUMENT,
                "%s: t is read-only and a DLManagedTensor cannot say so (its consumer may write); "
                "export it with tx_tensor_to_dlpack_versioned, which marks it read-only, or export "
                "a copy from tx_tensor_copy", op);
     export_block *b;
-    TX_TRY(export_new(op, t, ty, false, &b));
+    TX_TRY(export_new(op, t, t, ty, false, &b));
     b->m.legacy.manager_ctx = b;
     b->m.legacy.deleter = export_deleter;
     *out = &b->m.legacy;
@@ -291,11 +415,14 @@ tx_status tx_tensor_to_dlpack_versioned(const tx_tensor *t,
     const tx__dtype_info *ty = NULL;
     TX_TRY(export_type(op, t, &ty));
     export_block *b;
-    TX_TRY(export_new(op, t, ty, true, &b));
+    TX_TRY(export_new(op, t, t, ty, true, &b));
     DLManagedTensorVersioned *m = &b->m.versioned;
+    bool padded = ty->value_bits < 8;
     m->version.major = TX_DLPACK_VERSIONED_MAJOR;
-    m->version.minor = 0; /* the 1.0 fields and flags are all this export uses */
-    m->flags = t->read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+    /* 1.1 added the float8 / float6 / float4 codes and the padded flag; other dtypes are 1.0's. */
+    m->version.minor = padded || ty->dlpack_code > 6 ? 1 : 0;
+    m->flags = (t->read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0) |
+               (padded ? DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED : 0);
     m->manager_ctx = b;
     m->deleter = export_deleter_versioned;
     *out = m;

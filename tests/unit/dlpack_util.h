@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* dlpack_util.h -- helpers that the interop unit tests share (test_dlpack.c,
- * test_dlpack_versioned.c, test_interop.c): a DLPack producer, a temporary file, host-order int16. */
+ * test_dlpack_versioned.c, test_dlpack_lowbit.c, test_interop.c): DLPack producers (both forms),
+ * a temporary file, host-order int16. */
 #ifndef TX_DLPACK_UTIL_H
 #define TX_DLPACK_UTIL_H
 
@@ -77,6 +78,43 @@ static inline producer *make_producer(uint8_t code, uint8_t bits, int ndim, cons
     t->strides = strides ? p->strides : NULL;
     p->m.manager_ctx = p;
     p->m.deleter = producer_delete;
+    return p;
+}
+
+/* A versioned producer: make_producer's tensor in a DLManagedTensorVersioned with `flags`. */
+typedef struct {
+    DLManagedTensorVersioned m;
+    int64_t shape[8], strides[8];
+    void *block;
+    int *deleted;
+} vproducer;
+
+static inline void vproducer_delete(DLManagedTensorVersioned *self) {
+    vproducer *p = self->manager_ctx;
+    (*p->deleted)++;
+    free(p->block);
+    free(p);
+}
+
+static inline vproducer *make_vproducer(uint8_t code, uint8_t bits, int ndim, const int64_t *shape,
+                                 const int64_t *strides, size_t block_bytes, size_t offset,
+                                 uint64_t flags, int *deleted) {
+    producer *u = make_producer(code, bits, ndim, shape, strides, block_bytes, offset, deleted);
+    vproducer *p = calloc(1, sizeof *p);
+    assert_non_null(p);
+    memcpy(p->shape, u->shape, sizeof p->shape);
+    memcpy(p->strides, u->strides, sizeof p->strides);
+    p->block = u->block;
+    p->deleted = deleted;
+    p->m.version.major = 1;
+    p->m.version.minor = 0;
+    p->m.flags = flags;
+    p->m.dl_tensor = u->m.dl_tensor;
+    p->m.dl_tensor.shape = p->shape;
+    p->m.dl_tensor.strides = strides ? p->strides : NULL;
+    p->m.manager_ctx = p;
+    p->m.deleter = vproducer_delete;
+    free(u);
     return p;
 }
 

@@ -13,43 +13,6 @@
 /* ---- DLPack 1.x: the versioned struct and read-only memory ---- */
 
 #if TX_HAVE_DLPACK
-/* A versioned producer: make_producer's tensor in a DLManagedTensorVersioned with `flags`. */
-typedef struct {
-    DLManagedTensorVersioned m;
-    int64_t shape[8], strides[8];
-    void *block;
-    int *deleted;
-} vproducer;
-
-static void vproducer_delete(DLManagedTensorVersioned *self) {
-    vproducer *p = self->manager_ctx;
-    (*p->deleted)++;
-    free(p->block);
-    free(p);
-}
-
-static vproducer *make_vproducer(uint8_t code, uint8_t bits, int ndim, const int64_t *shape,
-                                 const int64_t *strides, size_t block_bytes, size_t offset,
-                                 uint64_t flags, int *deleted) {
-    producer *u = make_producer(code, bits, ndim, shape, strides, block_bytes, offset, deleted);
-    vproducer *p = calloc(1, sizeof *p);
-    assert_non_null(p);
-    memcpy(p->shape, u->shape, sizeof p->shape);
-    memcpy(p->strides, u->strides, sizeof p->strides);
-    p->block = u->block;
-    p->deleted = deleted;
-    p->m.version.major = 1;
-    p->m.version.minor = 0;
-    p->m.flags = flags;
-    p->m.dl_tensor = u->m.dl_tensor;
-    p->m.dl_tensor.shape = p->shape;
-    p->m.dl_tensor.strides = strides ? p->strides : NULL;
-    p->m.manager_ctx = p;
-    p->m.deleter = vproducer_delete;
-    free(u);
-    return p;
-}
-
 /* t cannot leave through the unversioned export (its consumer could write); the versioned export
  * gives the same bytes with DLPACK_FLAG_BITMASK_READ_ONLY. */
 static void assert_export_read_only(const tx_tensor *t) {

@@ -6,7 +6,7 @@
  * (odd counts, hostile sizes), casts of all 16 values to every numeric dtype and from every
  * numeric dtype (against int8 / int32 casts, whose rules are tested elsewhere), float edge cases,
  * saturate and checked modes, data movement against the same ops on int8, .npy round trip, and the
- * clear refusals (bitcast, unique, DLPack, sequence_mask lengths, decode_raw). */
+ * clear refusals (bitcast, unique, sequence_mask lengths, decode_raw). */
 #include "testutil.h"
 
 #include <math.h>
@@ -427,9 +427,6 @@ static void test_refusals(void **state) {
     tu_assert_error(tx_bitcast(i8, TX_UINT4, &o), TX_UNIMPLEMENTED, "type uint4 is not a bitcast target");
     tx_tensor *outs[3] = {NULL, NULL, NULL};
     tu_assert_error(tx_unique_with_counts(x, TX_INT32, outs), TX_UNIMPLEMENTED, "dtype int4 is not supported");
-    struct DLManagedTensor *m = NULL;
-    tu_assert_error(tx_tensor_to_dlpack(x, &m), TX_UNIMPLEMENTED,
-                    TX_HAVE_DLPACK ? "int4 has no DLPack dtype" : "built without DLPack");
     tu_assert_error(tx_sequence_mask(x, NULL, TX_BOOL, &o), TX_UNIMPLEMENTED, "lengths dtype int4 needs maxlen");
     tx_tensor *s = tu_strings(1, TU_DIMS(1), (const char *const[]){"ab"});
     assert_int_not_equal(tx_decode_raw(s, TX_INT4, 1, NULL, &o), TX_OK);
