@@ -182,7 +182,7 @@ def test_reproducer_reruns_the_same_case():
 
 # ---- carriers ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", ["int4", "uint4", "float8_e5m2", "float8_e4m3fn", "qint8",
-                                   "quint8", "qint16", "quint16", "qint32"])
+                                   "quint8", "qint16", "quint16", "qint32"] + oracle.LOWBIT)
 def test_carried_views_the_same_bits(dtype):
     a = oracle.Gen(1, "carrier").array(dtype, (2, 3))
     c = oracle._carried(a)
@@ -209,3 +209,24 @@ def test_carrier_runs_tf_on_the_carrier_and_names_tensorx_dtype():
     plain = Case({"params": np.arange(4, dtype=np.int8), "indices": np.array([1], np.int32)})
     assert oracle.carrier(spec, plain, oracle.run_tx("gather", plain)) is None
     assert oracle.carrier(oracle.Spec("x", None, None, "", False), case, got) is None
+
+
+# ---- the low-bit dtypes' rules -------------------------------------------------------------------
+@pytest.mark.parametrize("name,x,target", [
+    ("cast", np.array([3.0, -2.5, np.nan, 1e10, -0.0], np.float32), "int2"),  # TF's int4 rule
+    ("cast", np.array([3.0, 0.5, np.nan, 300.0], np.float32), "float8_e4m3fnuz"),  # ml_dtypes
+    ("cast", np.arange(256, dtype=np.uint8).view(oracle.np_dtype("float8_e5m2fnuz")), "int32"),
+    ("to_float", np.arange(16, dtype=np.uint8).view(oracle.np_dtype("float4_e2m1fn")), None),
+    ("saturate_cast", np.array([-1e9, 7.0, np.nan, 1e9], np.float32), "float4_e2m1fn")])
+def test_lowbit_rules_take_tensorx_right_result_only(name, x, target):
+    """TF refuses the case; the rule documents tensorx's result, and no other result."""
+    key = "value" if name == "saturate_cast" else "x"
+    case = Case({key: x}, {"dtype": target} if target else {})
+    want, got = oracle.run_tf(oracle.OPS[name], case), oracle.run_tx(name, case)
+    assert want[0] == "error" and got[0] == "ok"
+    assert oracle.documented(name, case, want, got) is not None
+    out = got[1][0]
+    flipped = bytearray(out.data)
+    flipped[0] ^= 1
+    bad = ("ok", [Out(out.dtype, out.shape, bytes(flipped))])
+    assert oracle.documented(name, case, want, bad) is None
