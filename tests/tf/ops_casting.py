@@ -590,14 +590,14 @@ for _op in ["cast", "saturate_cast", "to_double", "to_float", "to_bfloat16"]:
 
 EXTENSION_ROW = (
     "dtypes TF 2.21's op definition does not list (eager InvalidArgumentError 'not in the list of "
-    "allowed values'): bitcast of float8_e5m2 / float8_e4m3fn, saturate_cast of int4, uint4 and "
-    "float8, decode_raw to uint32 and uint64 (saturate_cast of int4, uint4 and float8 to or from "
-    "some types fails earlier, in TF's Python: 'expected number, got ml_dtypes...', a TF bug); "
-    "bitcast of float8_e4m3fnuz, float8_e4m3b11fnuz and float8_e5m2fnuz, saturate_cast from them "
-    "and from int2, uint2 and float4_e2m1fn; tensorx takes them (the bytes "
-    "moved as for every other dtype of the width, saturate_cast clamping to the dtype's range) and "
-    "checks the other arguments as for any dtype; it refuses bitcast of the sub-byte types "
-    "(unimplemented, as TF does)")
+    "allowed values'): bitcast of float8_e5m2, float8_e4m3fn and the three float8 FNUZ types; "
+    "saturate_cast of int4, uint4, float8 and the types of DataType 26-28 and 31-33 "
+    "(float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz, int2, uint2, float4_e2m1fn); "
+    "decode_raw to uint32 and uint64 (saturate_cast of the low-bit types to or from some types "
+    "fails earlier, in TF's Python: 'expected number, got ml_dtypes...', a TF bug); tensorx takes "
+    "them (the bytes moved as for every other dtype of the width, saturate_cast clamping to the "
+    "dtype's range) and checks the other arguments as for any dtype; it refuses bitcast of the "
+    "sub-byte types and decode_raw to any low-bit type, as TF does")
 
 
 def _extension(case, want, got):

@@ -212,16 +212,27 @@ def test_carrier_runs_tf_on_the_carrier_and_names_tensorx_dtype():
 
 
 # ---- the low-bit dtypes' rules -------------------------------------------------------------------
-@pytest.mark.parametrize("name,x,target", [
-    ("cast", np.array([3.0, -2.5, np.nan, 1e10, -0.0], np.float32), "int2"),  # TF's int4 rule
-    ("cast", np.array([3.0, 0.5, np.nan, 300.0], np.float32), "float8_e4m3fnuz"),  # ml_dtypes
-    ("cast", np.arange(256, dtype=np.uint8).view(oracle.np_dtype("float8_e5m2fnuz")), "int32"),
-    ("to_float", np.arange(16, dtype=np.uint8).view(oracle.np_dtype("float4_e2m1fn")), None),
-    ("saturate_cast", np.array([-1e9, 7.0, np.nan, 1e9], np.float32), "float4_e2m1fn")])
-def test_lowbit_rules_take_tensorx_right_result_only(name, x, target):
-    """TF refuses the case; the rule documents tensorx's result, and no other result."""
-    key = "value" if name == "saturate_cast" else "x"
-    case = Case({key: x}, {"dtype": target} if target else {})
+def _lowbit(name):
+    return np.dtype(oracle.np_dtype(name))
+
+
+@pytest.mark.parametrize("name,inputs,attrs", [
+    ("cast", {"x": np.array([3.0, -2.5, np.nan, 1e10, -0.0], np.float32)}, {"dtype": "int2"}),
+    ("cast", {"x": np.array([3.0, 0.5, np.nan, 300.0], np.float32)}, {"dtype": "float8_e4m3fnuz"}),
+    ("cast", {"x": np.arange(256, dtype=np.uint8).view(_lowbit("float8_e5m2fnuz"))},
+     {"dtype": "int32"}),
+    ("to_float", {"x": np.arange(16, dtype=np.uint8).view(_lowbit("float4_e2m1fn"))}, {}),
+    ("saturate_cast", {"value": np.array([-1e9, 7.0, np.nan, 1e9], np.float32)},
+     {"dtype": "float4_e2m1fn"}),
+    ("bitcast", {"input": np.array([[1, 2], [3, 0x80]], np.uint8).view(_lowbit("float8_e4m3fnuz"))},
+     {"type": "int16"}),
+    ("one_hot", {"indices": np.array([0, 2, -1], np.int32)},
+     {"depth": 3, "on_value": 1, "off_value": -1, "dtype": "int2"}),
+    ("sequence_mask", {"lengths": np.array([2, 0, 1], np.uint8).view(_lowbit("uint2")),
+                       "maxlen": np.array(3, np.int32)}, {})])
+def test_lowbit_rules_take_tensorx_right_result_only(name, inputs, attrs):
+    """TF refuses the case; a rule documents tensorx's result, and no other result."""
+    case = Case(inputs, attrs)
     want, got = oracle.run_tf(oracle.OPS[name], case), oracle.run_tx(name, case)
     assert want[0] == "error" and got[0] == "ok"
     assert oracle.documented(name, case, want, got) is not None
