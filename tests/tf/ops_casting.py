@@ -5,13 +5,13 @@ to_double / to_float / to_bfloat16 / to_int32 / to_int64, decode_raw (DecodeRaw,
 DecodePaddedRaw for fixed_length) and string_to_number."""
 import numpy as np
 import tensorflow as tf
-from oracle import ALL, COMPLEX, FLOAT8, FLOATS, INT4, INTS, NUMERIC, QUANTIZED, Case, TF_DTYPES, \
-    dtype_of, np_dtype, op
+from oracle import ALL, COMPLEX, FLOAT8, FLOATS, INT2, INT4, INTS, LOWBIT, LOWBIT_FLOATS, NUMERIC, \
+    QUANTIZED, Case, TF_DTYPES, dtype_of, np_dtype, op
 from oracle import string_array as _strings
 
 R = tf.raw_ops
-REAL_FLOATS = FLOATS + FLOAT8
-TARGETS = ["bool"] + INTS + FLOATS + COMPLEX + FLOAT8 + INT4  # every numeric cast target
+REAL_FLOATS = FLOATS + FLOAT8 + LOWBIT_FLOATS
+TARGETS = ["bool"] + INTS + FLOATS + COMPLEX + FLOAT8 + INT4 + LOWBIT  # every numeric cast target
 
 # Special float values: signed zeros, NaNs with payloads, infinities, subnormals, halves, the
 # integer types' edges and just past them.
@@ -42,8 +42,8 @@ def specials(dt):
         nans = np.array(NAN_BITS16 if dt == "float16" else [0x7fc0, 0xffc0, 0x7f81, 0x7fa3, 0xffff],
                         np.uint16).view(np_dtype(dt))
         return np.concatenate([a, nans])
-    if dt in FLOAT8:  # every bit pattern
-        return np.arange(256, dtype=np.uint8).view(np_dtype(dt))
+    if dt in FLOAT8 + LOWBIT_FLOATS:  # every bit pattern (float4: its 16)
+        return np.arange(16 if dt == "float4_e2m1fn" else 256, dtype=np.uint8).view(np_dtype(dt))
     part = specials("float32" if dt == "complex64" else "float64")
     return _complex(part, np.roll(part, 7), np_dtype(dt))
 
@@ -56,8 +56,8 @@ def _complex(re, im, dt):
 
 def int_edges(dt):
     """The edges of integer dtype dt and values around them."""
-    if dt in INT4:
-        return np.arange(16, dtype=np.uint8).view(np_dtype(dt))
+    if dt in INT4 + INT2:  # every code
+        return np.arange(16 if dt in INT4 else 4, dtype=np.uint8).view(np_dtype(dt))
     if dt in QUANTIZED:
         base = np_dtype(dt).fields[dt][0]
         info = np.iinfo(base)
@@ -74,7 +74,7 @@ def int_edges(dt):
 
 def edges(dt, g):
     """A vector of interesting values of dtype dt."""
-    if dt in FLOATS + FLOAT8 + COMPLEX:
+    if dt in REAL_FLOATS + COMPLEX:
         return specials(dt)
     if dt == "bool":
         return np.array([True, False, True])
@@ -95,19 +95,20 @@ def cast(g):
             yield Case({"x": specials(src)}, {"dtype": dst}, note=f"{src} specials -> {dst}")
     for src in ["float16", "bfloat16"]:
         for dst in ["bool", "int8", "uint16", "int32", "uint32", "int64", "uint64", "float16",
-                    "bfloat16", "float32", "float8_e5m2", "float8_e4m3fn", "complex64"]:
+                    "bfloat16", "float32", "float8_e5m2", "float8_e4m3fn", "complex64"] + LOWBIT:
             if src != dst:
                 yield Case({"x": specials(src)}, {"dtype": dst}, note=f"{src} specials -> {dst}")
-    for src in FLOAT8:  # every bit pattern
+    for src in REAL_FLOATS[len(FLOATS):]:  # every bit pattern of the float8 and float4 types
         for dst in ["bool", "int8", "uint8", "int32", "uint64", "float16", "bfloat16", "float32",
-                    "float64", "complex128", "qint8", "int4"] + [f for f in FLOAT8 if f != src]:
+                    "float64", "complex128", "qint8", "int4"] + INT2 + \
+                [f for f in REAL_FLOATS[len(FLOATS):] if f != src]:
             yield Case({"x": specials(src)}, {"dtype": dst}, note=f"{src} bits -> {dst}")
     for src in COMPLEX:
-        for dst in ["bool", "int32", "uint64", "float16", "float32", "float64", "float8_e5m2"] + \
-                [c for c in COMPLEX if c != src]:
+        for dst in ["bool", "int32", "uint64", "float16", "float32", "float64", "float8_e5m2",
+                    "float8_e5m2fnuz", "int2"] + [c for c in COMPLEX if c != src]:
             yield Case({"x": specials(src)}, {"dtype": dst}, note=f"{src} specials -> {dst}")
     # Integer edges to every target (int4 sources with every byte: the upper bits ignored).
-    for src in ["int64", "uint64", "int8", "int4", "uint4", "qint32", "bool"]:
+    for src in ["int64", "uint64", "int8", "int4", "uint4", "qint32", "bool"] + INT2:
         for dst in TARGETS:
             if dst != src:
                 yield Case({"x": edges(src, g)}, {"dtype": dst}, note=f"{src} edges -> {dst}")
@@ -188,7 +189,10 @@ def saturate_cast(g):
     # Dtypes without min/max (TF raises TypeError: unimplemented) and the float8 types.
     for src, dst in [("bool", "int32"), ("int32", "bool"), ("qint8", "int8"), ("int32", "quint8"),
                      ("string", "int32"), ("float32", "string"), ("float8_e5m2", "float32"),
-                     ("float32", "float8_e4m3fn")]:
+                     ("float32", "float8_e4m3fn")] + \
+            [(src, dst) for src in ["float32", "float64", "int64", "int8"] for dst in LOWBIT] + \
+            [(src, dst) for src in LOWBIT for dst in ["int8", "uint8", "float16", "int2", "uint2",
+                                                      "float4_e2m1fn", "float8_e4m3b11fnuz"]]:
         yield Case({"value": edges(src, g)}, {"dtype": dst}, note=f"{src} -> {dst}")
     # Ranks 0-6 and zero-size dims in every position.
     for shape in [(), (1, 1, 1, 1, 1, 2), (0,), (0, 3), (3, 0), (1, 0, 2, 1, 1, 1)]:
@@ -200,7 +204,7 @@ def saturate_cast(g):
 
 
 # ---- bitcast --------------------------------------------------------------------------------------
-BITCASTABLE = [d for d in NUMERIC if d not in ("bool",) + tuple(INT4)]
+BITCASTABLE = [d for d in NUMERIC if d not in ["bool", "float4_e2m1fn"] + INT4 + INT2]  # bytes
 
 
 def _bitcast_case(x, type_, note=""):
@@ -229,9 +233,10 @@ def bitcast(g):
             a, b = np_dtype(src).itemsize, np_dtype(dst).itemsize
             shape = (2, b // a) if b > a else (3,)
             yield _bitcast_case(g.array(src, shape), dst, f"{src} -> {dst}")
-    for dst in ["bool", "int4", "uint4", "string"]:
+    for dst in ["bool", "int4", "uint4", "string", "float4_e2m1fn"] + INT2:
         yield _bitcast_case(g.array("int8", (2,)), dst, f"int8 -> {dst}")
-    yield _bitcast_case(g.array("int4", (2,)), "int8", "int4 -> int8")
+    for src in ["int4", "float4_e2m1fn"] + INT2:
+        yield _bitcast_case(g.array(src, (2,)), "int8", f"{src} -> int8")
     yield _bitcast_case(g.array("int8", (4, 3)), "int32", "last dim 3, not 4")
     yield _bitcast_case(g.array("int8", ()), "int32", "rank 0 to wider")
     yield _bitcast_case(g.array("int32", ()), "int8", "rank 0 to narrower")
@@ -378,8 +383,9 @@ def string_to_number(g):
 import ml_dtypes  # noqa: E402
 from oracle import difference  # noqa: E402
 
-_INT_TARGETS = INTS + QUANTIZED + INT4
+_INT_TARGETS = INTS + QUANTIZED + INT4 + INT2
 _FLOATISH = FLOATS + FLOAT8 + COMPLEX
+LOWBIT_SET = set(LOWBIT)
 
 
 def _io(case):
@@ -417,8 +423,8 @@ def _both_ok(want, got):
 
 
 def _target_range(name):
-    if name in INT4:
-        return (-8, 7) if name == "int4" else (0, 15)
+    if name in INT4 + INT2:
+        return {"int4": (-8, 7), "uint4": (0, 15), "int2": (-2, 1), "uint2": (0, 3)}[name]
     info = np.iinfo(np_dtype(name).fields[name][0] if name in QUANTIZED else name)
     return info.min, info.max
 
@@ -532,8 +538,13 @@ for _op in ["cast", "saturate_cast", "to_bfloat16"]:
 PAIRS_ROW = (
     "cast pairs TF 2.21 does not implement (Unimplemented 'Cast X to Y is not supported'): int4 / "
     "uint4 to or from bool, the floats, complex and float8; bool, every integer, quantized and "
-    "complex type to float8; tensorx converts them with ml_dtypes' rules (the library TF's low-bit "
-    "dtypes come from), as the cast table of docs/casting.md says")
+    "complex type to float8; every pair with float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz, "
+    "int2, uint2 or float4_e2m1fn (TF casts them only to themselves); tensorx converts them with "
+    "ml_dtypes' rules (the library TF's low-bit dtypes come from), as the cast table of "
+    "docs/casting.md says, except float -> integer, which is TF's rule for every float type (a "
+    "low-bit float through float32; NaN and out-of-range values as TF's scalar conversion gives "
+    "them, where ml_dtypes gives 0), and float -> int2 / uint2, which is TF's int4 rule (float -> "
+    "int8, then the low 2 bits); saturate_cast clamps to the target's range first")
 
 
 def _ml_dtypes_astype(x, target):
@@ -560,6 +571,8 @@ def _unimplemented_pair(case, want, got):
         return False
     src = dtype_of(x)
     target = target or got[1][0].dtype
+    if src in LOWBIT or target in LOWBIT:
+        return False  # ops_lowbit.py checks them
     low = (src in INT4) != (target in INT4) or (target in FLOAT8 and src not in FLOATS + FLOAT8)
     if not low:
         return False
@@ -577,21 +590,28 @@ for _op in ["cast", "saturate_cast", "to_double", "to_float", "to_bfloat16"]:
 
 EXTENSION_ROW = (
     "dtypes TF 2.21's op definition does not list (eager InvalidArgumentError 'not in the list of "
-    "allowed values'): bitcast of float8_e5m2 / float8_e4m3fn, saturate_cast of int4, uint4 and "
-    "float8, decode_raw to uint32, uint64 and the float8 types (saturate_cast of int4, uint4 and float8 to or from "
-    "some types fails earlier, in TF's Python: 'expected number, got ml_dtypes...', a TF bug); "
-    "tensorx takes them (the bytes moved as for every other dtype of the width, saturate_cast "
-    "clamping to the dtype's range) and checks the other arguments as for any dtype")
+    "allowed values'): bitcast of float8_e5m2, float8_e4m3fn and the three float8 FNUZ types; "
+    "saturate_cast of int4, uint4, float8 and the types of DataType 26-28 and 31-33 "
+    "(float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz, int2, uint2, float4_e2m1fn); "
+    "decode_raw to uint32, uint64 and the 8-bit float types (saturate_cast of the low-bit types "
+    "to or from some types fails earlier, in TF's Python: 'expected number, got ml_dtypes...', a "
+    "TF bug); tensorx takes them (the bytes moved as for every other dtype of the width, "
+    "saturate_cast clamping to the dtype's range) and checks the other arguments as for any "
+    "dtype; it refuses bitcast of the sub-byte types and decode_raw to them (unimplemented: raw "
+    "data holds them packed)")
 
 
 def _extension(case, want, got):
+    x = _io(case)[0]
+    if x is not None and dtype_of(x) != "string" and LOWBIT_SET & {dtype_of(x), _io(case)[1]}:
+        return False  # saturate_cast of the low-bit types: ops_lowbit.py checks them
     if want[0] == "error" and "expected number, got ml_dtypes" in want[2]:
         x, target = _io(case)  # TF's saturate_cast: np.maximum of ml_dtypes' min/max fails
         return x is not None and (dtype_of(x) in INT4 + FLOAT8 or target in INT4 + FLOAT8)
     if want[0] != "error" or "not in the list of allowed values" not in want[2]:
         return False
     m = want[2]
-    return any(f"of {d} is not" in m for d in FLOAT8 + INT4 + ["uint32", "uint64"])
+    return any(f"of {d} is not" in m for d in FLOAT8 + INT4 + LOWBIT + ["uint32", "uint64"])
 
 
 for _op in ["bitcast", "saturate_cast", "decode_raw"]:

@@ -432,7 +432,7 @@ def boolean_mask(g):
                                                                    0x00000001], "float32")})
     yield Case({"tensor": g.array(f32, (3,)), "mask": _a([complex(-0.0, 0.0), complex(0, -0.0),
                                                           complex(0, 1e-30)], "complex128")})
-    for mt in ["float16", "float8_e5m2", "int4", "qint8", "string"]:
+    for mt in ["float16", "float8_e5m2", "int4", "qint8", "string", "float8_e4m3fnuz", "int2"]:
         yield Case({"tensor": g.array(f32, (3,)), "mask": g.array(mt, (3,), "small")},
                    note=f"{mt} mask")
     # a negative axis with K > 1: TF gathers along dim rank + axis - (K - 1) after its reshape
@@ -626,9 +626,10 @@ def _sequence_mask_tf(lengths, maxlen=None, dtype="bool"):
 def sequence_mask(g):
     for dt in ALL:  # every output dtype
         yield Case({"lengths": _a([0, 2, 3], "int32")}, {"dtype": dt})
-    for it in INTS + ["int4", "uint4", "bool", "float32", "float16", "string"]:  # length dtypes
+    for it in INTS + ["int4", "uint4", "bool", "float32", "float16", "string", "int2", "uint2"]:
         vals = [1, 0, 3] if it != "string" else ["1", "0", "3"]
-        yield Case({"lengths": _a(vals, it) if it not in ("int4", "uint4") else g.array(it, (3,))},
+        sub_byte = it in ("int4", "uint4", "int2", "uint2")
+        yield Case({"lengths": _a(vals, it) if not sub_byte else g.array(it, (3,))},
                    note=f"lengths {it}")
     # maxlen: absent, given (int32 / int64), 0, smaller and larger than max(lengths), negative
     lengths = _a([[1, 4], [0, 2]], "int32")
@@ -644,10 +645,10 @@ def sequence_mask(g):
     yield Case({"lengths": _a([2**63, 1], "uint64"), "maxlen": _a(3, "int64")})
     yield Case({"lengths": _a([2**32 - 1, 1], "uint32"), "maxlen": _a(3, "int32")})
     yield Case({"lengths": _a([5, 1], "int8"), "maxlen": _a(3, "int64")})
-    for it in ["int4", "uint4"]:
+    for it in ["int4", "uint4", "int2", "uint2"]:
         yield Case({"lengths": g.array(it, (2, 2)), "maxlen": _a(4, "int32")},
                    note=f"{it} + maxlen")
-    for dt in ["float8_e5m2", "int4", "qint32", "complex128"]:
+    for dt in ["float8_e5m2", "int4", "qint32", "complex128", "float4_e2m1fn", "uint2"]:
         yield Case({"lengths": _a([1, 0], "int32"), "maxlen": _a(2, "int64")}, {"dtype": dt})
     # ranks 0-5 of lengths, zero-size dims
     for rank in range(0, 6):

@@ -16,8 +16,8 @@ R = tf.raw_ops
 # is not in the list of allowed values" instead (and tf.meshgrid fails in its Cast or ones()
 # first).  Those cases are the same row as the frame's _beyond_tf_kernels, checked the same way:
 # through the carrier where the op moves bits.
-_NO_OP_DTYPE = ("is not in the list of allowed values", "to float8_e5m2 is not supported",
-                "to float8_e4m3fn is not supported", "to EagerTensor of dtype string")
+_NO_OP_DTYPE = ("is not in the list of allowed values", "to EagerTensor of dtype string") + \
+    tuple(f"to {d} is not supported" for d in oracle.FLOAT8 + oracle.LOWBIT)
 BEYOND_TF = oracle.BEYOND_TF_ROW  # the frame's row: one rule, one row
 
 

@@ -30,7 +30,7 @@ import tensorx as tx  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAMILIES = ["ops_casting", "ops_shapes", "ops_slicing", "ops_reorder", "ops_spatial", "ops_gather",
-            "ops_strings"]
+            "ops_strings", "ops_lowbit"]
 
 # ---- dtypes ---------------------------------------------------------------------------------------
 _X = tf.dtypes.experimental
@@ -41,7 +41,9 @@ TF_DTYPES = {
     "complex64": tf.complex64, "complex128": tf.complex128, "qint8": tf.qint8, "quint8": tf.quint8,
     "qint16": tf.qint16, "quint16": tf.quint16, "qint32": tf.qint32,
     "float8_e5m2": _X.float8_e5m2, "float8_e4m3fn": _X.float8_e4m3fn, "int4": _X.int4,
-    "uint4": _X.uint4, "string": tf.string,
+    "uint4": _X.uint4, "float8_e4m3fnuz": _X.float8_e4m3fnuz,
+    "float8_e4m3b11fnuz": _X.float8_e4m3b11fnuz, "float8_e5m2fnuz": _X.float8_e5m2fnuz,
+    "int2": _X.int2, "uint2": _X.uint2, "float4_e2m1fn": _X.float4_e2m1fn, "string": tf.string,
 }
 TF_NAMES = {d: n for n, d in TF_DTYPES.items()}
 INTS = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
@@ -50,7 +52,12 @@ FLOAT8 = ["float8_e5m2", "float8_e4m3fn"]
 COMPLEX = ["complex64", "complex128"]
 QUANTIZED = ["qint8", "quint8", "qint16", "quint16", "qint32"]
 INT4 = ["int4", "uint4"]
-NUMERIC = ["bool"] + INTS + FLOATS + COMPLEX + FLOAT8 + INT4 + QUANTIZED
+# The dtypes TF 2.21 declares (DataType 26-28, 31-33) but runs no op on except Reshape and the
+# shape ops: no Cast to or from them, no data-movement kernel.
+LOWBIT_FLOATS = ["float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2fnuz", "float4_e2m1fn"]
+INT2 = ["int2", "uint2"]
+LOWBIT = LOWBIT_FLOATS + INT2
+NUMERIC = ["bool"] + INTS + FLOATS + COMPLEX + FLOAT8 + INT4 + QUANTIZED + LOWBIT
 ALL = NUMERIC + ["string"]
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}
 
@@ -128,9 +135,13 @@ class Gen:
             return a.reshape(shape)
         if dtype == "bool":
             return (self.rng.integers(0, 2, n) == 1).reshape(shape)
-        if kind == "small" or dtype in INT4:
+        if dtype == "float4_e2m1fn" and kind != "small":  # every 4-bit code, upper bits zero
+            return self.rng.integers(0, 16, n, dtype=np.uint8).view(dt).reshape(shape)
+        if kind == "small" or dtype in INT4 + INT2:
             lo, hi = (0, 8) if dtype in ("uint4",) or dtype.startswith("u") or dtype.startswith("qu") \
                 else (-8, 8)
+            lo, hi = {"int2": (-2, 2), "uint2": (0, 4), "float4_e2m1fn": (-4, 5)}.get(dtype,
+                                                                                     (lo, hi))
             v = self.rng.integers(lo, hi, n)
             if dtype in COMPLEX:
                 return (v + 1j * self.rng.integers(-8, 8, n)).astype(dt).reshape(shape)
@@ -242,7 +253,8 @@ def no_kernel(outcome):
 # kernels move the same bits (int4 is stored a value a byte, as int8 holds it).
 CARRIERS = {"int4": np.int8, "uint4": np.uint8, "float8_e5m2": np.uint8, "float8_e4m3fn": np.uint8,
             "qint8": np.int8, "quint8": np.uint8, "qint16": np.int16, "quint16": np.uint16,
-            "qint32": np.int32}
+            "qint32": np.int32, "int2": np.int8, "uint2": np.uint8,
+            **{f: np.uint8 for f in LOWBIT_FLOATS}}
 
 
 def _carried(v):
@@ -285,7 +297,7 @@ def _first_line(e):
 
 def _nan_positions(out):
     dt = np_dtype(out.dtype)
-    if dt.kind not in "fcV" and out.dtype not in FLOATS + FLOAT8:
+    if dt.kind not in "fcV" and out.dtype not in FLOATS + FLOAT8 + LOWBIT_FLOATS:
         return None
     a = np.frombuffer(out.data, dt)
     if dt.kind == "c":
@@ -352,17 +364,24 @@ def difference(op_name, row):
 
 
 BEYOND_TF_ROW = ("every op: where TF 2.21 registers no CPU kernel for one of the inputs' dtypes "
-                 "(int4, uint4, float8 and the quantized types in most ops: NotFoundError), or its op "
-                 "definition does not list it, tensorx runs the op as for any dtype; where the op "
-                 "only moves elements, its bytes are checked against TF's on the inputs viewed as "
-                 "integers of the same width")
+                 "(int4, uint4, float8_e5m2, float8_e4m3fn and the quantized types in most ops; "
+                 "float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz, int2, uint2 and "
+                 "float4_e2m1fn, DataType 26-28 and 31-33, in every op but Reshape and the ops "
+                 "that keep the buffer (expand_dims, squeeze, shape...): NotFoundError), or its op "
+                 "definition does not list it, or TF's Python fails in a Cast of it inside the op "
+                 "(meshgrid; one_hot's values and sequence_mask's lengths of int2 / uint2), "
+                 "tensorx runs the op as for any dtype; where the op only moves elements, its "
+                 "bytes are checked against TF's on the inputs viewed as integers of the same "
+                 "width, and one_hot and sequence_mask against TF's on the int2 / uint2 values "
+                 "held in int8 / uint8")
 
 
 @difference("*", BEYOND_TF_ROW)
 def _beyond_tf_kernels(case, want, got):
-    """TF 2.21 registers no CPU kernel of the op for one of the case's dtypes (int4, float8 and the
-    quantized types in most ops): tensorx runs it (checked against TF on carriers where the op
-    moves bits) or refuses it for another reason, as for any dtype."""
+    """TF 2.21 registers no CPU kernel of the op for one of the case's dtypes (int4, float8, the
+    quantized types in most ops; the low-bit types of DataType 26-28 and 31-33 in almost all):
+    tensorx runs it (checked against TF on carriers where the op moves bits) or refuses it for
+    another reason, as for any dtype."""
     return no_kernel(want)
 
 

@@ -182,7 +182,7 @@ def test_reproducer_reruns_the_same_case():
 
 # ---- carriers ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", ["int4", "uint4", "float8_e5m2", "float8_e4m3fn", "qint8",
-                                   "quint8", "qint16", "quint16", "qint32"])
+                                   "quint8", "qint16", "quint16", "qint32"] + oracle.LOWBIT)
 def test_carried_views_the_same_bits(dtype):
     a = oracle.Gen(1, "carrier").array(dtype, (2, 3))
     c = oracle._carried(a)
@@ -209,3 +209,35 @@ def test_carrier_runs_tf_on_the_carrier_and_names_tensorx_dtype():
     plain = Case({"params": np.arange(4, dtype=np.int8), "indices": np.array([1], np.int32)})
     assert oracle.carrier(spec, plain, oracle.run_tx("gather", plain)) is None
     assert oracle.carrier(oracle.Spec("x", None, None, "", False), case, got) is None
+
+
+# ---- the low-bit dtypes' rules -------------------------------------------------------------------
+def _lowbit(name):
+    return np.dtype(oracle.np_dtype(name))
+
+
+@pytest.mark.parametrize("name,inputs,attrs", [
+    ("cast", {"x": np.array([3.0, -2.5, np.nan, 1e10, -0.0], np.float32)}, {"dtype": "int2"}),
+    ("cast", {"x": np.array([3.0, 0.5, np.nan, 300.0], np.float32)}, {"dtype": "float8_e4m3fnuz"}),
+    ("cast", {"x": np.arange(256, dtype=np.uint8).view(_lowbit("float8_e5m2fnuz"))},
+     {"dtype": "int32"}),
+    ("to_float", {"x": np.arange(16, dtype=np.uint8).view(_lowbit("float4_e2m1fn"))}, {}),
+    ("saturate_cast", {"value": np.array([-1e9, 7.0, np.nan, 1e9], np.float32)},
+     {"dtype": "float4_e2m1fn"}),
+    ("bitcast", {"input": np.array([[1, 2], [3, 0x80]], np.uint8).view(_lowbit("float8_e4m3fnuz"))},
+     {"type": "int16"}),
+    ("one_hot", {"indices": np.array([0, 2, -1], np.int32)},
+     {"depth": 3, "on_value": 1, "off_value": -1, "dtype": "int2"}),
+    ("sequence_mask", {"lengths": np.array([2, 0, 1], np.uint8).view(_lowbit("uint2")),
+                       "maxlen": np.array(3, np.int32)}, {})])
+def test_lowbit_rules_take_tensorx_right_result_only(name, inputs, attrs):
+    """TF refuses the case; a rule documents tensorx's result, and no other result."""
+    case = Case(inputs, attrs)
+    want, got = oracle.run_tf(oracle.OPS[name], case), oracle.run_tx(name, case)
+    assert want[0] == "error" and got[0] == "ok"
+    assert oracle.documented(name, case, want, got) is not None
+    out = got[1][0]
+    flipped = bytearray(out.data)
+    flipped[0] ^= 1
+    bad = ("ok", [Out(out.dtype, out.shape, bytes(flipped))])
+    assert oracle.documented(name, case, want, bad) is None
