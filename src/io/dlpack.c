@@ -364,19 +364,11 @@ static tx_status export_new(const char *op, const tx_tensor *t, const tx_tensor 
  * in a copy, which its consumer owns and may write whether or not t is read-only. */
 static tx_status export_packed(const char *op, const tx_tensor *t, const tx__dtype_info *ty,
                                struct DLManagedTensor **out) {
-    unsigned bits = ty->value_bits;
-    int64_t nbytes = (t->numel * (int64_t)bits + 7) / 8; /* numel is bounded by the size limit */
+    /* numel is bounded by the size limit, so the size fits */
+    int64_t nbytes = (int64_t)tx__packed_size(ty->value_bits, t->numel);
     tx_tensor *packed;
-    TX_TRY(tx__tensor_zeros(op, TX_UINT8, 1, &nbytes, &packed)); /* pad bits 0 */
-    unsigned char *o = (unsigned char *)packed->data;
-    for (int64_t i = 0; i < t->numel; i++) {
-        char c = t->data[i];
-        tx__normalise_subbyte(t->dtype, &c, 1); /* a wrapped byte may carry upper bits */
-        unsigned v = (unsigned char)c, shift = (unsigned)(i * (int64_t)bits % 8);
-        int64_t at = i * (int64_t)bits / 8;
-        o[at] = (unsigned char)(o[at] | v << shift);
-        if (shift + bits > 8) o[at + 1] = (unsigned char)(o[at + 1] | v >> (8 - shift));
-    }
+    TX_TRY(tx__tensor_alloc(op, TX_UINT8, 1, &nbytes, &packed));
+    tx__pack_bits(t, (uint8_t *)packed->data); /* the layout of tx_tensor_pack, pad bits 0 */
     export_block *b;
     tx_status st = export_new(op, t, packed, ty, false, &b);
     tx_tensor_free(packed); /* the block holds its own reference */
