@@ -171,6 +171,22 @@ def _bitcast_bytes(case, want, got):
 difference("bitcast", EXTENSION_ROW)(_bitcast_bytes)
 
 
+def _decode_raw_bytes(case, want, got):
+    """decode_raw to an 8-bit float type (tensorx's extension; TF's DecodeRaw lists none): TF's
+    DecodeRaw to uint8 of the same bytes gives tensorx's outcome (shape and bytes, or error)."""
+    t = case.attrs.get("out_type")
+    if "input_bytes" not in case.inputs or t not in [d for d in _ML_FLOATS if d != "float4_e2m1fn"] \
+            or want[0] != "error" or "not in the list of allowed values" not in want[2]:
+        return False
+    again = run_tf(OPS["decode_raw"], Case(case.inputs, {**case.attrs, "out_type": "uint8"}))
+    if again[0] == "ok" and got[0] == "ok":  # the output named as tensorx's
+        again = ("ok", [Out(got[1][0].dtype, again[1][0].shape, again[1][0].data)])
+    return agree(case, again, got) is None
+
+
+difference("decode_raw", EXTENSION_ROW)(_decode_raw_bytes)
+
+
 # ---- ops TF's Python composes with a Cast of the low-bit type ------------------------------------
 _WIDER = {"int2": "int8", "uint2": "uint8"}  # a type TF's Cast takes that holds every value
 
