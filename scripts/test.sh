@@ -91,7 +91,7 @@ if has release; then
   (cd / && timeout 300 "$repo/build/release/pyvenv/bin/python" "$repo/examples/dask_convert.py") ||
     { echo "examples/dask_convert.py (Debian's dask): failed"; exit 1; }
   # The package index's environment: a venv without Debian's packages, the newest NumPy 2.x,
-  # ml_dtypes, dask and distributed, pytest and mypy; the extension built in isolation
+  # ml_dtypes, dask and distributed, pytest and mypy, onnx and onnxruntime; the extension built in isolation
   # (scikit-build-core, numpy>=2) and linked with build/release's archives; the whole suite again.
   # PyTorch is Debian's only, so its round trip is the one test this run may skip.
   rm -rf build/release/pyvenv-index
@@ -108,7 +108,7 @@ sys.exit(int(numpy.__version__.split(".")[0]) < 2)' ||
   fi
   passed=$(grep -oE '[0-9]+ passed' "$log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
   # No test may skip there for want of what that environment has.
-  ! grep -E '^SKIPPED.*(needs dask|need distributed|ml_dtypes is not installed|StringDType is NumPy 2|needs mypy)' "$log" ||
+  ! grep -E '^SKIPPED.*(needs dask|need distributed|ml_dtypes is not installed|StringDType is NumPy 2|needs mypy|onnx)' "$log" ||
     { echo "python tests (package index): tests were skipped for want of a package"; exit 1; }
   [ "$passed" -ge $((passed_debian - 1)) ] ||
     { echo "python tests (package index): only $passed passed (Debian's run: $passed_debian)"; exit 1; }
