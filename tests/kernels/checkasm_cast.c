@@ -31,6 +31,9 @@ static const cast_rule CAST_RULES[TX__CP_COUNT] = {
     [TX__CP_F64_F32] = {8, 4, tx__cast_one_f64_f32},
     [TX__CP_U8_F32] = {1, 4, tx__cast_one_u8_f32},
     [TX__CP_SAT_F32_U8] = {4, 1, tx__cast_one_sat_f32_u8},
+    [TX__CP_F32_E4M3FN] = {4, 1, tx__cast_one_f32_e4m3fn},
+    [TX__CP_F32_E2M1FN] = {4, 1, tx__cast_one_f32_e2m1fn},
+    [TX__CP_F32_E8M0] = {4, 1, tx__cast_one_f32_e8m0},
 };
 
 static cast_rule rule_of(const kernel *k) {
@@ -200,7 +203,9 @@ static void check_exhaustive_16_bits(const kernel *k, cast_rule r) {
                                    0x3fff, 0x4000, 0x4001, 0x7fff, 0x8000, 0x8001, 0xffff, 0x5a5a};
     const bool widen = k->key == TX__CP_F16_F32 || k->key == TX__CP_BF16_F32;
     const bool narrow = k->key == TX__CP_F32_F16 || k->key == TX__CP_F32_BF16 ||
-                        k->key == TX__CP_F32_I32 || k->key == TX__CP_SAT_F32_U8;
+                        k->key == TX__CP_F32_I32 || k->key == TX__CP_SAT_F32_U8 ||
+                        k->key == TX__CP_F32_E4M3FN || k->key == TX__CP_F32_E2M1FN ||
+                        k->key == TX__CP_F32_E8M0;
     if (!r.one || (!widen && !narrow)) return;
     const size_t n = widen ? 65536 : 65536 * COUNT_OF(low);
     unsigned char *in = xmalloc(n * r.in), *want = xmalloc(n * r.out), *got = xmalloc(n * r.out);
