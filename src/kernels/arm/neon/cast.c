@@ -199,6 +199,45 @@ DEFINE_BYTES_16(f32_e4m3fn)
 DEFINE_BYTES_16(f32_e2m1fn)
 DEFINE_BYTES_16(f32_e8m0)
 
+/* The decodes of the MX formats, 4 bytes (widened to 32-bit lanes) to 4 floats, as the x86
+ * kernels do them (x86/avx512/cast.c); TBL is 8-bit, so float4 takes compares and selects. */
+static inline uint32x4_t e4m3fn_f32_4(uint32x4_t b) {
+    uint32x4_t a = vandq_u32(b, vdupq_n_u32(0x7f));
+    uint32x4_t sign = vshlq_n_u32(vshrq_n_u32(b, 7), 31);
+    uint32x4_t v = vaddq_u32(vshlq_n_u32(a, 20), vdupq_n_u32(120u << 23));
+    uint32x4_t sub = vreinterpretq_u32_f32(vmulq_f32(vcvtq_f32_u32(a), vdupq_n_f32(0x1p-9f)));
+    v = vbslq_u32(vcltq_u32(a, vdupq_n_u32(8)), sub, v);
+    v = vbslq_u32(vceqq_u32(a, vdupq_n_u32(0x7f)), vdupq_n_u32(0x7fc00000), v);
+    return vorrq_u32(v, sign);
+}
+/* float4_e2m1fn: magnitude m (0..7) is m * 0.5 below 4 (0, 0.5, 1, 1.5), else 2^(m/2 - 1) * (1 +
+ * (m & 1) / 2); computed exactly as a float32's fields: exponent 126 + (m >> 1), mantissa bit 22
+ * from m & 1, for m >= 2; m = 1 is 0.5 and m = 0 is 0. */
+static inline uint32x4_t e2m1fn_f32_4(uint32x4_t b) {
+    uint32x4_t m = vandq_u32(b, vdupq_n_u32(7));
+    uint32x4_t v = vaddq_u32(vshlq_n_u32(vshrq_n_u32(m, 1), 23), vshlq_n_u32(vandq_u32(m, vdupq_n_u32(1)), 22));
+    v = vaddq_u32(v, vdupq_n_u32(126u << 23));
+    v = vbslq_u32(vceqq_u32(m, vdupq_n_u32(1)), vdupq_n_u32(0x3f000000), v);
+    v = vbslq_u32(vceqq_u32(m, vdupq_n_u32(0)), vdupq_n_u32(0), v);
+    return vorrq_u32(v, vandq_u32(vcgtq_u32(b, vdupq_n_u32(7)), vdupq_n_u32(0x80000000u)));
+}
+static inline uint32x4_t e8m0_f32_4(uint32x4_t b) {
+    uint32x4_t v = vshlq_n_u32(b, 23);
+    v = vbslq_u32(vceqq_u32(b, vdupq_n_u32(0)), vdupq_n_u32(0x00400000), v);
+    return vbslq_u32(vceqq_u32(b, vdupq_n_u32(0xff)), vdupq_n_u32(0x7fc00000), v);
+}
+/* 8 bytes to 8 floats. */
+#define DEFINE_DECODE_8(NAME)                                                                    \
+    static inline void v_##NAME(void *d, const void *s) {                                        \
+        uint16x8_t w = vmovl_u8(ld8(s));                                                         \
+        char *q = (char *)d;                                                                     \
+        st16(q, vreinterpretq_u8_u32(NAME##_4(vmovl_u16(vget_low_u16(w)))));                     \
+        st16(q + 16, vreinterpretq_u8_u32(NAME##_4(vmovl_u16(vget_high_u16(w)))));              \
+    }
+DEFINE_DECODE_8(e4m3fn_f32)
+DEFINE_DECODE_8(e2m1fn_f32)
+DEFINE_DECODE_8(e8m0_f32)
+
 /* The kernel: the vector body STEP elements at a time, then the tail element by element by the
  * scalar rules (tx__cast_one_<pair>, kernels/cast.h). */
 #define DEFINE_CAST(NAME, SIN, SOUT, STEP)                                                       \
@@ -222,3 +261,6 @@ DEFINE_CAST(sat_f32_u8, 4, 1, 16)
 DEFINE_CAST(f32_e4m3fn, 4, 1, 16)
 DEFINE_CAST(f32_e2m1fn, 4, 1, 16)
 DEFINE_CAST(f32_e8m0, 4, 1, 16)
+DEFINE_CAST(e4m3fn_f32, 1, 4, 8)
+DEFINE_CAST(e2m1fn_f32, 1, 4, 8)
+DEFINE_CAST(e8m0_f32, 1, 4, 8)

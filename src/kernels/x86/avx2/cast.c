@@ -199,6 +199,40 @@ DEFINE_BYTES_32(f32_e4m3fn)
 DEFINE_BYTES_32(f32_e2m1fn)
 DEFINE_BYTES_32(f32_e8m0)
 
+/* The decodes of the MX formats, 8 bytes (zero-extended to 32-bit lanes) to 8 floats, as the
+ * AVX-512 file does them (see there). */
+static inline __m256i e4m3fn_f32_8(__m256i b) {
+    __m256i a = _mm256_and_si256(b, _mm256_set1_epi32(0x7f));
+    __m256i sign = _mm256_slli_epi32(_mm256_srli_epi32(b, 7), 31);
+    __m256i v = _mm256_add_epi32(_mm256_slli_epi32(a, 20), _mm256_set1_epi32(120 << 23));
+    __m256i sub = _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(a), _mm256_set1_ps(0x1p-9f)));
+    v = _mm256_blendv_epi8(v, sub, _mm256_cmpgt_epi32(_mm256_set1_epi32(8), a));
+    v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc00000), _mm256_cmpeq_epi32(a, _mm256_set1_epi32(0x7f)));
+    return _mm256_or_si256(v, sign);
+}
+static inline __m256i e2m1fn_f32_8(__m256i b) {
+    const __m256i mags = _mm256_castps_si256(_mm256_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f));
+    __m256i v = _mm256_permutevar8x32_epi32(mags, _mm256_and_si256(b, _mm256_set1_epi32(7)));
+    __m256i neg = _mm256_cmpgt_epi32(b, _mm256_set1_epi32(7));
+    return _mm256_or_si256(v, _mm256_and_si256(neg, _mm256_set1_epi32((int)0x80000000u)));
+}
+static inline __m256i e8m0_f32_8(__m256i b) {
+    __m256i v = _mm256_slli_epi32(b, 23);
+    v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x00400000), _mm256_cmpeq_epi32(b, _mm256_setzero_si256()));
+    return _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc00000), _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0xff)));
+}
+/* 16 bytes to 16 floats. */
+#define DEFINE_DECODE_16(NAME)                                                                   \
+    static inline void v_##NAME(void *d, const void *s, bool nt) {                               \
+        __m128i b = load128(s);                                                                  \
+        char *q = (char *)d;                                                                     \
+        store256(q, NAME##_8(_mm256_cvtepu8_epi32(b)), nt);                                      \
+        store256(q + 32, NAME##_8(_mm256_cvtepu8_epi32(_mm_srli_si128(b, 8))), nt);              \
+    }
+DEFINE_DECODE_16(e4m3fn_f32)
+DEFINE_DECODE_16(e2m1fn_f32)
+DEFINE_DECODE_16(e8m0_f32)
+
 /* The loop around a vector body: a scalar head up to the streaming-store alignment (only when the
  * destination is element-aligned; otherwise plain stores), the vector body, a scalar tail. */
 /* The streaming loop prefetches its input this far ahead, into L2 (see the AVX-512 file). */
@@ -244,3 +278,6 @@ DEFINE_CAST(sat_f32_u8, 4, 1, 32)
 DEFINE_CAST(f32_e4m3fn, 4, 1, 32)
 DEFINE_CAST(f32_e2m1fn, 4, 1, 32)
 DEFINE_CAST(f32_e8m0, 4, 1, 32)
+DEFINE_CAST(e4m3fn_f32, 1, 4, 16)
+DEFINE_CAST(e2m1fn_f32, 1, 4, 16)
+DEFINE_CAST(e8m0_f32, 1, 4, 16)
