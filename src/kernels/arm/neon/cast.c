@@ -215,7 +215,8 @@ static inline uint32x4_t e4m3fn_f32_4(uint32x4_t b) {
  * from m & 1, for m >= 2; m = 1 is 0.5 and m = 0 is 0. */
 static inline uint32x4_t e2m1fn_f32_4(uint32x4_t b) {
     uint32x4_t m = vandq_u32(b, vdupq_n_u32(7));
-    uint32x4_t v = vaddq_u32(vshlq_n_u32(vshrq_n_u32(m, 1), 23), vshlq_n_u32(vandq_u32(m, vdupq_n_u32(1)), 22));
+    uint32x4_t v = vaddq_u32(vshlq_n_u32(vshrq_n_u32(m, 1), 23),
+                             vshlq_n_u32(vandq_u32(m, vdupq_n_u32(1)), 22));
     v = vaddq_u32(v, vdupq_n_u32(126u << 23));
     v = vbslq_u32(vceqq_u32(m, vdupq_n_u32(1)), vdupq_n_u32(0x3f000000), v);
     v = vbslq_u32(vceqq_u32(m, vdupq_n_u32(0)), vdupq_n_u32(0), v);

@@ -150,7 +150,8 @@ static inline __m256i mx_code_8(__m256i ax, int mbits, int bias) {
                                    _mm256_set1_epi32(0x800000));
     __m256i lsb = _mm256_and_si256(_mm256_srlv_epi32(mant, shift), one);
     __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(one, shift), 1);
-    __m256i q = _mm256_srlv_epi32(_mm256_add_epi32(mant, _mm256_add_epi32(_mm256_sub_epi32(half, one), lsb)), shift);
+    __m256i up = _mm256_add_epi32(_mm256_sub_epi32(half, one), lsb);
+    __m256i q = _mm256_srlv_epi32(_mm256_add_epi32(mant, up), shift);
     __m256i e = _mm256_slli_epi32(_mm256_max_epi32(_mm256_sub_epi32(eb, one), zero), mbits);
     return _mm256_add_epi32(e, q);
 }
@@ -168,7 +169,8 @@ static inline __m256i f32_e2m1fn_8(const float *f) {
     __m256i sign = _mm256_slli_epi32(_mm256_srli_epi32(x, 31), 3);
     __m256i code = _mm256_min_epu32(mx_code_8(ax, 1, 1), _mm256_set1_epi32(7));
     __m256i nan = _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7f800000));
-    return _mm256_blendv_epi8(_mm256_or_si256(code, sign), _mm256_xor_si256(sign, _mm256_set1_epi32(8)), nan);
+    __m256i nan_code = _mm256_xor_si256(sign, _mm256_set1_epi32(8));
+    return _mm256_blendv_epi8(_mm256_or_si256(code, sign), nan_code, nan);
 }
 
 /* float8_e8m0fnu: the biased exponent, rounded up from a halfway mantissa (adding half an
@@ -207,7 +209,8 @@ static inline __m256i e4m3fn_f32_8(__m256i b) {
     __m256i v = _mm256_add_epi32(_mm256_slli_epi32(a, 20), _mm256_set1_epi32(120 << 23));
     __m256i sub = _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(a), _mm256_set1_ps(0x1p-9f)));
     v = _mm256_blendv_epi8(v, sub, _mm256_cmpgt_epi32(_mm256_set1_epi32(8), a));
-    v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc00000), _mm256_cmpeq_epi32(a, _mm256_set1_epi32(0x7f)));
+    __m256i nan = _mm256_cmpeq_epi32(a, _mm256_set1_epi32(0x7f));
+    v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc00000), nan);
     return _mm256_or_si256(v, sign);
 }
 static inline __m256i e2m1fn_f32_8(__m256i b) {
@@ -219,7 +222,8 @@ static inline __m256i e2m1fn_f32_8(__m256i b) {
 static inline __m256i e8m0_f32_8(__m256i b) {
     __m256i v = _mm256_slli_epi32(b, 23);
     v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x00400000), _mm256_cmpeq_epi32(b, _mm256_setzero_si256()));
-    return _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc00000), _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0xff)));
+    __m256i nan = _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0xff));
+    return _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc00000), nan);
 }
 /* 16 bytes to 16 floats. */
 #define DEFINE_DECODE_16(NAME)                                                                   \

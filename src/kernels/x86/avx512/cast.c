@@ -150,7 +150,8 @@ static inline __m512i mx_code_16(__m512i ax, int mbits, int bias) {
                                              _mm512_set1_epi32(0x800000), 0xEA); /* A & B | C */
     __m512i lsb = _mm512_and_si512(_mm512_srlv_epi32(mant, shift), one);
     __m512i half = _mm512_srli_epi32(_mm512_sllv_epi32(one, shift), 1);
-    __m512i q = _mm512_srlv_epi32(_mm512_add_epi32(mant, _mm512_add_epi32(_mm512_sub_epi32(half, one), lsb)), shift);
+    __m512i up = _mm512_add_epi32(_mm512_sub_epi32(half, one), lsb);
+    __m512i q = _mm512_srlv_epi32(_mm512_add_epi32(mant, up), shift);
     __m512i e = _mm512_slli_epi32(_mm512_max_epi32(_mm512_sub_epi32(eb, one), zero), mbits);
     return _mm512_add_epi32(e, q);
 }
