@@ -124,6 +124,43 @@ def saturate_builder(div):
     return with_torch(d, tb)
 
 
+def ml_dtypes_mod():
+    import ml_dtypes  # noqa: PLC0415  (optional: the numpy column of the low-bit casts)
+    return ml_dtypes
+
+
+def lowbit_builder(dst, packed=False):
+    """float32 -> an ml_dtypes type: the numpy column is NumPy's astype with ml_dtypes' dtype
+    (their reference conversion); float4_e2m1fn packed two per byte (first element in the low
+    nibble) by NumPy, as bench/workloads.c packs tensorx's cast.  PyTorch 2.7+ has float8_e4m3fn
+    and float8_e8m0fnu (no unpacked float4); it is used where it has the dtype."""
+    def build(div):
+        x = floats(N64M // div)
+        d = {}
+        try:
+            t = getattr(ml_dtypes_mod(), dst)
+        except Exception as e:  # noqa: BLE001
+            print(f"peers: ml_dtypes unavailable ({e}); no numpy column for {dst}", file=sys.stderr)
+            return d
+        if packed:
+            def pack():
+                a = x.astype(t).view(np.uint8)
+                return a[0::2] | (a[1::2] << 4)
+            d["numpy"] = pack
+            return d
+        d["numpy"] = lambda: x.astype(t)
+        with_txpy(d, lambda tx: lambda: tx.cast(x, dst))
+
+        def tb(torch):
+            tt = getattr(torch, dst, None)
+            if tt is None:
+                return None
+            xt = torch.from_numpy(x)
+            return lambda: xt.to(tt).view(torch.uint8)
+        return with_torch(d, tb)
+    return build
+
+
 def bitcast_builder(div):
     x = floats(N64M // div)
     d = {"numpy": lambda: x.view(np.int32)}
@@ -479,6 +516,9 @@ WORKLOADS = [
     ("cast_f64_f32", cast_builder("f64", "f32")),
     ("cast_u8_f32", cast_builder("u8", "f32")),
     ("saturate_cast_f32_u8", saturate_builder),
+    ("cast_f32_e4m3fn", lowbit_builder("float8_e4m3fn")),
+    ("cast_f32_e2m1fn_packed", lowbit_builder("float4_e2m1fn", packed=True)),
+    ("cast_f32_e8m0", lowbit_builder("float8_e8m0fnu")),
     ("bitcast_f32_i32", bitcast_builder),
     ("decode_raw_le_i16", decode_one_builder("int16", True)),
     ("decode_raw_be_i16", decode_one_builder("int16", False)),

@@ -76,6 +76,21 @@ int run_cast(const wl_state *s, tx_tensor **o) {
     if (st != TX_OK) die("cast", st);
     return 1;
 }
+/* float32 -> float4_e2m1fn and then two codes per byte (the first in the low nibble, as ONNX,
+ * DLPack and safetensors pack them), by a plain loop here over the cast's one-per-byte result, in
+ * place: the packed storage an MX checkpoint writes. */
+static void setup_cast_packed(wl_state *s, int64_t div, const workload *w) {
+    setup_cast(s, div, w);
+    s->bytes = nb(s->in[0]) + (uint64_t)(tx_tensor_numel(s->in[0]) + 1) / 2;
+}
+static int run_cast_packed(const wl_state *s, tx_tensor **o) {
+    run_cast(s, o);
+    uint8_t *p = tx_tensor_data(*o);
+    const int64_t n = tx_tensor_numel(*o);
+    for (int64_t i = 0; i < n / 2; i++) p[i] = (uint8_t)(p[2 * i] | p[2 * i + 1] << 4);
+    if (n % 2) p[n / 2] = p[n - 1];
+    return 1;
+}
 static void setup_saturate(wl_state *s, int64_t div, const workload *w) {
     (void)w;
     int64_t n = N64M / div;
@@ -417,6 +432,10 @@ const workload WORKLOADS[] = {
     {"cast_f64_f32", "casting", setup_cast, run_cast, TX_FLOAT64, TX_FLOAT32},
     {"cast_u8_f32", "casting", setup_cast, run_cast, TX_UINT8, TX_FLOAT32},
     {"saturate_cast_f32_u8", "casting", setup_saturate, run_saturate, 0, 0},
+    {"cast_f32_e4m3fn", "casting", setup_cast, run_cast, TX_FLOAT32, TX_FLOAT8_E4M3FN},
+    {"cast_f32_e2m1fn_packed", "casting", setup_cast_packed, run_cast_packed, TX_FLOAT32,
+     TX_FLOAT4_E2M1FN},
+    {"cast_f32_e8m0", "casting", setup_cast, run_cast, TX_FLOAT32, TX_FLOAT8_E8M0FNU},
     {"bitcast_f32_i32", "casting", setup_bitcast, run_bitcast, 0, 0},
     {"decode_raw_le_i16", "casting", setup_decode_one, run_decode, TX_INT16, 1},
     {"decode_raw_be_i16", "casting", setup_decode_one, run_decode, TX_INT16, 0},

@@ -18,7 +18,9 @@
 #include "kernels/scalar/convert.h"
 
 /* The pairs with a SIMD kernel.  TX__CP_SAT_F32_U8 is tf.saturate_cast float32 -> uint8 in one
- * pass (clamp to [0, 255] as TF's clip does, NaN passing through, then the cast). */
+ * pass (clamp to [0, 255] as TF's clip does, NaN passing through, then the cast).  The float32 ->
+ * float8_e4m3fn / float4_e2m1fn (one per byte) / float8_e8m0fnu pairs quantize to the OCP MX
+ * formats (elements and their E8M0 scales), the reverse pairs decode them. */
 typedef enum tx__cast_pair {
     TX__CP_F32_F16,
     TX__CP_F16_F32,
@@ -29,6 +31,12 @@ typedef enum tx__cast_pair {
     TX__CP_F64_F32,
     TX__CP_U8_F32,
     TX__CP_SAT_F32_U8,
+    TX__CP_F32_E4M3FN,
+    TX__CP_F32_E2M1FN,
+    TX__CP_F32_E8M0,
+    TX__CP_E4M3FN_F32,
+    TX__CP_E2M1FN_F32,
+    TX__CP_E8M0_F32,
     TX__CP_COUNT
 } tx__cast_pair;
 
@@ -54,12 +62,17 @@ static inline int tx__cast_pair_of(tx_dtype from, tx_dtype to) {
     switch (from) {
     case TX_FLOAT32:
         return to == TX_FLOAT16 ? TX__CP_F32_F16 : to == TX_BFLOAT16 ? TX__CP_F32_BF16
-             : to == TX_INT32   ? TX__CP_F32_I32 : -1;
+             : to == TX_INT32   ? TX__CP_F32_I32 : to == TX_FLOAT8_E4M3FN ? TX__CP_F32_E4M3FN
+             : to == TX_FLOAT4_E2M1FN ? TX__CP_F32_E2M1FN : to == TX_FLOAT8_E8M0FNU ? TX__CP_F32_E8M0
+             : -1;
     case TX_FLOAT16: return to == TX_FLOAT32 ? TX__CP_F16_F32 : -1;
     case TX_BFLOAT16: return to == TX_FLOAT32 ? TX__CP_BF16_F32 : -1;
     case TX_INT32: return to == TX_FLOAT32 ? TX__CP_I32_F32 : -1;
     case TX_FLOAT64: return to == TX_FLOAT32 ? TX__CP_F64_F32 : -1;
     case TX_UINT8: return to == TX_FLOAT32 ? TX__CP_U8_F32 : -1;
+    case TX_FLOAT8_E4M3FN: return to == TX_FLOAT32 ? TX__CP_E4M3FN_F32 : -1;
+    case TX_FLOAT4_E2M1FN: return to == TX_FLOAT32 ? TX__CP_E2M1FN_F32 : -1;
+    case TX_FLOAT8_E8M0FNU: return to == TX_FLOAT32 ? TX__CP_E8M0_F32 : -1;
     default: return -1;
     }
 }
@@ -96,6 +109,12 @@ TX__CAST_ONE(i32_f32, int32_t, float, (float)x)
 TX__CAST_ONE(f64_f32, double, float, (float)x)
 TX__CAST_ONE(u8_f32, uint8_t, float, (float)x)
 TX__CAST_ONE(sat_f32_u8, float, uint8_t, tx__saturate_f32_u8_one(x))
+TX__CAST_ONE(f32_e4m3fn, float, uint8_t, tx__f64_to_e4m3fn(x))
+TX__CAST_ONE(f32_e2m1fn, float, uint8_t, tx__f64_to_mx(x, TX__E2M1FN))
+TX__CAST_ONE(f32_e8m0, float, uint8_t, tx__f64_to_e8m0(x))
+TX__CAST_ONE(e4m3fn_f32, uint8_t, float, tx__e4m3fn_to_f32(x))
+TX__CAST_ONE(e2m1fn_f32, uint8_t, float, tx__mx_to_f32(x, TX__E2M1FN))
+TX__CAST_ONE(e8m0_f32, uint8_t, float, tx__e8m0_to_f32(x))
 #undef TX__CAST_ONE
 
 /* The kernels: one line each in kernels/cast.inc.  The portable saturate_cast and byte swaps are

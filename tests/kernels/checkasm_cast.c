@@ -31,6 +31,12 @@ static const cast_rule CAST_RULES[TX__CP_COUNT] = {
     [TX__CP_F64_F32] = {8, 4, tx__cast_one_f64_f32},
     [TX__CP_U8_F32] = {1, 4, tx__cast_one_u8_f32},
     [TX__CP_SAT_F32_U8] = {4, 1, tx__cast_one_sat_f32_u8},
+    [TX__CP_F32_E4M3FN] = {4, 1, tx__cast_one_f32_e4m3fn},
+    [TX__CP_F32_E2M1FN] = {4, 1, tx__cast_one_f32_e2m1fn},
+    [TX__CP_F32_E8M0] = {4, 1, tx__cast_one_f32_e8m0},
+    [TX__CP_E4M3FN_F32] = {1, 4, tx__cast_one_e4m3fn_f32},
+    [TX__CP_E2M1FN_F32] = {1, 4, tx__cast_one_e2m1fn_f32},
+    [TX__CP_E8M0_F32] = {1, 4, tx__cast_one_e8m0_f32},
 };
 
 static cast_rule rule_of(const kernel *k) {
@@ -95,7 +101,10 @@ static in_kind kind_of(const kernel *k) {
     case TX__CP_BF16_F32: return IN_H16;
     case TX__CP_I32_F32: return IN_I32;
     case TX__CP_F64_F32: return IN_F64;
-    case TX__CP_U8_F32: return IN_U8;
+    case TX__CP_U8_F32:
+    case TX__CP_E4M3FN_F32:
+    case TX__CP_E2M1FN_F32:
+    case TX__CP_E8M0_F32: return IN_U8;
     default: return IN_F32;
     }
 }
@@ -193,19 +202,26 @@ static void check_long_runs(const kernel *k, cast_rule r) {
     free(got);
 }
 
-/* The float16 and bfloat16 widenings on every 16-bit pattern, the narrowings of float32 on every
- * pattern of the top 16 bits with each rounding-relevant low half. */
+/* The float16 and bfloat16 widenings on every 16-bit pattern, the low-bit decodes on every byte,
+ * the narrowings of float32 on every pattern of the top 16 bits with each rounding-relevant low
+ * half. */
 static void check_exhaustive_16_bits(const kernel *k, cast_rule r) {
     static const uint16_t low[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff, 0x2000, 0x2001,
                                    0x3fff, 0x4000, 0x4001, 0x7fff, 0x8000, 0x8001, 0xffff, 0x5a5a};
     const bool widen = k->key == TX__CP_F16_F32 || k->key == TX__CP_BF16_F32;
+    const bool decode8 = k->key == TX__CP_E4M3FN_F32 || k->key == TX__CP_E2M1FN_F32 ||
+                         k->key == TX__CP_E8M0_F32;
     const bool narrow = k->key == TX__CP_F32_F16 || k->key == TX__CP_F32_BF16 ||
-                        k->key == TX__CP_F32_I32 || k->key == TX__CP_SAT_F32_U8;
-    if (!r.one || (!widen && !narrow)) return;
-    const size_t n = widen ? 65536 : 65536 * COUNT_OF(low);
+                        k->key == TX__CP_F32_I32 || k->key == TX__CP_SAT_F32_U8 ||
+                        k->key == TX__CP_F32_E4M3FN || k->key == TX__CP_F32_E2M1FN ||
+                        k->key == TX__CP_F32_E8M0;
+    if (!r.one || (!widen && !narrow && !decode8)) return;
+    const size_t n = decode8 ? 256 : widen ? 65536 : 65536 * COUNT_OF(low);
     unsigned char *in = xmalloc(n * r.in), *want = xmalloc(n * r.out), *got = xmalloc(n * r.out);
     for (size_t i = 0; i < n; i++) {
-        if (widen) {
+        if (decode8) {
+            in[i] = (unsigned char)i;
+        } else if (widen) {
             const uint16_t h = (uint16_t)i;
             memcpy(in + 2 * i, &h, 2);
         } else {

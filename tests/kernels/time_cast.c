@@ -5,7 +5,9 @@
  * and big-endian, and 1M records of 64 bytes), at every CPU level this machine has and at 1 and 2
  * threads, through the public API with the default allocator in steady state.  `--exhaustive`
  * instead checks every 32-bit pattern through the float32 -> float16 / bfloat16 / int32,
- * saturate uint8 and int32 -> float32 kernels of every level against the scalar ones.
+ * saturate uint8, int32 -> float32 and float32 -> float8_e4m3fn / float4_e2m1fn / float8_e8m0fnu
+ * kernels of every level against the scalar ones (--filter: the pairs whose name, e.g.
+ * "f32->e4m3fn", contains it).
  *   time_cast [--elems N] [--reps R] [--filter SUBSTRING] [--min] [--exhaustive] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,11 +119,13 @@ static double median_time(const workload *w, const tx_tensor *x, int reps) {
     return use_min ? t[0] : t[reps / 2];
 }
 
-static int exhaustive(void) {
-    const int pairs[] = {TX__CP_F32_F16, TX__CP_F32_BF16, TX__CP_F32_I32, TX__CP_SAT_F32_U8,
-                         TX__CP_I32_F32};
-    const char *names[] = {"f32->f16", "f32->bf16", "f32->i32", "saturate f32->u8", "i32->f32"};
-    const size_t osz[] = {2, 2, 4, 1, 4};
+/* Every 32-bit input of the pairs whose name contains `filter` (all when NULL). */
+static int exhaustive(const char *filter) {
+    const int pairs[] = {TX__CP_F32_F16,    TX__CP_F32_BF16,   TX__CP_F32_I32, TX__CP_SAT_F32_U8,
+                         TX__CP_I32_F32,    TX__CP_F32_E4M3FN, TX__CP_F32_E2M1FN, TX__CP_F32_E8M0};
+    const char *names[] = {"f32->f16", "f32->bf16", "f32->i32", "saturate f32->u8", "i32->f32",
+                           "f32->e4m3fn", "f32->e2m1fn", "f32->e8m0"};
+    const size_t osz[] = {2, 2, 4, 1, 4, 1, 1, 1};
     const size_t chunk = (size_t)1 << 24;
     uint32_t *in = malloc(chunk * 4);
     unsigned char *want = malloc(chunk * 4), *got = malloc(chunk * 4);
@@ -129,7 +133,8 @@ static int exhaustive(void) {
     tx_isa_level have = tx_cpu_detected_level();
     const tx__kernels *ref = tx__kernels_at(TX_ISA_SCALAR);
     long bad = 0;
-    for (int p = 0; p < 5; p++) {
+    for (int p = 0; p < (int)(sizeof pairs / sizeof *pairs); p++) {
+        if (filter && !strstr(names[p], filter)) continue;
         long before = bad;
         double t0 = now();
         for (uint64_t base = 0; base < ((uint64_t)1 << 32); base += chunk) {
@@ -163,11 +168,12 @@ int main(int argc, char **argv) {
     int64_t elems = (int64_t)64 << 20;
     int reps = 7;
     const char *filter = NULL;
+    bool want_exhaustive = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--elems") && i + 1 < argc) elems = atoll(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
-        else if (!strcmp(argv[i], "--exhaustive")) return exhaustive();
+        else if (!strcmp(argv[i], "--exhaustive")) want_exhaustive = true;
         else if (!strcmp(argv[i], "--min")) use_min = true;
         else {
             fprintf(stderr, "usage: %s [--elems N] [--reps R] [--filter S] [--min] [--exhaustive]\n",
@@ -175,6 +181,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    if (want_exhaustive) return exhaustive(filter);
     const workload wl[] = {
         {"cast f32->f16", OP_CAST, TX_FLOAT32, TX_FLOAT16, 0, 0},
         {"cast f16->f32", OP_CAST, TX_FLOAT16, TX_FLOAT32, 0, 0},
@@ -185,6 +192,9 @@ int main(int argc, char **argv) {
         {"cast f64->f32", OP_CAST, TX_FLOAT64, TX_FLOAT32, 0, 0},
         {"cast u8->f32", OP_CAST, TX_UINT8, TX_FLOAT32, 0, 0},
         {"saturate_cast f32->u8", OP_SATURATE, TX_FLOAT32, TX_UINT8, 0, 0},
+        {"cast f32->e4m3fn", OP_CAST, TX_FLOAT32, TX_FLOAT8_E4M3FN, 0, 0},
+        {"cast f32->e2m1fn", OP_CAST, TX_FLOAT32, TX_FLOAT4_E2M1FN, 0, 0},
+        {"cast f32->e8m0", OP_CAST, TX_FLOAT32, TX_FLOAT8_E8M0FNU, 0, 0},
         {"decode_raw 256MiB le i16", OP_DECODE_LE, TX_STRING, TX_INT16, 1, 256 << 20},
         {"decode_raw 256MiB be i16", OP_DECODE_BE, TX_STRING, TX_INT16, 1, 256 << 20},
         {"decode_raw 256MiB be f32", OP_DECODE_BE, TX_STRING, TX_FLOAT32, 1, 256 << 20},

@@ -269,3 +269,21 @@ void tx__cast_f64_f32_scalar(void *dst, const void *src, int64_t n) {
 void tx__cast_u8_f32_scalar(void *dst, const void *src, int64_t n) {
     cast_UINT8_FLOAT32(dst, src, n);
 }
+void tx__cast_f32_e4m3fn_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT32_FLOAT8_E4M3FN(dst, src, n);
+}
+void tx__cast_f32_e2m1fn_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT32_FLOAT4_E2M1FN(dst, src, n);
+}
+void tx__cast_f32_e8m0_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT32_FLOAT8_E8M0FNU(dst, src, n);
+}
+void tx__cast_e4m3fn_f32_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT8_E4M3FN_FLOAT32(dst, src, n);
+}
+void tx__cast_e2m1fn_f32_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT4_E2M1FN_FLOAT32(dst, src, n);
+}
+void tx__cast_e8m0_f32_scalar(void *dst, const void *src, int64_t n) {
+    cast_FLOAT8_E8M0FNU_FLOAT32(dst, src, n);
+}

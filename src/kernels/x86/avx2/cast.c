@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cast.c (AVX2 + F16C) -- the hot cast pairs of tf.cast / tf.saturate_cast (kernels/cast.h):
  * float32 <-> float16, float32 <-> bfloat16, float32 <-> int32, float64 -> float32, uint8 ->
- * float32 and saturate_cast float32 -> uint8, eight or more lanes at a time, with plain and
+ * float32, saturate_cast float32 -> uint8 and float32 -> float8_e4m3fn / float4_e2m1fn /
+ * float8_e8m0fnu, eight or more lanes at a time, with plain and
  * streaming stores.  Each gives the bits of the scalar rules in scalar/convert.h; where an
  * instruction disagrees with TF's rule the lanes are patched.  vcvtps2ph (sign|0x7e00|payload>>13
  * for a NaN) and vcvtph2ps (a NaN quieted, its payload shifted) are TF 2.21's own conversions and
@@ -132,6 +133,110 @@ static inline void v_sat_f32_u8(void *d, const void *s, bool nt) {
     store256(d, r, nt);
 }
 
+/* float32 -> the OCP MX element formats and their scale, 8 lanes of codes in 32-bit lanes, in
+ * integer lanes (bit-exact with convert.h's rounding from the double, which is exact for a
+ * float): |x| rounded to nearest even at the format's precision, `mbits` mantissa bits and
+ * exponent `bias`.  shift = mantissa bits dropped (more below the smallest normal, capped at 31,
+ * where everything rounds to 0); q keeps the implicit bit, so a carry moves into the exponent and a
+ * subnormal that rounds up becomes the smallest normal.  Infinities and NaN give codes far above
+ * every maximum. */
+static inline __m256i mx_code_8(__m256i ax, int mbits, int bias) {
+    const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+    __m256i eb = _mm256_sub_epi32(_mm256_srli_epi32(ax, 23), _mm256_set1_epi32(127 - bias));
+    __m256i below = _mm256_max_epi32(_mm256_sub_epi32(one, eb), zero);
+    __m256i shift = _mm256_min_epu32(_mm256_add_epi32(below, _mm256_set1_epi32(23 - mbits)),
+                                     _mm256_set1_epi32(31));
+    __m256i mant = _mm256_or_si256(_mm256_and_si256(ax, _mm256_set1_epi32(0x7fffff)),
+                                   _mm256_set1_epi32(0x800000));
+    __m256i lsb = _mm256_and_si256(_mm256_srlv_epi32(mant, shift), one);
+    __m256i half = _mm256_srli_epi32(_mm256_sllv_epi32(one, shift), 1);
+    __m256i up = _mm256_add_epi32(_mm256_sub_epi32(half, one), lsb);
+    __m256i q = _mm256_srlv_epi32(_mm256_add_epi32(mant, up), shift);
+    __m256i e = _mm256_slli_epi32(_mm256_max_epi32(_mm256_sub_epi32(eb, one), zero), mbits);
+    return _mm256_add_epi32(e, q);
+}
+
+/* float8_e4m3fn: sign | code, every code past 0x7e (overflow, infinity, NaN) the NaN 0x7f. */
+static inline __m256i f32_e4m3fn_8(const float *f) {
+    __m256i x = load256(f), ax = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
+    __m256i code = _mm256_min_epu32(mx_code_8(ax, 3, 7), _mm256_set1_epi32(0x7f));
+    return _mm256_or_si256(code, _mm256_and_si256(_mm256_srli_epi32(x, 24), _mm256_set1_epi32(0x80)));
+}
+
+/* float4_e2m1fn: sign (bit 3) | code saturated to 7; NaN the zero of the opposite sign. */
+static inline __m256i f32_e2m1fn_8(const float *f) {
+    __m256i x = load256(f), ax = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
+    __m256i sign = _mm256_slli_epi32(_mm256_srli_epi32(x, 31), 3);
+    __m256i code = _mm256_min_epu32(mx_code_8(ax, 1, 1), _mm256_set1_epi32(7));
+    __m256i nan = _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7f800000));
+    __m256i nan_code = _mm256_xor_si256(sign, _mm256_set1_epi32(8));
+    return _mm256_blendv_epi8(_mm256_or_si256(code, sign), nan_code, nan);
+}
+
+/* float8_e8m0fnu: the biased exponent, rounded up from a halfway mantissa (adding half an
+ * exponent step carries into it); a float32 subnormal is 2^-127 (code 1) from 0.75 * 2^-126 up,
+ * else code 0.  Zero, negatives (-0 too), infinity and NaN are the NaN 0xff; so is a carry past
+ * 2^127, which gives 0xff by itself. */
+static inline __m256i f32_e8m0_8(const float *f) {
+    __m256i x = load256(f);
+    __m256i normal = _mm256_cmpgt_epi32(x, _mm256_set1_epi32(0x7fffff));
+    __m256i step = _mm256_blendv_epi8(_mm256_set1_epi32(0x200000), _mm256_set1_epi32(0x400000), normal);
+    __m256i code = _mm256_srli_epi32(_mm256_add_epi32(x, step), 23);
+    __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(1), x),
+                                  _mm256_cmpgt_epi32(x, _mm256_set1_epi32(0x7f7fffff)));
+    return _mm256_or_si256(code, _mm256_and_si256(bad, _mm256_set1_epi32(0xff)));
+}
+
+/* 32 codes (each 0..255 in a 32-bit lane) to 32 bytes: two saturating packs and a dword permute
+ * to undo their per-128-bit-lane interleave. */
+#define DEFINE_BYTES_32(NAME)                                                                    \
+    static inline void v_##NAME(void *d, const void *s, bool nt) {                               \
+        const float *f = (const float *)s;                                                       \
+        __m256i ab = _mm256_packus_epi32(NAME##_8(f), NAME##_8(f + 8));                          \
+        __m256i cd = _mm256_packus_epi32(NAME##_8(f + 16), NAME##_8(f + 24));                    \
+        __m256i r = _mm256_packus_epi16(ab, cd);                                                 \
+        store256(d, _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)), nt); \
+    }
+DEFINE_BYTES_32(f32_e4m3fn)
+DEFINE_BYTES_32(f32_e2m1fn)
+DEFINE_BYTES_32(f32_e8m0)
+
+/* The decodes of the MX formats, 8 bytes (zero-extended to 32-bit lanes) to 8 floats, as the
+ * AVX-512 file does them (see there). */
+static inline __m256i e4m3fn_f32_8(__m256i b) {
+    __m256i a = _mm256_and_si256(b, _mm256_set1_epi32(0x7f));
+    __m256i sign = _mm256_slli_epi32(_mm256_srli_epi32(b, 7), 31);
+    __m256i v = _mm256_add_epi32(_mm256_slli_epi32(a, 20), _mm256_set1_epi32(120 << 23));
+    __m256i sub = _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(a), _mm256_set1_ps(0x1p-9f)));
+    v = _mm256_blendv_epi8(v, sub, _mm256_cmpgt_epi32(_mm256_set1_epi32(8), a));
+    __m256i nan = _mm256_cmpeq_epi32(a, _mm256_set1_epi32(0x7f));
+    v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc00000), nan);
+    return _mm256_or_si256(v, sign);
+}
+static inline __m256i e2m1fn_f32_8(__m256i b) {
+    const __m256i mags = _mm256_castps_si256(_mm256_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f));
+    __m256i v = _mm256_permutevar8x32_epi32(mags, _mm256_and_si256(b, _mm256_set1_epi32(7)));
+    __m256i neg = _mm256_cmpgt_epi32(b, _mm256_set1_epi32(7));
+    return _mm256_or_si256(v, _mm256_and_si256(neg, _mm256_set1_epi32((int)0x80000000u)));
+}
+static inline __m256i e8m0_f32_8(__m256i b) {
+    __m256i v = _mm256_slli_epi32(b, 23);
+    v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x00400000), _mm256_cmpeq_epi32(b, _mm256_setzero_si256()));
+    __m256i nan = _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0xff));
+    return _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc00000), nan);
+}
+/* 16 bytes to 16 floats. */
+#define DEFINE_DECODE_16(NAME)                                                                   \
+    static inline void v_##NAME(void *d, const void *s, bool nt) {                               \
+        __m128i b = load128(s);                                                                  \
+        char *q = (char *)d;                                                                     \
+        store256(q, NAME##_8(_mm256_cvtepu8_epi32(b)), nt);                                      \
+        store256(q + 32, NAME##_8(_mm256_cvtepu8_epi32(_mm_srli_si128(b, 8))), nt);              \
+    }
+DEFINE_DECODE_16(e4m3fn_f32)
+DEFINE_DECODE_16(e2m1fn_f32)
+DEFINE_DECODE_16(e8m0_f32)
+
 /* The loop around a vector body: a scalar head up to the streaming-store alignment (only when the
  * destination is element-aligned; otherwise plain stores), the vector body, a scalar tail. */
 /* The streaming loop prefetches its input this far ahead, into L2 (see the AVX-512 file). */
@@ -174,3 +279,9 @@ DEFINE_CAST(i32_f32, 4, 4, 16)
 DEFINE_CAST(f64_f32, 8, 4, 16)
 DEFINE_CAST(u8_f32, 1, 4, 16)
 DEFINE_CAST(sat_f32_u8, 4, 1, 32)
+DEFINE_CAST(f32_e4m3fn, 4, 1, 32)
+DEFINE_CAST(f32_e2m1fn, 4, 1, 32)
+DEFINE_CAST(f32_e8m0, 4, 1, 32)
+DEFINE_CAST(e4m3fn_f32, 1, 4, 16)
+DEFINE_CAST(e2m1fn_f32, 1, 4, 16)
+DEFINE_CAST(e8m0_f32, 1, 4, 16)

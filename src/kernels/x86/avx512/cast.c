@@ -137,6 +137,106 @@ static inline void v_sat_f32_u8(void *d, const void *s, int mode, __mmask16 m) {
     st8(d, c_sat_f32_u8(s, mode, m), mode, m);
 }
 
+/* float32 -> the OCP MX element formats and their scale, as the AVX2 file does it (see there):
+ * the code of |x| rounded to nearest even with `mbits` mantissa bits and exponent `bias`, in
+ * integer lanes; infinities and NaN give codes far above every maximum. */
+static inline __m512i mx_code_16(__m512i ax, int mbits, int bias) {
+    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
+    __m512i eb = _mm512_sub_epi32(_mm512_srli_epi32(ax, 23), _mm512_set1_epi32(127 - bias));
+    __m512i below = _mm512_max_epi32(_mm512_sub_epi32(one, eb), zero);
+    __m512i shift = _mm512_min_epu32(_mm512_add_epi32(below, _mm512_set1_epi32(23 - mbits)),
+                                     _mm512_set1_epi32(31));
+    __m512i mant = _mm512_ternarylogic_epi32(ax, _mm512_set1_epi32(0x7fffff),
+                                             _mm512_set1_epi32(0x800000), 0xEA); /* A & B | C */
+    __m512i lsb = _mm512_and_si512(_mm512_srlv_epi32(mant, shift), one);
+    __m512i half = _mm512_srli_epi32(_mm512_sllv_epi32(one, shift), 1);
+    __m512i up = _mm512_add_epi32(_mm512_sub_epi32(half, one), lsb);
+    __m512i q = _mm512_srlv_epi32(_mm512_add_epi32(mant, up), shift);
+    __m512i e = _mm512_slli_epi32(_mm512_max_epi32(_mm512_sub_epi32(eb, one), zero), mbits);
+    return _mm512_add_epi32(e, q);
+}
+
+/* float8_e4m3fn: sign | code, every code past 0x7e (overflow, infinity, NaN) the NaN 0x7f. */
+static inline __m512i c32_f32_e4m3fn(const void *s, int mode, __mmask16 m) {
+    __m512i x = ld32(s, mode, m), ax = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
+    __m512i code = _mm512_min_epu32(mx_code_16(ax, 3, 7), _mm512_set1_epi32(0x7f));
+    return _mm512_ternarylogic_epi32(_mm512_srli_epi32(x, 24), _mm512_set1_epi32(0x80), code, 0xEA);
+}
+
+/* float4_e2m1fn: sign (bit 3) | code saturated to 7; NaN the zero of the opposite sign. */
+static inline __m512i c32_f32_e2m1fn(const void *s, int mode, __mmask16 m) {
+    __m512i x = ld32(s, mode, m), ax = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
+    __m512i sign = _mm512_slli_epi32(_mm512_srli_epi32(x, 31), 3);
+    __m512i code = _mm512_min_epu32(mx_code_16(ax, 1, 1), _mm512_set1_epi32(7));
+    __mmask16 nan = _mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7f800000));
+    return _mm512_mask_xor_epi32(_mm512_or_si512(code, sign), nan, sign, _mm512_set1_epi32(8));
+}
+
+/* float8_e8m0fnu: the biased exponent rounded up from a halfway mantissa; a subnormal is code 1
+ * from 0.75 * 2^-126 up; zero, negatives, infinity and NaN are 0xff (the AVX2 file explains). */
+static inline __m512i c32_f32_e8m0(const void *s, int mode, __mmask16 m) {
+    __m512i x = ld32(s, mode, m);
+    __mmask16 normal = _mm512_cmpgt_epi32_mask(x, _mm512_set1_epi32(0x7fffff));
+    __m512i step = _mm512_mask_blend_epi32(normal, _mm512_set1_epi32(0x200000), _mm512_set1_epi32(0x400000));
+    __m512i code = _mm512_srli_epi32(_mm512_add_epi32(x, step), 23);
+    __mmask16 bad = _mm512_cmplt_epi32_mask(x, _mm512_set1_epi32(1)) |
+                    _mm512_cmpgt_epi32_mask(x, _mm512_set1_epi32(0x7f7fffff));
+    return _mm512_mask_mov_epi32(code, bad, _mm512_set1_epi32(0xff));
+}
+
+/* 16 codes to bytes, and whole 64-byte lines of them (the packs of line_sat_f32_u8 below). */
+#define DEFINE_BYTES_16(NAME)                                                                    \
+    static inline void v_##NAME(void *d, const void *s, int mode, __mmask16 m) {                 \
+        st8(d, _mm512_cvtepi32_epi8(c32_##NAME(s, mode, m)), mode, m);                           \
+    }                                                                                            \
+    static inline __m512i line_##NAME(const char *s) {                                           \
+        __m512i ab = _mm512_packus_epi32(c32_##NAME(s, PLAIN, 0xffff), c32_##NAME(s + 64, PLAIN, 0xffff)); \
+        __m512i cd = _mm512_packus_epi32(c32_##NAME(s + 128, PLAIN, 0xffff), c32_##NAME(s + 192, PLAIN, 0xffff)); \
+        const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15); \
+        return _mm512_permutexvar_epi32(order, _mm512_packus_epi16(ab, cd));                     \
+    }
+DEFINE_BYTES_16(f32_e4m3fn)
+DEFINE_BYTES_16(f32_e2m1fn)
+DEFINE_BYTES_16(f32_e8m0)
+
+/* The decodes of the MX formats, 16 bytes to 16 floats (exact, as convert.h's). */
+/* float8_e4m3fn: the fields moved into float32's and rebiased (7 -> 127); a subnormal a * 2^-9 by
+ * a conversion and an exact scaling; 0x7f / 0xff the quiet NaN of their sign. */
+static inline __m512i c_e4m3fn_f32(__m512i b) {
+    __m512i a = _mm512_and_si512(b, _mm512_set1_epi32(0x7f));
+    __m512i sign = _mm512_slli_epi32(_mm512_srli_epi32(b, 7), 31);
+    __m512i v = _mm512_add_epi32(_mm512_slli_epi32(a, 20), _mm512_set1_epi32(120 << 23));
+    __m512i sub = _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtepi32_ps(a), _mm512_set1_ps(0x1p-9f)));
+    v = _mm512_mask_mov_epi32(v, _mm512_cmplt_epi32_mask(a, _mm512_set1_epi32(8)), sub);
+    v = _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(a, _mm512_set1_epi32(0x7f)),
+                              _mm512_set1_epi32(0x7fc00000));
+    return _mm512_or_si512(v, sign);
+}
+/* float4_e2m1fn: its 8 magnitudes by a permute; any bit from the sign bit up makes it negative. */
+static inline __m512i c_e2m1fn_f32(__m512i b) {
+    const __m512i mags = _mm512_castps_si512(_mm512_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f,
+                                                            0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f));
+    __m512i v = _mm512_permutexvar_epi32(_mm512_and_si512(b, _mm512_set1_epi32(7)), mags);
+    __mmask16 neg = _mm512_cmpgt_epi32_mask(b, _mm512_set1_epi32(7));
+    return _mm512_mask_or_epi32(v, neg, v, _mm512_set1_epi32((int)0x80000000u));
+}
+/* float8_e8m0fnu: 2^(b - 127) is b in float32's exponent field; 0 is 2^-127 (a subnormal), 0xff
+ * the quiet NaN. */
+static inline __m512i c_e8m0_f32(__m512i b) {
+    __m512i v = _mm512_slli_epi32(b, 23);
+    v = _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(b, _mm512_setzero_si512()),
+                              _mm512_set1_epi32(0x00400000));
+    return _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(b, _mm512_set1_epi32(0xff)),
+                                 _mm512_set1_epi32(0x7fc00000));
+}
+#define DEFINE_DECODE_16(NAME)                                                                   \
+    static inline void v_##NAME(void *d, const void *s, int mode, __mmask16 m) {                 \
+        st32(d, c_##NAME(_mm512_cvtepu8_epi32(ld8(s, mode, m))), mode, m);                       \
+    }
+DEFINE_DECODE_16(e4m3fn_f32)
+DEFINE_DECODE_16(e2m1fn_f32)
+DEFINE_DECODE_16(e8m0_f32)
+
 /* ---- whole 64-byte lines of a narrowing pair's output, for the streaming loop: 32 or 64 elements
  * converted, then one full-line streaming store (two 32-byte or four 16-byte streaming stores
  * per line measured 1.3-1.6x memcpy's time). */
@@ -263,3 +363,9 @@ DEFINE_CAST(i32_f32, 4, 4, 0)
 DEFINE_CAST(f64_f32, 8, 4, 0)
 DEFINE_CAST(u8_f32, 1, 4, 0)
 DEFINE_CAST(sat_f32_u8, 4, 1, 1)
+DEFINE_CAST(f32_e4m3fn, 4, 1, 1)
+DEFINE_CAST(f32_e2m1fn, 4, 1, 1)
+DEFINE_CAST(f32_e8m0, 4, 1, 1)
+DEFINE_CAST(e4m3fn_f32, 1, 4, 0)
+DEFINE_CAST(e2m1fn_f32, 1, 4, 0)
+DEFINE_CAST(e8m0_f32, 1, 4, 0)
