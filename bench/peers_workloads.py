@@ -132,7 +132,7 @@ def ml_dtypes_mod():
 def lowbit_builder(dst, packed=False):
     """float32 -> an ml_dtypes type: the numpy column is NumPy's astype with ml_dtypes' dtype
     (their reference conversion); float4_e2m1fn packed two per byte (first element in the low
-    nibble) by NumPy, as bench/workloads.c packs tensorx's cast.  PyTorch 2.7+ has float8_e4m3fn
+    nibble) by NumPy, as tensorx's row packs its cast with pack_subbyte.  PyTorch 2.7+ has float8_e4m3fn
     and float8_e8m0fnu (no unpacked float4); it is used where it has the dtype."""
     def build(div):
         x = floats(N64M // div)

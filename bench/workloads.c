@@ -76,19 +76,19 @@ int run_cast(const wl_state *s, tx_tensor **o) {
     if (st != TX_OK) die("cast", st);
     return 1;
 }
-/* float32 -> float4_e2m1fn and then two codes per byte (the first in the low nibble, as ONNX,
- * DLPack and safetensors pack them), by a plain loop here over the cast's one-per-byte result, in
- * place: the packed storage an MX checkpoint writes. */
+/* float32 -> float4_e2m1fn, then two codes per byte (the first in the low nibble, as ONNX, DLPack
+ * and safetensors pack them) by the library's pack_subbyte: the packed storage an MX checkpoint
+ * writes. */
 static void setup_cast_packed(wl_state *s, int64_t div, const workload *w) {
     setup_cast(s, div, w);
     s->bytes = nb(s->in[0]) + (uint64_t)(tx_tensor_numel(s->in[0]) + 1) / 2;
 }
 static int run_cast_packed(const wl_state *s, tx_tensor **o) {
-    run_cast(s, o);
-    uint8_t *p = tx_tensor_data(*o);
-    const int64_t n = tx_tensor_numel(*o);
-    for (int64_t i = 0; i < n / 2; i++) p[i] = (uint8_t)(p[2 * i] | p[2 * i + 1] << 4);
-    if (n % 2) p[n / 2] = p[n - 1];
+    tx_tensor *codes = NULL;
+    run_cast(s, &codes);
+    tx_status st = tx_pack_subbyte(codes, o);
+    tx_tensor_free(codes);
+    if (st != TX_OK) die("pack_subbyte", st);
     return 1;
 }
 static void setup_saturate(wl_state *s, int64_t div, const workload *w) {
