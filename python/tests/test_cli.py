@@ -40,12 +40,12 @@ def savable(a):
     return np.array(items, dtype="S" + str(max([len(b) for b in items] + [1]))).reshape(a.shape)
 
 
-ML_STORAGE = {"bfloat16": "<u2", "float8_e5m2": "u1", "float8_e4m3fn": "u1", "int4": "i1",
-              "uint4": "u1"}
+# The storage of ml_dtypes' types in tensorx's .npy convention (the package's table of them).
+ML_STORAGE = {name: np.dtype(tx._STORAGE[name]).newbyteorder("<").str for name in tx._ML_NAMES}
 
 
 def npy_form(a):
-    """`a` as np.save should write it for the CLI: an ml_dtypes array (bfloat16, float8, int4) in
+    """`a` as np.save should write it for the CLI: an ml_dtypes array (bfloat16, float8, int4, ...) in
     tensorx's .npy convention, the structured dtype of its bits (np.save would write '<V2')."""
     if a.dtype.names or a.dtype.kind in "OS":
         return a
