@@ -26,7 +26,9 @@
 # arguments, the others natively -- the oracle tests make thousands of calls),
 # TX_VALGRIND_REPLAY_SAMPLE=N (default 4: the fuzz.<target> replays run one corpus input in N,
 # chosen by a hash of its name -- the 3,500 ops_diff inputs, each at five configurations, passed
-# the 600 s timeout under memcheck; the release and sanitizer builds replay them all).
+# the 600 s timeout under memcheck; the release and sanitizer builds replay them all),
+# TX_VALGRIND_CHECKASM_SAMPLE=N (default 4: checkasm's two largest cast checks take one case in N:
+# about 1,180 of the valgrind stage's 1,300 s were checkasm; the other stages check them all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=memcheck
@@ -97,6 +99,7 @@ sample=${TX_VALGRIND_CLI_SAMPLE:-1}
 chmod +x "$build/tensorx"
 
 export TX_REPLAY_SAMPLE=${TX_VALGRIND_REPLAY_SAMPLE:-4} # fuzz/replay.c
+export TX_CHECKASM_SAMPLE=${TX_VALGRIND_CHECKASM_SAMPLE:-4} # tests/kernels/checkasm_cast.c
 
 # Many CLI calls per test, each several times slower under valgrind: generous timeouts.
 rc=0
