@@ -166,6 +166,8 @@ static tx_status import_packed(const char *op, const DLTensor *dl, tx_dtype dtyp
                "of %u bits)", op, (long long)reach, bits);
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, rank, dl->shape, &t));
+    *out = t;
+    if (numel == 0) return TX_OK; /* data may be NULL: no pointer arithmetic on it */
     const unsigned char *base = (const unsigned char *)dl->data + dl->byte_offset;
     int64_t idx[TX_MAX_RANK] = {0}, off = 0; /* |off| <= reach */
     for (int64_t i = 0; i < numel; i++) {
@@ -179,7 +181,6 @@ static tx_status import_packed(const char *op, const DLTensor *dl, tx_dtype dtyp
             idx[d] = 0;
         }
     }
-    *out = t;
     return TX_OK;
 }
 

@@ -148,6 +148,15 @@ static void test_empty(void **state) {
     tu_assert_shape(back, TX_FLOAT4_E2M1FN, 2, TU_DIMS(0, 3));
     tx_tensor_free(back);
     tx_tensor_free(t);
+    /* A producer of no elements may give no memory: data NULL and any byte_offset. */
+    int deleted = 0;
+    producer *p = make_producer(kDLFloat4_e2m1fn, 4, 2, TU_DIMS(4, 0), NULL, 0, 0, &deleted);
+    p->m.dl_tensor.data = NULL;
+    p->m.dl_tensor.byte_offset = 3;
+    assert_int_equal(tx_tensor_from_dlpack(&p->m, &back), TX_OK);
+    tu_assert_shape(back, TX_FLOAT4_E2M1FN, 2, TU_DIMS(4, 0));
+    assert_int_equal(deleted, 1);
+    tx_tensor_free(back);
 }
 
 /* ---- packed imports: byte offsets and strides ---- */
