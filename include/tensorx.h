@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tensorx.h -- the one public header of tensorx, and its manual.  It includes its parts, one topic
- * a file, from include/tensorx/ (tensor.h, plan.h, ops_*.h, io.h, experimental.h); a program
- * includes only this file.
+ * a file, from include/tensorx/ (tensor.h, plan.h, prepared.h, ops_*.h, io.h,
+ * experimental.h); a program includes only this file.
  *
  * tensorx implements TensorFlow's "Tensor Transformations" (casting, bitcasting, raw decoding, string
  * tensors, shapes, slicing and joining, reordering, space/batch/depth, gathering and encoding) and
@@ -53,7 +53,9 @@
  *    overflows size_t or exceeds tx_set_max_tensor_bytes() is refused before any allocation.
  *
  *  - Sizing.  Any op call can be sized before it runs -- each output's dtype, shape and bytes, or
- *    the call's exact error -- without allocating: TX_PLAN(&plan, call), see "Size before run".
+ *    the call's exact error -- without allocating: TX_PLAN(&plan, call), see "Size before run".  A call can also be
+ *    prepared once and run many times on raw pointers into the caller's memory, without
+ *    allocating: TX_PREPARE(&op, options, call) and tx_op_run, see "Prepared ops".
  *
  *  - Byte order.  Tensor data are in host byte order; TX_HOST_LITTLE_ENDIAN says which order a
  *    build uses.  Only bitcast between widths gives host-dependent results (as in TF); decode_raw
@@ -186,6 +188,7 @@ TX_API void tx_clear_error(void);
  * --------------------------------------------------------------------------------------------- */
 #include "tensorx/tensor.h"
 #include "tensorx/plan.h"
+#include "tensorx/prepared.h"
 #include "tensorx/ops_casting.h"
 #include "tensorx/ops_shaping.h"
 #include "tensorx/ops_spatial.h"

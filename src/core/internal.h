@@ -246,11 +246,42 @@ TX_HIDDEN tx_status tx__string_storage(tx_tensor *dst, size_t size, char **bytes
 #define TX__PLANNED ((tx_status)2000)
 /* The plan this thread records into, NULL when it is not sizing (plan.c). */
 TX_HIDDEN extern _Thread_local TX_FAST_TLS tx_plan *tx__plan_active;
+/* The op that recorded the active plan's first output, NULL before one did. */
+TX_HIDDEN extern _Thread_local const char *tx__plan_op;
 /* True while this thread is in plan mode. */
 static inline bool tx__planning(void) { return tx__plan_active != NULL; }
 /* Appends one output to the active plan (the constructors' record of an output in plan mode). */
-TX_HIDDEN void tx__plan_record(tx_dtype dtype, size_t rank, const int64_t *dims, int64_t numel,
-                               size_t nbytes, size_t string_bytes, unsigned flags);
+TX_HIDDEN void tx__plan_record(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                               int64_t numel, size_t nbytes, size_t string_bytes, unsigned flags);
+/* ---- prepared ops (prepared.c; public side in tensorx/prepared.h) ----
+ * An op that has a prepared form is written as two halves: its checks fill a plan (a plain
+ * struct: everything the kernels need, computed from shapes and attributes), and a run function
+ * does the work from the plan and raw pointers.  The call is: checks, tx__prepared_step, the
+ * output constructors, the run function on the outputs' data.  In prepare mode (which is also
+ * plan mode) tx__prepared_step copies the plan into the tx_op being made and the constructors
+ * record the outputs and stop the call; tx_op_run later calls the same run function. */
+typedef struct tx__run_io {
+    const char *const *in; /* the data inputs' elements, in the op's order */
+    char *const *out;      /* the outputs' elements */
+} tx__run_io;
+/* Runs a plan.  No allocation, no system call (the thread split goes through tx__parallel_for).
+ * Returns TX_OK or the data errors the op finds while running (an index out of range). */
+typedef tx_status (*tx__run_fn)(const void *plan, const tx__run_io *io);
+/* The op's part of a prepare: its run function, its plan (plan_size bytes, copied), its data
+ * inputs (n_in tensors: their dtypes and shapes are recorded) and, for in_place_input >= 0, the
+ * input that its outputs may alias exactly.  Outside prepare mode it does nothing and returns
+ * TX_OK.  Refuses string inputs (unimplemented). */
+TX_HIDDEN tx_status tx__prepared_step(const char *op, tx__run_fn run, const void *plan,
+                                      size_t plan_size, size_t n_in, const tx_tensor *const *in,
+                                      int in_place_input);
+/* The byte strides the caller gave for output i in prepare mode (rank entries), or NULL (write
+ * the output row-major).  An op whose plan takes output strides asks for each output's; strides
+ * given for an output that its op never asked for make the prepare fail (unimplemented). */
+TX_HIDDEN const int64_t *tx__output_strides(size_t i);
+/* The runner of the tx_op_run in progress on this thread (NULL: tensorx's pool), which
+ * tx__parallel_for hands the pieces to. */
+TX_HIDDEN extern _Thread_local const tx_runner *tx__runner_active;
+
 /* Checks an output layout as the constructors do (dtype, rank, dims, byte limit) without
  * allocating; *numel receives the element count.  For ops whose data checks come after the
  * output's shape checks. */

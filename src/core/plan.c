@@ -9,6 +9,8 @@ _Thread_local TX_FAST_TLS tx_plan *tx__plan_active;
 /* The active plan's struct sizes are unknown: the op runs in plan mode, nothing is written into
  * the plan, and tx_plan_leave reports the size. */
 static _Thread_local TX_FAST_TLS bool plan_unusable;
+/* The op that recorded the plan's first output (for prepare's messages). */
+_Thread_local const char *tx__plan_op;
 
 /* Sizes of the released layouts of tx_plan and tx_output_info (see tx__check_struct_size). */
 static const size_t plan_sizes[] = {sizeof(tx_plan)};
@@ -32,6 +34,7 @@ void tx_plan_enter(tx_plan *plan) {
         plan->dims_count = 0;
     }
     tx__plan_active = plan;
+    tx__plan_op = NULL;
 }
 
 tx_status tx_plan_leave(tx_plan *plan, tx_status op_result) {
@@ -47,9 +50,10 @@ tx_status tx_plan_leave(tx_plan *plan, tx_status op_result) {
 /* Appends one output to the active plan, writing only the members the caller's tx_output_info
  * has (plan->output_size bytes per entry); its dims go to plan->dims at the sum of the ranks
  * before it, when they fit. */
-void tx__plan_record(tx_dtype dtype, size_t rank, const int64_t *dims, int64_t numel,
-                     size_t nbytes, size_t string_bytes, unsigned flags) {
+void tx__plan_record(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                     int64_t numel, size_t nbytes, size_t string_bytes, unsigned flags) {
     tx_plan *p = tx__plan_active;
+    if (p->count == 0) tx__plan_op = op;
     if (plan_unusable) return;
     size_t at = p->dims_count;
     p->dims_count += rank; /* at most TX_MAX_RANK per output: cannot wrap */

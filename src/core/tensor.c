@@ -89,7 +89,7 @@ tx_status tx__tensor_alloc_flags(const char *op, tx_dtype dtype, size_t rank,
     size_t nbytes = 0;
     TX_TRY(check_layout(op, dtype, rank, dims, &numel, &nbytes));
     if (TX_UNLIKELY(tx__planning())) {
-        tx__plan_record(dtype, rank, dims, numel, nbytes, 0, plan_flags);
+        tx__plan_record(op, dtype, rank, dims, numel, nbytes, 0, plan_flags);
         return TX__PLANNED;
     }
     tx_tensor *t = handle_new(op, dtype, rank, dims, numel, nbytes);
@@ -122,7 +122,7 @@ static tx_status record_bound(const char *op, const tx__out_spec *s) {
     TX_REQUIRE((uint64_t)numel <= SIZE_MAX && !__builtin_mul_overflow((size_t)numel, d->size, &nbytes),
                TX_RESOURCE_EXHAUSTED, "%s: %lld elements of %s overflow size_t", op,
                (long long)numel, d->name);
-    tx__plan_record(s->dtype, s->rank, s->dims, numel, nbytes, 0, s->flags);
+    tx__plan_record(op, s->dtype, s->rank, s->dims, numel, nbytes, 0, s->flags);
     return TX_OK;
 }
 
@@ -167,7 +167,7 @@ tx_status tx__string_tensor_alloc(const char *op, size_t rank, const int64_t *di
         TX_REQUIRE(string_bytes <= tx_max_tensor_bytes(), TX_RESOURCE_EXHAUSTED,
                    "string storage: %zu bytes exceed the limit of %zu bytes", string_bytes,
                    tx_max_tensor_bytes());
-        tx__plan_record(TX_STRING, rank, dims, numel, nbytes, string_bytes, plan_flags);
+        tx__plan_record(op, TX_STRING, rank, dims, numel, nbytes, string_bytes, plan_flags);
         return TX__PLANNED;
     }
     tx_tensor *t;
@@ -200,7 +200,7 @@ tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype dtype, si
         return tx__fail(TX_INTERNAL, "%s: view of %zu bytes on a buffer of %zu bytes", op, nbytes,
                         t->nbytes);
     if (TX_UNLIKELY(tx__planning())) {
-        tx__plan_record(dtype, rank, dims, numel, nbytes, 0, TX_OUTPUT_VIEW);
+        tx__plan_record(op, dtype, rank, dims, numel, nbytes, 0, TX_OUTPUT_VIEW);
         return TX__PLANNED;
     }
     tx_tensor *v = handle_new(op, dtype, rank, dims, numel, nbytes);

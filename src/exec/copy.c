@@ -135,7 +135,7 @@ static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
  * are only a few grains: the pool gives each thread whole grains, so 64 runs in grains of 21 went
  * 42 / 22 to two threads.  Any boundary will do for a copy. */
 static int64_t balanced_grain(int64_t rows, int64_t grain) {
-    int64_t threads = tx_num_threads(), whole = rows / grain;
+    int64_t threads = tx__run_threads(), whole = rows / grain;
     if (whole < threads || whole >= 4 * threads) return grain;
     int64_t per = whole / threads * threads; /* grains, a multiple of the threads */
     return (rows + per - 1) / per;
@@ -145,10 +145,15 @@ void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
                  const int64_t *dst_strides, const int64_t *src_strides, size_t elem) {
     tx__copy_plan p;
     tx__copy_plan_make(&p, rank, dims, dst_strides, src_strides, elem);
+    tx__copy_plan_exec(&p, dst, src);
+}
+
+void tx__copy_plan_exec(const tx__copy_plan *plan, char *dst, const char *src) {
+    const tx__copy_plan p = *plan;
     const tx__kernels *K = tx__kernels_get();
     int64_t rows = tx__copy_plan_rows(&p);
     uint64_t total = (uint64_t)p.count * p.width;
-    if (total < (uint64_t)TX_PARALLEL_MIN_BYTES || tx_num_threads() < 2) {
+    if (total < (uint64_t)TX_PARALLEL_MIN_BYTES || tx__run_threads() < 2) {
         run_rows(K, &p, dst, src, 0, rows);
         return;
     }
@@ -161,7 +166,7 @@ void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
     }
     int64_t n = p.dims[p.rank - 1];
     int64_t row_bytes = (int64_t)((uint64_t)total / (uint64_t)rows);
-    if (rows >= 4 * (int64_t)tx_num_threads() || row_bytes < 2 * TX_GRAIN_BYTES) {
+    if (rows >= 4 * (int64_t)tx__run_threads() || row_bytes < 2 * TX_GRAIN_BYTES) {
         tx__parallel_for(rows, balanced_grain(rows, at_least_one(TX_GRAIN_BYTES / row_bytes)),
                          copy_piece, &j);
         return;

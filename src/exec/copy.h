@@ -20,6 +20,8 @@ TX_HIDDEN void tx__copy_plan_run(const tx__copy_plan *p, char *dst, const char *
 /* Number of outer rows of the plan (the unit of tx__copy_plan_run's range). */
 TX_HIDDEN int64_t tx__copy_plan_rows(const tx__copy_plan *p);
 
+/* Runs a whole plan, large copies split over the threads (tx__parallel_for). */
+TX_HIDDEN void tx__copy_plan_exec(const tx__copy_plan *p, char *dst, const char *src);
 /* Plan and run in one call; a large copy is split over the thread pool (tx__parallel_for). */
 TX_HIDDEN void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
                            const int64_t *dst_strides, const int64_t *src_strides, size_t elem);

@@ -426,6 +426,32 @@ static bool should_split(site *s, uint64_t kib, int pieces) {
     return split_wins;
 }
 
+/* A prepared op's run on the caller's threads: the static split of tensorx's pool for the
+ * runner's thread count, its pieces handed to the runner's parallel_for. */
+typedef struct runner_pieces {
+    tx__range_fn fn;
+    void *ctx;
+    int64_t starts[TX_MAX_THREADS + 1];
+} runner_pieces;
+static void run_piece(void *task_ctx, size_t i) {
+    runner_pieces *r = task_ctx;
+    r->fn(r->ctx, r->starts[i], r->starts[i + 1]);
+}
+static void run_on_runner(const tx_runner *runner, int64_t n, int64_t grain, tx__range_fn fn,
+                          void *ctx) {
+    runner_pieces r = {.fn = fn, .ctx = ctx};
+    int pieces = tx__parallel_split(n, grain, runner->threads, r.starts);
+    if (pieces < 2) {
+        fn(ctx, 0, n);
+        return;
+    }
+    runner->parallel_for(runner->ctx, run_piece, &r, (size_t)pieces);
+}
+
+int tx__run_threads(void) {
+    return tx__runner_active ? tx__runner_active->threads : tx_num_threads();
+}
+
 static uint64_t kib_of(uint64_t bytes) { return bytes >= 1024 ? bytes / 1024 : 1; }
 
 void tx__parallel_for(int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
@@ -444,6 +470,10 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
     if (grain < 1) grain = 1;
     if (n / 2 < grain) { /* under two grains: a shift, not the division below */
         fn(ctx, 0, n);
+        return;
+    }
+    if (tx__runner_active != NULL) {
+        run_on_runner(tx__runner_active, n, grain, fn, ctx);
         return;
     }
     int64_t grains = n / grain;

@@ -14,6 +14,10 @@
 /* Computes the part [begin, end) of a range; called once per piece, from any thread. */
 typedef void (*tx__range_fn)(void *ctx, int64_t begin, int64_t end);
 
+/* The threads a split may use now: the runner's of the tx_op_run in progress on this thread, or
+ * tx_num_threads(). */
+TX_HIDDEN int tx__run_threads(void);
+
 /* Runs fn over [0, n) in pieces of at least `grain` indices (grain < 1 counts as 1): one piece per
  * thread, at most tx_num_threads() pieces, and a single call fn(ctx, 0, n) when n < 2 * grain, when
  * one thread is configured, when the pool is busy with another caller's work (or this is a nested

@@ -329,12 +329,33 @@ static void conjugate_piece(void *ctx, int64_t begin, int64_t end) {
     }
 }
 
-static void conjugate_in_place(tx_tensor *t) {
-    if (t->dtype != TX_COMPLEX64 && t->dtype != TX_COMPLEX128) return;
-    conj_job j = {t->data, t->dtype};
-    int64_t w = (int64_t)tx_dtype_size(t->dtype);
-    if ((int64_t)t->nbytes < TX_PARALLEL_MIN_BYTES) conjugate_piece(&j, 0, t->numel);
-    else tx__parallel_for(t->numel, TX_GRAIN_BYTES / w, conjugate_piece, &j);
+static void conjugate_in_place(char *data, tx_dtype dtype, int64_t numel) {
+    conj_job j = {data, dtype};
+    int64_t w = (int64_t)tx_dtype_size(dtype);
+    if (numel * w < TX_PARALLEL_MIN_BYTES) conjugate_piece(&j, 0, numel);
+    else tx__parallel_for(numel, TX_GRAIN_BYTES / w, conjugate_piece, &j);
+}
+
+/* The run half: the transpose kernels into a contiguous output, or one strided copy into the
+ * caller's output strides; then TF's conjugation of complex values. */
+typedef struct transpose_plan {
+    bool strided;
+    bool conjugate;
+    tx_dtype dtype;
+    int64_t numel;
+    union {
+        tx__transpose_plan kernel;
+        tx__copy_plan copy;
+    } u;
+} transpose_plan;
+
+static tx_status transpose_run(const void *plan, const tx__run_io *io) {
+    const transpose_plan *p = plan;
+    if (p->numel == 0) return TX_OK;
+    if (p->strided) tx__copy_plan_exec(&p->u.copy, io->out[0], io->in[0]);
+    else tx__transpose_run(&p->u.kernel, io->out[0], io->in[0]);
+    if (p->conjugate) conjugate_in_place(io->out[0], p->dtype, p->numel);
+    return TX_OK;
 }
 
 tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
@@ -347,15 +368,26 @@ tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
     TX_TRY(read_perm(op, a, perm, p));
     int64_t odims[TX_MAX_RANK];
     for (size_t i = 0; i < a->rank; i++) odims[i] = a->dims[p[i]];
+    /* tf.transpose(conjugate=True) uses ConjugateTranspose only for complex dtypes. */
+    transpose_plan pl = {.conjugate = conjugate && (a->dtype == TX_COMPLEX64 ||
+                                                    a->dtype == TX_COMPLEX128),
+                         .dtype = a->dtype, .numel = a->numel};
+    size_t elem = tx_dtype_size(a->dtype);
+    /* Conjugation runs over a contiguous output: strided outputs take the copy without it. */
+    const int64_t *dst_strides = pl.conjugate ? NULL : tx__output_strides(0);
+    if (dst_strides != NULL) { /* output dim i reads input dim p[i] */
+        int64_t in_strides[TX_MAX_RANK], src_strides[TX_MAX_RANK];
+        tx__contiguous_strides(a->rank, a->dims, elem, in_strides);
+        for (size_t i = 0; i < a->rank; i++) src_strides[i] = in_strides[p[i]];
+        pl.strided = true;
+        tx__copy_plan_make(&pl.u.copy, a->rank, odims, dst_strides, src_strides, elem);
+    } else if (a->numel > 0) {
+        tx__transpose_plan_make(&pl.u.kernel, a->rank, a->dims, elem, p);
+    }
+    TX_TRY(tx__prepared_step(op, transpose_run, &pl, sizeof pl, 1, &a, -1));
     tx_tensor *o;
     TX_TRY(alloc_like(op, a, a->rank, odims, &o));
-    if (o->numel > 0) {
-        tx__transpose_plan pl;
-        tx__transpose_plan_make(&pl, a->rank, a->dims, tx_dtype_size(a->dtype), p);
-        tx__transpose_run(&pl, o->data, a->data);
-        /* tf.transpose(conjugate=True) uses ConjugateTranspose only for complex dtypes. */
-        if (conjugate) conjugate_in_place(o);
-    }
+    transpose_run(&pl, &(tx__run_io){(const char *[]){a->data}, &o->data});
     *out = o;
     return TX_OK;
 }
