@@ -113,6 +113,11 @@ struct op_def {
     const char *outputs[OP_MAX_OUTPUTS];
     bool outputs_list;
     const char *doc; /* the op's page under docs/ ("casting.md"): arguments, errors, TF's gaps */
+    /* The prepared form's data inputs (tensorx/prepared.h), in the order tx_op_run takes them:
+     * parameter names up to the first NULL (a P_TENSOR_LIST gives one input per tensor).  The
+     * other tensor parameters are attributes, fixed at prepare time.  None: the op has no
+     * prepared form and TX_PREPARE refuses it. */
+    const char *data_inputs[OP_MAX_OUTPUTS];
 };
 
 /* ---- helpers for run functions (opreg.c) ---- */

@@ -82,6 +82,6 @@ const op_def tx_cli_ops_reorder[] = {
      {{"a", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"perm", P_TENSOR, PARAM_OPTIONAL, "int32/int64 permutation of [0, rank)"},
       {"conjugate", P_BOOL, "false", "negate imaginary parts of complex values"}},
-     .outputs = {"y"}, .doc = "reorder.md"},
+     .outputs = {"y"}, .doc = "reorder.md", .data_inputs = {"a"}},
     {NULL, NULL, NULL, {{NULL}}},
 };

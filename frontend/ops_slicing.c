@@ -146,7 +146,7 @@ const op_def tx_cli_ops_slicing[] = {
      {{"input_", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"begin", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, one entry per dim", TX_INT32},
       {"size", P_TENSOR, PARAM_REQUIRED, "1-D int32/int64, one entry per dim; -1 = to the end", TX_INT32}},
-     .outputs = {"output"}, .doc = "slicing.md"},
+     .outputs = {"output"}, .doc = "slicing.md", .data_inputs = {"input_"}},
     {"strided_slice", "NumPy-style input_[begin:end:strides, ...] with TF's five masks", run_strided_slice,
      {{"input_", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"begin", P_TENSOR, PARAM_REQUIRED, "1-D int16/int32/int64", TX_INT32},

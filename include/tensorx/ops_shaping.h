@@ -72,7 +72,8 @@ TX_API tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor *
  * invalid_argument (a NULL argument; size of another dtype than begin's; begin/size not 1-D with
  * rank(input_) entries; for a dim of size D_i > 0 unless 0 <= begin[i] <= D_i and
  * 0 <= size[i] <= D_i - begin[i]; for D_i == 0 unless begin[i] == 0 and size[i] is 0 or -1 -- the
- * message names i and the values); resource_exhausted (allocation). */
+ * message names i and the values); resource_exhausted (allocation).
+ * Prepared: data input input_; output strides taken. */
 TX_API tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const tx_tensor *size,
                           tx_tensor **out);
 
@@ -259,7 +260,8 @@ TX_API tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *se
  * `conjugate` negates the imaginary part of complex64/complex128 values (tf.transpose with
  * conjugate=True, i.e. ConjugateTranspose); for other dtypes it changes nothing.
  * Errors: invalid_argument (NULL a; perm not int32/int64 or not 1-D; len(perm) != rank; an entry
- * out of range, naming its index; a repeated entry, naming the missing dim), resource_exhausted. */
+ * out of range, naming its index; a repeated entry, naming the missing dim), resource_exhausted.
+ * Prepared: data input a; output strides taken (not by a conjugating complex transpose). */
 TX_API tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
                               tx_tensor **out);
 /* TX_SECTION_REORDER_END */
