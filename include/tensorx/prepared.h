@@ -64,7 +64,8 @@ typedef struct tx_prepare_options {
     size_t output_count;                  /* the entries of output_strides */
     const int64_t *const *output_strides; /* per output: NULL or rank byte strides */
 } tx_prepare_options;
-/* An initialiser: tx_prepare_options o = TX_PREPARE_OPTIONS_INIT(2, strides);  Since 0.3. */
+/* An initialiser for `count` outputs whose strides are `strides` (an array of count pointers):
+ * tx_prepare_options o = TX_PREPARE_OPTIONS_INIT(2, strides);  Since 0.3. */
 #define TX_PREPARE_OPTIONS_INIT(count, strides) \
     { sizeof(tx_prepare_options), (count), (strides) }
 
@@ -87,9 +88,10 @@ TX_API tx_status tx_prepare_leave(tx_op **op, tx_status op_result);
 /* Releases a prepared op; NULL is ignored. */
 TX_API void tx_op_free(tx_op *op);
 
-/* The caller's parallel-for: runs task(task_ctx, i) for every i in [0, n), on any threads, and
- * returns when all n calls have returned (their writes visible to the caller).  tensorx calls it
- * only with n >= 2 and n <= threads. */
+/* tx_task_fn is one piece of a run's work: task(task_ctx, i) computes piece i.
+ * tx_parallel_for_fn is the caller's parallel-for: called with the runner's ctx as runner_ctx, it
+ * runs task(task_ctx, i) for every i in [0, n), on any threads, and returns when all n calls have
+ * returned (their writes visible to the caller).  tensorx calls it only with 2 <= n <= threads. */
 typedef void (*tx_task_fn)(void *task_ctx, size_t i);
 typedef void (*tx_parallel_for_fn)(void *runner_ctx, tx_task_fn task, void *task_ctx, size_t n);
 /* A runtime's threads, for tx_op_run: up to `threads` pieces of work (1..TX_MAX_THREADS) are
@@ -100,7 +102,8 @@ typedef struct tx_runner {
     void *ctx;                       /* passed to parallel_for as runner_ctx */
     int threads;                     /* how many pieces at most */
 } tx_runner;
-/* An initialiser: tx_runner r = TX_RUNNER_INIT(my_parallel_for, pool, 8);  Since 0.3. */
+/* An initialiser of a runner calling parallel_for with ctx, in up to `threads` pieces:
+ * tx_runner r = TX_RUNNER_INIT(my_parallel_for, pool, 8);  Since 0.3. */
 #define TX_RUNNER_INIT(parallel_for, ctx, threads) \
     { sizeof(tx_runner), (parallel_for), (ctx), (threads) }
 
@@ -117,19 +120,20 @@ typedef struct tx_runner {
 TX_API tx_status tx_op_run(const tx_op *op, const void *const *inputs, void *const *outputs,
                            const tx_runner *runner);
 
-/* The number of data inputs and of outputs of a prepared op. */
+/* tx_op_input_count returns the number of data inputs of op, tx_op_output_count the number of
+ * its outputs (0 for a NULL op). */
 TX_API size_t tx_op_input_count(const tx_op *op);
 TX_API size_t tx_op_output_count(const tx_op *op);
-/* Describes data input i (dtype, rank, dims, numel, nbytes) or output i (also its flags) into
- * *info, as a plan's entries are filled (info->struct_size set by TX_OUTPUT_INFO_INIT-style
+/* tx_op_input describes data input i of op (dtype, rank, dims, numel, nbytes) into *info, and
+ * tx_op_output output i (also its flags), as a plan's entries are filled (info->struct_size set by TX_OUTPUT_INFO_INIT-style
  * initialisation: set it to sizeof(tx_output_info)); dims point into the op and live as long as
  * it.  Output nbytes is the row-major size; with output strides the run writes the bytes those
  * strides reach.
  * Errors: invalid_argument (op or info NULL, i out of range, unknown struct_size). */
 TX_API tx_status tx_op_input(const tx_op *op, size_t i, tx_output_info *info);
 TX_API tx_status tx_op_output(const tx_op *op, size_t i, tx_output_info *info);
-/* Whether output `out` may be exactly input `in`'s memory (the same pointer, the same bytes)
- * in a run: 1 for ops that read each element before writing the one at its place (a cast between
+/* Returns whether output `out` of op may be exactly input `in`'s memory (the same pointer, the
+ * same bytes) in a run: 1 for ops that read each element before writing the one at its place (a cast between
  * types of one size, reshape-like copies), 0 otherwise and for indices out of range.  Any other
  * overlap is never allowed. */
 TX_API int tx_op_in_place(const tx_op *op, size_t out, size_t in);
