@@ -65,11 +65,15 @@ typedef struct op_outputs {
     tx_tensor **t;
     size_t n;
     tx_plan *plan; /* non-NULL: size the call (--plan, conform's plan check) instead of running it */
+    tx_op **prepare; /* non-NULL: prepare the call into *prepare instead of running it */
 } op_outputs;
 
-/* The library call of a run function: run, or sized into o->plan when one is set.  Helper
- * tensors a run function builds from attributes are made before this, outside plan mode. */
-#define OP_CALL(o, call) ((o)->plan ? TX_PLAN((o)->plan, (call)) : (call))
+/* The library call of a run function: run, sized into o->plan or prepared into o->prepare when
+ * one is set.  Helper tensors a run function builds from attributes are made before this,
+ * outside plan mode. */
+#define OP_CALL(o, call)                                                                  \
+    ((o)->plan ? TX_PLAN((o)->plan, (call))                                               \
+               : (o)->prepare ? TX_PREPARE((o)->prepare, NULL, (call)) : (call))
 
 typedef tx_status (*op_run_fn)(const op_args *a, op_outputs *o);
 
@@ -168,6 +172,16 @@ void op_plan_result_clear(op_plan_result *r);
  * message (op_error() of the run), or the same number of outputs with the same dtype, dims, numel
  * and bytes (>= for TX_OUTPUT_UPPER_BOUND entries).  If not, says why in why[cap]. */
 bool op_plan_agrees(const op_plan_result *r, tx_status st, const op_outputs *o, char *why, size_t cap);
+
+/* ---- prepared form checks (conform --prepared, the op fuzzers, tests/unit/test_plan.c) ---- */
+/* Whether the prepared form of the call of `a` agrees with the call's status `st` and outputs
+ * `o` (made before, with op_error() still the call's message): the call is prepared (def->run
+ * with o->prepare set) and run on its data inputs' pointers into fresh memory, on tensorx's pool
+ * and on a runner of one thread, and must give the same status and message, or the same outputs
+ * bit for bit.  Ops without data_inputs, and string tensors, which prepare refuses, agree
+ * trivially.  If not, says why in why[cap]. */
+bool op_prepared_agrees(const op_def *def, const op_args *a, tx_status st, const op_outputs *o,
+                        char *why, size_t cap);
 
 /* ---- the table ---- */
 const op_def *op_find(const char *name);

@@ -29,6 +29,9 @@ void fz_op_run(fz_op_case *c, long fail_k, long live_before, bool keep, fz_op_ou
     fz_alloc_fail_at(0);
     char why[512];
     if (fail_k == 0 && !op_plan_agrees(&plan, st, &o, why, sizeof why)) fz_die("%s: %s", name, why);
+    /* The prepared form, where the op has one, must agree with the call too. */
+    if (fail_k == 0 && !op_prepared_agrees(c->def, &c->args, st, &o, why, sizeof why))
+        fz_die("%s: %s", name, why);
     if (fail_k == 0) op_plan_result_clear(&plan);
     if (st != TX_OK) {
         fz_check_failure(st, name, op_error());

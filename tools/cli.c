@@ -48,7 +48,7 @@ static void usage(FILE *f) {
             "                                              the error, without running the op\n"
             "  tensorx info FILE.npy|-                     dtype, shape, size and a preview\n"
             "  tensorx info --cpu                          the CPU level and the kernel of each slot\n"
-            "  tensorx conform [--plan] FILE.json|DIR ...  run conformance suites\n"
+            "  tensorx conform [--plan] [--prepared] FILE.json|DIR ...  run conformance suites\n"
             "  tensorx help | --version\n\n"
             "tensor values: FILE.npy, - (.npy on stdin), @FILE (raw bytes as a string scalar),\n"
             "  or a literal: 5, [4], 1,0, [[1,2],[3,4]]:float32, [\"ab\",\"c\"]\n"
@@ -471,7 +471,7 @@ static int help(int argc, char **argv) {
     }
     if (!strcmp(argv[0], "info")) fprintf(cli_out(), "usage: tensorx info FILE.npy|- | --cpu\n");
     else if (!strcmp(argv[0], "conform"))
-        fprintf(cli_out(), "usage: tensorx conform [--plan] FILE.json|DIR ...\n");
+        fprintf(cli_out(), "usage: tensorx conform [--plan] [--prepared] FILE.json|DIR ...\n");
     else if (!strcmp(argv[0], "help") || !strcmp(argv[0], "version")) usage(cli_out());
     else return unknown_command(argv[0]);
     return 0;

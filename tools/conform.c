@@ -290,12 +290,10 @@ static void note_skip(tally *t, const char *op) {
     if (t->nskipped_ops < 64) snprintf(t->skipped_ops[t->nskipped_ops++], 48, "%s", op);
 }
 
-/* --plan: each case is first sized (TX_PLAN through the same run function) and the plan is
- * compared with the real run: same status and message, or the same outputs (count, dtype, shape,
- * bytes; upper bounds must hold). */
 /* --plan: each case is first sized (TX_PLAN through the same run function) and the plan must
- * agree with the real run (op_plan_agrees). */
-static bool plan_check;
+ * agree with the real run (op_plan_agrees).  --prepared: each case of an op with a prepared form
+ * is also prepared and run on raw pointers, and must agree with the call (op_prepared_agrees). */
+static bool plan_check, prepared_check;
 
 static void run_case(const json *c, tally *t) {
     const json *jn = json_get(c, "name"), *jo = json_get(c, "op");
@@ -346,6 +344,7 @@ static void run_case(const json *c, tally *t) {
         op_plan_run(def, &a, &pr);
         planned = true;
     }
+    bool build_ok = st == TX_OK;
     if (st == TX_OK) {
         op_fail(TX_OK, "%s", "");
         tx_clear_error();
@@ -354,6 +353,8 @@ static void run_case(const json *c, tally *t) {
     char why[512] = "";
     bool ok;
     if (planned && !op_plan_agrees(&pr, st, &o, why, sizeof why)) {
+        ok = false;
+    } else if (prepared_check && build_ok && !op_prepared_agrees(def, &a, st, &o, why, sizeof why)) {
         ok = false;
     } else if (experr) {
         ok = st != TX_OK;
@@ -453,17 +454,15 @@ static void run_path(const char *path, tally *t) {
 }
 
 int conform_main(int argc, char **argv) {
-    if (argc >= 1 && !strcmp(argv[0], "--plan")) {
-        plan_check = true;
-        argc--, argv++;
-    }
+    for (; argc >= 1 && (!strcmp(argv[0], "--plan") || !strcmp(argv[0], "--prepared")); argc--, argv++)
+        *(!strcmp(argv[0], "--plan") ? &plan_check : &prepared_check) = true;
     for (int i = 0; i < argc; i++)
         if (argv[i][0] == '-') {
-            fprintf(cli_err(), "tensorx: conform: usage: unknown option '%s' (tensorx conform [--plan] FILE.json|DIR ...)\n", argv[i]);
+            fprintf(cli_err(), "tensorx: conform: usage: unknown option '%s' (tensorx conform [--plan] [--prepared] FILE.json|DIR ...)\n", argv[i]);
             return 2;
         }
     if (argc < 1) {
-        fprintf(cli_err(), "tensorx: conform: usage: tensorx conform [--plan] FILE.json|DIR ...\n");
+        fprintf(cli_err(), "tensorx: conform: usage: tensorx conform [--plan] [--prepared] FILE.json|DIR ...\n");
         return 2;
     }
     tally t = {0};

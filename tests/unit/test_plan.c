@@ -9,6 +9,7 @@
  *   call; successful plans of single- and multi-output ops, views, upper bounds, data-dependent
  *   sizes and string bytes record what the run then makes, also without allocating; the checked
  *   cast's value errors are found in plan mode too.
+ * Both tables also go through each op's prepared form (op_prepared_agrees) where it has one.
  * The conformance suites are checked the same way by ctest's conformance.plan
  * (`tensorx conform --plan`), and every op fuzzer input by fuzz.ops. */
 #include "testutil.h"
@@ -57,6 +58,9 @@ static tx_status plan_and_run(const op_example *c) {
     bool agrees = op_plan_agrees(&r, st, &o, why, sizeof why);
     op_plan_result_clear(&r);
     if (!agrees) fail_msg("%s %s: %s", c->op, c->args[0], why);
+    /* The prepared form, where the op has one, gives the same (docs/prepared.md). */
+    if (!op_prepared_agrees(a.def, &a, st, &o, why, sizeof why))
+        fail_msg("%s %s: %s", c->op, c->args[0], why);
     /* A fixed number of outputs is the spec's (op_def.outputs). */
     size_t named = 0;
     while (named < OP_MAX_OUTPUTS && a.def->outputs[named]) named++;
