@@ -367,6 +367,56 @@ static void check_man(void) {
     free(text);
 }
 
+/* ---- docs/prepared.md's table: one row per op with a prepared form, its data inputs ---- */
+
+static void check_prepared(void) {
+    static const char head[] = "| op | data inputs |";
+    char *page = slurp("docs/prepared.md");
+    if (!page) {
+        fail("docs/prepared.md does not exist");
+        return;
+    }
+    char *p = line_after(page, "## Ops", head);
+    if (!p) {
+        fail("docs/prepared.md: no table '%s' under '## Ops'", head);
+        free(page);
+        return;
+    }
+    char *end = table_end(p);
+    *end = '\0';
+    int seen[512] = {0};
+    for (char *line = strchr(p, '\n'); line && *++line == '|'; line = strchr(line, '\n')) {
+        char name[128], inputs[256] = "";
+        first_cell(line, name, sizeof name);
+        if (strspn(name, "-") == strlen(name)) continue; /* the separator row */
+        const char *second = strchr(line + 1, '|');
+        if (second) first_cell(second, inputs, sizeof inputs);
+        const op_def *d = spec_op(name, strlen(name), seen);
+        if (!d) {
+            fail("docs/prepared.md lists %s, which is not an op", name);
+            continue;
+        }
+        char want[256] = "";
+        for (size_t k = 0; k < OP_MAX_OUTPUTS && d->data_inputs[k]; k++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", k ? ", " : "",
+                     d->data_inputs[k]);
+        if (!want[0]) fail("docs/prepared.md lists %s, which has no data_inputs in the spec", name);
+        else if (strcmp(want, inputs) != 0)
+            fail("docs/prepared.md: %s's data inputs are '%s'; the spec says '%s'", name, inputs, want);
+    }
+    for (size_t i = 0; op_at(i); i++) {
+        const op_def *d = op_at(i);
+        for (size_t k = 0; k < OP_MAX_OUTPUTS && d->data_inputs[k]; k++) {
+            int at = op_param_index(d, d->data_inputs[k], strlen(d->data_inputs[k]));
+            if (at < 0 || (d->params[at].kind != P_TENSOR && d->params[at].kind != P_TENSOR_LIST))
+                fail("frontend: %s: data input %s is not a tensor parameter", d->name, d->data_inputs[k]);
+        }
+        if (d->data_inputs[0] && i < 512 && !seen[i])
+            fail("docs/prepared.md's table lacks %s, which has a prepared form", d->name);
+    }
+    free(page);
+}
+
 int main(int argc, char **argv) {
     bool write = argc == 3 && strcmp(argv[1], "--write") == 0;
     if (argc != 2 && !write) {
@@ -379,9 +429,10 @@ int main(int argc, char **argv) {
     check_readme();
     check_index();
     check_man();
+    check_prepared();
     if (failures) return 1;
-    printf("op_spec: %zu ops; FORMAT.md's table, README's op table, docs/index.md's pages and the man page's list "
-           "agree with the spec\n",
+    printf("op_spec: %zu ops; FORMAT.md's table, README's op table, docs/index.md's pages, the man page's list "
+           "and docs/prepared.md's table agree with the spec\n",
            count_ops());
     return 0;
 }
