@@ -52,12 +52,26 @@ typedef struct workload {
     int (*run)(const wl_state *s, tx_tensor **outs);
     int64_t arg;       /* passed to setup through w->arg */
     int64_t arg2;
+    /* The op call that run makes, returning its status, for the prepared path (time_prepared);
+     * NULL: not timed prepared.  Its data inputs are s->in[0..n) in order. */
+    tx_status (*call)(const wl_state *s, tx_tensor **outs);
 } workload;
 
 static inline uint64_t nb(const tx_tensor *t) { return (uint64_t)tx_tensor_nbytes(t); }
 
 extern const workload WORKLOADS[];
 extern const size_t NUM_WORKLOADS;
+
+/* The op calls of the size sweep's families, returning the op's status (the prepared path puts
+ * them through TX_PREPARE); run_X calls call_X and dies on an error. */
+tx_status call_cast(const wl_state *s, tx_tensor **o);
+tx_status call_transpose(const wl_state *s, tx_tensor **o);
+tx_status call_concat(const wl_state *s, tx_tensor **o);
+tx_status call_pad(const wl_state *s, tx_tensor **o);
+tx_status call_strided(const wl_state *s, tx_tensor **o);
+tx_status call_gather(const wl_state *s, tx_tensor **o);
+tx_status call_one_hot(const wl_state *s, tx_tensor **o);
+tx_status call_s2d(const wl_state *s, tx_tensor **o);
 
 /* The run functions the size sweep reuses. */
 int run_cast(const wl_state *s, tx_tensor **o);
@@ -81,6 +95,10 @@ typedef struct options {
 long calls_per_sample(double first_call_s);
 #define WARMUP_CALLS 5
 double time_op(const workload *w, const wl_state *s, int reps, uint64_t *out_bytes);
+/* Median seconds per tx_op_run of w->call prepared once, into outputs allocated and touched
+ * beforehand, after checking one run's bytes against the call's; NAN when w has no call or the
+ * op no prepared form.  runner NULL: tensorx's pool. */
+double time_prepared(const workload *w, const wl_state *s, int reps, const tx_runner *runner);
 
 /* The size sweep (sweep.c) and the copy floor (floor.c). */
 int run_sweep(const char *fam, const char *dims_list, int reps);

@@ -28,8 +28,13 @@ output (as in the main table).  Each time is the median of samples of many
 calls (a sample lasts at least about 2 ms), as seconds per call.  The PyTorch result is compared
 with NumPy's once per size (ort_peer and xnn_peer check theirs themselves).
 
+tensorx_prep / tensorx_prep_1t: the same op prepared once (docs/prepared.md) and run into memory
+allocated beforehand, as XNNPACK's prepared operators are; tensorx_kernel (transpose_2d only): the
+transpose kernel called bare, the floor of a prepared run.
+
 Ratios: own = tensorx / min(tensorx, tensorx_1t) (1.00: the default thread count was the better
-one; the bar is <= 1.05); peer = tensorx / the best peer (< 1: tensorx is faster).
+one; the bar is <= 1.05); peer = tensorx / the best peer (< 1: tensorx is faster); prep = the
+better prepared time / the best peer.
 
   sweep.py --tx-bench PATH [--ort-cmd CMD] [--xnn-cmd CMD] [--xnn-cur-cmd CMD]
            [--peers numpy,torch1,torch2,ort,xnnpack,xnnpack_cur] [--families F1,F2]
@@ -51,8 +56,9 @@ KIB = 1024
 SIZES = [4 * KIB * 4 ** i for i in range(9)]  # 4 KiB .. 256 MiB
 FAMILIES = ["cast_f32_f16", "decode_raw_le_f32", "transpose_2d", "nhwc_nchw", "nchw_nhwc",
             "concat", "pad", "strided_slice", "gather_rows", "depth_to_space", "one_hot"]
-IMPLS = ["tensorx", "tensorx_1t", "numpy", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"]
-PEERS = IMPLS[2:]
+OURS = ["tensorx", "tensorx_1t", "tensorx_prep", "tensorx_prep_1t", "tensorx_kernel"]
+PEERS = ["numpy", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"]
+IMPLS = OURS + PEERS
 
 
 def split2(n):
@@ -225,6 +231,10 @@ def summarize(row):
     peers = [t[p] for p in PEERS if p in t]
     row["best_peer"] = min((p for p in PEERS if p in t), key=lambda p: t[p]) if peers else None
     row["ratio_best_peer"] = tx / min(peers) if tx and peers else None
+    prep = [t[p] for p in ("tensorx_prep", "tensorx_prep_1t") if p in t]
+    row["ratio_prep_peer"] = min(prep) / min(peers) if prep and peers else None
+    k, p1 = t.get("tensorx_kernel"), t.get("tensorx_prep_1t")
+    row["ratio_prep_kernel"] = p1 / k if k and p1 else None
     row["ns_per_byte"] = {k: v / row["bytes"] * 1e9 for k, v in t.items()}
     return row
 
@@ -239,14 +249,15 @@ def print_table(rows):
             fam = r["family"]
             print(f"\n{fam}")
             print(f"{'size':>8s} {'bytes':>10s} " + " ".join(f"{c:>11s}" for c in cols)
-                  + f" {'tx ns/B':>8s} {'own':>5s} {'peer':>5s} {'best peer':>11s}")
+                  + f" {'tx ns/B':>8s} {'own':>5s} {'peer':>5s} {'prep':>5s} {'best peer':>11s}")
         t = r["times"]
         nsb = r["ns_per_byte"].get("tensorx")
-        ro, rp = r["ratio_own"], r["ratio_best_peer"]
+        ro, rp, rq = r["ratio_own"], r["ratio_best_peer"], r["ratio_prep_peer"]
         print(f"{fmt_size(r['size']):>8s} {r['bytes']:>10d} "
               + " ".join(f"{fmt_time(t.get(c)):>11s}" for c in cols)
               + f" {('%.3f' % nsb) if nsb else '-':>8s} {('%.2f' % ro) if ro else '-':>5s}"
-              + f" {('%.2f' % rp) if rp else '-':>5s} {r['best_peer'] or '-':>11s}")
+              + f" {('%.2f' % rp) if rp else '-':>5s} {('%.2f' % rq) if rq else '-':>5s}"
+              + f" {r['best_peer'] or '-':>11s}")
     own = [r["ratio_own"] for r in rows if r["ratio_own"]]
     rp = [r["ratio_best_peer"] for r in rows if r["ratio_best_peer"]]
     if own:
@@ -256,9 +267,18 @@ def print_table(rows):
     if rp:
         print(f"tensorx faster than every peer at {sum(x < 1 for x in rp)} of {len(rp)} sizes "
               f"(worst tensorx/best peer {max(rp):.2f})")
+    rq = [r["ratio_prep_peer"] for r in rows if r["ratio_prep_peer"]]
+    if rq:
+        print(f"tensorx prepared faster than every peer at {sum(x < 1 for x in rq)} of {len(rq)} "
+              f"sizes (worst prepared/best peer {max(rq):.2f})")
+    rk = [(r["size"], r["ratio_prep_kernel"]) for r in rows if r["ratio_prep_kernel"]]
+    if rk:
+        print("prepared run / bare kernel (transpose_2d, one thread): "
+              + ", ".join(f"{fmt_size(n)} {x:.2f}" for n, x in rk))
 
 
-COLORS = {"tensorx": "#d62728", "tensorx_1t": "#ff9896", "numpy": "#1f77b4", "torch1": "#2ca02c",
+COLORS = {"tensorx": "#d62728", "tensorx_1t": "#ff9896", "tensorx_prep": "#ff7f0e",
+          "tensorx_prep_1t": "#ffbb78", "tensorx_kernel": "#7f7f7f", "numpy": "#1f77b4", "torch1": "#2ca02c",
           "torch2": "#98df8a", "ort": "#9467bd", "xnnpack": "#8c564b", "xnnpack_cur": "#e377c2"}
 
 
@@ -278,7 +298,7 @@ def plot(rows, path):
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3,
                         label=impl, color=COLORS[impl],
                         linewidth=2.2 if impl == "tensorx" else 1.2,
-                        linestyle="--" if impl == "tensorx_1t" else "-")
+                        linestyle="--" if impl.endswith("_1t") else "-")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(fam, fontsize=10)

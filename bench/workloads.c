@@ -71,8 +71,11 @@ static void setup_cast(wl_state *s, int64_t div, const workload *w) {
     s->a = w->arg2;
     s->bytes = nb(s->in[0]) + (uint64_t)n * tx_dtype_size((tx_dtype)w->arg2);
 }
+tx_status call_cast(const wl_state *s, tx_tensor **o) {
+    return tx_cast(s->in[0], (tx_dtype)s->a, o);
+}
 int run_cast(const wl_state *s, tx_tensor **o) {
-    tx_status st = tx_cast(s->in[0], (tx_dtype)s->a, o);
+    tx_status st = call_cast(s, o);
     if (st != TX_OK) die("cast", st);
     return 1;
 }
@@ -178,8 +181,11 @@ static void setup_transpose(wl_state *s, int64_t div, const workload *w) {
     s->in[1] = mk_ints(1, &r, perm);
     s->bytes = 2 * nb(s->in[0]);
 }
+tx_status call_transpose(const wl_state *s, tx_tensor **o) {
+    return tx_transpose(s->in[0], s->in[1], 0, o);
+}
 int run_transpose(const wl_state *s, tx_tensor **o) {
-    tx_status st = tx_transpose(s->in[0], s->in[1], 0, o);
+    tx_status st = call_transpose(s, o);
     if (st != TX_OK) die("transpose", st);
     return 1;
 }
@@ -190,9 +196,12 @@ static void setup_concat(wl_state *s, int64_t div, const workload *w) {
     s->a = w->arg;
     s->bytes = 4 * nb(s->in[0]);
 }
-int run_concat(const wl_state *s, tx_tensor **o) {
+tx_status call_concat(const wl_state *s, tx_tensor **o) {
     const tx_tensor *v[2] = {s->in[0], s->in[1]};
-    tx_status st = tx_concat(v, 2, s->a, o);
+    return tx_concat(v, 2, s->a, o);
+}
+int run_concat(const wl_state *s, tx_tensor **o) {
+    tx_status st = call_concat(s, o);
     if (st != TX_OK) die("concat", st);
     return 1;
 }
@@ -219,8 +228,11 @@ static void setup_pad(wl_state *s, int64_t div, const workload *w) {
     s->a = w->arg;
     s->bytes = nb(s->in[0]) + (uint64_t)(d + 32) * (uint64_t)(d + 32) * 4;
 }
+tx_status call_pad(const wl_state *s, tx_tensor **o) {
+    return tx_pad(s->in[0], s->in[1], (tx_pad_mode)s->a, NULL, o);
+}
 int run_pad(const wl_state *s, tx_tensor **o) {
-    tx_status st = tx_pad(s->in[0], s->in[1], (tx_pad_mode)s->a, NULL, o);
+    tx_status st = call_pad(s, o);
     if (st != TX_OK) die("pad", st);
     return 1;
 }
@@ -250,9 +262,12 @@ static void setup_strided(wl_state *s, int64_t div, const workload *w) {
     s->a = s->b = 3; /* begin_mask, end_mask: every axis whole */
     s->bytes = nb(s->in[0]) / 2 * 2; /* reads half the rows, writes as much */
 }
-int run_strided(const wl_state *s, tx_tensor **o) {
-    tx_status st = tx_strided_slice(s->in[0], s->in[1], s->in[2], s->in[3], s->a, s->b, 0, 0, 0,
+tx_status call_strided(const wl_state *s, tx_tensor **o) {
+    return tx_strided_slice(s->in[0], s->in[1], s->in[2], s->in[3], s->a, s->b, 0, 0, 0,
                                     o);
+}
+int run_strided(const wl_state *s, tx_tensor **o) {
+    tx_status st = call_strided(s, o);
     if (st != TX_OK) die("strided_slice", st);
     return 1;
 }
@@ -291,8 +306,11 @@ static int run_boolean_mask(const wl_state *s, tx_tensor **o) {
     if (st != TX_OK) die("boolean_mask", st);
     return 1;
 }
+tx_status call_gather(const wl_state *s, tx_tensor **o) {
+    return tx_gather(s->in[0], s->in[1], s->a, 0, o);
+}
 int run_gather(const wl_state *s, tx_tensor **o) {
-    tx_status st = tx_gather(s->in[0], s->in[1], s->a, 0, o);
+    tx_status st = call_gather(s, o);
     if (st != TX_OK) die("gather", st);
     return 1;
 }
@@ -319,8 +337,11 @@ static void setup_one_hot(wl_state *s, int64_t div, const workload *w) {
     s->in[0] = mk_index(n, 1000, NULL);
     s->bytes = nb(s->in[0]) + (uint64_t)n * 1000 * 4;
 }
+tx_status call_one_hot(const wl_state *s, tx_tensor **o) {
+    return tx_one_hot(s->in[0], 1000, NULL, NULL, -1, TX_FLOAT32, o);
+}
 int run_one_hot(const wl_state *s, tx_tensor **o) {
-    tx_status st = tx_one_hot(s->in[0], 1000, NULL, NULL, -1, TX_FLOAT32, o);
+    tx_status st = call_one_hot(s, o);
     if (st != TX_OK) die("one_hot", st);
     return 1;
 }
@@ -347,9 +368,12 @@ static void setup_s2d(wl_state *s, int64_t div, const workload *w) {
     s->a = w->arg;
     s->bytes = 2 * nb(s->in[0]);
 }
-int run_s2d(const wl_state *s, tx_tensor **o) {
-    tx_status st = s->a ? tx_depth_to_space(s->in[0], 2, TX_FORMAT_NHWC, o)
+tx_status call_s2d(const wl_state *s, tx_tensor **o) {
+    return s->a ? tx_depth_to_space(s->in[0], 2, TX_FORMAT_NHWC, o)
                         : tx_space_to_depth(s->in[0], 2, TX_FORMAT_NHWC, o);
+}
+int run_s2d(const wl_state *s, tx_tensor **o) {
+    tx_status st = call_s2d(s, o);
     if (st != TX_OK) die("space/depth", st);
     return 1;
 }
@@ -424,18 +448,18 @@ const workload WORKLOADS[] = {
     /* core */
     {"copy_f32_64M", "core", setup_copy, run_copy, 0, 0},
     /* casting */
-    {"cast_f32_f16", "casting", setup_cast, run_cast, TX_FLOAT32, TX_FLOAT16},
-    {"cast_f16_f32", "casting", setup_cast, run_cast, TX_FLOAT16, TX_FLOAT32},
-    {"cast_f32_bf16", "casting", setup_cast, run_cast, TX_FLOAT32, TX_BFLOAT16},
-    {"cast_f32_i32", "casting", setup_cast, run_cast, TX_FLOAT32, TX_INT32},
-    {"cast_i32_f32", "casting", setup_cast, run_cast, TX_INT32, TX_FLOAT32},
-    {"cast_f64_f32", "casting", setup_cast, run_cast, TX_FLOAT64, TX_FLOAT32},
-    {"cast_u8_f32", "casting", setup_cast, run_cast, TX_UINT8, TX_FLOAT32},
+    {"cast_f32_f16", "casting", setup_cast, run_cast, TX_FLOAT32, TX_FLOAT16, call_cast},
+    {"cast_f16_f32", "casting", setup_cast, run_cast, TX_FLOAT16, TX_FLOAT32, call_cast},
+    {"cast_f32_bf16", "casting", setup_cast, run_cast, TX_FLOAT32, TX_BFLOAT16, call_cast},
+    {"cast_f32_i32", "casting", setup_cast, run_cast, TX_FLOAT32, TX_INT32, call_cast},
+    {"cast_i32_f32", "casting", setup_cast, run_cast, TX_INT32, TX_FLOAT32, call_cast},
+    {"cast_f64_f32", "casting", setup_cast, run_cast, TX_FLOAT64, TX_FLOAT32, call_cast},
+    {"cast_u8_f32", "casting", setup_cast, run_cast, TX_UINT8, TX_FLOAT32, call_cast},
     {"saturate_cast_f32_u8", "casting", setup_saturate, run_saturate, 0, 0},
-    {"cast_f32_e4m3fn", "casting", setup_cast, run_cast, TX_FLOAT32, TX_FLOAT8_E4M3FN},
+    {"cast_f32_e4m3fn", "casting", setup_cast, run_cast, TX_FLOAT32, TX_FLOAT8_E4M3FN, call_cast},
     {"cast_f32_e2m1fn_packed", "casting", setup_cast_packed, run_cast_packed, TX_FLOAT32,
      TX_FLOAT4_E2M1FN},
-    {"cast_f32_e8m0", "casting", setup_cast, run_cast, TX_FLOAT32, TX_FLOAT8_E8M0FNU},
+    {"cast_f32_e8m0", "casting", setup_cast, run_cast, TX_FLOAT32, TX_FLOAT8_E8M0FNU, call_cast},
     {"bitcast_f32_i32", "casting", setup_bitcast, run_bitcast, 0, 0},
     {"decode_raw_le_i16", "casting", setup_decode_one, run_decode, TX_INT16, 1},
     {"decode_raw_be_i16", "casting", setup_decode_one, run_decode, TX_INT16, 0},
@@ -443,34 +467,34 @@ const workload WORKLOADS[] = {
     {"decode_raw_be_f32", "casting", setup_decode_one, run_decode, TX_FLOAT32, 0},
     {"decode_raw_records_1M_x64", "casting", setup_decode_records, run_decode, 0, 0},
     /* reorder */
-    {"transpose_8192x8192", "reorder", setup_transpose, run_transpose, 0, 0},
-    {"transpose_64x512x512_021", "reorder", setup_transpose, run_transpose, 1, 0},
-    {"transpose_64x512x512_201", "reorder", setup_transpose, run_transpose, 2, 0},
-    {"transpose_nhwc_nchw_32x224x224x3", "reorder", setup_transpose, run_transpose, 3, 0},
-    {"concat_2x4096x4096_axis0", "reorder", setup_concat, run_concat, 0, 0},
-    {"concat_2x4096x4096_axis1", "reorder", setup_concat, run_concat, 1, 0},
+    {"transpose_8192x8192", "reorder", setup_transpose, run_transpose, 0, 0, call_transpose},
+    {"transpose_64x512x512_021", "reorder", setup_transpose, run_transpose, 1, 0, call_transpose},
+    {"transpose_64x512x512_201", "reorder", setup_transpose, run_transpose, 2, 0, call_transpose},
+    {"transpose_nhwc_nchw_32x224x224x3", "reorder", setup_transpose, run_transpose, 3, 0, call_transpose},
+    {"concat_2x4096x4096_axis0", "reorder", setup_concat, run_concat, 0, 0, call_concat},
+    {"concat_2x4096x4096_axis1", "reorder", setup_concat, run_concat, 1, 0, call_concat},
     {"reverse_8192x8192_axis1", "reorder", setup_reverse, run_reverse, 0, 0},
     /* slicing */
-    {"pad_4096x4096_16_constant", "slicing", setup_pad, run_pad, TX_PAD_CONSTANT, 0},
-    {"pad_4096x4096_16_reflect", "slicing", setup_pad, run_pad, TX_PAD_REFLECT, 0},
+    {"pad_4096x4096_16_constant", "slicing", setup_pad, run_pad, TX_PAD_CONSTANT, 0, call_pad},
+    {"pad_4096x4096_16_reflect", "slicing", setup_pad, run_pad, TX_PAD_REFLECT, 0, call_pad},
     {"tile_1024x1024_4x4", "slicing", setup_tile, run_tile, 0, 0},
-    {"strided_slice_8192x8192_s2_rev", "slicing", setup_strided, run_strided, 0, 0},
+    {"strided_slice_8192x8192_s2_rev", "slicing", setup_strided, run_strided, 0, 0, call_strided},
     /* gather */
-    {"gather_rows_1Mx64_1M", "gather", setup_gather_rows, run_gather, 0, 0},
-    {"gather_axis1_4096x4096", "gather", setup_gather_axis1, run_gather, 0, 0},
+    {"gather_rows_1Mx64_1M", "gather", setup_gather_rows, run_gather, 0, 0, call_gather},
+    {"gather_axis1_4096x4096", "gather", setup_gather_axis1, run_gather, 0, 0, call_gather},
     {"gather_nd_1024x1024x16_1M", "gather", setup_gather_nd, run_gather_nd, 0, 0},
     {"boolean_mask_4096x4096_half", "gather", setup_boolean_mask, run_boolean_mask, 0, 0},
-    {"one_hot_1M_depth1000", "gather", setup_one_hot, run_one_hot, 0, 0},
+    {"one_hot_1M_depth1000", "gather", setup_one_hot, run_one_hot, 0, 0, call_one_hot},
     {"unique_with_counts_16M_1000", "gather", setup_unique, run_unique, 0, 0},
     /* spatial */
-    {"space_to_depth_8x256x256x64_b2", "spatial", setup_s2d, run_s2d, 0, 0},
-    {"depth_to_space_8x256x256x64_b2", "spatial", setup_s2d, run_s2d, 1, 0},
+    {"space_to_depth_8x256x256x64_b2", "spatial", setup_s2d, run_s2d, 0, 0, call_s2d},
+    {"depth_to_space_8x256x256x64_b2", "spatial", setup_s2d, run_s2d, 1, 0, call_s2d},
     /* inference shapes (per-call cost matters here: timed over many calls) */
-    {"infer_embedding_gather_30522x768_128", "inference", setup_infer, run_gather, 0, 0},
-    {"infer_nhwc_nchw_1x224x224x3", "inference", setup_infer, run_transpose, 1, 0},
-    {"infer_strided_slice_1x128x768_s2", "inference", setup_infer, run_strided, 2, 0},
-    {"infer_concat_kv_f16_1x32x512x128_x2", "inference", setup_infer, run_concat, 3, 0},
-    {"infer_one_hot_128_depth1000", "inference", setup_infer, run_one_hot, 4, 0},
-    {"infer_cast_f32_bf16_1x4096", "inference", setup_infer, run_cast, 5, 0},
+    {"infer_embedding_gather_30522x768_128", "inference", setup_infer, run_gather, 0, 0, call_gather},
+    {"infer_nhwc_nchw_1x224x224x3", "inference", setup_infer, run_transpose, 1, 0, call_transpose},
+    {"infer_strided_slice_1x128x768_s2", "inference", setup_infer, run_strided, 2, 0, call_strided},
+    {"infer_concat_kv_f16_1x32x512x128_x2", "inference", setup_infer, run_concat, 3, 0, call_concat},
+    {"infer_one_hot_128_depth1000", "inference", setup_infer, run_one_hot, 4, 0, call_one_hot},
+    {"infer_cast_f32_bf16_1x4096", "inference", setup_infer, run_cast, 5, 0, call_cast},
 };
 const size_t NUM_WORKLOADS = sizeof WORKLOADS / sizeof *WORKLOADS;
