@@ -182,6 +182,9 @@ bool op_plan_agrees(const op_plan_result *r, tx_status st, const op_outputs *o, 
  * trivially.  If not, says why in why[cap]. */
 bool op_prepared_agrees(const op_def *def, const op_args *a, tx_status st, const op_outputs *o,
                         char *why, size_t cap);
+/* The elements of the call's data inputs (def->data_inputs), in tx_op_run's order, into
+ * in[0..*n); false when they are more than cap. */
+bool op_data_inputs(const op_def *def, const op_args *a, const void **in, size_t cap, size_t *n);
 
 /* ---- the table ---- */
 const op_def *op_find(const char *name);

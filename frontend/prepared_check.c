@@ -14,9 +14,7 @@ static void backwards_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) 
     for (size_t i = n; i-- > 0;) task(task_ctx, i);
 }
 
-/* The data inputs' elements, in the prepared op's order; false if the spec names more than fit. */
-static bool gather_inputs(const op_def *def, const op_args *a, const void **in, size_t cap,
-                          size_t *n) {
+bool op_data_inputs(const op_def *def, const op_args *a, const void **in, size_t cap, size_t *n) {
     *n = 0;
     for (size_t k = 0; k < OP_MAX_OUTPUTS && def->data_inputs[k]; k++) {
         int p = op_param_index(def, def->data_inputs[k], strlen(def->data_inputs[k]));
@@ -128,7 +126,7 @@ bool op_prepared_agrees(const op_def *def, const op_args *a, tx_status st, const
     }
     const void *in[64];
     size_t n_in = 0;
-    bool ok = gather_inputs(def, a, in, 64, &n_in);
+    bool ok = op_data_inputs(def, a, in, 64, &n_in);
     if (!ok || n_in != tx_op_input_count(op)) {
         snprintf(why, cap, "prepared: the spec's data_inputs give %zu inputs, the op takes %zu",
                  n_in, tx_op_input_count(op));

@@ -57,6 +57,11 @@ typedef struct rcall {
     double clean_s; /* the call's time with no writer */
     tx_status clean_st;
     long tries, ok;
+    /* The call prepared (docs/prepared.md), where its op has a prepared form: its runs read the
+     * same input memory, into outputs of this program's. */
+    tx_op *prepared;
+    const void *prepared_in[MAX_REGIONS];
+    void *prepared_out[TX_OP_MAX_OUTPUTS];
 } rcall;
 
 /* The low es bytes of v, in host order. */
