@@ -15,7 +15,9 @@
  * same outputs byte for byte; a call in which an allocation failed may instead fail with
  * resource_exhausted, a message and no output.  At the end, after the inputs and references are
  * freed and tx_shutdown(), no block of the counting allocator may be alive.  Prints calls per
- * second, failures injected and mismatches; exits 1 on a mismatch or a leak.
+ * second, failures injected and mismatches; exits 1 on a mismatch or a leak.  Calls of ops with a
+ * prepared form are also prepared once; a quarter of their tries run the prepared op (shared by
+ * the threads) into outputs of the thread's own, which must equal the reference.
  *
  * Usage: tx_stress [SECONDS] [THREADS] [--pool N] [--seed N] [--max-bytes N] */
 #include "op_examples.h"
@@ -70,6 +72,11 @@ typedef struct call {
     tx_status st;      /* the reference result */
     char msg[512];
     op_outputs out;
+    /* The call prepared once (docs/prepared.md), NULL when its op has no prepared form or the
+     * prepare failed; its data inputs' elements.  Threads run it at once into outputs of their
+     * own: a run must give the reference too. */
+    tx_op *prepared;
+    const void *prepared_in[64];
 } call;
 
 static call *calls;
@@ -152,6 +159,47 @@ static tx_status run_call(const call *c, op_outputs *o, char *msg, size_t cap) {
     return st;
 }
 
+/* Prepares c (the library's pool at one thread, as for the reference), where its op has a
+ * prepared form and the prepare succeeds. */
+static void prepare_call(call *c) {
+    op_outputs o;
+    memset(&o, 0, sizeof o);
+    o.prepare = &c->prepared;
+    size_t n = 0;
+    if (!c->args.def->data_inputs[0] || c->args.def->run(&c->args, &o) != TX_OK) c->prepared = NULL;
+    op_outputs_clear(&o);
+    if (c->prepared && (!op_data_inputs(c->args.def, &c->args, c->prepared_in, 64, &n) ||
+                        n != tx_op_input_count(c->prepared)))
+        die("prepared: the spec's data inputs do not match the op's");
+}
+
+/* Runs c's prepared op into fresh outputs and compares with the reference; says why not. */
+static bool prepared_same(const call *c, char *why, size_t cap) {
+    size_t n = tx_op_output_count(c->prepared);
+    void *out[TX_OP_MAX_OUTPUTS] = {NULL};
+    tx_output_info info[TX_OP_MAX_OUTPUTS];
+    for (size_t i = 0; i < n; i++) {
+        info[i] = (tx_output_info){sizeof info[i]};
+        if (tx_op_output(c->prepared, i, &info[i]) != TX_OK || !(out[i] = malloc(info[i].nbytes + 1)))
+            die("prepared: no room for an output");
+    }
+    tx_status st = tx_op_run(c->prepared, c->prepared_in, out, NULL);
+    bool same = true;
+    if (st != c->st || (st != TX_OK && strcmp(tx_last_error(), c->msg) != 0)) {
+        snprintf(why, cap, "prepared run: %s (%.200s), the reference %s (%.200s)", tx_status_name(st),
+                 st ? tx_last_error() : "", tx_status_name(c->st), c->msg);
+        same = false;
+    }
+    for (size_t i = 0; same && st == TX_OK && i < n; i++)
+        if (i >= c->out.n || tx_tensor_nbytes(c->out.t[i]) != info[i].nbytes ||
+            memcmp(tx_tensor_data_const(c->out.t[i]), out[i], info[i].nbytes) != 0) {
+            snprintf(why, cap, "prepared run: output %zu differs from the reference", i);
+            same = false;
+        }
+    for (size_t i = 0; i < n; i++) free(out[i]);
+    return same;
+}
+
 /* ---- the threads ---- */
 static atomic_long total_calls, mismatches, absorbed, exhausted_by_injection;
 static double deadline;
@@ -178,6 +226,10 @@ static void *worker(void *arg) {
     while (now() < deadline) {
         for (int burst = 0; burst < 16; burst++, n++) {
             const call *c = &calls[rnd() % ncalls];
+            if (c->prepared && rnd() % 4 == 0) { /* a quarter of a prepared call's tries */
+                if (!prepared_same(c, why, sizeof why)) mismatch(c, why, false);
+                continue;
+            }
             bool inject = rnd() % 4 == 0;
             injected_here = 0;
             inject_per_mille = inject ? 333 : 0;
@@ -241,6 +293,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < ncalls; i++) {
         calls[i].st = run_call(&calls[i], &calls[i].out, calls[i].msg, sizeof calls[i].msg);
         failing += calls[i].st != TX_OK;
+        prepare_call(&calls[i]);
     }
     size_t ops = 0;
     for (size_t k = 0; op_at(k); k++) {
@@ -266,6 +319,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < ncalls; i++) {
         op_args_clear(&calls[i].args);
         op_outputs_clear(&calls[i].out);
+        tx_op_free(calls[i].prepared);
     }
     free(calls);
     tx_shutdown();
