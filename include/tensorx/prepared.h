@@ -94,7 +94,7 @@ TX_API void tx_op_free(tx_op *op);
  * returned (their writes visible to the caller).  tensorx calls it only with 2 <= n <= threads. */
 typedef void (*tx_task_fn)(void *task_ctx, size_t i);
 typedef void (*tx_parallel_for_fn)(void *runner_ctx, tx_task_fn task, void *task_ctx, size_t n);
-/* A runtime's threads, for tx_op_run: up to `threads` pieces of work (1..TX_MAX_THREADS) are
+/* A runtime's threads, for tx_op_run: up to `threads` pieces of work (1..64) are
  * handed to parallel_for(ctx, ...).  Initialise with TX_RUNNER_INIT. */
 typedef struct tx_runner {
     size_t struct_size;              /* sizeof(tx_runner) */
@@ -115,7 +115,7 @@ typedef struct tx_runner {
  * kernel).  A pointer of an input or output with no elements is not used and may be NULL.
  * Errors: invalid_argument (op, inputs or outputs NULL, a NULL pointer for a tensor with
  * elements, a runner of unknown struct_size, no parallel_for or threads outside
- * 1..TX_MAX_THREADS); an op's own data errors (an index out of range) as the call reports
+ * 1..64); an op's own data errors (an index out of range) as the call reports
  * them, the outputs then partly written. */
 TX_API tx_status tx_op_run(const tx_op *op, const void *const *inputs, void *const *outputs,
                            const tx_runner *runner);
