@@ -107,5 +107,6 @@ int main(void) {
     tx_tensor_free(right);
     tx_tensor_free(size);
     free(arena);
+    tx_shutdown();
     return bad;
 }
