@@ -240,9 +240,23 @@ def test_an_ndarray_subclass_is_written_and_returned():
     r = tx.reverse(X, axis=[1], out=out)
     assert r is out and type(r) is Tagged
     assert np.asarray(out).tolist() == [[2, 1, 0], [5, 4, 3]]
+    # written as an ndarray, as a ufunc's out= is: the subclass's __setitem__ is not called
     masked = np.ma.masked_array(np.zeros((2, 3), np.int32), mask=[[1, 0, 0], [0, 0, 1]])
     assert tx.reverse(X, axis=[1], out=masked) is masked
     assert masked.data.tolist() == [[2, 1, 0], [5, 4, 3]]
+    assert masked.mask.tolist() == [[True, False, False], [False, False, True]]
+
+
+@pytest.mark.parametrize("dtype,bits", [(np.float16, [0x7C01, 0xFE55, 0x8000]),
+                                        (np.float32, [0x7F800001, 0xFFC12345, 0x80000000]),
+                                        (np.float64, [0x7FF0000000000001, 0xFFF8000000ABCDEF,
+                                                      1 << 63])])
+def test_nan_payloads_and_negative_zero_are_copied_bit_for_bit(dtype, bits):
+    uint = np.dtype(f"u{np.dtype(dtype).itemsize}")
+    x = np.array(bits, uint).view(dtype)
+    out = _filled(3, dtype)
+    assert tx.reverse(x, axis=[0], out=out) is out
+    assert out.view(uint).tolist() == bits[::-1]
 
 
 def test_a_0d_out():
