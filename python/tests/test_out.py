@@ -115,6 +115,29 @@ def test_out_must_be_an_ndarray(out):
         tx.reverse(X, axis=[1], out=out)
 
 
+def _read_only(shape, dtype):
+    a = np.zeros(shape, dtype)
+    a.flags.writeable = False
+    return a
+
+
+@pytest.mark.parametrize("make_out", [
+    lambda: [0] * 6, lambda: memoryview(bytearray(24)).cast("i", (2, 3)),
+    lambda: _read_only((2, 3), np.int32), lambda: np.zeros((2, 3), np.int64),
+    lambda: np.zeros((2, 3), ">i4"), lambda: np.zeros((3, 2), np.int32),
+    lambda: np.zeros((2, 1), np.int32), lambda: np.zeros((), np.int32),
+], ids=["list", "memoryview", "read-only", "int64", "big-endian", "shape", "broadcast", "0-d"])
+def test_errors_are_the_class_numpy_raises_for_the_same_out(make_out):
+    """NumPy's ufunc with casting='no' (exact dtype, as tensorx's out=) is the oracle for the
+    error's class: TypeError for a non-array or another dtype, ValueError for the rest."""
+    with pytest.raises((TypeError, ValueError)) as numpy_error:
+        np.negative(X, out=make_out(), casting="no")
+    with pytest.raises((TypeError, ValueError)) as tensorx_error:
+        tx.reverse(X, axis=[1], out=make_out())
+    expected = TypeError if isinstance(numpy_error.value, TypeError) else ValueError
+    assert isinstance(tensorx_error.value, expected), (numpy_error.value, tensorx_error.value)
+
+
 def test_a_read_only_out_is_refused_and_left_alone():
     out = np.zeros((2, 3), np.int32)
     out.flags.writeable = False
