@@ -9,7 +9,8 @@ function here, with TensorFlow's parameter names and defaults: ``tensorx.cast(x,
 ``tensorx.strided_slice(x, begin, end, strides, begin_mask=0, ...)``.  Tensors are NumPy arrays
 (C-contiguous ones are used without a copy), Python scalars and lists, ``bytes``/``str`` (string
 scalars) or objects with ``__dlpack__``; results are NumPy arrays over tensorx's buffers, without a
-copy.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GIL is released while
+copy, or, for an op with one output given ``out=``, written into that array (NumPy's convention:
+the result's dtype and shape exactly, writeable, C-contiguous), which is returned.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GIL is released while
 an op runs.  See docs/python.md.
 """
 from collections.abc import Callable, Iterable
