@@ -6,7 +6,8 @@ function here, with TensorFlow's parameter names and defaults: ``tensorx.cast(x,
 ``tensorx.strided_slice(x, begin, end, strides, begin_mask=0, ...)``.  Tensors are NumPy arrays
 (C-contiguous ones are used without a copy), Python scalars and lists, ``bytes``/``str`` (string
 scalars) or objects with ``__dlpack__``; results are NumPy arrays over tensorx's buffers, without a
-copy.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GIL is released while
+copy, or, for an op with one output given ``out=``, written into that array (NumPy's convention:
+the result's dtype and shape exactly, writeable, C-contiguous), which is returned.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GIL is released while
 an op runs.  See docs/python.md.
 """
 import collections
@@ -394,6 +395,40 @@ def _plan_info(entries):
             for d, s, n, sb, f in entries]
 
 
+# ---- out=: NumPy's convention, on the ops with one output ------------------------------------
+def _out_array(op, out):
+    """The rules `out` must meet before the op runs: an ndarray (a subclass too), writeable and
+    C-contiguous (tensorx writes an output as one block; a strided array is refused, where NumPy's
+    ufuncs take any strides)."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{op}: out: must be a numpy.ndarray, got {type(out).__name__}")
+    flags = out.flags
+    if not flags.writeable:
+        raise ValueError(f"{op}: out: the array is read-only")
+    if not flags.c_contiguous:
+        raise ValueError(f"{op}: out: the array must be C-contiguous (shape {out.shape}, strides "
+                         f"{out.strides}); write into a contiguous one and copy from it")
+
+
+def _write_out(op, result, out):
+    """Writes the op's result into `out` and returns `out`.  The dtype and shape must be the
+    result's exactly: no cast (NumPy's casting='no') and no broadcast.  The result is complete
+    before `out` is written, so `out` may be an input's memory (NumPy's assignment copies
+    through a buffer when they overlap), and a failed call leaves `out` as it was.  ndarray's own
+    assignment (not a subclass's __setitem__) writes the bytes, as a ufunc's out= does, at half
+    np.copyto's cost."""
+    if out.dtype != result.dtype:
+        raise TypeError(f"{op}: out: dtype {out.dtype} is not the result's dtype {result.dtype} "
+                        "(out= does not cast)")
+    if out.shape != result.shape:
+        raise ValueError(f"{op}: out: shape {out.shape} is not the result's shape {result.shape}")
+    _ASSIGN(out, Ellipsis, result)
+    return out
+
+
+_ASSIGN = np.ndarray.__setitem__
+
+
 # ---- the ops, generated from the op table ----------------------------------------------------
 def _default_value(kind, text):
     if text is None:
@@ -514,7 +549,8 @@ _C.set_max_bytes(_initial_max_bytes())  # the CLI's rule, and its message for a 
 
 def _make(index, name, summary, params):
     names = [p[0] + "_" if keyword.iskeyword(p[0]) else p[0] for p in params]
-    env = {"_run": _C.run, "_finish": _finish, "_plan_info": _plan_info, "_A": _ABSENT}
+    env = {"_run": _C.run, "_finish": _finish, "_plan_info": _plan_info, "_A": _ABSENT,
+           "_out_array": _out_array, "_write_out": _write_out}
     sig, conv, seen_default = [], [], False
     doc = [summary, "", "Parameters (tensorx's op table; TensorFlow's names):"]
     for k, ((pname, kind, text, help_, empty), arg) in enumerate(zip(params, names)):
@@ -535,10 +571,17 @@ def _make(index, name, summary, params):
         shown = "required" if text is None else "optional" if text == "" else f"default {text}"
         doc.append(f"  {arg} ({kind}, {shown}): {help_}")
     values = "(" + "".join(c + ", " for c in conv) + ")"
-    # One output: the extension returns it itself (mode 2), so the call needs no _finish.
-    call = (f"_run({index}, {values}, 2)" if name not in _TUPLES and name not in _LISTS
-            else f"_finish({name!r}, _run({index}, {values}))")
-    src = (f"def {name}({', '.join(sig)}):\n    return {call}\n"
+    if name in _TUPLES or name in _LISTS:
+        body = f"    return _finish({name!r}, _run({index}, {values}))\n"
+        op_sig = sig
+    else:  # one output: the extension returns it itself (mode 2); out= may take it
+        body = (f"    if out is None:\n        return _run({index}, {values}, 2)\n"
+                f"    _out_array({name!r}, out)\n"
+                f"    return _write_out({name!r}, _run({index}, {values}, 2), out)\n")
+        op_sig = sig + ([] if "*" in sig else ["*"]) + ["out=None"]
+        doc.append("  out (ndarray, keyword-only, optional): receives the result and is returned "
+                   "(NumPy's out=)")
+    src = (f"def {name}({', '.join(op_sig)}):\n{body}"
            f"def plan_{name}({', '.join(sig)}):\n"
            f"    return _plan_info(_run({index}, {values}, 1))\n")
     exec(compile(src, f"<tensorx.{name}>", "exec"), env)  # names from tensorx's own op table

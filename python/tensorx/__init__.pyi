@@ -9,7 +9,8 @@ function here, with TensorFlow's parameter names and defaults: ``tensorx.cast(x,
 ``tensorx.strided_slice(x, begin, end, strides, begin_mask=0, ...)``.  Tensors are NumPy arrays
 (C-contiguous ones are used without a copy), Python scalars and lists, ``bytes``/``str`` (string
 scalars) or objects with ``__dlpack__``; results are NumPy arrays over tensorx's buffers, without a
-copy.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GIL is released while
+copy, or, for an op with one output given ``out=``, written into that array (NumPy's convention:
+the result's dtype and shape exactly, writeable, C-contiguous), which is returned.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GIL is released while
 an op runs.  See docs/python.md.
 """
 from collections.abc import Callable, Iterable
@@ -138,45 +139,52 @@ def get_string_dtype() -> np.dtype[Any] | None: ...
 def string_dtype(dtype: str | np.dtype[Any] | type[Any] | None) -> AbstractContextManager[None]: ...
 
 # ---- the ops, from the op table -----------------------------------------------------------------
-def string_to_number(string_tensor: _TensorLike, out_type: _DTypeLike = 'float32') -> _Array:
+def string_to_number(string_tensor: _TensorLike, out_type: _DTypeLike = 'float32', *,
+                     out: _Array | None = None) -> _Array:
     """parse strings as numbers (tf.strings.to_number)
 
     Parameters (tensorx's op table; TensorFlow's names):
       string_tensor (tensor, required): string tensor
       out_type (dtype, default float32): float32, float64, int32, int64, uint32 or uint64
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def to_double(x: _TensorLike) -> _Array:
+def to_double(x: _TensorLike, *, out: _Array | None = None) -> _Array:
     """cast to float64 (tf.to_double)
 
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): any numeric tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def to_float(x: _TensorLike) -> _Array:
+def to_float(x: _TensorLike, *, out: _Array | None = None) -> _Array:
     """cast to float32 (tf.to_float)
 
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): any numeric tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def to_bfloat16(x: _TensorLike) -> _Array:
+def to_bfloat16(x: _TensorLike, *, out: _Array | None = None) -> _Array:
     """cast to bfloat16 (tf.to_bfloat16)
 
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): any numeric tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def to_int32(x: _TensorLike) -> _Array:
+def to_int32(x: _TensorLike, *, out: _Array | None = None) -> _Array:
     """cast to int32 (tf.to_int32)
 
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): any numeric tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def to_int64(x: _TensorLike) -> _Array:
+def to_int64(x: _TensorLike, *, out: _Array | None = None) -> _Array:
     """cast to int64 (tf.to_int64)
 
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): any numeric tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def cast(x: _TensorLike, dtype: _DTypeLike, mode: _Text = 'default', exact_float: _Bool = False,
-         saturate: _Bool = True, round_mode: _Text = 'up') -> _Array:
+         saturate: _Bool = True, round_mode: _Text = 'up', *, out: _Array | None = None) -> _Array:
     """convert elements to another dtype (tf.cast)
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -186,23 +194,26 @@ def cast(x: _TensorLike, dtype: _DTypeLike, mode: _Text = 'default', exact_float
       exact_float (bool, default false): checked mode: float targets must not round either
       saturate (bool, default true): onnx mode: ONNX's saturate (false: overflow gives inf or NaN)
       round_mode (string, default up): onnx mode: ONNX's round_mode for float8_e8m0fnu: up, down or nearest
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def bitcast(input: _TensorLike, type: _DTypeLike) -> _Array:
+def bitcast(input: _TensorLike, type: _DTypeLike, *, out: _Array | None = None) -> _Array:
     """reinterpret the bytes as another dtype (a view; tf.bitcast)
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): numeric tensor (not bool)
       type (dtype, required): numeric dtype (not bool)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def saturate_cast(value: _TensorLike, dtype: _DTypeLike) -> _Array:
+def saturate_cast(value: _TensorLike, dtype: _DTypeLike, *, out: _Array | None = None) -> _Array:
     """cast after clamping to the target's range (tf.saturate_cast)
 
     Parameters (tensorx's op table; TensorFlow's names):
       value (tensor, required): numeric tensor
       dtype (dtype, required): numeric dtype
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def decode_raw(input_bytes: _TensorLike, out_type: _DTypeLike, little_endian: _Bool = True,
-               fixed_length: SupportsIndex | None = None) -> _Array:
+               fixed_length: SupportsIndex | None = None, *, out: _Array | None = None) -> _Array:
     """reinterpret each string's bytes as numbers (tf.io.decode_raw)
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -210,35 +221,42 @@ def decode_raw(input_bytes: _TensorLike, out_type: _DTypeLike, little_endian: _B
       out_type (dtype, required): float16..uint64, complex, bool, bfloat16
       little_endian (bool, default true): byte order of the data
       fixed_length (int, optional): pad/truncate each string to this many bytes
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def encode_raw(x: _TensorLike, little_endian: _Bool = True) -> _Array:
+def encode_raw(x: _TensorLike, little_endian: _Bool = True, *, out: _Array | None = None) -> _Array:
     """the bytes of each last-dim row as a string (inverse of decode_raw)
 
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): tensor of rank >= 1, any dtype but string
       little_endian (bool, default true): byte order to write
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def pack_subbyte(x: _TensorLike) -> _Array:
+def pack_subbyte(x: _TensorLike, *, out: _Array | None = None) -> _Array:
     """the packed bytes of a sub-byte tensor, 8/bits per byte (tensorx)
 
     Parameters (tensorx's op table; TensorFlow's names):
       x (tensor, required): int4, uint4, int2, uint2, float4_e2m1fn or float6 tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def unpack_subbyte(packed: _TensorLike, dtype: _DTypeLike, shape: _IntList) -> _Array:
+def unpack_subbyte(packed: _TensorLike, dtype: _DTypeLike, shape: _IntList, *,
+                   out: _Array | None = None) -> _Array:
     """a sub-byte tensor of dtype and shape from packed bytes (tensorx)
 
     Parameters (tensorx's op table; TensorFlow's names):
       packed (tensor, required): 1-D uint8 (or a string scalar, e.g. @FILE: its bytes)
       dtype (dtype, required): int4, uint4, int2, uint2, float4_e2m1fn or float6
       shape (int_list, required): shape of the result ([] for a scalar)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def string_tensor_pack(begins: _TensorLike, ends: _TensorLike, symbols: _TensorLike) -> _Array:
+def string_tensor_pack(begins: _TensorLike, ends: _TensorLike, symbols: _TensorLike, *,
+                       out: _Array | None = None) -> _Array:
     """strings from [begin, end) ranges of symbols (OpenVINO)
 
     Parameters (tensorx's op table; TensorFlow's names):
       begins (tensor, required): int32/int64 tensor
       ends (tensor, required): int32/int64 tensor, begins' shape
       symbols (tensor, required): 1-D uint8 tensor (or a string scalar: its bytes)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def string_tensor_unpack(data: _TensorLike) -> _StringTensorUnpack:
     """begins, ends and symbols of a string tensor (OpenVINO)
@@ -246,18 +264,21 @@ def string_tensor_unpack(data: _TensorLike) -> _StringTensorUnpack:
     Parameters (tensorx's op table; TensorFlow's names):
       data (tensor, required): string tensor
     """
-def string_tensor_to_tf(data: _TensorLike) -> _Array:
+def string_tensor_to_tf(data: _TensorLike, *, out: _Array | None = None) -> _Array:
     """TF_TString records (OFFSET form) of a string tensor, as 1-D uint8
 
     Parameters (tensorx's op table; TensorFlow's names):
       data (tensor, required): string tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def string_tensor_from_tf(records: _TensorLike, shape: _IntList) -> _Array:
+def string_tensor_from_tf(records: _TensorLike, shape: _IntList, *,
+                          out: _Array | None = None) -> _Array:
     """a string tensor from TF_TString records (SMALL and OFFSET)
 
     Parameters (tensorx's op table; TensorFlow's names):
       records (tensor, required): 1-D uint8 (or a string scalar, e.g. @FILE: its bytes)
       shape (int_list, required): shape of the string tensor ([] for a scalar)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def string_tensor_to_ort(data: _TensorLike) -> _StringTensorToOrt:
     """ONNX Runtime's content bytes and size_t start offsets
@@ -265,19 +286,23 @@ def string_tensor_to_ort(data: _TensorLike) -> _StringTensorToOrt:
     Parameters (tensorx's op table; TensorFlow's names):
       data (tensor, required): string tensor
     """
-def string_tensor_from_ort(content: _TensorLike, offsets: _TensorLike) -> _Array:
+def string_tensor_from_ort(content: _TensorLike, offsets: _TensorLike, *,
+                           out: _Array | None = None) -> _Array:
     """a string tensor from ONNX Runtime's content and offsets
 
     Parameters (tensorx's op table; TensorFlow's names):
       content (tensor, required): 1-D uint8 (or a string scalar: its bytes)
       offsets (tensor, required): uint64/int64 start offsets, the strings' shape
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def shape(input: _TensorLike, out_type: _DTypeLike = 'int32') -> _Array:
+def shape(input: _TensorLike, out_type: _DTypeLike = 'int32', *,
+          out: _Array | None = None) -> _Array:
     """1-D tensor of the input's dims
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): any tensor
       out_type (dtype, default int32): int32 or int64
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def shape_n(input: _TensorList, out_type: _DTypeLike = 'int32') -> list[_Array]:
     """the shape of each input
@@ -286,52 +311,61 @@ def shape_n(input: _TensorList, out_type: _DTypeLike = 'int32') -> list[_Array]:
       input (tensor_list, required): list of tensors
       out_type (dtype, default int32): int32 or int64
     """
-def size(input: _TensorLike, out_type: _DTypeLike = 'int32') -> _Array:
+def size(input: _TensorLike, out_type: _DTypeLike = 'int32', *,
+         out: _Array | None = None) -> _Array:
     """number of elements
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): any tensor
       out_type (dtype, default int32): int32 or int64
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def rank(input: _TensorLike) -> _Array:
+def rank(input: _TensorLike, *, out: _Array | None = None) -> _Array:
     """number of dimensions
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): any tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def reshape(tensor: _TensorLike, shape: _TensorLike) -> _Array:
+def reshape(tensor: _TensorLike, shape: _TensorLike, *, out: _Array | None = None) -> _Array:
     """same data, new shape (a view; at most one -1)
 
     Parameters (tensorx's op table; TensorFlow's names):
       tensor (tensor, required): any tensor
       shape (tensor, required): 1-D int32/int64
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def squeeze(input: _TensorLike, squeeze_dims: _IntList = ()) -> _Array:
+def squeeze(input: _TensorLike, squeeze_dims: _IntList = (), *,
+            out: _Array | None = None) -> _Array:
     """drop size-1 dims (a view)
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): any tensor
       squeeze_dims (int_list, default []): dims to drop; [] drops every size-1 dim
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def expand_dims(input: _TensorLike, dim: SupportsIndex) -> _Array:
+def expand_dims(input: _TensorLike, dim: SupportsIndex, *, out: _Array | None = None) -> _Array:
     """insert a size-1 dim (a view)
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): any tensor
       dim (int, required): -1-rank <= dim <= rank
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def slice(input_: _TensorLike, begin: _TensorLike, size: _TensorLike) -> _Array:
+def slice(input_: _TensorLike, begin: _TensorLike, size: _TensorLike, *,
+          out: _Array | None = None) -> _Array:
     """the block at begin with size elements per dim (size -1: to the end)
 
     Parameters (tensorx's op table; TensorFlow's names):
       input_ (tensor, required): any tensor
       begin (tensor, required): 1-D int32/int64, one entry per dim
       size (tensor, required): 1-D int32/int64, one entry per dim; -1 = to the end
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def strided_slice(input_: _TensorLike, begin: _TensorLike, end: _TensorLike, strides: _TensorLike,
                   begin_mask: SupportsIndex = 0, end_mask: SupportsIndex = 0,
                   ellipsis_mask: SupportsIndex = 0, new_axis_mask: SupportsIndex = 0,
-                  shrink_axis_mask: SupportsIndex = 0) -> _Array:
+                  shrink_axis_mask: SupportsIndex = 0, *, out: _Array | None = None) -> _Array:
     """NumPy-style input_[begin:end:strides, ...] with TF's five masks
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -344,6 +378,7 @@ def strided_slice(input_: _TensorLike, begin: _TensorLike, end: _TensorLike, str
       ellipsis_mask (int, default 0): bit i: spec i is '...' (one bit at most)
       new_axis_mask (int, default 0): bit i: spec i inserts a size-1 dim
       shrink_axis_mask (int, default 0): bit i: spec i is the single index begin[i]; its dim goes
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def split(value: _TensorLike, split_dim: SupportsIndex, num_split: SupportsIndex | None = None,
           size_splits: _IntList | None = None, uneven: _Bool = False) -> list[_Array]:
@@ -365,15 +400,16 @@ def unpack(value: _TensorLike, num: SupportsIndex | None = None,
       num (int, optional): expected count >= 0 (absent: value.shape[axis])
       axis (int, default 0): negative counts from the end
     """
-def tile(input: _TensorLike, multiples: _TensorLike) -> _Array:
+def tile(input: _TensorLike, multiples: _TensorLike, *, out: _Array | None = None) -> _Array:
     """input repeated multiples[i] times along dim i
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): any tensor
       multiples (tensor, required): 1-D int32/int64, one entry >= 0 per dim
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def pad(tensor: _TensorLike, paddings: _TensorLike, mode: _Text = 'CONSTANT',
-        constant_values: _Text | None = None) -> _Array:
+        constant_values: _Text | None = None, *, out: _Array | None = None) -> _Array:
     """pad each dim by paddings[i] = [before, after]
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -381,6 +417,7 @@ def pad(tensor: _TensorLike, paddings: _TensorLike, mode: _Text = 'CONSTANT',
       paddings (tensor, required): int32/int64 [rank, 2]
       mode (string, default CONSTANT): CONSTANT, REFLECT, SYMMETRIC, or the ONNX presets EDGE, WRAP (any case)
       constant_values (string, optional): CONSTANT fill value as text, default 0 (the empty string for strings)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def meshgrid(args: _TensorList, indexing: _Text = 'xy') -> list[_Array]:
     """N-D coordinate grids from N 1-D tensors (one output per argument)
@@ -389,22 +426,24 @@ def meshgrid(args: _TensorList, indexing: _Text = 'xy') -> list[_Array]:
       args (tensor_list, required): tensors of one dtype, each flattened to 1-D
       indexing (string, default xy): xy (Cartesian, the default) or ij (matrix)
     """
-def concat(values: _TensorList, concat_dim: SupportsIndex) -> _Array:
+def concat(values: _TensorList, concat_dim: SupportsIndex, *, out: _Array | None = None) -> _Array:
     """join tensors along an existing dim
 
     Parameters (tensorx's op table; TensorFlow's names):
       values (tensor_list, required): tensors of one dtype and rank
       concat_dim (int, required): -rank <= concat_dim < rank
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def pack(values: _TensorList, axis: SupportsIndex = 0) -> _Array:
+def pack(values: _TensorList, axis: SupportsIndex = 0, *, out: _Array | None = None) -> _Array:
     """stack tensors of one shape along a new dim
 
     Parameters (tensorx's op table; TensorFlow's names):
       values (tensor_list, required): tensors of one dtype and shape
       axis (int, default 0): -(R+1) <= axis < R+1
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def reverse_sequence(input: _TensorLike, seq_lengths: _TensorLike, seq_dim: SupportsIndex,
-                     batch_dim: SupportsIndex = 0) -> _Array:
+                     batch_dim: SupportsIndex = 0, *, out: _Array | None = None) -> _Array:
     """reverse the first seq_lengths[b] entries along seq_dim per batch b
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -412,26 +451,30 @@ def reverse_sequence(input: _TensorLike, seq_lengths: _TensorLike, seq_dim: Supp
       seq_lengths (tensor, required): 1-D int32/int64, length input.dims[batch_dim]
       seq_dim (int, required): the dim partly reversed
       batch_dim (int, default 0): the dim indexing seq_lengths
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def reverse(tensor: _TensorLike, dims: _TensorLike | None = None,
-            axis: _IntList | None = None) -> _Array:
+def reverse(tensor: _TensorLike, dims: _TensorLike | None = None, axis: _IntList | None = None, *,
+            out: _Array | None = None) -> _Array:
     """reverse dims: dims=bool vector (the page's form) or axis=list (tf.reverse)
 
     Parameters (tensorx's op table; TensorFlow's names):
       tensor (tensor, required): rank <= 8
       dims (tensor, optional): bool vector, one entry per dim
       axis (int_list, optional): dims to reverse, negative from the end
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def transpose(a: _TensorLike, perm: _TensorLike | None = None, conjugate: _Bool = False) -> _Array:
+def transpose(a: _TensorLike, perm: _TensorLike | None = None, conjugate: _Bool = False, *,
+              out: _Array | None = None) -> _Array:
     """permute dims (default: reversed order)
 
     Parameters (tensorx's op table; TensorFlow's names):
       a (tensor, required): any tensor
       perm (tensor, optional): int32/int64 permutation of [0, rank)
       conjugate (bool, default false): negate imaginary parts of complex values
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def extract_image_patches(images: _TensorLike, ksizes: _IntList, strides: _IntList,
-                          rates: _IntList, padding: _Text) -> _Array:
+                          rates: _IntList, padding: _Text, *, out: _Array | None = None) -> _Array:
     """image patches moved into the depth dim
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -440,23 +483,27 @@ def extract_image_patches(images: _TensorLike, ksizes: _IntList, strides: _IntLi
       strides (int_list, required): [1, stride_rows, stride_cols, 1]
       rates (int_list, required): [1, rate_rows, rate_cols, 1]
       padding (string, required): SAME or VALID
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def space_to_batch_nd(input: _TensorLike, block_shape: _TensorLike,
-                      paddings: _TensorLike) -> _Array:
+def space_to_batch_nd(input: _TensorLike, block_shape: _TensorLike, paddings: _TensorLike, *,
+                      out: _Array | None = None) -> _Array:
     """zero-pad spatial dims and move blocks into the batch dim
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): [batch] + spatial (M dims) + remaining
       block_shape (tensor, required): 1-D int32/int64 [M], entries >= 1
       paddings (tensor, required): int32/int64 [M, 2], entries >= 0
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def space_to_batch(input: _TensorLike, paddings: _TensorLike, block_size: SupportsIndex) -> _Array:
+def space_to_batch(input: _TensorLike, paddings: _TensorLike, block_size: SupportsIndex, *,
+                   out: _Array | None = None) -> _Array:
     """4-D space_to_batch_nd with block [block_size, block_size]
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): 4-D [batch, height, width, depth]
       paddings (tensor, required): int32/int64 [2, 2]
       block_size (int, required): >= 2
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def required_space_to_batch_paddings(
     input_shape: _TensorLike,
@@ -471,7 +518,7 @@ def required_space_to_batch_paddings(
       base_paddings (tensor, optional): int32/int64 [M, 2] (absent: zeros)
     """
 def batch_to_space_nd(input: _TensorLike, block_shape: _TensorLike, crops: _TensorLike,
-                      oob: _Text = 'error') -> _Array:
+                      oob: _Text = 'error', *, out: _Array | None = None) -> _Array:
     """move batch blocks back into spatial dims and crop
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -479,9 +526,10 @@ def batch_to_space_nd(input: _TensorLike, block_shape: _TensorLike, crops: _Tens
       block_shape (tensor, required): 1-D int32/int64 [M], entries >= 1
       crops (tensor, required): int32/int64 [M, 2], entries >= 0 (any with oob)
       oob (string, default error): crops outside the dim: error, zero, clamp (edge), wrap (mod dim)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def batch_to_space(input: _TensorLike, crops: _TensorLike, block_size: SupportsIndex,
-                   oob: _Text = 'error') -> _Array:
+                   oob: _Text = 'error', *, out: _Array | None = None) -> _Array:
     """4-D batch_to_space_nd with block [block_size, block_size]
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -489,18 +537,20 @@ def batch_to_space(input: _TensorLike, crops: _TensorLike, block_size: SupportsI
       crops (tensor, required): int32/int64 [2, 2]
       block_size (int, required): >= 2
       oob (string, default error): crops outside the dim: error, zero, clamp (edge), wrap (mod dim)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def space_to_depth(input: _TensorLike, block_size: SupportsIndex,
-                   data_format: _Text = 'NHWC') -> _Array:
+def space_to_depth(input: _TensorLike, block_size: SupportsIndex, data_format: _Text = 'NHWC', *,
+                   out: _Array | None = None) -> _Array:
     """move block_size x block_size spatial blocks into depth
 
     Parameters (tensorx's op table; TensorFlow's names):
       input (tensor, required): 4-D
       block_size (int, required): >= 2
       data_format (string, default NHWC): NHWC or NCHW
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def depth_to_space(input: _TensorLike, block_size: SupportsIndex, data_format: _Text = 'NHWC',
-                   mode: _Text = 'DCR') -> _Array:
+                   mode: _Text = 'DCR', *, out: _Array | None = None) -> _Array:
     """move depth into block_size x block_size spatial blocks
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -508,9 +558,11 @@ def depth_to_space(input: _TensorLike, block_size: SupportsIndex, data_format: _
       block_size (int, required): >= 2
       data_format (string, default NHWC): NHWC or NCHW
       mode (string, default DCR): DCR (TF) or the ONNX preset CRD
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def gather(params: _TensorLike, indices: _TensorLike, axis: SupportsIndex | None = None,
-           batch_dims: SupportsIndex = 0, oob: _Text = 'error') -> _Array:
+           batch_dims: SupportsIndex = 0, oob: _Text = 'error', *,
+           out: _Array | None = None) -> _Array:
     """slices of params along axis picked by indices
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -519,14 +571,17 @@ def gather(params: _TensorLike, indices: _TensorLike, axis: SupportsIndex | None
       axis (int, optional): axis of params (negative counts from the end); absent: batch_dims, i.e. 0
       batch_dims (int, default 0): leading dims shared by params and indices
       oob (string, default error): out-of-range indices: error, zero (zero slice), clamp, wrap (mod dim)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def gather_nd(params: _TensorLike, indices: _TensorLike, oob: _Text = 'error') -> _Array:
+def gather_nd(params: _TensorLike, indices: _TensorLike, oob: _Text = 'error', *,
+              out: _Array | None = None) -> _Array:
     """elements or slices of params picked by index vectors
 
     Parameters (tensorx's op table; TensorFlow's names):
       params (tensor, required): any tensor of rank >= 1
       indices (tensor, required): int16/int32/int64 [..., K], K <= rank(params)
       oob (string, default error): out-of-range components: error, zero (zero slice), clamp, wrap (mod dim)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def unique_with_counts(x: _TensorLike, out_idx: _DTypeLike = 'int32',
                        sorted: _Bool = False) -> _UniqueWithCounts:
@@ -546,25 +601,30 @@ def dynamic_partition(data: _TensorLike, partitions: _TensorLike,
       partitions (tensor, required): int32, shape a prefix of data's, ids in [0, num_partitions)
       num_partitions (int, required): >= 1
     """
-def dynamic_stitch(indices: _TensorList, data: _TensorList, oob: _Text = 'error') -> _Array:
+def dynamic_stitch(indices: _TensorList, data: _TensorList, oob: _Text = 'error', *,
+                   out: _Array | None = None) -> _Array:
     """interleave data slices at the rows named by indices (later wins)
 
     Parameters (tensorx's op table; TensorFlow's names):
       indices (tensor_list, required): list of int32 tensors
       data (tensor_list, required): list of tensors, data[m].shape = indices[m].shape + C
       oob (string, default error): negative indices: error, zero (dropped), clamp (row 0), wrap (mod rows)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
-def boolean_mask(tensor: _TensorLike, mask: _TensorLike, axis: SupportsIndex = 0) -> _Array:
+def boolean_mask(tensor: _TensorLike, mask: _TensorLike, axis: SupportsIndex = 0, *,
+                 out: _Array | None = None) -> _Array:
     """the slices of tensor where the K-D mask is true
 
     Parameters (tensorx's op table; TensorFlow's names):
       tensor (tensor, required): any tensor
       mask (tensor, required): bool, shape = tensor.shape[axis:axis+K]
       axis (int, default 0): first dim the mask covers
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def one_hot(indices: _TensorLike, depth: SupportsIndex, on_value: _Text | None = None,
             off_value: _Text | None = None, axis: SupportsIndex = -1,
-            dtype: _DTypeLike | None = None, oob: _Text = 'error') -> _Array:
+            dtype: _DTypeLike | None = None, oob: _Text = 'error', *,
+            out: _Array | None = None) -> _Array:
     """one-hot encoding of indices along a new axis
 
     Parameters (tensorx's op table; TensorFlow's names):
@@ -575,13 +635,15 @@ def one_hot(indices: _TensorLike, depth: SupportsIndex, on_value: _Text | None =
       axis (int, default -1): -1 (last) or 0..rank(indices)
       dtype (dtype, optional): absent: on_value's (else off_value's) type, else float32
       oob (string, default error): indices outside [0, depth): error/zero (all-off row), clamp, wrap (mod depth)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def sequence_mask(lengths: _TensorLike, maxlen: _TensorLike | None = None,
-                  dtype: _DTypeLike = 'bool') -> _Array:
+                  dtype: _DTypeLike = 'bool', *, out: _Array | None = None) -> _Array:
     """mask of the first lengths[i] positions of each row
 
     Parameters (tensorx's op table; TensorFlow's names):
       lengths (tensor, required): integer tensor, any rank
       maxlen (tensor, optional): int32/int64 scalar >= 0; absent: max(lengths)
       dtype (dtype, default bool): bool or any numeric dtype
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """

@@ -45,6 +45,10 @@ def ops() -> list[NDArray[Any]]:
                                  (1, 1, 1, 1), "VALID"),
         tx.expand_dims(x, np.int32(0)),
     ]
+    buf: NDArray[np.float16] = np.empty(6, np.float16)
+    into: NDArray[Any] = tx.cast(x, "float16", out=buf)
+    assert into is buf
+    out.append(tx.reverse(x.reshape(2, 3), axis=[1], out=None))
     parts: list[NDArray[Any]] = tx.split(x, 0, num_split=3)
     out += parts + tx.unpack(x.reshape(2, 3)) + tx.meshgrid([x, x], indexing="ij")
     u = tx.unique_with_counts([3, 1, 3], out_idx="int64", sorted=True)
@@ -144,13 +148,16 @@ def misuse() -> None:  # never called: each line must be an error for mypy
     tx.cast(x, "float16", exact_float="yes")  # type: ignore[arg-type]
     tx.expand_dims(x, 0.5)  # type: ignore[arg-type]
     tx.squeeze(x, squeeze_dims=[0.5])  # type: ignore[list-item]
-    tx.concat(x, 0, 1)  # type: ignore[call-arg]
+    tx.concat(x, 0, 1)  # type: ignore  # (a third positional: call-arg, or arg-type for out=)
     tx.cast(x, 3)  # type: ignore[arg-type]
     tx.plan(tx.tile, x)  # type: ignore  # (call-arg in mypy 1.0, call-overload later)
     n: int = tx.split(x, 0, num_split=3)  # type: ignore[assignment]
     a: str = tx.cast(x, "int8")  # type: ignore[assignment]
     tx.unique_with_counts(x).counts  # type: ignore[attr-defined]
     tx.NoSuchOp(x)  # type: ignore[attr-defined]
+    tx.cast(x, "int8", out=[0, 0, 0])  # type: ignore[arg-type]
+    tx.split(x, 0, num_split=3, out=x)  # type: ignore[call-arg]
+    tx.reverse(x, None, [0], x)  # type: ignore  # out= is keyword-only (call-arg, or arg-type)
     del n, a
 
 

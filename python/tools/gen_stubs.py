@@ -311,9 +311,12 @@ def _named_tuple(cls_name, fields, types, doc=None):
 def _op_stub(tx, name, table_params, results):
     fn = tx.OPS[name]
     params = list(inspect.signature(fn).parameters.values())
-    if len(params) != len(table_params):
-        raise SystemExit(f"gen_stubs: tensorx.{name} has {len(params)} parameters, the op table "
-                         f"{len(table_params)}")
+    # an op with one output also takes NumPy's out= (keyword-only, last), which the table lacks
+    out = ["out"] if results[name] == "_Array" else []
+    if [p.name for p in params[len(table_params):]] != out:
+        raise SystemExit(f"gen_stubs: tensorx.{name} has parameters "
+                         f"{[p.name for p in params]}, the op table {len(table_params)}"
+                         + (" and out" if out else ""))
     types = []
     for p, (pname, kind, default, _help, _empty) in zip(params, table_params):
         if kind not in KIND_TYPES:
@@ -323,6 +326,7 @@ def _op_stub(tx, name, table_params, results):
         if default == "":  # may be absent: None
             t += " | None"
         types.append(t)
+    types += ["_Array | None"] * len(out)
     return _func(_def_line(name, _signature(params, types), results[name]), fn.__doc__)
 
 
