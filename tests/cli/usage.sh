@@ -39,7 +39,7 @@ expect_fail o_count usage "2 -o given for 1 outputs" -- reshape tensor=[1] shape
 expect_fail info_args usage "tensorx info FILE.npy|- takes one file" -- info
 expect_fail help_unknown usage "did you mean 'gather_nd'?" -- help gathr_nd
 expect_fail conform_option usage "unknown option '--bogus'" -- conform --bogus
-expect_fail conform_nothing usage "tensorx conform [--plan] FILE.json|DIR" -- conform --plan
+expect_fail conform_nothing usage "tensorx conform [--plan] [--prepared] FILE.json|DIR" -- conform --plan --prepared
 check "no command: exit 2 with the usage" bash -c "'$TX' >/dev/null 2>'$TX_TMP/u.err'; [ \$? -eq 2 ] && grep -q '^usage:' '$TX_TMP/u.err'"
 # A value that does not parse is the op's argument error, not usage: exit 1.
 expect_fail bad_value invalid_argument "argument 'axis': axis: 'x' is not an integer" -- gather params=[1] indices=[0] axis=x
