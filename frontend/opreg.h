@@ -178,8 +178,9 @@ bool op_plan_agrees(const op_plan_result *r, tx_status st, const op_outputs *o, 
  * `o` (made before, with op_error() still the call's message): the call is prepared (def->run
  * with o->prepare set) and run on its data inputs' pointers into fresh memory, on tensorx's pool
  * and on a runner of one thread, and must give the same status and message, or the same outputs
- * bit for bit.  Ops without data_inputs, and string tensors, which prepare refuses, agree
- * trivially.  If not, says why in why[cap]. */
+ * bit for bit.  Ops without data_inputs, string tensors and calls of more than
+ * TX_OP_MAX_OUTPUTS outputs, which prepare refuses, agree trivially.  If not, says why in
+ * why[cap]. */
 bool op_prepared_agrees(const op_def *def, const op_args *a, tx_status st, const op_outputs *o,
                         char *why, size_t cap);
 /* The elements of the call's data inputs (def->data_inputs), in tx_op_run's order, into

@@ -105,7 +105,9 @@ TX_API tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begi
  * written (so a wrong num_split never makes the library write past the caller's array); on any
  * later failure every outs[i] is NULL.
  * Errors: invalid_argument (NULL value/outs; split_dim out of [-R, R), so any split of a scalar;
- * num_split < 1 or > INT32_MAX; num_split not dividing value.shape[split_dim]); resource_exhausted. */
+ * num_split < 1 or > INT32_MAX; num_split not dividing value.shape[split_dim]); resource_exhausted.
+ * Prepared (as tx_split_v, tx_split_uneven): data input value, up to TX_OP_MAX_OUTPUTS parts;
+ * output strides not taken. */
 TX_API tx_status tx_split(const tx_tensor *value, int64_t split_dim, int64_t num_split,
                           tx_tensor **outs);
 
@@ -139,7 +141,8 @@ TX_API tx_status tx_split_uneven(const tx_tensor *value, int64_t split_dim, int6
  * TX_UNPACK_INFER_NUM.  outs must have room for num handles (value.shape[axis] when inferred).
  * When an argument is rejected outs is not written; on any later failure every outs[i] is NULL.
  * Errors: invalid_argument (NULL value/outs; num < -1; a scalar value; axis out of [-R, R);
- * num != value.shape[axis]); resource_exhausted. */
+ * num != value.shape[axis]); resource_exhausted.
+ * Prepared: data input value, up to TX_OP_MAX_OUTPUTS parts; output strides not taken. */
 TX_API tx_status tx_unpack(const tx_tensor *value, int64_t num, int64_t axis, tx_tensor **outs);
 
 /* tf.tile (src/ops/pad_tile.c): `input` repeated multiples[i] times along dim i.  multiples is a

@@ -39,38 +39,90 @@ static void part_spec(void *ctx, size_t i, tx__out_spec *s) {
     }
 }
 
+/* One part's copy: `rows` rows of `row` bytes each, read from the input at `offset` with rows
+ * `src_row` bytes apart, written one after another. */
+typedef struct part_copy {
+    int64_t rows, row, src_row, offset;
+} part_copy;
+
+static void copy_part(const part_copy *c, size_t elem, char *dst, const char *src) {
+    if (c->rows == 0 || c->row == 0) return;
+    int64_t dims[2] = {c->rows, c->row / (int64_t)elem};
+    int64_t dst_strides[2] = {c->row, (int64_t)elem}, src_strides[2] = {c->src_row, (int64_t)elem};
+    tx__copy_nd(dst, src + c->offset, 2, dims, dst_strides, src_strides, elem);
+}
+
+/* The run half of a split into at most TX_OP_MAX_OUTPUTS parts (a prepared op's limit): each
+ * part's copy.  A call with more parts copies part by part in make_parts instead. */
+typedef struct split_plan {
+    size_t n, elem;
+    part_copy part[TX_OP_MAX_OUTPUTS];
+} split_plan;
+
+static tx_status split_run(const void *plan, const tx__run_io *io) {
+    const split_plan *p = plan;
+    for (size_t i = 0; i < p->n; i++) copy_part(&p->part[i], p->elem, io->out[i], io->in[0]);
+    return TX_OK;
+}
+
 /* Makes outs[i] for i < n, the consecutive parts of `value` along `axis`.  With `drop_axis`
  * (unpack) each part has size 1 and the axis is left out of the output's shape.  On failure
  * every outs[i] is NULL. */
 static tx_status make_parts(const char *op, const parts_t *p, size_t n, tx_tensor **outs) {
     const tx_tensor *value = p->value;
     size_t r = value->rank, elem = tx_dtype_size(value->dtype), axis = p->axis;
-    TX_TRY(tx__tensor_alloc_n(op, n, part_spec, (void *)p, outs));
     /* The input as [outer, dim, inner]; only used when the input has elements, and then the
      * products fit int64 because numel does (a part with elements means an input with them). */
     const int64_t dim = value->dims[axis];
     const int64_t outer = value->numel > 0 ? tx__dims_product(value->dims, 0, axis) : 0,
                   inner = value->numel > 0 ? tx__dims_product(value->dims, axis + 1, r) : 0;
-    int64_t start = 0;
+    /* Up to TX_OP_MAX_OUTPUTS parts: the lengths are read once, here, and both the outputs' shapes
+     * and the copies come from that read (a caller's size_splits that another thread changes
+     * during the call cannot make them disagree).  More parts cannot be prepared (the step's
+     * empty plan makes the prepare refuse the count) and are copied part by part below, each by
+     * its output's own length. */
+    split_plan plan = {.n = 0, .elem = elem};
+    int64_t lens[TX_OP_MAX_OUTPUTS];
+    parts_t read_once = *p;
+    if (n <= TX_OP_MAX_OUTPUTS) {
+        int64_t start = 0;
+        for (size_t i = 0; i < n; i++) {
+            lens[i] = p->drop_axis ? 1 : part_len(p, i);
+            TX_REQUIRE(lens[i] >= 0 && lens[i] <= dim - start, TX_INVALID_ARGUMENT,
+                       "%s: size_splits changed during the call", op);
+            plan.part[i] = (part_copy){outer, lens[i] * inner * (int64_t)elem,
+                                       dim * inner * (int64_t)elem, start * inner * (int64_t)elem};
+            start += lens[i];
+        }
+        plan.n = n;
+        read_once.sizes = lens;
+        read_once.special = SIZE_MAX;
+    }
+    TX_TRY(tx__prepared_step(op, split_run, &plan, sizeof plan, 1, &value, -1));
+    TX_TRY(tx__tensor_alloc_n(op, n, part_spec, &read_once, outs));
     for (size_t i = 0; i < n; i++) {
-        /* The part's length as its output was made: a caller's size_splits that another thread
-         * changes during the call cannot make the copies below disagree with the outputs. */
-        const int64_t len = p->drop_axis ? 1 : outs[i]->dims[axis];
-        tx_status st = len <= dim - start ? tx__share_strings(outs[i], value)
-                                          : tx__fail(TX_INVALID_ARGUMENT,
-                                                     "%s: size_splits changed during the call", op);
+        tx_status st = tx__share_strings(outs[i], value);
         if (st != TX_OK) {
             tx__free_all(outs, n);
             return st;
         }
-        if (outs[i]->numel > 0) {
-            /* [outer, len * inner] out of [outer, dim * inner], starting at column start * inner. */
-            int64_t cdims[2] = {outer, len * inner};
-            int64_t dst_strides[2] = {len * inner * (int64_t)elem, (int64_t)elem};
-            int64_t src_strides[2] = {dim * inner * (int64_t)elem, (int64_t)elem};
-            tx__copy_nd(outs[i]->data, value->data + start * inner * (int64_t)elem, 2, cdims,
-                        dst_strides, src_strides, elem);
+    }
+    if (plan.n == n) {
+        char *out_data[TX_OP_MAX_OUTPUTS];
+        for (size_t i = 0; i < n; i++) out_data[i] = outs[i]->data;
+        return split_run(&plan, &(tx__run_io){(const char *[]){value->data}, out_data});
+    }
+    int64_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* The part's length as its output was made. */
+        const int64_t len = p->drop_axis ? 1 : outs[i]->dims[axis];
+        if (len > dim - start) {
+            tx__free_all(outs, n);
+            return tx__fail(TX_INVALID_ARGUMENT, "%s: size_splits changed during the call", op);
         }
+        part_copy c = {outer, len * inner * (int64_t)elem, dim * inner * (int64_t)elem,
+                       start * inner * (int64_t)elem};
+        copy_part(&c, elem, outs[i]->data, value->data);
         start += len;
     }
     return TX_OK;
