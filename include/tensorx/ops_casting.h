@@ -213,6 +213,7 @@ TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs
  * dtype (int4, uint4, int2, uint2, float4_e2m1fn, float6_e2m3fn, float6_e3m2fn), any shape (its
  * shape is not kept: unpack_subbyte takes it).
  * Errors: invalid_argument (x NULL, x not of a sub-byte dtype); resource_exhausted.  New buffer.
+ * Prepared: data input x; output strides not taken.
  * Implemented in src/ops/pack_subbyte.c.  Since 0.3. */
 TX_API tx_status tx_pack_subbyte(const tx_tensor *x, tx_tensor **out);
 
@@ -224,7 +225,8 @@ TX_API tx_status tx_pack_subbyte(const tx_tensor *x, tx_tensor **out);
  * Errors: invalid_argument (packed NULL or not 1-D uint8, dtype not sub-byte, a bad rank or dims
  * as tx_tensor_new, a byte count other than the shape's, a nonzero padding bit, naming the byte);
  * resource_exhausted (the shape overflows or exceeds the limit, or allocation failed).  New
- * buffer.  Implemented in src/ops/pack_subbyte.c.  Since 0.3. */
+ * buffer.  Prepared: data input packed (its padding bits checked by each run); output strides
+ * not taken.  Implemented in src/ops/pack_subbyte.c.  Since 0.3. */
 TX_API tx_status tx_unpack_subbyte(const tx_tensor *packed, tx_dtype dtype, size_t rank,
                                    const int64_t *dims, tx_tensor **out);
 

@@ -120,8 +120,18 @@ TX_HIDDEN uint8_t tx__subbyte_value(tx_dtype t, unsigned b);
 TX_HIDDEN tx_status tx__check_packable(const char *op, const char *arg, tx_dtype dtype);
 /* ceil(numel * bits / 8), without overflow for any numel >= 0 and bits 2, 4 or 6. */
 TX_HIDDEN size_t tx__packed_size(unsigned bits, int64_t numel);
-/* Writes t's tx__packed_size bytes (t of a packable dtype) to o, the padding bits 0. */
-TX_HIDDEN void tx__pack_bits(const tx_tensor *t, uint8_t *o);
+/* Writes the tx__packed_size bytes of numel elements of a packable dtype at p to o, the padding
+ * bits 0. */
+TX_HIDDEN void tx__pack_bits(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o);
+/* The inverse: numel elements from their packed bytes b into p, one per byte. */
+TX_HIDDEN void tx__unpack_bits(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p);
+/* Checks a packed form's layout: dtype packable, the shape an output's, nbytes exactly
+ * tx__packed_size; *numel receives the element count.  Errors name op. */
+TX_HIDDEN tx_status tx__packed_layout(const char *op, tx_dtype dtype, size_t rank,
+                                      const int64_t *dims, size_t nbytes, int64_t *numel);
+/* Checks that the padding bits after numel elements in the last of nbytes bytes are 0. */
+TX_HIDDEN tx_status tx__check_pad_bits(const char *op, tx_dtype dtype, int64_t numel,
+                                       const uint8_t *data, size_t nbytes);
 /* A new tensor of dtype and shape from exactly tx__packed_size bytes at data, whose padding bits
  * must be 0; errors name op.  *out is NULL on failure. */
 TX_HIDDEN tx_status tx__from_packed(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
@@ -274,6 +284,9 @@ typedef tx_status (*tx__run_fn)(const void *plan, const tx__run_io *io);
 TX_HIDDEN tx_status tx__prepared_step(const char *op, tx__run_fn run, const void *plan,
                                       size_t plan_size, size_t n_in, const tx_tensor *const *in,
                                       int in_place_input);
+/* True while this thread prepares an op call (prepare mode, which is also plan mode): data
+ * inputs' values may not be read then; checks of them go into the run. */
+TX_HIDDEN bool tx__preparing(void);
 /* The byte strides the caller gave for output i in prepare mode (rank entries), or NULL (write
  * the output row-major).  An op whose plan takes output strides asks for each output's; strides
  * given for an output that its op never asked for make the prepare fail (unimplemented). */

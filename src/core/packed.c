@@ -24,14 +24,13 @@ tx_status tx__check_packable(const char *op, const char *arg, tx_dtype dtype) {
     return TX_OK;
 }
 
-void tx__pack_bits(const tx_tensor *t, uint8_t *o) {
-    const unsigned bits = tx__dtype(t->dtype)->value_bits, mask = (1u << bits) - 1u;
+void tx__pack_bits(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o) {
+    const unsigned bits = tx__dtype(dtype)->value_bits, mask = (1u << bits) - 1u;
     /* Each byte's field as every reader reads it (wrapped memory may hold upper bits). */
     uint8_t field[256];
-    for (unsigned b = 0; b < 256; b++) field[b] = (uint8_t)(tx__subbyte_value(t->dtype, b) & mask);
-    const uint8_t *p = (const uint8_t *)t->data;
-    for (int64_t g = 0; g * GROUP < t->numel; g++) {
-        int64_t n = t->numel - g * GROUP < GROUP ? t->numel - g * GROUP : GROUP;
+    for (unsigned b = 0; b < 256; b++) field[b] = (uint8_t)(tx__subbyte_value(dtype, b) & mask);
+    for (int64_t g = 0; g * GROUP < numel; g++) {
+        int64_t n = numel - g * GROUP < GROUP ? numel - g * GROUP : GROUP;
         uint32_t v = 0;
         for (int64_t j = 0; j < n; j++) v |= (uint32_t)field[p[g * GROUP + j]] << (j * bits);
         size_t len = ((size_t)n * bits + 7) / 8;
@@ -39,15 +38,14 @@ void tx__pack_bits(const tx_tensor *t, uint8_t *o) {
     }
 }
 
-/* The fields of packed bytes b into t's elements.  A field holds the value bits only, which
- * tx__subbyte_value stores as the constructors do (an integer's low bits, a float's sign bit). */
-static void unpack_bits(tx_tensor *t, const uint8_t *b) {
-    const unsigned bits = tx__dtype(t->dtype)->value_bits, mask = (1u << bits) - 1u;
+/* A field holds the value bits only, which tx__subbyte_value stores as the constructors do (an
+ * integer's low bits, a float's sign bit). */
+void tx__unpack_bits(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p) {
+    const unsigned bits = tx__dtype(dtype)->value_bits, mask = (1u << bits) - 1u;
     uint8_t stored[64];
-    for (unsigned f = 0; f <= mask; f++) stored[f] = tx__subbyte_value(t->dtype, f);
-    uint8_t *p = (uint8_t *)t->data;
-    for (int64_t g = 0; g * GROUP < t->numel; g++) {
-        int64_t n = t->numel - g * GROUP < GROUP ? t->numel - g * GROUP : GROUP;
+    for (unsigned f = 0; f <= mask; f++) stored[f] = tx__subbyte_value(dtype, f);
+    for (int64_t g = 0; g * GROUP < numel; g++) {
+        int64_t n = numel - g * GROUP < GROUP ? numel - g * GROUP : GROUP;
         size_t len = ((size_t)n * bits + 7) / 8;
         uint32_t v = 0;
         for (size_t k = 0; k < len; k++) v |= (uint32_t)b[(size_t)g * (bits / 2) + k] << (8 * k);
@@ -55,30 +53,43 @@ static void unpack_bits(tx_tensor *t, const uint8_t *b) {
     }
 }
 
-tx_status tx__from_packed(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
-                          const void *data, size_t nbytes, tx_tensor **out) {
-    *out = NULL;
-    TX_TRY(tx__check_packable(op, "dtype", dtype));
-    int64_t numel = 0;
-    TX_TRY(tx__check_output(op, dtype, rank, dims, &numel));
+/* The bits after the last element pad the last byte and are 0 in the packed form; anything else
+ * usually means the shape and the bytes disagree. */
+tx_status tx__check_pad_bits(const char *op, tx_dtype dtype, int64_t numel, const uint8_t *data,
+                             size_t nbytes) {
     const unsigned bits = tx__dtype(dtype)->value_bits;
-    const size_t need = tx__packed_size(bits, numel);
-    TX_REQUIRE(nbytes == need, TX_INVALID_ARGUMENT,
-               "%s: nbytes is %zu, %lld %s elements packed at %u bits need %zu (ceil(%lld * %u / 8))",
-               op, nbytes, (long long)numel, tx_dtype_name(dtype), bits, need, (long long)numel,
-               bits);
-    TX_REQUIRE(nbytes == 0 || data != NULL, TX_INVALID_ARGUMENT, "%s: data is NULL", op);
-    /* The bits after the last element pad the last byte and are 0 in the packed form; anything
-     * else usually means the shape and the bytes disagree. */
     const unsigned used = (unsigned)((size_t)(numel % GROUP) * bits % 8);
-    const uint8_t last = nbytes ? ((const uint8_t *)data)[nbytes - 1] : 0;
+    const uint8_t last = nbytes ? data[nbytes - 1] : 0;
     TX_REQUIRE(used == 0 || (last >> used) == 0, TX_INVALID_ARGUMENT,
                "%s: the bits above bit %u of the last byte (byte %zu, 0x%02x) pad %lld elements of "
                "%u bits and must be 0", op, used - 1, nbytes - 1, (unsigned)last, (long long)numel,
                bits);
+    return TX_OK;
+}
+
+tx_status tx__packed_layout(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                            size_t nbytes, int64_t *numel) {
+    TX_TRY(tx__check_packable(op, "dtype", dtype));
+    TX_TRY(tx__check_output(op, dtype, rank, dims, numel));
+    const unsigned bits = tx__dtype(dtype)->value_bits;
+    const size_t need = tx__packed_size(bits, *numel);
+    TX_REQUIRE(nbytes == need, TX_INVALID_ARGUMENT,
+               "%s: nbytes is %zu, %lld %s elements packed at %u bits need %zu (ceil(%lld * %u / 8))",
+               op, nbytes, (long long)*numel, tx_dtype_name(dtype), bits, need, (long long)*numel,
+               bits);
+    return TX_OK;
+}
+
+tx_status tx__from_packed(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
+                          const void *data, size_t nbytes, tx_tensor **out) {
+    *out = NULL;
+    int64_t numel = 0;
+    TX_TRY(tx__packed_layout(op, dtype, rank, dims, nbytes, &numel));
+    TX_REQUIRE(nbytes == 0 || data != NULL, TX_INVALID_ARGUMENT, "%s: data is NULL", op);
+    TX_TRY(tx__check_pad_bits(op, dtype, numel, data, nbytes));
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, rank, dims, &t));
-    unpack_bits(t, data);
+    tx__unpack_bits(dtype, numel, data, (uint8_t *)t->data);
     *out = t;
     return TX_OK;
 }
@@ -97,7 +108,7 @@ static tx_status pack_into(const char *op, const tx_tensor *t, void *buf, size_t
     TX_REQUIRE(buf != NULL, TX_INVALID_ARGUMENT, "%s: buf is NULL but cap is %zu", op, cap);
     TX_REQUIRE(cap >= need, TX_INVALID_ARGUMENT, "%s: cap is %zu, the packed form needs %zu bytes",
                op, cap, need);
-    tx__pack_bits(t, buf);
+    tx__pack_bits(t->dtype, t->numel, (const uint8_t *)t->data, buf);
     *written = need;
     return TX_OK;
 }

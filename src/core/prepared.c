@@ -80,6 +80,8 @@ void tx_prepare_enter(const tx_prepare_options *options) {
     tx_plan_enter(&d->plan);
 }
 
+bool tx__preparing(void) { return active != NULL && tx__planning(); }
+
 const int64_t *tx__output_strides(size_t i) {
     draft *d = active;
     if (d == NULL || !tx__planning() || i >= d->strides_count) return NULL;

@@ -369,7 +369,7 @@ static tx_status export_packed(const char *op, const tx_tensor *t, const tx__dty
     int64_t nbytes = (int64_t)tx__packed_size(ty->value_bits, t->numel);
     tx_tensor *packed;
     TX_TRY(tx__tensor_alloc(op, TX_UINT8, 1, &nbytes, &packed));
-    tx__pack_bits(t, (uint8_t *)packed->data); /* the layout of tx_tensor_pack, pad bits 0 */
+    tx__pack_bits(t->dtype, t->numel, (const uint8_t *)t->data, (uint8_t *)packed->data); /* the layout of tx_tensor_pack, pad bits 0 */
     export_block *b;
     tx_status st = export_new(op, t, packed, ty, false, &b);
     tx_tensor_free(packed); /* the block holds its own reference */
