@@ -2,10 +2,9 @@
 /* test_prepared.c -- prepared ops (TX_PREPARE, tx_op_run) through the C API: runs equal the op
  * call bit for bit (tensorx's pool, a runner on one thread and a runner of real threads),
  * strided outputs land where their strides say and nowhere else, runs call the allocator zero
- * times and make zero system calls (a seccomp filter that traps every one, Linux), and the
- * errors of prepare and run.  Every op's prepared form is compared with its call over all of
- * op_examples.h by the op spec's check (conform --prepared and test_plan.c). */
-#define _GNU_SOURCE 1
+ * times, and the errors of prepare and run.  Every op's prepared form is compared with its call
+ * over all of op_examples.h by the op spec's check (conform --prepared and test_plan.c), and
+ * test_prepared_ops.c counts the allocator and system calls of all their runs. */
 #include "testutil.h"
 
 #include <pthread.h>
@@ -13,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__linux__)
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#endif
 
 static tx_tensor *random_f32(size_t rank, const int64_t *dims) {
     tx_tensor *t = NULL;
@@ -274,71 +263,6 @@ static void test_runs_allocate_nothing(void **state) {
     tx_tensor_free(x);
 }
 
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__) || defined(__s390x__))
-/* Every system call traps into this handler, which counts it and lets it fail (ENOSYS). */
-static volatile sig_atomic_t syscalls_seen;
-static void on_sigsys(int sig, siginfo_t *info, void *uc) {
-    (void)sig;
-    (void)info;
-    (void)uc;
-    syscalls_seen++;
-}
-
-/* In a child: installs a filter that traps every system call but rt_sigreturn, exit and
- * exit_group, makes N runs on a runner, and exits with the number of calls it saw (0-255). */
-static int count_syscalls_in_child(tx_op *op, const void *const *in, void *const *outs) {
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_sigsys;
-        sa.sa_flags = SA_SIGINFO;
-        if (sigaction(SIGSYS, &sa, NULL) != 0) _exit(254);
-        struct sock_filter prog[] = {
-            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigreturn, 3, 0),
-            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit_group, 2, 0),
-            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit, 1, 0),
-            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        };
-        struct sock_fprog fprog = {sizeof prog / sizeof prog[0], prog};
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) _exit(253);
-        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) != 0) _exit(252);
-        tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
-        for (int i = 0; i < 1000; i++) (void)tx_op_run(op, in, outs, &serial);
-        /* one deliberate call shows that the filter counts */
-        (void)syscall(SYS_getpid);
-        syscall(SYS_exit_group, syscalls_seen > 250 ? 250 : (int)syscalls_seen);
-    }
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
-static void test_runs_make_no_system_calls(void **state) {
-    (void)state;
-    if (getenv("TX_TEST_EMULATOR")) skip(); /* the emulator's or valgrind's own calls trap too */
-    tx_tensor *x = random_f32(2, TU_DIMS(256, 256)), *y = NULL;
-    int32_t pv[2] = {1, 0};
-    tx_tensor *perm = tu_i32(2, pv);
-    tx_op *op = NULL;
-    assert_int_equal(TX_PREPARE(&op, NULL, tx_transpose(x, perm, 0, &y)), TX_OK);
-    char *out = malloc(256 * 256 * 4);
-    const void *in[1] = {tx_tensor_data_const(x)};
-    void *outs[1] = {out};
-    assert_int_equal(tx_op_run(op, in, outs, NULL), TX_OK); /* dispatch and tuning settled */
-    int seen = count_syscalls_in_child(op, in, outs);
-    if (seen >= 252) skip(); /* no seccomp here (a container that forbids it) */
-    assert_int_equal(seen, 1); /* the deliberate getpid only */
-    free(out);
-    tx_op_free(op);
-    tx_tensor_free(perm);
-    tx_tensor_free(x);
-}
-#endif
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -346,9 +270,6 @@ int main(void) {
         cmocka_unit_test(test_strided_outputs),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_runs_allocate_nothing),
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__) || defined(__s390x__))
-        cmocka_unit_test(test_runs_make_no_system_calls),
-#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
