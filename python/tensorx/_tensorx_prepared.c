@@ -384,21 +384,22 @@ static PyObject *prepared_call(PyObject *obj, PyObject *args, PyObject *kwargs) 
             i++;
             continue;
         }
-        if (PyArray_Check(arg) || !(seqs[k] = PySequence_Fast(arg, ""))) {
+        /* a tuple of the items: a list could lose one to another thread during the run */
+        if (PyArray_Check(arg) || !(seqs[k] = PySequence_Tuple(arg))) {
             PyErr_Clear();
             PyErr_Format(PyExc_TypeError, "%s: input %s: expected a sequence of %zd ndarrays, "
                          "got %.80s", op, self->def->data_inputs[k], self->arg_len[k],
                          Py_TYPE(arg)->tp_name);
             goto done;
         }
-        if (PySequence_Fast_GET_SIZE(seqs[k]) != self->arg_len[k]) {
+        if (PyTuple_GET_SIZE(seqs[k]) != self->arg_len[k]) {
             PyErr_Format(PyExc_ValueError, "%s: input %s: %zd arrays, prepared for %zd", op,
-                         self->def->data_inputs[k], PySequence_Fast_GET_SIZE(seqs[k]),
+                         self->def->data_inputs[k], PyTuple_GET_SIZE(seqs[k]),
                          self->arg_len[k]);
             goto done;
         }
         for (Py_ssize_t j = 0; j < self->arg_len[k]; j++, i++)
-            if (!(in[i] = check_array(self, PySequence_Fast_GET_ITEM(seqs[k], j), &self->slots[i],
+            if (!(in[i] = check_array(self, PyTuple_GET_ITEM(seqs[k], j), &self->slots[i],
                                       "input", false)))
                 goto done;
     }
