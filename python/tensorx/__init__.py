@@ -572,5 +572,5 @@ __all__ = ["Error", "InvalidArgumentError", "OutOfRangeError", "ResourceExhauste
     sorted(OPS)
 
 from ._prepared import PreparedOp, TensorSpec, _preparer  # noqa: E402
-prepare = _preparer(OPS, _ABSENT, _TUPLES, _LISTS)  # binds each op's arguments as its function does
+prepare = _preparer(OPS, _ABSENT, _TUPLES, _LISTS)  # binds an op's arguments as its function does
 __all__ += ["PreparedOp", "TensorSpec", "prepare"]

@@ -60,13 +60,14 @@ static int fill_slot(prepared_op *self, slot *s, const tx_output_info *info, con
     PyObject *d = out_dtypes && (size_t)dt < (size_t)PyTuple_GET_SIZE(out_dtypes)
                       ? PyTuple_GET_ITEM(out_dtypes, dt) : NULL;
     if (!d || d == Py_None) {
-        PyErr_Format(status_class(TX_UNIMPLEMENTED), "%s: %s: no NumPy dtype for %s", self->def->name, what,
-                     tx_dtype_name(dt));
+        PyErr_Format(status_class(TX_UNIMPLEMENTED), "%s: %s: no NumPy dtype for %s",
+                     self->def->name, what, tx_dtype_name(dt));
         return -1;
     }
     if (info->rank > NPY_MAXDIMS) {
-        PyErr_Format(status_class(TX_UNIMPLEMENTED), "%s: %s has rank %zu: NumPy arrays have at most %d dims",
-                     self->def->name, what, info->rank, NPY_MAXDIMS);
+        PyErr_Format(status_class(TX_UNIMPLEMENTED),
+                     "%s: %s has rank %zu: NumPy arrays have at most %d dims", self->def->name,
+                     what, info->rank, NPY_MAXDIMS);
         return -1;
     }
     s->descr = (PyArray_Descr *)Py_NewRef(d);
@@ -176,6 +177,12 @@ static PyObject *wrap_op(const op_def *def, const op_args *a, tx_op *op, bool mu
     return (PyObject *)self;
 }
 
+/* The library's words for an op it cannot prepare. */
+static PyObject *no_prepared_form(const op_def *def) {
+    return PyErr_Format(status_class(TX_UNIMPLEMENTED), "%s: has no prepared form yet "
+                        "(docs/prepared.md lists the ops that have); call it directly", def->name);
+}
+
 /* prepare(op_index, values, multi, result_type): the op's call with `values` (one per parameter,
  * as run() takes them) prepared; multi: results are a tuple, of result_type when that is not
  * None. */
@@ -194,8 +201,7 @@ PyObject *py_prepare(PyObject *self, PyObject *args) {
     if ((size_t)PyTuple_GET_SIZE(values) != np)
         return PyErr_Format(PyExc_TypeError, "%s takes %zu values", def->name, np);
     if (!def->data_inputs[0]) /* its run function may not prepare: the library's words */
-        return PyErr_Format(status_class(TX_UNIMPLEMENTED), "%s: has no prepared form yet (docs/prepared.md "
-                            "lists the ops that have); call it directly", def->name);
+        return no_prepared_form(def);
     op_args a;
     memset(&a, 0, sizeof a);
     a.def = def;
@@ -227,8 +233,7 @@ PyObject *py_prepare(PyObject *self, PyObject *args) {
     if (st != TX_OK) {
         raise_status(st, msg);
     } else if (!op) { /* the run function ran the op instead: it has no prepared form */
-        PyErr_Format(status_class(TX_UNIMPLEMENTED), "%s: has no prepared form yet (docs/prepared.md lists the "
-                     "ops that have); call it directly", def->name);
+        no_prepared_form(def);
     } else {
         result = wrap_op(def, &a, op, multi, result_type);
         op = NULL;
