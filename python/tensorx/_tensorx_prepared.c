@@ -147,10 +147,11 @@ static PyObject *wrap_op(const op_def *def, const op_args *a, tx_op *op, bool mu
     }
     for (size_t j = 0; j < self->n_out; j++) {
         tx_output_info info = {sizeof info};
-        if (def->outputs_list || !def->outputs[j]) snprintf(what, sizeof what, "%s[%zu]",
-                                                            def->outputs[0] ? def->outputs[0]
-                                                                            : "output", j);
-        else snprintf(what, sizeof what, "%s", def->outputs[j]);
+        if (!def->outputs_list && j < OP_MAX_OUTPUTS && def->outputs[j])
+            snprintf(what, sizeof what, "%s", def->outputs[j]);
+        else /* one name for a list of outputs */
+            snprintf(what, sizeof what, "%s[%zu]", def->outputs[0] ? def->outputs[0] : "output",
+                     j);
         if (tx_op_output(op, j, &info) != TX_OK) {
             Py_DECREF(self);
             return raise_status(TX_INTERNAL, tx_last_error());
