@@ -613,3 +613,7 @@ __all__ = ["Error", "InvalidArgumentError", "OutOfRangeError", "ResourceExhauste
            "set_max_bytes", "get_max_bytes", "set_string_dtype", "get_string_dtype",
            "string_dtype"] + \
     sorted(OPS)
+
+from ._prepared import PreparedOp, TensorSpec, _preparer  # noqa: E402
+prepare = _preparer(OPS, _ABSENT, _TUPLES, _LISTS)  # binds an op's arguments as its function does
+__all__ += ["PreparedOp", "TensorSpec", "prepare"]

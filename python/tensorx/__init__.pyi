@@ -16,7 +16,7 @@ an op runs.  See docs/python.md.
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import (Any, ClassVar, NamedTuple, ParamSpec, Protocol, SupportsIndex, TypeAlias,
-                    overload)
+                    final, overload)
 
 import numpy as np
 from _typeshed import ReadableBuffer
@@ -60,7 +60,7 @@ __all__ = [
     'string_tensor_from_ort', 'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort',
     'string_tensor_to_tf', 'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16',
     'to_double', 'to_float', 'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
-    'unpack_subbyte',
+    'unpack_subbyte', 'PreparedOp', 'TensorSpec', 'prepare',
 ]
 
 __version__: str
@@ -137,6 +137,30 @@ def get_max_bytes() -> int: ...
 def set_string_dtype(dtype: str | np.dtype[Any] | type[Any] | None) -> np.dtype[Any] | None: ...
 def get_string_dtype() -> np.dtype[Any] | None: ...
 def string_dtype(dtype: str | np.dtype[Any] | type[Any] | None) -> AbstractContextManager[None]: ...
+@final
+class PreparedOp:
+    """An op call prepared once (tensorx.prepare), run many times: op(*data_inputs, out=None)."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def inputs(self) -> tuple[TensorSpec, ...]: ...
+    @property
+    def outputs(self) -> tuple[TensorSpec, ...]: ...
+    def __call__(self, *data_inputs: _Array | Iterable[_Array],
+                 out: _Array | tuple[_Array, ...] | None = None) -> Any: ...
+    def run(self, *data_inputs: _Array | Iterable[_Array],
+            out: _Array | tuple[_Array, ...] | None = None) -> Any: ...
+    def in_place(self, out: int, inp: int, /) -> bool: ...
+class TensorSpec(NamedTuple):
+    """One input or output of a PreparedOp: its name, NumPy dtype and shape."""
+    name: str
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+@overload
+def prepare(op: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs) -> PreparedOp:
+    """Prepares one op call for running many times into your arrays: a PreparedOp."""
+@overload
+def prepare(op: str, *args: Any, **kwargs: Any) -> PreparedOp: ...
 
 # ---- the ops, from the op table -----------------------------------------------------------------
 def string_to_number(string_tensor: _TensorLike, out_type: _DTypeLike = 'float32', *,

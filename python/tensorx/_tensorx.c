@@ -664,6 +664,8 @@ static PyMethodDef methods[] = {
      "run(op_index, values, mode=0): run one op of the table (mode 1: plan, 2: its one output)"},
     {"ops", py_ops, METH_NOARGS, "the op table"},
     {"outputs", py_outputs, METH_NOARGS, "the op spec's outputs: (name, names, is_list) per op"},
+    {"prepare", py_prepare, METH_VARARGS, "prepare(op_index, values, multi, result_type)"},
+    {"_prepared_types", py_prepared_types, METH_O, "_prepared_types(TensorSpec): PreparedOp"},
     {"_register", py_register, METH_VARARGS, "set the sentinel, exceptions and dtype tables"},
     {"dtype_name", py_dtype_name, METH_O, "tensorx's name of a dtype code"},
     {"dtype_code", py_dtype_code, METH_O, "the dtype code of a name (0 if unknown)"},

@@ -5,7 +5,8 @@ reference counts flat.  The families are those of the op table (frontend/ops_<fa
 docs/ each), with the string layout ops and unique on their own: casting, strings, shapes,
 slicing, reorder, spatial, gather, unique; each runs its examples (examples.py, failing calls
 added) in turn until it has made TX_PY_LEAK_CALLS calls (default 100,000), and so does a ninth
-group of DLPack exports and imports.  About 900,000 calls, 10 s on a loaded 2-core machine;
+group of DLPack exports and imports, and a tenth of prepared ops (prepare, runs,
+refusals).  About 1,000,000 calls, 10 s on a loaded 2-core machine;
 scripts/test.sh's asan stage sets TX_PY_LEAK_CALLS lower.  `pytest -s` prints each family's
 figures."""
 import gc
@@ -78,6 +79,13 @@ def calls_of(family):
                 (lambda a: tx.to_dlpack(a, max_version=None), (v,), {}),  # refused
                 (np.from_dlpack, (tx.dlpack(tx.tile(X, [2])),), {}),
                 (tx.from_dlpack, (X,), {})]
+    if family == "prepared":  # tensorx.prepare and PreparedOp runs, made, refused and freed
+        x = np.arange(12, dtype=np.float32).reshape(3, 4)
+        p = tx.prepare(tx.transpose, x, [1, 0])
+        return [(lambda a: tx.prepare(tx.transpose, a, [1, 0])(a), (x,), {}),
+                (p, (x,), {"out": np.empty((4, 3), np.float32)}), (p, (x,), {}),
+                (p, (x.astype(np.float64),), {}),  # refused: dtype
+                (tx.prepare, (tx.boolean_mask, x, [True, False, True]), {})]  # no prepared form
     calls = frozen([e for e in EXAMPLES if e[0] in FAMILIES[family]])
     fn, args, kwargs = FAILING[family]
     calls.append((getattr(tx, fn), args, kwargs))
@@ -101,7 +109,7 @@ def test_every_example_has_a_family():
     assert {op for op, _, _ in EXAMPLES} == set().union(*FAMILIES.values())
 
 
-@pytest.mark.parametrize("family", list(FAMILIES) + ["dlpack"])
+@pytest.mark.parametrize("family", list(FAMILIES) + ["dlpack", "prepared"])
 def test_rss_and_refcounts_stay_flat(family):
     calls = calls_of(family)
     arrays = [a for _, args, _ in calls for a in args if isinstance(a, np.ndarray)]

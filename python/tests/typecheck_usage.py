@@ -141,6 +141,21 @@ def dask_usage() -> None:
         assert isinstance(e, tx.Error)
 
 
+def prepared() -> None:
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    p: tx.PreparedOp = tx.prepare(tx.transpose, x, [1, 0])
+    q = tx.prepare("slice", x, [0, 1], [2, 2])
+    spec: tx.TensorSpec = p.inputs[0]
+    shape: tuple[int, ...] = spec.shape
+    dtype: np.dtype[Any] = p.outputs[0].dtype
+    assert spec.name == "a" and shape == (2, 3) and dtype == np.float32
+    y = np.empty((3, 2), np.float32)
+    same: NDArray[Any] = p(x, out=y)
+    assert same is y and p.run(x, out=(y,)) is y and q(x).shape == (2, 2)
+    in_place: bool = p.in_place(0, 0)
+    assert not in_place
+
+
 def misuse() -> None:  # never called: each line must be an error for mypy
     x = np.zeros(3, np.float32)
     tx.cast(x)  # type: ignore[call-arg]
@@ -151,6 +166,8 @@ def misuse() -> None:  # never called: each line must be an error for mypy
     tx.concat(x, 0, 1)  # type: ignore  # (a third positional: call-arg, or arg-type for out=)
     tx.cast(x, 3)  # type: ignore[arg-type]
     tx.plan(tx.tile, x)  # type: ignore  # (call-arg in mypy 1.0, call-overload later)
+    tx.prepare(tx.tile, x)  # type: ignore  # (call-arg in mypy 1.0, call-overload later)
+    tx.prepare(tx.transpose, x, [1, 0]).in_place("y", 0)  # type: ignore[arg-type]
     n: int = tx.split(x, 0, num_split=3)  # type: ignore[assignment]
     a: str = tx.cast(x, "int8")  # type: ignore[assignment]
     tx.unique_with_counts(x).counts  # type: ignore[attr-defined]
@@ -164,6 +181,7 @@ def misuse() -> None:  # never called: each line must be an error for mypy
 def main() -> None:
     ops()
     helpers()
+    prepared()
     settings()
     assert errors() == "invalid_argument"
     try:

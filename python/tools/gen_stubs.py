@@ -52,7 +52,7 @@ PRELUDE = '''\
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import (Any, ClassVar, NamedTuple, ParamSpec, Protocol, SupportsIndex, TypeAlias,
-                    overload)
+                    final, overload)
 
 import numpy as np
 from _typeshed import ReadableBuffer
@@ -102,6 +102,38 @@ def plan(op: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs) -> list[
 def plan(op: str, *args: Any, **kwargs: Any) -> list[OutputInfo]: ...
 ''',
     "dtype_name": "def dtype_name(dtype: _DTypeLike) -> str: ...\n",
+    # prepared ops (docs/python.md, "Prepared ops")
+    "prepare": '''\
+@overload
+def prepare(op: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs) -> PreparedOp:
+    """Prepares one op call for running many times into your arrays: a PreparedOp."""
+@overload
+def prepare(op: str, *args: Any, **kwargs: Any) -> PreparedOp: ...
+''',
+    "TensorSpec": '''\
+class TensorSpec(NamedTuple):
+    """One input or output of a PreparedOp: its name, NumPy dtype and shape."""
+    name: str
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+''',
+    # the result is one array, or a tuple of them (a named tuple for the ops that return one)
+    "PreparedOp": '''\
+@final
+class PreparedOp:
+    """An op call prepared once (tensorx.prepare), run many times: op(*data_inputs, out=None)."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def inputs(self) -> tuple[TensorSpec, ...]: ...
+    @property
+    def outputs(self) -> tuple[TensorSpec, ...]: ...
+    def __call__(self, *data_inputs: _Array | Iterable[_Array],
+                 out: _Array | tuple[_Array, ...] | None = None) -> Any: ...
+    def run(self, *data_inputs: _Array | Iterable[_Array],
+            out: _Array | tuple[_Array, ...] | None = None) -> Any: ...
+    def in_place(self, out: int, inp: int, /) -> bool: ...
+''',
     "from_dlpack": "def from_dlpack(obj: object) -> _Array: ...  # __dlpack__ or a capsule\n",
     "to_dlpack": ("def to_dlpack(array: ArrayLike, *, max_version: tuple[int, int] | None = (1, 0),"
                   "\n              copy: bool | None = None) -> object: ...\n"),
@@ -147,6 +179,9 @@ C_FUNCS = {
                   " -> object: ..."),
     "from_dlpack_capsule": "def from_dlpack_capsule(capsule: object, /) -> NDArray[Any]: ...",
     "set_max_bytes": "def set_max_bytes(n: int, /) -> int: ...",
+    "prepare": ("def prepare(op_index: int, values: tuple[Any, ...], multi: bool,"
+                " result_type: Any, /) -> Any: ..."),
+    "_prepared_types": "def _prepared_types(spec: type[Any], /) -> type[Any]: ...",
     "max_bytes": "def max_bytes() -> int: ...",
     "default_max_bytes": "def default_max_bytes() -> int: ...",
     "parse_size": "def parse_size(text: str, source: str, /) -> int: ...",
