@@ -129,32 +129,46 @@ static int64_t crop_source(int64_t j, int64_t cs, int64_t full, tx_oob_policy oo
     }
 }
 
-/* A plain per-cell loop: this is the rare path.  Positions are resolved per cell, so the run
- * needs no table (and no allocation). */
+/* Where output index j of dim k reads: block row *q and offset *r of its expanded position, or
+ * *q = -1 for a zero cell. */
+static void locate(const tx__crop_plan *p, size_t k, int64_t j, int64_t *q, int64_t *r) {
+    int64_t pos = crop_source(j, p->crop[k], p->full[k], p->oob);
+    *q = pos < 0 ? -1 : pos / p->block[k];
+    *r = pos < 0 ? 0 : pos % p->block[k];
+}
+
+/* A plain per-cell loop: this is the rare path.  Each dim's position is resolved when its index
+ * changes, so the run needs no table (and no allocation). */
 void tx__batch_to_space_crop_run(const tx__crop_plan *p, const char *batch, char *space) {
     const size_t m = p->m;
-    int64_t j[TX_MAX_RANK], pos[TX_MAX_RANK], b = 0;
-    for (size_t k = 0; k < m; k++) j[k] = 0;
+    int64_t j[TX_MAX_RANK], q[TX_MAX_RANK], r[TX_MAX_RANK], b = 0;
+    for (size_t k = 0; k < m; k++) {
+        j[k] = 0;
+        locate(p, k, 0, &q[k], &r[k]);
+    }
     char *dst = space;
     for (int64_t cell = 0; cell < p->cells; cell++) {
         int64_t off = 0;
         bool zero = false;
         for (size_t k = 0; k < m && !zero; k++) {
-            pos[k] = crop_source(j[k], p->crop[k], p->full[k], p->oob);
-            zero = pos[k] < 0;
-            off = off * p->block[k] + (zero ? 0 : pos[k] % p->block[k]);
+            zero = q[k] < 0;
+            off = off * p->block[k] + r[k];
         }
         if (zero) {
             memset(dst, 0, p->inner);
-        } else { /* an input position: every pos[k] is in [0, full), so the input has elements */
+        } else { /* an input position in every dim, so the input has elements */
             int64_t src = off * p->batch + b;
-            for (size_t k = 0; k < m; k++) src = src * p->in_sp[k] + pos[k] / p->block[k];
+            for (size_t k = 0; k < m; k++) src = src * p->in_sp[k] + q[k];
             memcpy(dst, batch + (size_t)src * p->inner, p->inner);
         }
         dst += p->inner;
         for (size_t k = m; k-- > 0;) { /* odometer over j, then b */
-            if (++j[k] < p->out_sp[k]) goto next;
+            if (++j[k] < p->out_sp[k]) {
+                locate(p, k, j[k], &q[k], &r[k]);
+                goto next;
+            }
             j[k] = 0;
+            locate(p, k, 0, &q[k], &r[k]);
         }
         b++;
     next:;
