@@ -115,11 +115,9 @@ static tx_status view_run(const void *plan, const tx__run_io *io) {
 }
 
 /* The prepared step of a view op whose output has `rank` dims `dims`: a row-major copy into the
- * caller's output strides, or of the whole block (then it may run in place).  Outside prepare
- * mode the call makes no plan: its view copies nothing. */
-static tx_status view_step(const char *op, const tx_tensor *input, size_t rank,
-                           const int64_t *dims) {
-    if (!tx__planning()) return TX_OK;
+ * caller's output strides, or of the whole block (then it may run in place). */
+static tx_status view_prepare(const char *op, const tx_tensor *input, size_t rank,
+                              const int64_t *dims) {
     view_plan p = {.in_place_ok = true};
     size_t elem = tx_dtype_size(input->dtype);
     const int64_t *dst_strides = tx__output_strides(0);
@@ -132,6 +130,11 @@ static tx_status view_step(const char *op, const tx_tensor *input, size_t rank,
         tx__copy_plan_make(&p.copy, rank, dims, src_strides, src_strides, elem);
     }
     return tx__prepared_step(op, view_run, &p, sizeof p, 1, &input, p.in_place_ok ? 0 : -1);
+}
+/* Outside plan mode the call makes no plan: its view copies nothing. */
+static inline tx_status view_step(const char *op, const tx_tensor *input, size_t rank,
+                                  const int64_t *dims) {
+    return tx__planning() ? view_prepare(op, input, rank, dims) : TX_OK;
 }
 
 tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out) {
