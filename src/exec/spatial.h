@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* spatial.h -- the executors of the space/batch/depth family and of extract_image_patches, planned
  * and validated by src/ops/spatial.c: space_to_batch(_nd) and batch_to_space(_nd) share a box copy
- * over the generic N-d copy, NCHW space/depth has a row routine, extract_image_patches its own
- * loop.  space_to_depth and depth_to_space in NHWC need none (one tx__copy_nd each). */
+ * over the generic N-d copy (crops outside TF's rule: a per-cell loop), NCHW space/depth has a row
+ * routine, extract_image_patches its own loop.  space_to_depth and depth_to_space in NHWC need none (one strided copy each). */
 #ifndef TX_EXEC_SPATIAL_H
 #define TX_EXEC_SPATIAL_H
 

@@ -3,10 +3,12 @@
  * batch_to_space_nd, their 4-D legacy forms space_to_batch and batch_to_space,
  * required_space_to_batch_paddings, space_to_depth, depth_to_space (NHWC and NCHW; TF's DCR
  * order and, as an ONNX preset, CRD) and extract_image_patches.  Each op validates its arguments in TF's order with TF's status
- * categories, computes the output shape with overflow checks, then runs one pass: the
+ * categories, computes the output shape with overflow checks and fills a plan, which its run
+ * function (the call's and the prepared op's, tensorx/prepared.h) executes in one pass: the
  * space/batch ops and patches through the routines of exec/spatial.c, space/depth as a
  * single strided copy (exec/copy.h) whose contiguous runs are block_size * depth elements in
- * NHWC, and a row kernel in NCHW.  All of them move bytes only, so every dtype works, strings included. */
+ * NHWC, and a row kernel in NCHW.  All of them move bytes only, so every dtype works, strings
+ * included (the call; a prepared op takes fixed-size dtypes). */
 #include "core/internal.h"
 #include "ops/gather.h"
 
