@@ -241,7 +241,8 @@ static void test_view_errors(void **state) {
 /* ---- space, batch and depth ---- */
 
 /* Makes `call` (whose output argument is OUT) once as a call and once prepared, and compares the
- * prepared op's runs with the call's result; want_split: the serial runner must get pieces. */
+ * prepared op's runs with the call's result; want_split: the serial runner must get pieces.  None
+ * of these ops runs in place. */
 #define CHECK_OP(x, want_split, call)                                                            \
     do {                                                                                         \
         tx_tensor *y_ = NULL, *unused_ = NULL, **OUT = &y_;                                     \
@@ -250,6 +251,7 @@ static void test_view_errors(void **state) {
         OUT = &unused_;                                                                          \
         assert_int_equal(TX_PREPARE(&op_, NULL, (call)), TX_OK);                                 \
         assert_null(unused_);                                                                    \
+        assert_int_equal(tx_op_in_place(op_, 0, 0), 0); /* these read other cells than they write */ \
         int split_ = check_runs(op_, (x), y_);                                                   \
         if (want_split) assert_true(split_ > 0);                                                 \
         tx_op_free(op_);                                                                         \
