@@ -38,20 +38,26 @@ TX_API tx_status tx_rank(const tx_tensor *input, tx_tensor **out);
  * Errors: unimplemented (shape not int32/int64, checked first: TF 2.21's op definition);
  * invalid_argument (shape of rank > 1; more than TX_RESHAPE_MAX_RANK
  * entries ("too many dimensions: must be < 254, but received 254"); an entry < -1, more than
- * one -1, element counts that differ, a -1 that cannot be inferred). */
+ * one -1, element counts that differ, a -1 that cannot be inferred).
+ * Prepared: data input tensor (a copy of its bytes); output strides taken; may run in place
+ * with a contiguous output (then it copies nothing). */
 TX_API tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out);
 
 /* tf.squeeze: a view of input without size-1 dims.  With n_dims == 0 every size-1 dim goes;
  * otherwise only the n_dims dims listed in squeeze_dims (negative counts from the end), each of
  * which must be 1.
  * Errors: invalid_argument (input or out NULL; squeeze_dims NULL with n_dims > 0; a dim out of
- * [-rank, rank), a listed dim whose size is not 1). */
+ * [-rank, rank), a listed dim whose size is not 1).
+ * Prepared: data input input (a copy of its bytes); output strides taken; may run in place
+ * with a contiguous output (then it copies nothing). */
 TX_API tx_status tx_squeeze(const tx_tensor *input, const int64_t *squeeze_dims, size_t n_dims,
                             tx_tensor **out);
 
 /* tf.expand_dims: a view of input with a size-1 dim inserted at `dim`, -1-rank <= dim <= rank
  * (negative counts from the end: -1 appends).  Errors: invalid_argument (input or out NULL; dim
- * out of range, rank would exceed TX_MAX_RANK). */
+ * out of range, rank would exceed TX_MAX_RANK).
+ * Prepared: data input input (a copy of its bytes); output strides taken; may run in place
+ * with a contiguous output (then it copies nothing). */
 TX_API tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor **out);
 
 /* TX_SECTION_SHAPES_END */

@@ -38,7 +38,8 @@ typedef enum tx_padding {
  * Errors: invalid_argument (block_shape not a 1-D int32/int64 tensor; input rank < 1 + M;
  * paddings not an int32/int64 tensor of shape [M, 2]; a block_shape entry < 1; a negative
  * padding; a padded size not divisible by its block; a shape computation that overflows int64);
- * resource_exhausted (the output is too large or allocation failed). */
+ * resource_exhausted (the output is too large or allocation failed).
+ * Prepared: data input input; output strides not taken. */
 TX_API tx_status tx_space_to_batch_nd(const tx_tensor *input, const tx_tensor *block_shape,
                                       const tx_tensor *paddings, tx_tensor **out);
 
@@ -50,7 +51,8 @@ TX_API tx_status tx_space_to_batch_nd(const tx_tensor *input, const tx_tensor *b
  * Errors: invalid_argument (block_shape not 1-D int32/int64; input rank < 1 + M; crops not
  * int32/int64 of shape [M, 2]; a block_shape entry < 1; batch not divisible by
  * prod(block_shape); a negative crop; crops larger than spatial[i] * block_shape[i]; overflow);
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data input input; output strides not taken. */
 TX_API tx_status tx_batch_to_space_nd(const tx_tensor *input, const tx_tensor *block_shape,
                                       const tx_tensor *crops, tx_tensor **out);
 
@@ -66,26 +68,30 @@ TX_API tx_status tx_batch_to_space_nd(const tx_tensor *input, const tx_tensor *b
  * every policy.
  * Errors: those of tx_batch_to_space_nd except the crop rules; invalid_argument (an unknown
  * policy; a dim size that overflows int64; under clamp or wrap, a non-empty output with a
- * spatial dim whose full size is 0).  Since 0.2 (as tx_batch_to_space_nd_ex). */
+ * spatial dim whose full size is 0).  Since 0.2 (as tx_batch_to_space_nd_ex).
+ * Prepared: data input input; output strides not taken. */
 TX_API tx_status tx_batch_to_space_nd_oob(const tx_tensor *input, const tx_tensor *block_shape,
                                           const tx_tensor *crops, tx_oob_policy oob,
                                           tx_tensor **out);
 
 /* tf.space_to_batch (legacy 4-D form): space_to_batch_nd with block_shape = [block_size,
  * block_size] on a 4-D [batch, height, width, depth] input; paddings is [2, 2].
- * Errors: invalid_argument (block_size < 2, input rank != 4, and those of space_to_batch_nd). */
+ * Errors: invalid_argument (block_size < 2, input rank != 4, and those of space_to_batch_nd).
+ * Prepared: data input input; output strides not taken. */
 TX_API tx_status tx_space_to_batch(const tx_tensor *input, const tx_tensor *paddings,
                                    int64_t block_size, tx_tensor **out);
 
 /* tf.batch_to_space (legacy 4-D form): batch_to_space_nd with block_shape = [block_size,
  * block_size] on a 4-D input; crops is [2, 2].
- * Errors: invalid_argument (block_size < 2, input rank != 4, and those of batch_to_space_nd). */
+ * Errors: invalid_argument (block_size < 2, input rank != 4, and those of batch_to_space_nd).
+ * Prepared: data input input; output strides not taken. */
 TX_API tx_status tx_batch_to_space(const tx_tensor *input, const tx_tensor *crops,
                                    int64_t block_size, tx_tensor **out);
 /* tx_batch_to_space of input, crops and block_size with an out-of-range policy oob for the crops,
  * as tx_batch_to_space_nd_oob applies it.
  * Errors: those of tx_batch_to_space_nd_oob, and invalid_argument (block_size < 2, input rank
- * != 4).  Since 0.2 (as tx_batch_to_space_ex). */
+ * != 4).  Since 0.2 (as tx_batch_to_space_ex).
+ * Prepared: data input input; output strides not taken. */
 TX_API tx_status tx_batch_to_space_oob(const tx_tensor *input, const tx_tensor *crops,
                                        int64_t block_size, tx_oob_policy oob, tx_tensor **out);
 
@@ -111,7 +117,8 @@ TX_API tx_status tx_required_space_to_batch_paddings(const tx_tensor *input_shap
  * [n, c * bs * bs, h / bs, w / bs].
  * Errors: invalid_argument (block_size < 2; an unknown data_format; input rank != 4; height or
  * width not divisible by block_size; overflow); unimplemented (TX_FORMAT_NCHW_VECT_C);
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data input input; output strides taken. */
 TX_API tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size,
                                    tx_data_format data_format, tx_tensor **out);
 
@@ -120,7 +127,8 @@ TX_API tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size,
  * in[n, y, x, (dy * bs + dx) * (c / (bs * bs)) + k]; NCHW likewise on [n, c, h, w].
  * Errors: invalid_argument (block_size < 2; an unknown data_format; input rank != 4; depth not
  * divisible by block_size * block_size; overflow); unimplemented (TX_FORMAT_NCHW_VECT_C);
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data input input; output strides taken. */
 TX_API tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size,
                                    tx_data_format data_format, tx_tensor **out);
 
@@ -136,7 +144,8 @@ typedef enum tx_depth_mode {
  * out[n, y * bs + dy, x * bs + dx, k] = in[n, y, x, k * bs * bs + dy * bs + dx] (NHWC; NCHW
  * likewise on [n, c, h, w], which is ONNX's own layout).
  * Errors: those of tx_depth_to_space, and invalid_argument for a mode that is not a
- * tx_depth_mode.  Since 0.2 (as tx_depth_to_space_ex). */
+ * tx_depth_mode.  Since 0.2 (as tx_depth_to_space_ex).
+ * Prepared: data input input; output strides taken. */
 TX_API tx_status tx_depth_to_space_in_mode(const tx_tensor *input, int64_t block_size,
                                            tx_data_format data_format, tx_depth_mode mode,
                                            tx_tensor **out);
@@ -152,7 +161,8 @@ TX_API tx_status tx_depth_to_space_in_mode(const tx_tensor *input, int64_t block
  * Errors: invalid_argument (images rank != 4; a list without 4 entries or with an entry that
  * does not fit int32; an unknown padding; a negative output size, as TF); unimplemented (first or
  * last entry of a list != 1, as TF's kernel); out_of_range (a spatial entry < 1, as TF's kernel);
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data input images; output strides not taken. */
 TX_API tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t *ksizes,
                                           size_t n_ksizes, const int64_t *strides,
                                           size_t n_strides, const int64_t *rates, size_t n_rates,

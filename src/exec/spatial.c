@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* spatial.c -- the loops behind space_to_batch(_nd), batch_to_space(_nd) and
- * extract_image_patches (see spatial.h).  No validation and no allocation here.
+/* spatial.c -- the loops behind space_to_batch(_nd), batch_to_space(_nd) (with crops under the
+ * oob policies too), NCHW space/depth and extract_image_patches (see spatial.h).  No validation and no allocation here.
  *
  * space/batch: for each block offset the cells of the batch tensor that map inside the space
  * tensor form a box (one index range per spatial dim), so each offset is one strided copy of
@@ -113,6 +113,66 @@ void tx__space_to_batch_run(const tx__space_batch_plan *p, const char *space, ch
 
 void tx__batch_to_space_run(const tx__space_batch_plan *p, const char *batch, char *space) {
     space_batch(p, batch, space, false);
+}
+
+/* Expanded position (block-expanded spatial index) that output position j of a dim reads under
+ * `oob`, or -1 for a zero cell: j + cs, resolved by the policy when outside [0, full). */
+static int64_t crop_source(int64_t j, int64_t cs, int64_t full, tx_oob_policy oob) {
+    int64_t p;
+    bool over = __builtin_add_overflow(j, cs, &p); /* j >= 0: only upwards */
+    if (!over && p >= 0 && p < full) return p;
+    switch (oob) {
+    case TX_OOB_CLAMP: return over ? full - 1 : tx__clamp_index(p, full);
+    case TX_OOB_WRAP: /* (j + cs) mod full without forming j + cs, which may overflow */
+        return tx__wrap_index(tx__wrap_index(j, full) + tx__wrap_index(cs, full), full);
+    default: return -1;
+    }
+}
+
+/* Where output index j of dim k reads: block row *q and offset *r of its expanded position, or
+ * *q = -1 for a zero cell. */
+static void locate(const tx__crop_plan *p, size_t k, int64_t j, int64_t *q, int64_t *r) {
+    int64_t pos = crop_source(j, p->crop[k], p->full[k], p->oob);
+    *q = pos < 0 ? -1 : pos / p->block[k];
+    *r = pos < 0 ? 0 : pos % p->block[k];
+}
+
+/* A plain per-cell loop: this is the rare path.  Each dim's position is resolved when its index
+ * changes, so the run needs no table (and no allocation). */
+void tx__batch_to_space_crop_run(const tx__crop_plan *p, const char *batch, char *space) {
+    const size_t m = p->m;
+    int64_t j[TX_MAX_RANK], q[TX_MAX_RANK], r[TX_MAX_RANK], b = 0;
+    for (size_t k = 0; k < m; k++) {
+        j[k] = 0;
+        locate(p, k, 0, &q[k], &r[k]);
+    }
+    char *dst = space;
+    for (int64_t cell = 0; cell < p->cells; cell++) {
+        int64_t off = 0;
+        bool zero = false;
+        for (size_t k = 0; k < m && !zero; k++) {
+            zero = q[k] < 0;
+            off = off * p->block[k] + r[k];
+        }
+        if (zero) {
+            memset(dst, 0, p->inner);
+        } else { /* an input position in every dim, so the input has elements */
+            int64_t src = off * p->batch + b;
+            for (size_t k = 0; k < m; k++) src = src * p->in_sp[k] + q[k];
+            memcpy(dst, batch + (size_t)src * p->inner, p->inner);
+        }
+        dst += p->inner;
+        for (size_t k = m; k-- > 0;) { /* odometer over j, then b */
+            if (++j[k] < p->out_sp[k]) {
+                locate(p, k, j[k], &q[k], &r[k]);
+                goto next;
+            }
+            j[k] = 0;
+            locate(p, k, 0, &q[k], &r[k]);
+        }
+        b++;
+    next:;
+    }
 }
 
 static void depth_nchw(const tx__depth_nchw_plan *p, const char *src, char *dst, bool to_depth) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* spatial.h -- the executors of the space/batch/depth family and of extract_image_patches, planned
  * and validated by src/ops/spatial.c: space_to_batch(_nd) and batch_to_space(_nd) share a box copy
- * over the generic N-d copy, NCHW space/depth has a row routine, extract_image_patches its own
- * loop.  space_to_depth and depth_to_space in NHWC need none (one tx__copy_nd each). */
+ * over the generic N-d copy (crops outside TF's rule: a per-cell loop), NCHW space/depth has a row
+ * routine, extract_image_patches its own loop.  space_to_depth and depth_to_space in NHWC need none (one strided copy each). */
 #ifndef TX_EXEC_SPATIAL_H
 #define TX_EXEC_SPATIAL_H
 
@@ -34,6 +34,28 @@ TX_HIDDEN void tx__space_to_batch_run(const tx__space_batch_plan *p, const char 
 /* T -> S: every S cell is written once (cropped T cells are skipped). */
 TX_HIDDEN void tx__batch_to_space_run(const tx__space_batch_plan *p, const char *batch,
                                       char *space);
+
+/* batch_to_space with crops outside TF's rule (the zero/clamp/wrap policies of tx_oob_policy):
+ * output cell (b, j[0..m)) reads input batch off * batch + b at spatial p[k] / block[k], where
+ * p[k] is j[k] + crop[k] resolved by the policy when outside [0, full[k]) and off the row-major
+ * index of the p[k] % block[k]; a cell with a position outside under TX_OOB_ZERO is zero bytes.
+ * The op has checked every size, and that full[k] > 0 for clamp and wrap; it calls this only for
+ * a non-empty output. */
+typedef struct tx__crop_plan {
+    size_t m;
+    tx_oob_policy oob;
+    int64_t batch;                /* the output's batch */
+    int64_t cells;                /* the output's cells: batch times its spatial sizes */
+    size_t inner;                 /* bytes of one cell */
+    int64_t in_sp[TX_MAX_RANK];   /* the input's spatial sizes */
+    int64_t out_sp[TX_MAX_RANK];  /* the output's spatial sizes */
+    int64_t block[TX_MAX_RANK];
+    int64_t crop[TX_MAX_RANK];    /* crops[:, 0] */
+    int64_t full[TX_MAX_RANK];    /* in_sp[k] * block[k], the block-expanded size */
+} tx__crop_plan;
+
+TX_HIDDEN void tx__batch_to_space_crop_run(const tx__crop_plan *p, const char *batch,
+                                           char *space);
 
 /* space_to_depth / depth_to_space in NCHW.  The space side is [n, c, h * bs, w * bs], the depth
  * side [n, bs * bs * c, h, w]; depth channel (dy * bs + dx) * c + k holds space[.., k, y * bs + dy,

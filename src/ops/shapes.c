@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* shapes.c -- TF's "Shapes and Shaping" ops: shape, shape_n, size, rank, reshape, squeeze and
- * expand_dims.  reshape, squeeze and expand_dims return views that share the input's buffer. */
+ * expand_dims.  reshape, squeeze and expand_dims return views that share the input's buffer;
+ * their prepared form copies the input's bytes into the output (nothing when the output is the
+ * input), which a runtime that aliases the two never needs to run. */
 #include "core/internal.h"
+#include "exec/copy.h"
 
 #include <inttypes.h>
 
@@ -97,6 +100,43 @@ tx_status tx_rank(const tx_tensor *input, tx_tensor **out) {
     return int_tensor(op, TX_INT32, 0, &r, 1, out);
 }
 
+/* The run half of a view op: the output's elements are the input's bytes in row-major order. */
+typedef struct view_plan {
+    bool in_place_ok; /* a contiguous output: the input's own memory is the result */
+    tx__copy_plan copy;
+} view_plan;
+
+static tx_status view_run(const void *plan, const tx__run_io *io) {
+    const view_plan *p = plan;
+    if (p->copy.count == 0 || (p->in_place_ok && (const char *)io->out[0] == io->in[0]))
+        return TX_OK; /* memcpy onto itself is undefined, and there is nothing to move */
+    tx__copy_plan_exec(&p->copy, io->out[0], io->in[0]);
+    return TX_OK;
+}
+
+/* The prepared step of a view op whose output has `rank` dims `dims`: a row-major copy into the
+ * caller's output strides, or of the whole block (then it may run in place). */
+static tx_status view_prepare(const char *op, const tx_tensor *input, size_t rank,
+                              const int64_t *dims) {
+    view_plan p = {.in_place_ok = true};
+    size_t elem = tx_dtype_size(input->dtype);
+    const int64_t *dst_strides = tx__output_strides(0);
+    int64_t src_strides[TX_MAX_RANK];
+    tx__contiguous_strides(rank, dims, elem, src_strides);
+    if (dst_strides != NULL) {
+        p.in_place_ok = false;
+        tx__copy_plan_make(&p.copy, rank, dims, dst_strides, src_strides, elem);
+    } else {
+        tx__copy_plan_make(&p.copy, rank, dims, src_strides, src_strides, elem);
+    }
+    return tx__prepared_step(op, view_run, &p, sizeof p, 1, &input, p.in_place_ok ? 0 : -1);
+}
+/* Outside plan mode the call makes no plan: its view copies nothing. */
+static inline tx_status view_step(const char *op, const tx_tensor *input, size_t rank,
+                                  const int64_t *dims) {
+    return tx__planning() ? view_prepare(op, input, rank, dims) : TX_OK;
+}
+
 tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out) {
     static const char *op = "reshape";
     TX_REQUIRE_OUT(op, out);
@@ -188,6 +228,8 @@ tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor 
                       tx__format_dims(sbuf, sizeof sbuf, n, dims), want);
         goto done;
     }
+    st = view_step(op, tensor, n, dims);
+    if (st != TX_OK) goto done;
     st = tx__tensor_view(op, tensor, tensor->dtype, n, dims, out);
 done:
     return st;
@@ -215,6 +257,7 @@ tx_status tx_squeeze(const tx_tensor *input, const int64_t *squeeze_dims, size_t
         bool squeeze = n_dims ? drop[i] : input->dims[i] == 1;
         if (!squeeze) dims[r++] = input->dims[i];
     }
+    TX_TRY(view_step(op, input, r, dims));
     return tx__tensor_view(op, input, input->dtype, r, dims, out);
 }
 
@@ -233,5 +276,6 @@ tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor **out) {
     memcpy(dims, input->dims, at * sizeof *dims);
     dims[at] = 1;
     memcpy(dims + at + 1, input->dims + at, (input->rank - at) * sizeof *dims);
+    TX_TRY(view_step(op, input, input->rank + 1, dims));
     return tx__tensor_view(op, input, input->dtype, input->rank + 1, dims, out);
 }

@@ -3,10 +3,12 @@
  * batch_to_space_nd, their 4-D legacy forms space_to_batch and batch_to_space,
  * required_space_to_batch_paddings, space_to_depth, depth_to_space (NHWC and NCHW; TF's DCR
  * order and, as an ONNX preset, CRD) and extract_image_patches.  Each op validates its arguments in TF's order with TF's status
- * categories, computes the output shape with overflow checks, then runs one pass: the
+ * categories, computes the output shape with overflow checks and fills a plan, which its run
+ * function (the call's and the prepared op's, tensorx/prepared.h) executes in one pass: the
  * space/batch ops and patches through the routines of exec/spatial.c, space/depth as a
  * single strided copy (exec/copy.h) whose contiguous runs are block_size * depth elements in
- * NHWC, and a row kernel in NCHW.  All of them move bytes only, so every dtype works, strings included. */
+ * NHWC, and a row kernel in NCHW.  All of them move bytes only, so every dtype works, strings
+ * included (the call; a prepared op takes fixed-size dtypes). */
 #include "core/internal.h"
 #include "ops/gather.h"
 
@@ -37,9 +39,16 @@ static tx_status check_pairs(const char *op, const char *what, const tx_tensor *
     return TX_OK;
 }
 
-/* Hands a finished data-movement output to the caller; string outputs keep the input's bytes. */
-static tx_status finish(tx_tensor *o, const tx_tensor *in, tx_tensor **out) {
-    tx_status st = tx__share_strings(o, in);
+/* The end of every op here once its checks are done and its plan made: the prepared step, the
+ * output (of the input's dtype and rank) and the run into it.  String outputs keep the input's
+ * bytes. */
+static tx_status emit(const char *op, const tx_tensor *input, const int64_t *dims, tx__run_fn run,
+                      const void *plan, size_t plan_size, tx_tensor **out) {
+    TX_TRY(tx__prepared_step(op, run, plan, plan_size, 1, &input, -1));
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, input->dtype, input->rank, dims, &o));
+    tx_status st = run(plan, &(tx__run_io){(const char *[]){input->data}, &o->data});
+    if (st == TX_OK) st = tx__share_strings(o, input);
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;
@@ -92,11 +101,12 @@ static tx_status check_blocks(const char *op, const sb_args *a, int64_t *nblocks
     return TX_OK;
 }
 
-/* Kernel plan from the space-side tensor S ([batch, s_1..s_M] + remaining) and the batch-side
- * spatial sizes.  Leading spatial dims with block 1 and no padding/cropping are folded into the
- * batch and trailing ones into the contiguous cell, as TF does, so copies get longer runs. */
-static void make_plan(tx__space_batch_plan *p, const tx_tensor *space, const int64_t *bsp,
-                      const sb_args *a) {
+/* Kernel plan from the space-side tensor S ([batch, s_1..s_M] + remaining: `rank` dims `space` of
+ * `dtype`) and the batch-side spatial sizes.  Leading spatial dims with block 1 and no
+ * padding/cropping are folded into the batch and trailing ones into the contiguous cell, as TF
+ * does, so copies get longer runs. */
+static void make_plan(tx__space_batch_plan *p, tx_dtype dtype, size_t rank, const int64_t *space,
+                      const int64_t *bsp, const sb_args *a) {
     size_t m = a->m, first = 0, last = m;
     while (first < m && a->block[first] == 1 && a->pairs[2 * first] == 0 &&
            a->pairs[2 * first + 1] == 0)
@@ -106,16 +116,36 @@ static void make_plan(tx__space_batch_plan *p, const tx_tensor *space, const int
         last--;
     /* The folded dims (block 1, no padding) and the batch are dims of the non-empty output too
      * (times the block count for the batch), so their products are at most its size. */
-    p->batch = tx__dims_product(space->dims, 0, 1 + first);
-    p->inner = (size_t)tx__dims_product(space->dims, 1 + last, space->rank) *
-               tx_dtype_size(space->dtype);
+    p->batch = tx__dims_product(space, 0, 1 + first);
+    p->inner = (size_t)tx__dims_product(space, 1 + last, rank) * tx_dtype_size(dtype);
     p->m = last - first;
     for (size_t k = first; k < last; k++) {
-        p->space[k - first] = space->dims[1 + k];
+        p->space[k - first] = space[1 + k];
         p->bsp[k - first] = bsp[k];
         p->block[k - first] = a->block[k];
         p->pad[k - first] = a->pairs[2 * k];
     }
+}
+
+/* The run half of the space/batch ops: one of the three routines of exec/spatial.c. */
+typedef enum { SB_NOTHING, SB_TO_BATCH, SB_TO_SPACE, SB_CROP } sb_kind;
+typedef struct sb_plan {
+    sb_kind kind;
+    union {
+        tx__space_batch_plan box;
+        tx__crop_plan crop;
+    } u;
+} sb_plan;
+
+static tx_status sb_run(const void *plan, const tx__run_io *io) {
+    const sb_plan *p = plan;
+    switch (p->kind) {
+    case SB_TO_BATCH: tx__space_to_batch_run(&p->u.box, io->in[0], io->out[0]); break;
+    case SB_TO_SPACE: tx__batch_to_space_run(&p->u.box, io->in[0], io->out[0]); break;
+    case SB_CROP: tx__batch_to_space_crop_run(&p->u.crop, io->in[0], io->out[0]); break;
+    case SB_NOTHING: break;
+    }
+    return TX_OK;
 }
 
 static tx_status space_to_batch_core(const char *op, const tx_tensor *input, const sb_args *a,
@@ -140,14 +170,15 @@ static tx_status space_to_batch_core(const char *op, const tx_tensor *input, con
         dims[1 + k] = padded / a->block[k];
     }
     for (size_t d = 1 + a->m; d < input->rank; d++) dims[d] = input->dims[d];
-    tx_tensor *o;
-    TX_TRY(tx__tensor_alloc(op, input->dtype, input->rank, dims, &o));
-    if (o->numel > 0) {
-        tx__space_batch_plan plan;
-        make_plan(&plan, input, dims + 1, a);
-        tx__space_to_batch_run(&plan, input->data, o->data);
+    int64_t numel;
+    TX_TRY(tx__check_output(op, input->dtype, input->rank, dims, &numel));
+    sb_plan p; /* the union is filled only for the kind chosen */
+    p.kind = SB_NOTHING;
+    if (numel > 0) {
+        p.kind = SB_TO_BATCH;
+        make_plan(&p.u.box, input->dtype, input->rank, input->dims, dims + 1, a);
     }
-    return finish(o, input, out);
+    return emit(op, input, dims, sb_run, &p, sizeof p, out);
 }
 
 /* A crop pair inside TF's rule: 0 <= cs, 0 <= ce, cs + ce <= full. */
@@ -155,73 +186,22 @@ static bool crops_inside(int64_t cs, int64_t ce, int64_t full) {
     return cs >= 0 && ce >= 0 && cs <= full && ce <= full - cs;
 }
 
-/* Expanded position (block-expanded spatial index) that output position j of a dim reads under
- * `oob`, or -1 for a zero cell: p = j + cs, resolved by the policy when outside [0, full).  The
- * op has checked that full > 0 for clamp and wrap. */
-static int64_t crop_source(int64_t j, int64_t cs, int64_t full, tx_oob_policy oob) {
-    int64_t p;
-    bool over = __builtin_add_overflow(j, cs, &p); /* j >= 0: only upwards */
-    if (!over && p >= 0 && p < full) return p;
-    switch (oob) {
-    case TX_OOB_CLAMP: return over ? full - 1 : tx__clamp_index(p, full);
-    case TX_OOB_WRAP: /* (j + cs) mod full without forming j + cs, which may overflow */
-        return tx__wrap_index(tx__wrap_index(j, full) + tx__wrap_index(cs, full), full);
-    default: return -1;
+/* The plan of batch_to_space with crops outside TF's rule, for a non-empty output of `dims`. */
+static void make_crop_plan(tx__crop_plan *c, const tx_tensor *in, const int64_t *dims,
+                           const int64_t *full, const sb_args *a, tx_oob_policy oob) {
+    c->m = a->m;
+    c->oob = oob;
+    c->batch = dims[0];
+    c->cells = tx__dims_product(dims, 0, 1 + a->m);
+    /* the remaining dims are the input's and the output's, which has elements */
+    c->inner = (size_t)tx__dims_product(dims, 1 + a->m, in->rank) * tx_dtype_size(in->dtype);
+    for (size_t k = 0; k < a->m; k++) {
+        c->in_sp[k] = in->dims[1 + k];
+        c->out_sp[k] = dims[1 + k];
+        c->block[k] = a->block[k];
+        c->crop[k] = a->pairs[2 * k];
+        c->full[k] = full[k];
     }
-}
-
-/* batch_to_space with crops outside TF's rule (the zero/clamp/wrap policies): output cell
- * (b, j[0..m)) reads input batch off * batch + b at spatial p[k] / block[k], where p[k] is
- * crop_source(j[k]) and off the row-major index of p[k] % block[k]; a cell with any p[k] == -1
- * is zero.  A plain per-cell loop: this is the rare path. */
-static tx_status batch_to_space_policy(const char *op, const tx_tensor *in, tx_tensor *o,
-                                       const sb_args *a, tx_oob_policy oob) {
-    const size_t m = a->m;
-    size_t total = 0; /* a sum of dims >= 1, at most numel + m: o is non-empty */
-    for (size_t k = 0; k < m; k++) total += (size_t)o->dims[1 + k];
-    int64_t *map = tx__calloc_array(total ? total : 1, sizeof *map, op);
-    if (map == NULL) return TX_RESOURCE_EXHAUSTED;
-    int64_t *mk[TX_MAX_RANK];
-    size_t at = 0;
-    for (size_t k = 0; k < m; k++) {
-        mk[k] = map + at;
-        const int64_t full = in->dims[1 + k] * a->block[k]; /* checked by the caller */
-        for (int64_t j = 0; j < o->dims[1 + k]; j++)
-            mk[k][j] = crop_source(j, a->pairs[2 * k], full, oob);
-        at += (size_t)o->dims[1 + k];
-    }
-    /* Products of o's dims (the remaining dims are the input's and o's), o non-empty. */
-    const size_t inner =
-        (size_t)tx__dims_product(o->dims, 1 + m, o->rank) * tx_dtype_size(in->dtype);
-    const int64_t batch = o->dims[0];
-    int64_t j[TX_MAX_RANK] = {0}, b = 0;
-    char *dst = o->data;
-    const int64_t cells = tx__dims_product(o->dims, 0, 1 + m);
-    for (int64_t cell = 0; cell < cells; cell++) {
-        int64_t off = 0;
-        bool zero = false;
-        for (size_t k = 0; k < m && !zero; k++) {
-            int64_t p = mk[k][j[k]];
-            zero = p < 0;
-            off = off * a->block[k] + (zero ? 0 : p % a->block[k]);
-        }
-        if (zero) {
-            memset(dst, 0, inner);
-        } else { /* an input position: every p[k] is in [0, full), so the input has elements */
-            int64_t src = off * batch + b;
-            for (size_t k = 0; k < m; k++) src = src * in->dims[1 + k] + mk[k][j[k]] / a->block[k];
-            memcpy(dst, in->data + (size_t)src * inner, inner);
-        }
-        dst += inner;
-        for (size_t k = m; k-- > 0;) { /* odometer over j, then b */
-            if (++j[k] < o->dims[1 + k]) goto next;
-            j[k] = 0;
-        }
-        b++;
-    next:;
-    }
-    tx__free(map, (total ? total : 1) * sizeof *map);
-    return TX_OK;
 }
 
 static tx_status batch_to_space_core(const char *op, const tx_tensor *input, const sb_args *a,
@@ -260,7 +240,6 @@ static tx_status batch_to_space_core(const char *op, const tx_tensor *input, con
         }
     }
     for (size_t d = 1 + a->m; d < input->rank; d++) dims[d] = input->dims[d];
-    tx_tensor *o;
     /* Every check before the output exists, so a plan gives the same error (sizes.md). */
     bool nonempty = true;
     for (size_t d = 0; d < input->rank; d++) nonempty = nonempty && dims[d] > 0;
@@ -270,19 +249,18 @@ static tx_status batch_to_space_core(const char *op, const tx_tensor *input, con
                    " positions of spatial dim %zu, which is empty (size 0 * %" PRId64
                    "): oob=%s has nothing to take", op, k, a->pairs[2 * k], a->pairs[2 * k + 1],
                    dims[1 + k], k, a->block[k], tx__oob_name(oob));
-    TX_TRY(tx__tensor_alloc(op, input->dtype, input->rank, dims, &o));
-    if (o->numel > 0 && inside) {
-        tx__space_batch_plan plan;
-        make_plan(&plan, o, input->dims + 1, a);
-        tx__batch_to_space_run(&plan, input->data, o->data);
-    } else if (o->numel > 0) {
-        tx_status st = batch_to_space_policy(op, input, o, a, oob);
-        if (st != TX_OK) {
-            tx_tensor_free(o);
-            return st;
-        }
+    int64_t numel;
+    TX_TRY(tx__check_output(op, input->dtype, input->rank, dims, &numel));
+    sb_plan p; /* the union is filled only for the kind chosen */
+    p.kind = SB_NOTHING;
+    if (numel > 0 && inside) {
+        p.kind = SB_TO_SPACE;
+        make_plan(&p.u.box, input->dtype, input->rank, dims, input->dims + 1, a);
+    } else if (numel > 0) {
+        p.kind = SB_CROP;
+        make_crop_plan(&p.u.crop, input, dims, full, a, oob);
     }
-    return finish(o, input, out);
+    return emit(op, input, dims, sb_run, &p, sizeof p, out);
 }
 
 tx_status tx_space_to_batch_nd(const tx_tensor *input, const tx_tensor *block_shape,
@@ -461,17 +439,60 @@ static tx_status check_depth_args(const char *op, const tx_tensor *input, int64_
     return TX_OK;
 }
 
-/* Runs one strided copy of 6 dims whose strides are given in elements. */
-static void copy6(tx_tensor *o, const tx_tensor *in, const int64_t *dims, int64_t *dst_st,
-                  int64_t *src_st) {
-    /* Called for a non-empty output of the input's element count: the strides, products of their
-     * dims, are at most that count, and in bytes at most the byte size. */
-    int64_t e = (int64_t)tx_dtype_size(in->dtype);
-    for (int d = 0; d < 6; d++) {
-        dst_st[d] *= e;
-        src_st[d] *= e;
+/* The run half of space_to_depth / depth_to_space: one strided copy of 6 dims, or, in NCHW DCR
+ * into a contiguous output, the row routines of exec/spatial.c. */
+typedef enum { DEPTH_NOTHING, DEPTH_COPY, DEPTH_ROWS_TO_DEPTH, DEPTH_ROWS_TO_SPACE } depth_kind;
+typedef struct depth_plan {
+    depth_kind kind;
+    union {
+        tx__copy_plan copy;
+        tx__depth_nchw_plan rows;
+    } u;
+} depth_plan;
+
+static tx_status depth_run(const void *plan, const tx__run_io *io) {
+    const depth_plan *p = plan;
+    switch (p->kind) {
+    case DEPTH_COPY: tx__copy_plan_exec(&p->u.copy, io->out[0], io->in[0]); break;
+    case DEPTH_ROWS_TO_DEPTH: tx__space_to_depth_nchw_run(&p->u.rows, io->in[0], io->out[0]); break;
+    case DEPTH_ROWS_TO_SPACE: tx__depth_to_space_nchw_run(&p->u.rows, io->in[0], io->out[0]); break;
+    case DEPTH_NOTHING: break;
     }
-    tx__copy_nd(o->data, in->data, 6, dims, dst_st, src_st, (size_t)e);
+    return TX_OK;
+}
+
+/* a * b, or INT64_MAX past int64: that happens only for caller strides that the prepare then
+ * refuses (a stride times its dim past int64), so such a plan never runs. */
+static int64_t times(int64_t a, int64_t b) {
+    int64_t r;
+    return tx__mul_i64(a, b, &r) ? r : INT64_MAX;
+}
+
+/* A copy of 6 dims: dim d reads the input at src[d] elements a step and steps dst_mult[d] times
+ * along output dim dst_dim[d]. */
+typedef struct copy6 {
+    int64_t dims[6];
+    int dst_dim[6];
+    int64_t dst_mult[6];
+    int64_t src[6];
+} copy6;
+
+/* Plans c into the output of dims odims, laid out by the caller's byte strides ostr or
+ * row-major.  Called for a non-empty output of the input's element count: the row-major strides
+ * and the source strides, products of their dims, are at most its byte size. */
+static void plan_copy6(depth_plan *p, const copy6 *c, size_t elem, const int64_t *odims,
+                       const int64_t *ostr) {
+    int64_t row_major[4], dst[6], src[6];
+    if (ostr == NULL) {
+        tx__contiguous_strides(4, odims, elem, row_major);
+        ostr = row_major;
+    }
+    for (int d = 0; d < 6; d++) {
+        dst[d] = times(c->dst_mult[d], ostr[c->dst_dim[d]]);
+        src[d] = c->src[d] * (int64_t)elem;
+    }
+    p->kind = DEPTH_COPY;
+    tx__copy_plan_make(&p->u.copy, 6, c->dims, dst, src, elem);
 }
 
 tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size, tx_data_format data_format,
@@ -494,22 +515,28 @@ tx_status tx_space_to_depth(const tx_tensor *input, int64_t block_size, tx_data_
     const int64_t oh = h / bs, ow = w / bs;
     int64_t odims[4] = {n, oh, ow, oc};
     if (!nhwc) odims[1] = oc, odims[2] = oh, odims[3] = ow;
-    tx_tensor *o;
-    TX_TRY(tx__tensor_alloc(op, input->dtype, 4, odims, &o));
-    if (o->numel > 0) {
-        if (nhwc) {
-            /* [n, oy, dy, ox, dx, k]: dx and k are contiguous on both sides, so every run is
-             * block_size * depth elements. */
-            int64_t dims[6] = {n, oh, bs, ow, bs, c};
-            int64_t dst[6] = {oh * ow * oc, ow * oc, bs * c, oc, c, 1};
-            int64_t src[6] = {h * w * c, bs * w * c, w * c, bs * c, c, 1};
-            copy6(o, input, dims, dst, src);
-        } else {
-            tx__depth_nchw_plan p = {n, c, oh, ow, bs, tx_dtype_size(input->dtype)};
-            tx__space_to_depth_nchw_run(&p, input->data, o->data);
-        }
+    int64_t numel;
+    TX_TRY(tx__check_output(op, input->dtype, 4, odims, &numel));
+    const int64_t *ostr = tx__output_strides(0);
+    const size_t elem = tx_dtype_size(input->dtype);
+    depth_plan p; /* the union is filled only for the kind chosen */
+    p.kind = DEPTH_NOTHING;
+    if (numel > 0 && nhwc) {
+        /* [n, oy, dy, ox, dx, k]: dx and k are contiguous on both sides, so every run is
+         * block_size * depth elements. */
+        copy6 cp = {{n, oh, bs, ow, bs, c}, {0, 1, 3, 2, 3, 3}, {1, 1, bs * c, 1, c, 1},
+                    {h * w * c, bs * w * c, w * c, bs * c, c, 1}};
+        plan_copy6(&p, &cp, elem, odims, ostr);
+    } else if (numel > 0 && ostr != NULL) {
+        /* [n, dy, dx, k, oy, ox]: depth channel (dy * bs + dx) * c + k */
+        copy6 cp = {{n, bs, bs, c, oh, ow}, {0, 1, 1, 1, 2, 3}, {1, bs * c, c, 1, 1, 1},
+                    {c * h * w, w, 1, h * w, bs * w, bs}};
+        plan_copy6(&p, &cp, elem, odims, ostr);
+    } else if (numel > 0) {
+        p.kind = DEPTH_ROWS_TO_DEPTH;
+        p.u.rows = (tx__depth_nchw_plan){n, c, oh, ow, bs, elem};
     }
-    return finish(o, input, out);
+    return emit(op, input, odims, depth_run, &p, sizeof p, out);
 }
 
 tx_status tx_depth_to_space(const tx_tensor *input, int64_t block_size, tx_data_format data_format,
@@ -543,34 +570,35 @@ tx_status tx_depth_to_space_in_mode(const tx_tensor *input, int64_t block_size,
                " overflows int64", op, h, bs, w, bs);
     int64_t odims[4] = {n, oh, ow, oc};
     if (!nhwc) odims[1] = oc, odims[2] = oh, odims[3] = ow;
-    tx_tensor *o;
-    TX_TRY(tx__tensor_alloc(op, input->dtype, 4, odims, &o));
-    if (o->numel > 0 && mode == TX_DEPTH_CRD) {
+    int64_t numel;
+    TX_TRY(tx__check_output(op, input->dtype, 4, odims, &numel));
+    const int64_t *ostr = tx__output_strides(0);
+    const size_t elem = tx_dtype_size(input->dtype);
+    depth_plan p; /* the union is filled only for the kind chosen */
+    p.kind = DEPTH_NOTHING;
+    /* NHWC: [n, y, dy, x, dx, k]; NCHW: [n, k, y, dy, x, dx]. */
+    static const int nhwc_dim[6] = {0, 1, 1, 2, 2, 3}, nchw_dim[6] = {0, 1, 2, 2, 3, 3};
+    if (numel > 0 && mode == TX_DEPTH_CRD) {
         /* ONNX CRD: input channel k * bs * bs + dy * bs + dx, so k is the slowest of the three. */
-        if (nhwc) {
-            int64_t dims[6] = {n, h, bs, w, bs, oc};
-            int64_t dst[6] = {oh * ow * oc, bs * ow * oc, ow * oc, bs * oc, oc, 1};
-            int64_t src[6] = {h * w * c, w * c, bs, c, 1, bs2};
-            copy6(o, input, dims, dst, src);
-        } else {
-            int64_t dims[6] = {n, oc, h, bs, w, bs};
-            int64_t dst[6] = {oc * oh * ow, oh * ow, bs * ow, ow, bs, 1};
-            int64_t src[6] = {c * h * w, bs2 * h * w, w, bs * h * w, 1, h * w};
-            copy6(o, input, dims, dst, src);
-        }
-    } else if (o->numel > 0) {
-        if (nhwc) {
-            /* [n, y, dy, x, dx, k]: runs of block_size * (depth / block_size^2) elements. */
-            int64_t dims[6] = {n, h, bs, w, bs, oc};
-            int64_t dst[6] = {oh * ow * oc, bs * ow * oc, ow * oc, bs * oc, oc, 1};
-            int64_t src[6] = {h * w * c, w * c, bs * oc, c, oc, 1};
-            copy6(o, input, dims, dst, src);
-        } else {
-            tx__depth_nchw_plan p = {n, oc, h, w, bs, tx_dtype_size(input->dtype)};
-            tx__depth_to_space_nchw_run(&p, input->data, o->data);
-        }
+        copy6 cp = nhwc ? (copy6){{n, h, bs, w, bs, oc}, {0}, {1, bs, 1, bs, 1, 1},
+                                  {h * w * c, w * c, bs, c, 1, bs2}}
+                        : (copy6){{n, oc, h, bs, w, bs}, {0}, {1, 1, bs, 1, bs, 1},
+                                  {c * h * w, bs2 * h * w, w, bs * h * w, 1, h * w}};
+        memcpy(cp.dst_dim, nhwc ? nhwc_dim : nchw_dim, sizeof cp.dst_dim);
+        plan_copy6(&p, &cp, elem, odims, ostr);
+    } else if (numel > 0 && (nhwc || ostr != NULL)) {
+        /* DCR: input channel (dy * bs + dx) * oc + k; in NHWC, runs of bs * oc elements. */
+        copy6 cp = nhwc ? (copy6){{n, h, bs, w, bs, oc}, {0}, {1, bs, 1, bs, 1, 1},
+                                  {h * w * c, w * c, bs * oc, c, oc, 1}}
+                        : (copy6){{n, oc, h, bs, w, bs}, {0}, {1, 1, bs, 1, bs, 1},
+                                  {c * h * w, h * w, w, bs * oc * h * w, 1, oc * h * w}};
+        memcpy(cp.dst_dim, nhwc ? nhwc_dim : nchw_dim, sizeof cp.dst_dim);
+        plan_copy6(&p, &cp, elem, odims, ostr);
+    } else if (numel > 0) {
+        p.kind = DEPTH_ROWS_TO_SPACE;
+        p.u.rows = (tx__depth_nchw_plan){n, oc, h, w, bs, elem};
     }
-    return finish(o, input, out);
+    return emit(op, input, odims, depth_run, &p, sizeof p, out);
 }
 
 /* ---- extract_image_patches ---------------------------------------------------------------------- */
@@ -622,6 +650,18 @@ static tx_status windowed_size(const char *op, const char *what, int64_t in, int
     return TX_OK;
 }
 
+/* The run half: the patches loop of exec/spatial.c, for an output with elements. */
+typedef struct patches_plan {
+    bool any;
+    tx__patches_plan p;
+} patches_plan;
+
+static tx_status patches_run(const void *plan, const tx__run_io *io) {
+    const patches_plan *pp = plan;
+    if (pp->any) tx__extract_patches_run(&pp->p, io->in[0], io->out[0]);
+    return TX_OK;
+}
+
 tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t *ksizes, size_t n_ksizes,
                                    const int64_t *strides, size_t n_strides, const int64_t *rates,
                                    size_t n_rates, tx_padding padding, tx_tensor **out) {
@@ -650,12 +690,10 @@ tx_status tx_extract_image_patches(const tx_tensor *images, const int64_t *ksize
     TX_REQUIRE(tx__mul_i64(p.kr, p.kc, &odepth) && tx__mul_i64(odepth, depth, &odepth),
                TX_INVALID_ARGUMENT, "%s: output depth %" PRId64 " * %" PRId64 " * %" PRId64
                " overflows int64", op, p.kr, p.kc, depth);
-    int64_t odims[4] = {p.batch, p.out_rows, p.out_cols, odepth};
-    tx_tensor *o;
-    TX_TRY(tx__tensor_alloc(op, images->dtype, 4, odims, &o));
-    if (o->numel > 0) { /* then images has elements too (an empty dim gives 0 windows) */
-        p.depth_bytes = (size_t)depth * tx_dtype_size(images->dtype);
-        tx__extract_patches_run(&p, images->data, o->data);
-    }
-    return finish(o, images, out);
+    int64_t odims[4] = {p.batch, p.out_rows, p.out_cols, odepth}, numel;
+    TX_TRY(tx__check_output(op, images->dtype, 4, odims, &numel));
+    /* With output elements images has elements too (an empty dim gives 0 windows). */
+    p.depth_bytes = numel > 0 ? (size_t)depth * tx_dtype_size(images->dtype) : 0;
+    patches_plan pp = {.any = numel > 0, .p = p};
+    return emit(op, images, odims, patches_run, &pp, sizeof pp, out);
 }
