@@ -7,7 +7,8 @@
  * test_prepared_ops.c counts the allocator and system calls of all their runs. */
 #include "testutil.h"
 
-#include <pthread.h>
+#include "prepared_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,40 +24,6 @@ static tx_tensor *random_f32(size_t rank, const int64_t *dims) {
         p[i] = (unsigned char)(x >> 24);
     }
     return t;
-}
-
-/* ---- runners ---- */
-
-/* One thread, pieces in reverse order: the split must not depend on the order. */
-static int serial_calls;
-static void serial_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
-    (void)ctx;
-    serial_calls++;
-    for (size_t i = n; i-- > 0;) task(task_ctx, i);
-}
-
-/* Real threads: one pthread per piece but the first, which the caller runs. */
-typedef struct piece_arg {
-    tx_task_fn task;
-    void *task_ctx;
-    size_t i;
-} piece_arg;
-static void *piece_main(void *p) {
-    piece_arg *a = p;
-    a->task(a->task_ctx, a->i);
-    return NULL;
-}
-static void threads_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
-    (void)ctx;
-    pthread_t th[64];
-    piece_arg args[64];
-    assert_true(n <= 64);
-    for (size_t i = 1; i < n; i++) {
-        args[i] = (piece_arg){task, task_ctx, i};
-        assert_int_equal(pthread_create(&th[i], NULL, piece_main, &args[i]), 0);
-    }
-    task(task_ctx, 0);
-    for (size_t i = 1; i < n; i++) pthread_join(th[i], NULL);
 }
 
 /* Prepares `call`'s op on x, runs it three ways into fresh memory and compares each with the
