@@ -368,10 +368,13 @@ tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
     TX_TRY(read_perm(op, a, perm, p));
     int64_t odims[TX_MAX_RANK];
     for (size_t i = 0; i < a->rank; i++) odims[i] = a->dims[p[i]];
+    /* Set member by member: an initialiser would clear the kilobytes of the union in every call. */
+    transpose_plan pl;
+    pl.strided = false;
     /* tf.transpose(conjugate=True) uses ConjugateTranspose only for complex dtypes. */
-    transpose_plan pl = {.conjugate = conjugate && (a->dtype == TX_COMPLEX64 ||
-                                                    a->dtype == TX_COMPLEX128),
-                         .dtype = a->dtype, .numel = a->numel};
+    pl.conjugate = conjugate && (a->dtype == TX_COMPLEX64 || a->dtype == TX_COMPLEX128);
+    pl.dtype = a->dtype;
+    pl.numel = a->numel;
     size_t elem = tx_dtype_size(a->dtype);
     /* Conjugation runs over a contiguous output: strided outputs take the copy without it. */
     const int64_t *dst_strides = pl.conjugate ? NULL : tx__output_strides(0);

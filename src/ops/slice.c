@@ -79,7 +79,8 @@ tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const tx_ten
     TX_TRY(validate(input_, begin, size, b, s));
 
     size_t r = input_->rank, elem = tx_dtype_size(input_->dtype);
-    slice_plan p = {.offset = 0};
+    slice_plan p; /* no initialiser: it would clear the copy plan's kilobytes in every call */
+    p.offset = 0;
     int64_t in_strides[TX_MAX_RANK], out_strides[TX_MAX_RANK];
     tx__contiguous_strides(r, input_->dims, elem, in_strides);
     const int64_t *dst_strides = tx__output_strides(0);
