@@ -157,7 +157,7 @@ const op_def tx_cli_ops_slicing[] = {
       {"ellipsis_mask", P_INT, "0", "bit i: spec i is '...' (one bit at most)"},
       {"new_axis_mask", P_INT, "0", "bit i: spec i inserts a size-1 dim"},
       {"shrink_axis_mask", P_INT, "0", "bit i: spec i is the single index begin[i]; its dim goes"}},
-     .outputs = {"output"}, .doc = "slicing.md"},
+     .outputs = {"output"}, .doc = "slicing.md", .data_inputs = {"input_"}},
     {"split", "equal parts (num_split) or parts of size_splits along split_dim", run_split,
      {{"value", P_TENSOR, PARAM_REQUIRED, "any tensor of rank >= 1"},
       {"split_dim", P_INT, PARAM_REQUIRED, "the dim to cut; negative counts from the end"},

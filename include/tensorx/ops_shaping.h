@@ -92,7 +92,8 @@ TX_API tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const
  * begin/end/strides not 1-D, of different lengths, or n >= 32; more than one ellipsis bit; more non-ellipsis,
  * non-new-axis specs than input dims ("Attempting to slice scalar input" for a scalar); strides[i] == 0 (i counts input dims);
  * shrink with a stride <= 0; a shrink index out of [-D, D); a result above TX_MAX_RANK);
- * resource_exhausted (allocation). */
+ * resource_exhausted (allocation).
+ * Prepared: data input input_; output strides taken. */
 TX_API tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin,
                                   const tx_tensor *end, const tx_tensor *strides,
                                   int32_t begin_mask, int32_t end_mask, int32_t ellipsis_mask,

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_prepared_copy.c -- the prepared forms of the copy ops (strided_slice, concat, pad, tile,
+ * reverse, reverse_sequence): runs equal the op call bit for bit on several shapes (empty ones,
+ * and ones above the size where the copy is split over threads) on tensorx's pool, a runner on
+ * one thread and a runner of real threads; the runners' parallel_for is used when the call
+ * splits; runs call the allocator zero times; strided outputs land where their strides say and
+ * nowhere else, for the ops that take them.  test_prepared.c has the API's own tests. */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/pool.h"
+
+static tx_tensor *random_f32(size_t rank, const int64_t *dims) {
+    tx_tensor *t = NULL;
+    assert_int_equal(tx_tensor_new(TX_FLOAT32, rank, dims, &t), TX_OK);
+    unsigned char *p = tx_tensor_data(t);
+    uint32_t x = 777u + (uint32_t)tx_tensor_numel(t);
+    for (size_t i = 0; i < tx_tensor_nbytes(t); i++) {
+        x = x * 1664525u + 1013904223u;
+        p[i] = (unsigned char)(x >> 24);
+    }
+    return t;
+}
+
+/* ---- runners ---- */
+
+/* One thread, pieces in reverse order: the split must not depend on the order. */
+static int serial_calls;
+static void serial_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
+    (void)ctx;
+    serial_calls++;
+    for (size_t i = n; i-- > 0;) task(task_ctx, i);
+}
+
+/* Real threads: one pthread per piece but the first, which the caller runs. */
+typedef struct piece_arg {
+    tx_task_fn task;
+    void *task_ctx;
+    size_t i;
+} piece_arg;
+static void *piece_main(void *p) {
+    piece_arg *a = p;
+    a->task(a->task_ctx, a->i);
+    return NULL;
+}
+static int threads_calls;
+static void threads_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
+    (void)ctx;
+    pthread_t th[64];
+    piece_arg args[64];
+    assert_true(n <= 64);
+    threads_calls++;
+    for (size_t i = 1; i < n; i++) {
+        args[i] = (piece_arg){task, task_ctx, i};
+        assert_int_equal(pthread_create(&th[i], NULL, piece_main, &args[i]), 0);
+    }
+    task(task_ctx, 0);
+    for (size_t i = 1; i < n; i++) pthread_join(th[i], NULL);
+}
+
+/* ---- checks ---- */
+
+/* Makes the call (its result in *y) and prepares the same call (options opts) into *op.  CALL
+ * names its output &OUT. */
+#define CALL_AND_PREPARE(op, y, opts, CALL)                                                       \
+    do {                                                                                          \
+        tx_tensor *OUT = NULL;                                                                    \
+        assert_int_equal((CALL), TX_OK);                                                          \
+        *(y) = OUT;                                                                               \
+        OUT = NULL;                                                                               \
+        assert_int_equal(TX_PREPARE((op), (opts), (CALL)), TX_OK);                                \
+        assert_null(OUT);                                                                         \
+    } while (0)
+
+/* Output 0 of op is described as y is. */
+static tx_output_info output_like(const tx_op *op, const tx_tensor *y) {
+    assert_int_equal(tx_op_output_count(op), 1);
+    tx_output_info info = {sizeof info};
+    assert_int_equal(tx_op_output(op, 0, &info), TX_OK);
+    assert_int_equal(info.dtype, tx_tensor_dtype(y));
+    assert_int_equal(info.nbytes, tx_tensor_nbytes(y));
+    assert_int_equal(info.rank, tx_tensor_rank(y));
+    for (size_t d = 0; d < info.rank; d++) assert_int_equal(info.dims[d], tx_tensor_dims(y)[d]);
+    return info;
+}
+
+/* Runs op on the n inputs xs three ways (tensorx's pool, one thread, real threads) into fresh
+ * memory and compares each run with the call's result y; a call that splits (split) must hand
+ * its pieces to both runners. */
+static void check_runs(const tx_op *op, size_t n, const tx_tensor *const *xs, const tx_tensor *y,
+                       bool split) {
+    assert_int_equal(tx_op_input_count(op), n);
+    const void *in[16];
+    assert_true(n <= 16);
+    for (size_t i = 0; i < n; i++) {
+        tx_output_info info = {sizeof info};
+        assert_int_equal(tx_op_input(op, i, &info), TX_OK);
+        assert_int_equal(info.nbytes, tx_tensor_nbytes(xs[i]));
+        in[i] = tx_tensor_data_const(xs[i]);
+    }
+    tx_output_info info = output_like(op, y);
+    tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
+    tx_runner threads = TX_RUNNER_INIT(threads_for, NULL, 3);
+    const tx_runner *runners[] = {NULL, &serial, &threads};
+    int calls_before[2] = {serial_calls, threads_calls};
+    for (size_t r = 0; r < 3; r++) {
+        char *out = malloc(info.nbytes + 1);
+        memset(out, 0xA5, info.nbytes + 1);
+        void *outs[1] = {out};
+        assert_int_equal(tx_op_run(op, in, outs, runners[r]), TX_OK);
+        if (info.nbytes) assert_memory_equal(out, tx_tensor_data_const(y), info.nbytes);
+        assert_int_equal((unsigned char)out[info.nbytes], 0xA5);
+        free(out);
+    }
+    if (split) {
+        assert_true(serial_calls > calls_before[0]);
+        assert_true(threads_calls > calls_before[1]);
+    }
+}
+
+/* Runs op into a buffer laid out by `strides` (bytes, one per dim of y) and checks that element
+ * i of y lands at sum(i[d] * strides[d]) and that no other byte of the buffer changes. */
+static void check_strided_run(const tx_op *op, size_t n, const tx_tensor *const *xs,
+                              const tx_tensor *y, const int64_t *strides) {
+    size_t rank = tx_tensor_rank(y), w = tx_dtype_size(tx_tensor_dtype(y));
+    const int64_t *dims = tx_tensor_dims(y);
+    size_t bytes = w;
+    for (size_t d = 0; d < rank && tx_tensor_numel(y) > 0; d++)
+        bytes += (size_t)((dims[d] - 1) * strides[d]);
+    char *buf = malloc(bytes), *seen = calloc(bytes, 1);
+    memset(buf, 0x5A, bytes);
+    const void *in[16];
+    for (size_t i = 0; i < n; i++) in[i] = tx_tensor_data_const(xs[i]);
+    void *outs[1] = {buf};
+    tx_runner threads = TX_RUNNER_INIT(threads_for, NULL, 3);
+    assert_int_equal(tx_op_run(op, in, outs, &threads), TX_OK);
+    const char *want = tx_tensor_data_const(y);
+    int64_t idx[TX_MAX_RANK] = {0};
+    for (int64_t e = 0; e < tx_tensor_numel(y); e++) {
+        size_t at = 0;
+        for (size_t d = 0; d < rank; d++) at += (size_t)(idx[d] * strides[d]);
+        assert_memory_equal(buf + at, want + (size_t)e * w, w);
+        memset(seen + at, 1, w);
+        for (size_t d = rank; d-- > 0;) {
+            if (++idx[d] < dims[d]) break;
+            idx[d] = 0;
+        }
+    }
+    for (size_t b = 0; b < bytes; b++)
+        if (!seen[b]) assert_int_equal((unsigned char)buf[b], 0x5A);
+    free(buf);
+    free(seen);
+}
+
+/* The runs of op make no allocator call (after a first run that settles the pool). */
+static void check_no_allocation(const tx_op *op, size_t n, const tx_tensor *const *xs) {
+    const void *in[16];
+    for (size_t i = 0; i < n; i++) in[i] = tx_tensor_data_const(xs[i]);
+    tx_output_info info = {sizeof info};
+    assert_int_equal(tx_op_output(op, 0, &info), TX_OK);
+    char *out = malloc(info.nbytes + 1);
+    void *outs[1] = {out};
+    tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
+    assert_int_equal(tx_op_run(op, in, outs, NULL), TX_OK);
+    tu_alloc_install();
+    long before = tu_alloc_count();
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(tx_op_run(op, in, outs, NULL), TX_OK);
+        assert_int_equal(tx_op_run(op, in, outs, &serial), TX_OK);
+    }
+    assert_int_equal(tu_alloc_count() - before, 0);
+    tu_alloc_uninstall();
+    free(out);
+}
+
+/* Row-major strides of y's dims with every dim's extent `pad` elements wider: a window of a
+ * larger buffer. */
+static void padded_strides(const tx_tensor *y, int64_t pad, int64_t *strides) {
+    size_t rank = tx_tensor_rank(y);
+    int64_t s = (int64_t)tx_dtype_size(tx_tensor_dtype(y));
+    for (size_t d = rank; d-- > 0;) {
+        strides[d] = s;
+        s *= tx_tensor_dims(y)[d] + pad;
+    }
+}
+
+/* The shapes every op runs on: one element, odd sizes, a few MB (split over threads) and
+ * empty. */
+static const int64_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {64, 64, 33}, {4, 400, 700}, {0, 4, 5}};
+enum { N_SHAPES = sizeof shapes / sizeof shapes[0] };
+
+/* Whether the call on an output of `bytes` splits (TX__SPLIT_ALWAYS: whenever it is large). */
+static bool splits(const tx_tensor *y) { return tx_tensor_nbytes(y) >= (size_t)(512 << 10); }
+
+/* ---- strided_slice ---- */
+
+/* x[1:, ::-2, ::3] and, for a non-empty x, x[-1, None, ..., ::2] (shrink, new axis, ellipsis):
+ * runs, no allocation, strided outputs. */
+static void test_strided_slice(void **state) {
+    (void)state;
+    for (size_t k = 0; k < N_SHAPES; k++) {
+        tx_tensor *x = random_f32(3, shapes[k]);
+        for (int spec = 0; spec < 2; spec++) {
+            if (spec == 1 && tx_tensor_numel(x) == 0) continue;
+            int32_t bv[3] = {1, 0, 0}, ev[3] = {0, 0, 0}, sv[3] = {1, -2, 3};
+            int32_t bm = 6, em = 7, ellipsis = 0, newaxis = 0, shrink = 0;
+            tx_tensor *b, *e, *s;
+            if (spec == 0) {
+                b = tu_i32(3, bv), e = tu_i32(3, ev), s = tu_i32(3, sv);
+            } else {
+                const int32_t b1[4] = {-1, 0, 0, 0}, e1[4] = {0, 0, 0, 0}, s1[4] = {1, 1, 1, 2};
+                b = tu_i32(4, b1), e = tu_i32(4, e1), s = tu_i32(4, s1);
+                bm = 8, em = 8, ellipsis = 4, newaxis = 2, shrink = 1;
+            }
+            tx_tensor *y = NULL;
+            tx_op *op = NULL;
+            CALL_AND_PREPARE(&op, &y, NULL,
+                             tx_strided_slice(x, b, e, s, bm, em, ellipsis, newaxis, shrink, &OUT));
+            check_runs(op, 1, (const tx_tensor *[]){x}, y, splits(y));
+            if (k == 3) check_no_allocation(op, 1, (const tx_tensor *[]){x});
+            tx_op_free(op);
+            int64_t st[TX_MAX_RANK];
+            padded_strides(y, 3, st);
+            const int64_t *per_output[1] = {st};
+            tx_prepare_options opts = TX_PREPARE_OPTIONS_INIT(1, per_output);
+            tx_tensor *y2 = NULL;
+            CALL_AND_PREPARE(&op, &y2, &opts,
+                             tx_strided_slice(x, b, e, s, bm, em, ellipsis, newaxis, shrink, &OUT));
+            check_strided_run(op, 1, (const tx_tensor *[]){x}, y, st);
+            tx_op_free(op);
+            tx_tensor_free(y2);
+            tx_tensor_free(y);
+            tx_tensor_free(b);
+            tx_tensor_free(e);
+            tx_tensor_free(s);
+        }
+        tx_tensor_free(x);
+    }
+}
+
+int main(void) {
+    tx_set_num_threads(2);
+    tx__set_split_policy(TX__SPLIT_ALWAYS);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strided_slice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
