@@ -195,14 +195,18 @@ TX_API tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_p
  * Errors: invalid_argument (values NULL or n == 0; values[i] NULL; concat_dim out of range or
  * values[0] a scalar; values[i]'s dtype or rank differs from values[0]'s; a dim other than
  * concat_dim differs -- each message names the offending index i; the joined dim overflows),
- * resource_exhausted (output too large, allocation failed). */
+ * resource_exhausted (output too large, allocation failed).
+ * Prepared: data inputs values, one per tensor (at most 512: more are unimplemented); output
+ * strides not taken. */
 TX_API tx_status tx_concat(const tx_tensor *const *values, size_t n, int64_t concat_dim,
                            tx_tensor **out);
 
 /* tf.pack / tf.stack: n tensors of equal shape [D0..D(R-1)] and dtype become one tensor of rank
  * R+1 with n inserted at `axis`, -(R+1) <= axis < R+1 (negative counts from the end: -1 appends).
  * Errors: invalid_argument (values NULL or n == 0; values[i] NULL; axis out of range; values[i]'s
- * dtype or shape differs from values[0]'s, naming i; rank R+1 > TX_MAX_RANK), resource_exhausted. */
+ * dtype or shape differs from values[0]'s, naming i; rank R+1 > TX_MAX_RANK), resource_exhausted.
+ * Prepared: data inputs values, one per tensor (at most 512: more are unimplemented); output
+ * strides not taken. */
 TX_API tx_status tx_pack(const tx_tensor *const *values, size_t n, int64_t axis, tx_tensor **out);
 
 /* meshgrid's `indexing`: "xy" (Cartesian, TensorFlow's default) or "ij" (matrix). */

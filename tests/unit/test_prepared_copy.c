@@ -242,11 +242,108 @@ static void test_strided_slice(void **state) {
     }
 }
 
+/* ---- concat, pack ---- */
+
+/* A value of shape dims with dims[axis] replaced by `size`. */
+static tx_tensor *random_with(const int64_t *dims, size_t axis, int64_t size) {
+    int64_t d[3] = {dims[0], dims[1], dims[2]};
+    d[axis] = size;
+    return random_f32(3, d);
+}
+
+/* Three values (one empty along the axis) joined along each axis, one value alone, and the
+ * three values stacked: runs, no allocation; output strides are refused. */
+static void test_concat_pack(void **state) {
+    (void)state;
+    for (size_t k = 0; k < N_SHAPES; k++) {
+        for (size_t axis = 0; axis < 3; axis++) {
+            const tx_tensor *xs[3] = {random_f32(3, shapes[k]), random_with(shapes[k], axis, 3),
+                                      random_with(shapes[k], axis, 0)};
+            tx_tensor *y = NULL;
+            tx_op *op = NULL;
+            CALL_AND_PREPARE(&op, &y, NULL, tx_concat(xs, 3, (int64_t)axis - 3, &OUT));
+            check_runs(op, 3, xs, y, splits(y));
+            if (k == 3) check_no_allocation(op, 3, xs);
+            tx_op_free(op);
+            tx_tensor_free(y);
+            if (axis == 0) {
+                CALL_AND_PREPARE(&op, &y, NULL, tx_concat(xs, 1, 7, &OUT));
+                check_runs(op, 1, xs, y, splits(y));
+                tx_op_free(op);
+                tx_tensor_free(y);
+            }
+            const tx_tensor *same[3] = {xs[0], xs[0], xs[0]};
+            CALL_AND_PREPARE(&op, &y, NULL, tx_pack(same, 3, (int64_t)axis, &OUT));
+            check_runs(op, 3, same, y, splits(y));
+            tx_op_free(op);
+            tx_tensor_free(y);
+            for (size_t i = 0; i < 3; i++) tx_tensor_free((tx_tensor *)xs[i]);
+        }
+    }
+    tx_tensor *x = random_f32(3, TU_DIMS(2, 3, 4)), *y = NULL;
+    const tx_tensor *xs[2] = {x, x};
+    const int64_t st[3] = {96, 32, 4};
+    const int64_t *per_output[1] = {st};
+    tx_prepare_options opts = TX_PREPARE_OPTIONS_INIT(1, per_output);
+    tx_op *op = NULL;
+    tu_assert_error(TX_PREPARE(&op, &opts, tx_concat(xs, 2, 1, &y)), TX_UNIMPLEMENTED,
+                    "row-major only");
+    assert_null(op);
+    tx_tensor_free(x);
+}
+
+/* More values than one join plan holds: the call joins them in groups (checked element by
+ * element), plan mode sizes it, the prepare takes up to JOIN_PLAN_VALUES (512) of them. */
+static void test_concat_many(void **state) {
+    (void)state;
+    enum { N = 1200 };
+    const tx_tensor **xs = malloc(N * sizeof *xs);
+    for (size_t i = 0; i < N; i++) xs[i] = random_f32(3, TU_DIMS(2, (int64_t)(i % 3), 5));
+    tx_tensor *y = NULL;
+    assert_int_equal(tx_concat(xs, N, 1, &y), TX_OK);
+    assert_int_equal(tx_tensor_dims(y)[1], N);
+    const float *out = tx_tensor_data_const(y);
+    for (int64_t r = 0, at = 0; r < 2; r++)
+        for (size_t i = 0; i < N; i++) {
+            int64_t rows = (int64_t)(i % 3);
+            const float *v = tx_tensor_data_const(xs[i]);
+            assert_memory_equal(out + at, v + r * rows * 5, (size_t)(rows * 5) * sizeof(float));
+            at += rows * 5;
+        }
+    tx_output_info info[1];
+    int64_t dims[3];
+    tx_plan plan = TX_PLAN_INIT(info, 1, dims, 3);
+    tx_tensor *unused = NULL;
+    assert_int_equal(TX_PLAN(&plan, tx_concat(xs, N, 1, &unused)), TX_OK);
+    assert_int_equal(info[0].nbytes, tx_tensor_nbytes(y));
+    tx_op *op = NULL;
+    tu_assert_error(TX_PREPARE(&op, NULL, tx_concat(xs, N, 1, &unused)), TX_UNIMPLEMENTED,
+                    "concat");
+    tx_tensor_free(y);
+    CALL_AND_PREPARE(&op, &y, NULL, tx_concat(xs, 512, 1, &OUT));
+    assert_int_equal(tx_op_input_count(op), 512);
+    tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
+    char *buf = malloc(tx_tensor_nbytes(y));
+    const void **in = malloc(512 * sizeof *in);
+    for (size_t i = 0; i < 512; i++) in[i] = tx_tensor_data_const(xs[i]);
+    void *outs[1] = {buf};
+    assert_int_equal(tx_op_run(op, in, outs, &serial), TX_OK);
+    assert_memory_equal(buf, tx_tensor_data_const(y), tx_tensor_nbytes(y));
+    free(in);
+    free(buf);
+    tx_op_free(op);
+    tx_tensor_free(y);
+    for (size_t i = 0; i < N; i++) tx_tensor_free((tx_tensor *)xs[i]);
+    free(xs);
+}
+
 int main(void) {
     tx_set_num_threads(2);
     tx__set_split_policy(TX__SPLIT_ALWAYS);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strided_slice),
+        cmocka_unit_test(test_concat_pack),
+        cmocka_unit_test(test_concat_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
