@@ -77,7 +77,7 @@ const op_def tx_cli_ops_reorder[] = {
      {{"tensor", P_TENSOR, PARAM_REQUIRED, "rank <= 8"},
       {"dims", P_TENSOR, PARAM_OPTIONAL, "bool vector, one entry per dim"},
       {"axis", P_INT_LIST, PARAM_OPTIONAL, "dims to reverse, negative from the end"}},
-     .outputs = {"output"}, .doc = "reorder.md"},
+     .outputs = {"output"}, .doc = "reorder.md", .data_inputs = {"tensor"}},
     {"transpose", "permute dims (default: reversed order)", run_transpose,
      {{"a", P_TENSOR, PARAM_REQUIRED, "any tensor"},
       {"perm", P_TENSOR, PARAM_OPTIONAL, "int32/int64 permutation of [0, rank)"},

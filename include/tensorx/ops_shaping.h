@@ -233,7 +233,8 @@ TX_API tx_status tx_meshgrid(const tx_tensor *const *args, size_t n,
  * and a tensor whose first dim is 0 is refused before dims is looked at.
  * Errors: invalid_argument (NULL; dims not bool; tensor.dims[0] == 0 ("Invalid input first
  * dimension. Found 0."); dims not 1-D; len(dims) != rank), unimplemented (rank > 8, TensorFlow's
- * limit for reverse), resource_exhausted. */
+ * limit for reverse), resource_exhausted.
+ * Prepared: data input tensor (dims is fixed at prepare time); output strides taken. */
 TX_API tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor **out);
 
 /* Current tf.reverse (ReverseV2): reverses the dims listed in axis[0..n_axis), each in
@@ -241,7 +242,8 @@ TX_API tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_t
  * with no elements (of any rank) is returned (copied) whatever axis holds: TensorFlow's kernel
  * returns them before reading axis.
  * Errors: invalid_argument (axis NULL with n_axis > 0; an axis out of range, naming its index; an
- * axis listed twice, also as a negative alias), unimplemented (rank > 8), resource_exhausted. */
+ * axis listed twice, also as a negative alias), unimplemented (rank > 8), resource_exhausted.
+ * Prepared: data input tensor; output strides taken. */
 TX_API tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_axis,
                                tx_tensor **out);
 

@@ -337,6 +337,59 @@ static void test_concat_many(void **state) {
     free(xs);
 }
 
+/* ---- reverse, reverse_v2 ---- */
+
+/* Runs of op (one input x) equal the call's y, make no allocation for a large x, and a prepare
+ * of the same call with output strides writes its window. */
+#define CHECK_ONE_INPUT(x, CALL)                                                                  \
+    do {                                                                                          \
+        tx_tensor *y_ = NULL, *y2_ = NULL;                                                        \
+        tx_op *op_ = NULL;                                                                        \
+        CALL_AND_PREPARE(&op_, &y_, NULL, CALL);                                                  \
+        check_runs(op_, 1, (const tx_tensor *[]){x}, y_, splits(y_));                             \
+        if (tx_tensor_nbytes(x) > (512 << 10)) check_no_allocation(op_, 1, (const tx_tensor *[]){x}); \
+        tx_op_free(op_);                                                                          \
+        int64_t st_[TX_MAX_RANK];                                                                 \
+        padded_strides(y_, 2, st_);                                                               \
+        const int64_t *per_output_[1] = {st_};                                                    \
+        tx_prepare_options opts_ = TX_PREPARE_OPTIONS_INIT(1, per_output_);                      \
+        CALL_AND_PREPARE(&op_, &y2_, &opts_, CALL);                                               \
+        check_strided_run(op_, 1, (const tx_tensor *[]){x}, y_, st_);                             \
+        tx_op_free(op_);                                                                          \
+        tx_tensor_free(y2_);                                                                      \
+        tx_tensor_free(y_);                                                                       \
+    } while (0)
+
+/* Every subset of the dims reversed (legacy bool dims and axis lists), and the scalar and empty
+ * inputs that both copy. */
+static void test_reverse(void **state) {
+    (void)state;
+    tx_tensor *dims = NULL;
+    assert_int_equal(tx_tensor_new(TX_BOOL, 1, TU_DIMS(3), &dims), TX_OK);
+    for (size_t k = 0; k < N_SHAPES; k++) {
+        tx_tensor *x = random_f32(3, shapes[k]);
+        for (unsigned mask = 0; mask < 8; mask++) {
+            int64_t axis[3];
+            size_t n_axis = 0;
+            unsigned char *flags = tx_tensor_data(dims);
+            for (unsigned d = 0; d < 3; d++) {
+                flags[d] = (mask >> d) & 1u ? (unsigned char)(d + 1) : 0; /* any non-zero byte */
+                if ((mask >> d) & 1u) axis[n_axis++] = (int64_t)d - (mask == 7 ? 3 : 0);
+            }
+            if (shapes[k][0] > 0) CHECK_ONE_INPUT(x, tx_reverse(x, dims, &OUT));
+            CHECK_ONE_INPUT(x, tx_reverse_v2(x, axis, n_axis, &OUT));
+        }
+        tx_tensor_free(x);
+    }
+    tx_tensor *scalar = random_f32(0, NULL), *none = NULL;
+    assert_int_equal(tx_tensor_new(TX_BOOL, 1, TU_DIMS(0), &none), TX_OK);
+    CHECK_ONE_INPUT(scalar, tx_reverse(scalar, none, &OUT));
+    CHECK_ONE_INPUT(scalar, tx_reverse_v2(scalar, NULL, 0, &OUT));
+    tx_tensor_free(none);
+    tx_tensor_free(scalar);
+    tx_tensor_free(dims);
+}
+
 int main(void) {
     tx_set_num_threads(2);
     tx__set_split_policy(TX__SPLIT_ALWAYS);
@@ -344,6 +397,7 @@ int main(void) {
         cmocka_unit_test(test_strided_slice),
         cmocka_unit_test(test_concat_pack),
         cmocka_unit_test(test_concat_many),
+        cmocka_unit_test(test_reverse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
