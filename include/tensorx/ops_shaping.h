@@ -150,7 +150,8 @@ TX_API tx_status tx_unpack(const tx_tensor *value, int64_t num, int64_t axis, tx
  * invalid_argument (NULL arguments; multiples not 1-D or with a
  * length other than rank(input); a negative multiple; an output dim or element count overflowing
  * int64, as TF's TensorShape); resource_exhausted (the output exceeds the byte limit or
- * allocation fails). */
+ * allocation fails).
+ * Prepared: data input input; output strides not taken. */
 TX_API tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor **out);
 
 /* Modes of tx_pad (tf.pad's mode strings "CONSTANT", "REFLECT", "SYMMETRIC"). */
@@ -175,7 +176,9 @@ typedef enum tx_pad_mode {
  * invalid_argument (NULL tensor/paddings/out; paddings not a [rank, 2] matrix; a negative padding; REFLECT with a padding > D-1 (so any REFLECT of a dim of size 0),
  * SYMMETRIC with a padding > D; EDGE/WRAP with a nonzero padding of a dim of size 0;
  * constant_values not a scalar of the tensor's dtype; an output dim or element count overflowing
- * int64; mode not a tx_pad_mode); resource_exhausted. */
+ * int64; mode not a tx_pad_mode); resource_exhausted.
+ * Prepared: data input tensor (constant_values is fixed at prepare time); output strides not
+ * taken. */
 TX_API tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode mode,
                         const tx_tensor *constant_values, tx_tensor **out);
 /* TX_SECTION_SLICING_END */

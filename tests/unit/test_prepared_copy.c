@@ -390,6 +390,89 @@ static void test_reverse(void **state) {
     tx_tensor_free(dims);
 }
 
+/* ---- tile, pad ---- */
+
+/* Runs of op (one input x) equal the call's y and make no allocation for a large x; a prepare
+ * with output strides is refused (these ops write row-major outputs). */
+#define CHECK_ROW_MAJOR(x, split, CALL)                                                           \
+    do {                                                                                          \
+        tx_tensor *y_ = NULL;                                                                     \
+        tx_op *op_ = NULL;                                                                        \
+        CALL_AND_PREPARE(&op_, &y_, NULL, CALL);                                                  \
+        check_runs(op_, 1, (const tx_tensor *[]){x}, y_, (split) && splits(y_));                  \
+        if (tx_tensor_nbytes(x) > (512 << 10)) check_no_allocation(op_, 1, (const tx_tensor *[]){x}); \
+        tx_op_free(op_);                                                                          \
+        int64_t st_[TX_MAX_RANK];                                                                 \
+        padded_strides(y_, 1, st_);                                                               \
+        const int64_t *per_output_[1] = {st_};                                                    \
+        tx_prepare_options opts_ = TX_PREPARE_OPTIONS_INIT(1, per_output_);                      \
+        if (tx_tensor_rank(y_) > 0) {                                                             \
+            tx_tensor *OUT = NULL;                                                                \
+            tu_assert_error(TX_PREPARE(&op_, &opts_, CALL), TX_UNIMPLEMENTED, "row-major only");  \
+            assert_null(op_);                                                                     \
+        }                                                                                         \
+        tx_tensor_free(y_);                                                                       \
+    } while (0)
+
+static void test_tile(void **state) {
+    (void)state;
+    const int32_t multiples[][3] = {{1, 2, 1}, {2, 1, 3}, {1, 1, 1}, {0, 2, 1}, {3, 3, 3}};
+    for (size_t k = 0; k < N_SHAPES; k++) {
+        tx_tensor *x = random_f32(3, shapes[k]);
+        for (size_t i = 0; i < sizeof multiples / sizeof multiples[0]; i++) {
+            if (k == 3 && i == 4) continue; /* 100 MB */
+            tx_tensor *m = tu_i32(3, multiples[i]);
+            CHECK_ROW_MAJOR(x, true, tx_tile(x, m, &OUT));
+            tx_tensor_free(m);
+        }
+        tx_tensor_free(x);
+    }
+    tx_tensor *scalar = random_f32(0, NULL), *none = tu_i32(0, NULL);
+    CHECK_ROW_MAJOR(scalar, false, tx_tile(scalar, none, &OUT));
+    tx_tensor_free(none);
+    tx_tensor_free(scalar);
+}
+
+/* Every mode, paddings as large as the mode allows up to (1, 0), (0, 0), (2, 1), a constant
+ * given or not, and no padding at all (a copy). */
+static void test_pad(void **state) {
+    (void)state;
+    const tx_pad_mode modes[] = {TX_PAD_CONSTANT, TX_PAD_REFLECT, TX_PAD_SYMMETRIC, TX_PAD_EDGE,
+                                 TX_PAD_WRAP};
+    float c = 2.5f;
+    tx_tensor *cv = NULL;
+    assert_int_equal(tx_tensor_new(TX_FLOAT32, 0, NULL, &cv), TX_OK);
+    memcpy(tx_tensor_data(cv), &c, sizeof c);
+    for (size_t k = 0; k < N_SHAPES; k++) {
+        tx_tensor *x = random_f32(3, shapes[k]);
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            tx_pad_mode mode = modes[i];
+            if (mode == TX_PAD_REFLECT && tx_tensor_numel(x) == 0) continue; /* refused */
+            const int64_t want[6] = {1, 0, 0, 0, 2, 1};
+            int32_t pv[6];
+            for (size_t j = 0; j < 6; j++) {
+                int64_t dim = shapes[k][j / 2];
+                int64_t most = mode == TX_PAD_REFLECT ? dim - 1 : mode == TX_PAD_SYMMETRIC ? dim
+                             : mode == TX_PAD_CONSTANT || dim > 0 ? want[j] : 0;
+                pv[j] = (int32_t)(want[j] < most ? want[j] : most);
+            }
+            tx_tensor *paddings = NULL;
+            assert_int_equal(tx_tensor_new(TX_INT32, 2, TU_DIMS(3, 2), &paddings), TX_OK);
+            memcpy(tx_tensor_data(paddings), pv, sizeof pv);
+            bool split = mode != TX_PAD_EDGE && mode != TX_PAD_WRAP;
+            CHECK_ROW_MAJOR(x, split, tx_pad(x, paddings, mode, NULL, &OUT));
+            if (mode == TX_PAD_CONSTANT) {
+                CHECK_ROW_MAJOR(x, split, tx_pad(x, paddings, mode, cv, &OUT));
+                memset(tx_tensor_data(paddings), 0, sizeof pv);
+                CHECK_ROW_MAJOR(x, false, tx_pad(x, paddings, mode, cv, &OUT));
+            }
+            tx_tensor_free(paddings);
+        }
+        tx_tensor_free(x);
+    }
+    tx_tensor_free(cv);
+}
+
 int main(void) {
     tx_set_num_threads(2);
     tx__set_split_policy(TX__SPLIT_ALWAYS);
@@ -398,6 +481,8 @@ int main(void) {
         cmocka_unit_test(test_concat_pack),
         cmocka_unit_test(test_concat_many),
         cmocka_unit_test(test_reverse),
+        cmocka_unit_test(test_tile),
+        cmocka_unit_test(test_pad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
