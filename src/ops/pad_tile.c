@@ -227,7 +227,7 @@ static void pad_edge_wrap_rec(const pad_plan *p, size_t k, char *dst, const char
 /* Tiles `in` (dims d, elements of `elem` bytes) into `out` (dims d[i] * m[i], no zero dims).  Every
  * product below is of d[i] <= d[i] * m[i] and the output's strides: at most the output's bytes. */
 static void tile_copy(char *out, const char *in, size_t r, const int64_t *d, const int64_t *m,
-                     size_t elem) {
+                      size_t elem) {
     int64_t od[TX_MAX_RANK], os[TX_MAX_RANK], is[TX_MAX_RANK];
     for (size_t i = 0; i < r; i++) od[i] = d[i] * m[i];
     tx__contiguous_strides(r, od, elem, os);

@@ -193,10 +193,31 @@ static void padded_strides(const tx_tensor *y, int64_t pad, int64_t *strides) {
 static const int64_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {64, 64, 33}, {4, 400, 700}, {0, 4, 5}};
 enum { N_SHAPES = sizeof shapes / sizeof shapes[0] };
 
-/* Whether the call on an output of `bytes` splits (TX__SPLIT_ALWAYS: whenever it is large). */
+/* Whether a call that makes y splits its copy (TX__SPLIT_ALWAYS: whenever it is large). */
 static bool splits(const tx_tensor *y) { return tx_tensor_nbytes(y) >= (size_t)(512 << 10); }
 
 /* ---- strided_slice ---- */
+
+/* Runs of op (one input x) equal the call's y, make no allocation for a large x, and a prepare
+ * of the same call with output strides writes its window. */
+#define CHECK_ONE_INPUT(x, CALL)                                                                  \
+    do {                                                                                          \
+        tx_tensor *y_ = NULL, *y2_ = NULL;                                                        \
+        tx_op *op_ = NULL;                                                                        \
+        CALL_AND_PREPARE(&op_, &y_, NULL, CALL);                                                  \
+        check_runs(op_, 1, (const tx_tensor *[]){x}, y_, splits(y_));                             \
+        if (tx_tensor_nbytes(x) > (512 << 10)) check_no_allocation(op_, 1, (const tx_tensor *[]){x}); \
+        tx_op_free(op_);                                                                          \
+        int64_t st_[TX_MAX_RANK];                                                                 \
+        padded_strides(y_, 2, st_);                                                               \
+        const int64_t *per_output_[1] = {st_};                                                    \
+        tx_prepare_options opts_ = TX_PREPARE_OPTIONS_INIT(1, per_output_);                      \
+        CALL_AND_PREPARE(&op_, &y2_, &opts_, CALL);                                               \
+        check_strided_run(op_, 1, (const tx_tensor *[]){x}, y_, st_);                             \
+        tx_op_free(op_);                                                                          \
+        tx_tensor_free(y2_);                                                                      \
+        tx_tensor_free(y_);                                                                       \
+    } while (0)
 
 /* x[1:, ::-2, ::3] and, for a non-empty x, x[-1, None, ..., ::2] (shrink, new axis, ellipsis):
  * runs, no allocation, strided outputs. */
@@ -216,24 +237,8 @@ static void test_strided_slice(void **state) {
                 b = tu_i32(4, b1), e = tu_i32(4, e1), s = tu_i32(4, s1);
                 bm = 8, em = 8, ellipsis = 4, newaxis = 2, shrink = 1;
             }
-            tx_tensor *y = NULL;
-            tx_op *op = NULL;
-            CALL_AND_PREPARE(&op, &y, NULL,
-                             tx_strided_slice(x, b, e, s, bm, em, ellipsis, newaxis, shrink, &OUT));
-            check_runs(op, 1, (const tx_tensor *[]){x}, y, splits(y));
-            if (k == 3) check_no_allocation(op, 1, (const tx_tensor *[]){x});
-            tx_op_free(op);
-            int64_t st[TX_MAX_RANK];
-            padded_strides(y, 3, st);
-            const int64_t *per_output[1] = {st};
-            tx_prepare_options opts = TX_PREPARE_OPTIONS_INIT(1, per_output);
-            tx_tensor *y2 = NULL;
-            CALL_AND_PREPARE(&op, &y2, &opts,
-                             tx_strided_slice(x, b, e, s, bm, em, ellipsis, newaxis, shrink, &OUT));
-            check_strided_run(op, 1, (const tx_tensor *[]){x}, y, st);
-            tx_op_free(op);
-            tx_tensor_free(y2);
-            tx_tensor_free(y);
+            CHECK_ONE_INPUT(x, tx_strided_slice(x, b, e, s, bm, em, ellipsis, newaxis, shrink,
+                                                &OUT));
             tx_tensor_free(b);
             tx_tensor_free(e);
             tx_tensor_free(s);
@@ -339,26 +344,6 @@ static void test_concat_many(void **state) {
 
 /* ---- reverse, reverse_v2 ---- */
 
-/* Runs of op (one input x) equal the call's y, make no allocation for a large x, and a prepare
- * of the same call with output strides writes its window. */
-#define CHECK_ONE_INPUT(x, CALL)                                                                  \
-    do {                                                                                          \
-        tx_tensor *y_ = NULL, *y2_ = NULL;                                                        \
-        tx_op *op_ = NULL;                                                                        \
-        CALL_AND_PREPARE(&op_, &y_, NULL, CALL);                                                  \
-        check_runs(op_, 1, (const tx_tensor *[]){x}, y_, splits(y_));                             \
-        if (tx_tensor_nbytes(x) > (512 << 10)) check_no_allocation(op_, 1, (const tx_tensor *[]){x}); \
-        tx_op_free(op_);                                                                          \
-        int64_t st_[TX_MAX_RANK];                                                                 \
-        padded_strides(y_, 2, st_);                                                               \
-        const int64_t *per_output_[1] = {st_};                                                    \
-        tx_prepare_options opts_ = TX_PREPARE_OPTIONS_INIT(1, per_output_);                      \
-        CALL_AND_PREPARE(&op_, &y2_, &opts_, CALL);                                               \
-        check_strided_run(op_, 1, (const tx_tensor *[]){x}, y_, st_);                             \
-        tx_op_free(op_);                                                                          \
-        tx_tensor_free(y2_);                                                                      \
-        tx_tensor_free(y_);                                                                       \
-    } while (0)
 
 /* Every subset of the dims reversed (legacy bool dims and axis lists), and the scalar and empty
  * inputs that both copy. */
