@@ -372,14 +372,13 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
     return output_and_run(op, input, NULL, r, od, tile_run, &p, out);
 }
 
-/* The pad of `tensor` by pads ((before, after) per dim) into an output of `count` elements. */
+/* The pad of `tensor` by pads ((before, after) per dim) into an output of `count` elements that
+ * passed the output checks. */
 static void pad_plan_make(pad_plan *p, const tx_tensor *tensor, const int64_t *pads,
                           tx_pad_mode mode, const tx_tensor *constant_values, int64_t count) {
     p->mode = mode;
     p->numel = count;
-    /* Wraps only for an output above the byte limit, which its constructor refuses: the plan is
-     * then not used. */
-    p->nbytes = (size_t)count * tx_dtype_size(tensor->dtype);
+    p->nbytes = (size_t)count * tx_dtype_size(tensor->dtype); /* a checked output's size */
     /* No padding (or nothing to write): TF forwards the input; we copy it. */
     p->whole = count == tensor->numel;
     if (p->whole) return;
@@ -485,6 +484,9 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
         pads[2 * d] = b;
         pads[2 * d + 1] = a;
     }
+    /* The constructor's checks of the output (same messages) before the plan: the pad shape's
+     * products fit only for an output that passes them. */
+    TX_TRY(tx__check_output(op, tensor->dtype, r, od, &count));
     pad_plan p;
     pad_plan_make(&p, tensor, pads, mode, constant_values, count);
     TX_TRY(tx__prepared_step(op, pad_run, &p, sizeof p, 1, &tensor, -1));
