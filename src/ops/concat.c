@@ -94,7 +94,8 @@ static tx_status join_run(const void *plan, const tx__run_io *io) {
     join_job j = {p, dst, io->in};
     size_t total = (size_t)p->outer * p->out_row;
     if ((int64_t)total < TX_PARALLEL_MIN_BYTES) join_piece(&j, 0, p->outer);
-    else tx__parallel_for(p->outer, at_least_one(TX_GRAIN_BYTES / (int64_t)p->out_row), join_piece, &j);
+    else tx__parallel_for(p->outer, at_least_one(TX_GRAIN_BYTES / (int64_t)p->out_row), join_piece,
+                          &j);
     return TX_OK;
 }
 

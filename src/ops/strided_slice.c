@@ -259,7 +259,8 @@ tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin, cons
     tx_tensor *o = NULL;
     st = tx__tensor_alloc(OP, input_->dtype, final_rank, final_dims, &o);
     if (st == TX_OK) st = tx__share_strings(o, input_);
-    if (st == TX_OK) st = strided_slice_run(&p, &(tx__run_io){(const char *[]){input_->data}, &o->data});
+    if (st == TX_OK)
+        st = strided_slice_run(&p, &(tx__run_io){(const char *[]){input_->data}, &o->data});
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;

@@ -206,7 +206,8 @@ static bool splits(const tx_tensor *y) { return tx_tensor_nbytes(y) >= (size_t)(
         tx_op *op_ = NULL;                                                                        \
         CALL_AND_PREPARE(&op_, &y_, NULL, CALL);                                                  \
         check_runs(op_, 1, (const tx_tensor *[]){x}, y_, splits(y_));                             \
-        if (tx_tensor_nbytes(x) > (512 << 10)) check_no_allocation(op_, 1, (const tx_tensor *[]){x}); \
+        if (tx_tensor_nbytes(x) > (512 << 10))                                                    \
+            check_no_allocation(op_, 1, (const tx_tensor *[]){x});                                \
         tx_op_free(op_);                                                                          \
         int64_t st_[TX_MAX_RANK];                                                                 \
         padded_strides(y_, 2, st_);                                                               \
@@ -385,7 +386,8 @@ static void test_reverse(void **state) {
         tx_op *op_ = NULL;                                                                        \
         CALL_AND_PREPARE(&op_, &y_, NULL, CALL);                                                  \
         check_runs(op_, 1, (const tx_tensor *[]){x}, y_, (split) && splits(y_));                  \
-        if (tx_tensor_nbytes(x) > (512 << 10)) check_no_allocation(op_, 1, (const tx_tensor *[]){x}); \
+        if (tx_tensor_nbytes(x) > (512 << 10))                                                    \
+            check_no_allocation(op_, 1, (const tx_tensor *[]){x});                                \
         tx_op_free(op_);                                                                          \
         int64_t st_[TX_MAX_RANK];                                                                 \
         padded_strides(y_, 1, st_);                                                               \
