@@ -355,7 +355,9 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
                "%s: expected multiples argument to be a vector of length %zu (the rank of input) "
                "but got %" PRId64 " entries (rank %zu)",
                op, r, multiples->numel, multiples->rank);
-    int64_t m[TX_MAX_RANK], od[TX_MAX_RANK], count = 1;
+    /* The plan is not zero-initialised (its arrays are 4 KB): the rank's entries are set. */
+    tile_plan p;
+    int64_t *m = p.multiples, od[TX_MAX_RANK], count = 1;
     for (size_t i = 0; i < r; i++) {
         m[i] = tx__index_at(multiples, (int64_t)i);
         TX_REQUIRE(m[i] >= 0, TX_INVALID_ARGUMENT, "%s: expected multiples[%zu] >= 0, but got %" PRId64,
@@ -365,9 +367,8 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
                    input->dims[i], m[i]);
         TX_TRY(add_dim_count(op, &count, od[i]));
     }
-    tile_plan p = {.rank = r, .elem = tx_dtype_size(input->dtype), .numel = count};
+    p.rank = r, p.elem = tx_dtype_size(input->dtype), p.numel = count;
     memcpy(p.dims, input->dims, r * sizeof *p.dims);
-    memcpy(p.multiples, m, r * sizeof *p.multiples);
     TX_TRY(tx__prepared_step(op, tile_run, &p, sizeof p, 1, &input, -1));
     return output_and_run(op, input, NULL, r, od, tile_run, &p, out);
 }

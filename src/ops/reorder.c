@@ -62,7 +62,8 @@ static tx_status reverse_call(const char *op, const tx_tensor *t, const bool *fl
     tx__contiguous_strides(t->rank, t->dims, w, in_strides);
     const int64_t *dst = tx__output_strides(0);
     if (dst == NULL) dst = in_strides;
-    reverse_plan p = {.offset = 0};
+    reverse_plan p; /* not zero-initialised: the copy plan is 6 KB, and the planner sets it */
+    p.offset = 0;
     for (size_t d = 0; d < t->rank; d++) {
         src[d] = in_strides[d];
         /* strides and offset are inside a non-empty t */
