@@ -460,6 +460,46 @@ static void test_pad(void **state) {
     tx_tensor_free(cv);
 }
 
+/* ---- strings ---- */
+
+/* String tensors still go through the calls; their prepares are refused. */
+#define CALL_NOT_PREPARED(CALL)                                                                   \
+    do {                                                                                          \
+        tx_tensor *OUT = NULL;                                                                    \
+        tx_op *op_ = NULL;                                                                        \
+        assert_int_equal((CALL), TX_OK);                                                          \
+        assert_int_equal(tx_tensor_dtype(OUT), TX_STRING);                                        \
+        tx_tensor_free(OUT);                                                                      \
+        OUT = NULL;                                                                               \
+        tu_assert_error(TX_PREPARE(&op_, NULL, (CALL)), TX_UNIMPLEMENTED, "fixed-size dtypes");   \
+        assert_null(op_);                                                                         \
+    } while (0)
+
+static void test_strings(void **state) {
+    (void)state;
+    const char *words[4] = {"a", "bc", "", "def"};
+    tx_tensor *x = tu_strings(2, TU_DIMS(2, 2), words);
+    const tx_tensor *xs[2] = {x, x};
+    const int32_t one[2] = {1, 1}, zero[2] = {0, 0}, rev[2] = {1, -1};
+    tx_tensor *ones = tu_i32(2, one), *zeros = tu_i32(2, zero), *step = tu_i32(2, rev);
+    tx_tensor *paddings = NULL;
+    assert_int_equal(tx_tensor_new(TX_INT32, 2, TU_DIMS(2, 2), &paddings), TX_OK);
+    memset(tx_tensor_data(paddings), 0, 16);
+    ((int32_t *)tx_tensor_data(paddings))[1] = 1;
+    int64_t axis = 1;
+    CALL_NOT_PREPARED(tx_strided_slice(x, zeros, zeros, step, 3, 3, 0, 0, 0, &OUT));
+    CALL_NOT_PREPARED(tx_concat(xs, 2, 1, &OUT));
+    CALL_NOT_PREPARED(tx_pack(xs, 2, 0, &OUT));
+    CALL_NOT_PREPARED(tx_tile(x, ones, &OUT));
+    CALL_NOT_PREPARED(tx_pad(x, paddings, TX_PAD_CONSTANT, NULL, &OUT));
+    CALL_NOT_PREPARED(tx_reverse_v2(x, &axis, 1, &OUT));
+    tx_tensor_free(paddings);
+    tx_tensor_free(ones);
+    tx_tensor_free(zeros);
+    tx_tensor_free(step);
+    tx_tensor_free(x);
+}
+
 int main(void) {
     tx_set_num_threads(2);
     tx__set_split_policy(TX__SPLIT_ALWAYS);
@@ -470,6 +510,7 @@ int main(void) {
         cmocka_unit_test(test_reverse),
         cmocka_unit_test(test_tile),
         cmocka_unit_test(test_pad),
+        cmocka_unit_test(test_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
