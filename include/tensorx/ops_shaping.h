@@ -98,7 +98,8 @@ TX_API tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const
  * begin/end/strides not 1-D, of different lengths, or n >= 32; more than one ellipsis bit; more non-ellipsis,
  * non-new-axis specs than input dims ("Attempting to slice scalar input" for a scalar); strides[i] == 0 (i counts input dims);
  * shrink with a stride <= 0; a shrink index out of [-D, D); a result above TX_MAX_RANK);
- * resource_exhausted (allocation). */
+ * resource_exhausted (allocation).
+ * Prepared: data input input_; output strides taken. */
 TX_API tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin,
                                   const tx_tensor *end, const tx_tensor *strides,
                                   int32_t begin_mask, int32_t end_mask, int32_t ellipsis_mask,
@@ -158,7 +159,8 @@ TX_API tx_status tx_unpack(const tx_tensor *value, int64_t num, int64_t axis, tx
  * invalid_argument (NULL arguments; multiples not 1-D or with a
  * length other than rank(input); a negative multiple; an output dim or element count overflowing
  * int64, as TF's TensorShape); resource_exhausted (the output exceeds the byte limit or
- * allocation fails). */
+ * allocation fails).
+ * Prepared: data input input; output strides not taken. */
 TX_API tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor **out);
 
 /* Modes of tx_pad (tf.pad's mode strings "CONSTANT", "REFLECT", "SYMMETRIC"). */
@@ -183,7 +185,9 @@ typedef enum tx_pad_mode {
  * invalid_argument (NULL tensor/paddings/out; paddings not a [rank, 2] matrix; a negative padding; REFLECT with a padding > D-1 (so any REFLECT of a dim of size 0),
  * SYMMETRIC with a padding > D; EDGE/WRAP with a nonzero padding of a dim of size 0;
  * constant_values not a scalar of the tensor's dtype; an output dim or element count overflowing
- * int64; mode not a tx_pad_mode); resource_exhausted. */
+ * int64; mode not a tx_pad_mode); resource_exhausted.
+ * Prepared: data input tensor (constant_values is fixed at prepare time); output strides not
+ * taken. */
 TX_API tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode mode,
                         const tx_tensor *constant_values, tx_tensor **out);
 /* TX_SECTION_SLICING_END */
@@ -203,14 +207,18 @@ TX_API tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_p
  * Errors: invalid_argument (values NULL or n == 0; values[i] NULL; concat_dim out of range or
  * values[0] a scalar; values[i]'s dtype or rank differs from values[0]'s; a dim other than
  * concat_dim differs -- each message names the offending index i; the joined dim overflows),
- * resource_exhausted (output too large, allocation failed). */
+ * resource_exhausted (output too large, allocation failed).
+ * Prepared: data inputs values, one per tensor (at most 512: more are unimplemented); output
+ * strides not taken. */
 TX_API tx_status tx_concat(const tx_tensor *const *values, size_t n, int64_t concat_dim,
                            tx_tensor **out);
 
 /* tf.pack / tf.stack: n tensors of equal shape [D0..D(R-1)] and dtype become one tensor of rank
  * R+1 with n inserted at `axis`, -(R+1) <= axis < R+1 (negative counts from the end: -1 appends).
  * Errors: invalid_argument (values NULL or n == 0; values[i] NULL; axis out of range; values[i]'s
- * dtype or shape differs from values[0]'s, naming i; rank R+1 > TX_MAX_RANK), resource_exhausted. */
+ * dtype or shape differs from values[0]'s, naming i; rank R+1 > TX_MAX_RANK), resource_exhausted.
+ * Prepared: data inputs values, one per tensor (at most 512: more are unimplemented); output
+ * strides not taken. */
 TX_API tx_status tx_pack(const tx_tensor *const *values, size_t n, int64_t axis, tx_tensor **out);
 
 /* meshgrid's `indexing`: "xy" (Cartesian, TensorFlow's default) or "ij" (matrix). */
@@ -237,7 +245,8 @@ TX_API tx_status tx_meshgrid(const tx_tensor *const *args, size_t n,
  * and a tensor whose first dim is 0 is refused before dims is looked at.
  * Errors: invalid_argument (NULL; dims not bool; tensor.dims[0] == 0 ("Invalid input first
  * dimension. Found 0."); dims not 1-D; len(dims) != rank), unimplemented (rank > 8, TensorFlow's
- * limit for reverse), resource_exhausted. */
+ * limit for reverse), resource_exhausted.
+ * Prepared: data input tensor (dims is fixed at prepare time); output strides taken. */
 TX_API tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor **out);
 
 /* Current tf.reverse (ReverseV2): reverses the dims listed in axis[0..n_axis), each in
@@ -245,7 +254,8 @@ TX_API tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_t
  * with no elements (of any rank) is returned (copied) whatever axis holds: TensorFlow's kernel
  * returns them before reading axis.
  * Errors: invalid_argument (axis NULL with n_axis > 0; an axis out of range, naming its index; an
- * axis listed twice, also as a negative alias), unimplemented (rank > 8), resource_exhausted. */
+ * axis listed twice, also as a negative alias), unimplemented (rank > 8), resource_exhausted.
+ * Prepared: data input tensor; output strides taken. */
 TX_API tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_axis,
                                tx_tensor **out);
 

@@ -35,51 +35,96 @@ static void copy_rows(char *dst, int64_t stride, const char *src, size_t chunk, 
 #undef ROWS_FIXED
 }
 
-/* Output row k (out_row bytes) = row k of values[0] | row k of values[1] | ...; input i has
- * nbytes / outer bytes per row.  A unit of work is one output row. */
+/* The most values one join plan holds: a prepared concat or pack takes up to this many, and the
+ * call joins more in groups of this many (each group the same run at its offset in the rows). */
+#define JOIN_PLAN_VALUES 512
+
+/* The run half of concat and pack: output row k (out_row bytes) = row k of value 0 | row k of
+ * value 1 | ...; this plan's values fill the part of each row that starts `offset` bytes in. */
+typedef struct join_plan {
+    int64_t outer;   /* output rows; 0 for an empty output */
+    size_t out_row;  /* bytes of an output row */
+    size_t offset;   /* bytes from a row's start to this plan's first value's part */
+    bool wide;       /* the values' parts of a row are long: one strided copy per value */
+    size_t n;        /* values */
+    size_t chunk[JOIN_PLAN_VALUES]; /* bytes of a row of each value */
+} join_plan;
+
+/* A unit of work is one output row. */
 typedef struct join_job {
+    const join_plan *p;
     char *dst;
-    const tx_tensor *const *values;
-    size_t n;
-    int64_t outer;
-    size_t out_row;
+    const char *const *in;
 } join_job;
 
 static void join_piece(void *ctx, int64_t begin, int64_t end) {
     const join_job *j = ctx;
+    const join_plan *p = j->p;
     /* Rows per block: about 32 KB of output, so the block is still in L1/L2 when the next input
      * writes its column of it. */
-    int64_t block = j->out_row >= 32768 ? 1 : (int64_t)(32768 / j->out_row);
+    int64_t block = p->out_row >= 32768 ? 1 : (int64_t)(32768 / p->out_row);
     for (int64_t r0 = begin; r0 < end; r0 += block) {
         int64_t rn = end - r0 < block ? end - r0 : block;
-        size_t off = 0;
-        for (size_t i = 0; i < j->n; i++) {
-            size_t chunk = j->values[i]->nbytes / (size_t)j->outer;
+        size_t off = p->offset;
+        for (size_t i = 0; i < p->n; i++) {
+            size_t chunk = p->chunk[i];
             if (chunk)
-                copy_rows(j->dst + (size_t)r0 * j->out_row + off, (int64_t)j->out_row,
-                          j->values[i]->data + (size_t)r0 * chunk, chunk, rn);
+                copy_rows(j->dst + (size_t)r0 * p->out_row + off, (int64_t)p->out_row,
+                          j->in[i] + (size_t)r0 * chunk, chunk, rn);
             off += chunk;
         }
     }
 }
 
-static void join_rows(char *dst, const tx_tensor *const *values, size_t n, int64_t outer,
-                      size_t out_row) {
-    size_t total = (size_t)outer * out_row;
-    if (out_row / n >= TX_CONCAT_WIDE_CHUNK_BYTES) {
-        size_t off = 0;
-        for (size_t i = 0; i < n; i++) {
-            size_t chunk = values[i]->nbytes / (size_t)outer;
-            int64_t dims[2] = {outer, (int64_t)chunk}, ds[2] = {(int64_t)out_row, 1},
+static tx_status join_run(const void *plan, const tx__run_io *io) {
+    const join_plan *p = plan;
+    if (p->outer == 0) return TX_OK;
+    char *dst = io->out[0];
+    if (p->wide) {
+        size_t off = p->offset;
+        for (size_t i = 0; i < p->n; i++) {
+            size_t chunk = p->chunk[i];
+            int64_t dims[2] = {p->outer, (int64_t)chunk}, ds[2] = {(int64_t)p->out_row, 1},
                     ss[2] = {(int64_t)chunk, 1};
-            if (chunk) tx__copy_nd(dst + off, values[i]->data, 2, dims, ds, ss, 1);
+            if (chunk) tx__copy_nd(dst + off, io->in[i], 2, dims, ds, ss, 1);
             off += chunk;
         }
-        return;
+        return TX_OK;
     }
-    join_job j = {dst, values, n, outer, out_row};
-    if ((int64_t)total < TX_PARALLEL_MIN_BYTES) join_piece(&j, 0, outer);
-    else tx__parallel_for(outer, at_least_one(TX_GRAIN_BYTES / (int64_t)out_row), join_piece, &j);
+    join_job j = {p, dst, io->in};
+    size_t total = (size_t)p->outer * p->out_row;
+    if ((int64_t)total < TX_PARALLEL_MIN_BYTES) join_piece(&j, 0, p->outer);
+    else tx__parallel_for(p->outer, at_least_one(TX_GRAIN_BYTES / (int64_t)p->out_row), join_piece,
+                          &j);
+    return TX_OK;
+}
+
+/* Plans a join of n values into an output of `rank` dims `dims` whose rows are the dims from
+ * `axis` on, up to the first JOIN_PLAN_VALUES values (join_plan_next moves to the next ones). */
+static void join_plan_make(join_plan *p, const tx_tensor *const *values, size_t n, size_t rank,
+                           const int64_t *dims, size_t axis) {
+    bool empty = false;
+    for (size_t d = 0; d < rank; d++) empty |= dims[d] == 0;
+    /* A non-empty output has a non-empty value with its dims before the axis: their product
+     * fits.  The row sum can wrap only for an output the constructor refuses (above the byte
+     * limit), and then the plan is not used. */
+    p->outer = empty ? 0 : tx__dims_product(dims, 0, axis);
+    p->out_row = p->offset = 0;
+    p->n = n < JOIN_PLAN_VALUES ? n : JOIN_PLAN_VALUES;
+    for (size_t i = 0; i < n && !empty; i++) {
+        size_t chunk = values[i]->nbytes / (size_t)p->outer;
+        if (i < p->n) p->chunk[i] = chunk;
+        p->out_row += chunk;
+    }
+    p->wide = p->out_row / n >= TX_CONCAT_WIDE_CHUNK_BYTES;
+}
+
+/* Moves the plan on to values[first, ...), the group after its values. */
+static void join_plan_next(join_plan *p, const tx_tensor *const *values, size_t n, size_t first) {
+    for (size_t i = 0; i < p->n && p->outer > 0; i++) p->offset += p->chunk[i];
+    p->n = n - first < JOIN_PLAN_VALUES ? n - first : JOIN_PLAN_VALUES;
+    for (size_t i = 0; i < p->n && p->outer > 0; i++)
+        p->chunk[i] = values[first + i]->nbytes / (size_t)p->outer;
 }
 
 /* Fills `count` elements of `w` bytes at dst with the element at v. */
@@ -165,6 +210,25 @@ static tx_status alloc_joined(const char *op, const tx_tensor *const *values, si
     return TX_OK;
 }
 
+/* The join after the op's checks: the prepared step (up to JOIN_PLAN_VALUES values), the output
+ * and the runs of the plans. */
+static tx_status join(const char *op, const tx_tensor *const *values, size_t n, size_t rank,
+                      const int64_t *dims, size_t axis, tx_tensor **out) {
+    join_plan p;
+    join_plan_make(&p, values, n, rank, dims, axis);
+    if (n <= JOIN_PLAN_VALUES) TX_TRY(tx__prepared_step(op, join_run, &p, sizeof p, n, values, -1));
+    tx_tensor *o;
+    TX_TRY(alloc_joined(op, values, n, rank, dims, &o));
+    const char *in[JOIN_PLAN_VALUES];
+    for (size_t first = 0; first < n; first += JOIN_PLAN_VALUES) {
+        if (first > 0) join_plan_next(&p, values, n, first);
+        for (size_t i = 0; i < p.n; i++) in[i] = values[first + i]->data;
+        join_run(&p, &(tx__run_io){in, &o->data});
+    }
+    *out = o;
+    return TX_OK;
+}
+
 /* ---- concat -------------------------------------------------------------------------------- */
 
 tx_status tx_concat(const tx_tensor *const *values, size_t n, int64_t concat_dim,
@@ -174,14 +238,9 @@ tx_status tx_concat(const tx_tensor *const *values, size_t n, int64_t concat_dim
     *out = NULL;
     TX_TRY(check_list(op, "values", values, n, 1));
     const tx_tensor *v0 = values[0];
-    if (n == 1) {
-        /* tf.concat returns identity(values[0]) for one value and never reads concat_dim. */
-        tx_tensor *o;
-        TX_TRY(alloc_joined(op, values, 1, v0->rank, v0->dims, &o));
-        if (o->nbytes) memcpy(o->data, v0->data, o->nbytes);
-        *out = o;
-        return TX_OK;
-    }
+    /* tf.concat returns identity(values[0]) for one value and never reads concat_dim: a copy,
+     * one row of the whole value. */
+    if (n == 1) return join(op, values, 1, v0->rank, v0->dims, 0, out);
     size_t r = v0->rank;
     TX_REQUIRE(r > 0, TX_INVALID_ARGUMENT,
                "%s: values[0] is a scalar; scalars cannot be concatenated (concat_dim %" PRId64
@@ -209,14 +268,7 @@ tx_status tx_concat(const tx_tensor *const *values, size_t n, int64_t concat_dim
         TX_REQUIRE(tx__add_i64(dims[axis], v->dims[axis], &dims[axis]), TX_INVALID_ARGUMENT,
                    "%s: the sizes of dimension %zu add up to more than int64 holds", op, axis);
     }
-    tx_tensor *o;
-    TX_TRY(alloc_joined(op, values, n, r, dims, &o));
-    if (o->numel > 0) {
-        const int64_t outer = tx__dims_product(dims, 0, axis); /* output dims: o is non-empty */
-        join_rows(o->data, values, n, outer, o->nbytes / (size_t)outer);
-    }
-    *out = o;
-    return TX_OK;
+    return join(op, values, n, r, dims, axis, out);
 }
 
 /* ---- pack ---------------------------------------------------------------------------------- */
@@ -247,14 +299,7 @@ tx_status tx_pack(const tx_tensor *const *values, size_t n, int64_t axis, tx_ten
     TX_REQUIRE(n <= (size_t)INT64_MAX, TX_INVALID_ARGUMENT, "%s: too many values", op);
     int64_t dims[TX_MAX_RANK];
     for (size_t d = 0, k = 0; d <= r; d++) dims[d] = d == ax ? (int64_t)n : v0->dims[k++];
-    tx_tensor *o;
-    TX_TRY(alloc_joined(op, values, n, r + 1, dims, &o));
-    if (o->numel > 0) {
-        const int64_t outer = tx__dims_product(dims, 0, ax); /* output dims: o is non-empty */
-        join_rows(o->data, values, n, outer, o->nbytes / (size_t)outer);
-    }
-    *out = o;
-    return TX_OK;
+    return join(op, values, n, r + 1, dims, ax, out);
 }
 
 /* ---- meshgrid ------------------------------------------------------------------------------ */

@@ -96,9 +96,12 @@ static void copy_reversed(char *dst, const char *src, int64_t start, int64_t n, 
 typedef struct pad_plan {
     tx__pad_shape s; /* the normalised shape (exec/normalize.h) */
     tx_pad_mode mode;
-    const char *pat; /* CONSTANT: the fill element */
+    char pat[16];    /* CONSTANT: the fill element (every dtype's size is at most 16) */
     bool zero;       /* CONSTANT: the fill element is all zero bytes */
     tx__bulk_copy_fn copy; /* the rows' interiors: streaming stores for a large output */
+    bool whole;      /* no padding: the input is copied as it is */
+    int64_t numel;   /* the output's elements and bytes */
+    size_t nbytes;
 } pad_plan;
 
 static void pad_constant_rec(const pad_plan *p, size_t k, char *dst, const char *src) {
@@ -223,8 +226,8 @@ static void pad_edge_wrap_rec(const pad_plan *p, size_t k, char *dst, const char
 
 /* Tiles `in` (dims d, elements of `elem` bytes) into `out` (dims d[i] * m[i], no zero dims).  Every
  * product below is of d[i] <= d[i] * m[i] and the output's strides: at most the output's bytes. */
-static void tile_run(char *out, const char *in, size_t r, const int64_t *d, const int64_t *m,
-                     size_t elem) {
+static void tile_copy(char *out, const char *in, size_t r, const int64_t *d, const int64_t *m,
+                      size_t elem) {
     int64_t od[TX_MAX_RANK], os[TX_MAX_RANK], is[TX_MAX_RANK];
     for (size_t i = 0; i < r; i++) od[i] = d[i] * m[i];
     tx__contiguous_strides(r, od, elem, os);
@@ -302,16 +305,36 @@ static tx_status add_dim_count(const char *op, int64_t *count, int64_t dim) {
     return TX_OK;
 }
 
-static tx_status copy_whole(const char *op, const tx_tensor *in, size_t rank, const int64_t *dims,
-                            tx_tensor **out) {
+/* The run half of tile: the tiling of a non-empty output, or a scalar's copy. */
+typedef struct tile_plan {
+    size_t rank;   /* 0: a scalar, copied */
+    size_t elem;
+    int64_t numel; /* the output's elements: 0 writes nothing */
+    int64_t dims[TX_MAX_RANK], multiples[TX_MAX_RANK];
+} tile_plan;
+
+static tx_status tile_run(const void *plan, const tx__run_io *io) {
+    const tile_plan *p = plan;
+    if (p->numel == 0) return TX_OK;
+    if (p->rank == 0) memcpy(io->out[0], io->in[0], p->elem);
+    else tile_copy(io->out[0], io->in[0], p->rank, p->dims, p->multiples, p->elem);
+    return TX_OK;
+}
+
+/* A new tensor of `in`'s dtype and `dims` that keeps the string storages of `in` and `also`
+ * (NULL: none) alive; then the op's run on it. */
+static tx_status output_and_run(const char *op, const tx_tensor *in, const tx_tensor *also,
+                                size_t rank, const int64_t *dims, tx__run_fn run,
+                                const void *plan, tx_tensor **out) {
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc(op, in->dtype, rank, dims, &o));
     tx_status st = tx__share_strings(o, in);
+    if (st == TX_OK && also != NULL) st = tx__share_strings(o, also);
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;
     }
-    if (o->nbytes) memcpy(o->data, in->data, o->nbytes);
+    run(plan, &(tx__run_io){(const char *[]){in->data}, &o->data});
     *out = o;
     return TX_OK;
 }
@@ -332,7 +355,9 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
                "%s: expected multiples argument to be a vector of length %zu (the rank of input) "
                "but got %" PRId64 " entries (rank %zu)",
                op, r, multiples->numel, multiples->rank);
-    int64_t m[TX_MAX_RANK], od[TX_MAX_RANK], count = 1;
+    /* The plan is not zero-initialised (its arrays are 4 KB): the rank's entries are set. */
+    tile_plan p;
+    int64_t *m = p.multiples, od[TX_MAX_RANK], count = 1;
     for (size_t i = 0; i < r; i++) {
         m[i] = tx__index_at(multiples, (int64_t)i);
         TX_REQUIRE(m[i] >= 0, TX_INVALID_ARGUMENT, "%s: expected multiples[%zu] >= 0, but got %" PRId64,
@@ -342,16 +367,58 @@ tx_status tx_tile(const tx_tensor *input, const tx_tensor *multiples, tx_tensor 
                    input->dims[i], m[i]);
         TX_TRY(add_dim_count(op, &count, od[i]));
     }
-    if (r == 0) return copy_whole(op, input, 0, NULL, out);
-    tx_tensor *o;
-    TX_TRY(tx__tensor_alloc(op, input->dtype, r, od, &o));
-    tx_status st = tx__share_strings(o, input);
-    if (st != TX_OK) {
-        tx_tensor_free(o);
-        return st;
+    p.rank = r, p.elem = tx_dtype_size(input->dtype), p.numel = count;
+    memcpy(p.dims, input->dims, r * sizeof *p.dims);
+    TX_TRY(tx__prepared_step(op, tile_run, &p, sizeof p, 1, &input, -1));
+    return output_and_run(op, input, NULL, r, od, tile_run, &p, out);
+}
+
+/* The pad of `tensor` by pads ((before, after) per dim) into an output of `count` elements that
+ * passed the output checks. */
+static void pad_plan_make(pad_plan *p, const tx_tensor *tensor, const int64_t *pads,
+                          tx_pad_mode mode, const tx_tensor *constant_values, int64_t count) {
+    p->mode = mode;
+    p->numel = count;
+    p->nbytes = (size_t)count * tx_dtype_size(tensor->dtype); /* a checked output's size */
+    /* No padding (or nothing to write): TF forwards the input; we copy it. */
+    p->whole = count == tensor->numel;
+    if (p->whole) return;
+    /* Mirror, edge and wrap modes copy whole rows of the input: they keep rows whole. */
+    tx__pad_shape_make(&p->s, tensor->rank, tensor->dims, tx_dtype_size(tensor->dtype), pads,
+                       mode != TX_PAD_CONSTANT);
+    p->copy = (int64_t)p->nbytes >= tx__stream_seq_min_bytes ? tx__kernels_get()->bulk_copy_stream
+                                                             : tx__kernels_get()->bulk_copy;
+    if (mode == TX_PAD_CONSTANT) {
+        memset(p->pat, 0, sizeof p->pat);
+        if (constant_values) memcpy(p->pat, constant_values->data, tx_dtype_size(tensor->dtype));
+        p->zero = true;
+        for (size_t i = 0; i < p->s.w; i++) p->zero &= p->pat[i] == 0;
     }
-    if (o->numel > 0) tile_run(o->data, input->data, r, input->dims, m, tx_dtype_size(input->dtype));
-    *out = o;
+}
+
+static tx_status pad_run(const void *plan, const tx__run_io *io) {
+    const pad_plan *p = plan;
+    char *dst = io->out[0];
+    const char *src = io->in[0];
+    if (p->whole) {
+        if (p->nbytes) memcpy(dst, src, p->nbytes);
+    } else if (p->s.rank >= 2 && p->mode != TX_PAD_EDGE && p->mode != TX_PAD_WRAP &&
+               (int64_t)p->nbytes >= TX_PARALLEL_MIN_BYTES) {
+        pad_job j = {p, dst, src};
+        const int64_t rows = p->s.before[0] + p->s.in[0] + p->s.after[0];
+        const int64_t grain = TX_GRAIN_BYTES / p->s.out_stride[0];
+        tx__parallel_for(rows, grain > 0 ? grain : 1, pad_piece, &j);
+    } else if (p->mode == TX_PAD_CONSTANT && p->nbytes <= TX_PAD_FILL_FIRST_BYTES &&
+               p->s.in[p->s.rank - 1] * (int64_t)p->s.w <= TX_PAD_FILL_FIRST_ROW) {
+        fill_elems(dst, p->numel, p->pat, p->s.w, p->zero);
+        pad_constant_copy_rows(p, 0, dst, src);
+    } else if (p->mode == TX_PAD_CONSTANT) {
+        pad_constant_rec(p, 0, dst, src);
+    } else if (p->mode == TX_PAD_EDGE || p->mode == TX_PAD_WRAP) {
+        pad_edge_wrap_rec(p, 0, dst, src);
+    } else {
+        pad_mirror_rec(p, 0, dst, src);
+    }
     return TX_OK;
 }
 
@@ -418,53 +485,12 @@ tx_status tx_pad(const tx_tensor *tensor, const tx_tensor *paddings, tx_pad_mode
         pads[2 * d] = b;
         pads[2 * d + 1] = a;
     }
-    /* No padding (or nothing to write): TF forwards the input; we copy it. */
-    if (count == tensor->numel) return copy_whole(op, tensor, r, od, out);
-
-    tx_tensor *o;
-    TX_TRY(tx__tensor_alloc(op, tensor->dtype, r, od, &o));
-    tx_status st = tx__share_strings(o, tensor);
-    if (st == TX_OK && mode == TX_PAD_CONSTANT && constant_values != NULL)
-        st = tx__share_strings(o, constant_values);
-    if (st != TX_OK) {
-        tx_tensor_free(o);
-        return st;
-    }
-    pad_plan *p = tx__calloc_array(1, sizeof *p, op);
-    if (p == NULL) {
-        tx_tensor_free(o);
-        return TX_RESOURCE_EXHAUSTED;
-    }
-    p->mode = mode;
-    /* Mirror, edge and wrap modes copy whole rows of the input: they keep rows whole. */
-    tx__pad_shape_make(&p->s, tensor->rank, tensor->dims, tx_dtype_size(tensor->dtype), pads,
-                       mode != TX_PAD_CONSTANT);
-    p->copy = (int64_t)o->nbytes >= tx__stream_seq_min_bytes ? tx__kernels_get()->bulk_copy_stream
-                                                             : tx__kernels_get()->bulk_copy;
-    if (mode == TX_PAD_CONSTANT) {
-        static const char zeros[16] = {0};
-        p->pat = constant_values ? constant_values->data : zeros;
-        p->zero = true;
-        for (size_t i = 0; i < p->s.w; i++) p->zero &= p->pat[i] == 0;
-    }
-    if (p->s.rank >= 2 && mode != TX_PAD_EDGE && mode != TX_PAD_WRAP &&
-        (int64_t)o->nbytes >= TX_PARALLEL_MIN_BYTES) {
-        pad_job j = {p, o->data, tensor->data};
-        const int64_t rows = p->s.before[0] + p->s.in[0] + p->s.after[0];
-        const int64_t grain = TX_GRAIN_BYTES / p->s.out_stride[0];
-        tx__parallel_for(rows, grain > 0 ? grain : 1, pad_piece, &j);
-    } else if (mode == TX_PAD_CONSTANT && o->nbytes <= TX_PAD_FILL_FIRST_BYTES &&
-               p->s.in[p->s.rank - 1] * (int64_t)p->s.w <= TX_PAD_FILL_FIRST_ROW) {
-        fill_elems(o->data, o->numel, p->pat, p->s.w, p->zero);
-        pad_constant_copy_rows(p, 0, o->data, tensor->data);
-    } else if (mode == TX_PAD_CONSTANT) {
-        pad_constant_rec(p, 0, o->data, tensor->data);
-    } else if (mode == TX_PAD_EDGE || mode == TX_PAD_WRAP) {
-        pad_edge_wrap_rec(p, 0, o->data, tensor->data);
-    } else {
-        pad_mirror_rec(p, 0, o->data, tensor->data);
-    }
-    tx__free(p, sizeof *p);
-    *out = o;
-    return TX_OK;
+    /* The constructor's checks of the output (same messages) before the plan: the pad shape's
+     * products fit only for an output that passes them. */
+    TX_TRY(tx__check_output(op, tensor->dtype, r, od, &count));
+    pad_plan p;
+    pad_plan_make(&p, tensor, pads, mode, constant_values, count);
+    TX_TRY(tx__prepared_step(op, pad_run, &p, sizeof p, 1, &tensor, -1));
+    return output_and_run(op, tensor, mode == TX_PAD_CONSTANT && !p.whole ? constant_values : NULL,
+                          r, od, pad_run, &p, out);
 }

@@ -38,38 +38,45 @@ static tx_status alloc_like(const char *op, const tx_tensor *t, size_t rank, con
 
 /* ---- reverse ------------------------------------------------------------------------------- */
 
-/* Copies t into a new tensor with every dim d with flip[d] reversed.  A reversed dim reads with a
- * negative stride from its last index; the copy planner merges runs of dims with the same flag
- * and moves the unreversed innermost run with memcpy. */
-static tx_status reverse_run(const char *op, const tx_tensor *t, const bool *flip,
-                             tx_tensor **out) {
-    tx_tensor *o;
-    TX_TRY(alloc_like(op, t, t->rank, t->dims, &o));
-    if (o->numel > 0) { /* strides and offset are inside the non-empty t */
-        size_t w = tx_dtype_size(t->dtype);
-        int64_t dst[TX_REVERSE_MAX_RANK + 1], src[TX_REVERSE_MAX_RANK + 1];
-        tx__contiguous_strides(t->rank, t->dims, w, dst);
-        int64_t offset = 0;
-        for (size_t d = 0; d < t->rank; d++) {
-            src[d] = dst[d];
-            if (flip[d] && t->dims[d] > 1) {
-                offset += (t->dims[d] - 1) * dst[d];
-                src[d] = -dst[d];
-            }
-        }
-        tx__copy_nd(o->data, t->data + offset, t->rank, t->dims, dst, src, w);
-    }
-    *out = o;
+/* The run half of reverse and reverse_v2: one strided copy, a reversed dim read with a negative
+ * stride from its last index; the copy planner merges runs of dims with the same flag and moves
+ * the unreversed innermost run with memcpy. */
+typedef struct reverse_plan {
+    tx__copy_plan copy;
+    int64_t offset; /* bytes from the input's first element to the first one read */
+} reverse_plan;
+
+static tx_status reverse_run(const void *plan, const tx__run_io *io) {
+    const reverse_plan *p = plan;
+    if (p->copy.count > 0) tx__copy_plan_exec(&p->copy, io->out[0], io->in[0] + p->offset);
     return TX_OK;
 }
 
-/* The inputs TensorFlow's kernels return as they are before the dims/axis argument is looked at
- * (scalars; for ReverseV2 also tensors with no elements) are copied here (tensorx ops other than
- * views always return their own buffer). */
-static tx_status copy_whole(const char *op, const tx_tensor *t, tx_tensor **out) {
+/* Copies t into a new tensor (or the caller's output strides) with every dim d with flip[d]
+ * reversed; flip NULL reverses nothing (the inputs TensorFlow's kernels return as they are:
+ * tensorx ops other than views always return their own buffer). */
+static tx_status reverse_call(const char *op, const tx_tensor *t, const bool *flip,
+                              tx_tensor **out) {
+    size_t w = tx_dtype_size(t->dtype);
+    int64_t in_strides[TX_MAX_RANK], src[TX_MAX_RANK];
+    tx__contiguous_strides(t->rank, t->dims, w, in_strides);
+    const int64_t *dst = tx__output_strides(0);
+    if (dst == NULL) dst = in_strides;
+    reverse_plan p; /* not zero-initialised: the copy plan is 6 KB, and the planner sets it */
+    p.offset = 0;
+    for (size_t d = 0; d < t->rank; d++) {
+        src[d] = in_strides[d];
+        /* strides and offset are inside a non-empty t */
+        if (flip && flip[d] && t->dims[d] > 1 && t->numel > 0) {
+            p.offset += (t->dims[d] - 1) * in_strides[d];
+            src[d] = -in_strides[d];
+        }
+    }
+    tx__copy_plan_make(&p.copy, t->rank, t->dims, dst, src, w);
+    TX_TRY(tx__prepared_step(op, reverse_run, &p, sizeof p, 1, &t, -1));
     tx_tensor *o;
     TX_TRY(alloc_like(op, t, t->rank, t->dims, &o));
-    if (o->nbytes > 0) memcpy(o->data, t->data, o->nbytes);
+    reverse_run(&p, &(tx__run_io){(const char *[]){t->data}, &o->data});
     *out = o;
     return TX_OK;
 }
@@ -90,7 +97,7 @@ tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor *
                         "bool-dims Reverse refuses an empty first dim, ReverseV2 does not)",
                         op, tx__format_dims(sbuf, sizeof sbuf, tensor->rank, tensor->dims));
     }
-    if (tensor->rank == 0) return copy_whole(op, tensor, out);
+    if (tensor->rank == 0) return reverse_call(op, tensor, NULL, out);
     TX_REQUIRE(dims->rank == 1, TX_INVALID_ARGUMENT, "%s: dims must be 1-D, got rank %zu", op,
                dims->rank);
     TX_REQUIRE(dims->numel == (int64_t)tensor->rank, TX_INVALID_ARGUMENT,
@@ -102,7 +109,7 @@ tx_status tx_reverse(const tx_tensor *tensor, const tx_tensor *dims, tx_tensor *
     bool flip[TX_REVERSE_MAX_RANK];
     /* Any non-zero byte is true: a bool tensor filled from foreign memory may hold other bytes. */
     for (size_t d = 0; d < tensor->rank; d++) flip[d] = ((const uint8_t *)dims->data)[d] != 0;
-    return reverse_run(op, tensor, flip, out);
+    return reverse_call(op, tensor, flip, out);
 }
 
 tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_axis,
@@ -114,7 +121,7 @@ tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_a
     TX_REQUIRE(axis != NULL || n_axis == 0, TX_INVALID_ARGUMENT, "%s: axis is NULL", op);
     /* ReverseV2Op (reverse_op.cc) returns a scalar or a tensor with no elements before it reads
      * axis: no range, duplicate or rank check applies to them. */
-    if (tensor->rank == 0 || tensor->numel == 0) return copy_whole(op, tensor, out);
+    if (tensor->rank == 0 || tensor->numel == 0) return reverse_call(op, tensor, NULL, out);
     int64_t r = (int64_t)tensor->rank;
     bool flip[TX_MAX_RANK] = {false};
     for (size_t i = 0; i < n_axis; i++) {
@@ -131,7 +138,7 @@ tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, size_t n_a
     TX_REQUIRE(tensor->rank <= TX_REVERSE_MAX_RANK, TX_UNIMPLEMENTED,
                "%s: tensor has rank %zu; reverse is not implemented for rank > %d (as in "
                "TensorFlow)", op, tensor->rank, TX_REVERSE_MAX_RANK);
-    return reverse_run(op, tensor, flip, out);
+    return reverse_call(op, tensor, flip, out);
 }
 
 /* ---- reverse_sequence ---------------------------------------------------------------------- */

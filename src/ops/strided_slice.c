@@ -176,6 +176,49 @@ static tx_status resolve(dense_spec *ds, const int64_t *dims, int64_t *sizes) {
     return TX_OK;
 }
 
+/* The run half: one strided copy over the input dims from the first selected element. */
+typedef struct strided_slice_plan {
+    tx__copy_plan copy;
+    int64_t offset; /* bytes from the input's first element to the first one copied */
+} strided_slice_plan;
+
+static tx_status strided_slice_run(const void *plan, const tx__run_io *io) {
+    const strided_slice_plan *p = plan;
+    if (p->copy.count > 0) tx__copy_plan_exec(&p->copy, io->out[0], io->in[0] + p->offset);
+    return TX_OK;
+}
+
+/* The copy over the input dims (processing sizes `sizes`) into a row-major output or into the
+ * caller's output strides, which are per output dim: a new axis or a shrunk dim has size 1 and
+ * never steps, so only the output dims that are input dims pass their strides on. */
+static void plan_copy(strided_slice_plan *p, const dense_spec *ds, const tx_tensor *input_,
+                      const int64_t *sizes) {
+    size_t r = input_->rank, elem = tx_dtype_size(input_->dtype);
+    int64_t in_strides[TX_MAX_RANK], src_strides[TX_MAX_RANK], dst_strides[TX_MAX_RANK];
+    tx__contiguous_strides(r, input_->dims, elem, in_strides);
+    const int64_t *caller = tx__output_strides(0);
+    if (caller == NULL) {
+        tx__contiguous_strides(r, sizes, elem, dst_strides);
+    } else {
+        memset(dst_strides, 0, r * sizeof *dst_strides);
+        for (size_t k = 0, at = 0; k < ds->ngather; k++) {
+            int g = ds->gather[k];
+            if (g >= 0) dst_strides[g] = caller[at];
+            if (g != GATHER_SHRINK) at++;
+        }
+    }
+    p->offset = 0;
+    /* With elements, every dim has size >= 1, so each begin is a valid index; a dim of size 1
+     * never steps, so its (possibly huge) stride is not multiplied out.  Without, nothing is
+     * copied. */
+    bool any = tx__dims_product(sizes, 0, r) > 0;
+    for (size_t i = 0; i < r; i++) {
+        if (any) p->offset += ds->begin[i] * in_strides[i];
+        src_strides[i] = any && sizes[i] > 1 ? ds->strides[i] * in_strides[i] : 0;
+    }
+    tx__copy_plan_make(&p->copy, r, sizes, dst_strides, src_strides, elem);
+}
+
 tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin, const tx_tensor *end,
                            const tx_tensor *strides, int32_t begin_mask, int32_t end_mask,
                            int32_t ellipsis_mask, int32_t new_axis_mask, int32_t shrink_axis_mask,
@@ -207,26 +250,17 @@ tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin, cons
         if (g >= 0) final_dims[final_rank++] = sizes[g];
         else if (g == GATHER_NEW_AXIS) final_dims[final_rank++] = 1;
     }
+    TX_REQUIRE(final_rank <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
+               "%s: the result has rank %zu, above the maximum %d", OP, final_rank, TX_MAX_RANK);
+    strided_slice_plan p;
+    plan_copy(&p, ds, input_, sizes);
+    TX_TRY(tx__prepared_step(OP, strided_slice_run, &p, sizeof p, 1, &input_, -1));
+
     tx_tensor *o = NULL;
-    if (final_rank > TX_MAX_RANK)
-        st = tx__fail(TX_INVALID_ARGUMENT, "%s: the result has rank %zu, above the maximum %d", OP,
-                      final_rank, TX_MAX_RANK);
-    if (st == TX_OK) st = tx__tensor_alloc(OP, input_->dtype, final_rank, final_dims, &o);
+    st = tx__tensor_alloc(OP, input_->dtype, final_rank, final_dims, &o);
     if (st == TX_OK) st = tx__share_strings(o, input_);
-    if (st == TX_OK && o->numel > 0) {
-        /* Every dim has size >= 1 here, so each begin is a valid index; a dim of size 1 never
-         * steps, so its (possibly huge) stride is not multiplied out. */
-        size_t r = input_->rank, elem = tx_dtype_size(input_->dtype);
-        int64_t in_strides[TX_MAX_RANK], src_strides[TX_MAX_RANK], dst_strides[TX_MAX_RANK];
-        tx__contiguous_strides(r, input_->dims, elem, in_strides);
-        tx__contiguous_strides(r, sizes, elem, dst_strides);
-        int64_t offset = 0;
-        for (size_t i = 0; i < r; i++) {
-            offset += ds->begin[i] * in_strides[i];
-            src_strides[i] = sizes[i] > 1 ? ds->strides[i] * in_strides[i] : 0;
-        }
-        tx__copy_nd(o->data, input_->data + offset, r, sizes, dst_strides, src_strides, elem);
-    }
+    if (st == TX_OK)
+        st = strided_slice_run(&p, &(tx__run_io){(const char *[]){input_->data}, &o->data});
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;
