@@ -33,7 +33,8 @@ typedef struct draft {
     int in_place_input;
 } draft;
 
-static _Thread_local draft *active;
+/* Read by every op call (tx__prepared_step, tx__output_strides), after plan mode's flag. */
+static _Thread_local TX_FAST_TLS draft *active;
 _Thread_local const tx_runner *tx__runner_active;
 /* The plan of a prepare whose draft could not be allocated: plan mode still stops the call. */
 static _Thread_local tx_plan count_only;
@@ -80,11 +81,12 @@ void tx_prepare_enter(const tx_prepare_options *options) {
     tx_plan_enter(&d->plan);
 }
 
-bool tx__preparing(void) { return active != NULL && tx__planning(); }
+bool tx__preparing(void) { return tx__planning() && active != NULL; }
 
 const int64_t *tx__output_strides(size_t i) {
+    if (TX_LIKELY(!tx__planning())) return NULL; /* the call: plan mode's flag first, one load */
     draft *d = active;
-    if (d == NULL || !tx__planning() || i >= d->strides_count) return NULL;
+    if (d == NULL || i >= d->strides_count) return NULL;
     d->strides_asked[i] = true;
     return d->strides[i];
 }
@@ -103,8 +105,9 @@ static void describe(const tx_tensor *t, int64_t *dims, tx_output_info *info) {
 
 tx_status tx__prepared_step(const char *op, tx__run_fn run, const void *plan, size_t plan_size,
                             size_t n_in, const tx_tensor *const *in, int in_place_input) {
+    if (TX_LIKELY(!tx__planning())) return TX_OK; /* the call: plan mode's flag first, one load */
     draft *d = active;
-    if (d == NULL || !tx__planning()) return TX_OK;
+    if (d == NULL) return TX_OK;
     TX_REQUIRE(!d->stepped, TX_UNIMPLEMENTED, "%s: the call runs two prepared steps; it has no "
                "prepared form", op);
     for (size_t i = 0; i < n_in; i++)

@@ -217,6 +217,9 @@ static tx_status join(const char *op, const tx_tensor *const *values, size_t n, 
     join_plan p;
     join_plan_make(&p, values, n, rank, dims, axis);
     if (n <= JOIN_PLAN_VALUES) TX_TRY(tx__prepared_step(op, join_run, &p, sizeof p, n, values, -1));
+    else if (tx__preparing())
+        return tx__fail(TX_UNIMPLEMENTED, "%s: a prepared op takes at most %d values, got %zu", op,
+                        JOIN_PLAN_VALUES, n);
     tx_tensor *o;
     TX_TRY(alloc_joined(op, values, n, rank, dims, &o));
     const char *in[JOIN_PLAN_VALUES];
