@@ -36,18 +36,6 @@ static tx_status copy_tensor(const char *op, const tx_tensor *x, tx_tensor **out
 }
 
 
-typedef struct cast_job {
-    tx__cast_fn fn;
-    char *dst;
-    const char *src;
-    size_t dst_size, src_size;
-} cast_job;
-
-static void cast_piece(void *ctx, int64_t begin, int64_t end) {
-    const cast_job *j = ctx;
-    j->fn(j->dst + (size_t)begin * j->dst_size, j->src + (size_t)begin * j->src_size, end - begin);
-}
-
 /* Elements per grain for element sizes a and b.  The sizes are powers of two (1-16 bytes), so a
  * shift: a 64-bit division was the costliest instruction of a small cast's own code. */
 static int64_t grain_for(size_t a, size_t b) {
@@ -57,41 +45,132 @@ static int64_t grain_for(size_t a, size_t b) {
     return g > 0 ? g : 1;
 }
 
-static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
+/* ---- the run half: every numeric cast is one of three loops ---------------------------------
+ * The kernels are chosen when the call is checked (at prepare time for a prepared cast: the CPU
+ * level and the streaming-store threshold as they were then), and a run converts numel elements
+ * over the same static split.
+ * In place: a cast between dtypes of one size may write x's own memory, since every loop reads
+ * elements [i, i + k) before it writes them and never reads them again.  Checked for each
+ * kernel a same-size pair can reach: the portable loops (kernels/scalar/cast.c: d[i] from s[i],
+ * identity casts by memmove), the AVX2, AVX-512 and NEON float32 <-> int32 kernels (each vector
+ * or masked tail loaded, then stored to the same lanes; scalar heads and tails one element at a
+ * time; no overlapping last vector), and the scratch loops below (a block is read into the
+ * scratch before its part of the output is written). */
+typedef enum cast_loop {
+    LOOP_KERNEL,   /* fn: x -> y */
+    LOOP_SATURATE, /* extract: x -> scratch, clamp in the scratch, fn: scratch -> y */
+    LOOP_ONNX      /* fn: x -> scratch, then the preset's rule into y (1-byte targets) */
+} cast_loop;
+
+typedef struct cast_plan {
+    cast_loop loop;
+    int64_t numel, grain;
+    size_t dst_size, src_size;
+    tx__cast_fn fn, extract;
+    tx_dtype real;             /* SATURATE: the element type clamped in the scratch */
+    int64_t parts, block;      /* SATURATE: reals per scratch element; scratch elements per block */
+    tx__clamp_bounds bounds;   /* SATURATE */
+    tx_dtype to;               /* ONNX: the target */
+    bool saturate;             /* ONNX: ONNX's saturate */
+    int round;                 /* ONNX: the float8_e8m0fnu rounding */
+    size_t mid_size;           /* ONNX: the scratch's element size */
+} cast_plan;
+
+typedef struct cast_job {
+    const cast_plan *p;
+    char *dst;
+    const char *src;
+} cast_job;
+
+static void kernel_piece(void *ctx, int64_t begin, int64_t end) {
+    const cast_job *j = ctx;
+    const cast_plan *p = j->p;
+    p->fn(j->dst + (size_t)begin * p->dst_size, j->src + (size_t)begin * p->src_size, end - begin);
+}
+
+static void saturate_piece(void *ctx, int64_t begin, int64_t end) {
+    const cast_job *j = ctx;
+    const cast_plan *p = j->p;
+    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
+    for (int64_t i = begin; i < end; i += p->block) {
+        int64_t k = end - i < p->block ? end - i : p->block;
+        p->extract(scratch, j->src + (size_t)i * p->src_size, k);
+        tx__clamp_real(p->real, scratch, k * p->parts, &p->bounds);
+        p->fn(j->dst + (size_t)i * p->dst_size, scratch, k);
+    }
+}
+
+static void onnx_piece(void *ctx, int64_t begin, int64_t end) {
+    const cast_job *j = ctx;
+    const cast_plan *p = j->p;
+    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
+    const int64_t block = (int64_t)(sizeof scratch / p->mid_size);
+    for (int64_t i = begin; i < end; i += block) {
+        int64_t k = end - i < block ? end - i : block;
+        p->fn(scratch, j->src + (size_t)i * p->src_size, k);
+        tx__onnx_convert(p->to, p->saturate, p->round, j->dst + i, scratch, k); /* 1-byte targets */
+    }
+}
+
+static tx_status cast_run(const void *plan, const tx__run_io *io) {
+    const cast_plan *p = plan;
+    static const tx__range_fn pieces[] = {kernel_piece, saturate_piece, onnx_piece};
+    if (p->numel == 0) return TX_OK;
+    cast_job j = {p, io->out[0], io->in[0]};
+    tx__parallel_for(p->numel, p->grain, pieces[p->loop], &j);
+    return TX_OK;
+}
+
+/* The second half of every numeric cast, after its checks and its plan's loop: the prepared step
+ * (skipped by checked mode, which has no prepared form), the output, the run. */
+static tx_status cast_finish(const char *op, const tx_tensor *x, tx_dtype dtype, cast_plan *p,
+                             bool prepared, tx_tensor **out) {
+    p->numel = x->numel;
+    p->dst_size = tx_dtype_size(dtype);
+    p->src_size = tx_dtype_size(x->dtype);
+    p->grain = grain_for(p->dst_size, p->src_size);
+    if (prepared)
+        TX_TRY(tx__prepared_step(op, cast_run, p, sizeof *p, 1, &x,
+                                 p->dst_size == p->src_size ? 0 : -1));
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
+    (void)cast_run(p, &(tx__run_io){(const char *[]){x->data}, &t->data});
+    *out = t;
+    return TX_OK;
+}
+
+/* tf.cast's checks and kernel; `prepared` false for checked mode (see cast_finish). */
+static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, bool prepared,
+                         tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     TX_REQUIRE_TENSOR(op, x, "x");
     TX_TRY(check_dtype(op, "dtype", dtype));
     if (x->dtype == dtype && dtype == TX_STRING) return copy_tensor(op, x, out);
-    tx__cast_fn fn = tx__cast_select(x->dtype, dtype, false, x->numel);
+    cast_plan p = {.loop = LOOP_KERNEL, .fn = tx__cast_select(x->dtype, dtype, false, x->numel)};
     /* TF's CastOpBase::Unimplemented wording. */
-    TX_REQUIRE(fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
+    TX_REQUIRE(p.fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
                tx_dtype_name(x->dtype), tx_dtype_name(dtype));
-    tx_tensor *t;
-    TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
-    cast_job j = {fn, t->data, x->data, tx_dtype_size(dtype), tx_dtype_size(x->dtype)};
-    tx__parallel_for(x->numel, grain_for(j.dst_size, j.src_size), cast_piece, &j);
-    *out = t;
-    return TX_OK;
+    return cast_finish(op, x, dtype, &p, prepared, out);
 }
 
 tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
-    return cast_op("cast", x, dtype, out);
+    return cast_op("cast", x, dtype, true, out);
 }
 tx_status tx_to_double(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_double", x, TX_FLOAT64, out);
+    return cast_op("to_double", x, TX_FLOAT64, true, out);
 }
 tx_status tx_to_float(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_float", x, TX_FLOAT32, out);
+    return cast_op("to_float", x, TX_FLOAT32, true, out);
 }
 tx_status tx_to_bfloat16(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_bfloat16", x, TX_BFLOAT16, out);
+    return cast_op("to_bfloat16", x, TX_BFLOAT16, true, out);
 }
 tx_status tx_to_int32(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_int32", x, TX_INT32, out);
+    return cast_op("to_int32", x, TX_INT32, true, out);
 }
 tx_status tx_to_int64(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_int64", x, TX_INT64, out);
+    return cast_op("to_int64", x, TX_INT64, true, out);
 }
 
 /* ---- saturate_cast ------------------------------------------------------------------------- */
@@ -220,27 +299,6 @@ static bool saturate_supported(tx_dtype t) {
            k == TX_KIND_COMPLEX;
 }
 
-typedef struct saturate_job {
-    tx__cast_fn extract, convert; /* input -> scratch (copy or real part), scratch -> output */
-    tx_dtype real;                /* the element type clamped in the scratch */
-    const tx__clamp_bounds *b;
-    char *dst;
-    const char *src;
-    size_t dst_size, src_size;
-    int64_t parts, block;         /* reals per scratch element; scratch elements per block */
-} saturate_job;
-
-static void saturate_piece(void *ctx, int64_t begin, int64_t end) {
-    const saturate_job *j = ctx;
-    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
-    for (int64_t i = begin; i < end; i += j->block) {
-        int64_t k = end - i < j->block ? end - i : j->block;
-        j->extract(scratch, j->src + (size_t)i * j->src_size, k);
-        tx__clamp_real(j->real, scratch, k * j->parts, j->b);
-        j->convert(j->dst + (size_t)i * j->dst_size, scratch, k);
-    }
-}
-
 static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dtype,
                              tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
@@ -257,31 +315,22 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
     bool in_complex = in != inr, out_complex = dtype != outr;
     tx__clamp_bounds b;
     bool clamp = saturate_bounds(inr, outr, !(in_complex && out_complex), &b);
-    if (!clamp) return cast_op(op, value, dtype, out);
+    if (!clamp) return cast_op(op, value, dtype, true, out);
+    cast_plan p = {.loop = LOOP_KERNEL};
     if (in == TX_FLOAT32 && dtype == TX_UINT8) {
         /* One pass with the dispatched kernel, whose fixed bounds are the ones computed here. */
         assert(b.flo == 0.0 && b.fhi == 255.0);
-        tx_tensor *t;
-        TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
-        cast_job j = {tx__cast_select(in, dtype, true, value->numel), t->data, value->data, 1, 4};
-        tx__parallel_for(value->numel, grain_for(1, 4), cast_piece, &j);
-        *out = t;
-        return TX_OK;
+        p.fn = tx__cast_select(in, dtype, true, value->numel);
+    } else {
+        /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
+        tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */
+        p = (cast_plan){.loop = LOOP_SATURATE, .extract = tx__cast_select(in, mid, false, 0),
+                        .fn = tx__cast_select(mid, dtype, false, 0), .real = inr, .bounds = b,
+                        .parts = (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr)),
+                        .block = (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
     }
-
-    /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
-    tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */
-    saturate_job j = {tx__cast_select(in, mid, false, 0), tx__cast_select(mid, dtype, false, 0),
-                      inr, &b, NULL, value->data, tx_dtype_size(dtype), tx_dtype_size(in),
-                      (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr)),
-                      (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
-    assert(j.extract != NULL && j.convert != NULL);
-    tx_tensor *t;
-    TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
-    j.dst = t->data;
-    tx__parallel_for(value->numel, grain_for(j.dst_size, j.src_size), saturate_piece, &j);
-    *out = t;
-    return TX_OK;
+    assert(p.fn != NULL && (p.loop != LOOP_SATURATE || p.extract != NULL));
+    return cast_finish(op, value, dtype, &p, true, out);
 }
 
 tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out) {
@@ -305,27 +354,6 @@ static tx_dtype onnx_source(tx_dtype from, tx_dtype to, bool saturate) {
     return TX_STRING;
 }
 
-typedef struct onnx_job {
-    tx__cast_fn read; /* x -> the scratch's type */
-    tx_dtype to;
-    bool saturate;
-    int round;
-    char *dst;
-    const char *src;
-    size_t src_size, mid_size;
-} onnx_job;
-
-static void onnx_piece(void *ctx, int64_t begin, int64_t end) {
-    const onnx_job *j = ctx;
-    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
-    const int64_t block = (int64_t)(sizeof scratch / j->mid_size);
-    for (int64_t i = begin; i < end; i += block) {
-        int64_t k = end - i < block ? end - i : block;
-        j->read(scratch, j->src + (size_t)i * j->src_size, k);
-        tx__onnx_convert(j->to, j->saturate, j->round, j->dst + i, scratch, k); /* 1-byte targets */
-    }
-}
-
 static tx_status onnx_op(const char *op, const tx_tensor *x, tx_dtype dtype, unsigned flags,
                          tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
@@ -335,17 +363,14 @@ static tx_status onnx_op(const char *op, const tx_tensor *x, tx_dtype dtype, uns
     bool saturate = !(flags & TX_CAST_ONNX_NO_SATURATE);
     tx_dtype mid = onnx_source(x->dtype, dtype, saturate);
     tx__cast_fn read = mid == TX_STRING ? NULL : tx__cast_kernel(x->dtype, mid);
-    if (read == NULL) return cast_op(op, x, dtype, out);
+    if (read == NULL) return cast_op(op, x, dtype, true, out);
     int round = (flags & TX_CAST_ONNX_ROUND_DOWN)      ? TX__ROUND_DOWN
                 : (flags & TX_CAST_ONNX_ROUND_NEAREST) ? TX__ROUND_NEAREST
                                                        : TX__ROUND_UP;
-    tx_tensor *t;
-    TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
-    onnx_job j = {read, dtype, saturate, round, t->data, x->data, tx_dtype_size(x->dtype),
-                  tx_dtype_size(mid)};
-    tx__parallel_for(x->numel, grain_for(1, j.src_size), onnx_piece, &j);
-    *out = t;
-    return TX_OK;
+    assert(tx_dtype_size(dtype) == 1);
+    cast_plan p = {.loop = LOOP_ONNX, .fn = read, .to = dtype, .saturate = saturate,
+                   .round = round, .mid_size = tx_dtype_size(mid)};
+    return cast_finish(op, x, dtype, &p, true, out);
 }
 
 /* ---- cast_in_mode: modes ------------------------------------------------------------------- */
@@ -559,7 +584,7 @@ tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
     if (mode == TX_CAST_SATURATE) return saturate_op(op, x, dtype, out);
     if (mode == TX_CAST_ONNX) return onnx_op(op, x, dtype, flags, out);
     tx_tensor *y;
-    tx_status st = cast_op(op, x, dtype, &y);
+    tx_status st = cast_op(op, x, dtype, mode != TX_CAST_CHECKED, &y);
     if (st != TX_OK && st != TX__PLANNED) return st; /* from here x is a valid tensor */
     bool checked = mode == TX_CAST_CHECKED && x->dtype != TX_STRING;
     bool exact_float = (flags & TX_CAST_EXACT_FLOAT) != 0;

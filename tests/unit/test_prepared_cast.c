@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_prepared_cast.c -- the prepared forms of the cast ops (cast, the to_* ops, saturate_cast,
+ * cast_in_mode) and of gather, gather_nd and one_hot: runs equal the op call bit for bit over
+ * dtype pairs and shapes (empty, small, and past 256 KiB so that the work is split) on tensorx's
+ * pool, a runner on one thread and a runner of real threads; in-place runs where the op allows
+ * them; no allocator call over many runs; the errors a run finds (gather's indices) are the
+ * call's. */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A tensor of random bytes (every bit pattern: NaNs with payloads, stray bool bytes). */
+static tx_tensor *random_tensor(tx_dtype dtype, size_t rank, const int64_t *dims, uint32_t seed) {
+    tx_tensor *t = NULL;
+    assert_int_equal(tx_tensor_new(dtype, rank, dims, &t), TX_OK);
+    unsigned char *p = tx_tensor_data(t);
+    uint32_t x = seed + (uint32_t)tx_tensor_numel(t);
+    for (size_t i = 0; i < tx_tensor_nbytes(t); i++) {
+        x = x * 1664525u + 1013904223u;
+        p[i] = (unsigned char)(x >> 24);
+    }
+    return t;
+}
+
+/* ---- runners (as in test_prepared.c) ---- */
+
+/* One thread, pieces in reverse order: the split must not depend on the order. */
+static int serial_calls;
+static void serial_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
+    (void)ctx;
+    serial_calls++;
+    for (size_t i = n; i-- > 0;) task(task_ctx, i);
+}
+
+typedef struct piece_arg {
+    tx_task_fn task;
+    void *task_ctx;
+    size_t i;
+} piece_arg;
+static void *piece_main(void *p) {
+    piece_arg *a = p;
+    a->task(a->task_ctx, a->i);
+    return NULL;
+}
+/* Real threads: one pthread per piece but the first, which the caller runs. */
+static void threads_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
+    (void)ctx;
+    pthread_t th[64];
+    piece_arg args[64];
+    assert_true(n <= 64);
+    for (size_t i = 1; i < n; i++) {
+        args[i] = (piece_arg){task, task_ctx, i};
+        assert_int_equal(pthread_create(&th[i], NULL, piece_main, &args[i]), 0);
+    }
+    task(task_ctx, 0);
+    for (size_t i = 1; i < n; i++) pthread_join(th[i], NULL);
+}
+
+/* Runs op on the data of ins[0..n_in) three ways into fresh memory (a guard byte after it) and
+ * compares each with the call's result y; then, when the op allows it, in place: a copy of input
+ * 0 is both input and output. */
+static void check_runs(tx_op *op, const tx_tensor *const *ins, size_t n_in, const tx_tensor *y) {
+    assert_int_equal(tx_op_input_count(op), n_in);
+    assert_int_equal(tx_op_output_count(op), 1);
+    tx_output_info info = {sizeof info};
+    assert_int_equal(tx_op_output(op, 0, &info), TX_OK);
+    assert_int_equal(info.dtype, tx_tensor_dtype(y));
+    assert_int_equal(info.nbytes, tx_tensor_nbytes(y));
+    assert_int_equal(info.rank, tx_tensor_rank(y));
+    for (size_t d = 0; d < info.rank; d++) assert_int_equal(info.dims[d], tx_tensor_dims(y)[d]);
+    const void *in[4];
+    for (size_t i = 0; i < n_in; i++) in[i] = tx_tensor_data_const(ins[i]);
+    tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
+    tx_runner threads = TX_RUNNER_INIT(threads_for, NULL, 3);
+    const tx_runner *runners[] = {NULL, &serial, &threads};
+    for (size_t r = 0; r < 3; r++) {
+        char *out = malloc(info.nbytes + 1);
+        memset(out, 0xA5, info.nbytes + 1);
+        void *outs[1] = {out};
+        assert_int_equal(tx_op_run(op, in, outs, runners[r]), TX_OK);
+        assert_memory_equal(out, tx_tensor_data_const(y), info.nbytes);
+        assert_int_equal((unsigned char)out[info.nbytes], 0xA5);
+        free(out);
+    }
+    if (!tx_op_in_place(op, 0, 0)) return;
+    assert_int_equal(tx_tensor_nbytes(ins[0]), info.nbytes);
+    for (size_t r = 0; r < 3; r++) {
+        char *buf = malloc(info.nbytes + 1);
+        if (info.nbytes) memcpy(buf, tx_tensor_data_const(ins[0]), info.nbytes);
+        const void *in_place[4];
+        memcpy(in_place, in, sizeof in);
+        in_place[0] = buf;
+        void *outs[1] = {buf};
+        assert_int_equal(tx_op_run(op, in_place, outs, runners[r]), TX_OK);
+        assert_memory_equal(buf, tx_tensor_data_const(y), info.nbytes);
+        free(buf);
+    }
+}
+
+/* ---- casts ---- */
+
+typedef enum cast_kind { TO_CAST, TO_SATURATE, TO_ONNX, TO_INT32 } cast_kind;
+
+static tx_status cast_call(cast_kind k, const tx_tensor *x, tx_dtype to, unsigned flags,
+                           tx_tensor **y) {
+    switch (k) {
+    case TO_CAST: return tx_cast(x, to, y);
+    case TO_SATURATE: return tx_saturate_cast(x, to, y);
+    case TO_ONNX: return tx_cast_in_mode(x, to, TX_CAST_ONNX, flags, y);
+    case TO_INT32: return tx_to_int32(x, y);
+    }
+    return TX_INTERNAL;
+}
+
+typedef struct cast_case {
+    cast_kind kind;
+    tx_dtype from, to;
+    unsigned flags;
+    int in_place; /* what tx_op_in_place must say */
+} cast_case;
+
+static const cast_case cast_cases[] = {
+    {TO_CAST, TX_FLOAT32, TX_FLOAT16, 0, 0},       /* hot pairs (SIMD kernels) */
+    {TO_CAST, TX_FLOAT32, TX_INT32, 0, 1},
+    {TO_CAST, TX_INT32, TX_FLOAT32, 0, 1},
+    {TO_CAST, TX_FLOAT64, TX_FLOAT32, 0, 0},
+    {TO_CAST, TX_UINT8, TX_FLOAT32, 0, 0},
+    {TO_CAST, TX_FLOAT32, TX_FLOAT8_E4M3FN, 0, 0},
+    {TO_CAST, TX_INT16, TX_UINT16, 0, 1},          /* portable loops */
+    {TO_CAST, TX_FLOAT16, TX_BFLOAT16, 0, 1},
+    {TO_CAST, TX_COMPLEX64, TX_FLOAT64, 0, 1},
+    {TO_CAST, TX_BFLOAT16, TX_INT8, 0, 0},
+    {TO_CAST, TX_INT64, TX_INT64, 0, 1},           /* identity: a copy */
+    {TO_INT32, TX_UINT32, TX_INT32, 0, 1},
+    {TO_SATURATE, TX_FLOAT32, TX_UINT8, 0, 0},     /* the fused kernel */
+    {TO_SATURATE, TX_FLOAT64, TX_INT64, 0, 1},     /* clamp in the scratch */
+    {TO_SATURATE, TX_COMPLEX128, TX_COMPLEX64, 0, 0},
+    {TO_SATURATE, TX_INT32, TX_UINT32, 0, 1},
+    {TO_SATURATE, TX_UINT8, TX_INT16, 0, 0},       /* no clamp: the plain cast */
+    {TO_ONNX, TX_FLOAT32, TX_FLOAT8_E5M2, 0, 0},   /* the preset's rules */
+    {TO_ONNX, TX_FLOAT32, TX_FLOAT8_E8M0FNU, TX_CAST_ONNX_ROUND_DOWN, 0},
+    {TO_ONNX, TX_FLOAT64, TX_INT4, 0, 0},
+    {TO_ONNX, TX_FLOAT8_E5M2, TX_FLOAT8_E4M3FN, TX_CAST_ONNX_NO_SATURATE, 1},
+    {TO_ONNX, TX_INT8, TX_UINT4, 0, 1},            /* tx_cast's rule */
+};
+
+static void test_casts_run_as_called(void **state) {
+    (void)state;
+    tx_set_num_threads(2);
+    /* [2, 300, 700] is past 256 KiB for every element size: the runners get pieces */
+    const int64_t shapes[][3] = {{0, 4, 5}, {1, 1, 1}, {3, 5, 7}, {2, 300, 700}};
+    for (size_t c = 0; c < sizeof cast_cases / sizeof cast_cases[0]; c++) {
+        const cast_case *cc = &cast_cases[c];
+        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+            tx_tensor *x = random_tensor(cc->from, 3, shapes[k], (uint32_t)c), *y = NULL;
+            tx_tensor *unused = NULL;
+            assert_int_equal(cast_call(cc->kind, x, cc->to, cc->flags, &y), TX_OK);
+            tx_op *op = NULL;
+            assert_int_equal(TX_PREPARE(&op, NULL, cast_call(cc->kind, x, cc->to, cc->flags, &unused)),
+                             TX_OK);
+            assert_null(unused);
+            assert_int_equal(tx_op_in_place(op, 0, 0), cc->in_place);
+            int before = serial_calls;
+            check_runs(op, (const tx_tensor *const[]){x}, 1, y);
+            if (k == 3) assert_true(serial_calls > before); /* the split went to the runner */
+            tx_op_free(op);
+            tx_tensor_free(y);
+            tx_tensor_free(x);
+        }
+    }
+}
+
+/* What stays with the call: checked mode (its check reads the values) and string casts; a
+ * prepare's errors are the call's. */
+static void test_cast_prepare_errors(void **state) {
+    (void)state;
+    tx_tensor *x = random_tensor(TX_FLOAT32, 1, TU_DIMS(8), 1), *y = NULL;
+    tx_op *op = NULL;
+    tu_assert_error(TX_PREPARE(&op, NULL, tx_cast_in_mode(x, TX_FLOAT64, TX_CAST_CHECKED, 0, &y)),
+                    TX_UNIMPLEMENTED, "cast: has no prepared form");
+    assert_null(op);
+    assert_null(y);
+    const char *words[2] = {"1", "2"};
+    tx_tensor *str = tu_strings(1, TU_DIMS(2), words);
+    tu_assert_error(TX_PREPARE(&op, NULL, tx_cast(str, TX_STRING, &y)), TX_UNIMPLEMENTED,
+                    "cast: has no prepared form");
+    tu_assert_error(TX_PREPARE(&op, NULL, tx_cast(str, TX_FLOAT32, &y)), TX_UNIMPLEMENTED,
+                    "cast: Cast string to float32 is not supported");
+    tx_tensor *b = random_tensor(TX_BOOL, 1, TU_DIMS(3), 2);
+    tx_status call = tx_saturate_cast(b, TX_INT8, &y);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", tx_last_error());
+    tu_assert_error(TX_PREPARE(&op, NULL, tx_saturate_cast(b, TX_INT8, &y)), call, msg);
+    assert_null(op);
+    tx_tensor_free(b);
+    tx_tensor_free(str);
+    tx_tensor_free(x);
+}
+
+/* ---- no allocation over runs ---- */
+
+static void test_runs_allocate_nothing(void **state) {
+    (void)state;
+    tx_set_num_threads(2);
+    tx_tensor *x = random_tensor(TX_FLOAT32, 2, TU_DIMS(512, 300), 3), *y = NULL;
+    tx_op *ops[3] = {NULL, NULL, NULL};
+    assert_int_equal(TX_PREPARE(&ops[0], NULL, tx_cast(x, TX_FLOAT16, &y)), TX_OK);
+    assert_int_equal(TX_PREPARE(&ops[1], NULL, tx_saturate_cast(x, TX_INT16, &y)), TX_OK);
+    assert_int_equal(TX_PREPARE(&ops[2], NULL, tx_cast_in_mode(x, TX_FLOAT8_E4M3FN, TX_CAST_ONNX, 0, &y)),
+                     TX_OK);
+    size_t n_ops = sizeof ops / sizeof ops[0];
+    char *out = malloc(512 * 300 * 4);
+    const void *in[1] = {tx_tensor_data_const(x)};
+    void *outs[1] = {out};
+    tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
+    for (size_t k = 0; k < n_ops; k++) assert_int_equal(tx_op_run(ops[k], in, outs, NULL), TX_OK);
+    tu_alloc_install();
+    long before = tu_alloc_count();
+    for (int i = 0; i < 100; i++)
+        for (size_t k = 0; k < n_ops; k++) {
+            assert_int_equal(tx_op_run(ops[k], in, outs, NULL), TX_OK);
+            assert_int_equal(tx_op_run(ops[k], in, outs, &serial), TX_OK);
+        }
+    assert_int_equal(tu_alloc_count() - before, 0);
+    tu_alloc_uninstall();
+    free(out);
+    for (size_t k = 0; k < n_ops; k++) tx_op_free(ops[k]);
+    tx_tensor_free(x);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_casts_run_as_called),
+        cmocka_unit_test(test_cast_prepare_errors),
+        cmocka_unit_test(test_runs_allocate_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
