@@ -112,9 +112,9 @@ typedef enum tx_cast_mode {
  * a mode it does not belong to, both ROUND flags, "cast: element 2 (index [1,0]) is 300
  * (int32), which int8 cannot hold exactly: out of range").  Always a new buffer.  Implemented in src/ops/cast.c.
  * Since 0.2 (as tx_cast_ex).
- * Prepared: data input x (not strings); may run in place when dtype's element size is x's.
- * TX_CAST_CHECKED has no prepared form (unimplemented): its check reads the values, and the
- * first bad element's message is the call's. */
+ * Prepared: data input x (not strings); may run in place when dtype's element size is x's,
+ * except in TX_CAST_CHECKED, whose runs check the values they convert and fail as the call does
+ * (a plan checks the values it is given; a prepare does not read them). */
 TX_API tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
                                  unsigned flags, tx_tensor **out);
 

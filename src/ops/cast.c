@@ -62,6 +62,17 @@ typedef enum cast_loop {
     LOOP_ONNX      /* fn: x -> scratch, then the preset's rule into y (1-byte targets) */
 } cast_loop;
 
+/* Checked mode's check after the cast: what it compares and what its message names. */
+typedef struct check_spec {
+    const char *op;
+    tx_dtype from, to;
+    size_t rank;
+    int64_t dims[TX_MAX_RANK];
+    bool exact_float;
+} check_spec;
+static tx_status check_exact(const check_spec *c, const char *x, const char *y, int64_t begin,
+                             int64_t end);
+
 typedef struct cast_plan {
     cast_loop loop;
     int64_t numel, grain;
@@ -74,6 +85,8 @@ typedef struct cast_plan {
     bool saturate;             /* ONNX: ONNX's saturate */
     int round;                 /* ONNX: the float8_e8m0fnu rounding */
     size_t mid_size;           /* ONNX: the scratch's element size */
+    bool checked;              /* checked mode: then the check, which reads x after the cast */
+    check_spec check;
 } cast_plan;
 
 typedef struct cast_job {
@@ -118,30 +131,42 @@ static tx_status cast_run(const void *plan, const tx__run_io *io) {
     if (p->numel == 0) return TX_OK;
     cast_job j = {p, io->out[0], io->in[0]};
     tx__parallel_for(p->numel, p->grain, pieces[p->loop], &j);
-    return TX_OK;
+    return p->checked ? check_exact(&p->check, io->in[0], io->out[0], 0, p->numel) : TX_OK;
 }
 
-/* The second half of every numeric cast, after its checks and its plan's loop: the prepared step
- * (skipped by checked mode, which has no prepared form), the output, the run. */
+/* The second half of every numeric cast, after its checks and its plan's loop: the prepared step,
+ * the output, the run (whose error, checked mode's, frees the output). */
 static tx_status cast_finish(const char *op, const tx_tensor *x, tx_dtype dtype, cast_plan *p,
-                             bool prepared, tx_tensor **out) {
+                             tx_tensor **out) {
     p->numel = x->numel;
     p->dst_size = tx_dtype_size(dtype);
     p->src_size = tx_dtype_size(x->dtype);
     p->grain = grain_for(p->dst_size, p->src_size);
-    if (prepared)
-        TX_TRY(tx__prepared_step(op, cast_run, p, sizeof *p, 1, &x,
-                                 p->dst_size == p->src_size ? 0 : -1));
+    TX_TRY(tx__prepared_step(op, cast_run, p, sizeof *p, 1, &x,
+                             p->dst_size == p->src_size && !p->checked ? 0 : -1));
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
-    (void)cast_run(p, &(tx__run_io){(const char *[]){x->data}, &t->data});
+    tx_status st = cast_run(p, &(tx__run_io){(const char *[]){x->data}, &t->data});
+    if (st != TX_OK) {
+        tx_tensor_free(t);
+        return st;
+    }
     *out = t;
     return TX_OK;
 }
 
-/* tf.cast's checks and kernel; `prepared` false for checked mode (see cast_finish). */
-static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, bool prepared,
-                         tx_tensor **out) {
+/* Checked mode's check of x cast to dtype. */
+static void check_spec_of(const char *op, const tx_tensor *x, tx_dtype dtype, bool exact_float,
+                          check_spec *c) {
+    *c = (check_spec){.op = op, .from = x->dtype, .to = dtype, .rank = x->rank,
+                      .exact_float = exact_float};
+    if (x->rank) memcpy(c->dims, x->dims, x->rank * sizeof *c->dims);
+}
+
+/* tf.cast's checks and kernel; with mode TX_CAST_CHECKED (flags: TX_CAST_EXACT_FLOAT) the run
+ * checks the result. */
+static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
+                         unsigned flags, tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     TX_REQUIRE_TENSOR(op, x, "x");
@@ -151,26 +176,28 @@ static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, boo
     /* TF's CastOpBase::Unimplemented wording. */
     TX_REQUIRE(p.fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
                tx_dtype_name(x->dtype), tx_dtype_name(dtype));
-    return cast_finish(op, x, dtype, &p, prepared, out);
+    p.checked = mode == TX_CAST_CHECKED;
+    if (p.checked) check_spec_of(op, x, dtype, (flags & TX_CAST_EXACT_FLOAT) != 0, &p.check);
+    return cast_finish(op, x, dtype, &p, out);
 }
 
 tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
-    return cast_op("cast", x, dtype, true, out);
+    return cast_op("cast", x, dtype, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_double(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_double", x, TX_FLOAT64, true, out);
+    return cast_op("to_double", x, TX_FLOAT64, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_float(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_float", x, TX_FLOAT32, true, out);
+    return cast_op("to_float", x, TX_FLOAT32, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_bfloat16(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_bfloat16", x, TX_BFLOAT16, true, out);
+    return cast_op("to_bfloat16", x, TX_BFLOAT16, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_int32(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_int32", x, TX_INT32, true, out);
+    return cast_op("to_int32", x, TX_INT32, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_int64(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_int64", x, TX_INT64, true, out);
+    return cast_op("to_int64", x, TX_INT64, TX_CAST_DEFAULT, 0, out);
 }
 
 /* ---- saturate_cast ------------------------------------------------------------------------- */
@@ -315,7 +342,7 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
     bool in_complex = in != inr, out_complex = dtype != outr;
     tx__clamp_bounds b;
     bool clamp = saturate_bounds(inr, outr, !(in_complex && out_complex), &b);
-    if (!clamp) return cast_op(op, value, dtype, true, out);
+    if (!clamp) return cast_op(op, value, dtype, TX_CAST_DEFAULT, 0, out);
     cast_plan p = {.loop = LOOP_KERNEL};
     if (in == TX_FLOAT32 && dtype == TX_UINT8) {
         /* One pass with the dispatched kernel, whose fixed bounds are the ones computed here. */
@@ -330,7 +357,7 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
                         .block = (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
     }
     assert(p.fn != NULL && (p.loop != LOOP_SATURATE || p.extract != NULL));
-    return cast_finish(op, value, dtype, &p, true, out);
+    return cast_finish(op, value, dtype, &p, out);
 }
 
 tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out) {
@@ -363,14 +390,14 @@ static tx_status onnx_op(const char *op, const tx_tensor *x, tx_dtype dtype, uns
     bool saturate = !(flags & TX_CAST_ONNX_NO_SATURATE);
     tx_dtype mid = onnx_source(x->dtype, dtype, saturate);
     tx__cast_fn read = mid == TX_STRING ? NULL : tx__cast_kernel(x->dtype, mid);
-    if (read == NULL) return cast_op(op, x, dtype, true, out);
+    if (read == NULL) return cast_op(op, x, dtype, TX_CAST_DEFAULT, 0, out);
     int round = (flags & TX_CAST_ONNX_ROUND_DOWN)      ? TX__ROUND_DOWN
                 : (flags & TX_CAST_ONNX_ROUND_NEAREST) ? TX__ROUND_NEAREST
                                                        : TX__ROUND_UP;
     assert(tx_dtype_size(dtype) == 1);
     cast_plan p = {.loop = LOOP_ONNX, .fn = read, .to = dtype, .saturate = saturate,
                    .round = round, .mid_size = tx_dtype_size(mid)};
-    return cast_finish(op, x, dtype, &p, true, out);
+    return cast_finish(op, x, dtype, &p, out);
 }
 
 /* ---- cast_in_mode: modes ------------------------------------------------------------------- */
@@ -501,60 +528,59 @@ static void format_element(char *buf, size_t cap, tx_dtype t, const char *p) {
     }
 }
 
-static tx_status report_inexact(const char *op, const tx_tensor *x, tx_dtype dtype, int64_t i,
-                                inexact why) {
+static tx_status report_inexact(const check_spec *c, const char *x, int64_t i, inexact why) {
     char ibuf[TX_DIMS_STR_CAP], vbuf[96];
     int64_t idx[TX_MAX_RANK], rest = i;
-    for (size_t k = x->rank; k-- > 0;) {
-        idx[k] = x->dims[k] ? rest % x->dims[k] : 0;
-        rest = x->dims[k] ? rest / x->dims[k] : 0;
+    for (size_t k = c->rank; k-- > 0;) {
+        idx[k] = c->dims[k] ? rest % c->dims[k] : 0;
+        rest = c->dims[k] ? rest / c->dims[k] : 0;
     }
-    format_element(vbuf, sizeof vbuf, x->dtype, x->data + (size_t)i * tx_dtype_size(x->dtype));
+    format_element(vbuf, sizeof vbuf, c->from, x + (size_t)i * tx_dtype_size(c->from));
     return tx__fail(TX_INVALID_ARGUMENT,
                     "%s: element %" PRId64 " (index %s) is %s (%s), which %s cannot hold exactly: %s",
-                    op, i, tx__format_dims(ibuf, sizeof ibuf, x->rank, idx), vbuf,
-                    tx_dtype_name(x->dtype), tx_dtype_name(dtype), inexact_text[why]);
+                    c->op, i, tx__format_dims(ibuf, sizeof ibuf, c->rank, idx), vbuf,
+                    tx_dtype_name(c->from), tx_dtype_name(c->to), inexact_text[why]);
 }
 
-/* The checked mode's pass over elements [begin, end) of x, whose plain casts to `dtype` are at y
- * (element begin first): fails at the first inexact element. */
-static tx_status check_exact(const char *op, const tx_tensor *x, tx_dtype dtype, const char *y,
-                             int64_t begin, int64_t end, bool exact_float) {
-    tx_dtype sr = real_of(x->dtype), dr = real_of(dtype);
-    bool s_complex = sr != x->dtype, d_complex = dr != dtype;
+/* The checked mode's pass over elements [begin, end) of x, whose plain casts are at y (element
+ * begin first): fails at the first inexact element. */
+static tx_status check_exact(const check_spec *c, const char *x, const char *y, int64_t begin,
+                             int64_t end) {
+    tx_dtype sr = real_of(c->from), dr = real_of(c->to);
+    bool s_complex = sr != c->from, d_complex = dr != c->to;
     tx_dtype_kind dk = tx_dtype_kind_of(dr);
     bool to_float = dk == TX_KIND_FLOAT;
-    size_t ss = tx_dtype_size(x->dtype), ds = tx_dtype_size(dtype);
+    size_t ss = tx_dtype_size(c->from), ds = tx_dtype_size(c->to);
     size_t s_im = tx_dtype_size(sr), d_im = tx_dtype_size(dr);
     const num_reader sread = num_reader_of(sr), dread = num_reader_of(dr);
     double sat_limit = to_float ? saturation_limit(dr) : 0;
     for (int64_t i = begin; i < end; i++) {
-        const char *s = x->data + (size_t)i * ss, *d = y + (size_t)(i - begin) * ds;
-        inexact why = check_part(read_num(&sread, s), read_num(&dread, d), to_float, exact_float,
-                                 sat_limit);
+        const char *s = x + (size_t)i * ss, *d = y + (size_t)(i - begin) * ds;
+        inexact why = check_part(read_num(&sread, s), read_num(&dread, d), to_float,
+                                 c->exact_float, sat_limit);
         if (why == EXACT && s_complex) {
             exact_num im = read_num(&sread, s + s_im);
             if (d_complex)
-                why = check_part(im, read_num(&dread, d + d_im), to_float, exact_float, sat_limit);
+                why = check_part(im, read_num(&dread, d + d_im), to_float, c->exact_float,
+                                 sat_limit);
             else if (!(im.f == 0))
                 why = INEXACT_IMAG;
         }
-        if (why != EXACT) return report_inexact(op, x, dtype, i, why);
+        if (why != EXACT) return report_inexact(c, x, i, why);
     }
     return TX_OK;
 }
 
 /* The same check in plan mode, where there is no output to read: x is cast a block at a time
  * into a buffer on the stack (every level gives the same bits). */
-static tx_status check_exact_planned(const char *op, const tx_tensor *x, tx_dtype dtype,
-                                     bool exact_float) {
+static tx_status check_exact_planned(const check_spec *c, const char *x, int64_t numel) {
     _Alignas(64) char buf[4096];
-    tx__cast_fn fn = tx__cast_select(x->dtype, dtype, false, 0);
-    int64_t block = (int64_t)(sizeof buf / tx_dtype_size(dtype));
-    for (int64_t b = 0; b < x->numel; b += block) {
-        int64_t n = x->numel - b < block ? x->numel - b : block;
-        fn(buf, x->data + (size_t)b * tx_dtype_size(x->dtype), n);
-        TX_TRY(check_exact(op, x, dtype, buf, b, b + n, exact_float));
+    tx__cast_fn fn = tx__cast_select(c->from, c->to, false, 0);
+    int64_t block = (int64_t)(sizeof buf / tx_dtype_size(c->to));
+    for (int64_t b = 0; b < numel; b += block) {
+        int64_t n = numel - b < block ? numel - b : block;
+        fn(buf, x + (size_t)b * tx_dtype_size(c->from), n);
+        TX_TRY(check_exact(c, x, buf, b, b + n));
     }
     return TX_OK;
 }
@@ -583,25 +609,15 @@ tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
                op);
     if (mode == TX_CAST_SATURATE) return saturate_op(op, x, dtype, out);
     if (mode == TX_CAST_ONNX) return onnx_op(op, x, dtype, flags, out);
-    tx_tensor *y;
-    tx_status st = cast_op(op, x, dtype, mode != TX_CAST_CHECKED, &y);
-    if (st != TX_OK && st != TX__PLANNED) return st; /* from here x is a valid tensor */
-    bool checked = mode == TX_CAST_CHECKED && x->dtype != TX_STRING;
-    bool exact_float = (flags & TX_CAST_EXACT_FLOAT) != 0;
-    if (st == TX__PLANNED) {
-        /* A plan must give the run's error, which here depends on the values. */
-        if (checked) TX_TRY(check_exact_planned(op, x, dtype, exact_float));
-        return st;
+    tx_status st = cast_op(op, x, dtype, mode, flags, out);
+    /* A plan must give the run's error, which here depends on the values; a prepare does not
+     * read them (its runs check). */
+    if (st == TX__PLANNED && mode == TX_CAST_CHECKED && x->dtype != TX_STRING && !tx__preparing()) {
+        check_spec c;
+        check_spec_of(op, x, dtype, (flags & TX_CAST_EXACT_FLOAT) != 0, &c);
+        TX_TRY(check_exact_planned(&c, x->data, x->numel));
     }
-    if (checked) {
-        st = check_exact(op, x, dtype, y->data, 0, x->numel, exact_float);
-        if (st != TX_OK) {
-            tx_tensor_free(y);
-            return st;
-        }
-    }
-    *out = y;
-    return TX_OK;
+    return st;
 }
 
 /* ---- bitcast ------------------------------------------------------------------------------- */

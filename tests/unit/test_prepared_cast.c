@@ -173,16 +173,57 @@ static void test_casts_run_as_called(void **state) {
     }
 }
 
-/* What stays with the call: checked mode (its check reads the values) and string casts; a
- * prepare's errors are the call's. */
+/* Checked mode: a prepare does not read x's values (a plan of the same call fails on them); a
+ * run of good values equals the call, never in place; a run of bad values fails with the call's
+ * status and message, naming the first bad element. */
+static void test_checked_runs(void **state) {
+    (void)state;
+    tx_set_num_threads(2);
+    const int64_t dims[2] = {300, 500};
+    int64_t n = dims[0] * dims[1];
+    double *vals = malloc((size_t)n * sizeof *vals);
+    for (int64_t i = 0; i < n; i++) vals[i] = (double)(i % 251) - 125.0;
+    tx_tensor *good = tu_tensor(TX_FLOAT64, 2, dims, vals);
+    vals[n - 7] = 0.5;
+    vals[n - 3] = 1e9;
+    tx_tensor *bad = tu_tensor(TX_FLOAT64, 2, dims, vals);
+    free(vals);
+    tx_tensor *y = NULL, *unused = NULL;
+    tx_status call = tx_cast_in_mode(bad, TX_INT8, TX_CAST_CHECKED, 0, &y);
+    assert_int_equal(call, TX_INVALID_ARGUMENT);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", tx_last_error());
+    assert_non_null(strstr(msg, "element 149993 (index [299,493])"));
+    tx_output_info info[1];
+    int64_t plan_dims[TX_MAX_RANK];
+    tx_plan plan = TX_PLAN_INIT(info, 1, plan_dims, TX_MAX_RANK);
+    tu_assert_error(TX_PLAN(&plan, tx_cast_in_mode(bad, TX_INT8, TX_CAST_CHECKED, 0, &unused)),
+                    call, msg);
+    tx_op *op = NULL;
+    assert_int_equal(TX_PREPARE(&op, NULL, tx_cast_in_mode(bad, TX_INT8, TX_CAST_CHECKED, 0, &unused)),
+                     TX_OK);
+    assert_null(unused);
+    assert_false(tx_op_in_place(op, 0, 0));
+    assert_int_equal(tx_cast_in_mode(good, TX_INT8, TX_CAST_CHECKED, 0, &y), TX_OK);
+    check_runs(op, (const tx_tensor *const[]){good}, 1, y);
+    tx_tensor_free(y);
+    char *out = malloc((size_t)n);
+    const void *in[1] = {tx_tensor_data_const(bad)};
+    void *outs[1] = {out};
+    tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
+    tu_assert_error(tx_op_run(op, in, outs, NULL), call, msg);
+    tu_assert_error(tx_op_run(op, in, outs, &serial), call, msg);
+    free(out);
+    tx_op_free(op);
+    tx_tensor_free(good);
+    tx_tensor_free(bad);
+}
+
+/* What stays with the call: string casts; a prepare's errors are the call's. */
 static void test_cast_prepare_errors(void **state) {
     (void)state;
     tx_tensor *x = random_tensor(TX_FLOAT32, 1, TU_DIMS(8), 1), *y = NULL;
     tx_op *op = NULL;
-    tu_assert_error(TX_PREPARE(&op, NULL, tx_cast_in_mode(x, TX_FLOAT64, TX_CAST_CHECKED, 0, &y)),
-                    TX_UNIMPLEMENTED, "cast: has no prepared form");
-    assert_null(op);
-    assert_null(y);
     const char *words[2] = {"1", "2"};
     tx_tensor *str = tu_strings(1, TU_DIMS(2), words);
     tu_assert_error(TX_PREPARE(&op, NULL, tx_cast(str, TX_STRING, &y)), TX_UNIMPLEMENTED,
@@ -234,6 +275,7 @@ static void test_runs_allocate_nothing(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_casts_run_as_called),
+        cmocka_unit_test(test_checked_runs),
         cmocka_unit_test(test_cast_prepare_errors),
         cmocka_unit_test(test_runs_allocate_nothing),
     };
