@@ -241,34 +241,173 @@ static void test_cast_prepare_errors(void **state) {
     tx_tensor_free(x);
 }
 
+/* ---- gather, gather_nd ---- */
+
+/* An index tensor of dtype (int16, int32 or int64) with values in [lo, hi). */
+static tx_tensor *index_tensor(tx_dtype dtype, size_t rank, const int64_t *dims, int64_t lo,
+                               int64_t hi, uint32_t seed) {
+    tx_tensor *t = NULL;
+    assert_int_equal(tx_tensor_new(dtype, rank, dims, &t), TX_OK);
+    char *p = tx_tensor_data(t);
+    uint32_t x = seed;
+    for (int64_t i = 0; i < tx_tensor_numel(t); i++) {
+        x = x * 1664525u + 1013904223u;
+        int64_t v = lo + (int64_t)((x >> 8) % (uint64_t)(hi - lo));
+        if (dtype == TX_INT16) ((int16_t *)p)[i] = (int16_t)v;
+        else if (dtype == TX_INT32) ((int32_t *)p)[i] = (int32_t)v;
+        else ((int64_t *)p)[i] = v;
+    }
+    return t;
+}
+
+typedef struct gather_case {
+    bool nd;
+    tx_dtype dtype, index_dtype;
+    size_t prank, irank;
+    int64_t pdims[3], idims[3];
+    int64_t lo, hi; /* index values */
+    int64_t axis, batch_dims;
+    tx_oob_policy oob;
+} gather_case;
+
+static const gather_case gather_cases[] = {
+    /* rows of [64, 200, 20] float32 (1 MiB): the rows are split */
+    {false, TX_FLOAT32, TX_INT32, 3, 2, {64, 300, 20}, {5, 40}, 0, 300, 1, 0, TX_OOB_ERROR},
+    /* one row: the indices are split (640 KB) */
+    {false, TX_FLOAT32, TX_INT64, 2, 1, {1000, 80}, {2000}, 0, 1000, 0, 0, TX_OOB_ERROR},
+    {false, TX_INT16, TX_INT16, 3, 2, {4, 50, 8}, {4, 30}, 0, 50, 1, 1, TX_OOB_ERROR},
+    {false, TX_UINT8, TX_INT32, 2, 1, {300, 7}, {500}, -400, 400, 0, 0, TX_OOB_ZERO},
+    {false, TX_COMPLEX128, TX_INT32, 2, 1, {30, 3}, {700}, -400, 400, 0, 0, TX_OOB_CLAMP},
+    {false, TX_FLOAT64, TX_INT64, 2, 2, {9, 3}, {20, 30}, -400, 400, -1, 0, TX_OOB_WRAP},
+    {false, TX_FLOAT32, TX_INT32, 2, 1, {0, 3}, {4}, 0, 5, 0, 0, TX_OOB_ZERO},   /* dim 0 */
+    {false, TX_FLOAT32, TX_INT32, 2, 1, {5, 3}, {0}, 0, 5, 0, 0, TX_OOB_ERROR},  /* empty */
+    /* gather_nd: slices, elements, out of range, no vectors */
+    {true, TX_FLOAT32, TX_INT32, 3, 2, {100, 200, 8}, {9000, 2}, 0, 100, 0, 0, TX_OOB_ERROR},
+    {true, TX_BFLOAT16, TX_INT64, 3, 2, {10, 20, 8}, {500, 3}, 0, 8, 0, 0, TX_OOB_ERROR},
+    {true, TX_INT64, TX_INT16, 2, 2, {40, 9}, {300, 2}, -50, 50, 0, 0, TX_OOB_ZERO},
+    {true, TX_INT8, TX_INT32, 2, 3, {40, 9}, {10, 30, 1}, -50, 50, 0, 0, TX_OOB_WRAP},
+    {true, TX_FLOAT32, TX_INT32, 2, 2, {4, 5}, {0, 2}, 0, 4, 0, 0, TX_OOB_ERROR},
+};
+
+static tx_status gather_call(const gather_case *g, const tx_tensor *params,
+                             const tx_tensor *indices, tx_tensor **y) {
+    return g->nd ? tx_gather_nd_oob(params, indices, g->oob, y)
+                 : tx_gather_oob(params, indices, g->axis, g->batch_dims, g->oob, y);
+}
+
+static void test_gathers_run_as_called(void **state) {
+    (void)state;
+    tx_set_num_threads(2);
+    for (size_t c = 0; c < sizeof gather_cases / sizeof gather_cases[0]; c++) {
+        const gather_case *g = &gather_cases[c];
+        tx_tensor *params = random_tensor(g->dtype, g->prank, g->pdims, (uint32_t)c);
+        tx_tensor *indices = index_tensor(g->index_dtype, g->irank, g->idims, g->lo, g->hi,
+                                          (uint32_t)c + 7);
+        tx_tensor *y = NULL, *unused = NULL;
+        assert_int_equal(gather_call(g, params, indices, &y), TX_OK);
+        tx_op *op = NULL;
+        assert_int_equal(TX_PREPARE(&op, NULL, gather_call(g, params, indices, &unused)), TX_OK);
+        assert_null(unused);
+        assert_false(tx_op_in_place(op, 0, 0));
+        tx_output_info in_info = {sizeof in_info};
+        assert_int_equal(tx_op_input(op, 1, &in_info), TX_OK);
+        assert_int_equal(in_info.dtype, g->index_dtype);
+        int before = serial_calls;
+        check_runs(op, (const tx_tensor *const[]){params, indices}, 2, y);
+        if (c < 2) assert_true(serial_calls > before); /* the split went to the runner */
+        tx_op_free(op);
+        tx_tensor_free(y);
+        tx_tensor_free(indices);
+        tx_tensor_free(params);
+    }
+}
+
+/* Indices are data: a prepare does not read them (a plan of the same call fails on them), and a
+ * run with an index out of range fails with the call's status and message. */
+static void test_gather_bad_index_runs(void **state) {
+    (void)state;
+    tx_set_num_threads(2);
+    for (int nd = 0; nd < 2; nd++) {
+        tx_tensor *params = random_tensor(TX_FLOAT32, 2, TU_DIMS(600, 100), 5);
+        tx_tensor *good = index_tensor(TX_INT32, 2, TU_DIMS(40, 2), 0, 100, 11);
+        tx_tensor *bad = index_tensor(TX_INT32, 2, TU_DIMS(40, 2), 0, 100, 11);
+        ((int32_t *)tx_tensor_data(bad))[57] = nd ? 600 : -3;
+        tx_tensor *y = NULL, *unused = NULL;
+        tx_status call = nd ? tx_gather_nd(params, bad, &y) : tx_gather(params, bad, 1, 0, &y);
+        assert_int_equal(call, TX_INVALID_ARGUMENT);
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", tx_last_error());
+        assert_non_null(strstr(msg, nd ? ", 600] does not index into param shape [600,100]"
+                                       : "indices[28,1] = -3 is not in [0, 100)"));
+        tx_output_info info[1];
+        int64_t plan_dims[TX_MAX_RANK];
+        tx_plan plan = TX_PLAN_INIT(info, 1, plan_dims, TX_MAX_RANK);
+        tu_assert_error(TX_PLAN(&plan, nd ? tx_gather_nd(params, bad, &unused)
+                                          : tx_gather(params, bad, 1, 0, &unused)),
+                        call, msg);
+        tx_op *op = NULL;
+        assert_int_equal(TX_PREPARE(&op, NULL, nd ? tx_gather_nd(params, bad, &unused)
+                                                  : tx_gather(params, bad, 1, 0, &unused)),
+                         TX_OK);
+        tx_output_info o = {sizeof o};
+        assert_int_equal(tx_op_output(op, 0, &o), TX_OK);
+        char *out = malloc(o.nbytes);
+        const void *in[2] = {tx_tensor_data_const(params), tx_tensor_data_const(bad)};
+        void *outs[1] = {out};
+        tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
+        tu_assert_error(tx_op_run(op, in, outs, NULL), call, msg);
+        tu_assert_error(tx_op_run(op, in, outs, &serial), call, msg);
+        in[1] = tx_tensor_data_const(good);
+        assert_int_equal(tx_op_run(op, in, outs, &serial), TX_OK);
+        assert_int_equal(nd ? tx_gather_nd(params, good, &y) : tx_gather(params, good, 1, 0, &y),
+                         TX_OK);
+        assert_memory_equal(out, tx_tensor_data_const(y), o.nbytes);
+        tx_tensor_free(y);
+        free(out);
+        tx_op_free(op);
+        tx_tensor_free(good);
+        tx_tensor_free(bad);
+        tx_tensor_free(params);
+    }
+}
+
 /* ---- no allocation over runs ---- */
 
 static void test_runs_allocate_nothing(void **state) {
     (void)state;
     tx_set_num_threads(2);
     tx_tensor *x = random_tensor(TX_FLOAT32, 2, TU_DIMS(512, 300), 3), *y = NULL;
-    tx_op *ops[3] = {NULL, NULL, NULL};
+    tx_tensor *rows = index_tensor(TX_INT32, 1, TU_DIMS(400), 0, 512, 4);
+    tx_tensor *points = index_tensor(TX_INT64, 2, TU_DIMS(9000, 2), 0, 300, 5);
+    tx_op *ops[5] = {NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(TX_PREPARE(&ops[0], NULL, tx_cast(x, TX_FLOAT16, &y)), TX_OK);
     assert_int_equal(TX_PREPARE(&ops[1], NULL, tx_saturate_cast(x, TX_INT16, &y)), TX_OK);
     assert_int_equal(TX_PREPARE(&ops[2], NULL, tx_cast_in_mode(x, TX_FLOAT8_E4M3FN, TX_CAST_ONNX, 0, &y)),
                      TX_OK);
+    assert_int_equal(TX_PREPARE(&ops[3], NULL, tx_gather(x, rows, 0, 0, &y)), TX_OK);
+    assert_int_equal(TX_PREPARE(&ops[4], NULL, tx_gather_nd(x, points, &y)), TX_OK);
     size_t n_ops = sizeof ops / sizeof ops[0];
     char *out = malloc(512 * 300 * 4);
-    const void *in[1] = {tx_tensor_data_const(x)};
+    const void *in_x[1] = {tx_tensor_data_const(x)};
+    const void *in_rows[2] = {tx_tensor_data_const(x), tx_tensor_data_const(rows)};
+    const void *in_points[2] = {tx_tensor_data_const(x), tx_tensor_data_const(points)};
+    const void *const *ins[5] = {in_x, in_x, in_x, in_rows, in_points};
     void *outs[1] = {out};
     tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
-    for (size_t k = 0; k < n_ops; k++) assert_int_equal(tx_op_run(ops[k], in, outs, NULL), TX_OK);
+    for (size_t k = 0; k < n_ops; k++) assert_int_equal(tx_op_run(ops[k], ins[k], outs, NULL), TX_OK);
     tu_alloc_install();
     long before = tu_alloc_count();
     for (int i = 0; i < 100; i++)
         for (size_t k = 0; k < n_ops; k++) {
-            assert_int_equal(tx_op_run(ops[k], in, outs, NULL), TX_OK);
-            assert_int_equal(tx_op_run(ops[k], in, outs, &serial), TX_OK);
+            assert_int_equal(tx_op_run(ops[k], ins[k], outs, NULL), TX_OK);
+            assert_int_equal(tx_op_run(ops[k], ins[k], outs, &serial), TX_OK);
         }
     assert_int_equal(tu_alloc_count() - before, 0);
     tu_alloc_uninstall();
     free(out);
     for (size_t k = 0; k < n_ops; k++) tx_op_free(ops[k]);
+    tx_tensor_free(rows);
+    tx_tensor_free(points);
     tx_tensor_free(x);
 }
 
@@ -277,6 +416,8 @@ int main(void) {
         cmocka_unit_test(test_casts_run_as_called),
         cmocka_unit_test(test_checked_runs),
         cmocka_unit_test(test_cast_prepare_errors),
+        cmocka_unit_test(test_gathers_run_as_called),
+        cmocka_unit_test(test_gather_bad_index_runs),
         cmocka_unit_test(test_runs_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
