@@ -176,7 +176,7 @@ const op_def tx_cli_ops_gather[] = {
       {"axis", P_INT, "-1", "-1 (last) or 0..rank(indices)"},
       {"dtype", P_DTYPE, PARAM_OPTIONAL, "absent: on_value's (else off_value's) type, else float32"},
       {"oob", P_STRING, "error", "indices outside [0, depth): error/zero (all-off row), clamp, wrap (mod depth)"}},
-     .outputs = {"output"}, .doc = "gather.md"},
+     .outputs = {"output"}, .doc = "gather.md", .data_inputs = {"indices"}},
     {"sequence_mask", "mask of the first lengths[i] positions of each row", run_sequence_mask,
      {{"lengths", P_TENSOR, PARAM_REQUIRED, "integer tensor, any rank", TX_INT32},
       {"maxlen", P_TENSOR, PARAM_OPTIONAL, "int32/int64 scalar >= 0; absent: max(lengths)"},

@@ -143,7 +143,9 @@ TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask,
  * Errors: invalid_argument (NULL indices; depth < 0 or > INT32_MAX;
  * axis not -1 and not in [0, N]; on/off not scalar, or of a dtype other than `dtype`; a NULL
  * on/off value for string; unknown dtype); unimplemented (indices of another dtype);
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data input indices (on_value and off_value are read at prepare time; not for the
+ * string dtype). */
 TX_API tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
                             const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
                             tx_tensor **out);

@@ -371,6 +371,77 @@ static void test_gather_bad_index_runs(void **state) {
     }
 }
 
+/* ---- one_hot ---- */
+
+typedef struct one_hot_case {
+    tx_dtype index_dtype, dtype;
+    size_t irank;
+    int64_t idims[2];
+    int64_t lo, hi, depth, axis;
+    bool values; /* on and off values given (else 1 and 0) */
+    tx_oob_policy oob;
+} one_hot_case;
+
+static const one_hot_case one_hot_cases[] = {
+    {TX_INT32, TX_FLOAT32, 2, {300, 400}, -2, 12, 10, -1, false, TX_OOB_ERROR}, /* 4.8 MB */
+    {TX_UINT8, TX_INT64, 1, {50}, 0, 9, 7, 0, true, TX_OOB_ERROR},
+    {TX_INT64, TX_COMPLEX128, 2, {20, 30}, -40, 40, 9, 1, true, TX_OOB_WRAP},
+    {TX_INT8, TX_BFLOAT16, 2, {70, 3}, -100, 100, 5, 0, false, TX_OOB_CLAMP},
+    {TX_INT32, TX_FLOAT32, 2, {4, 5}, 0, 3, 0, -1, false, TX_OOB_ERROR},        /* depth 0 */
+    {TX_INT32, TX_UINT16, 1, {0}, 0, 3, 4, -1, true, TX_OOB_ZERO},              /* no indices */
+};
+
+/* An index tensor of any one_hot index dtype, values in [lo, hi). */
+static tx_tensor *one_hot_indices(const one_hot_case *c, uint32_t seed) {
+    tx_tensor *wide = index_tensor(TX_INT64, c->irank, c->idims, c->lo, c->hi, seed), *t = NULL;
+    assert_int_equal(tx_cast(wide, c->index_dtype, &t), TX_OK);
+    tx_tensor_free(wide);
+    return t;
+}
+
+static void test_one_hot_runs_as_called(void **state) {
+    (void)state;
+    tx_set_num_threads(2);
+    for (size_t k = 0; k < sizeof one_hot_cases / sizeof one_hot_cases[0]; k++) {
+        const one_hot_case *c = &one_hot_cases[k];
+        tx_tensor *indices = one_hot_indices(c, (uint32_t)k);
+        tx_tensor *on = NULL, *off = NULL, *y = NULL, *unused = NULL;
+        if (c->values) {
+            on = random_tensor(c->dtype, 0, NULL, 1);
+            off = random_tensor(c->dtype, 0, NULL, 2);
+        }
+        assert_int_equal(tx_one_hot_oob(indices, c->depth, on, off, c->axis, c->dtype, c->oob, &y),
+                         TX_OK);
+        tx_op *op = NULL;
+        assert_int_equal(TX_PREPARE(&op, NULL, tx_one_hot_oob(indices, c->depth, on, off, c->axis,
+                                                              c->dtype, c->oob, &unused)),
+                         TX_OK);
+        assert_null(unused);
+        assert_false(tx_op_in_place(op, 0, 0));
+        /* on and off are attributes: read at prepare time */
+        if (on) memset(tx_tensor_data(on), 0x5C, tx_tensor_nbytes(on));
+        int before = serial_calls;
+        check_runs(op, (const tx_tensor *const[]){indices}, 1, y);
+        if (k == 0) assert_true(serial_calls > before); /* the split went to the runner */
+        tx_op_free(op);
+        tx_tensor_free(y);
+        tx_tensor_free(on);
+        tx_tensor_free(off);
+        tx_tensor_free(indices);
+    }
+    /* strings stay with the call */
+    const char *words[1] = {"x"};
+    tx_tensor *s_on = tu_strings(0, NULL, words), *s_off = tu_strings(0, NULL, words);
+    tx_tensor *idx = index_tensor(TX_INT32, 1, TU_DIMS(3), 0, 2, 9), *y = NULL;
+    tx_op *op = NULL;
+    tu_assert_error(TX_PREPARE(&op, NULL, tx_one_hot(idx, 2, s_on, s_off, -1, TX_STRING, &y)),
+                    TX_UNIMPLEMENTED, "string outputs need the op call");
+    assert_null(op);
+    tx_tensor_free(idx);
+    tx_tensor_free(s_on);
+    tx_tensor_free(s_off);
+}
+
 /* ---- no allocation over runs ---- */
 
 static void test_runs_allocate_nothing(void **state) {
@@ -418,6 +489,7 @@ int main(void) {
         cmocka_unit_test(test_cast_prepare_errors),
         cmocka_unit_test(test_gathers_run_as_called),
         cmocka_unit_test(test_gather_bad_index_runs),
+        cmocka_unit_test(test_one_hot_runs_as_called),
         cmocka_unit_test(test_runs_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
