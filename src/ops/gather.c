@@ -89,8 +89,8 @@ static tx_status check_index_dtype(const char *op, const char *what, const tx_te
     return TX_OK;
 }
 
-/* Row-major position of the first entry of `t` (int16/int32/int64) outside [0, limit), or -1.
- * The unsigned compare catches negatives too. */
+/* Position of the first of the numel indices at data (int16/int32/int64: width 2, 4 or 8)
+ * outside [0, limit), or -1.  The unsigned compare catches negatives too. */
 #define FIRST_OUT_OF_RANGE(IT)                                                                   \
     do {                                                                                         \
         const IT *v = (const IT *)data;                                                          \
