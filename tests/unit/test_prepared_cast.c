@@ -173,6 +173,73 @@ static void test_casts_run_as_called(void **state) {
     }
 }
 
+/* Casts into the caller's strides: rows into a window of a wider buffer, and every other element
+ * of a row; each element lands where its strides say, the other bytes stay, checked mode takes
+ * no strides. */
+static void test_cast_strided_outputs(void **state) {
+    (void)state;
+    tx_set_num_threads(2);
+    const int64_t rows = 300, cols = 500; /* 300 KB of float16 at least: split over rows */
+    tx_tensor *x = random_tensor(TX_FLOAT32, 2, TU_DIMS(rows, cols), 21);
+    tx_tensor *x64 = random_tensor(TX_FLOAT64, 2, TU_DIMS(rows, cols), 22);
+    const struct {
+        const tx_tensor *x;
+        cast_kind kind;
+        tx_dtype to;
+        int64_t row_stride, col_stride; /* in elements of the target */
+    } cases[] = {
+        {x, TO_CAST, TX_FLOAT16, cols + 7, 1},
+        {x64, TO_SATURATE, TX_INT16, 2 * cols, 2},
+        {x, TO_ONNX, TX_FLOAT8_E5M2, 2 * cols + 1, 1},
+    };
+    tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tx_tensor *y = NULL, *unused = NULL;
+        assert_int_equal(cast_call(cases[c].kind, cases[c].x, cases[c].to, 0, &y), TX_OK);
+        const size_t w = tx_dtype_size(cases[c].to);
+        const int64_t strides[2] = {cases[c].row_stride * (int64_t)w,
+                                    cases[c].col_stride * (int64_t)w};
+        const int64_t *per_output[1] = {strides};
+        tx_prepare_options opts = TX_PREPARE_OPTIONS_INIT(1, per_output);
+        tx_op *op = NULL;
+        assert_int_equal(TX_PREPARE(&op, &opts, cast_call(cases[c].kind, cases[c].x, cases[c].to, 0,
+                                                          &unused)),
+                         TX_OK);
+        assert_false(tx_op_in_place(op, 0, 0));
+        size_t bytes = (size_t)(rows * strides[0]);
+        char *buf = malloc(bytes);
+        const void *in[1] = {tx_tensor_data_const(cases[c].x)};
+        void *outs[1] = {buf};
+        for (int r = 0; r < 2; r++) {
+            memset(buf, 0x5A, bytes);
+            assert_int_equal(tx_op_run(op, in, outs, r ? &serial : NULL), TX_OK);
+            const char *want = tx_tensor_data_const(y);
+            for (int64_t i = 0; i < rows; i++)
+                for (int64_t j = 0; j < strides[0] / (int64_t)w; j++) {
+                    const char *at = buf + i * strides[0] + j * (int64_t)w;
+                    bool element = j % cases[c].col_stride == 0 && j / cases[c].col_stride < cols;
+                    if (element)
+                        assert_memory_equal(at, want + (i * cols + j / cases[c].col_stride) * (int64_t)w, w);
+                    else
+                        for (size_t b = 0; b < w; b++) assert_int_equal((unsigned char)at[b], 0x5A);
+                }
+        }
+        free(buf);
+        tx_op_free(op);
+        tx_tensor_free(y);
+    }
+    /* checked mode writes contiguous outputs only */
+    const int64_t strides[2] = {2 * cols * 4, 4};
+    const int64_t *per_output[1] = {strides};
+    tx_prepare_options opts = TX_PREPARE_OPTIONS_INIT(1, per_output);
+    tx_tensor *unused = NULL;
+    tx_op *op = NULL;
+    tu_assert_error(TX_PREPARE(&op, &opts, tx_cast_in_mode(x, TX_INT32, TX_CAST_CHECKED, 0, &unused)),
+                    TX_UNIMPLEMENTED, "row-major only");
+    tx_tensor_free(x);
+    tx_tensor_free(x64);
+}
+
 /* Checked mode: a prepare does not read x's values (a plan of the same call fails on them); a
  * run of good values equals the call, never in place; a run of bad values fails with the call's
  * status and message, naming the first bad element. */
@@ -485,6 +552,7 @@ static void test_runs_allocate_nothing(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_casts_run_as_called),
+        cmocka_unit_test(test_cast_strided_outputs),
         cmocka_unit_test(test_checked_runs),
         cmocka_unit_test(test_cast_prepare_errors),
         cmocka_unit_test(test_gathers_run_as_called),
