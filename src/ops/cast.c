@@ -219,7 +219,12 @@ static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_
     *out = NULL;
     TX_REQUIRE_TENSOR(op, x, "x");
     TX_TRY(check_dtype(op, "dtype", dtype));
-    if (x->dtype == dtype && dtype == TX_STRING) return copy_tensor(op, x, out);
+    if (x->dtype == dtype && dtype == TX_STRING) {
+        /* No prepared form: the step refuses string inputs, saying so. */
+        TX_TRY(tx__prepared_step(op, cast_run, &(cast_plan){.numel = 0}, sizeof(cast_plan), 1, &x,
+                                 -1));
+        return copy_tensor(op, x, out);
+    }
     cast_plan p = {.loop = LOOP_KERNEL, .fn = tx__cast_select(x->dtype, dtype, false, x->numel)};
     /* TF's CastOpBase::Unimplemented wording. */
     TX_REQUIRE(p.fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
