@@ -75,15 +75,23 @@ typedef struct cast_plan {
     bool saturate;             /* ONNX: ONNX's saturate */
     int round;                 /* ONNX: the float8_e8m0fnu rounding */
     size_t mid_size;           /* ONNX: the scratch's element size */
-    bool checked;              /* checked mode: then the check, which reads x after the cast */
-    tx__check_spec check;
     /* A prepared run into the caller's output strides: rows of `inner` elements (the last dim),
      * element i of a row at inner_stride * i, row r at the outer dims' strides. */
     bool strided;
     int64_t rows, inner, inner_stride;
     size_t outer_rank;
+    bool checked;              /* checked mode: then the check, which reads x after the cast */
+    /* The arrays last (6 KB at TX_MAX_RANK): plan_clear leaves them, set only where used, since
+     * clearing them would cost a small cast's time. */
+    tx__check_spec check;
     int64_t outer_dims[TX_MAX_RANK], outer_strides[TX_MAX_RANK];
 } cast_plan;
+
+/* Every member of p before its arrays zero (NULL kernels, no check, no strides), then loop. */
+static void plan_clear(cast_plan *p, cast_loop loop) {
+    memset(p, 0, offsetof(cast_plan, check.dims));
+    p->loop = loop;
+}
 
 typedef struct cast_job {
     const cast_plan *p;
@@ -206,8 +214,11 @@ static tx_status cast_finish(const char *op, const tx_tensor *x, tx_dtype dtype,
 /* Checked mode's check of x cast to dtype. */
 static void check_spec_of(const char *op, const tx_tensor *x, tx_dtype dtype, bool exact_float,
                           tx__check_spec *c) {
-    *c = (tx__check_spec){.op = op, .from = x->dtype, .to = dtype, .rank = x->rank,
-                      .exact_float = exact_float};
+    c->op = op;
+    c->from = x->dtype;
+    c->to = dtype;
+    c->exact_float = exact_float;
+    c->rank = x->rank;
     if (x->rank) memcpy(c->dims, x->dims, x->rank * sizeof *c->dims);
 }
 
@@ -221,11 +232,13 @@ static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_
     TX_TRY(check_dtype(op, "dtype", dtype));
     if (x->dtype == dtype && dtype == TX_STRING) {
         /* No prepared form: the step refuses string inputs, saying so. */
-        TX_TRY(tx__prepared_step(op, cast_run, &(cast_plan){.numel = 0}, sizeof(cast_plan), 1, &x,
-                                 -1));
+        static const cast_plan none;
+        TX_TRY(tx__prepared_step(op, cast_run, &none, sizeof none, 1, &x, -1));
         return copy_tensor(op, x, out);
     }
-    cast_plan p = {.loop = LOOP_KERNEL, .fn = tx__cast_select(x->dtype, dtype, false, x->numel)};
+    cast_plan p;
+    plan_clear(&p, LOOP_KERNEL);
+    p.fn = tx__cast_select(x->dtype, dtype, false, x->numel);
     /* TF's CastOpBase::Unimplemented wording. */
     TX_REQUIRE(p.fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
                tx_dtype_name(x->dtype), tx_dtype_name(dtype));
@@ -368,7 +381,8 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
     tx__clamp_bounds b;
     bool clamp = saturate_bounds(inr, outr, !(in_complex && out_complex), &b);
     if (!clamp) return cast_op(op, value, dtype, TX_CAST_DEFAULT, 0, out);
-    cast_plan p = {.loop = LOOP_KERNEL};
+    cast_plan p;
+    plan_clear(&p, LOOP_KERNEL);
     if (in == TX_FLOAT32 && dtype == TX_UINT8) {
         /* One pass with the dispatched kernel, whose fixed bounds are the ones computed here. */
         assert(b.flo == 0.0 && b.fhi == 255.0);
@@ -376,10 +390,13 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
     } else {
         /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
         tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */
-        p = (cast_plan){.loop = LOOP_SATURATE, .extract = tx__cast_select(in, mid, false, 0),
-                        .fn = tx__cast_select(mid, dtype, false, 0), .real = inr, .bounds = b,
-                        .parts = (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr)),
-                        .block = (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
+        p.loop = LOOP_SATURATE;
+        p.extract = tx__cast_select(in, mid, false, 0);
+        p.fn = tx__cast_select(mid, dtype, false, 0);
+        p.real = inr;
+        p.bounds = b;
+        p.parts = (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr));
+        p.block = (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid));
     }
     assert(p.fn != NULL && (p.loop != LOOP_SATURATE || p.extract != NULL));
     return cast_finish(op, value, dtype, &p, out);
@@ -420,8 +437,13 @@ static tx_status onnx_op(const char *op, const tx_tensor *x, tx_dtype dtype, uns
                 : (flags & TX_CAST_ONNX_ROUND_NEAREST) ? TX__ROUND_NEAREST
                                                        : TX__ROUND_UP;
     assert(tx_dtype_size(dtype) == 1);
-    cast_plan p = {.loop = LOOP_ONNX, .fn = read, .to = dtype, .saturate = saturate,
-                   .round = round, .mid_size = tx_dtype_size(mid)};
+    cast_plan p;
+    plan_clear(&p, LOOP_ONNX);
+    p.fn = read;
+    p.to = dtype;
+    p.saturate = saturate;
+    p.round = round;
+    p.mid_size = tx_dtype_size(mid);
     return cast_finish(op, x, dtype, &p, out);
 }
 

@@ -40,9 +40,9 @@ static inline double tx__toward_zero(tx_dtype r, double v) {
 typedef struct tx__check_spec {
     const char *op;
     tx_dtype from, to;
-    size_t rank;
-    int64_t dims[TX_MAX_RANK];
     bool exact_float;
+    size_t rank;
+    int64_t dims[TX_MAX_RANK]; /* rank entries set: 2 KB at TX_MAX_RANK, never cleared whole */
 } tx__check_spec;
 
 /* Checked mode's pass over elements [begin, end) of x (c->from, row-major), whose plain casts to

@@ -176,7 +176,7 @@ typedef struct gather_plan {
     tx_dtype index_dtype;
     int64_t index_count;
     size_t index_rank;
-    int64_t index_dims[TX_MAX_RANK];
+    int64_t index_dims[TX_MAX_RANK]; /* last: index_rank entries set, the rest never cleared */
 } gather_plan;
 
 /* TX_OOB_ERROR: every index in [0, dim), or TF's message for the first that is not. */
@@ -262,8 +262,15 @@ tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64
                         "%s: oob=%s needs params.shape[%" PRId64 "] > 0, got 0 (no valid index)",
                         op, tx__oob_name(oob), axis);
     }
-    gather_plan p = {.oob = oob, .dim = dim, .iw = iw, .index_dtype = indices->dtype,
-                     .index_count = indices->numel, .index_rank = indices->rank};
+    /* Member by member: clearing the 2 KB of index_dims would cost a small gather's time. */
+    gather_plan p;
+    memset(&p, 0, offsetof(gather_plan, index_dims));
+    p.oob = oob;
+    p.dim = dim;
+    p.iw = iw;
+    p.index_dtype = indices->dtype;
+    p.index_count = indices->numel;
+    p.index_rank = indices->rank;
     if (indices->rank) memcpy(p.index_dims, indices->dims, indices->rank * sizeof *p.index_dims);
     if (onumel > 0) {
         /* params as [batch, outer, dim, inner]: products of output dims, so at most its element
@@ -343,6 +350,7 @@ typedef struct gather_nd_plan {
     size_t iw, slice, out_bytes;
     tx_dtype index_dtype;
     size_t index_rank, params_rank;
+    /* last: the entries of the ranks (strides: k) set, the rest never cleared */
     int64_t index_dims[TX_MAX_RANK], params_dims[TX_MAX_RANK], strides[TX_MAX_RANK];
 } gather_nd_plan;
 
@@ -451,11 +459,20 @@ tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indices, tx
                         tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
     }
     const size_t elem = tx_dtype_size(params->dtype);
-    gather_nd_plan p = {.fn = tx__kernels_get()->gather_nd, .oob = oob, .n = n, .k = k,
-                        .out_numel = onumel, .params_numel = params->numel, .iw = iw,
-                        .slice = (size_t)slice * elem, .out_bytes = (size_t)onumel * elem,
-                        .index_dtype = indices->dtype, .index_rank = indices->rank,
-                        .params_rank = params->rank};
+    /* Member by member: clearing the 6 KB of arrays would cost a small gather_nd's time. */
+    gather_nd_plan p;
+    p.fn = tx__kernels_get()->gather_nd;
+    p.oob = oob;
+    p.n = n;
+    p.k = k;
+    p.out_numel = onumel;
+    p.params_numel = params->numel;
+    p.iw = iw;
+    p.slice = (size_t)slice * elem;
+    p.out_bytes = (size_t)onumel * elem;
+    p.index_dtype = indices->dtype;
+    p.index_rank = indices->rank;
+    p.params_rank = params->rank;
     memcpy(p.index_dims, indices->dims, indices->rank * sizeof *p.index_dims);
     memcpy(p.params_dims, params->dims, params->rank * sizeof *p.params_dims);
     if (onumel > 0 && params->numel > 0) {
