@@ -6,8 +6,8 @@
  * them; no allocator call over many runs; the errors a run finds (gather's indices) are the
  * call's. */
 #include "testutil.h"
+#include "prepared_util.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,40 +23,6 @@ static tx_tensor *random_tensor(tx_dtype dtype, size_t rank, const int64_t *dims
         p[i] = (unsigned char)(x >> 24);
     }
     return t;
-}
-
-/* ---- runners (as in test_prepared.c) ---- */
-
-/* One thread, pieces in reverse order: the split must not depend on the order. */
-static int serial_calls;
-static void serial_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
-    (void)ctx;
-    serial_calls++;
-    for (size_t i = n; i-- > 0;) task(task_ctx, i);
-}
-
-typedef struct piece_arg {
-    tx_task_fn task;
-    void *task_ctx;
-    size_t i;
-} piece_arg;
-static void *piece_main(void *p) {
-    piece_arg *a = p;
-    a->task(a->task_ctx, a->i);
-    return NULL;
-}
-/* Real threads: one pthread per piece but the first, which the caller runs. */
-static void threads_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
-    (void)ctx;
-    pthread_t th[64];
-    piece_arg args[64];
-    assert_true(n <= 64);
-    for (size_t i = 1; i < n; i++) {
-        args[i] = (piece_arg){task, task_ctx, i};
-        assert_int_equal(pthread_create(&th[i], NULL, piece_main, &args[i]), 0);
-    }
-    task(task_ctx, 0);
-    for (size_t i = 1; i < n; i++) pthread_join(th[i], NULL);
 }
 
 /* Runs op on the data of ins[0..n_in) three ways into fresh memory (a guard byte after it) and
