@@ -182,7 +182,7 @@ static const op_stream decode_raw_stream = {"input_bytes", OP_STREAM_RAW, decode
 
 #define TO_OP(name, fn, what)                                                                     \
     {name, "cast to " what " (tf." name ")", fn, {{"x", P_TENSOR, PARAM_REQUIRED, "any numeric tensor"}}, \
-     .outputs = {"y"}, .doc = "casting.md"}
+     .outputs = {"y"}, .doc = "casting.md", .data_inputs = {"x"}}
 
 const op_def tx_cli_ops_casting[] = {
     {"string_to_number", "parse strings as numbers (tf.strings.to_number)", run_string_to_number,
@@ -202,7 +202,7 @@ const op_def tx_cli_ops_casting[] = {
       {"saturate", P_BOOL, "true", "onnx mode: ONNX's saturate (false: overflow gives inf or NaN)"},
       {"round_mode", P_STRING, "up", "onnx mode: ONNX's round_mode for float8_e8m0fnu: up, down or nearest"}},
      &cast_stream,
-     .outputs = {"y"}, .doc = "casting.md"},
+     .outputs = {"y"}, .doc = "casting.md", .data_inputs = {"x"}},
     {"bitcast", "reinterpret the bytes as another dtype (a view; tf.bitcast)", run_bitcast,
      {{"input", P_TENSOR, PARAM_REQUIRED, "numeric tensor (not bool)"},
       {"type", P_DTYPE, PARAM_REQUIRED, "numeric dtype (not bool)"}},
@@ -212,7 +212,7 @@ const op_def tx_cli_ops_casting[] = {
      run_saturate_cast,
      {{"value", P_TENSOR, PARAM_REQUIRED, "numeric tensor"},
       {"dtype", P_DTYPE, PARAM_REQUIRED, "numeric dtype"}},
-     .outputs = {"y"}, .doc = "casting.md"},
+     .outputs = {"y"}, .doc = "casting.md", .data_inputs = {"value"}},
     {"decode_raw", "reinterpret each string's bytes as numbers (tf.io.decode_raw)", run_decode_raw,
      {{"input_bytes", P_TENSOR, PARAM_REQUIRED, "string tensor"},
       {"out_type", P_DTYPE, PARAM_REQUIRED, "float16..uint64, complex, bool, bfloat16"},

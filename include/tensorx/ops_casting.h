@@ -45,7 +45,9 @@
  * x: any tensor.  dtype: any dtype.
  * Errors: invalid_argument (x NULL, unknown dtype); unimplemented (a cast from or to string
  * between different dtypes, "cast: Cast string to float32 is not supported");
- * resource_exhausted.  Always a new buffer.  Implemented in src/ops/cast.c.  Since 0.1. */
+ * resource_exhausted.  Always a new buffer.  Implemented in src/ops/cast.c.  Since 0.1.
+ * Prepared: data input x (not strings); output strides taken; may run in place (a row-major
+ * output) when dtype's element size is x's. */
 TX_API tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out);
 
 /* tf.saturate_cast: tf.cast after clamping each value, in x's own type, to the range of `dtype`
@@ -61,7 +63,9 @@ TX_API tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out);
  * value: a numeric tensor.  dtype: a numeric dtype.
  * Errors: invalid_argument (value NULL, unknown dtype); unimplemented (bool, string or quantized
  * input or output: TF's dtypes have no min/max for them); resource_exhausted.  Always a new
- * buffer.  Implemented in src/ops/cast.c.  Since 0.1. */
+ * buffer.  Implemented in src/ops/cast.c.  Since 0.1.
+ * Prepared: data input value; output strides taken; may run in place (a row-major output) when
+ * dtype's element size is value's. */
 TX_API tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out);
 
 /* How tx_cast_in_mode converts (see docs/casting.md, "Cast modes"). */
@@ -109,13 +113,18 @@ typedef enum tx_cast_mode {
  * Errors: as tx_cast (or tx_saturate_cast); invalid_argument (unknown mode or flags, a flag with
  * a mode it does not belong to, both ROUND flags, "cast: element 2 (index [1,0]) is 300
  * (int32), which int8 cannot hold exactly: out of range").  Always a new buffer.  Implemented in src/ops/cast.c.
- * Since 0.2 (as tx_cast_ex). */
+ * Since 0.2 (as tx_cast_ex).
+ * Prepared: data input x (not strings); output strides taken; may run in place (a row-major
+ * output) when dtype's element size is x's.  Not so in TX_CAST_CHECKED, whose runs write
+ * row-major outputs, then check the values they converted and fail as the call does (a plan
+ * checks the values it is given; a prepare does not read them). */
 TX_API tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
                                  unsigned flags, tx_tensor **out);
 
 /* tf.to_double, tf.to_float, tf.to_bfloat16, tf.to_int32, tf.to_int64: tx_to_double,
  * tx_to_float, tx_to_bfloat16, tx_to_int32 and tx_to_int64 are tx_cast of x to float64, float32,
- * bfloat16, int32 and int64.  Errors as tx_cast.  Implemented in src/ops/cast.c. */
+ * bfloat16, int32 and int64.  Errors as tx_cast.  Implemented in src/ops/cast.c.
+ * Prepared: as tx_cast. */
 TX_API tx_status tx_to_double(const tx_tensor *x, tx_tensor **out);
 TX_API tx_status tx_to_float(const tx_tensor *x, tx_tensor **out);
 TX_API tx_status tx_to_bfloat16(const tx_tensor *x, tx_tensor **out);

@@ -28,7 +28,9 @@
  * axis; unequal batch dims; params.shape[axis] above the index dtype's maximum (INT16_MAX,
  * INT32_MAX); an index outside [0, params.shape[axis]), named with its position; an output rank
  * above TX_MAX_RANK); unimplemented (indices not int16/int32/int64, a dtype GatherV2 does not
- * list); resource_exhausted (the output is too large, or allocation failed). */
+ * list); resource_exhausted (the output is too large, or allocation failed).
+ * Prepared: data inputs params and indices (not strings); each run checks its indices and fails
+ * as the call does (the output then partly written). */
 TX_API tx_status tx_gather(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                            int64_t batch_dims, tx_tensor **out);
 
@@ -49,7 +51,9 @@ TX_API tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices
  * the slice size (product of params.shape[K:]) above the index dtype's maximum (INT16_MAX,
  * INT32_MAX); a non-empty result from an empty params; an index vector out of bounds,
  * named with its position and values); unimplemented (indices not int16/int32/int64);
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data inputs params and indices (not strings); each run checks its index vectors and
+ * fails as the call does (the output then partly written). */
 TX_API tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out);
 
 /* tx_gather_nd of params and indices with an out-of-range policy `oob` (see tx_oob_policy),
@@ -139,7 +143,9 @@ TX_API tx_status tx_boolean_mask(const tx_tensor *tensor, const tx_tensor *mask,
  * Errors: invalid_argument (NULL indices; depth < 0 or > INT32_MAX;
  * axis not -1 and not in [0, N]; on/off not scalar, or of a dtype other than `dtype`; a NULL
  * on/off value for string; unknown dtype); unimplemented (indices of another dtype);
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data input indices (on_value and off_value are read at prepare time; not for the
+ * string dtype). */
 TX_API tx_status tx_one_hot(const tx_tensor *indices, int64_t depth, const tx_tensor *on_value,
                             const tx_tensor *off_value, int64_t axis, tx_dtype dtype,
                             tx_tensor **out);

@@ -8,6 +8,7 @@
 #include "dispatch/dispatch.h"
 #include "exec/pool.h"
 #include "kernels/scalar/convert.h"
+#include "ops/cast.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -36,18 +37,6 @@ static tx_status copy_tensor(const char *op, const tx_tensor *x, tx_tensor **out
 }
 
 
-typedef struct cast_job {
-    tx__cast_fn fn;
-    char *dst;
-    const char *src;
-    size_t dst_size, src_size;
-} cast_job;
-
-static void cast_piece(void *ctx, int64_t begin, int64_t end) {
-    const cast_job *j = ctx;
-    j->fn(j->dst + (size_t)begin * j->dst_size, j->src + (size_t)begin * j->src_size, end - begin);
-}
-
 /* Elements per grain for element sizes a and b.  The sizes are powers of two (1-16 bytes), so a
  * shift: a 64-bit division was the costliest instruction of a small cast's own code. */
 static int64_t grain_for(size_t a, size_t b) {
@@ -57,41 +46,224 @@ static int64_t grain_for(size_t a, size_t b) {
     return g > 0 ? g : 1;
 }
 
-static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
-    TX_REQUIRE_OUT(op, out);
-    *out = NULL;
-    TX_REQUIRE_TENSOR(op, x, "x");
-    TX_TRY(check_dtype(op, "dtype", dtype));
-    if (x->dtype == dtype && dtype == TX_STRING) return copy_tensor(op, x, out);
-    tx__cast_fn fn = tx__cast_select(x->dtype, dtype, false, x->numel);
-    /* TF's CastOpBase::Unimplemented wording. */
-    TX_REQUIRE(fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
-               tx_dtype_name(x->dtype), tx_dtype_name(dtype));
+/* ---- the run half: every numeric cast is one of three loops ---------------------------------
+ * The kernels are chosen when the call is checked (at prepare time for a prepared cast: the CPU
+ * level and the streaming-store threshold as they were then), and a run converts numel elements
+ * over the same static split.
+ * In place: a cast between dtypes of one size may write x's own memory, since every loop reads
+ * elements [i, i + k) before it writes them and never reads them again.  Checked for each
+ * kernel a same-size pair can reach: the portable loops (kernels/scalar/cast.c: d[i] from s[i],
+ * identity casts by memmove), the AVX2, AVX-512 and NEON float32 <-> int32 kernels (each vector
+ * or masked tail loaded, then stored to the same lanes; scalar heads and tails one element at a
+ * time; no overlapping last vector), and the scratch loops below (a block is read into the
+ * scratch before its part of the output is written). */
+typedef enum cast_loop {
+    LOOP_KERNEL,   /* fn: x -> y */
+    LOOP_SATURATE, /* extract: x -> scratch, clamp in the scratch, fn: scratch -> y */
+    LOOP_ONNX      /* fn: x -> scratch, then the preset's rule into y (1-byte targets) */
+} cast_loop;
+
+typedef struct cast_plan {
+    cast_loop loop;
+    int64_t numel, grain;
+    size_t dst_size, src_size;
+    tx__cast_fn fn, extract;
+    tx_dtype real;             /* SATURATE: the element type clamped in the scratch */
+    int64_t parts, block;      /* SATURATE: reals per scratch element; scratch elements per block */
+    tx__clamp_bounds bounds;   /* SATURATE */
+    tx_dtype to;               /* ONNX: the target */
+    bool saturate;             /* ONNX: ONNX's saturate */
+    int round;                 /* ONNX: the float8_e8m0fnu rounding */
+    size_t mid_size;           /* ONNX: the scratch's element size */
+    /* A prepared run into the caller's output strides: rows of `inner` elements (the last dim),
+     * element i of a row at inner_stride * i, row r at the outer dims' strides. */
+    bool strided;
+    int64_t rows, inner, inner_stride;
+    size_t outer_rank;
+    bool checked;              /* checked mode: then the check, which reads x after the cast */
+    /* The arrays last (6 KB at TX_MAX_RANK): plan_clear leaves them, set only where used, since
+     * clearing them would cost a small cast's time. */
+    tx__check_spec check;
+    int64_t outer_dims[TX_MAX_RANK], outer_strides[TX_MAX_RANK];
+} cast_plan;
+
+/* Every member of p before its arrays zero (NULL kernels, no check, no strides), then loop. */
+static void plan_clear(cast_plan *p, cast_loop loop) {
+    memset(p, 0, offsetof(cast_plan, check.dims));
+    p->loop = loop;
+}
+
+typedef struct cast_job {
+    const cast_plan *p;
+    char *dst;
+    const char *src;
+} cast_job;
+
+static void kernel_piece(void *ctx, int64_t begin, int64_t end) {
+    const cast_job *j = ctx;
+    const cast_plan *p = j->p;
+    p->fn(j->dst + (size_t)begin * p->dst_size, j->src + (size_t)begin * p->src_size, end - begin);
+}
+
+/* n contiguous elements from src to dst by each loop. */
+static void convert_kernel(const cast_plan *p, char *dst, const char *src, int64_t n) {
+    p->fn(dst, src, n);
+}
+
+static void convert_saturate(const cast_plan *p, char *dst, const char *src, int64_t n) {
+    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
+    for (int64_t i = 0; i < n; i += p->block) {
+        int64_t k = n - i < p->block ? n - i : p->block;
+        p->extract(scratch, src + (size_t)i * p->src_size, k);
+        tx__clamp_real(p->real, scratch, k * p->parts, &p->bounds);
+        p->fn(dst + (size_t)i * p->dst_size, scratch, k);
+    }
+}
+
+static void convert_onnx(const cast_plan *p, char *dst, const char *src, int64_t n) {
+    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
+    const int64_t block = (int64_t)(sizeof scratch / p->mid_size);
+    for (int64_t i = 0; i < n; i += block) {
+        int64_t k = n - i < block ? n - i : block;
+        p->fn(scratch, src + (size_t)i * p->src_size, k);
+        tx__onnx_convert(p->to, p->saturate, p->round, dst + i, scratch, k); /* 1-byte targets */
+    }
+}
+
+typedef void convert_fn(const cast_plan *p, char *dst, const char *src, int64_t n);
+static convert_fn *const converts[] = {convert_kernel, convert_saturate, convert_onnx};
+
+static void loop_piece(void *ctx, int64_t begin, int64_t end) {
+    const cast_job *j = ctx;
+    const cast_plan *p = j->p;
+    converts[p->loop](p, j->dst + (size_t)begin * p->dst_size,
+                      j->src + (size_t)begin * p->src_size, end - begin);
+}
+
+/* Rows [begin, end) into the caller's strides: a row at a time, or an element at a time when
+ * the last dim's elements are not adjacent. */
+static void rows_piece(void *ctx, int64_t begin, int64_t end) {
+    const cast_job *j = ctx;
+    const cast_plan *p = j->p;
+    convert_fn *convert = converts[p->loop];
+    for (int64_t r = begin; r < end; r++) {
+        int64_t at = 0, rest = r; /* within the bytes the strides reach (checked at prepare) */
+        for (size_t k = p->outer_rank; k-- > 0; rest /= p->outer_dims[k])
+            at += rest % p->outer_dims[k] * p->outer_strides[k];
+        char *d = j->dst + at;
+        const char *s = j->src + (size_t)(r * p->inner) * p->src_size;
+        if (p->inner_stride == (int64_t)p->dst_size) {
+            convert(p, d, s, p->inner);
+            continue;
+        }
+        for (int64_t i = 0; i < p->inner; i++)
+            convert(p, d + i * p->inner_stride, s + (size_t)i * p->src_size, 1);
+    }
+}
+
+static tx_status cast_run(const void *plan, const tx__run_io *io) {
+    const cast_plan *p = plan;
+    if (p->numel == 0) return TX_OK;
+    cast_job j = {p, io->out[0], io->in[0]};
+    if (p->strided) {
+        int64_t g = p->grain / p->inner;
+        tx__parallel_for(p->rows, g > 0 ? g : 1, rows_piece, &j);
+        return TX_OK;
+    }
+    tx__parallel_for(p->numel, p->grain, p->loop == LOOP_KERNEL ? kernel_piece : loop_piece, &j);
+    return p->checked ? tx__cast_check(&p->check, io->in[0], io->out[0], 0, p->numel) : TX_OK;
+}
+
+/* A prepared cast's output strides (checked mode, which reads the output back, takes none). */
+static void take_strides(const tx_tensor *x, cast_plan *p) {
+    const int64_t *strides = p->checked ? NULL : tx__output_strides(0);
+    if (strides == NULL || x->numel == 0) return;
+    p->strided = true;
+    p->inner = x->rank ? x->dims[x->rank - 1] : 1;
+    p->inner_stride = x->rank ? strides[x->rank - 1] : (int64_t)p->dst_size;
+    p->rows = x->numel / p->inner;
+    p->outer_rank = x->rank ? x->rank - 1 : 0;
+    for (size_t k = 0; k < p->outer_rank; k++) {
+        p->outer_dims[k] = x->dims[k];
+        p->outer_strides[k] = strides[k];
+    }
+}
+
+/* The second half of every numeric cast, after its checks and its plan's loop: the prepared step,
+ * the output, the run (whose error, checked mode's, frees the output). */
+static tx_status cast_finish(const char *op, const tx_tensor *x, tx_dtype dtype, cast_plan *p,
+                             tx_tensor **out) {
+    p->numel = x->numel;
+    p->dst_size = tx_dtype_size(dtype);
+    p->src_size = tx_dtype_size(x->dtype);
+    p->grain = grain_for(p->dst_size, p->src_size);
+    take_strides(x, p);
+    TX_TRY(tx__prepared_step(op, cast_run, p, sizeof *p, 1, &x,
+                             p->dst_size == p->src_size && !p->checked && !p->strided ? 0 : -1));
     tx_tensor *t;
     TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
-    cast_job j = {fn, t->data, x->data, tx_dtype_size(dtype), tx_dtype_size(x->dtype)};
-    tx__parallel_for(x->numel, grain_for(j.dst_size, j.src_size), cast_piece, &j);
+    tx_status st = cast_run(p, &(tx__run_io){(const char *[]){x->data}, &t->data});
+    if (st != TX_OK) {
+        tx_tensor_free(t);
+        return st;
+    }
     *out = t;
     return TX_OK;
 }
 
+/* Checked mode's check of x cast to dtype. */
+static void check_spec_of(const char *op, const tx_tensor *x, tx_dtype dtype, bool exact_float,
+                          tx__check_spec *c) {
+    c->op = op;
+    c->from = x->dtype;
+    c->to = dtype;
+    c->exact_float = exact_float;
+    c->rank = x->rank;
+    if (x->rank) memcpy(c->dims, x->dims, x->rank * sizeof *c->dims);
+}
+
+/* tf.cast's checks and kernel; with mode TX_CAST_CHECKED (flags: TX_CAST_EXACT_FLOAT) the run
+ * checks the result. */
+static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
+                         unsigned flags, tx_tensor **out) {
+    TX_REQUIRE_OUT(op, out);
+    *out = NULL;
+    TX_REQUIRE_TENSOR(op, x, "x");
+    TX_TRY(check_dtype(op, "dtype", dtype));
+    if (x->dtype == dtype && dtype == TX_STRING) {
+        /* No prepared form: the step refuses string inputs, saying so. */
+        static const cast_plan none;
+        TX_TRY(tx__prepared_step(op, cast_run, &none, sizeof none, 1, &x, -1));
+        return copy_tensor(op, x, out);
+    }
+    cast_plan p;
+    plan_clear(&p, LOOP_KERNEL);
+    p.fn = tx__cast_select(x->dtype, dtype, false, x->numel);
+    /* TF's CastOpBase::Unimplemented wording. */
+    TX_REQUIRE(p.fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
+               tx_dtype_name(x->dtype), tx_dtype_name(dtype));
+    p.checked = mode == TX_CAST_CHECKED;
+    if (p.checked) check_spec_of(op, x, dtype, (flags & TX_CAST_EXACT_FLOAT) != 0, &p.check);
+    return cast_finish(op, x, dtype, &p, out);
+}
+
 tx_status tx_cast(const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
-    return cast_op("cast", x, dtype, out);
+    return cast_op("cast", x, dtype, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_double(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_double", x, TX_FLOAT64, out);
+    return cast_op("to_double", x, TX_FLOAT64, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_float(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_float", x, TX_FLOAT32, out);
+    return cast_op("to_float", x, TX_FLOAT32, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_bfloat16(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_bfloat16", x, TX_BFLOAT16, out);
+    return cast_op("to_bfloat16", x, TX_BFLOAT16, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_int32(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_int32", x, TX_INT32, out);
+    return cast_op("to_int32", x, TX_INT32, TX_CAST_DEFAULT, 0, out);
 }
 tx_status tx_to_int64(const tx_tensor *x, tx_tensor **out) {
-    return cast_op("to_int64", x, TX_INT64, out);
+    return cast_op("to_int64", x, TX_INT64, TX_CAST_DEFAULT, 0, out);
 }
 
 /* ---- saturate_cast ------------------------------------------------------------------------- */
@@ -110,10 +282,6 @@ static range range_of(tx_dtype t) {
     return r;
 }
 
-static tx_dtype real_of(tx_dtype t) {
-    return t == TX_COMPLEX64 ? TX_FLOAT32 : t == TX_COMPLEX128 ? TX_FLOAT64 : t;
-}
-
 /* Exact comparisons of a double with an integer bound. */
 static bool d_gt_u64(double d, uint64_t m) {
     if (!(d < 0x1p64)) return d == d; /* >= 2^64 (NaN never occurs here) */
@@ -129,35 +297,11 @@ static bool d_lt_i64(double d, int64_t m) {
     return t < m || (t == m && d < ceil(d));
 }
 
-/* d in the float dtype r by r's own conversion rules (the portable cast kernels): its bits in
- * b[0, size of r), and back. */
-static void to_float_dtype(tx_dtype r, double d, unsigned char b[8]) {
-    tx__cast_kernel(TX_FLOAT64, r)(b, &d, 1);
-}
-static double from_float_dtype(tx_dtype r, const unsigned char b[8]) {
-    double d;
-    tx__cast_kernel(r, TX_FLOAT64)(&d, b, 1);
-    return d;
-}
-
 /* d rounded to nearest in the float dtype r (d is finite). */
 static double round_to(tx_dtype r, double d) {
     _Alignas(8) unsigned char b[8];
-    to_float_dtype(r, d, b);
-    return from_float_dtype(r, b);
-}
-
-/* np.nextafter(v, 0) in the float dtype r, for a finite v: its bits as an integer, one less. */
-static double toward_zero(tx_dtype r, double v) {
-    if (v == 0) return v;
-    _Alignas(8) unsigned char b[8];
-    to_float_dtype(r, v, b);
-    size_t n = tx_dtype_size(r);
-    if (TX_HOST_LITTLE_ENDIAN)
-        for (size_t k = 0; k < n && b[k]-- == 0; k++) {} /* borrow up from the low byte */
-    else
-        for (size_t k = n; k-- > 0 && b[k]-- == 0;) {}
-    return from_float_dtype(r, b);
+    tx__to_float_dtype(r, d, b);
+    return tx__from_float_dtype(r, b);
 }
 
 /* TF's saturate_cast bounds (math_ops.py): whether to clamp, and the bounds in type `in`.  TF 2.21
@@ -207,8 +351,8 @@ static bool saturate_bounds(tx_dtype in, tx_dtype outr, bool always, tx__clamp_b
     hi = round_to(in, hi);
     /* Rounded outside the output's range: one step toward zero (np.nextafter(x, 0)).  TF compares
      * in float64 and misses 2^63 > INT64_MAX and 2^64 > UINT64_MAX; this comparison is exact. */
-    if (!o.is_float ? d_lt_i64(lo, o.imin) : lo < o.fmin) lo = toward_zero(in, lo);
-    if (!o.is_float ? d_gt_u64(hi, o.imax) : hi > o.fmax) hi = toward_zero(in, hi);
+    if (!o.is_float ? d_lt_i64(lo, o.imin) : lo < o.fmin) lo = tx__toward_zero(in, lo);
+    if (!o.is_float ? d_gt_u64(hi, o.imax) : hi > o.fmax) hi = tx__toward_zero(in, hi);
     b->flo = lo;
     b->fhi = hi;
     return true;
@@ -218,27 +362,6 @@ static bool saturate_supported(tx_dtype t) {
     tx_dtype_kind k = tx_dtype_kind_of(t);
     return k == TX_KIND_SIGNED || k == TX_KIND_UNSIGNED || k == TX_KIND_FLOAT ||
            k == TX_KIND_COMPLEX;
-}
-
-typedef struct saturate_job {
-    tx__cast_fn extract, convert; /* input -> scratch (copy or real part), scratch -> output */
-    tx_dtype real;                /* the element type clamped in the scratch */
-    const tx__clamp_bounds *b;
-    char *dst;
-    const char *src;
-    size_t dst_size, src_size;
-    int64_t parts, block;         /* reals per scratch element; scratch elements per block */
-} saturate_job;
-
-static void saturate_piece(void *ctx, int64_t begin, int64_t end) {
-    const saturate_job *j = ctx;
-    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
-    for (int64_t i = begin; i < end; i += j->block) {
-        int64_t k = end - i < j->block ? end - i : j->block;
-        j->extract(scratch, j->src + (size_t)i * j->src_size, k);
-        tx__clamp_real(j->real, scratch, k * j->parts, j->b);
-        j->convert(j->dst + (size_t)i * j->dst_size, scratch, k);
-    }
 }
 
 static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dtype,
@@ -253,35 +376,30 @@ static tx_status saturate_op(const char *op, const tx_tensor *value, tx_dtype dt
     TX_REQUIRE(saturate_supported(dtype), TX_UNIMPLEMENTED,
                "%s: dtype %s has no min/max to saturate against (use cast)", op,
                tx_dtype_name(dtype));
-    tx_dtype in = value->dtype, inr = real_of(in), outr = real_of(dtype);
+    tx_dtype in = value->dtype, inr = tx__real_of(in), outr = tx__real_of(dtype);
     bool in_complex = in != inr, out_complex = dtype != outr;
     tx__clamp_bounds b;
     bool clamp = saturate_bounds(inr, outr, !(in_complex && out_complex), &b);
-    if (!clamp) return cast_op(op, value, dtype, out);
+    if (!clamp) return cast_op(op, value, dtype, TX_CAST_DEFAULT, 0, out);
+    cast_plan p;
+    plan_clear(&p, LOOP_KERNEL);
     if (in == TX_FLOAT32 && dtype == TX_UINT8) {
         /* One pass with the dispatched kernel, whose fixed bounds are the ones computed here. */
         assert(b.flo == 0.0 && b.fhi == 255.0);
-        tx_tensor *t;
-        TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
-        cast_job j = {tx__cast_select(in, dtype, true, value->numel), t->data, value->data, 1, 4};
-        tx__parallel_for(value->numel, grain_for(1, 4), cast_piece, &j);
-        *out = t;
-        return TX_OK;
+        p.fn = tx__cast_select(in, dtype, true, value->numel);
+    } else {
+        /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
+        tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */
+        p.loop = LOOP_SATURATE;
+        p.extract = tx__cast_select(in, mid, false, 0);
+        p.fn = tx__cast_select(mid, dtype, false, 0);
+        p.real = inr;
+        p.bounds = b;
+        p.parts = (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr));
+        p.block = (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid));
     }
-
-    /* Clamp a block at a time in a scratch copy, then cast it: no intermediate tensor. */
-    tx_dtype mid = in_complex && !out_complex ? inr : in; /* complex -> real: the real parts */
-    saturate_job j = {tx__cast_select(in, mid, false, 0), tx__cast_select(mid, dtype, false, 0),
-                      inr, &b, NULL, value->data, tx_dtype_size(dtype), tx_dtype_size(in),
-                      (int64_t)(tx_dtype_size(mid) / tx_dtype_size(inr)),
-                      (int64_t)(TX_SATURATE_BLOCK_BYTES / tx_dtype_size(mid))};
-    assert(j.extract != NULL && j.convert != NULL);
-    tx_tensor *t;
-    TX_TRY(tx__tensor_alloc(op, dtype, value->rank, value->dims, &t));
-    j.dst = t->data;
-    tx__parallel_for(value->numel, grain_for(j.dst_size, j.src_size), saturate_piece, &j);
-    *out = t;
-    return TX_OK;
+    assert(p.fn != NULL && (p.loop != LOOP_SATURATE || p.extract != NULL));
+    return cast_finish(op, value, dtype, &p, out);
 }
 
 tx_status tx_saturate_cast(const tx_tensor *value, tx_dtype dtype, tx_tensor **out) {
@@ -305,27 +423,6 @@ static tx_dtype onnx_source(tx_dtype from, tx_dtype to, bool saturate) {
     return TX_STRING;
 }
 
-typedef struct onnx_job {
-    tx__cast_fn read; /* x -> the scratch's type */
-    tx_dtype to;
-    bool saturate;
-    int round;
-    char *dst;
-    const char *src;
-    size_t src_size, mid_size;
-} onnx_job;
-
-static void onnx_piece(void *ctx, int64_t begin, int64_t end) {
-    const onnx_job *j = ctx;
-    _Alignas(16) unsigned char scratch[TX_SATURATE_BLOCK_BYTES];
-    const int64_t block = (int64_t)(sizeof scratch / j->mid_size);
-    for (int64_t i = begin; i < end; i += block) {
-        int64_t k = end - i < block ? end - i : block;
-        j->read(scratch, j->src + (size_t)i * j->src_size, k);
-        tx__onnx_convert(j->to, j->saturate, j->round, j->dst + i, scratch, k); /* 1-byte targets */
-    }
-}
-
 static tx_status onnx_op(const char *op, const tx_tensor *x, tx_dtype dtype, unsigned flags,
                          tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
@@ -335,203 +432,19 @@ static tx_status onnx_op(const char *op, const tx_tensor *x, tx_dtype dtype, uns
     bool saturate = !(flags & TX_CAST_ONNX_NO_SATURATE);
     tx_dtype mid = onnx_source(x->dtype, dtype, saturate);
     tx__cast_fn read = mid == TX_STRING ? NULL : tx__cast_kernel(x->dtype, mid);
-    if (read == NULL) return cast_op(op, x, dtype, out);
+    if (read == NULL) return cast_op(op, x, dtype, TX_CAST_DEFAULT, 0, out);
     int round = (flags & TX_CAST_ONNX_ROUND_DOWN)      ? TX__ROUND_DOWN
                 : (flags & TX_CAST_ONNX_ROUND_NEAREST) ? TX__ROUND_NEAREST
                                                        : TX__ROUND_UP;
-    tx_tensor *t;
-    TX_TRY(tx__tensor_alloc(op, dtype, x->rank, x->dims, &t));
-    onnx_job j = {read, dtype, saturate, round, t->data, x->data, tx_dtype_size(x->dtype),
-                  tx_dtype_size(mid)};
-    tx__parallel_for(x->numel, grain_for(1, j.src_size), onnx_piece, &j);
-    *out = t;
-    return TX_OK;
-}
-
-/* ---- cast_in_mode: modes ------------------------------------------------------------------- */
-
-/* One real scalar, exactly: an integer as sign and magnitude, or a float as a double (every
- * float dtype's values are doubles). */
-typedef struct exact_num {
-    bool is_float, neg;
-    uint64_t mag;
-    double f;
-} exact_num;
-
-static exact_num int_num(int64_t v) {
-    exact_num n = {false, v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 0};
-    return n;
-}
-static exact_num uint_num(uint64_t v) {
-    exact_num n = {false, false, v, 0};
-    return n;
-}
-static exact_num float_num(double f) {
-    exact_num n = {true, false, 0, f};
-    return n;
-}
-
-/* How elements of a real dtype are read: integers by the one integer reader, signed when their
- * storage type is (qint8 reads as int8), floats by their conversion rules to float64 (exact). */
-typedef struct num_reader {
-    tx_dtype t;
-    tx__cast_fn to_f64; /* float types; NULL for integer types */
-    bool is_bool, is_signed;
-} num_reader;
-
-static num_reader num_reader_of(tx_dtype t) {
-    const tx__dtype_info *d = tx__dtype(t);
-    num_reader r = {t, d->kind == TX_KIND_FLOAT ? tx__cast_kernel(t, TX_FLOAT64) : NULL,
-                    d->kind == TX_KIND_BOOL, tx__dtype(d->storage)->min < 0};
-    return r;
-}
-
-/* The element at p. */
-static exact_num read_num(const num_reader *r, const char *p) {
-    if (r->to_f64) {
-        double v;
-        r->to_f64(&v, p, 1);
-        return float_num(v);
-    }
-    int64_t v = tx__int_at(p, r->t, 0);
-    if (r->is_bool) return uint_num(v != 0);
-    return r->is_signed ? int_num(v) : uint_num((uint64_t)v);
-}
-
-/* Whether two finite-or-not numbers are the same value (NaN equals nothing). */
-static bool num_equal(exact_num a, exact_num b) {
-    if (a.is_float && b.is_float) return a.f == b.f;
-    if (!a.is_float && !b.is_float) return a.mag == b.mag && (a.neg == b.neg || a.mag == 0);
-    if (!a.is_float) {
-        exact_num t = a;
-        a = b;
-        b = t;
-    }
-    /* a is the float, b the integer. */
-    double f = a.f;
-    if (!(f == f) || f != trunc(f)) return false;
-    if (b.mag == 0) return f == 0;
-    if (b.neg ? !(f < 0 && f > -0x1p64) : !(f > 0 && f < 0x1p64)) return false;
-    return (uint64_t)fabs(f) == b.mag;
-}
-
-typedef enum inexact {
-    EXACT = 0,
-    INEXACT_NAN,
-    INEXACT_INF,
-    INEXACT_FRACTION,
-    INEXACT_RANGE,
-    INEXACT_ROUND,
-    INEXACT_IMAG
-} inexact;
-
-static const char *const inexact_text[] = {
-    "", "NaN", "infinity", "not an integer", "out of range", "would round",
-    "nonzero imaginary part (the cast drops it)",
-};
-
-/* Why v (a source part) did not become w (its converted part), or EXACT.  sat_limit: for a float
- * target that saturates (float6, float4: no infinity, no NaN), the least magnitude that overflows
- * (the largest finite value plus half its step, which rounds away); else 0. */
-static inexact check_part(exact_num v, exact_num w, bool to_float, bool exact_float,
-                          double sat_limit) {
-    bool v_nan = v.is_float && v.f != v.f, v_inf = v.is_float && isinf(v.f);
-    if (!to_float) {
-        if (num_equal(v, w)) return EXACT;
-        return v_nan ? INEXACT_NAN : v_inf ? INEXACT_INF
-               : v.is_float && v.f != trunc(v.f) ? INEXACT_FRACTION : INEXACT_RANGE;
-    }
-    if (v_nan) return w.f != w.f ? EXACT : INEXACT_NAN; /* float6 / float4 have no NaN */
-    if (w.f != w.f) return v_inf ? INEXACT_INF : INEXACT_RANGE; /* no infinity (or no sign) */
-    if (v_inf) return isinf(w.f) ? EXACT : INEXACT_INF;          /* saturated */
-    if (isinf(w.f) || (sat_limit > 0 && fabs(v.f) >= sat_limit)) return INEXACT_RANGE;
-    if (exact_float && !num_equal(v, w)) return INEXACT_ROUND;
-    return EXACT;
-}
-
-/* check_part's sat_limit of the float dtype r: where +inf casts to a finite value (the largest),
- * that value plus half the step below it; else 0. */
-static double saturation_limit(tx_dtype r) {
-    _Alignas(8) unsigned char b[8];
-    to_float_dtype(r, INFINITY, b);
-    double top = from_float_dtype(r, b);
-    if (isinf(top) || top != top) return 0;
-    return top + (top - toward_zero(r, top)) / 2;
-}
-
-/* The element at p of dtype t as text, with the digits that identify it. */
-static void format_element(char *buf, size_t cap, tx_dtype t, const char *p) {
-    tx_dtype r = real_of(t);
-    num_reader rd = num_reader_of(r);
-    exact_num v = read_num(&rd, p);
-    int digits = r == TX_FLOAT16 ? 5 : r == TX_BFLOAT16 ? 4 : r == TX_FLOAT32 ? 9
-               : r == TX_FLOAT64 ? 17 : 4; /* float8: 4 significant digits tell codes apart */
-    if (t != r) {
-        exact_num im = read_num(&rd, p + tx_dtype_size(r));
-        snprintf(buf, cap, "(%.*g%+.*gj)", digits, v.f, digits, im.f);
-    } else if (v.is_float) {
-        snprintf(buf, cap, "%.*g", digits, v.f);
-    } else {
-        snprintf(buf, cap, "%s%" PRIu64, v.neg ? "-" : "", v.mag);
-    }
-}
-
-static tx_status report_inexact(const char *op, const tx_tensor *x, tx_dtype dtype, int64_t i,
-                                inexact why) {
-    char ibuf[TX_DIMS_STR_CAP], vbuf[96];
-    int64_t idx[TX_MAX_RANK], rest = i;
-    for (size_t k = x->rank; k-- > 0;) {
-        idx[k] = x->dims[k] ? rest % x->dims[k] : 0;
-        rest = x->dims[k] ? rest / x->dims[k] : 0;
-    }
-    format_element(vbuf, sizeof vbuf, x->dtype, x->data + (size_t)i * tx_dtype_size(x->dtype));
-    return tx__fail(TX_INVALID_ARGUMENT,
-                    "%s: element %" PRId64 " (index %s) is %s (%s), which %s cannot hold exactly: %s",
-                    op, i, tx__format_dims(ibuf, sizeof ibuf, x->rank, idx), vbuf,
-                    tx_dtype_name(x->dtype), tx_dtype_name(dtype), inexact_text[why]);
-}
-
-/* The checked mode's pass over elements [begin, end) of x, whose plain casts to `dtype` are at y
- * (element begin first): fails at the first inexact element. */
-static tx_status check_exact(const char *op, const tx_tensor *x, tx_dtype dtype, const char *y,
-                             int64_t begin, int64_t end, bool exact_float) {
-    tx_dtype sr = real_of(x->dtype), dr = real_of(dtype);
-    bool s_complex = sr != x->dtype, d_complex = dr != dtype;
-    tx_dtype_kind dk = tx_dtype_kind_of(dr);
-    bool to_float = dk == TX_KIND_FLOAT;
-    size_t ss = tx_dtype_size(x->dtype), ds = tx_dtype_size(dtype);
-    size_t s_im = tx_dtype_size(sr), d_im = tx_dtype_size(dr);
-    const num_reader sread = num_reader_of(sr), dread = num_reader_of(dr);
-    double sat_limit = to_float ? saturation_limit(dr) : 0;
-    for (int64_t i = begin; i < end; i++) {
-        const char *s = x->data + (size_t)i * ss, *d = y + (size_t)(i - begin) * ds;
-        inexact why = check_part(read_num(&sread, s), read_num(&dread, d), to_float, exact_float,
-                                 sat_limit);
-        if (why == EXACT && s_complex) {
-            exact_num im = read_num(&sread, s + s_im);
-            if (d_complex)
-                why = check_part(im, read_num(&dread, d + d_im), to_float, exact_float, sat_limit);
-            else if (!(im.f == 0))
-                why = INEXACT_IMAG;
-        }
-        if (why != EXACT) return report_inexact(op, x, dtype, i, why);
-    }
-    return TX_OK;
-}
-
-/* The same check in plan mode, where there is no output to read: x is cast a block at a time
- * into a buffer on the stack (every level gives the same bits). */
-static tx_status check_exact_planned(const char *op, const tx_tensor *x, tx_dtype dtype,
-                                     bool exact_float) {
-    _Alignas(64) char buf[4096];
-    tx__cast_fn fn = tx__cast_select(x->dtype, dtype, false, 0);
-    int64_t block = (int64_t)(sizeof buf / tx_dtype_size(dtype));
-    for (int64_t b = 0; b < x->numel; b += block) {
-        int64_t n = x->numel - b < block ? x->numel - b : block;
-        fn(buf, x->data + (size_t)b * tx_dtype_size(x->dtype), n);
-        TX_TRY(check_exact(op, x, dtype, buf, b, b + n, exact_float));
-    }
-    return TX_OK;
+    assert(tx_dtype_size(dtype) == 1);
+    cast_plan p;
+    plan_clear(&p, LOOP_ONNX);
+    p.fn = read;
+    p.to = dtype;
+    p.saturate = saturate;
+    p.round = round;
+    p.mid_size = tx_dtype_size(mid);
+    return cast_finish(op, x, dtype, &p, out);
 }
 
 tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode, unsigned flags,
@@ -558,25 +471,15 @@ tx_status tx_cast_in_mode(const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
                op);
     if (mode == TX_CAST_SATURATE) return saturate_op(op, x, dtype, out);
     if (mode == TX_CAST_ONNX) return onnx_op(op, x, dtype, flags, out);
-    tx_tensor *y;
-    tx_status st = cast_op(op, x, dtype, &y);
-    if (st != TX_OK && st != TX__PLANNED) return st; /* from here x is a valid tensor */
-    bool checked = mode == TX_CAST_CHECKED && x->dtype != TX_STRING;
-    bool exact_float = (flags & TX_CAST_EXACT_FLOAT) != 0;
-    if (st == TX__PLANNED) {
-        /* A plan must give the run's error, which here depends on the values. */
-        if (checked) TX_TRY(check_exact_planned(op, x, dtype, exact_float));
-        return st;
+    tx_status st = cast_op(op, x, dtype, mode, flags, out);
+    /* A plan must give the run's error, which here depends on the values; a prepare does not
+     * read them (its runs check). */
+    if (st == TX__PLANNED && mode == TX_CAST_CHECKED && x->dtype != TX_STRING && !tx__preparing()) {
+        tx__check_spec c;
+        check_spec_of(op, x, dtype, (flags & TX_CAST_EXACT_FLOAT) != 0, &c);
+        TX_TRY(tx__cast_check_planned(&c, x->data, x->numel));
     }
-    if (checked) {
-        st = check_exact(op, x, dtype, y->data, 0, x->numel, exact_float);
-        if (st != TX_OK) {
-            tx_tensor_free(y);
-            return st;
-        }
-    }
-    *out = y;
-    return TX_OK;
+    return st;
 }
 
 /* ---- bitcast ------------------------------------------------------------------------------- */

@@ -18,24 +18,39 @@
 /* Rows [begin, end) of the [prefix, depth, suffix] output: each piece writes its own rows, so the
  * bits do not depend on the thread count, and a large fresh output's page faults are spread over
  * the threads. */
+/* The run half: the kernel, the output as [prefix, depth, suffix] (prefix 0: empty), and the
+ * on and off values, fixed at prepare time (16 bytes hold every dtype's element). */
+typedef struct one_hot_plan {
+    tx__one_hot_fn fn;
+    tx_dtype ti;
+    tx_oob_policy oob;
+    int64_t prefix, depth, suffix, grain;
+    size_t width;
+    unsigned char on[16], off[16];
+} one_hot_plan;
+
 typedef struct {
+    const one_hot_plan *p;
     char *out;
     const char *indices;
-    tx_dtype ti;
-    int64_t depth, suffix;
-    const void *on, *off;
-    size_t width;
-    tx_oob_policy oob;
 } one_hot_job;
 
 static void one_hot_rows(void *ctx, int64_t begin, int64_t end) {
     const one_hot_job *j = ctx;
+    const one_hot_plan *p = j->p;
     /* Bytes of an output row and of an indices row: at most the (non-empty) tensors' sizes. */
-    const size_t row = (size_t)(j->depth * j->suffix) * j->width;
-    const size_t irow = (size_t)j->suffix * tx_dtype_size(j->ti);
-    tx__kernels_get()->one_hot(j->out + (size_t)begin * row, j->indices + (size_t)begin * irow,
-                               j->ti, end - begin, j->depth, j->suffix, j->on, j->off, j->width,
-                               j->oob);
+    const size_t row = (size_t)(p->depth * p->suffix) * p->width;
+    const size_t irow = (size_t)p->suffix * tx_dtype_size(p->ti);
+    p->fn(j->out + (size_t)begin * row, j->indices + (size_t)begin * irow, p->ti, end - begin,
+          p->depth, p->suffix, p->on, p->off, p->width, p->oob);
+}
+
+static tx_status one_hot_run(const void *plan, const tx__run_io *io) {
+    const one_hot_plan *p = plan;
+    if (p->prefix == 0) return TX_OK;
+    one_hot_job j = {p, io->out[0], io->in[0]};
+    tx__parallel_for(p->prefix, p->grain, one_hot_rows, &j);
+    return TX_OK;
 }
 
 static tx_status check_value(const char *op, const char *what, const tx_tensor *v, tx_dtype dtype) {
@@ -79,29 +94,32 @@ tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tenso
                op, depth);
     TX_TRY(check_value(op, "on_value", on_value, dtype));
     TX_TRY(check_value(op, "off_value", off_value, dtype));
-    unsigned char one[16], zero[16] = {0};
-    tx__one_value(dtype, one); /* unused for strings: both values are given then */
-    const void *on = on_value ? (const void *)on_value->data : (const void *)one;
-    const void *off = off_value ? (const void *)off_value->data : (const void *)zero;
+    one_hot_plan p = {.fn = tx__kernels_get()->one_hot, .ti = ti, .oob = oob, .depth = depth,
+                      .width = tx_dtype_size(dtype)};
+    tx__one_value(dtype, p.on); /* unused for strings: both values are given then */
+    if (on_value) memcpy(p.on, on_value->data, p.width);
+    if (off_value) memcpy(p.off, off_value->data, p.width);
 
     const size_t a = axis == -1 ? indices->rank : (size_t)axis;
     int64_t dims[TX_MAX_RANK + 1];
     memcpy(dims, indices->dims, a * sizeof *dims);
     dims[a] = depth;
     memcpy(dims + a + 1, indices->dims + a, (indices->rank - a) * sizeof *dims);
-    tx_tensor *o;
-    TX_TRY(tx__tensor_alloc(op, dtype, indices->rank + 1, dims, &o));
-    if (o->numel > 0) {
+    int64_t onumel;
+    TX_TRY(tx__check_output(op, dtype, indices->rank + 1, dims, &onumel));
+    if (onumel > 0) {
         /* Only for a non-empty output: then no dim is 0 and every partial product is at most
          * numel (with a 0 dim elsewhere, the products before it could overflow). */
-        const int64_t prefix = tx__dims_product(indices->dims, 0, a),
-                      suffix = tx__dims_product(indices->dims, a, indices->rank);
-        one_hot_job j = {o->data, indices->data, ti, depth, suffix, on, off,
-                         tx_dtype_size(dtype), oob};
-        const int64_t row_bytes = depth * suffix * (int64_t)j.width; /* <= the output's bytes */
+        p.prefix = tx__dims_product(indices->dims, 0, a);
+        p.suffix = tx__dims_product(indices->dims, a, indices->rank);
+        const int64_t row_bytes = depth * p.suffix * (int64_t)p.width; /* <= the output's bytes */
         const int64_t grain = TX_GRAIN_BYTES / row_bytes; /* rows of about a grain of output */
-        tx__parallel_for(prefix, grain > 0 ? grain : 1, one_hot_rows, &j);
+        p.grain = grain > 0 ? grain : 1;
     }
+    TX_TRY(tx__prepared_step(op, one_hot_run, &p, sizeof p, 1, &indices, -1));
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, dtype, indices->rank + 1, dims, &o));
+    (void)one_hot_run(&p, &(tx__run_io){(const char *[]){indices->data}, &o->data});
     tx_status st = TX_OK;
     if (on_value) st = tx__share_strings(o, on_value);
     if (st == TX_OK && off_value) st = tx__share_strings(o, off_value);

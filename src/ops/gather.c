@@ -89,13 +89,18 @@ static tx_status check_index_dtype(const char *op, const char *what, const tx_te
     return TX_OK;
 }
 
-/* Row-major position of the first entry of `t` (int16/int32/int64) outside [0, limit), or -1.
- * The unsigned compare catches negatives too. */
-#define FIRST_OUT_OF_RANGE(IT)                                                                       do {                                                                                                 const IT *v = (const IT *)t->data;                                                               for (int64_t i = 0; i < t->numel; i++)                                                               if ((uint64_t)(int64_t)v[i] >= lim) return i;                                            } while (0)
+/* Position of the first of the numel indices at data (int16/int32/int64: width 2, 4 or 8)
+ * outside [0, limit), or -1.  The unsigned compare catches negatives too. */
+#define FIRST_OUT_OF_RANGE(IT)                                                                   \
+    do {                                                                                         \
+        const IT *v = (const IT *)data;                                                          \
+        for (int64_t i = 0; i < numel; i++)                                                      \
+            if ((uint64_t)(int64_t)v[i] >= lim) return i;                                        \
+    } while (0)
 
-static int64_t first_out_of_range(const tx_tensor *t, int64_t limit) {
+static int64_t first_out_of_range(const char *data, size_t width, int64_t numel, int64_t limit) {
     const uint64_t lim = (uint64_t)limit;
-    switch (tx_dtype_size(t->dtype)) {
+    switch (width) {
     case 2: FIRST_OUT_OF_RANGE(int16_t); break;
     case 4: FIRST_OUT_OF_RANGE(int32_t); break;
     default: FIRST_OUT_OF_RANGE(int64_t); break;
@@ -162,6 +167,43 @@ static void gather_nd_piece(void *ctx, int64_t i, int64_t end) {
           end - i, g->k, g->dims, g->strides, g->slice, g->oob);
 }
 
+/* The run half of gather: the plan of its loops, and what an index error names. */
+typedef struct gather_plan {
+    tx__gather_fn fn;
+    tx_oob_policy oob;
+    int64_t dim, nouter, n, rows; /* rows 0: an empty output */
+    size_t iw, slice, out_bytes;
+    tx_dtype index_dtype;
+    int64_t index_count;
+    size_t index_rank;
+    int64_t index_dims[TX_MAX_RANK]; /* last: index_rank entries set, the rest never cleared */
+} gather_plan;
+
+/* TX_OOB_ERROR: every index in [0, dim), or TF's message for the first that is not. */
+static tx_status check_gather_indices(const gather_plan *p, const char *indices) {
+    int64_t bad = first_out_of_range(indices, p->iw, p->index_count, p->dim);
+    if (bad < 0) return TX_OK;
+    char pos[TX_POS_STR_CAP];
+    return tx__fail(TX_INVALID_ARGUMENT, "gather: indices%s = %" PRId64 " is not in [0, %" PRId64 ")",
+                    tx__position(pos, sizeof pos, p->index_rank, p->index_dims, bad),
+                    tx__int_at(indices, p->index_dtype, bad), p->dim);
+}
+
+static tx_status gather_run(const void *plan, const tx__run_io *io) {
+    const gather_plan *p = plan;
+    if (p->rows == 0) return TX_OK;
+    if (p->oob == TX_OOB_ERROR) TX_TRY(check_gather_indices(p, io->in[1]));
+    if (p->dim == 0) { /* oob=zero: every index is out of range */
+        memset(io->out[0], 0, p->out_bytes);
+        return TX_OK;
+    }
+    gather_split g = {p->fn, io->out[0], io->in[0], io->in[1], p->iw, p->slice, p->nouter, p->n,
+                      p->dim, p->oob};
+    if (p->rows == 1) tx__parallel_for(p->n, grain_of(p->slice), gather_indices_piece, &g);
+    else tx__parallel_for(p->rows, grain_of((size_t)p->n * p->slice), gather_rows_piece, &g);
+    return TX_OK;
+}
+
 tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64_t axis,
                         int64_t batch_dims, tx_oob_policy oob, tx_tensor **out) {
     static const char *op = "gather";
@@ -209,47 +251,48 @@ tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64
     for (int64_t i = 0; i < axis; i++) dims[r++] = params->dims[i];
     for (int64_t i = batch_dims; i < irank; i++) dims[r++] = indices->dims[i];
     for (int64_t i = axis + 1; i < prank; i++) dims[r++] = params->dims[i];
-    /* TF checks indices only while it copies, so an empty result checks none; they are checked
-     * here after the output's layout and before it exists, so that a plan finds the same error. */
+    /* TF checks indices only while it copies, so an empty result checks none.  The run checks
+     * them (they change from run to run); a plan checks them before the output exists, so that
+     * it finds the same error. */
     int64_t onumel;
     TX_TRY(tx__check_output(op, params->dtype, r, dims, &onumel));
-    if (onumel > 0 && oob == TX_OOB_ERROR) {
-        int64_t bad = first_out_of_range(indices, dim);
-        if (bad >= 0) {
-            char pos[TX_POS_STR_CAP];
-            return tx__fail(TX_INVALID_ARGUMENT,
-                            "%s: indices%s = %" PRId64 " is not in [0, %" PRId64 ")", op,
-                            tx__position(pos, sizeof pos, indices->rank, indices->dims, bad),
-                            tx__index_at(indices, bad), dim);
-        }
-    } else if (onumel > 0 && dim == 0 && oob != TX_OOB_ZERO) {
+    if (onumel > 0 && dim == 0 && oob != TX_OOB_ERROR && oob != TX_OOB_ZERO) {
         /* A non-empty output here means at least one index, and no row exists to map it to. */
         return tx__fail(TX_INVALID_ARGUMENT,
                         "%s: oob=%s needs params.shape[%" PRId64 "] > 0, got 0 (no valid index)",
                         op, tx__oob_name(oob), axis);
     }
+    /* Member by member: clearing the 2 KB of index_dims would cost a small gather's time. */
+    gather_plan p;
+    memset(&p, 0, offsetof(gather_plan, index_dims));
+    p.oob = oob;
+    p.dim = dim;
+    p.iw = iw;
+    p.index_dtype = indices->dtype;
+    p.index_count = indices->numel;
+    p.index_rank = indices->rank;
+    if (indices->rank) memcpy(p.index_dims, indices->dims, indices->rank * sizeof *p.index_dims);
+    if (onumel > 0) {
+        /* params as [batch, outer, dim, inner]: products of output dims, so at most its element
+         * count now that that is not 0 (with an empty output, dims beside a 0 could pass int64). */
+        const int64_t nbatch = tx__dims_product(params->dims, 0, (size_t)batch_dims),
+                      inner = tx__dims_product(params->dims, (size_t)axis + 1, (size_t)prank);
+        p.nouter = tx__dims_product(params->dims, (size_t)batch_dims, (size_t)axis);
+        p.slice = (size_t)inner * tx_dtype_size(params->dtype); /* <= the output's bytes */
+        p.n = indices->numel / nbatch;
+        p.rows = nbatch * p.nouter; /* <= output counts */
+        p.out_bytes = (size_t)onumel * tx_dtype_size(params->dtype);
+        p.fn = tx__kernels_get()->gather;
+    }
+    TX_TRY(tx__prepared_step(op, gather_run, &p, sizeof p, 2,
+                             (const tx_tensor *const[]){params, indices}, -1));
+    if (tx__planning() && !tx__preparing() && p.rows > 0 && oob == TX_OOB_ERROR)
+        TX_TRY(check_gather_indices(&p, indices->data));
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc(op, params->dtype, r, dims, &o));
-    if (o->numel == 0) {
-        *out = o;
-        return TX_OK;
-    }
-    /* params as [batch, outer, dim, inner]: products of output dims, so at most its element
-     * count now that that is not 0 (with an empty output, dims beside a 0 could pass int64). */
-    const int64_t nbatch = tx__dims_product(params->dims, 0, (size_t)batch_dims),
-                  nouter = tx__dims_product(params->dims, (size_t)batch_dims, (size_t)axis),
-                  inner = tx__dims_product(params->dims, (size_t)axis + 1, (size_t)prank);
-    const size_t slice_bytes = (size_t)inner * tx_dtype_size(params->dtype); /* <= o->nbytes */
-    if (dim == 0) /* oob=zero: every index is out of range */
-        memset(o->data, 0, (size_t)o->numel * tx_dtype_size(params->dtype));
-    else {
-        const int64_t n = indices->numel / nbatch, rows = nbatch * nouter; /* <= output counts */
-        gather_split g = {tx__kernels_get()->gather, o->data, params->data, indices->data, iw,
-                          slice_bytes, nouter, n, dim, oob};
-        if (rows == 1) tx__parallel_for(n, grain_of(slice_bytes), gather_indices_piece, &g);
-        else tx__parallel_for(rows, grain_of((size_t)n * slice_bytes), gather_rows_piece, &g);
-    }
-    tx_status st = tx__share_strings(o, params);
+    tx_status st = gather_run(&p, &(tx__run_io){(const char *[]){params->data, indices->data},
+                                                &o->data});
+    if (st == TX_OK && o->numel > 0) st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;
@@ -261,13 +304,14 @@ tx_status tx_gather_oob(const tx_tensor *params, const tx_tensor *indices, int64
 /* ---- gather_nd ------------------------------------------------------------------------------- */
 
 /* "a, b, c" of an index vector, shortened with "..." when long. */
-static const char *format_vector(char *buf, size_t cap, const tx_tensor *t, int64_t first, size_t k) {
+static const char *format_vector(char *buf, size_t cap, const char *data, tx_dtype dtype,
+                                 int64_t first, size_t k) {
     size_t pos = 0;
     buf[0] = '\0';
     for (size_t j = 0; j < k; j++) {
         char item[32];
         int w = snprintf(item, sizeof item, j ? ", %" PRId64 : "%" PRId64,
-                         tx__index_at(t, first + (int64_t)j));
+                         tx__int_at(data, dtype, first + (int64_t)j));
         if (pos + (size_t)w + 4 >= cap) {
             memcpy(buf + pos, "...", 4);
             return buf;
@@ -282,15 +326,15 @@ static const char *format_vector(char *buf, size_t cap, const tx_tensor *t, int6
  * [0, dims[j]), or -1; one loop per index type. */
 #define FIRST_BAD_VECTOR(IT)                                                                     \
     do {                                                                                         \
-        const IT *v = (const IT *)indices->data;                                                 \
+        const IT *v = (const IT *)indices;                                                       \
         for (int64_t i = 0; i < n; i++, v += k)                                                  \
             for (int64_t j = 0; j < k; j++)                                                      \
                 if ((uint64_t)(int64_t)v[j] >= (uint64_t)dims[j]) return i;                      \
     } while (0)
 
-static int64_t first_bad_vector(const tx_tensor *indices, const int64_t *dims, int64_t n,
+static int64_t first_bad_vector(const char *indices, size_t width, const int64_t *dims, int64_t n,
                                 int64_t k) {
-    switch (tx_dtype_size(indices->dtype)) {
+    switch (width) {
     case 2: FIRST_BAD_VECTOR(int16_t); break;
     case 4: FIRST_BAD_VECTOR(int32_t); break;
     default: FIRST_BAD_VECTOR(int64_t); break;
@@ -298,22 +342,46 @@ static int64_t first_bad_vector(const tx_tensor *indices, const int64_t *dims, i
     return -1;
 }
 
-/* TF's checks (TX_OOB_ERROR) of n index vectors of length k: a non-empty request needs a
- * non-empty params, and every vector must be in bounds. */
-static tx_status check_nd_indices(const char *op, const tx_tensor *params,
-                                  const tx_tensor *indices, int64_t n, int64_t k) {
-    char sbuf[TX_DIMS_STR_CAP];
-    if (params->numel == 0)
-        return tx__fail(TX_INVALID_ARGUMENT,
-                        "%s: requested %" PRId64 " entries, but params is empty (shape %s)", op, n,
-                        tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
-    int64_t i = first_bad_vector(indices, params->dims, n, k);
+/* The run half of gather_nd: the plan of its loop, and what an index error names. */
+typedef struct gather_nd_plan {
+    tx__gather_nd_fn fn;
+    tx_oob_policy oob;
+    int64_t n, k, out_numel, params_numel;
+    size_t iw, slice, out_bytes;
+    tx_dtype index_dtype;
+    size_t index_rank, params_rank;
+    /* last: the entries of the ranks (strides: k) set, the rest never cleared */
+    int64_t index_dims[TX_MAX_RANK], params_dims[TX_MAX_RANK], strides[TX_MAX_RANK];
+} gather_nd_plan;
+
+/* TX_OOB_ERROR: every index vector in bounds (params is not empty here), or TF's message for the
+ * first that is not. */
+static tx_status check_nd_vectors(const gather_nd_plan *p, const char *indices) {
+    int64_t i = p->k > 0 ? first_bad_vector(indices, p->iw, p->params_dims, p->n, p->k) : -1;
     if (i < 0) return TX_OK;
-    char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP];
-    return tx__fail(TX_INVALID_ARGUMENT, "%s: indices%s = [%s] does not index into param shape %s",
-                    op, tx__position(pos, sizeof pos, indices->rank - 1, indices->dims, i),
-                    format_vector(vals, sizeof vals, indices, i * k, (size_t)k),
-                    tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
+    char pos[TX_POS_STR_CAP], vals[TX_POS_STR_CAP], sbuf[TX_DIMS_STR_CAP];
+    return tx__fail(TX_INVALID_ARGUMENT,
+                    "gather_nd: indices%s = [%s] does not index into param shape %s",
+                    tx__position(pos, sizeof pos, p->index_rank - 1, p->index_dims, i),
+                    format_vector(vals, sizeof vals, indices, p->index_dtype, i * p->k,
+                                  (size_t)p->k),
+                    tx__format_dims(sbuf, sizeof sbuf, p->params_rank, p->params_dims));
+}
+
+static tx_status gather_nd_run(const void *plan, const tx__run_io *io) {
+    const gather_nd_plan *p = plan;
+    if (p->n == 0) return TX_OK;
+    if (p->oob == TX_OOB_ERROR) TX_TRY(check_nd_vectors(p, io->in[1]));
+    if (p->out_numel > 0 && p->params_numel == 0) {
+        /* Only oob=zero gets here (the other policies failed in the call): a dim of params
+         * before k is 0, so every index vector is out of range and every slice is zero. */
+        memset(io->out[0], 0, p->out_bytes);
+    } else if (p->out_numel > 0) {
+        gather_nd_split g = {p->fn, io->out[0], io->in[0], io->in[1], p->iw, (size_t)p->k,
+                             p->slice, p->params_dims, p->strides, p->oob};
+        tx__parallel_for(p->n, grain_of(g.slice), gather_nd_piece, &g);
+    }
+    return TX_OK;
 }
 
 tx_status tx_gather_nd(const tx_tensor *params, const tx_tensor *indices, tx_tensor **out) {
@@ -373,9 +441,15 @@ tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indices, tx
     TX_REQUIRE(slice <= tx__index_max(iw), TX_INVALID_ARGUMENT,
                "%s: slice size %" PRId64 " is too large for %s indexing (above %" PRId64 ")", op,
                slice, tx_dtype_name(indices->dtype), tx__index_max(iw));
-    if (n > 0 && oob == TX_OOB_ERROR) {
-        TX_TRY(check_nd_indices(op, params, indices, n, k));
-    } else if (n > 0 && onumel > 0 && oob != TX_OOB_ZERO && params->numel == 0) {
+    if (n > 0 && oob == TX_OOB_ERROR && params->numel == 0) {
+        /* TF's checks of a non-empty request: params must not be empty; then (the run) every
+         * vector in bounds. */
+        char sbuf[TX_DIMS_STR_CAP];
+        return tx__fail(TX_INVALID_ARGUMENT,
+                        "%s: requested %" PRId64 " entries, but params is empty (shape %s)", op, n,
+                        tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
+    } else if (n > 0 && onumel > 0 && oob != TX_OOB_ERROR && oob != TX_OOB_ZERO &&
+               params->numel == 0) {
         /* No TF rule applies under the other policies: an empty params only fails when clamp or
          * wrap must map an index into a dim of size 0 for a non-empty output. */
         char sbuf[TX_DIMS_STR_CAP];
@@ -384,32 +458,41 @@ tx_status tx_gather_nd_oob(const tx_tensor *params, const tx_tensor *indices, tx
                         "(no valid index)", op, tx__oob_name(oob),
                         tx__format_dims(sbuf, sizeof sbuf, params->rank, params->dims));
     }
-    tx_tensor *o;
-    TX_TRY(tx__tensor_alloc(op, params->dtype, r, dims, &o));
-    if (n == 0) {
-        *out = o;
-        return TX_OK;
-    }
-    tx_status st;
     const size_t elem = tx_dtype_size(params->dtype);
-    if (o->numel > 0 && params->numel == 0) {
-        /* Only oob=zero gets here (the other policies failed above): a dim of params before k is
-         * 0, so every index vector is out of range and every slice is zero. */
-        memset(o->data, 0, o->nbytes);
-    } else if (o->numel > 0) {
+    /* Member by member: clearing the 6 KB of arrays would cost a small gather_nd's time. */
+    gather_nd_plan p;
+    p.fn = tx__kernels_get()->gather_nd;
+    p.oob = oob;
+    p.n = n;
+    p.k = k;
+    p.out_numel = onumel;
+    p.params_numel = params->numel;
+    p.iw = iw;
+    p.slice = (size_t)slice * elem;
+    p.out_bytes = (size_t)onumel * elem;
+    p.index_dtype = indices->dtype;
+    p.index_rank = indices->rank;
+    p.params_rank = params->rank;
+    memcpy(p.index_dims, indices->dims, indices->rank * sizeof *p.index_dims);
+    memcpy(p.params_dims, params->dims, params->rank * sizeof *p.params_dims);
+    if (onumel > 0 && params->numel > 0) {
         /* params has elements, so the slice (checked above) and the byte strides are at most its
          * byte size (an empty params' dims could pass int64 beside their 0). */
-        int64_t strides[TX_MAX_RANK];
-        int64_t s = slice * (int64_t)elem;
+        int64_t st = slice * (int64_t)elem;
         for (int64_t j = k; j-- > 0;) {
-            strides[j] = s;
-            if (j > 0) s *= params->dims[j];
+            p.strides[j] = st;
+            if (j > 0) st *= params->dims[j];
         }
-        gather_nd_split g = {tx__kernels_get()->gather_nd, o->data, params->data, indices->data,
-                             iw, (size_t)k, (size_t)slice * elem, params->dims, strides, oob};
-        tx__parallel_for(n, grain_of(g.slice), gather_nd_piece, &g);
     }
-    st = tx__share_strings(o, params);
+    TX_TRY(tx__prepared_step(op, gather_nd_run, &p, sizeof p, 2,
+                             (const tx_tensor *const[]){params, indices}, -1));
+    if (tx__planning() && !tx__preparing() && n > 0 && oob == TX_OOB_ERROR)
+        TX_TRY(check_nd_vectors(&p, indices->data));
+    tx_tensor *o;
+    TX_TRY(tx__tensor_alloc(op, params->dtype, r, dims, &o));
+    tx_status st = gather_nd_run(&p, &(tx__run_io){(const char *[]){params->data, indices->data},
+                                                   &o->data});
+    if (st == TX_OK && n > 0) st = tx__share_strings(o, params);
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;

@@ -114,6 +114,7 @@ static const op_example tx_op_examples[] = {
     {"gather", {"params=[[1,2],[3,4],[5,6]]", "indices=[2,0]"}},
     {"gather", {"params=[[\"a\",\"b\"],[\"c\",\"d\"]]", "indices=[[1],[0]]", "axis=1", "batch_dims=1"}},
     {"gather_nd", {"params=[[\"a\",\"b\"],[\"c\",\"d\"]]", "indices=[[0,0],[1,1]]"}},
+    {"gather_nd", {"params=[[[1,2],[3,4]],[[5,6],[7,8]]]", "indices=[[1,0],[0,1],[1,1]]"}},
     {"unique_with_counts", {"x=[1,1,2,4,4,4,7,8,8]", "out_idx=int64"}},
     {"unique_with_counts", {"x=[\"b\",\"a\",\"b\"]"}},
     {"dynamic_partition", {"data=[10,20,30,40,50]", "partitions=[0,0,1,1,0]", "num_partitions=2"}},

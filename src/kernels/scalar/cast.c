@@ -195,10 +195,13 @@
     DTYPES_IF_##kind EMPTY() ()(PAIR_CELL, (F, S, cs, rs))
 #define PAIRS(F) EXPAND(TX__DTYPES(PAIR_ROW, F))
 
+/* No restrict: a prepared cast between dtypes of one size may run in place (dst == src), and each
+ * d[i] is written after s[i] is read (the compilers vectorize these loops all the same, behind an
+ * overlap check). */
 #define DEFINE_CAST(S, cs, rs, D, cd, rd)                                                        \
     static void cast_##S##_##D(void *dst, const void *src, int64_t n) {                          \
-        const cs *restrict s = (const cs *)src;                                                  \
-        cd *restrict d = (cd *)dst;                                                              \
+        const cs *s = (const cs *)src;                                                           \
+        cd *d = (cd *)dst;                                                                       \
         for (int64_t i = 0; i < n; i++) d[i] = CONV(KIND_##rs, rd, LD_##rs(s[i]));               \
     }
 PAIRS(DEFINE_CAST)
@@ -208,10 +211,10 @@ PAIRS(DEFINE_CAST)
 static const tx__cast_fn table[TX__CAST_IDS][TX__CAST_IDS] = {PAIRS(ENTRY)};
 #undef ENTRY
 
-/* Identity casts are copies, by element width. */
+/* Identity casts are copies, by element width (memmove: in place, dst is src). */
 #define DEFINE_COPY(W)                                                                           \
     static void copy_w##W(void *dst, const void *src, int64_t n) {                               \
-        if (n > 0) memcpy(dst, src, (size_t)n * W);                                              \
+        if (n > 0) memmove(dst, src, (size_t)n * W);                                             \
     }
 DEFINE_COPY(1)
 DEFINE_COPY(2)
