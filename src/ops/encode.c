@@ -15,9 +15,6 @@
 
 /* ---- one_hot --------------------------------------------------------------------------------- */
 
-/* Rows [begin, end) of the [prefix, depth, suffix] output: each piece writes its own rows, so the
- * bits do not depend on the thread count, and a large fresh output's page faults are spread over
- * the threads. */
 /* The run half: the kernel, the output as [prefix, depth, suffix] (prefix 0: empty), and the
  * on and off values, fixed at prepare time (16 bytes hold every dtype's element). */
 typedef struct one_hot_plan {
@@ -35,6 +32,9 @@ typedef struct {
     const char *indices;
 } one_hot_job;
 
+/* Rows [begin, end) of the [prefix, depth, suffix] output: each piece writes its own rows, so the
+ * bits do not depend on the thread count, and a large fresh output's page faults are spread over
+ * the threads. */
 static void one_hot_rows(void *ctx, int64_t begin, int64_t end) {
     const one_hot_job *j = ctx;
     const one_hot_plan *p = j->p;

@@ -14,29 +14,12 @@
 #include <string.h>
 
 
-static tx_tensor *random_f32(size_t rank, const int64_t *dims) {
-    tx_tensor *t = NULL;
-    assert_int_equal(tx_tensor_new(TX_FLOAT32, rank, dims, &t), TX_OK);
-    unsigned char *p = tx_tensor_data(t);
-    uint32_t x = 12345u + (uint32_t)tx_tensor_numel(t);
-    for (size_t i = 0; i < tx_tensor_nbytes(t); i++) {
-        x = x * 1664525u + 1013904223u;
-        p[i] = (unsigned char)(x >> 24);
-    }
-    return t;
-}
 
 /* Prepares `call`'s op on x, runs it three ways into fresh memory and compares each with the
  * call's result y. */
 static void check_runs(tx_op *op, const tx_tensor *x, const tx_tensor *y) {
     assert_int_equal(tx_op_input_count(op), 1);
-    assert_int_equal(tx_op_output_count(op), 1);
-    tx_output_info info = {sizeof info};
-    assert_int_equal(tx_op_output(op, 0, &info), TX_OK);
-    assert_int_equal(info.dtype, tx_tensor_dtype(y));
-    assert_int_equal(info.nbytes, tx_tensor_nbytes(y));
-    assert_int_equal(info.rank, tx_tensor_rank(y));
-    for (size_t d = 0; d < info.rank; d++) assert_int_equal(info.dims[d], tx_tensor_dims(y)[d]);
+    tx_output_info info = output_like(op, y);
     tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
     tx_runner threads = TX_RUNNER_INIT(threads_for, NULL, 3);
     const tx_runner *runners[] = {NULL, &serial, &threads};
@@ -57,7 +40,7 @@ static void test_runs_equal_calls(void **state) {
     tx_set_num_threads(2);
     const int64_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {64, 64, 33}, {2, 300, 700}, {0, 4, 5}};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
-        tx_tensor *x = random_f32(3, shapes[k]);
+        tx_tensor *x = random_tensor(TX_FLOAT32, 3, shapes[k], 12345u);
         int32_t pv[3] = {2, 0, 1};
         tx_tensor *perm = tu_i32(3, pv);
         tx_tensor *y = NULL, *yp = NULL;
@@ -92,7 +75,8 @@ static void test_runs_equal_calls(void **state) {
 static void test_strided_outputs(void **state) {
     (void)state;
     const int64_t rows = 37, cols = 29;
-    tx_tensor *x = random_f32(2, TU_DIMS(cols, rows)), *z = random_f32(2, TU_DIMS(rows, cols + 3));
+    tx_tensor *x = random_tensor(TX_FLOAT32, 2, TU_DIMS(cols, rows), 12345u);
+    tx_tensor *z = random_tensor(TX_FLOAT32, 2, TU_DIMS(rows, cols + 3), 12345u);
     int32_t pv[2] = {1, 0}, bv[2] = {0, 3}, sv[2] = {(int32_t)rows, (int32_t)cols};
     tx_tensor *perm = tu_i32(2, pv), *b = tu_i32(2, bv), *s = tu_i32(2, sv);
     tx_tensor *xt = NULL, *zs = NULL, *unused = NULL;
@@ -140,7 +124,7 @@ static void test_strided_outputs(void **state) {
 
 static void test_errors(void **state) {
     (void)state;
-    tx_tensor *x = random_f32(1, TU_DIMS(8)), *y = NULL;
+    tx_tensor *x = random_tensor(TX_FLOAT32, 1, TU_DIMS(8), 12345u), *y = NULL;
     tx_op *op = NULL;
     /* an op without a prepared form names itself */
     tx_tensor *outs3[3] = {NULL, NULL, NULL};
@@ -202,7 +186,7 @@ static void test_errors(void **state) {
 static void test_runs_allocate_nothing(void **state) {
     (void)state;
     tx_set_num_threads(2);
-    tx_tensor *x = random_f32(2, TU_DIMS(512, 300));
+    tx_tensor *x = random_tensor(TX_FLOAT32, 2, TU_DIMS(512, 300), 12345u);
     int32_t pv[2] = {1, 0}, bv[2] = {1, 2}, sv[2] = {500, 290};
     tx_tensor *perm = tu_i32(2, pv), *b = tu_i32(2, bv), *s = tu_i32(2, sv), *y = NULL;
     tx_op *ops[2] = {NULL, NULL};

@@ -12,31 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A tensor of random bytes (every bit pattern: NaNs with payloads, stray bool bytes). */
-static tx_tensor *random_tensor(tx_dtype dtype, size_t rank, const int64_t *dims, uint32_t seed) {
-    tx_tensor *t = NULL;
-    assert_int_equal(tx_tensor_new(dtype, rank, dims, &t), TX_OK);
-    unsigned char *p = tx_tensor_data(t);
-    uint32_t x = seed + (uint32_t)tx_tensor_numel(t);
-    for (size_t i = 0; i < tx_tensor_nbytes(t); i++) {
-        x = x * 1664525u + 1013904223u;
-        p[i] = (unsigned char)(x >> 24);
-    }
-    return t;
-}
 
 /* Runs op on the data of ins[0..n_in) three ways into fresh memory (a guard byte after it) and
  * compares each with the call's result y; then, when the op allows it, in place: a copy of input
  * 0 is both input and output. */
 static void check_runs(tx_op *op, const tx_tensor *const *ins, size_t n_in, const tx_tensor *y) {
     assert_int_equal(tx_op_input_count(op), n_in);
-    assert_int_equal(tx_op_output_count(op), 1);
-    tx_output_info info = {sizeof info};
-    assert_int_equal(tx_op_output(op, 0, &info), TX_OK);
-    assert_int_equal(info.dtype, tx_tensor_dtype(y));
-    assert_int_equal(info.nbytes, tx_tensor_nbytes(y));
-    assert_int_equal(info.rank, tx_tensor_rank(y));
-    for (size_t d = 0; d < info.rank; d++) assert_int_equal(info.dims[d], tx_tensor_dims(y)[d]);
+    tx_output_info info = output_like(op, y);
     const void *in[4];
     for (size_t i = 0; i < n_in; i++) in[i] = tx_tensor_data_const(ins[i]);
     tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);

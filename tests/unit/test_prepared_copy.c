@@ -7,60 +7,14 @@
  * nowhere else, for the ops that take them.  test_prepared.c has the API's own tests. */
 #include "testutil.h"
 
-#include <pthread.h>
+#include "prepared_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec/pool.h"
 
-static tx_tensor *random_f32(size_t rank, const int64_t *dims) {
-    tx_tensor *t = NULL;
-    assert_int_equal(tx_tensor_new(TX_FLOAT32, rank, dims, &t), TX_OK);
-    unsigned char *p = tx_tensor_data(t);
-    uint32_t x = 777u + (uint32_t)tx_tensor_numel(t);
-    for (size_t i = 0; i < tx_tensor_nbytes(t); i++) {
-        x = x * 1664525u + 1013904223u;
-        p[i] = (unsigned char)(x >> 24);
-    }
-    return t;
-}
-
-/* ---- runners ---- */
-
-/* One thread, pieces in reverse order: the split must not depend on the order. */
-static int serial_calls;
-static void serial_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
-    (void)ctx;
-    serial_calls++;
-    for (size_t i = n; i-- > 0;) task(task_ctx, i);
-}
-
-/* Real threads: one pthread per piece but the first, which the caller runs. */
-typedef struct piece_arg {
-    tx_task_fn task;
-    void *task_ctx;
-    size_t i;
-} piece_arg;
-static void *piece_main(void *p) {
-    piece_arg *a = p;
-    a->task(a->task_ctx, a->i);
-    return NULL;
-}
-static int threads_calls;
-static void threads_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
-    (void)ctx;
-    pthread_t th[64];
-    piece_arg args[64];
-    assert_true(n <= 64);
-    threads_calls++;
-    for (size_t i = 1; i < n; i++) {
-        args[i] = (piece_arg){task, task_ctx, i};
-        assert_int_equal(pthread_create(&th[i], NULL, piece_main, &args[i]), 0);
-    }
-    task(task_ctx, 0);
-    for (size_t i = 1; i < n; i++) pthread_join(th[i], NULL);
-}
 
 /* ---- checks ---- */
 
@@ -76,17 +30,6 @@ static void threads_for(void *ctx, tx_task_fn task, void *task_ctx, size_t n) {
         assert_null(OUT);                                                                         \
     } while (0)
 
-/* Output 0 of op is described as y is. */
-static tx_output_info output_like(const tx_op *op, const tx_tensor *y) {
-    assert_int_equal(tx_op_output_count(op), 1);
-    tx_output_info info = {sizeof info};
-    assert_int_equal(tx_op_output(op, 0, &info), TX_OK);
-    assert_int_equal(info.dtype, tx_tensor_dtype(y));
-    assert_int_equal(info.nbytes, tx_tensor_nbytes(y));
-    assert_int_equal(info.rank, tx_tensor_rank(y));
-    for (size_t d = 0; d < info.rank; d++) assert_int_equal(info.dims[d], tx_tensor_dims(y)[d]);
-    return info;
-}
 
 /* Runs op on the n inputs xs three ways (tensorx's pool, one thread, real threads) into fresh
  * memory and compares each run with the call's result y; a call that splits (split) must hand
@@ -225,7 +168,7 @@ static bool splits(const tx_tensor *y) { return tx_tensor_nbytes(y) >= (size_t)(
 static void test_strided_slice(void **state) {
     (void)state;
     for (size_t k = 0; k < N_SHAPES; k++) {
-        tx_tensor *x = random_f32(3, shapes[k]);
+        tx_tensor *x = random_tensor(TX_FLOAT32, 3, shapes[k], 777u);
         for (int spec = 0; spec < 2; spec++) {
             if (spec == 1 && tx_tensor_numel(x) == 0) continue;
             int32_t bv[3] = {1, 0, 0}, ev[3] = {0, 0, 0}, sv[3] = {1, -2, 3};
@@ -254,7 +197,7 @@ static void test_strided_slice(void **state) {
 static tx_tensor *random_with(const int64_t *dims, size_t axis, int64_t size) {
     int64_t d[3] = {dims[0], dims[1], dims[2]};
     d[axis] = size;
-    return random_f32(3, d);
+    return random_tensor(TX_FLOAT32, 3, d, 777u);
 }
 
 /* Three values (one empty along the axis) joined along each axis, one value alone, and the
@@ -263,7 +206,8 @@ static void test_concat_pack(void **state) {
     (void)state;
     for (size_t k = 0; k < N_SHAPES; k++) {
         for (size_t axis = 0; axis < 3; axis++) {
-            const tx_tensor *xs[3] = {random_f32(3, shapes[k]), random_with(shapes[k], axis, 3),
+            const tx_tensor *xs[3] = {random_tensor(TX_FLOAT32, 3, shapes[k], 777u),
+                                      random_with(shapes[k], axis, 3),
                                       random_with(shapes[k], axis, 0)};
             tx_tensor *y = NULL;
             tx_op *op = NULL;
@@ -286,7 +230,7 @@ static void test_concat_pack(void **state) {
             for (size_t i = 0; i < 3; i++) tx_tensor_free((tx_tensor *)xs[i]);
         }
     }
-    tx_tensor *x = random_f32(3, TU_DIMS(2, 3, 4)), *y = NULL;
+    tx_tensor *x = random_tensor(TX_FLOAT32, 3, TU_DIMS(2, 3, 4), 777u), *y = NULL;
     const tx_tensor *xs[2] = {x, x};
     const int64_t st[3] = {96, 32, 4};
     const int64_t *per_output[1] = {st};
@@ -304,7 +248,8 @@ static void test_concat_many(void **state) {
     (void)state;
     enum { N = 1200 };
     const tx_tensor **xs = malloc(N * sizeof *xs);
-    for (size_t i = 0; i < N; i++) xs[i] = random_f32(3, TU_DIMS(2, (int64_t)(i % 3), 5));
+    for (size_t i = 0; i < N; i++)
+        xs[i] = random_tensor(TX_FLOAT32, 3, TU_DIMS(2, (int64_t)(i % 3), 5), 777u);
     tx_tensor *y = NULL;
     assert_int_equal(tx_concat(xs, N, 1, &y), TX_OK);
     assert_int_equal(tx_tensor_dims(y)[1], N);
@@ -353,7 +298,7 @@ static void test_reverse(void **state) {
     tx_tensor *dims = NULL;
     assert_int_equal(tx_tensor_new(TX_BOOL, 1, TU_DIMS(3), &dims), TX_OK);
     for (size_t k = 0; k < N_SHAPES; k++) {
-        tx_tensor *x = random_f32(3, shapes[k]);
+        tx_tensor *x = random_tensor(TX_FLOAT32, 3, shapes[k], 777u);
         for (unsigned mask = 0; mask < 8; mask++) {
             int64_t axis[3];
             size_t n_axis = 0;
@@ -367,7 +312,7 @@ static void test_reverse(void **state) {
         }
         tx_tensor_free(x);
     }
-    tx_tensor *scalar = random_f32(0, NULL), *none = NULL;
+    tx_tensor *scalar = random_tensor(TX_FLOAT32, 0, NULL, 777u), *none = NULL;
     assert_int_equal(tx_tensor_new(TX_BOOL, 1, TU_DIMS(0), &none), TX_OK);
     CHECK_ONE_INPUT(scalar, tx_reverse(scalar, none, &OUT));
     CHECK_ONE_INPUT(scalar, tx_reverse_v2(scalar, NULL, 0, &OUT));
@@ -405,7 +350,7 @@ static void test_tile(void **state) {
     (void)state;
     const int32_t multiples[][3] = {{1, 2, 1}, {2, 1, 3}, {1, 1, 1}, {0, 2, 1}, {3, 3, 3}};
     for (size_t k = 0; k < N_SHAPES; k++) {
-        tx_tensor *x = random_f32(3, shapes[k]);
+        tx_tensor *x = random_tensor(TX_FLOAT32, 3, shapes[k], 777u);
         for (size_t i = 0; i < sizeof multiples / sizeof multiples[0]; i++) {
             if (k == 3 && i == 4) continue; /* 100 MB */
             tx_tensor *m = tu_i32(3, multiples[i]);
@@ -414,7 +359,7 @@ static void test_tile(void **state) {
         }
         tx_tensor_free(x);
     }
-    tx_tensor *scalar = random_f32(0, NULL), *none = tu_i32(0, NULL);
+    tx_tensor *scalar = random_tensor(TX_FLOAT32, 0, NULL, 777u), *none = tu_i32(0, NULL);
     CHECK_ROW_MAJOR(scalar, false, tx_tile(scalar, none, &OUT));
     tx_tensor_free(none);
     tx_tensor_free(scalar);
@@ -431,7 +376,7 @@ static void test_pad(void **state) {
     assert_int_equal(tx_tensor_new(TX_FLOAT32, 0, NULL, &cv), TX_OK);
     memcpy(tx_tensor_data(cv), &c, sizeof c);
     for (size_t k = 0; k < N_SHAPES; k++) {
-        tx_tensor *x = random_f32(3, shapes[k]);
+        tx_tensor *x = random_tensor(TX_FLOAT32, 3, shapes[k], 777u);
         for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
             tx_pad_mode mode = modes[i];
             if (mode == TX_PAD_REFLECT && tx_tensor_numel(x) == 0) continue; /* refused */

@@ -12,30 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static tx_tensor *random_tensor(tx_dtype dtype, size_t rank, const int64_t *dims) {
-    tx_tensor *t = NULL;
-    assert_int_equal(tx_tensor_new(dtype, rank, dims, &t), TX_OK);
-    unsigned char *p = tx_tensor_data(t);
-    uint32_t x = 777u + (uint32_t)tx_tensor_numel(t);
-    for (size_t i = 0; i < tx_tensor_nbytes(t); i++) {
-        x = x * 1664525u + 1013904223u;
-        p[i] = (unsigned char)(x >> 24);
-    }
-    return t;
-}
 
 /* The bytes of data input `in` run through `op` on tensorx's pool, the serial runner and the
  * threads runner into fresh memory, each compared with the call's result y (and a guard byte
  * past it).  Returns how often the serial runner was handed pieces. */
 static int check_runs(const tx_op *op, const tx_tensor *x, const tx_tensor *y) {
     assert_int_equal(tx_op_input_count(op), 1);
-    assert_int_equal(tx_op_output_count(op), 1);
-    tx_output_info info = {sizeof info};
-    assert_int_equal(tx_op_output(op, 0, &info), TX_OK);
-    assert_int_equal(info.dtype, tx_tensor_dtype(y));
-    assert_int_equal(info.nbytes, tx_tensor_nbytes(y));
-    assert_int_equal(info.rank, tx_tensor_rank(y));
-    for (size_t d = 0; d < info.rank; d++) assert_int_equal(info.dims[d], tx_tensor_dims(y)[d]);
+    tx_output_info info = output_like(op, y);
     tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
     tx_runner threads = TX_RUNNER_INIT(threads_for, NULL, 3);
     const tx_runner *runners[] = {NULL, &serial, &threads};
@@ -87,7 +70,7 @@ static void test_view_runs_equal_calls(void **state) {
     /* [1, 300, 700] float32 is 820 KiB: split over the threads */
     const int64_t shapes[][3] = {{1, 1, 1}, {3, 1, 7}, {1, 300, 700}, {0, 4, 5}, {5, 1, 0}};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        tx_tensor *x = random_tensor(TX_FLOAT32, 3, shapes[s]);
+        tx_tensor *x = random_tensor(TX_FLOAT32, 3, shapes[s], 777u);
         bool large = tx_tensor_nbytes(x) > (256 << 10);
         for (int k = 0; k < VIEW_OPS; k++) {
             tx_tensor *y = NULL, *yp = NULL;
@@ -113,7 +96,7 @@ static void test_view_in_place(void **state) {
     tx_set_num_threads(2);
     tx_runner serial = TX_RUNNER_INIT(serial_for, NULL, 4);
     for (int k = 0; k < VIEW_OPS; k++) {
-        tx_tensor *x = random_tensor(TX_FLOAT64, 3, TU_DIMS(1, 200, 300)), *y = NULL;
+        tx_tensor *x = random_tensor(TX_FLOAT64, 3, TU_DIMS(1, 200, 300), 777u), *y = NULL;
         tx_tensor *keep = NULL;
         assert_int_equal(tx_tensor_copy(x, &keep), TX_OK);
         tx_op *op = NULL;
@@ -140,7 +123,7 @@ static void test_view_in_place(void **state) {
 static void test_view_strided_output(void **state) {
     (void)state;
     const int64_t rows = 300, cols = 257; /* 300 KiB of output: split over the threads */
-    tx_tensor *x = random_tensor(TX_INT32, 1, TU_DIMS(rows * cols)), *y = NULL, *unused = NULL;
+    tx_tensor *x = random_tensor(TX_INT32, 1, TU_DIMS(rows * cols), 777u), *y = NULL, *unused = NULL;
     int32_t shape_v[2] = {(int32_t)rows, (int32_t)cols};
     tx_tensor *shape = tu_i32(2, shape_v);
     assert_int_equal(tx_reshape(x, shape, &y), TX_OK);
@@ -178,7 +161,7 @@ static void test_view_strided_output(void **state) {
 /* The view ops' errors are the call's, message and all. */
 static void test_view_errors(void **state) {
     (void)state;
-    tx_tensor *x = random_tensor(TX_FLOAT32, 2, TU_DIMS(3, 4)), *y = NULL;
+    tx_tensor *x = random_tensor(TX_FLOAT32, 2, TU_DIMS(3, 4), 777u), *y = NULL;
     int32_t bad_v[2] = {5, -1};
     tx_tensor *bad = tu_i32(2, bad_v);
     tx_op *op = NULL;
@@ -240,17 +223,17 @@ static void test_space_batch_runs_equal_calls(void **state) {
     tx_tensor *block = tu_i32(2, bv), *block22 = tu_i32(2, b22);
     tx_tensor *pad = pairs(1, 0, 0, 2), *pad_rows = pairs(1, 1, 0, 0), *none = pairs(0, 0, 0, 0);
     tx_tensor *legacy = pairs(1, 0, 1, 0);
-    tx_tensor *small = random_tensor(TX_FLOAT32, 4, TU_DIMS(2, 5, 7, 3));
-    tx_tensor *large = random_tensor(TX_FLOAT32, 4, TU_DIMS(2, 130, 128, 16)); /* 2 MiB */
-    tx_tensor *empty = random_tensor(TX_INT8, 4, TU_DIMS(0, 4, 4, 2));
-    tx_tensor *no_cells = random_tensor(TX_FLOAT64, 4, TU_DIMS(1, 0, 2, 3)); /* padded up */
+    tx_tensor *small = random_tensor(TX_FLOAT32, 4, TU_DIMS(2, 5, 7, 3), 777u);
+    tx_tensor *large = random_tensor(TX_FLOAT32, 4, TU_DIMS(2, 130, 128, 16), 777u); /* 2 MiB */
+    tx_tensor *empty = random_tensor(TX_INT8, 4, TU_DIMS(0, 4, 4, 2), 777u);
+    tx_tensor *no_cells = random_tensor(TX_FLOAT64, 4, TU_DIMS(1, 0, 2, 3), 777u); /* padded up */
     CHECK_OP(small, false, tx_space_to_batch_nd(small, block, pad, OUT));
     CHECK_OP(large, true, tx_space_to_batch_nd(large, block22, pad_rows, OUT));
     CHECK_OP(empty, false, tx_space_to_batch_nd(empty, block22, none, OUT));
     CHECK_OP(no_cells, false, tx_space_to_batch_nd(no_cells, block22, pad_rows, OUT));
     CHECK_OP(small, false, tx_space_to_batch(small, legacy, 2, OUT));
-    tx_tensor *bsmall = random_tensor(TX_INT8, 4, TU_DIMS(12, 3, 3, 3));
-    tx_tensor *blarge = random_tensor(TX_FLOAT32, 4, TU_DIMS(8, 66, 64, 16));
+    tx_tensor *bsmall = random_tensor(TX_INT8, 4, TU_DIMS(12, 3, 3, 3), 777u);
+    tx_tensor *blarge = random_tensor(TX_FLOAT32, 4, TU_DIMS(8, 66, 64, 16), 777u);
     CHECK_OP(bsmall, false, tx_batch_to_space_nd(bsmall, block, pad, OUT));
     CHECK_OP(blarge, true, tx_batch_to_space_nd(blarge, block22, pad_rows, OUT));
     CHECK_OP(empty, false, tx_batch_to_space_nd(empty, block22, none, OUT));
@@ -276,10 +259,10 @@ static void test_depth_runs_equal_calls(void **state) {
     for (size_t f = 0; f < 2; f++) {
         tx_data_format fmt = formats[f];
         bool nhwc = fmt == TX_FORMAT_NHWC;
-        tx_tensor *space = random_tensor(TX_FLOAT32, 4, nhwc ? TU_DIMS(2, 4, 6, 3) : TU_DIMS(2, 3, 4, 6));
-        tx_tensor *depth = random_tensor(TX_INT8, 4, nhwc ? TU_DIMS(2, 2, 3, 12) : TU_DIMS(2, 12, 2, 3));
-        tx_tensor *large = random_tensor(TX_FLOAT32, 4, nhwc ? TU_DIMS(2, 128, 128, 12) : TU_DIMS(2, 12, 128, 128));
-        tx_tensor *empty = random_tensor(TX_FLOAT64, 4, TU_DIMS(0, 4, 4, 4));
+        tx_tensor *space = random_tensor(TX_FLOAT32, 4, nhwc ? TU_DIMS(2, 4, 6, 3) : TU_DIMS(2, 3, 4, 6), 777u);
+        tx_tensor *depth = random_tensor(TX_INT8, 4, nhwc ? TU_DIMS(2, 2, 3, 12) : TU_DIMS(2, 12, 2, 3), 777u);
+        tx_tensor *large = random_tensor(TX_FLOAT32, 4, nhwc ? TU_DIMS(2, 128, 128, 12) : TU_DIMS(2, 12, 128, 128), 777u);
+        tx_tensor *empty = random_tensor(TX_FLOAT64, 4, TU_DIMS(0, 4, 4, 4), 777u);
         CHECK_OP(space, false, tx_space_to_depth(space, 2, fmt, OUT));
         CHECK_OP(large, nhwc, tx_space_to_depth(large, 2, fmt, OUT)); /* NCHW: row routine */
         CHECK_OP(empty, false, tx_space_to_depth(empty, 2, fmt, OUT));
@@ -299,9 +282,9 @@ static void test_depth_runs_equal_calls(void **state) {
 static void test_patches_runs_equal_calls(void **state) {
     (void)state;
     const int64_t k[4] = {1, 3, 2, 1}, st[4] = {1, 2, 1, 1}, r[4] = {1, 1, 2, 1};
-    tx_tensor *x = random_tensor(TX_FLOAT32, 4, TU_DIMS(2, 10, 9, 3));
-    tx_tensor *big = random_tensor(TX_INT8, 4, TU_DIMS(1, 200, 200, 8));
-    tx_tensor *empty = random_tensor(TX_FLOAT32, 4, TU_DIMS(0, 5, 5, 2));
+    tx_tensor *x = random_tensor(TX_FLOAT32, 4, TU_DIMS(2, 10, 9, 3), 777u);
+    tx_tensor *big = random_tensor(TX_INT8, 4, TU_DIMS(1, 200, 200, 8), 777u);
+    tx_tensor *empty = random_tensor(TX_FLOAT32, 4, TU_DIMS(0, 5, 5, 2), 777u);
     const tx_padding pads[2] = {TX_PADDING_VALID, TX_PADDING_SAME};
     for (size_t p = 0; p < 2; p++) {
         CHECK_OP(x, false, tx_extract_image_patches(x, k, 4, st, 4, r, 4, pads[p], OUT));
@@ -350,8 +333,8 @@ static void test_spatial_strided_outputs(void **state) {
     for (size_t f = 0; f < 2; f++) {
         bool nhwc = formats[f] == TX_FORMAT_NHWC;
         for (int big = 0; big < 2; big++) {
-            tx_tensor *x = big ? random_tensor(TX_FLOAT32, 4, TU_DIMS(2, 64, 64, 16))
-                               : random_tensor(TX_INT8, 4, nhwc ? TU_DIMS(2, 4, 6, 8) : TU_DIMS(2, 8, 4, 6));
+            tx_tensor *x = big ? random_tensor(TX_FLOAT32, 4, TU_DIMS(2, 64, 64, 16), 777u)
+                               : random_tensor(TX_INT8, 4, nhwc ? TU_DIMS(2, 4, 6, 8) : TU_DIMS(2, 8, 4, 6), 777u);
             for (int which = 0; which < 3; which++) { /* space_to_depth, DCR, CRD */
                 tx_tensor *y = NULL, *unused = NULL;
                 tx_depth_mode mode = which == 2 ? TX_DEPTH_CRD : TX_DEPTH_DCR;
@@ -374,7 +357,7 @@ static void test_spatial_strided_outputs(void **state) {
             tx_tensor_free(x);
         }
     }
-    tx_tensor *x = random_tensor(TX_FLOAT32, 4, TU_DIMS(4, 4, 4, 2)), *y = NULL;
+    tx_tensor *x = random_tensor(TX_FLOAT32, 4, TU_DIMS(4, 4, 4, 2), 777u), *y = NULL;
     strides[3] = 4, strides[2] = 12, strides[1] = 24, strides[0] = 200;
     int32_t bv[2] = {2, 2};
     tx_tensor *block = tu_i32(2, bv), *none = pairs(0, 0, 0, 0);
@@ -396,7 +379,7 @@ static void test_spatial_strided_outputs(void **state) {
 /* Prepare gives the call's own errors, message and all. */
 static void test_spatial_errors(void **state) {
     (void)state;
-    tx_tensor *x = random_tensor(TX_FLOAT32, 4, TU_DIMS(1, 5, 4, 2)), *y = NULL;
+    tx_tensor *x = random_tensor(TX_FLOAT32, 4, TU_DIMS(1, 5, 4, 2), 777u), *y = NULL;
     int32_t bv[2] = {2, 2};
     tx_tensor *block = tu_i32(2, bv), *none = pairs(0, 0, 0, 0);
     tx_op *op = NULL;
@@ -439,7 +422,7 @@ static void test_spatial_errors(void **state) {
 static void test_runs_allocate_nothing(void **state) {
     (void)state;
     tx_set_num_threads(2);
-    tx_tensor *x = random_tensor(TX_FLOAT32, 4, TU_DIMS(8, 64, 64, 16)), *unused = NULL;
+    tx_tensor *x = random_tensor(TX_FLOAT32, 4, TU_DIMS(8, 64, 64, 16), 777u), *unused = NULL;
     int32_t bv[2] = {2, 2};
     tx_tensor *block = tu_i32(2, bv), *crop = pairs(1, 1, 0, 0), *wide = pairs(-1, 2, 1, -2);
     const int64_t k[4] = {1, 3, 3, 1}, one[4] = {1, 1, 1, 1};
