@@ -70,7 +70,7 @@ typedef struct tx_prepare_options {
     { sizeof(tx_prepare_options), (count), (strides) }
 
 /* Puts the calling thread in prepare mode for the next op call, which is recorded into a new
- * tx_op; options as above (copied: they may go away after the call).  Prepare mode does not nest
+ * tx_op; options as above (read until tx_prepare_leave returns).  Prepare mode does not nest
  * and is also plan mode (see "Size before run"): the op's *out stay NULL.  Use TX_PREPARE. */
 TX_API void tx_prepare_enter(const tx_prepare_options *options);
 /* Leaves prepare mode and turns op_result, the status of the op call made in it, into the
@@ -125,17 +125,17 @@ TX_API tx_status tx_op_run(const tx_op *op, const void *const *inputs, void *con
 TX_API size_t tx_op_input_count(const tx_op *op);
 TX_API size_t tx_op_output_count(const tx_op *op);
 /* tx_op_input describes data input i of op (dtype, rank, dims, numel, nbytes) into *info, and
- * tx_op_output output i (also its flags), as a plan's entries are filled (info->struct_size set by TX_OUTPUT_INFO_INIT-style
- * initialisation: set it to sizeof(tx_output_info)); dims point into the op and live as long as
+ * tx_op_output output i (also its flags), as a plan's entries are filled; the caller sets
+ * info->struct_size to sizeof(tx_output_info) first.  dims point into the op and live as long as
  * it.  Output nbytes is the row-major size; with output strides the run writes the bytes those
  * strides reach.
  * Errors: invalid_argument (op or info NULL, i out of range, unknown struct_size). */
 TX_API tx_status tx_op_input(const tx_op *op, size_t i, tx_output_info *info);
 TX_API tx_status tx_op_output(const tx_op *op, size_t i, tx_output_info *info);
 /* Returns whether output `out` of op may be exactly input `in`'s memory (the same pointer, the
- * same bytes) in a run: 1 for ops that read each element before writing the one at its place (a cast between
- * types of one size, reshape-like copies), 0 otherwise and for indices out of range.  Any other
- * overlap is never allowed. */
+ * same bytes) in a run: 1 for ops that read each element before writing the one at its place
+ * (a cast between types of one size, the view ops' copies), 0 otherwise and for indices out of
+ * range.  Any other overlap is never allowed. */
 TX_API int tx_op_in_place(const tx_op *op, size_t out, size_t in);
 
 #endif /* TENSORX_PREPARED_H */
