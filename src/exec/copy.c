@@ -148,6 +148,12 @@ void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
     tx__copy_plan_exec(&p, dst, src);
 }
 
+tx_status tx__offset_copy_run(const void *plan, const tx__run_io *io) {
+    const tx__offset_copy *p = plan;
+    if (p->copy.count > 0) tx__copy_plan_exec(&p->copy, io->out[0], io->in[0] + p->offset);
+    return TX_OK;
+}
+
 void tx__copy_plan_exec(const tx__copy_plan *plan, char *dst, const char *src) {
     const tx__copy_plan p = *plan;
     const tx__kernels *K = tx__kernels_get();

@@ -22,6 +22,14 @@ TX_HIDDEN int64_t tx__copy_plan_rows(const tx__copy_plan *p);
 
 /* Runs a whole plan, large copies split over the threads (tx__parallel_for). */
 TX_HIDDEN void tx__copy_plan_exec(const tx__copy_plan *p, char *dst, const char *src);
+/* The run half of the ops that are one strided copy starting at an offset into their input
+ * (slice, strided_slice, reverse): their prepared plan, and tx__offset_copy_run on it. */
+typedef struct tx__offset_copy {
+    tx__copy_plan copy;
+    int64_t offset; /* bytes from the input's first element to the first one read */
+} tx__offset_copy;
+TX_HIDDEN tx_status tx__offset_copy_run(const void *plan, const tx__run_io *io);
+
 /* Plan and run in one call; a large copy is split over the thread pool (tx__parallel_for). */
 TX_HIDDEN void tx__copy_nd(char *dst, const char *src, size_t rank, const int64_t *dims,
                            const int64_t *dst_strides, const int64_t *src_strides, size_t elem);

@@ -38,21 +38,10 @@ static tx_status alloc_like(const char *op, const tx_tensor *t, size_t rank, con
 
 /* ---- reverse ------------------------------------------------------------------------------- */
 
-/* The run half of reverse and reverse_v2: one strided copy, a reversed dim read with a negative
- * stride from its last index; the copy planner merges runs of dims with the same flag and moves
- * the unreversed innermost run with memcpy. */
-typedef struct reverse_plan {
-    tx__copy_plan copy;
-    int64_t offset; /* bytes from the input's first element to the first one read */
-} reverse_plan;
-
-static tx_status reverse_run(const void *plan, const tx__run_io *io) {
-    const reverse_plan *p = plan;
-    if (p->copy.count > 0) tx__copy_plan_exec(&p->copy, io->out[0], io->in[0] + p->offset);
-    return TX_OK;
-}
-
-/* Copies t into a new tensor (or the caller's output strides) with every dim d with flip[d]
+/* reverse and reverse_v2 are one strided copy (tx__offset_copy): a reversed dim is read with a
+ * negative stride from its last index; the copy planner merges runs of dims with the same flag
+ * and moves the unreversed innermost run with memcpy.
+ * Copies t into a new tensor (or the caller's output strides) with every dim d with flip[d]
  * reversed; flip NULL reverses nothing (the inputs TensorFlow's kernels return as they are:
  * tensorx ops other than views always return their own buffer). */
 static tx_status reverse_call(const char *op, const tx_tensor *t, const bool *flip,
@@ -62,7 +51,7 @@ static tx_status reverse_call(const char *op, const tx_tensor *t, const bool *fl
     tx__contiguous_strides(t->rank, t->dims, w, in_strides);
     const int64_t *dst = tx__output_strides(0);
     if (dst == NULL) dst = in_strides;
-    reverse_plan p; /* not zero-initialised: the copy plan is 6 KB, and the planner sets it */
+    tx__offset_copy p; /* not zero-initialised: the copy plan is 6 KB, and the planner sets it */
     p.offset = 0;
     for (size_t d = 0; d < t->rank; d++) {
         src[d] = in_strides[d];
@@ -73,10 +62,10 @@ static tx_status reverse_call(const char *op, const tx_tensor *t, const bool *fl
         }
     }
     tx__copy_plan_make(&p.copy, t->rank, t->dims, dst, src, w);
-    TX_TRY(tx__prepared_step(op, reverse_run, &p, sizeof p, 1, &t, -1));
+    TX_TRY(tx__prepared_step(op, tx__offset_copy_run, &p, sizeof p, 1, &t, -1));
     tx_tensor *o;
     TX_TRY(alloc_like(op, t, t->rank, t->dims, &o));
-    reverse_run(&p, &(tx__run_io){(const char *[]){t->data}, &o->data});
+    tx__offset_copy_run(&p, &(tx__run_io){(const char *[]){t->data}, &o->data});
     *out = o;
     return TX_OK;
 }

@@ -55,18 +55,6 @@ static tx_status validate(const tx_tensor *input, const tx_tensor *begin, const 
     return TX_OK;
 }
 
-/* The run half: one strided copy from the block's first element. */
-typedef struct slice_plan {
-    tx__copy_plan copy;
-    int64_t offset; /* bytes from the input's first element to the block's */
-} slice_plan;
-
-static tx_status slice_run(const void *plan, const tx__run_io *io) {
-    const slice_plan *p = plan;
-    if (p->copy.count > 0) tx__copy_plan_exec(&p->copy, io->out[0], io->in[0] + p->offset);
-    return TX_OK;
-}
-
 tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const tx_tensor *size,
                    tx_tensor **out) {
     static const char *op = "slice";
@@ -79,7 +67,7 @@ tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const tx_ten
     TX_TRY(validate(input_, begin, size, b, s));
 
     size_t r = input_->rank, elem = tx_dtype_size(input_->dtype);
-    slice_plan p; /* no initialiser: it would clear the copy plan's kilobytes in every call */
+    tx__offset_copy p; /* no initialiser: it would clear the copy plan's kilobytes in every call */
     p.offset = 0;
     int64_t in_strides[TX_MAX_RANK], out_strides[TX_MAX_RANK];
     tx__contiguous_strides(r, input_->dims, elem, in_strides);
@@ -94,12 +82,13 @@ tx_status tx_slice(const tx_tensor *input_, const tx_tensor *begin, const tx_ten
     if (any)
         for (size_t i = 0; i < r; i++) p.offset += b[i] * in_strides[i];
     tx__copy_plan_make(&p.copy, r, s, dst_strides, in_strides, elem);
-    TX_TRY(tx__prepared_step(op, slice_run, &p, sizeof p, 1, &input_, -1));
+    TX_TRY(tx__prepared_step(op, tx__offset_copy_run, &p, sizeof p, 1, &input_, -1));
 
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc(op, input_->dtype, r, s, &o));
     tx_status st = tx__share_strings(o, input_);
-    if (st == TX_OK) st = slice_run(&p, &(tx__run_io){(const char *[]){input_->data}, &o->data});
+    if (st == TX_OK)
+        st = tx__offset_copy_run(&p, &(tx__run_io){(const char *[]){input_->data}, &o->data});
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;

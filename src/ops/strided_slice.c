@@ -176,22 +176,11 @@ static tx_status resolve(dense_spec *ds, const int64_t *dims, int64_t *sizes) {
     return TX_OK;
 }
 
-/* The run half: one strided copy over the input dims from the first selected element. */
-typedef struct strided_slice_plan {
-    tx__copy_plan copy;
-    int64_t offset; /* bytes from the input's first element to the first one copied */
-} strided_slice_plan;
-
-static tx_status strided_slice_run(const void *plan, const tx__run_io *io) {
-    const strided_slice_plan *p = plan;
-    if (p->copy.count > 0) tx__copy_plan_exec(&p->copy, io->out[0], io->in[0] + p->offset);
-    return TX_OK;
-}
 
 /* The copy over the input dims (processing sizes `sizes`) into a row-major output or into the
  * caller's output strides, which are per output dim: a new axis or a shrunk dim has size 1 and
  * never steps, so only the output dims that are input dims pass their strides on. */
-static void plan_copy(strided_slice_plan *p, const dense_spec *ds, const tx_tensor *input_,
+static void plan_copy(tx__offset_copy *p, const dense_spec *ds, const tx_tensor *input_,
                       const int64_t *sizes) {
     size_t r = input_->rank, elem = tx_dtype_size(input_->dtype);
     int64_t in_strides[TX_MAX_RANK], src_strides[TX_MAX_RANK], dst_strides[TX_MAX_RANK];
@@ -252,15 +241,15 @@ tx_status tx_strided_slice(const tx_tensor *input_, const tx_tensor *begin, cons
     }
     TX_REQUIRE(final_rank <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
                "%s: the result has rank %zu, above the maximum %d", OP, final_rank, TX_MAX_RANK);
-    strided_slice_plan p;
+    tx__offset_copy p;
     plan_copy(&p, ds, input_, sizes);
-    TX_TRY(tx__prepared_step(OP, strided_slice_run, &p, sizeof p, 1, &input_, -1));
+    TX_TRY(tx__prepared_step(OP, tx__offset_copy_run, &p, sizeof p, 1, &input_, -1));
 
     tx_tensor *o = NULL;
     st = tx__tensor_alloc(OP, input_->dtype, final_rank, final_dims, &o);
     if (st == TX_OK) st = tx__share_strings(o, input_);
     if (st == TX_OK)
-        st = strided_slice_run(&p, &(tx__run_io){(const char *[]){input_->data}, &o->data});
+        st = tx__offset_copy_run(&p, &(tx__run_io){(const char *[]){input_->data}, &o->data});
     if (st != TX_OK) {
         tx_tensor_free(o);
         return st;
