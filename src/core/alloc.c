@@ -156,7 +156,7 @@ static void *large_alloc(size_t size, size_t alignment) {
 
 static void large_free(void *ptr, size_t size) {
     size_t cap = size_class(size);
-    cache_entry victims[CACHE_SLOTS];
+    cache_entry victims[CACHE_SLOTS] = {{0}}; /* only [0, nv) is read; gcc -O1 cannot tell */
     size_t nv = 0;
     bool kept = false;
     POISON(ptr, cap); /* before it is shared: another thread may take it as soon as it is in */

@@ -61,7 +61,7 @@ static inline void one_hot_lines(char *out, walk *w, const unsigned char *on,
                                  const unsigned char *off, size_t W, bool stream) {
     const int64_t total = w->rows * w->depth, per_line = LINE / (int64_t)W;
     __m512i offv, onv;
-    unsigned char pat[LINE];
+    unsigned char pat[LINE] = {0}; /* filled below; gcc -O1 cannot tell per_line * W == LINE */
     for (int64_t k = 0; k < per_line; k++) memcpy(pat + k * (int64_t)W, off, W);
     offv = _mm512_loadu_si512(pat);
     for (int64_t k = 0; k < per_line; k++) memcpy(pat + k * (int64_t)W, on, W);
