@@ -9,7 +9,7 @@
 #              (NumPy 2.x, ml_dtypes, current dask; install-python.sh --index), to which
 #              TensorFlow 2.21 and OpenVINO are then added for the live oracle (tests/tf/,
 #              scripts/tf-oracle.sh ci)
-#   asan       clang Debug build with -Werror, the whole suite again under AddressSanitizer +
+#   asan       clang Debug build (-O1) with -Werror, the whole suite again under AddressSanitizer +
 #              UndefinedBehaviorSanitizer; then the Python package built with both sanitizers
 #              (library and extension) in build/asan/pyvenv and its pytest tests, the ASan runtime
 #              preloaded into python
