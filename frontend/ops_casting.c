@@ -207,7 +207,7 @@ const op_def tx_cli_ops_casting[] = {
      {{"input", P_TENSOR, PARAM_REQUIRED, "numeric tensor (not bool)"},
       {"type", P_DTYPE, PARAM_REQUIRED, "numeric dtype (not bool)"}},
      &bitcast_stream,
-     .outputs = {"output"}, .doc = "casting.md"},
+     .outputs = {"output"}, .doc = "casting.md", .data_inputs = {"input"}},
     {"saturate_cast", "cast after clamping to the target's range (tf.saturate_cast)",
      run_saturate_cast,
      {{"value", P_TENSOR, PARAM_REQUIRED, "numeric tensor"},

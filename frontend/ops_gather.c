@@ -181,6 +181,6 @@ const op_def tx_cli_ops_gather[] = {
      {{"lengths", P_TENSOR, PARAM_REQUIRED, "integer tensor, any rank", TX_INT32},
       {"maxlen", P_TENSOR, PARAM_OPTIONAL, "int32/int64 scalar >= 0; absent: max(lengths)"},
       {"dtype", P_DTYPE, "bool", "bool or any numeric dtype"}},
-     .outputs = {"output"}, .doc = "gather.md"},
+     .outputs = {"output"}, .doc = "gather.md", .data_inputs = {"lengths"}},
     {NULL, NULL, NULL, {{NULL}}},
 };

@@ -111,7 +111,7 @@ const op_def tx_cli_ops_spatial[] = {
      {{"input_shape", P_TENSOR, PARAM_REQUIRED, "int32/int64 [M]"},
       {"block_shape", P_TENSOR, PARAM_REQUIRED, "int32/int64 [M]"},
       {"base_paddings", P_TENSOR, PARAM_OPTIONAL, "int32/int64 [M, 2] (absent: zeros)"}},
-     .outputs = {"paddings", "crops"}, .doc = "spatial.md"},
+     .outputs = {"paddings", "crops"}, .doc = "spatial.md", .data_inputs = {"input_shape"}},
     {"batch_to_space_nd", "move batch blocks back into spatial dims and crop",
      run_batch_to_space_nd,
      {{"input", P_TENSOR, PARAM_REQUIRED, "[batch] + spatial (M dims) + remaining"},

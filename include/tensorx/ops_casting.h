@@ -142,7 +142,9 @@ TX_API tx_status tx_to_int64(const tx_tensor *x, tx_tensor **out);
  * included; TF's Bitcast type list has no 4-bit types).
  * Errors: invalid_argument (input NULL, unknown type, "bitcast: cannot bitcast from float32 to
  * complex128: shape [3] ...", rank would exceed TX_MAX_RANK); unimplemented (bool, string, int4
- * or uint4 input or type).  Implemented in src/ops/cast.c.  Since 0.1. */
+ * or uint4 input or type).  Implemented in src/ops/cast.c.  Since 0.1.
+ * Prepared: data input input (a copy of its bytes); output strides taken; may run in place
+ * (a row-major output). */
 TX_API tx_status tx_bitcast(const tx_tensor *input, tx_dtype type, tx_tensor **out);
 
 /* tf.io.decode_raw (and, with fixed_length, TF's DecodePaddedRaw): each string of input_bytes

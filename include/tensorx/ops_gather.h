@@ -169,7 +169,9 @@ TX_API tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const t
  * Errors: invalid_argument (NULL lengths; maxlen not a scalar; maxlen < 0, which TF's Range
  * rejects; unknown dtype); unimplemented (lengths not an integer dtype; int4 / uint4 lengths
  * without maxlen; maxlen not int32/int64; dtype string, float8_e5m2, float8_e4m3fn, int4 or
- * uint4, which TF cannot cast bool to); resource_exhausted. */
+ * uint4, which TF cannot cast bool to); resource_exhausted.
+ * Prepared: with maxlen only (fixed at prepare time), data input lengths; output strides not
+ * taken.  Without maxlen the output's shape depends on the lengths' values: unimplemented. */
 TX_API tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
                                   tx_tensor **out);
 

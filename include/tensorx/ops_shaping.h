@@ -12,23 +12,30 @@
 
 /* tf.shape: 1-D tensor of input's dims.  out_type is TX_INT32 or TX_INT64.
  * Errors: unimplemented (another out_type, checked first: TF 2.21's op definition);
- * invalid_argument (a dim that does not fit int32). */
+ * invalid_argument (a dim that does not fit int32).
+ * Prepared: data input input, whose data a run never reads (its pointer may be any, NULL when it
+ * has no elements); output strides not taken. */
 TX_API tx_status tx_shape(const tx_tensor *input, tx_dtype out_type, tx_tensor **out);
 
 /* tf.shape_n: outs[i] = shape(inputs[i]) for i < n, of dtype out_type (TX_INT32 or TX_INT64).
  * outs must have room for n handles; every input has the dtype of inputs[0] (ShapeN's one T).  On
  * failure every outs[i] is NULL.
  * Errors as tx_shape; invalid_argument if n == 0, an input is NULL or its dtype differs from
- * inputs[0]'s (naming the input and both dtypes). */
+ * inputs[0]'s (naming the input and both dtypes).
+ * Prepared: data inputs input, one per tensor, whose data a run never reads; up to
+ * TX_OP_MAX_OUTPUTS inputs of at most 512 dims in all (more are unimplemented); output strides
+ * not taken. */
 TX_API tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type,
                             tx_tensor **outs);
 
 /* tf.size: a scalar of out_type (TX_INT32 or TX_INT64) holding input's number of elements.
- * Errors as tx_shape (a count that does not fit int32 for TX_INT32). */
+ * Errors as tx_shape (a count that does not fit int32 for TX_INT32).
+ * Prepared: as tx_shape. */
 TX_API tx_status tx_size(const tx_tensor *input, tx_dtype out_type, tx_tensor **out);
 
 /* tf.rank: an int32 scalar holding input's rank.
- * Errors: invalid_argument (input or out NULL); resource_exhausted. */
+ * Errors: invalid_argument (input or out NULL); resource_exhausted.
+ * Prepared: as tx_shape. */
 TX_API tx_status tx_rank(const tx_tensor *input, tx_tensor **out);
 
 /* tf.reshape: a view of `tensor` with the shape given by the 1-D int32/int64 `shape` tensor.  At
@@ -235,7 +242,9 @@ typedef enum tx_meshgrid_indexing { TX_MESHGRID_XY = 0, TX_MESHGRID_IJ = 1 } tx_
  * outputs.  On failure every outs[i] is NULL.
  * Errors: invalid_argument (args NULL with n > 0; args[i] NULL; dtype differs from args[0]'s,
  * naming i; unknown indexing; n > TX_RESHAPE_MAX_RANK: TF reshapes each arg to rank n),
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data inputs args, one per tensor, up to TX_OP_MAX_OUTPUTS (not strings); output
+ * strides not taken. */
 TX_API tx_status tx_meshgrid(const tx_tensor *const *args, size_t n,
                              tx_meshgrid_indexing indexing, tx_tensor **outs);
 
@@ -268,7 +277,9 @@ TX_API tx_status tx_reverse_v2(const tx_tensor *tensor, const int64_t *axis, siz
  * Errors: invalid_argument (NULL; seq_lengths not int32/int64 or not 1-D; seq_dim or batch_dim
  * negative or >= rank; seq_dim == batch_dim; len(seq_lengths) != input.dims[batch_dim]; a length
  * negative or above input.dims[seq_dim], naming its index; rank not in [2, 5]),
- * resource_exhausted. */
+ * resource_exhausted.
+ * Prepared: data inputs input and seq_lengths; each run checks the lengths and then the rank, in
+ * TensorFlow's order, failing as the call does; output strides not taken. */
 TX_API tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengths,
                                      int64_t seq_dim, int64_t batch_dim, tx_tensor **out);
 

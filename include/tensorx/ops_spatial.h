@@ -104,8 +104,12 @@ TX_API tx_status tx_batch_to_space_oob(const tx_tensor *input, const tx_tensor *
  * With M == 0 both are [0, 2] and input_shape / base_paddings shapes are not checked (as in TF).
  * Errors: invalid_argument (a non-integer dtype; block_shape not 1-D; input_shape not [M];
  * base_paddings not [M, 2]; a negative input_shape or base_paddings entry; a block_shape entry
- * < 1; a value or result that does not fit int32); resource_exhausted.  On failure both outs are
- * NULL. */
+ * < 1; a value or result that does not fit int32; block_shape's and base_paddings' values are
+ * checked before input_shape's); resource_exhausted.  On failure both outs are NULL.
+ * Implemented in src/ops/space_paddings.c.
+ * Prepared: data input input_shape (block_shape and base_paddings are fixed at prepare time, M at
+ * most TX_MAX_RANK); each run checks input_shape's values and the results, failing as the call
+ * does; output strides not taken. */
 TX_API tx_status tx_required_space_to_batch_paddings(const tx_tensor *input_shape,
                                                      const tx_tensor *block_shape,
                                                      const tx_tensor *base_paddings,

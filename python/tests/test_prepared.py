@@ -274,3 +274,81 @@ def test_one_prepared_op_runs_on_many_threads():
     for t in threads:
         t.join()
     assert errors == []
+
+
+def _raises_as_the_call(call, run):
+    """run() raises the error call() raises, with its message."""
+    with pytest.raises(tx.Error) as want:
+        call()
+    with pytest.raises(type(want.value)) as got:
+        run()
+    assert str(got.value) == str(want.value)
+
+
+def test_runs_read_and_check_a_data_inputs_values():
+    """reverse_sequence's seq_lengths, sequence_mask's lengths (with maxlen) and
+    required_space_to_batch_paddings' input_shape are read by each run: prepared over values the
+    call refuses, run on others as the call; on values the call refuses a run raises its error."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 6, 3)).astype(np.float32)
+    p = tx.prepare(tx.reverse_sequence, x, np.full(4, -1, np.int64), seq_dim=1)
+    for _ in range(3):
+        x2, lens = rng.standard_normal((4, 6, 3)).astype(np.float32), rng.integers(0, 7, 4)
+        _same(p(x2, lens), tx.reverse_sequence(x2, lens, seq_dim=1))
+    bad = np.array([1, 2, 7, -1])
+    _raises_as_the_call(lambda: tx.reverse_sequence(x, bad, seq_dim=1), lambda: p(x, bad))
+
+    lengths = np.full((3, 5), 99, np.int32)
+    p = tx.prepare(tx.sequence_mask, lengths, maxlen=6, dtype=np.float32)
+    for _ in range(3):
+        l2 = rng.integers(-3, 10, (3, 5)).astype(np.int32)
+        _same(p(l2), tx.sequence_mask(l2, maxlen=6, dtype=np.float32))
+    with pytest.raises(tx.UnimplementedError, match="^sequence_mask: without maxlen the "
+                       "output's shape depends on the values of lengths"):
+        tx.prepare(tx.sequence_mask, lengths)
+
+    base = np.array([[1, 0], [0, 1]], np.int64)
+    block = np.array([2, 3], np.int64)
+    p = tx.prepare(tx.required_space_to_batch_paddings, np.full(2, -1, np.int64), block,
+                   base_paddings=base)
+    for shape in ([4, 5], [0, 0], [7, 11]):
+        s = np.array(shape, np.int64)
+        got, want = p(s), tx.required_space_to_batch_paddings(s, block, base_paddings=base)
+        assert len(got) == len(want) == 2
+        for g, w in zip(got, want):
+            _same(g, w)
+    s = np.array([4, -5], np.int64)
+    _raises_as_the_call(lambda: tx.required_space_to_batch_paddings(s, block, base_paddings=base),
+                        lambda: p(s))
+
+
+def test_shape_ops_meshgrid_and_bitcast():
+    """shape, size, rank and shape_n read no data, only the prepared shapes; meshgrid and
+    bitcast as the calls, bitcast in place; more than 16 outputs have no prepared form."""
+    a, b = np.zeros((3, 0, 4), np.float32), np.ones((2, 5), np.float32)
+    for op, kw in ((tx.shape, {}), (tx.size, {"out_type": "int64"}), (tx.rank, {})):
+        for x in (a, b):
+            _same(tx.prepare(op, x, **kw)(x), op(x, **kw))
+    p = tx.prepare(tx.shape_n, [a, b, a], out_type=np.int64)
+    for g, w in zip(p([a, b, a]), tx.shape_n([a, b, a], out_type=np.int64), strict=True):
+        _same(g, w)
+    with pytest.raises(ValueError, match="shape"):
+        p([b, b, a])  # prepared for other shapes
+
+    args = [np.arange(4, dtype=np.int16), np.arange(3, dtype=np.int16) * 7]
+    for indexing in ("xy", "ij"):
+        p = tx.prepare(tx.meshgrid, args, indexing=indexing)
+        for g, w in zip(p(args), tx.meshgrid(args, indexing=indexing), strict=True):
+            _same(g, w)
+    with pytest.raises(tx.UnimplementedError, match="^meshgrid: the call makes 17 outputs; a "
+                       "prepared op makes at most 16"):
+        tx.prepare(tx.meshgrid, [np.ones(1)] * 17)
+
+    x = np.arange(6, dtype=np.int32) * 1000003
+    p = tx.prepare(tx.bitcast, x, np.uint8)
+    want = tx.bitcast(x, np.uint8)
+    _same(p(x), want)
+    assert p.in_place(0, 0)
+    y = x.view(np.uint8).reshape(6, 4)  # the input's own memory
+    assert p(x, out=y) is y
+    _same(y, want)

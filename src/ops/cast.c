@@ -9,6 +9,7 @@
 #include "exec/pool.h"
 #include "kernels/scalar/convert.h"
 #include "ops/cast.h"
+#include "ops/shapes.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -523,5 +524,6 @@ tx_status tx_bitcast(const tx_tensor *input, tx_dtype type, tx_tensor **out) {
         }
         rank--;
     }
+    TX_TRY(tx__view_step(op, input, type, rank, dims));
     return tx__tensor_view(op, input, type, rank, dims, out);
 }

@@ -347,13 +347,23 @@ static void mesh_copy_piece(void *ctx, int64_t begin, int64_t end) {
     replicate(first, j->block, end - begin);
 }
 
-/* Called for a non-empty o: every product below is of its dims, at most its size. */
-static void meshgrid_fill(tx_tensor *o, const tx_tensor *arg, size_t ax) {
-    mesh_job j = {o->data, arg->data, o->dtype, tx_dtype_size(o->dtype), o->dims[ax],
-                  tx__dims_product(o->dims, ax + 1, o->rank), 0};
-    const int64_t outer = tx__dims_product(o->dims, 0, ax);
+/* The run half of meshgrid: output i (the grid's dims) holds argument i along axis i, or with
+ * xy indexing and two or more arguments, 0 and 1 swapped. */
+typedef struct mesh_plan {
+    tx_dtype dtype;
+    size_t n, w;
+    bool swap;
+    int64_t numel;                /* of each output */
+    int64_t dims[TX_MAX_RANK];    /* the grid's, n of them */
+} mesh_plan;
+
+/* Output `out` along axis ax from arg, for a non-empty grid: every product below is of its dims,
+ * at most its element count. */
+static void meshgrid_fill(const mesh_plan *p, char *out, const char *arg, size_t ax) {
+    mesh_job j = {out, arg, p->dtype, p->w, p->dims[ax], tx__dims_product(p->dims, ax + 1, p->n), 0};
+    const int64_t outer = tx__dims_product(p->dims, 0, ax);
     j.block = (size_t)(j.mid * j.inner) * j.w;
-    bool serial = (int64_t)o->nbytes < TX_PARALLEL_MIN_BYTES;
+    bool serial = p->numel * (int64_t)p->w < TX_PARALLEL_MIN_BYTES;
     int64_t row = (int64_t)j.w * j.inner;
     if (serial || (int64_t)j.block < TX_PARALLEL_MIN_BYTES) mesh_fill_piece(&j, 0, j.mid);
     else tx__parallel_for(j.mid, at_least_one(TX_GRAIN_BYTES / row), mesh_fill_piece, &j);
@@ -361,18 +371,20 @@ static void meshgrid_fill(tx_tensor *o, const tx_tensor *arg, size_t ax) {
     else tx__parallel_for(outer, at_least_one(TX_GRAIN_BYTES / (int64_t)j.block), mesh_copy_piece, &j);
 }
 
-/* Every output has the grid's shape and its own argument's dtype. */
-typedef struct {
-    const tx_tensor *const *args;
-    size_t n;
-    const int64_t *dims;
-} mesh_t;
+static tx_status mesh_run(const void *plan, const tx__run_io *io) {
+    const mesh_plan *p = plan;
+    for (size_t i = 0; i < p->n && p->numel > 0; i++)
+        meshgrid_fill(p, io->out[i], io->in[i], p->swap && i < 2 ? 1 - i : i);
+    return TX_OK;
+}
 
+/* Every output has the grid's shape and the arguments' dtype. */
 static void mesh_spec(void *ctx, size_t i, tx__out_spec *s) {
-    const mesh_t *c = ctx;
-    s->dtype = c->args[i]->dtype;
-    s->rank = c->n;
-    memcpy(s->dims, c->dims, c->n * sizeof *s->dims);
+    (void)i;
+    const mesh_plan *p = ctx;
+    s->dtype = p->dtype;
+    s->rank = p->n;
+    memcpy(s->dims, p->dims, p->n * sizeof *s->dims);
 }
 
 tx_status tx_meshgrid(const tx_tensor *const *args, size_t n, tx_meshgrid_indexing indexing,
@@ -383,7 +395,13 @@ tx_status tx_meshgrid(const tx_tensor *const *args, size_t n, tx_meshgrid_indexi
     TX_REQUIRE(indexing == TX_MESHGRID_XY || indexing == TX_MESHGRID_IJ, TX_INVALID_ARGUMENT,
                "%s: indexing must be 'xy' or 'ij' (TX_MESHGRID_XY or TX_MESHGRID_IJ), got %d", op,
                (int)indexing);
-    if (n == 0) return TX_OK;
+    mesh_plan p; /* member by member: the dims past n stay unwritten */
+    p.n = n;
+    p.numel = 0;
+    p.dtype = TX_FLOAT32;
+    p.w = 0;
+    p.swap = false;
+    if (n == 0) return tx__prepared_step(op, mesh_run, &p, sizeof p, 0, NULL, -1);
     TX_TRY(check_list(op, "args", args, n, 1));
     /* tf.meshgrid reshapes each arg to rank n, and Reshape wants fewer than 254 dims. */
     TX_REQUIRE(n <= TX_RESHAPE_MAX_RANK, TX_INVALID_ARGUMENT,
@@ -391,26 +409,28 @@ tx_status tx_meshgrid(const tx_tensor *const *args, size_t n, tx_meshgrid_indexi
                "(tf.meshgrid reshapes each arg to that rank)", op, n, n, TX_MAX_RANK);
     /* Each argument counts as 1-D of its element count, whatever its rank (tf.meshgrid reshapes
      * every argument to [-1]). */
-    int64_t dims[TX_MAX_RANK];
-    for (size_t i = 0; i < n; i++) dims[i] = args[i]->numel;
-    bool swap = indexing == TX_MESHGRID_XY && n >= 2;
-    if (swap) {
-        int64_t t = dims[0];
-        dims[0] = dims[1];
-        dims[1] = t;
+    for (size_t i = 0; i < n; i++) p.dims[i] = args[i]->numel;
+    p.swap = indexing == TX_MESHGRID_XY && n >= 2;
+    if (p.swap) {
+        int64_t t = p.dims[0];
+        p.dims[0] = p.dims[1];
+        p.dims[1] = t;
     }
-    int64_t numel;
-    TX_TRY(tx__shape_numel(op, "the outputs", n, dims, &numel));
-    mesh_t c = {args, n, dims};
-    TX_TRY(tx__tensor_alloc_n(op, n, mesh_spec, &c, outs));
+    TX_TRY(tx__shape_numel(op, "the outputs", n, p.dims, &p.numel));
+    p.dtype = args[0]->dtype;
+    p.w = tx_dtype_size(p.dtype);
+    TX_TRY(tx__prepared_step(op, mesh_run, &p, sizeof p, n, args, -1));
+    TX_TRY(tx__tensor_alloc_n(op, n, mesh_spec, &p, outs));
+    const char *in[TX_MAX_RANK];
+    char *out[TX_MAX_RANK];
     for (size_t i = 0; i < n; i++) {
         tx_status st = tx__share_strings(outs[i], args[i]);
         if (st != TX_OK) {
             tx__free_all(outs, n);
             return st;
         }
+        in[i] = args[i]->data;
+        out[i] = outs[i]->data;
     }
-    for (size_t i = 0; i < n && numel > 0; i++)
-        meshgrid_fill(outs[i], args[i], swap && i < 2 ? 1 - i : i);
-    return TX_OK;
+    return mesh_run(&p, &(tx__run_io){in, out});
 }

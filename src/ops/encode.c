@@ -133,16 +133,41 @@ tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tenso
 
 /* ---- sequence_mask --------------------------------------------------------------------------- */
 
-/* Element i of an integer tensor as int64; a uint64 above INT64_MAX wraps (two's complement), as
+/* The run half of sequence_mask: row i of the [numel, m] output is `one` in its first
+ * clamp(lengths[i], 0, m) elements and zeros after.  The lengths are a data input when maxlen is
+ * given: m is then fixed at prepare time. */
+typedef struct sequence_mask_plan {
+    tx_dtype ldtype;     /* the lengths' */
+    bool wrap32;         /* each length is first cast to int32, as TF casts it to maxlen's dtype */
+    int64_t numel, m;
+    size_t w;
+    tx__fill_fn fill;
+    unsigned char one[16];
+} sequence_mask_plan;
+
+/* Element i of the lengths as int64; a uint64 above INT64_MAX wraps (two's complement), as
  * TF's Cast to int64 does.  With wrap32 the value is first cast to int32 (two's complement wrap),
  * as TF casts lengths to maxlen's dtype. */
-static int64_t length_at(const tx_tensor *t, int64_t i, bool wrap32) {
-    int64_t v = tx__int_at(t->data, t->dtype, i);
+static int64_t length_at(const char *lengths, tx_dtype dtype, int64_t i, bool wrap32) {
+    int64_t v = tx__int_at(lengths, dtype, i);
     if (wrap32) {
         uint32_t low = (uint32_t)v;
         return low > INT32_MAX ? (int64_t)low - 4294967296LL : (int64_t)low;
     }
     return v;
+}
+
+static tx_status sequence_mask_run(const void *plan, const tx__run_io *io) {
+    const sequence_mask_plan *p = plan;
+    if (p->m == 0) return TX_OK;
+    char *row = io->out[0]; /* steps of m * w bytes: rows of the non-empty output */
+    for (int64_t i = 0; i < p->numel; i++, row += p->m * (int64_t)p->w) {
+        int64_t len = length_at(io->in[0], p->ldtype, i, p->wrap32);
+        int64_t c = len < 0 ? 0 : len > p->m ? p->m : len;
+        p->fill(row, p->one, p->w, c);
+        memset(row + c * (int64_t)p->w, 0, (size_t)(p->m - c) * p->w);
+    }
+    return TX_OK;
 }
 
 tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx_dtype dtype,
@@ -168,43 +193,37 @@ tx_status tx_sequence_mask(const tx_tensor *lengths, const tx_tensor *maxlen, tx
                TX_UNIMPLEMENTED,
                "%s: dtype %s is not supported (TF cannot cast bool to %s)", op,
                tx_dtype_name(dtype), tx_dtype_name(dtype));
-    int64_t m = 0;
-    bool wrap32 = false;
+    sequence_mask_plan p = {.ldtype = lengths->dtype, .numel = lengths->numel,
+                            .w = tx_dtype_size(dtype), .fill = tx__kernels_get()->fill};
+    tx__one_value(dtype, p.one);
     if (maxlen != NULL) {
         char sbuf[TX_DIMS_STR_CAP];
         TX_REQUIRE(maxlen->rank == 0, TX_INVALID_ARGUMENT, "%s: maxlen must be a scalar, got shape %s",
                    op, tx__format_dims(sbuf, sizeof sbuf, maxlen->rank, maxlen->dims));
         TX_REQUIRE(maxlen->dtype == TX_INT32 || maxlen->dtype == TX_INT64, TX_UNIMPLEMENTED,
                    "%s: maxlen must be int32 or int64, got %s", op, tx_dtype_name(maxlen->dtype));
-        TX_TRY(tx__read_int_scalar(op, "maxlen", maxlen, &m));
-        TX_REQUIRE(m >= 0, TX_INVALID_ARGUMENT,
-                   "%s: maxlen %" PRId64 " is negative (TF's Range needs 0 <= maxlen)", op, m);
-        wrap32 = maxlen->dtype == TX_INT32;
+        TX_TRY(tx__read_int_scalar(op, "maxlen", maxlen, &p.m));
+        TX_REQUIRE(p.m >= 0, TX_INVALID_ARGUMENT,
+                   "%s: maxlen %" PRId64 " is negative (TF's Range needs 0 <= maxlen)", op, p.m);
+        p.wrap32 = maxlen->dtype == TX_INT32;
     } else {
+        /* The last dim is max(lengths): a value, which a prepare does not read. */
+        TX_REQUIRE(!tx__preparing(), TX_UNIMPLEMENTED, "%s: without maxlen the output's shape "
+                   "depends on the values of lengths; a prepared op needs maxlen", op);
         for (int64_t i = 0; i < lengths->numel; i++) {
-            int64_t v = length_at(lengths, i, false);
-            if (v > m) m = v;
+            int64_t v = length_at(lengths->data, lengths->dtype, i, false);
+            if (v > p.m) p.m = v;
         }
     }
     int64_t dims[TX_MAX_RANK + 1];
     memcpy(dims, lengths->dims, lengths->rank * sizeof *dims);
-    dims[lengths->rank] = m;
+    dims[lengths->rank] = p.m;
+    if (maxlen != NULL)
+        TX_TRY(tx__prepared_step(op, sequence_mask_run, &p, sizeof p, 1, &lengths, -1));
     tx_tensor *o;
     TX_TRY(tx__tensor_alloc_flags(op, dtype, lengths->rank + 1, dims,
                                   maxlen ? 0u : TX_OUTPUT_DATA_DEPENDENT, &o));
-    if (o->numel > 0) {
-        unsigned char one[16];
-        tx__one_value(dtype, one);
-        const size_t w = tx_dtype_size(dtype);
-        const tx__fill_fn fill = tx__kernels_get()->fill;
-        char *row = o->data; /* steps of m * w bytes: rows of the non-empty output */
-        for (int64_t i = 0; i < lengths->numel; i++, row += m * (int64_t)w) {
-            int64_t len = length_at(lengths, i, wrap32);
-            int64_t c = len < 0 ? 0 : len > m ? m : len;
-            fill(row, one, w, c);
-            memset(row + c * (int64_t)w, 0, (size_t)(m - c) * w);
-        }
-    }
+    (void)sequence_mask_run(&p, &(tx__run_io){(const char *[]){lengths->data}, &o->data});
     *out = o;
     return TX_OK;
 }

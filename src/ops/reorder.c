@@ -144,36 +144,64 @@ static inline void copy_row(char *d, const char *s, size_t n) {
     }
 }
 
-/* The input seen as [P, X, M, Y, Q]: X and Y are the batch and sequence dims (in that order
- * when batch_first), P, M and Q the products of the dims before, between and after them; a row is
- * Q contiguous elements (`row` bytes).  A unit of work is one (p, x, m): Y rows. */
-typedef struct reverse_sequence_job {
-    char *dst;
-    const char *src;
+/* The run half of reverse_sequence.  The input is seen as [P, X, M, Y, Q]: X and Y are the batch
+ * and sequence dims (in that order when batch_first), P, M and Q the products of the dims before,
+ * between and after them; a row is Q contiguous elements (`row` bytes).  A unit of work is one
+ * (p, x, m): Y rows.  The lengths are a data input: each run checks them (TF's check, then TF's
+ * rank limit, in TF's order) and the copy reads each once more, clamped. */
+typedef struct reverse_sequence_plan {
     int64_t X, M, Y;
+    int64_t units, grain; /* units 0: an empty input */
     size_t row;
-    bool batch_first;
-    const int64_t *lens;
+    bool batch_first, serial;
+    size_t len_w;             /* seq_lengths' element size: int32 or int64 */
+    int64_t nb, ns, seq_dim;  /* the lengths' count and bound, for the check and its message */
+    int64_t rank;             /* the input's: TF's kernel handles 2 to 5 */
+} reverse_sequence_plan;
+
+typedef struct reverse_sequence_job {
+    const reverse_sequence_plan *p;
+    char *dst;
+    const char *src, *lens;
 } reverse_sequence_job;
+
+static inline int64_t seq_length_at(size_t w, const char *lens, int64_t b) {
+    if (w == 4) {
+        int32_t v;
+        memcpy(&v, lens + 4 * b, 4);
+        return v;
+    }
+    int64_t v;
+    memcpy(&v, lens + 8 * b, 8);
+    return v;
+}
+
+/* Length b clamped into [0, ns]: the run checked it, and a value another thread has written
+ * since cannot send the copy out of bounds. */
+static inline int64_t seq_length(const reverse_sequence_job *j, int64_t b) {
+    int64_t L = seq_length_at(j->p->len_w, j->lens, b);
+    return L < 0 ? 0 : L > j->p->ns ? j->p->ns : L;
+}
 
 static void reverse_sequence_piece(void *ctx, int64_t begin, int64_t end) {
     const reverse_sequence_job *j = ctx;
-    const int64_t sy = (int64_t)j->row, sm = j->Y * sy, sx = j->M * sm;
-    const size_t row = j->row;
+    const reverse_sequence_plan *p = j->p;
+    const int64_t sy = (int64_t)p->row, sm = p->Y * sy, sx = p->M * sm;
+    const size_t row = p->row;
     for (int64_t u = begin; u < end; u++) {
-        int64_t x = (u / j->M) % j->X;
+        int64_t x = (u / p->M) % p->X;
         /* Units are laid out like the data: unit u = (p, x, m) starts u * sm bytes in. */
         char *d = j->dst + u * sm;
         const char *s = j->src + u * sm;
-        if (j->batch_first) {
+        if (p->batch_first) {
             /* x is the batch index: reverse rows [0, L) of this run, copy the rest whole. */
-            int64_t L = j->lens[x];
+            int64_t L = seq_length(j, x);
             for (int64_t y = 0; y < L; y++) copy_row(d + y * sy, s + (L - 1 - y) * sy, row);
-            if (L < j->Y) memcpy(d + L * sy, s + L * sy, (size_t)((j->Y - L) * sy));
+            if (L < p->Y) memcpy(d + L * sy, s + L * sy, (size_t)((p->Y - L) * sy));
         } else {
             /* x is the sequence index, y the batch index. */
-            for (int64_t y = 0; y < j->Y; y++) {
-                int64_t L = j->lens[y];
+            for (int64_t y = 0; y < p->Y; y++) {
+                int64_t L = seq_length(j, y);
                 int64_t from = x < L ? L - 1 - x : x;
                 copy_row(d + y * sy, s + (from - x) * sx + y * sy, row);
             }
@@ -181,17 +209,31 @@ static void reverse_sequence_piece(void *ctx, int64_t begin, int64_t end) {
     }
 }
 
-/* Every length in [0, ns], TF's check: of the tensor's values, or of a copy of them when `copy`
- * is not NULL. */
-static tx_status check_seq_lengths(const char *op, const tx_tensor *t, const int64_t *copy,
-                                   int64_t nb, int64_t ns, int64_t seq_dim) {
-    for (int64_t b = 0; b < nb; b++) {
-        const int64_t L = copy ? copy[b] : tx__index_at(t, b);
+/* TF's checks of the lengths (every one in [0, ns]), then of the input's rank, which it makes
+ * after them. */
+static tx_status check_seq_lengths(const reverse_sequence_plan *p, const char *lens) {
+    static const char *op = "reverse_sequence";
+    for (int64_t b = 0; b < p->nb; b++) {
+        const int64_t L = seq_length_at(p->len_w, lens, b);
         TX_REQUIRE(L >= 0, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
                    " is negative", op, b, L);
-        TX_REQUIRE(L <= ns, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
-                   " is above input.dims[seq_dim=%" PRId64 "] = %" PRId64, op, b, L, seq_dim, ns);
+        TX_REQUIRE(L <= p->ns, TX_INVALID_ARGUMENT, "%s: seq_lengths[%" PRId64 "] = %" PRId64
+                   " is above input.dims[seq_dim=%" PRId64 "] = %" PRId64, op, b, L, p->seq_dim,
+                   p->ns);
     }
+    TX_REQUIRE(p->rank >= 2 && p->rank <= 5, TX_INVALID_ARGUMENT,
+               "%s: input has rank %" PRId64 "; TensorFlow's kernel handles ranks 2 to 5 only", op,
+               p->rank);
+    return TX_OK;
+}
+
+static tx_status reverse_sequence_run(const void *plan, const tx__run_io *io) {
+    const reverse_sequence_plan *p = plan;
+    TX_TRY(check_seq_lengths(p, io->in[1]));
+    if (p->units == 0) return TX_OK;
+    reverse_sequence_job j = {p, io->out[0], io->in[0], io->in[1]};
+    if (p->serial) reverse_sequence_piece(&j, 0, p->units);
+    else tx__parallel_for(p->units, p->grain, reverse_sequence_piece, &j);
     return TX_OK;
 }
 
@@ -224,37 +266,36 @@ tx_status tx_reverse_sequence(const tx_tensor *input, const tx_tensor *seq_lengt
     TX_REQUIRE(seq_lengths->numel == nb, TX_INVALID_ARGUMENT,
                "%s: seq_lengths has %" PRId64 " values, input.dims[batch_dim=%" PRId64
                "] is %" PRId64 "; they must be equal", op, seq_lengths->numel, batch_dim, nb);
-    TX_TRY(check_seq_lengths(op, seq_lengths, NULL, nb, ns, seq_dim));
-    TX_REQUIRE(r >= 2 && r <= 5, TX_INVALID_ARGUMENT,
-               "%s: input has rank %" PRId64 "; TensorFlow's kernel handles ranks 2 to 5 only", op,
-               r);
-
-    tx_tensor *o;
-    TX_TRY(alloc_like(op, input, input->rank, input->dims, &o));
-    /* The copy loops use a copy of the lengths, checked again: lengths that another thread
-     * writes after the check above cannot send them out of bounds. */
-    int64_t *lens = NULL;
-    size_t nlens = 0;
-    tx_status st = tx__read_int_vector(op, "seq_lengths", seq_lengths, &lens, &nlens);
-    if (st == TX_OK) st = check_seq_lengths(op, seq_lengths, lens, nb, ns, seq_dim);
-    if (st != TX_OK) tx_tensor_free(o);
-    if (st == TX_OK && o->numel > 0) {
-        int64_t lo = batch_dim < seq_dim ? batch_dim : seq_dim;
-        int64_t hi = batch_dim < seq_dim ? seq_dim : batch_dim;
+    reverse_sequence_plan p = {.len_w = tx_dtype_size(seq_lengths->dtype), .nb = nb, .ns = ns,
+                               .seq_dim = seq_dim, .rank = r, .batch_first = batch_dim < seq_dim};
+    if (input->numel > 0) {
+        int64_t lo = p.batch_first ? batch_dim : seq_dim, hi = p.batch_first ? seq_dim : batch_dim;
         /* Products of the dims of the non-empty input: at most its element count. */
         const int64_t P = tx__dims_product(input->dims, 0, (size_t)lo),
-                      M = tx__dims_product(input->dims, (size_t)lo + 1, (size_t)hi),
                       Q = tx__dims_product(input->dims, (size_t)hi + 1, (size_t)r);
-        reverse_sequence_job j = {o->data, input->data, input->dims[lo], M, input->dims[hi],
-                                  (size_t)Q * tx_dtype_size(input->dtype), batch_dim < seq_dim,
-                                  lens};
-        int64_t units = P * j.X * M, unit_bytes = (int64_t)o->nbytes / units;
-        if ((int64_t)o->nbytes < TX_PARALLEL_MIN_BYTES) reverse_sequence_piece(&j, 0, units);
-        else tx__parallel_for(units, at_least_one(TX_GRAIN_BYTES / unit_bytes), reverse_sequence_piece, &j);
+        p.X = input->dims[lo];
+        p.M = tx__dims_product(input->dims, (size_t)lo + 1, (size_t)hi);
+        p.Y = input->dims[hi];
+        p.row = (size_t)Q * tx_dtype_size(input->dtype);
+        p.units = P * p.X * p.M;
+        const int64_t nbytes = (int64_t)input->nbytes, unit_bytes = nbytes / p.units;
+        p.serial = nbytes < TX_PARALLEL_MIN_BYTES;
+        p.grain = at_least_one(TX_GRAIN_BYTES / unit_bytes);
     }
-    if (lens) tx__free(lens, (nlens ? nlens : 1) * sizeof *lens);
-    if (st == TX_OK) *out = o;
-    return st;
+    TX_TRY(tx__prepared_step(op, reverse_sequence_run, &p, sizeof p, 2,
+                             (const tx_tensor *const[]){input, seq_lengths}, -1));
+    /* A plan gives the call's error, found in the values; a prepare leaves them to the runs. */
+    if (tx__planning() && !tx__preparing()) TX_TRY(check_seq_lengths(&p, seq_lengths->data));
+    tx_tensor *o;
+    TX_TRY(alloc_like(op, input, input->rank, input->dims, &o));
+    tx_status st = reverse_sequence_run(&p, &(tx__run_io){
+        (const char *[]){input->data, seq_lengths->data}, &o->data});
+    if (st != TX_OK) {
+        tx_tensor_free(o);
+        return st;
+    }
+    *out = o;
+    return TX_OK;
 }
 
 /* ---- transpose ----------------------------------------------------------------------------- */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* shapes.c -- TF's "Shapes and Shaping" ops: shape, shape_n, size, rank, reshape, squeeze and
  * expand_dims.  reshape, squeeze and expand_dims return views that share the input's buffer;
- * their prepared form copies the input's bytes into the output (nothing when the output is the
- * input), which a runtime that aliases the two never needs to run. */
-#include "core/internal.h"
+ * their prepared form (and bitcast's, tx__view_step) copies the input's bytes into the output
+ * (nothing when the output is the input), which a runtime that aliases the two never needs to run.
+ * shape, shape_n, size and rank write values fixed by the inputs' shapes: their runs read no
+ * input. */
+#include "ops/shapes.h"
+
 #include "exec/copy.h"
 
 #include <inttypes.h>
@@ -16,19 +19,51 @@ static tx_status check_index_type(const char *op, tx_dtype out_type) {
     return TX_OK;
 }
 
-/* Writes `n` int64 values into a new 1-D (or, with rank 0, scalar) tensor of out_type. */
-static tx_status int_tensor(const char *op, tx_dtype out_type, size_t rank, const int64_t *vals,
-                            int64_t n, tx_tensor **out) {
-    if (out_type == TX_INT32)
-        for (int64_t i = 0; i < n; i++)
-            TX_REQUIRE(vals[i] <= INT32_MAX, TX_INVALID_ARGUMENT,
-                       "%s: value %" PRId64 " does not fit out_type int32", op, vals[i]);
-    tx_tensor *t;
-    TX_TRY(tx__tensor_alloc(op, out_type, rank, &n, &t));
-    for (int64_t i = 0; i < n; i++) {
-        if (out_type == TX_INT32) ((int32_t *)t->data)[i] = (int32_t)vals[i];
-        else ((int64_t *)t->data)[i] = vals[i];
+/* The most outputs and values one int_values plan holds: a prepared shape_n takes at most this
+ * many inputs and dims in all; the call fills more outputs in groups. */
+#define INT_PLAN_OUTPUTS 64
+#define INT_PLAN_VALUES 512
+
+/* The run half of shape, shape_n, size and rank: outputs whose values (the inputs' dims, element
+ * counts or ranks) are fixed at prepare time, written as out_type.  The inputs' data are never
+ * read: a run only writes. */
+typedef struct int_values_plan {
+    tx_dtype out_type;
+    size_t n;                         /* outputs */
+    uint8_t count[INT_PLAN_OUTPUTS];  /* values of each output: a rank (<= TX_MAX_RANK) or 1 */
+    int64_t vals[INT_PLAN_VALUES];    /* the outputs' values one after another */
+} int_values_plan;
+
+static tx_status int_values_run(const void *plan, const tx__run_io *io) {
+    const int_values_plan *p = plan;
+    const int64_t *v = p->vals;
+    for (size_t i = 0; i < p->n; i++) {
+        char *o = io->out[i];
+        for (size_t k = 0; k < p->count[i]; k++, v++) {
+            if (p->out_type == TX_INT32) {
+                int32_t x = (int32_t)*v; /* checked to fit at prepare time */
+                memcpy(o + 4 * k, &x, 4);
+            } else {
+                memcpy(o + 8 * k, v, 8);
+            }
+        }
     }
+    return TX_OK;
+}
+
+/* The end of shape, size and rank: the value check, the prepared step, the output (1-D, or a
+ * scalar with rank 0) and the run into it. */
+static tx_status one_output(const char *op, const int_values_plan *p, const tx_tensor *input,
+                            size_t rank, tx_tensor **out) {
+    if (p->out_type == TX_INT32)
+        for (size_t i = 0; i < p->count[0]; i++)
+            TX_REQUIRE(p->vals[i] <= INT32_MAX, TX_INVALID_ARGUMENT,
+                       "%s: value %" PRId64 " does not fit out_type int32", op, p->vals[i]);
+    TX_TRY(tx__prepared_step(op, int_values_run, p, sizeof *p, 1, &input, -1));
+    int64_t n = p->count[0];
+    tx_tensor *t;
+    TX_TRY(tx__tensor_alloc(op, p->out_type, rank, &n, &t));
+    (void)int_values_run(p, &(tx__run_io){(const char *[]){input->data}, &t->data});
     *out = t;
     return TX_OK;
 }
@@ -39,7 +74,12 @@ tx_status tx_shape(const tx_tensor *input, tx_dtype out_type, tx_tensor **out) {
     *out = NULL;
     TX_REQUIRE_TENSOR(op, input, "input");
     TX_TRY(check_index_type(op, out_type));
-    return int_tensor(op, out_type, 1, input->dims, (int64_t)input->rank, out);
+    int_values_plan p; /* member by member: clearing 4 KB would cost more than the op */
+    p.out_type = out_type;
+    p.n = 1;
+    p.count[0] = (uint8_t)input->rank;
+    if (input->rank) memcpy(p.vals, input->dims, input->rank * sizeof *p.vals);
+    return one_output(op, &p, input, 1, out);
 }
 
 typedef struct {
@@ -52,6 +92,20 @@ static void shape_n_spec(void *ctx, size_t i, tx__out_spec *s) {
     s->dtype = c->out_type;
     s->rank = 1;
     s->dims[0] = (int64_t)c->inputs[i]->rank;
+}
+
+/* Plans the shapes of inputs[first, ...) that fit one plan; returns the index after them. */
+static size_t shape_n_plan(int_values_plan *p, const tx_tensor *const *inputs, size_t n,
+                           size_t first, tx_dtype out_type) {
+    size_t i = first, used = 0;
+    p->out_type = out_type;
+    for (; i < n && i - first < INT_PLAN_OUTPUTS && used + inputs[i]->rank <= INT_PLAN_VALUES; i++) {
+        p->count[i - first] = (uint8_t)inputs[i]->rank;
+        if (inputs[i]->rank) memcpy(p->vals + used, inputs[i]->dims, inputs[i]->rank * sizeof *p->vals);
+        used += inputs[i]->rank;
+    }
+    p->n = i - first;
+    return i;
 }
 
 tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type,
@@ -72,13 +126,20 @@ tx_status tx_shape_n(const tx_tensor *const *inputs, size_t n, tx_dtype out_type
             TX_REQUIRE(inputs[i]->dims[d] <= INT32_MAX, TX_INVALID_ARGUMENT,
                        "%s: value %" PRId64 " does not fit out_type int32", op, inputs[i]->dims[d]);
     }
+    int_values_plan p;
+    size_t next = shape_n_plan(&p, inputs, n, 0, out_type);
+    if (next == n) TX_TRY(tx__prepared_step(op, int_values_run, &p, sizeof p, n, inputs, -1));
+    else if (tx__preparing())
+        return tx__fail(TX_UNIMPLEMENTED, "%s: a prepared op takes at most %d inputs of at most "
+                        "%d dims in all; these are more", op, INT_PLAN_OUTPUTS, INT_PLAN_VALUES);
     shape_n_t c = {inputs, out_type};
     TX_TRY(tx__tensor_alloc_n(op, n, shape_n_spec, &c, outs));
-    for (size_t i = 0; i < n; i++)
-        for (size_t d = 0; d < inputs[i]->rank; d++) {
-            if (out_type == TX_INT32) ((int32_t *)outs[i]->data)[d] = (int32_t)inputs[i]->dims[d];
-            else ((int64_t *)outs[i]->data)[d] = inputs[i]->dims[d];
-        }
+    char *o[INT_PLAN_OUTPUTS];
+    for (size_t first = 0; first < n; first = next) {
+        if (first > 0) next = shape_n_plan(&p, inputs, n, first, out_type);
+        for (size_t i = first; i < next; i++) o[i - first] = outs[i]->data;
+        (void)int_values_run(&p, &(tx__run_io){NULL, o});
+    }
     return TX_OK;
 }
 
@@ -88,7 +149,12 @@ tx_status tx_size(const tx_tensor *input, tx_dtype out_type, tx_tensor **out) {
     *out = NULL;
     TX_REQUIRE_TENSOR(op, input, "input");
     TX_TRY(check_index_type(op, out_type));
-    return int_tensor(op, out_type, 0, &input->numel, 1, out);
+    int_values_plan p;
+    p.out_type = out_type;
+    p.n = 1;
+    p.count[0] = 1;
+    p.vals[0] = input->numel;
+    return one_output(op, &p, input, 0, out);
 }
 
 tx_status tx_rank(const tx_tensor *input, tx_tensor **out) {
@@ -96,8 +162,12 @@ tx_status tx_rank(const tx_tensor *input, tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     TX_REQUIRE_TENSOR(op, input, "input");
-    int64_t r = (int64_t)input->rank;
-    return int_tensor(op, TX_INT32, 0, &r, 1, out);
+    int_values_plan p;
+    p.out_type = TX_INT32;
+    p.n = 1;
+    p.count[0] = 1;
+    p.vals[0] = (int64_t)input->rank;
+    return one_output(op, &p, input, 0, out);
 }
 
 /* The run half of a view op: the output's elements are the input's bytes in row-major order. */
@@ -114,12 +184,10 @@ static tx_status view_run(const void *plan, const tx__run_io *io) {
     return TX_OK;
 }
 
-/* The prepared step of a view op whose output has `rank` dims `dims`: a row-major copy into the
- * caller's output strides, or of the whole block (then it may run in place). */
-static tx_status view_prepare(const char *op, const tx_tensor *input, size_t rank,
-                              const int64_t *dims) {
+static tx_status view_prepare(const char *op, const tx_tensor *input, tx_dtype dtype,
+                              size_t rank, const int64_t *dims) {
     view_plan p = {.in_place_ok = true};
-    size_t elem = tx_dtype_size(input->dtype);
+    size_t elem = tx_dtype_size(dtype);
     const int64_t *dst_strides = tx__output_strides(0);
     int64_t src_strides[TX_MAX_RANK];
     tx__contiguous_strides(rank, dims, elem, src_strides);
@@ -132,9 +200,9 @@ static tx_status view_prepare(const char *op, const tx_tensor *input, size_t ran
     return tx__prepared_step(op, view_run, &p, sizeof p, 1, &input, p.in_place_ok ? 0 : -1);
 }
 /* Outside plan mode the call makes no plan: its view copies nothing. */
-static inline tx_status view_step(const char *op, const tx_tensor *input, size_t rank,
-                                  const int64_t *dims) {
-    return tx__planning() ? view_prepare(op, input, rank, dims) : TX_OK;
+tx_status tx__view_step(const char *op, const tx_tensor *input, tx_dtype dtype, size_t rank,
+                        const int64_t *dims) {
+    return tx__planning() ? view_prepare(op, input, dtype, rank, dims) : TX_OK;
 }
 
 tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor **out) {
@@ -228,7 +296,7 @@ tx_status tx_reshape(const tx_tensor *tensor, const tx_tensor *shape, tx_tensor 
                       tx__format_dims(sbuf, sizeof sbuf, n, dims), want);
         goto done;
     }
-    st = view_step(op, tensor, n, dims);
+    st = tx__view_step(op, tensor, tensor->dtype, n, dims);
     if (st != TX_OK) goto done;
     st = tx__tensor_view(op, tensor, tensor->dtype, n, dims, out);
 done:
@@ -257,7 +325,7 @@ tx_status tx_squeeze(const tx_tensor *input, const int64_t *squeeze_dims, size_t
         bool squeeze = n_dims ? drop[i] : input->dims[i] == 1;
         if (!squeeze) dims[r++] = input->dims[i];
     }
-    TX_TRY(view_step(op, input, r, dims));
+    TX_TRY(tx__view_step(op, input, input->dtype, r, dims));
     return tx__tensor_view(op, input, input->dtype, r, dims, out);
 }
 
@@ -276,6 +344,6 @@ tx_status tx_expand_dims(const tx_tensor *input, int64_t dim, tx_tensor **out) {
     memcpy(dims, input->dims, at * sizeof *dims);
     dims[at] = 1;
     memcpy(dims + at + 1, input->dims + at, (input->rank - at) * sizeof *dims);
-    TX_TRY(view_step(op, input, input->rank + 1, dims));
+    TX_TRY(tx__view_step(op, input, input->dtype, input->rank + 1, dims));
     return tx__tensor_view(op, input, input->dtype, input->rank + 1, dims, out);
 }

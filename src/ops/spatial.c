@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* spatial.c -- TF's "space, batch and depth" ops and image patches: space_to_batch_nd,
- * batch_to_space_nd, their 4-D legacy forms space_to_batch and batch_to_space,
- * required_space_to_batch_paddings, space_to_depth, depth_to_space (NHWC and NCHW; TF's DCR
- * order and, as an ONNX preset, CRD) and extract_image_patches.  Each op validates its arguments in TF's order with TF's status
- * categories, computes the output shape with overflow checks and fills a plan, which its run
- * function (the call's and the prepared op's, tensorx/prepared.h) executes in one pass: the
+ * batch_to_space_nd, their 4-D legacy forms space_to_batch and batch_to_space, space_to_depth,
+ * depth_to_space (NHWC and NCHW; TF's DCR order and, as an ONNX preset, CRD) and
+ * extract_image_patches (required_space_to_batch_paddings is in space_paddings.c).  Each op
+ * validates its arguments in TF's order with TF's status categories, computes the output shape
+ * with overflow checks and fills a plan, which its run function (the call's and the prepared op's, tensorx/prepared.h) executes in one pass: the
  * space/batch ops and patches through the routines of exec/spatial.c, space/depth as a
  * single strided copy (exec/copy.h) whose contiguous runs are block_size * depth elements in
  * NHWC, and a row kernel in NCHW.  All of them move bytes only, so every dtype works, strings
  * included (the call; a prepared op takes fixed-size dtypes). */
-#include "core/internal.h"
+#include "ops/spatial.h"
 #include "ops/gather.h"
 
 #include <inttypes.h>
@@ -19,18 +19,16 @@
 
 /* ---- shared helpers ---------------------------------------------------------------------------- */
 
-/* A dtype the op does not take is unimplemented (TF 2.21 decides: its op definitions list int32 and
- * int64 only, and it refuses another dtype before any kernel check). */
-static tx_status check_int_tensor(const char *op, const char *what, const tx_tensor *t) {
+/* Declared in ops/spatial.h (required_space_to_batch_paddings, in space_paddings.c, shares them). */
+tx_status tx__check_int_tensor(const char *op, const char *what, const tx_tensor *t) {
     TX_REQUIRE_TENSOR(op, t, what);
     TX_REQUIRE(t->dtype == TX_INT32 || t->dtype == TX_INT64, TX_UNIMPLEMENTED,
                "%s: %s must be int32 or int64, got %s", op, what, tx_dtype_name(t->dtype));
     return TX_OK;
 }
 
-/* Checks that t is an int32/int64 matrix of shape [m, 2]. */
-static tx_status check_pairs(const char *op, const char *what, const tx_tensor *t, int64_t m) {
-    TX_TRY(check_int_tensor(op, what, t));
+tx_status tx__check_pairs(const char *op, const char *what, const tx_tensor *t, int64_t m) {
+    TX_TRY(tx__check_int_tensor(op, what, t));
     if (t->rank != 2 || t->dims[0] != m || t->dims[1] != 2) {
         char buf[TX_DIMS_STR_CAP];
         return tx__fail(TX_INVALID_ARGUMENT, "%s: %s must have shape [%" PRId64 ", 2], got %s", op,
@@ -71,15 +69,15 @@ typedef struct sb_args {
 static tx_status read_sb_args(const char *op, const tx_tensor *input, const tx_tensor *block_shape,
                               const tx_tensor *pairs, const char *pairs_name, sb_args *a) {
     TX_REQUIRE_TENSOR(op, input, "input");
-    TX_TRY(check_int_tensor(op, "block_shape", block_shape));
-    TX_TRY(check_int_tensor(op, pairs_name, pairs));
+    TX_TRY(tx__check_int_tensor(op, "block_shape", block_shape));
+    TX_TRY(tx__check_int_tensor(op, pairs_name, pairs));
     TX_REQUIRE(block_shape->rank == 1, TX_INVALID_ARGUMENT,
                "%s: block_shape must be 1-D, got rank %zu", op, block_shape->rank);
     int64_t m = block_shape->dims[0];
     TX_REQUIRE(m < (int64_t)input->rank, TX_INVALID_ARGUMENT,
                "%s: input rank must be >= 1 + M = %" PRId64 " for a block_shape of %" PRId64
                " entries, got rank %zu", op, m + 1, m, input->rank);
-    TX_TRY(check_pairs(op, pairs_name, pairs, m));
+    TX_TRY(tx__check_pairs(op, pairs_name, pairs, m));
     a->m = (size_t)m;
     for (int64_t i = 0; i < m; i++) {
         a->block[i] = tx__index_at(block_shape, i);
@@ -292,13 +290,13 @@ tx_status tx_batch_to_space_nd_oob(const tx_tensor *input, const tx_tensor *bloc
 /* The legacy ops: TF checks block_size > 1 when the kernel is built, then rank 4. */
 static tx_status legacy_args(const char *op, const tx_tensor *input, const tx_tensor *pairs,
                              const char *pairs_name, int64_t block_size, sb_args *a) {
-    TX_TRY(check_int_tensor(op, pairs_name, pairs)); /* the op definition's dtypes come first */
+    TX_TRY(tx__check_int_tensor(op, pairs_name, pairs)); /* the op definition's dtypes come first */
     TX_REQUIRE(block_size > 1, TX_INVALID_ARGUMENT, "%s: block_size must be > 1, got %" PRId64, op,
                block_size);
     TX_REQUIRE_TENSOR(op, input, "input");
     TX_REQUIRE(input->rank == 4, TX_INVALID_ARGUMENT, "%s: input must be 4-D, got rank %zu", op,
                input->rank);
-    TX_TRY(check_pairs(op, pairs_name, pairs, 2));
+    TX_TRY(tx__check_pairs(op, pairs_name, pairs, 2));
     a->m = 2;
     a->block[0] = a->block[1] = block_size;
     for (int64_t i = 0; i < 4; i++) a->pairs[i] = tx__index_at(pairs, i);
@@ -329,96 +327,6 @@ tx_status tx_batch_to_space_oob(const tx_tensor *input, const tx_tensor *crops, 
     sb_args a;
     TX_TRY(legacy_args(op, input, crops, "crops", block_size, &a));
     return batch_to_space_core(op, input, &a, oob, out);
-}
-
-/* ---- required_space_to_batch_paddings ----------------------------------------------------------- */
-
-/* TF's Python function converts every argument to int32, so each value must fit int32; it does not
- * check signs, but its documented rules (base_paddings >= 0) and meaningful shapes are enforced
- * here with clean errors instead of numpy's division by zero or wrap-around. */
-static tx_status int32_value(const char *op, const char *what, const tx_tensor *t, int64_t i,
-                             int64_t min, int64_t *v) {
-    *v = tx__index_at(t, i);
-    TX_REQUIRE(*v >= min && *v <= INT32_MAX, TX_INVALID_ARGUMENT,
-               "%s: %s entry %" PRId64 " = %" PRId64 " must be in [%" PRId64 ", %d]", op, what, i,
-               *v, min, INT32_MAX);
-    return TX_OK;
-}
-
-/* Row i of the result: base paddings b0, b1 and the extra end padding that makes the padded
- * dim a multiple of the block, every value read once and checked. */
-static tx_status paddings_row(const char *op, const tx_tensor *input_shape,
-                              const tx_tensor *block_shape, const tx_tensor *base_paddings,
-                              int64_t i, int64_t *b0, int64_t *b1, int64_t *extra) {
-    int64_t in, blk;
-    *b0 = *b1 = 0;
-    TX_TRY(int32_value(op, "input_shape", input_shape, i, 0, &in));
-    TX_TRY(int32_value(op, "block_shape", block_shape, i, 1, &blk));
-    if (base_paddings != NULL) {
-        TX_TRY(int32_value(op, "base_paddings", base_paddings, 2 * i, 0, b0));
-        TX_TRY(int32_value(op, "base_paddings", base_paddings, 2 * i + 1, 0, b1));
-    }
-    *extra = (blk - (in + *b0 + *b1) % blk) % blk; /* each term is in [0, INT32_MAX] */
-    int64_t end = *b1 + *extra;
-    TX_REQUIRE(end <= INT32_MAX, TX_INVALID_ARGUMENT,
-               "%s: padding end %" PRId64 " of dim %" PRId64 " does not fit int32", op, end, i);
-    return TX_OK;
-}
-
-/* Both outputs are int32 [m, 2]; ctx is those dims. */
-static void paddings_spec(void *ctx, size_t i, tx__out_spec *s) {
-    (void)i;
-    s->dtype = TX_INT32;
-    s->rank = 2;
-    memcpy(s->dims, ctx, 2 * sizeof *s->dims);
-}
-
-tx_status tx_required_space_to_batch_paddings(const tx_tensor *input_shape,
-                                              const tx_tensor *block_shape,
-                                              const tx_tensor *base_paddings, tx_tensor **outs) {
-    static const char *op = "required_space_to_batch_paddings";
-    TX_REQUIRE(outs != NULL, TX_INVALID_ARGUMENT, "%s: outs is NULL", op);
-    outs[0] = outs[1] = NULL;
-    TX_TRY(check_int_tensor(op, "input_shape", input_shape));
-    TX_TRY(check_int_tensor(op, "block_shape", block_shape));
-    if (base_paddings != NULL) TX_TRY(check_int_tensor(op, "base_paddings", base_paddings));
-    TX_REQUIRE(block_shape->rank == 1, TX_INVALID_ARGUMENT,
-               "%s: block_shape must be 1-D, got rank %zu", op, block_shape->rank);
-    const int64_t m = block_shape->dims[0];
-    int64_t dims[2] = {m, 2};
-    if (m > 0) {
-        if (input_shape->rank != 1 || input_shape->dims[0] != m) {
-            char buf[TX_DIMS_STR_CAP];
-            return tx__fail(TX_INVALID_ARGUMENT, "%s: input_shape must have shape [%" PRId64
-                            "], got %s", op, m,
-                            tx__format_dims(buf, sizeof buf, input_shape->rank, input_shape->dims));
-        }
-        if (base_paddings != NULL) TX_TRY(check_pairs(op, "base_paddings", base_paddings, m));
-        for (int64_t i = 0; i < m; i++) {
-            int64_t b0, b1, extra;
-            TX_TRY(paddings_row(op, input_shape, block_shape, base_paddings, i, &b0, &b1, &extra));
-        }
-    }
-    TX_TRY(tx__tensor_alloc_n(op, 2, paddings_spec, dims, outs));
-    tx_tensor *pad = outs[0], *crop = outs[1];
-    int32_t *pv = (int32_t *)pad->data, *cv = (int32_t *)crop->data;
-    for (int64_t i = 0; i < m; i++) {
-        /* Read and checked again: values another thread changed since the loop above (a block
-         * size of 0 would divide by zero) fail here instead. */
-        int64_t b0, b1, extra;
-        tx_status st = paddings_row(op, input_shape, block_shape, base_paddings, i, &b0, &b1, &extra);
-        if (st != TX_OK) {
-            tx__free_all(outs, 2);
-            return st;
-        }
-        pv[2 * i] = (int32_t)b0;
-        pv[2 * i + 1] = (int32_t)(b1 + extra);
-        cv[2 * i] = 0;
-        cv[2 * i + 1] = (int32_t)extra;
-    }
-    outs[0] = pad;
-    outs[1] = crop;
-    return TX_OK;
 }
 
 /* ---- space_to_depth / depth_to_space ------------------------------------------------------------ */
