@@ -33,8 +33,8 @@
  * call (one code path: an op call is its prepare step, an allocation and its run step), so the
  * results are bit-identical to the call's.  Runs read the inputs and write only the outputs, so
  * one tx_op may run on many threads at once.  Ops whose output shapes depend on input values
- * (boolean_mask, unique, ...), string tensors, and the ops not yet given a run step return
- * unimplemented from TX_PREPARE, naming the op; docs/prepared.md lists the ops prepared so far.
+ * (boolean_mask, unique_with_counts, sequence_mask without maxlen, ...), string tensors and the
+ * limits docs/prepared.md lists return unimplemented from TX_PREPARE, naming the op.
  *
  * Threads.  A run splits its work as the call does, over tensorx's pool by default.  A runtime
  * with its own threads passes a tx_runner instead: the pieces are then handed to its parallel_for
@@ -76,7 +76,7 @@ TX_API void tx_prepare_enter(const tx_prepare_options *options);
 /* Leaves prepare mode and turns op_result, the status of the op call made in it, into the
  * prepare's status: TX_OK with *op the new prepared op, or the op's own error (message in
  * tx_last_error()) with *op NULL.  *op is written in both cases and never read.
- * Errors: the op's own; unimplemented (an op with no prepared form yet, string tensors, a shape
+ * Errors: the op's own; unimplemented (an op with no prepared form, string tensors, a shape
  * that depends on input values, more than TX_OP_MAX_OUTPUTS outputs, output strides for an op
  * that writes contiguous outputs only); invalid_argument (op NULL, options of an unknown
  * struct_size, output strides that are negative, of the wrong count, or overlap);
