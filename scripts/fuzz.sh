@@ -5,8 +5,9 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: npy args decode string_pack string_layout dlpack ops
 #                                              ops_diff (default: all)
 # Environment: TX_FUZZ_BUILD (build dir, default build/fuzz), TX_FUZZ_JOBS (build jobs, default 2),
-# TX_FUZZ_FLAGS (extra libFuzzer flags), TX_FUZZ_SEED (libFuzzer's -seed; scripts/test.sh sets one so
-# that CI's short runs are reproducible).  New inputs go to $TX_FUZZ_BUILD/corpus/<target> (the seeds in
+# TX_FUZZ_FLAGS (extra libFuzzer flags), TX_FUZZ_PARALLEL (targets run at once, default one per
+# core), TX_FUZZ_SEED (libFuzzer's -seed; scripts/test.sh sets one so that CI's short runs are
+# reproducible).  New inputs go to $TX_FUZZ_BUILD/corpus/<target> (the seeds in
 # fuzz/corpora/<target> are read, never written); a crash is saved as
 # $TX_FUZZ_BUILD/artifacts/<target>-crash-<sha1>, and the script exits non-zero after running all
 # targets.  See docs/reliability.md for minimising a crash and adding it to the corpus.
@@ -30,10 +31,11 @@ cmake --build "$build" -j"$jobs" --target $(printf 'fuzz_%s ' "${targets[@]}") >
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-failed=()
-for t in "${targets[@]}"; do
+
+# One target's run; its summary goes to $build/fuzz_$t.result, its log to $build/fuzz_$t.log.
+run_target() {
+  local t=$1 start timeout seeds
   mkdir -p "$build/corpus/$t" "$build/artifacts"
-  echo "== fuzz_$t: ${secs}s"
   start=$(date +%s)
   # ops_diff reads the ops seeds too (the same encoding) in runs of 10 minutes and more: loading
   # them (2,200 inputs, each at nine configurations) takes 2-3 minutes, a short run's whole time,
@@ -49,12 +51,31 @@ for t in "${targets[@]}"; do
       -artifact_prefix="$build/artifacts/$t-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} ${TX_FUZZ_FLAGS:-} "$build/corpus/$t" "${seeds[@]}" \
       >"$build/fuzz_$t.log" 2>&1; then
     echo "   ok in $(( $(date +%s) - start ))s: $(grep -E '^stat::number_of_executed_units' "$build/fuzz_$t.log" | awk '{print $2}') runs," \
-         "$(grep -cE '^#[0-9]+.*(NEW|REDUCE)' "$build/fuzz_$t.log" || true) new/reduced inputs"
+         "$(grep -cE '^#[0-9]+.*(NEW|REDUCE)' "$build/fuzz_$t.log" || true) new/reduced inputs" >"$build/fuzz_$t.result"
   else
-    echo "   CRASH (log: $build/fuzz_$t.log):"
-    grep -E 'ERROR|INVARIANT|runtime error|Test unit written' "$build/fuzz_$t.log" | head -5 | sed 's/^/   /'
-    failed+=("$t")
+    { echo "   CRASH (log: $build/fuzz_$t.log):"
+      grep -E 'ERROR|INVARIANT|runtime error|Test unit written' "$build/fuzz_$t.log" | head -5 | sed 's/^/   /'
+    } >"$build/fuzz_$t.result"
+    return 1
   fi
+}
+
+# The targets run TX_FUZZ_PARALLEL at a time (default: one per core), each for SECONDS of its own
+# (libFuzzer is single-threaded), so a run takes SECONDS x targets / cores.
+par=${TX_FUZZ_PARALLEL:-$(nproc 2>/dev/null || echo 1)}
+running=0
+for t in "${targets[@]}"; do
+  rm -f "$build/fuzz_$t.result"
+  if [ "$running" -ge "$par" ]; then wait -n || true; running=$((running - 1)); fi
+  run_target "$t" &
+  running=$((running + 1))
+done
+wait || true
+failed=()
+for t in "${targets[@]}"; do
+  echo "== fuzz_$t: ${secs}s"
+  cat "$build/fuzz_$t.result" 2>/dev/null || echo "   no result (the run did not finish)"
+  grep -q '^   ok in' "$build/fuzz_$t.result" 2>/dev/null || failed+=("$t")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: ${#failed[@]} target(s) crashed: ${failed[*]}"
