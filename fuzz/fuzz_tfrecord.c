@@ -114,7 +114,7 @@ static void check_rewrite(const uint8_t *p, size_t n, tx_tfrecord_compression c,
     const tx_status st = tx_tfrecord_write_buffer(t, c, &buf, &size);
     if (st != TX_OK) fz_check_failure(st, "tfrecord_write_buffer", tx_last_error());
     if (st == TX_OK) {
-        if (c == TX_TFRECORD_NONE && (size > n || memcmp(buf, p, size) != 0))
+        if (c == TX_TFRECORD_NONE && (size > n || (size && memcmp(buf, p, size) != 0)))
             fz_die("tfrecord: rewriting %d records did not give the input's bytes", s->n);
         seen *again = malloc(sizeof *again);
         read_each(buf, size, c, again);
