@@ -38,10 +38,10 @@ static tx_status corrupted(const tx_tfrecord_reader *r, uint64_t at) {
 static tx_status truncated(const tx_tfrecord_reader *r, uint64_t at, uint64_t len,
                            uint64_t have) {
     return tx__fail(TX_INVALID_ARGUMENT,
-                    "%s: %s: truncated record at %llu (its header announces %llu bytes of data; "
-                    "%llu bytes of data and checksum follow the header, %llu needed)",
+                    "%s: %s: truncated record at %llu (its header announces %llu bytes of data "
+                    "and a 4-byte checksum; %llu bytes follow the header)",
                     OP, r->name, (unsigned long long)at, (unsigned long long)len,
-                    (unsigned long long)have, (unsigned long long)len + TX_TFRECORD_FOOTER);
+                    (unsigned long long)have);
 }
 
 static tx_status eof(void) { return tx__fail(TX_OUT_OF_RANGE, "%s: eof", OP); }
@@ -121,6 +121,9 @@ static tx_status z_record(tx_tfrecord_reader *r, bool skip_data, uint64_t *len, 
                         "%s: %s: the record at %llu is %llu bytes, more than "
                         "tx_max_tensor_bytes() (%zu)",
                         OP, r->name, (unsigned long long)at, (unsigned long long)*len, max);
+    /* a record that would end past 2^64 cannot be in any stream */
+    if (*len > UINT64_MAX - at - TX_TFRECORD_HEADER - TX_TFRECORD_FOOTER)
+        return truncated(r, at, *len, 0);
     const uint64_t want = *len + TX_TFRECORD_FOOTER;
     uint64_t have = 0;
     while (have < want) {
