@@ -194,13 +194,15 @@ static void test_files(void **state) {
         }
         tx_tensor_free(all);
     }
-    /* the wrong compression is an error, not garbage */
+    /* the wrong compression (a GZIP file, the loop's last, read as none) is an error */
     tx_tfrecord_reader *r = NULL;
-    assert_int_equal(tx_tfrecord_open(path, TX_TFRECORD_NONE, &r), TX_OK);
-    tu_assert_error(tx_tfrecord_read(r, -1, &all), TX_INVALID_ARGUMENT,
-                    "corrupted record at 0 (Is this even a TFRecord file?)");
-    assert_null(all);
-    tx_tfrecord_close(r);
+    if (TX_HAVE_ZLIB) {
+        assert_int_equal(tx_tfrecord_open(path, TX_TFRECORD_NONE, &r), TX_OK);
+        tu_assert_error(tx_tfrecord_read(r, -1, &all), TX_INVALID_ARGUMENT,
+                        "corrupted record at 0 (Is this even a TFRecord file?)");
+        assert_null(all);
+        tx_tfrecord_close(r);
+    }
     unlink(path);
     tu_assert_error(tx_tfrecord_open(path, TX_TFRECORD_NONE, &r), TX_INVALID_ARGUMENT,
                     "tfrecord: cannot open");
