@@ -76,7 +76,9 @@ TX_API tx_status tx_tfrecord_next(tx_tfrecord_reader *reader, tx_string *record,
  * uncompressed file's elements point into the file's mapping: no byte is copied, and the tensor
  * (and every tensor made from it) keeps the mapping alive; a compressed file's records are
  * copied.  On failure nothing is read: the reader stays before the first record of the call.
- * Errors: those of tx_tfrecord_next, except out_of_range; invalid_argument also for out NULL. */
+ * Errors: those of tx_tfrecord_next, except out_of_range; invalid_argument also for out NULL;
+ * resource_exhausted also when a compressed file's records together pass tx_max_tensor_bytes()
+ * (checked as they are read, so a file that decompresses to far more costs no more). */
 TX_API tx_status tx_tfrecord_read(tx_tfrecord_reader *reader, int64_t max_records,
                                   tx_tensor **out);
 

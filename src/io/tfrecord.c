@@ -331,6 +331,10 @@ typedef struct {
 } bytebuf;
 
 static tx_status append(bytebuf *b, const unsigned char *p, size_t n) {
+    /* the batch becomes one tensor's string storage: refused before it outgrows the limit */
+    const size_t max = tx_max_tensor_bytes();
+    TX_REQUIRE(n <= max && b->n <= max - n, TX_RESOURCE_EXHAUSTED,
+               "%s: the records read exceed tx_max_tensor_bytes() (%zu bytes)", OP, max);
     if (n > b->cap - b->n) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap - b->n < n) {

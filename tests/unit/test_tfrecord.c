@@ -399,6 +399,29 @@ static void test_compressed_damage(void **state) {
     tx_tensor_free(t);
 }
 
+/* A compressed batch stops at the tensor limit, however small its records. */
+static void test_compressed_batch_limit(void **state) {
+    (void)state;
+    if (!TX_HAVE_ZLIB) skip();
+    tx_tensor *t = records_tensor(); /* 3025 bytes of records */
+    size_t size;
+    void *b = write_buffer(t, TX_TFRECORD_GZIP, &size);
+    const size_t keep = tx_max_tensor_bytes();
+    tx_set_max_tensor_bytes(3000);
+    tx_tfrecord_reader *r = open_buf(b, size, TX_TFRECORD_GZIP);
+    tx_tensor *o = NULL;
+    tu_assert_error(tx_tfrecord_read(r, -1, &o), TX_RESOURCE_EXHAUSTED,
+                    "the records read exceed tx_max_tensor_bytes() (3000 bytes)");
+    assert_null(o);
+    assert_int_equal(tx_tfrecord_read(r, NREC, &o), TX_OK); /* the reader stayed at the start */
+    tu_assert_shape(o, TX_STRING, 1, TU_DIMS(NREC));
+    tx_tensor_free(o);
+    tx_set_max_tensor_bytes(keep);
+    tx_tfrecord_close(r);
+    tx_buffer_free(b, size);
+    tx_tensor_free(t);
+}
+
 static void test_empty(void **state) {
     (void)state;
     int count;
@@ -537,6 +560,7 @@ int main(void) {
         cmocka_unit_test(test_flipped_bits),
         cmocka_unit_test(test_lying_lengths),
         cmocka_unit_test(test_compressed_damage),
+        cmocka_unit_test(test_compressed_batch_limit),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_allocation_failures),
