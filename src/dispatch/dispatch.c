@@ -27,6 +27,7 @@ const tx__listed tx__kernel_list[] = {
 #include "kernels/hash_probe.inc"
 #include "kernels/cast.inc"
 #include "kernels/gather.inc"
+#include "kernels/crc32c.inc"
 };
 #undef TX__KERNEL
 const size_t tx__kernel_list_count = sizeof tx__kernel_list / sizeof *tx__kernel_list;

@@ -13,6 +13,7 @@
 #include "kernels/cast.h"
 #include "kernels/gather.h"
 #include "kernels/hash_probe.h"
+#include "kernels/crc32c.h"
 
 /* Index of an element width in the per-width arrays below (1, 2, 4, 8, 16 -> 0..4); -1 otherwise. */
 static inline int tx__width_index(size_t width) {
@@ -52,7 +53,8 @@ static inline int tx__width_index(size_t width) {
     X(fill, ONE)                                                                                 \
     X(one_hot, ONE)                                                                              \
     X(gather_strided, ONE)       /* strided elements to contiguous ones */                       \
-    X(scatter_strided, ONE)      /* contiguous elements to strided ones */
+    X(scatter_strided, ONE)      /* contiguous elements to strided ones */                       \
+    X(crc32c, ONE)               /* TFRecord's checksums */
 
 #define TX__SLOT_DIM_ONE
 #define TX__SLOT_DIM_WIDTH [TX_NUM_WIDTHS]

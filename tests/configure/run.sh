@@ -10,7 +10,8 @@
 #               (tests/configure/no_dlpack.c)
 #   skips       configure only, with the tests: without cmocka, python3, numpy or DLPack, each
 #               missing thing gives one message and its tests are left out, the others stay;
-#               TX_WITH_DLPACK=ON without the header fails with a clear message
+#               TX_WITH_DLPACK=ON without the header fails with a clear message; the same for zlib
+#               (TX_WITH_ZLIB, compressed TFRecord files)
 #   subproject  add_subdirectory from a project with tests of its own (tests/configure/subproject):
 #               only the library is added (no test, no test target), static unless the parent
 #               asks for shared, and the parent's build type is left alone
@@ -116,6 +117,16 @@ check_skips() {
   fi
   once "it must be AUTO, ON or OFF" "$d/bogus.log"
   ok "TX_WITH_DLPACK=ON without the header, and TX_WITH_DLPACK=maybe, fail with a clear message"
+  # zlib the same way: hidden, AUTO says so once and configures; ON fails naming the option.
+  cmake -S "$src" -B "$d/nozlib" -DBUILD_TESTING=OFF -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON \
+    >"$d/nozlib.log" 2>&1 || { cat "$d/nozlib.log"; fail "configure without zlib failed"; }
+  once "zlib not found: building without it" "$d/nozlib.log"
+  if cmake -S "$src" -B "$d/zlibon" -DBUILD_TESTING=OFF -DTX_WITH_ZLIB=ON \
+      -DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON >"$d/zlibon.log" 2>&1; then
+    fail "TX_WITH_ZLIB=ON configured without zlib"
+  fi
+  once "TX_WITH_ZLIB=ON but zlib was not found" "$d/zlibon.log"
+  ok "without zlib: one message with AUTO, a clear failure with TX_WITH_ZLIB=ON"
 }
 
 check_subproject() {

@@ -14,7 +14,8 @@ or, for several lines,
        z = 5 (int64)
     */
 (leading spaces of each line are ignored; a block without such a comment must print nothing).
-Usage: c_examples.py ROOT CC LIBRARY MIN_BLOCKS [COMPILER FLAGS...]
+Usage: c_examples.py ROOT CC LIBRARY[,LIBRARY...] MIN_BLOCKS [COMPILER FLAGS...]
+(the library archive, then what it links: zlib when built with it)
 """
 import glob, os, re, shutil, subprocess, sys, tempfile
 
@@ -72,7 +73,7 @@ for name, code in jobs:  # all compilations at once
     with open(os.path.join(work, name + ".c"), "w") as f:
         f.write(code)
     cmd = [cc] + flags + ["-I", os.path.join(root, "include"), "-I", os.path.dirname(os.path.abspath(__file__)),
-                          os.path.join(work, name + ".c"), lib, "-lpthread", "-lm", "-o", os.path.join(work, name)]
+                          os.path.join(work, name + ".c")] + lib.split(",") + ["-lpthread", "-lm", "-o", os.path.join(work, name)]
     procs.append((name, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
 failed = 0
 for name, p in procs:

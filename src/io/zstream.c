@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* zstream.c -- ZLIB and GZIP streams through zlib (zstream.h): inflating from memory with bounded
+ * memory, deflating into a callback.  zlib allocates through the library allocator, so
+ * allocation-failure tests reach it too. */
+#include "io/zstream.h"
+
+#include <stdio.h>
+
+#if TX_HAVE_ZLIB
+#include <zlib.h>
+
+/* zlib's allocations with their size in front (tx__free wants it back). */
+static voidpf z_alloc(voidpf opaque, uInt items, uInt size) {
+    (void)opaque;
+    const size_t n = (size_t)items * size;
+    size_t *p = tx__alloc(n + 16, "zlib");
+    if (p == NULL) return Z_NULL;
+    p[0] = n + 16;
+    return (char *)p + 16;
+}
+
+static void z_free(voidpf opaque, voidpf address) {
+    (void)opaque;
+    if (address == NULL) return;
+    size_t *p = (size_t *)(void *)((char *)address - 16);
+    tx__free(p, p[0]);
+}
+
+/* zlib's windowBits: 15 (32 KiB), plus 16 for a gzip wrapper. */
+static int window_bits(tx__zformat format) { return format == TX__Z_GZIP ? 15 + 16 : 15; }
+
+static const char *format_name(tx__zformat format) {
+    return format == TX__Z_GZIP ? "GZIP" : "ZLIB";
+}
+
+struct tx__zsource {
+    z_stream s;
+    const char *op, *name;
+    tx__zformat format;
+    const unsigned char *src;
+    size_t n, used; /* compressed bytes: all, and given to zlib so far */
+    uint64_t out;   /* decompressed bytes handed out */
+    bool ended;     /* the last stream's end marker was read and no input is left */
+};
+
+static tx_status z_memory(const char *op) {
+    return tx__fail(TX_RESOURCE_EXHAUSTED, "%s: out of memory for zlib's state", op);
+}
+
+tx_status tx__zsource_open(const char *op, const char *name, tx__zformat format,
+                           const void *src, size_t n, tx__zsource **out) {
+    *out = NULL;
+    tx__zsource *z = tx__alloc(sizeof *z, op);
+    if (z == NULL) return TX_RESOURCE_EXHAUSTED;
+    memset(z, 0, sizeof *z);
+    z->s.zalloc = z_alloc;
+    z->s.zfree = z_free;
+    z->op = op;
+    z->name = name;
+    z->format = format;
+    z->src = src;
+    z->n = n;
+    if (inflateInit2(&z->s, window_bits(format)) != Z_OK) {
+        tx__free(z, sizeof *z);
+        return z_memory(op);
+    }
+    *out = z;
+    return TX_OK;
+}
+
+tx_status tx__zsource_read(tx__zsource *z, void *dst, size_t n, size_t *got) {
+    unsigned char *d = dst;
+    size_t have = 0;
+    while (have < n && !z->ended) {
+        if (z->s.avail_in == 0) {
+            if (z->used == z->n) break; /* input ends before the end marker */
+            const size_t take = z->n - z->used < (1u << 30) ? z->n - z->used : (1u << 30);
+            z->s.next_in = (Bytef *)(uintptr_t)(z->src + z->used);
+            z->s.avail_in = (uInt)take;
+            z->used += take;
+        }
+        const size_t want = n - have < (1u << 30) ? n - have : (1u << 30);
+        z->s.next_out = d + have;
+        z->s.avail_out = (uInt)want;
+        const int r = inflate(&z->s, Z_NO_FLUSH);
+        have += want - z->s.avail_out;
+        if (r == Z_STREAM_END) {
+            /* another stream may follow (gzip members, as gunzip reads them) */
+            if (z->s.avail_in == 0 && z->used == z->n) z->ended = true;
+            else if (inflateReset(&z->s) != Z_OK) return z_memory(z->op);
+        } else if (r == Z_MEM_ERROR) {
+            return z_memory(z->op);
+        } else if (r != Z_OK && r != Z_BUF_ERROR) {
+            const uint64_t at = (uint64_t)(z->used - z->s.avail_in);
+            return tx__fail(TX_INVALID_ARGUMENT,
+                            "%s: %s: inflate() failed with error %d: %s (the %s stream is "
+                            "corrupt near compressed byte %llu)",
+                            z->op, z->name, r, z->s.msg ? z->s.msg : "invalid data",
+                            format_name(z->format), (unsigned long long)at);
+        }
+    }
+    z->out += have;
+    *got = have;
+    return TX_OK;
+}
+
+uint64_t tx__zsource_tell(const tx__zsource *z) { return z->out; }
+
+tx_status tx__zsource_rewind(tx__zsource *z) {
+    if (inflateReset(&z->s) != Z_OK) return z_memory(z->op);
+    z->s.avail_in = 0;
+    z->used = 0;
+    z->out = 0;
+    z->ended = false;
+    return TX_OK;
+}
+
+void tx__zsource_close(tx__zsource *z) {
+    if (z == NULL) return;
+    inflateEnd(&z->s);
+    tx__free(z, sizeof *z);
+}
+
+enum { SINK_CHUNK = 64 * 1024 };
+
+struct tx__zsink {
+    z_stream s;
+    const char *op;
+    tx__zwrite_fn *write;
+    void *ctx;
+    unsigned char buf[SINK_CHUNK];
+};
+
+tx_status tx__zsink_open(const char *op, tx__zformat format, tx__zwrite_fn *write, void *ctx,
+                         tx__zsink **out) {
+    *out = NULL;
+    tx__zsink *z = tx__alloc(sizeof *z, op);
+    if (z == NULL) return TX_RESOURCE_EXHAUSTED;
+    memset(&z->s, 0, sizeof z->s);
+    z->s.zalloc = z_alloc;
+    z->s.zfree = z_free;
+    z->op = op;
+    z->write = write;
+    z->ctx = ctx;
+    if (deflateInit2(&z->s, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window_bits(format), 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+        tx__free(z, sizeof *z);
+        return z_memory(op);
+    }
+    *out = z;
+    return TX_OK;
+}
+
+/* Deflates what next_in holds (flush: Z_NO_FLUSH or Z_FINISH), writing every full buffer. */
+static tx_status sink_pump(tx__zsink *z, int flush) {
+    for (;;) {
+        z->s.next_out = z->buf;
+        z->s.avail_out = SINK_CHUNK;
+        const int r = deflate(&z->s, flush);
+        if (r == Z_STREAM_ERROR) return tx__fail(TX_INTERNAL, "%s: zlib's deflate failed", z->op);
+        const size_t n = SINK_CHUNK - z->s.avail_out;
+        if (n > 0) TX_TRY(z->write(z->ctx, z->buf, n));
+        if (flush == Z_FINISH ? r == Z_STREAM_END : z->s.avail_in == 0 && z->s.avail_out > 0)
+            return TX_OK;
+    }
+}
+
+tx_status tx__zsink_write(tx__zsink *z, const void *p, size_t n) {
+    const unsigned char *b = p;
+    while (n > 0) {
+        const size_t take = n < (1u << 30) ? n : (1u << 30);
+        z->s.next_in = (Bytef *)(uintptr_t)b;
+        z->s.avail_in = (uInt)take;
+        TX_TRY(sink_pump(z, Z_NO_FLUSH));
+        b += take;
+        n -= take;
+    }
+    return TX_OK;
+}
+
+tx_status tx__zsink_finish(tx__zsink *z) {
+    z->s.next_in = NULL;
+    z->s.avail_in = 0;
+    return sink_pump(z, Z_FINISH);
+}
+
+void tx__zsink_close(tx__zsink *z) {
+    if (z == NULL) return;
+    deflateEnd(&z->s);
+    tx__free(z, sizeof *z);
+}
+
+#else /* built without zlib */
+
+static tx_status no_zlib(const char *op) {
+    return tx__fail(TX_UNIMPLEMENTED,
+                    "%s: this tensorx was built without zlib, so GZIP and ZLIB compressed files "
+                    "cannot be read or written (configure with -DTX_WITH_ZLIB=ON)",
+                    op);
+}
+
+tx_status tx__zsource_open(const char *op, const char *name, tx__zformat format,
+                           const void *src, size_t n, tx__zsource **out) {
+    (void)name, (void)format, (void)src, (void)n;
+    *out = NULL;
+    return no_zlib(op);
+}
+tx_status tx__zsource_read(tx__zsource *z, void *dst, size_t n, size_t *got) {
+    (void)z, (void)dst, (void)n;
+    *got = 0;
+    return tx__fail(TX_INTERNAL, "zstream: no zlib");
+}
+uint64_t tx__zsource_tell(const tx__zsource *z) { return (void)z, 0; }
+tx_status tx__zsource_rewind(tx__zsource *z) { return (void)z, TX_OK; }
+void tx__zsource_close(tx__zsource *z) { (void)z; }
+tx_status tx__zsink_open(const char *op, tx__zformat format, tx__zwrite_fn *write, void *ctx,
+                         tx__zsink **out) {
+    (void)format, (void)write, (void)ctx;
+    *out = NULL;
+    return no_zlib(op);
+}
+tx_status tx__zsink_write(tx__zsink *z, const void *p, size_t n) {
+    return (void)z, (void)p, (void)n, tx__fail(TX_INTERNAL, "zstream: no zlib");
+}
+tx_status tx__zsink_finish(tx__zsink *z) { return (void)z, tx__fail(TX_INTERNAL, "zstream: no zlib"); }
+void tx__zsink_close(tx__zsink *z) { (void)z; }
+
+#endif

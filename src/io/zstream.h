@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* zstream.h -- the one place that decompresses and compresses (zlib, optional: TX_WITH_ZLIB):
+ * a source that inflates an in-memory ZLIB or GZIP stream a few bytes at a time with bounded
+ * memory (zlib's 32 KiB window and its own state), and a sink that deflates bytes into a write
+ * callback.  The TFRecord reader and writer use it; any other reader of compressed files should
+ * too.  Built without zlib, the opens fail with unimplemented naming TX_WITH_ZLIB. */
+#ifndef TX_IO_ZSTREAM_H
+#define TX_IO_ZSTREAM_H
+
+#include "core/internal.h"
+
+/* The stream formats: zlib's (RFC 1950) and gzip's (RFC 1952), as TF's compression_type "ZLIB"
+ * and "GZIP" write them. */
+typedef enum tx__zformat { TX__Z_ZLIB = 1, TX__Z_GZIP = 2 } tx__zformat;
+
+typedef struct tx__zsource tx__zsource;
+
+/* Opens a source over the n compressed bytes at src (which must outlive it).  `op` and `name`
+ * (the file, as "'path'") go into messages.  Errors: unimplemented (no zlib); resource_exhausted. */
+TX_HIDDEN tx_status tx__zsource_open(const char *op, const char *name, tx__zformat format,
+                                     const void *src, size_t n, tx__zsource **out);
+/* Decompresses up to n bytes into dst; *got < n only where the stream ends (a stream that stops
+ * before its end marker ends there too: the caller decides whether that is a truncation).
+ * Concatenated streams (gzip members) are read as one.  Errors: invalid_argument (corrupt
+ * data, naming the compressed byte and zlib's reason); resource_exhausted. */
+TX_HIDDEN tx_status tx__zsource_read(tx__zsource *z, void *dst, size_t n, size_t *got);
+/* Decompressed bytes handed out so far. */
+TX_HIDDEN uint64_t tx__zsource_tell(const tx__zsource *z);
+/* Starts again from the first compressed byte. */
+TX_HIDDEN tx_status tx__zsource_rewind(tx__zsource *z);
+TX_HIDDEN void tx__zsource_close(tx__zsource *z);
+
+/* Where a sink's compressed bytes go: returns TX_OK or a failure it has reported (tx__fail). */
+typedef tx_status tx__zwrite_fn(void *ctx, const void *p, size_t n);
+typedef struct tx__zsink tx__zsink;
+
+/* Opens a sink writing `format` at zlib's default level through write(ctx, ...).
+ * Errors: unimplemented (no zlib); resource_exhausted. */
+TX_HIDDEN tx_status tx__zsink_open(const char *op, tx__zformat format, tx__zwrite_fn *write,
+                                   void *ctx, tx__zsink **out);
+TX_HIDDEN tx_status tx__zsink_write(tx__zsink *z, const void *p, size_t n);
+/* Writes the rest and the stream's end marker. */
+TX_HIDDEN tx_status tx__zsink_finish(tx__zsink *z);
+/* Frees the sink (NULL is a no-op); call it after finish or after a failure. */
+TX_HIDDEN void tx__zsink_close(tx__zsink *z);
+
+#endif
