@@ -209,7 +209,8 @@ void fz_check_tensor(tx_tensor *t, const char *what) {
 
 void fz_check_failure(tx_status st, const char *what, const char *message) {
     switch (st) {
-    case TX_INVALID_ARGUMENT: case TX_RESOURCE_EXHAUSTED: case TX_OUT_OF_RANGE: case TX_UNIMPLEMENTED: break;
+    case TX_INVALID_ARGUMENT: case TX_RESOURCE_EXHAUSTED: case TX_OUT_OF_RANGE: case TX_UNIMPLEMENTED:
+    case TX_DATA_LOSS: break;
     case TX_INTERNAL: fz_die("%s: internal error (a safety net caught what validation missed): %s", what, message);
     default: fz_die("%s: unknown status %d", what, (int)st);
     }

@@ -163,16 +163,18 @@ TX_API const char *tx_version_string(void);   /* "0.3.0" */
     X(RESOURCE_EXHAUSTED, 8, "resource_exhausted") \
     X(OUT_OF_RANGE, 11, "out_of_range")            \
     X(UNIMPLEMENTED, 12, "unimplemented")          \
-    X(INTERNAL, 13, "internal")
+    X(INTERNAL, 13, "internal")                    \
+    X(DATA_LOSS, 15, "data_loss")
 /* TX__STATUS_ENUMERATOR(NAME, code, name) is the enumerator TX_<NAME> = code of TX_STATUS_LIST's
  * entry (name unused). */
 #define TX__STATUS_ENUMERATOR(NAME, code, name) TX_##NAME = code,
 /* The result of every fallible call: TX_OK, TX_INVALID_ARGUMENT, TX_RESOURCE_EXHAUSTED,
- * TX_OUT_OF_RANGE, TX_UNIMPLEMENTED, TX_INTERNAL, as TX_STATUS_LIST describes them. */
+ * TX_OUT_OF_RANGE, TX_UNIMPLEMENTED, TX_INTERNAL, TX_DATA_LOSS, as TX_STATUS_LIST describes
+ * them. */
 typedef enum tx_status { TX_STATUS_LIST(TX__STATUS_ENUMERATOR) } tx_status;
 
 /* Returns the name of status s: "ok", "invalid_argument", "resource_exhausted", "out_of_range",
- * "unimplemented", "internal"; "unknown" for any other value.  Never NULL; a static string, valid
+ * "unimplemented", "internal", "data_loss"; "unknown" for any other value.  Never NULL; a static string, valid
  * for the life of the program. */
 TX_API const char *tx_status_name(tx_status s);
 

@@ -17,11 +17,10 @@
  * checksums of every record it hands out, as TensorFlow's record reader does, with its messages:
  *   - "corrupted record at OFFSET": a checksum does not match (OFFSET is the record's start for
  *     the length's checksum, with " (Is this even a TFRecord file?)" at offset 0, and the data's
- *     start, OFFSET + 12, for the data's checksum).  TF's status is DataLoss; here it is
- *     invalid_argument.
+ *     start, OFFSET + 12, for the data's checksum); data_loss, TF's DataLoss.
  *   - "truncated record at OFFSET": the header is whole but the data and checksum the length
  *     announces run past the end of the file (a length that lies is caught here, before anything
- *     is allocated).  DataLoss in TF; invalid_argument here.
+ *     is allocated); data_loss.
  *   - the end of the records: no byte left, or fewer than the 12 bytes of a header, which TF
  *     also takes as the end (it does not report a partial header).
  * Offsets count bytes of the uncompressed stream.  Compressed files ("ZLIB" and "GZIP", as TF's
@@ -65,9 +64,9 @@ TX_API void tx_tfrecord_close(tx_tfrecord_reader *reader);
  * belong to the reader: valid until the reader is closed (uncompressed) or until its next call
  * (compressed); *offset (may be NULL) receives the record's offset, which tx_tfrecord_seek takes.
  * After a failure the reader stays at the failing record.
- * Errors: out_of_range at the end of the records (the message says "eof", as TF's); invalid_argument
- * (reader or record NULL; a corrupted or truncated record, with TF's message; corrupt compressed
- * data); resource_exhausted (a compressed file's record over tx_max_tensor_bytes(); allocation). */
+ * Errors: out_of_range at the end of the records (the message says "eof", as TF's); data_loss (a
+ * corrupted or truncated record, with TF's message; corrupt compressed data); invalid_argument
+ * (reader or record NULL); resource_exhausted (a compressed file's record over tx_max_tensor_bytes(); allocation). */
 TX_API tx_status tx_tfrecord_next(tx_tfrecord_reader *reader, tx_string *record,
                                   uint64_t *offset);
 

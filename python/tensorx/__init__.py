@@ -52,10 +52,16 @@ class InternalError(Error, RuntimeError):
     status = "internal"
 
 
+class DataLossError(Error, OSError):
+    """A damaged file: a checksum that fails, a record cut short (TF's DataLossError); an OSError
+    as Python's gzip.BadGzipFile is."""
+    status = "data_loss"
+
+
 # By status name: the extension takes the codes from the library's status list, and refuses a
 # name the list lacks or a status of the list without its class.
 _ERRORS = {c.status: c for c in (InvalidArgumentError, OutOfRangeError, ResourceExhaustedError,
-                                 UnimplementedError, InternalError)}
+                                 UnimplementedError, InternalError, DataLossError)}
 
 
 class StructuredDtypeWarning(UserWarning):
@@ -608,7 +614,8 @@ def plan(op, *args, **kwargs):
 
 
 __all__ = ["Error", "InvalidArgumentError", "OutOfRangeError", "ResourceExhaustedError",
-           "UnimplementedError", "InternalError", "StructuredDtypeWarning", "OutputInfo", "OPS",
+           "UnimplementedError", "InternalError", "DataLossError", "StructuredDtypeWarning",
+           "OutputInfo", "OPS",
            "plan", "dtype_name", "from_dlpack", "to_dlpack", "dlpack", "DLPackArray",
            "set_max_bytes", "get_max_bytes", "set_string_dtype", "get_string_dtype",
            "string_dtype"] + \

@@ -16,7 +16,7 @@ def test_hierarchy():
     for cls, base in [(tx.InvalidArgumentError, ValueError), (tx.OutOfRangeError, IndexError),
                       (tx.ResourceExhaustedError, MemoryError),
                       (tx.UnimplementedError, NotImplementedError),
-                      (tx.InternalError, RuntimeError)]:
+                      (tx.InternalError, RuntimeError), (tx.DataLossError, OSError)]:
         assert issubclass(cls, tx.Error) and issubclass(cls, base)
     assert issubclass(tx.Error, Exception)
 
@@ -27,7 +27,7 @@ def test_exception_classes_cover_the_librarys_status_list():
     from tensorx import _tensorx as C
     names = {c.status for c in tx._ERRORS.values()}
     assert names == {"invalid_argument", "resource_exhausted", "out_of_range", "unimplemented",
-                     "internal"}
+                     "internal", "data_loss"}
     less = dict(tx._ERRORS)
     del less["out_of_range"]
     with pytest.raises(ValueError, match="no exception for out_of_range"):

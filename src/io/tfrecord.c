@@ -31,13 +31,13 @@ struct tx_tfrecord_reader {
 /* ---- errors, with TF's messages ---------------------------------------------------------------- */
 
 static tx_status corrupted(const tx_tfrecord_reader *r, uint64_t at) {
-    return tx__fail(TX_INVALID_ARGUMENT, "%s: %s: corrupted record at %llu%s", OP, r->name,
+    return tx__fail(TX_DATA_LOSS, "%s: %s: corrupted record at %llu%s", OP, r->name,
                     (unsigned long long)at, at == 0 ? " (Is this even a TFRecord file?)" : "");
 }
 
 static tx_status truncated(const tx_tfrecord_reader *r, uint64_t at, uint64_t len,
                            uint64_t have) {
-    return tx__fail(TX_INVALID_ARGUMENT,
+    return tx__fail(TX_DATA_LOSS,
                     "%s: %s: truncated record at %llu (its header announces %llu bytes of data "
                     "and a 4-byte checksum; %llu bytes follow the header)",
                     OP, r->name, (unsigned long long)at, (unsigned long long)len,

@@ -92,7 +92,7 @@ tx_status tx__zsource_read(tx__zsource *z, void *dst, size_t n, size_t *got) {
             return z_memory(z->op);
         } else if (r != Z_OK && r != Z_BUF_ERROR) {
             const uint64_t at = (uint64_t)(z->used - z->s.avail_in);
-            return tx__fail(TX_INVALID_ARGUMENT,
+            return tx__fail(TX_DATA_LOSS,
                             "%s: %s: inflate() failed with error %d: %s (the %s stream is "
                             "corrupt near compressed byte %llu)",
                             z->op, z->name, r, z->s.msg ? z->s.msg : "invalid data",

@@ -4,7 +4,7 @@ tf.io.TFRecordWriter's files (none, ZLIB, GZIP) read by tensorx give the same re
 files read by tf.data.TFRecordDataset give the same records (uncompressed: the same bytes; compressed:
 the same bytes after decompression); and the same damaged files -- cut at every byte, a bit flipped
 in every byte -- end the same way in both: the same records, then a clean end in both, or TF's
-DataLossError where tensorx gives invalid_argument with the same "corrupted record at N" /
+DataLossError where tensorx gives data_loss with the same "corrupted record at N" /
 "truncated record at N".
 
 The C library is reached through ctypes: TX_LIB names libtensorx.so, else the newest
@@ -25,7 +25,7 @@ import tensorflow as tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMPRESSIONS = {"": 0, "ZLIB": 1, "GZIP": 2}
-OK, OUT_OF_RANGE, INVALID_ARGUMENT = 0, 11, 3
+OK, OUT_OF_RANGE, DATA_LOSS = 0, 11, 15
 
 
 def _library():
@@ -135,7 +135,7 @@ def _outcomes_agree(lib, path, comp, what, records):
         assert tx_recs == tf_recs, what
         assert st == OUT_OF_RANGE, f"{what}: TF ends cleanly, tensorx: {msg}"
         return
-    assert st == INVALID_ARGUMENT, f"{what}: TF {tf_err!r}, tensorx {st} {msg!r}"
+    assert st == DATA_LOSS, f"{what}: TF {tf_err!r}, tensorx {st} {msg!r}"
     m = re.search(r"(corrupted|truncated) record at \d+( \(Is this even a TFRecord file\?\))?", tf_err)
     if not comp:
         assert tx_recs == tf_recs, what

@@ -37,7 +37,7 @@ static void test_codes_and_names_unique(void **state) {
 #undef ROW
     };
     const size_t n = sizeof rows / sizeof rows[0];
-    assert_int_equal(n, 8);
+    assert_int_equal(n, 9);
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(known(rows[i].code), 1);
         assert_int_not_equal(rows[i].code, (int)TX__PLANNED);
