@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* npy_save.c -- .npy writing to memory, file descriptors and files (replaced through a
  * temporary file).  The header is npy_header.c's. */
-#define _DEFAULT_SOURCE 1 /* realpath */
 #include "core/internal.h"
 #include "core/byteorder.h"
 #include "core/tuning.h"
 #include "exec/byteswap.h"
 #include "io/mmap_internal.h"
 #include "io/npy_internal.h"
+#include "io/save_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -166,73 +166,9 @@ tx_status tx_npy_save_fd(int fd, const tx_tensor *t) {
     return save_to(&k, t);
 }
 
-/* Where tx_npy_save writes: a temporary file beside path, renamed over it at the end, when path
- * is a regular file (or a link to one: the file it ends at) or names none; path itself otherwise
- * (a device, a FIFO, a link to one). */
-static tx_status save_file(const char *path, const char *name, const tx_tensor *t) {
-    struct stat sb, to;
-    bool exists = lstat(path, &sb) == 0, in_place = exists && !S_ISREG(sb.st_mode);
-    /* A link to a regular file: that file is replaced through a temporary one beside it, like
-     * any regular file (opening the link with O_TRUNC would empty a file that may be the very
-     * input being saved, still mapped). */
-    char *real = exists && S_ISLNK(sb.st_mode) && stat(path, &to) == 0 && S_ISREG(to.st_mode)
-                     ? realpath(path, NULL)
-                     : NULL;
-    if (real != NULL) {
-        tx_status st = save_file(real, name, t);
-        free(real);
-        return st;
-    }
-    if (in_place && S_ISDIR(sb.st_mode)) {
-        tx__fail(TX_INVALID_ARGUMENT, "npy: cannot write %s: %s", name, strerror(EISDIR));
-        errno = EISDIR;
-        return TX_INVALID_ARGUMENT;
-    }
-    char *tmp = NULL;
-    size_t tmp_cap = 0;
-    int fd;
-    if (in_place) {
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    } else {
-        /* Beside path, so the rename stays in one file system; a short name, so it fits. */
-        static _Atomic unsigned serial;
-        const char *slash = strrchr(path, '/');
-        size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-        tmp_cap = dir + 64;
-        tmp = tx__alloc(tmp_cap, "npy: temporary name");
-        if (tmp == NULL) return TX_RESOURCE_EXHAUSTED;
-        fd = -1;
-        errno = EEXIST;
-        for (int tries = 0; fd < 0 && errno == EEXIST && tries < 100; tries++) {
-            snprintf(tmp, tmp_cap, "%.*s.tx-save-%ld-%u.npy.tmp", (int)dir, path, (long)getpid(),
-                     atomic_fetch_add(&serial, 1));
-            fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        }
-        /* A replaced file keeps its permissions (umask applies to a new one). */
-        if (fd >= 0 && exists) (void)fchmod(fd, sb.st_mode & 07777);
-    }
-    if (fd < 0) {
-        int err = errno;
-        tx__free(tmp, tmp_cap);
-        tx__fail(TX_INVALID_ARGUMENT, "npy: cannot create %s: %s", name, strerror(err));
-        errno = err;
-        return TX_INVALID_ARGUMENT;
-    }
+static tx_status write_npy(int fd, const char *name, void *t) {
     npy_sink k = {.fd = fd, .name = name};
-    tx_status st = save_to(&k, t);
-    int err = errno;
-    if (close(fd) != 0 && st == TX_OK) {
-        err = errno;
-        st = tx__fail(TX_INVALID_ARGUMENT, "npy: cannot write %s: %s", name, strerror(err));
-    }
-    if (st == TX_OK && tmp && rename(tmp, path) != 0) {
-        err = errno;
-        st = tx__fail(TX_INVALID_ARGUMENT, "npy: cannot write %s: %s", name, strerror(err));
-    }
-    if (st != TX_OK && tmp) unlink(tmp);
-    tx__free(tmp, tmp_cap);
-    errno = err;
-    return st;
+    return save_to(&k, t);
 }
 
 tx_status tx_npy_save(const char *path, const tx_tensor *t) {
@@ -240,7 +176,7 @@ tx_status tx_npy_save(const char *path, const tx_tensor *t) {
     TX_REQUIRE_TENSOR("npy", t, "tensor");
     char name[TX_FILE_NAME_CAP];
     snprintf(name, sizeof name, "'%s'", path);
-    return save_file(path, name, t);
+    return tx__save_file("npy", path, name, ".npy.tmp", write_npy, (void *)t);
 }
 
 #else /* no POSIX I/O: the buffer, written with stdio */
