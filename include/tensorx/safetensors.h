@@ -53,7 +53,7 @@ typedef struct tx_safetensors tx_safetensors;
 TX_API tx_status tx_safetensors_open(const char *path, tx_safetensors **out);
 
 /* tx_safetensors_open over the size bytes at data, which are copied once (data stays the
- * caller's and may be freed at once).
+ * caller's and may be freed at once); *out as tx_safetensors_open's.
  * Errors: those of tx_safetensors_open (messages name "the buffer"); invalid_argument for data
  * NULL with size > 0.  Since 0.3. */
 TX_API tx_status tx_safetensors_open_buffer(const void *data, size_t size, tx_safetensors **out);
@@ -106,8 +106,9 @@ TX_API tx_status tx_safetensors_save(const char *path, size_t count, const char 
                                      const tx_tensor *const *tensors, size_t metadata_count,
                                      const char *const *metadata);
 
-/* tx_safetensors_save into a new buffer allocated with the library allocator: *data receives it
- * and *size its length; the caller owns it and frees it with tx_buffer_free(data, size).
+/* tx_safetensors_save of count, names, tensors, metadata_count and metadata (the same rules) into
+ * a new buffer allocated with the library allocator: *data receives it and *size its length; the
+ * caller owns it and frees it with tx_buffer_free(data, size).
  * Errors: those of tx_safetensors_save without the file's; invalid_argument (data or size NULL);
  * resource_exhausted (the file's size passes size_t).  On failure *data is NULL and *size 0.
  * Since 0.3. */

@@ -259,11 +259,19 @@ static tx_status entry_bytes(st_parse *p, const st_entry *e, uint64_t *bytes) {
     return TX_OK;
 }
 
-/* The ranges must tile the byte buffer from 0 with no gap or overlap, each exactly its tensor's
+/* Each name once; the ranges must tile the byte buffer from 0 with no gap or overlap, each exactly its tensor's
  * bytes, and the buffer must end where the file does. */
 static tx_status check_ranges(st_parse *p, uint64_t buffer_size) {
     tx_safetensors *f = p->f;
     qsort(f->entries, f->count, sizeof *f->entries, by_offsets);
+    /* Names first: a name given twice would otherwise show as an overlap. */
+    sort_base = f->entries;
+    for (size_t i = 0; i < f->count; i++) f->by_name[i] = i;
+    qsort(f->by_name, f->count, sizeof *f->by_name, by_name);
+    for (size_t i = 1; i < f->count; i++)
+        TX_REQUIRE(strcmp(f->entries[f->by_name[i]].name, f->entries[f->by_name[i - 1]].name) != 0,
+                   TX_INVALID_ARGUMENT, "%s: %s: tensor \"%s\" appears twice", p->op, p->name,
+                   f->entries[f->by_name[i]].name);
     uint64_t at = 0;
     for (size_t i = 0; i < f->count; i++) {
         const st_entry *e = &f->entries[i];
@@ -290,13 +298,6 @@ static tx_status check_ranges(st_parse *p, uint64_t buffer_size) {
                "%s: %s: the tensors end at byte %llu of the data, but the file holds %llu bytes "
                "after the header: the data must end where the file does", p->op, p->name,
                (unsigned long long)at, (unsigned long long)buffer_size);
-    sort_base = f->entries;
-    for (size_t i = 0; i < f->count; i++) f->by_name[i] = i;
-    qsort(f->by_name, f->count, sizeof *f->by_name, by_name);
-    for (size_t i = 1; i < f->count; i++)
-        TX_REQUIRE(strcmp(f->entries[f->by_name[i]].name, f->entries[f->by_name[i - 1]].name) != 0,
-                   TX_INVALID_ARGUMENT, "%s: %s: tensor \"%s\" appears twice", p->op, p->name,
-                   f->entries[f->by_name[i]].name);
     return TX_OK;
 }
 
