@@ -209,14 +209,15 @@ static tx_status read_entry(st_parse *p, st_entry *e, size_t v) {
             seen[k] = true;
             if (k == 0) {
                 const tx__json_token *d = &tok[m + 1];
+                const size_t quoted = d->kind == TX__JSON_STRING; /* show the quotes */
                 e->st = d->kind == TX__JSON_STRING
                             ? tx__st_dtype_by_name(p->text + d->start, d->end - d->start)
                             : NULL;
                 TX_REQUIRE(e->st != NULL, TX_INVALID_ARGUMENT,
                            "%s: %s: tensor \"%s\": dtype %.*s is not a safetensors dtype (BOOL, "
                            "U8, I8, ..., F64, C64, F8_E4M3, F8_E5M2, F8_E8M0, F6_E2M3, F6_E3M2, "
-                           "F4, ...)", p->op, p->name, e->name, (int)(d->end - d->start),
-                           p->text + d->start);
+                           "F4, ...)", p->op, p->name, e->name,
+                           (int)(d->end - d->start + 2 * quoted), p->text + d->start - quoted);
             } else if (k == 1) {
                 TX_TRY(read_shape(p, e, m + 1));
             } else {
