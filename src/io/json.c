@@ -283,8 +283,8 @@ bool tx__json_string_is(const char *text, const tx__json_token *tok, const char 
     if (tok->kind != TX__JSON_STRING || tok->end - tok->start < n) return false;
     if (memchr(text + tok->start, '\\', tok->end - tok->start) == NULL)
         return tok->end - tok->start == n && memcmp(text + tok->start, s, n) == 0;
-    char buf[64]; /* an escaped key: only the short names the readers look for can match */
-    if (tok->end - tok->start > sizeof buf) return false;
+    char buf[128]; /* an escaped key: only the short names the readers look for can match */
+    if (tok->end - tok->start > sizeof buf) return false; /* 6 bytes a character at most */
     return tx__json_string(text, tok, buf) == n && memcmp(buf, s, n) == 0;
 }
 
@@ -303,7 +303,11 @@ bool tx__json_uint(const char *text, const tx__json_token *tok, uint64_t *value)
 bool tx__utf8_valid(const unsigned char *s, size_t len, size_t *bad_at) {
     for (size_t i = 0; i < len;) {
         unsigned c = s[i];
-        size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        size_t n = c < 0x80             ? 1
+                   : (c & 0xE0) == 0xC0 ? 2
+                   : (c & 0xF0) == 0xE0 ? 3
+                   : (c & 0xF8) == 0xF0 ? 4
+                                        : 0;
         unsigned long cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
         bool ok = n != 0 && len - i >= n;
         for (size_t k = 1; ok && k < n; k++) {

@@ -260,8 +260,8 @@ static tx_status entry_bytes(st_parse *p, const st_entry *e, uint64_t *bytes) {
     return TX_OK;
 }
 
-/* Each name once; the ranges must tile the byte buffer from 0 with no gap or overlap, each exactly its tensor's
- * bytes, and the buffer must end where the file does. */
+/* Each name once; the ranges must tile the byte buffer from 0 with no gap or overlap, each
+ * exactly its tensor's bytes, and the buffer must end where the file does. */
 static tx_status check_ranges(st_parse *p, uint64_t buffer_size) {
     tx_safetensors *f = p->f;
     qsort(f->entries, f->count, sizeof *f->entries, by_offsets);
@@ -315,7 +315,8 @@ static tx_status alloc_parts(st_parse *p, size_t header_len, size_t ntok) {
     f->arena = tx__alloc(f->arena_size, "safetensors: names");
     f->dims = f->arena ? tx__alloc(f->dims_size, "safetensors: shapes") : NULL;
     f->entries = f->dims ? tx__alloc(f->entries_size ? f->entries_size : 1, "safetensors") : NULL;
-    f->by_name = f->entries ? tx__alloc(f->by_name_size ? f->by_name_size : 1, "safetensors") : NULL;
+    f->by_name =
+        f->entries ? tx__alloc(f->by_name_size ? f->by_name_size : 1, "safetensors") : NULL;
     f->meta = f->by_name ? tx__alloc(f->meta_size, "safetensors: metadata") : NULL;
     if (f->meta == NULL) return TX_RESOURCE_EXHAUSTED;
     if (!f->entries_size) f->entries_size = 1;

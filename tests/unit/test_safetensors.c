@@ -365,9 +365,10 @@ static void test_copies(void **state) {
     (void)state;
     char file[256];
     const unsigned char data[] = {7, 1, 0, 0, 0, 2, 0, 0, 0, 0, 2, 255};
-    size_t size = make_file(file, "{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]},"
-                                  "\"b\":{\"dtype\":\"I32\",\"shape\":[2],\"data_offsets\":[1,9]},"
-                                  "\"c\":{\"dtype\":\"BOOL\",\"shape\":[3],\"data_offsets\":[9,12]}}",
+    size_t size = make_file(file,
+                            "{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]},"
+                            "\"b\":{\"dtype\":\"I32\",\"shape\":[2],\"data_offsets\":[1,9]},"
+                            "\"c\":{\"dtype\":\"BOOL\",\"shape\":[3],\"data_offsets\":[9,12]}}",
                             data, sizeof data);
     tx_safetensors *f;
     assert_int_equal(tx_safetensors_open_buffer(file, size, &f), TX_OK);
