@@ -35,8 +35,8 @@ static size_t check_token(const tx__json_token *tok, size_t n, size_t i, size_t 
                           const char *text, char *scratch) {
     const tx__json_token *t = &tok[i];
     if (t->start < lo || t->end > hi || t->start > t->end || t->next <= i || t->next > n)
-        fz_die("json: token %zu [%zu, %zu) next %zu outside [%zu, %zu) / %zu", i, t->start,
-               t->end, t->next, lo, hi, n);
+        fz_die("json: token %zu [%zu, %zu) next %zu outside [%zu, %zu) / %zu", i,
+               (size_t)t->start, (size_t)t->end, (size_t)t->next, lo, hi, n);
     if (t->kind == TX__JSON_STRING && tx__json_string(text, t, scratch) > t->end - t->start)
         fz_die("json: string token %zu decodes longer than its span", i);
     if (t->kind != TX__JSON_ARRAY && t->kind != TX__JSON_OBJECT) {
@@ -52,7 +52,7 @@ static size_t check_token(const tx__json_token *tok, size_t n, size_t i, size_t 
         if (c >= n) fz_die("json: token %zu's item %zu is missing", i, k);
         c = check_token(tok, n, c, t->start, t->end, text, scratch);
     }
-    if (c != t->next) fz_die("json: token %zu ends at %zu, next says %zu", i, c, t->next);
+    if (c != t->next) fz_die("json: token %zu ends at %zu, next says %zu", i, c, (size_t)t->next);
     return c;
 }
 

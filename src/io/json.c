@@ -123,7 +123,7 @@ static tx_status container(jp *p, size_t self, bool object, int depth) {
                     return bad(p, "an object member must start with a string key");
                 size_t ks, ke;
                 TX_TRY(string(p, &ks, &ke));
-                if (p->tok) p->tok[p->n] = (tx__json_token){TX__JSON_STRING, ks, ke, 0, p->n + 1};
+                if (p->tok) p->tok[p->n] = (tx__json_token){TX__JSON_STRING, (uint32_t)ks, (uint32_t)ke, 0, (uint32_t)p->n + 1};
                 p->n++;
                 skip_ws(p);
                 if (p->pos >= p->len || p->s[p->pos] != ':')
@@ -147,9 +147,9 @@ static tx_status container(jp *p, size_t self, bool object, int depth) {
         }
     }
     if (p->tok) {
-        p->tok[self].count = count;
-        p->tok[self].end = p->pos;
-        p->tok[self].next = p->n;
+        p->tok[self].count = (uint32_t)count;
+        p->tok[self].end = (uint32_t)p->pos;
+        p->tok[self].next = (uint32_t)p->n;
     }
     return TX_OK;
 }
@@ -171,7 +171,7 @@ static tx_status value(jp *p, int depth) {
     tx_status st = TX_OK;
     if (c == '{' || c == '[') {
         kind = c == '{' ? TX__JSON_OBJECT : TX__JSON_ARRAY;
-        if (p->tok) p->tok[self] = (tx__json_token){kind, start, start, 0, self + 1};
+        if (p->tok) p->tok[self] = (tx__json_token){kind, (uint32_t)start, 0, 0, 0};
         return container(p, self, c == '{', depth);
     }
     if (c == '"') {
@@ -193,7 +193,8 @@ static tx_status value(jp *p, int depth) {
     } else {
         return bad(p, "expected a value");
     }
-    if (st == TX_OK && p->tok) p->tok[self] = (tx__json_token){kind, start, end, 0, self + 1};
+    if (st == TX_OK && p->tok)
+        p->tok[self] = (tx__json_token){kind, (uint32_t)start, (uint32_t)end, 0, (uint32_t)self + 1};
     return st;
 }
 
@@ -211,6 +212,8 @@ tx_status tx__json_parse(const char *op, const char *what, const char *text, siz
     *tokens = NULL;
     *count = 0;
     jp p = {op, what, (const unsigned char *)text, len, 0, NULL, 0};
+    TX_REQUIRE(len < UINT32_MAX, TX_INVALID_ARGUMENT, "%s: %s: %zu bytes of JSON, more than 4 GiB",
+               op, what, len);
     size_t at;
     if (!tx__utf8_valid(p.s, len, &at)) {
         p.pos = at;

@@ -23,15 +23,15 @@ typedef enum {
  * follow it; `next` is the index of the token after the value and everything inside it. */
 typedef struct {
     tx__json_kind kind;
-    size_t start, end; /* the value's bytes; a string's without its quotes, escapes undecoded */
-    size_t count;      /* an array's items, an object's members */
-    size_t next;
+    uint32_t start, end; /* the value's bytes; a string's without its quotes, escapes undecoded */
+    uint32_t count;      /* an array's items, an object's members */
+    uint32_t next;
 } tx__json_token;
 
 /* Deepest nesting accepted (serde_json's default recursion limit). */
 #define TX__JSON_MAX_DEPTH 128
 
-/* Tokenizes text[0, len): on TX_OK *tokens (allocated with tx__alloc; free with tx__free(*tokens,
+/* Tokenizes text[0, len) (len below 4 GiB: 20 bytes a token, at most len + 1 tokens): on TX_OK *tokens (allocated with tx__alloc; free with tx__free(*tokens,
  * *count * sizeof **tokens)) holds *count tokens, the first the whole value.  Errors:
  * invalid_argument "<op>: <what>: <rule> at byte N" (N counted from text); resource_exhausted. */
 TX_HIDDEN tx_status tx__json_parse(const char *op, const char *what, const char *text, size_t len,

@@ -163,7 +163,7 @@ static tx_status read_shape(st_parse *p, st_entry *e, size_t v) {
                e->name);
     TX_REQUIRE(tok[v].count <= TX_MAX_RANK, TX_INVALID_ARGUMENT,
                "%s: %s: tensor \"%s\": shape has %zu dims, more than TX_MAX_RANK (%d)", p->op,
-               p->name, e->name, tok[v].count, TX_MAX_RANK);
+               p->name, e->name, (size_t)tok[v].count, TX_MAX_RANK);
     int64_t *dims = p->f->dims + p->dims_used;
     for (size_t i = 0; i < tok[v].count; i++) {
         uint64_t d;
@@ -302,26 +302,31 @@ static tx_status check_ranges(st_parse *p, uint64_t buffer_size) {
     return TX_OK;
 }
 
-/* Room for what the header holds, bounded by its size: every decoded string fits its raw span
- * plus a NUL, and there are no more dims or entries than tokens. */
+/* Room for what the header holds: every decoded string fits its raw span plus a NUL; the dims
+ * and metadata entries are counted (so a hostile header costs at most its tokens again). */
 static tx_status alloc_parts(st_parse *p, size_t header_len, size_t ntok) {
     tx_safetensors *f = p->f;
-    const tx__json_token *root = &p->tok[0];
+    const tx__json_token *tok = p->tok;
+    size_t dims = 0, meta = 0, m = 1;
+    for (size_t i = 0; i < tok[0].count; i++, m = tok[m + 1].next) {
+        if (tok[m + 1].kind != TX__JSON_OBJECT) continue;
+        if (tx__json_string_is(p->text, &tok[m], "__metadata__")) meta += tok[m + 1].count;
+        size_t c = m + 2;
+        for (size_t k = 0; k < tok[m + 1].count; k++, c = tok[c + 1].next)
+            if (tok[c + 1].kind == TX__JSON_ARRAY && tx__json_string_is(p->text, &tok[c], "shape"))
+                dims += tok[c + 1].count;
+    }
     f->arena_size = header_len + ntok;
-    f->dims_size = ntok * sizeof *f->dims;
-    f->entries_size = root->count * sizeof *f->entries;
-    f->by_name_size = root->count * sizeof *f->by_name;
-    f->meta_size = 2 * ntok * sizeof *f->meta;
+    f->dims_size = (dims ? dims : 1) * sizeof *f->dims;
+    f->entries_size = (tok[0].count ? tok[0].count : 1) * sizeof *f->entries;
+    f->by_name_size = (tok[0].count ? tok[0].count : 1) * sizeof *f->by_name;
+    f->meta_size = (meta ? 2 * meta : 1) * sizeof *f->meta;
     f->arena = tx__alloc(f->arena_size, "safetensors: names");
     f->dims = f->arena ? tx__alloc(f->dims_size, "safetensors: shapes") : NULL;
-    f->entries = f->dims ? tx__alloc(f->entries_size ? f->entries_size : 1, "safetensors") : NULL;
-    f->by_name =
-        f->entries ? tx__alloc(f->by_name_size ? f->by_name_size : 1, "safetensors") : NULL;
+    f->entries = f->dims ? tx__alloc(f->entries_size, "safetensors: entries") : NULL;
+    f->by_name = f->entries ? tx__alloc(f->by_name_size, "safetensors: names") : NULL;
     f->meta = f->by_name ? tx__alloc(f->meta_size, "safetensors: metadata") : NULL;
-    if (f->meta == NULL) return TX_RESOURCE_EXHAUSTED;
-    if (!f->entries_size) f->entries_size = 1;
-    if (!f->by_name_size) f->by_name_size = 1;
-    return TX_OK;
+    return f->meta == NULL ? TX_RESOURCE_EXHAUSTED : TX_OK;
 }
 
 /* Parses and checks everything in f->file's bytes. */
