@@ -458,6 +458,34 @@ static void test_save_rules(void **state) {
     tx_tensor_free(f4);
 }
 
+/* Saving over the file a tensor maps: the file is replaced by a rename, so the mapping (and the
+ * tensor) keep the old bytes, and the new file holds what was saved. */
+static void test_save_over_own_input(void **state) {
+    (void)state;
+    tx_tensor *t0 = random_tensor(TX_FLOAT32, 1, TU_DIMS(1000), 5);
+    const char *path = path_in_dir("own.safetensors"), *name = "x", *other = "y";
+    assert_int_equal(tx_safetensors_save(path, 1, &name, (const tx_tensor *const *)&t0, 0, NULL),
+                     TX_OK);
+    tx_safetensors *f;
+    tx_tensor *v;
+    assert_int_equal(tx_safetensors_open(path, &f), TX_OK);
+    assert_int_equal(tx_safetensors_get(f, "x", &v), TX_OK);
+    tx_safetensors_close(f);
+    const tx_tensor *both[2] = {v, v};
+    const char *names[2] = {other, name};
+    assert_int_equal(tx_safetensors_save(path, 2, names, both, 0, NULL), TX_OK);
+    assert_same_tensor(t0, v);
+    assert_int_equal(tx_safetensors_open(path, &f), TX_OK);
+    assert_int_equal(tx_safetensors_count(f), 2);
+    tx_tensor *w;
+    assert_int_equal(tx_safetensors_get(f, "y", &w), TX_OK);
+    assert_same_tensor(t0, w);
+    tx_safetensors_close(f);
+    tx_tensor_free(w);
+    tx_tensor_free(v);
+    tx_tensor_free(t0);
+}
+
 /* Every allocation of open, get and save failing in turn. */
 static void test_allocation_failures(void **state) {
     (void)state;
@@ -522,6 +550,7 @@ int main(void) {
         cmocka_unit_test(test_views_of_the_mapped_file),
         cmocka_unit_test(test_copies),
         cmocka_unit_test(test_save_rules),
+        cmocka_unit_test(test_save_over_own_input),
         cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, cleanup);
