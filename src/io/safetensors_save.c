@@ -4,7 +4,6 @@
  * enum, last first) then name, the header as serde_json writes it (compact, its string escapes)
  * padded with spaces to a multiple of 8, then each tensor's little-endian bytes (F4 and F6
  * packed).  Files are replaced whole or not at all (save_file.c). */
-#include "core/tuning.h"
 #include "exec/byteswap.h"
 #include "io/json.h"
 #include "io/mmap_internal.h"
