@@ -197,6 +197,7 @@ TX_API void tx_clear_error(void);
 #include "tensorx/ops_gather.h"
 #include "tensorx/io.h"
 #include "tensorx/tfrecord.h"
+#include "tensorx/safetensors.h"
 
 /* ---- Runtime: threads, CPU dispatch, allocation cache -----------------------------------------
  * Implemented in src/exec/pool.c, src/dispatch/cpu.c, src/dispatch/dispatch.c and

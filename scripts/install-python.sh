@@ -9,8 +9,9 @@
 #     CMake project python/CMakeLists.txt; Debian has no scikit-build-core).
 #   the package index's (--index, with --venv): a new virtual environment without Debian's
 #     packages, the newest NumPy, ml_dtypes, dask[array], distributed, pytest and mypy, and
-#     onnx 1.23.2 and onnxruntime 1.32.0 (pinned: the ONNX cast mode's references), from the
-#     index (the newest for $TX_PYTHON: NumPy 2.5 needs Python 3.12, Debian 12's is 3.11), then
+#     onnx 1.23.2 and onnxruntime 1.32.0 (pinned: the ONNX cast mode's references), and
+#     safetensors (test_safetensors.py's reference), from the index (the newest for $TX_PYTHON:
+#     NumPy 2.5 needs Python 3.12, Debian 12's is 3.11), then
 #     `pip install ./python` with build isolation (scikit-build-core and numpy>=2 as build
 #     dependencies, from the index too).  The wheels are kept in $TX_PIP_WHEELS (default
 #     build/pip-wheels): a second run downloads only what the index has newer.
@@ -86,8 +87,10 @@ if [ $index = 1 ]; then
   # dask's extras name distributed, so pip takes one version of both (asked for apart, it paired
   # the newest dask with distributed 2021.4, the last without a pin on dask's version).
   # onnx and onnxruntime are the references of the ONNX cast mode's tests (test_onnx_cast.py), pinned:
-  # their rules differ between versions (docs/casting.md, "ONNX Cast").
-  reqs=(numpy ml_dtypes "dask[array,distributed]" pytest mypy onnx==1.23.2 onnxruntime==1.32.0)
+  # their rules differ between versions (docs/casting.md, "ONNX Cast").  safetensors is the reference
+  # of tests/oracle/test_safetensors.py (CMake: -DTX_SAFETENSORS_PYTHON=<this venv>/bin/python).
+  reqs=(numpy ml_dtypes "dask[array,distributed]" pytest mypy onnx==1.23.2 onnxruntime==1.32.0
+        safetensors)
   # The isolated build's requirements (scikit-build-core, numpy>=2), from pyproject.toml.
   mapfile -t build_reqs < <("$python" -c 'import re
 text = open("python/pyproject.toml").read()

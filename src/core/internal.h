@@ -240,6 +240,11 @@ TX_HIDDEN tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype
  * string tensor's byte storage is handed out without a copy.  Read-only, as string bytes are. */
 TX_HIDDEN tx_status tx__bytes_view(const char *op, tx__buffer *b, char *data, int64_t n,
                                    tx_tensor **out);
+/* A read-only view of dtype and dims at `data`, whose bytes lie inside buffer b (b gains a
+ * reference): how the tensors of a mapped safetensors file are handed out without a copy.  data
+ * must be aligned for the dtype. */
+TX_HIDDEN tx_status tx__buffer_view(const char *op, tx__buffer *b, char *data, tx_dtype dtype,
+                                    size_t rank, const int64_t *dims, tx_tensor **out);
 /* Makes `dst` (a string tensor) keep alive every byte storage that `src`'s records point into. */
 TX_HIDDEN tx_status tx__share_strings(tx_tensor *dst, const tx_tensor *src);
 /* A new byte storage of `size` bytes to hold string bytes; dst keeps a reference.  Returns the

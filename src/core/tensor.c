@@ -213,19 +213,26 @@ tx_status tx__tensor_view(const char *op, const tx_tensor *t, tx_dtype dtype, si
     return TX_OK;
 }
 
-tx_status tx__bytes_view(const char *op, tx__buffer *b, char *data, int64_t n, tx_tensor **out) {
+tx_status tx__buffer_view(const char *op, tx__buffer *b, char *data, tx_dtype dtype, size_t rank,
+                          const int64_t *dims, tx_tensor **out) {
     *out = NULL;
     int64_t numel = 0;
     size_t nbytes = 0;
-    TX_TRY(check_layout(op, TX_UINT8, 1, &n, &numel, &nbytes));
-    tx_tensor *v = handle_new(op, TX_UINT8, 1, &n, numel, nbytes);
+    TX_TRY(check_layout(op, dtype, rank, dims, &numel, &nbytes));
+    assert((uintptr_t)data >= (uintptr_t)b->data &&
+           (uintptr_t)data - (uintptr_t)b->data + nbytes <= b->size);
+    tx_tensor *v = handle_new(op, dtype, rank, dims, numel, nbytes);
     if (v == NULL) return TX_RESOURCE_EXHAUSTED;
     tx__buffer_retain(b);
     v->buf = b;
     v->data = data;
-    v->read_only = true; /* string bytes are immutable, and may be a read-only mapping */
+    v->read_only = true; /* shared bytes: string storage, a read-only mapping */
     *out = v;
     return TX_OK;
+}
+
+tx_status tx__bytes_view(const char *op, tx__buffer *b, char *data, int64_t n, tx_tensor **out) {
+    return tx__buffer_view(op, b, data, TX_UINT8, 1, &n, out);
 }
 
 static bool has_dep(const tx__buffer *b, const tx__buffer *dep) {
