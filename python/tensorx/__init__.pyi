@@ -48,15 +48,15 @@ _Array: TypeAlias = NDArray[Any]
 
 __all__ = [
     'Error', 'InvalidArgumentError', 'OutOfRangeError', 'ResourceExhaustedError',
-    'UnimplementedError', 'InternalError', 'StructuredDtypeWarning', 'OutputInfo', 'OPS', 'plan',
-    'dtype_name', 'from_dlpack', 'to_dlpack', 'dlpack', 'DLPackArray', 'set_max_bytes',
-    'get_max_bytes', 'set_string_dtype', 'get_string_dtype', 'string_dtype', 'batch_to_space',
-    'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'concat', 'decode_raw',
-    'depth_to_space', 'dynamic_partition', 'dynamic_stitch', 'encode_raw', 'expand_dims',
-    'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack', 'pack_subbyte',
-    'pad', 'rank', 'required_space_to_batch_paddings', 'reshape', 'reverse', 'reverse_sequence',
-    'saturate_cast', 'sequence_mask', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch',
-    'space_to_batch_nd', 'space_to_depth', 'split', 'squeeze', 'strided_slice',
+    'UnimplementedError', 'InternalError', 'DataLossError', 'StructuredDtypeWarning', 'OutputInfo',
+    'OPS', 'plan', 'dtype_name', 'from_dlpack', 'to_dlpack', 'dlpack', 'DLPackArray',
+    'set_max_bytes', 'get_max_bytes', 'set_string_dtype', 'get_string_dtype', 'string_dtype',
+    'batch_to_space', 'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'concat',
+    'decode_raw', 'depth_to_space', 'dynamic_partition', 'dynamic_stitch', 'encode_raw',
+    'expand_dims', 'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack',
+    'pack_subbyte', 'pad', 'rank', 'required_space_to_batch_paddings', 'reshape', 'reverse',
+    'reverse_sequence', 'saturate_cast', 'sequence_mask', 'shape', 'shape_n', 'size', 'slice',
+    'space_to_batch', 'space_to_batch_nd', 'space_to_depth', 'split', 'squeeze', 'strided_slice',
     'string_tensor_from_ort', 'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort',
     'string_tensor_to_tf', 'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16',
     'to_double', 'to_float', 'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
@@ -78,6 +78,11 @@ class ResourceExhaustedError(Error, MemoryError):
 class UnimplementedError(Error, NotImplementedError):
     status: ClassVar[str]
 class InternalError(Error, RuntimeError):
+    status: ClassVar[str]
+class DataLossError(Error, OSError):
+    """A damaged file: a checksum that fails, a record cut short (TF's DataLossError); an OSError
+    as Python's gzip.BadGzipFile is.
+    """
     status: ClassVar[str]
 class StructuredDtypeWarning(UserWarning):
     """Given once, at the first bfloat16, float8 or 4-bit result made without ml_dtypes: such

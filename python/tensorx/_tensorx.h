@@ -49,7 +49,7 @@
 #endif
 
 /* One past the largest code of TX_STATUS_LIST: the length of err_by_status. */
-#define TXPY_STATUS_END 14
+#define TXPY_STATUS_END 16
 #define TXPY_STATUS_FITS(NAME, code, name) \
     _Static_assert(code < TXPY_STATUS_END, "err_by_status has no room for TX_" #NAME);
 TX_STATUS_LIST(TXPY_STATUS_FITS)
