@@ -154,23 +154,24 @@ tx_status tx__offset_copy_run(const void *plan, const tx__run_io *io) {
     return TX_OK;
 }
 
-void tx__copy_plan_exec(const tx__copy_plan *plan, char *dst, const char *src) {
-    const tx__copy_plan p = *plan;
+void tx__copy_plan_exec(const tx__copy_plan *p, char *dst, const char *src) {
+    /* Through p, never a copy of *p: a plan is 6 KB (TX_MAX_RANK dims of three arrays), whose
+     * copy cost more than a small copy's whole run. */
     const tx__kernels *K = tx__kernels_get();
-    int64_t rows = tx__copy_plan_rows(&p);
-    uint64_t total = (uint64_t)p.count * p.width;
+    int64_t rows = tx__copy_plan_rows(p);
+    uint64_t total = (uint64_t)p->count * p->width;
     if (total < (uint64_t)TX_PARALLEL_MIN_BYTES || tx__run_threads() < 2) {
-        run_rows(K, &p, dst, src, 0, rows);
+        run_rows(K, p, dst, src, 0, rows);
         return;
     }
-    copy_job j = {K, &p, dst, src, SPLIT_ROWS};
-    if (p.rank == 0) {
+    copy_job j = {K, p, dst, src, SPLIT_ROWS};
+    if (p->rank == 0) {
         j.mode = SPLIT_BLOCK;
-        int64_t units = (int64_t)((p.width + TX_COPY_BLOCK_UNIT - 1) / TX_COPY_BLOCK_UNIT);
+        int64_t units = (int64_t)((p->width + TX_COPY_BLOCK_UNIT - 1) / TX_COPY_BLOCK_UNIT);
         tx__parallel_for(units, TX_GRAIN_BYTES / TX_COPY_BLOCK_UNIT, copy_piece, &j);
         return;
     }
-    int64_t n = p.dims[p.rank - 1];
+    int64_t n = p->dims[p->rank - 1];
     int64_t row_bytes = (int64_t)((uint64_t)total / (uint64_t)rows);
     if (rows >= 4 * (int64_t)tx__run_threads() || row_bytes < 2 * TX_GRAIN_BYTES) {
         tx__parallel_for(rows, balanced_grain(rows, at_least_one(TX_GRAIN_BYTES / row_bytes)),
@@ -180,15 +181,15 @@ void tx__copy_plan_exec(const tx__copy_plan *plan, char *dst, const char *src) {
     /* A few long rows: split each row's elements instead (an inference-shape strided_slice, 64
      * runs of 3 KiB in one row, comes here). */
     j.mode = SPLIT_ROW;
-    int64_t grain = balanced_grain(n, at_least_one(TX_GRAIN_BYTES / (int64_t)p.width));
+    int64_t grain = balanced_grain(n, at_least_one(TX_GRAIN_BYTES / (int64_t)p->width));
     int64_t idx[TX_MAX_RANK] = {0};
     for (int64_t row = 0; row < rows; row++) {
         int64_t rem = row, doff = 0, soff = 0;
-        for (size_t k = p.rank - 1; k-- > 0;) {
-            idx[k] = rem % p.dims[k];
-            rem /= p.dims[k];
-            doff += idx[k] * p.dst_strides[k];
-            soff += idx[k] * p.src_strides[k];
+        for (size_t k = p->rank - 1; k-- > 0;) {
+            idx[k] = rem % p->dims[k];
+            rem /= p->dims[k];
+            doff += idx[k] * p->dst_strides[k];
+            soff += idx[k] * p->src_strides[k];
         }
         j.dst = dst + doff;
         j.src = src + soff;
