@@ -66,7 +66,8 @@ TX_API void tx_tfrecord_close(tx_tfrecord_reader *reader);
  * After a failure the reader stays at the failing record.
  * Errors: out_of_range at the end of the records (the message says "eof", as TF's); data_loss (a
  * corrupted or truncated record, with TF's message; corrupt compressed data); invalid_argument
- * (reader or record NULL); resource_exhausted (a compressed file's record over tx_max_tensor_bytes(); allocation). */
+ * (reader or record NULL); resource_exhausted (a compressed file's record over
+ * tx_max_tensor_bytes(); allocation). */
 TX_API tx_status tx_tfrecord_next(tx_tfrecord_reader *reader, tx_string *record,
                                   uint64_t *offset);
 
