@@ -29,15 +29,11 @@
 #define TX_LIKELY(x) (x)
 #define TX_UNLIKELY(x) (x)
 #endif
-/* For thread-local state read on every allocation: the initial-exec model makes a read a plain
- * load, where the shared library's default (general-dynamic) called __tls_get_addr each time (6%
- * of a 4 KiB cast).  Keep such state small: it must fit the static TLS that glibc and musl keep
- * for libraries loaded by dlopen. */
-#if defined(__GNUC__) && defined(__ELF__)
-#define TX_FAST_TLS __attribute__((tls_model("initial-exec")))
-#else
-#define TX_FAST_TLS
-#endif
+/* Thread-local state keeps the compiler's default TLS model.  The initial-exec model (a plain
+ * load instead of a __tls_get_addr call) took static TLS, which glibc keeps small for libraries
+ * loaded later: with TensorFlow and OpenVINO imported first, `import tensorx` and
+ * dlopen("libtensorx.so") failed with "cannot allocate memory in static TLS block".  The
+ * ctest install.static_tls keeps it out. */
 
 /* Storage types of the complex dtypes (real part first, as in C and TF). */
 typedef struct tx__c64 { float re, im; } tx__c64;
@@ -260,7 +256,7 @@ TX_HIDDEN tx_status tx__string_storage(tx_tensor *dst, size_t size, char **bytes
 /* None of TX_STATUS_LIST's codes, nor a frontend's (1000 up). */
 #define TX__PLANNED ((tx_status)2000)
 /* The plan this thread records into, NULL when it is not sizing (plan.c). */
-TX_HIDDEN extern _Thread_local TX_FAST_TLS tx_plan *tx__plan_active;
+TX_HIDDEN extern _Thread_local tx_plan *tx__plan_active;
 /* The op that recorded the active plan's first output, NULL before one did. */
 TX_HIDDEN extern _Thread_local const char *tx__plan_op;
 /* True while this thread is in plan mode. */

@@ -4,11 +4,11 @@
  * allocator (alloc.c) reads the same state to refuse allocations while sizing. */
 #include "core/internal.h"
 
-/* Read on every allocation: TX_FAST_TLS, and with plan_unusable nine bytes of static TLS. */
-_Thread_local TX_FAST_TLS tx_plan *tx__plan_active;
+/* Read on every allocation. */
+_Thread_local tx_plan *tx__plan_active;
 /* The active plan's struct sizes are unknown: the op runs in plan mode, nothing is written into
  * the plan, and tx_plan_leave reports the size. */
-static _Thread_local TX_FAST_TLS bool plan_unusable;
+static _Thread_local bool plan_unusable;
 /* The op that recorded the plan's first output (for prepare's messages). */
 _Thread_local const char *tx__plan_op;
 

@@ -34,7 +34,7 @@ typedef struct draft {
 } draft;
 
 /* Read by every op call (tx__prepared_step, tx__output_strides), after plan mode's flag. */
-static _Thread_local TX_FAST_TLS draft *active;
+static _Thread_local draft *active;
 _Thread_local const tx_runner *tx__runner_active;
 /* The plan of a prepare whose draft could not be allocated: plan mode still stops the call. */
 static _Thread_local tx_plan count_only;

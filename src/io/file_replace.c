@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
@@ -82,7 +83,29 @@ tx_status tx__file_replace(const char *op, const char *path, const char *name,
     return st;
 }
 
+tx_status tx__write_all(const char *op, int fd, const char *name, const void *p, size_t n) {
+    const char *c = p;
+    while (n) {
+        const ssize_t w = write(fd, c, n < ((size_t)1 << 30) ? n : ((size_t)1 << 30));
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            const int err = w < 0 ? errno : EIO;
+            tx__fail(TX_INVALID_ARGUMENT, "%s: cannot write %s: %s", op, name, strerror(err));
+            errno = err;
+            return TX_INVALID_ARGUMENT;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+    return TX_OK;
+}
+
 #else
+
+tx_status tx__write_all(const char *op, int fd, const char *name, const void *p, size_t n) {
+    (void)fd, (void)name, (void)p, (void)n;
+    return tx__fail(TX_UNIMPLEMENTED, "%s: this platform has no file descriptors", op);
+}
 
 tx_status tx__file_replace(const char *op, const char *path, const char *name,
                            const char *suffix, tx__file_fill_fn *fill, void *ctx) {

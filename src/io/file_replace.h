@@ -21,4 +21,10 @@ typedef tx_status tx__file_fill_fn(int fd, const char *name, void *ctx);
 TX_HIDDEN tx_status tx__file_replace(const char *op, const char *path, const char *name,
                                      const char *suffix, tx__file_fill_fn *fill, void *ctx);
 
+/* Writes all n bytes at p to fd, in pieces of at most 1 GiB, again after EINTR.  Errors:
+ * invalid_argument "OP: cannot write NAME: REASON" (a write error, or a write of nothing), with
+ * errno kept; unimplemented without POSIX files. */
+TX_HIDDEN tx_status tx__write_all(const char *op, int fd, const char *name, const void *p,
+                                  size_t n);
+
 #endif

@@ -79,23 +79,8 @@ typedef struct {
     size_t cap, used;
 } npy_sink;
 
-/* Writes all n bytes (a write error, or a write of nothing, is invalid_argument with errno
- * kept). */
 static tx_status sink_write(npy_sink *k, const void *p, size_t n) {
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(k->fd, c, n < TX__NPY_IO_CHUNK ? n : TX__NPY_IO_CHUNK);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            int err = w < 0 ? errno : EIO;
-            tx__fail(TX_INVALID_ARGUMENT, "npy: cannot write %s: %s", k->name, strerror(err));
-            errno = err;
-            return TX_INVALID_ARGUMENT;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-    return TX_OK;
+    return tx__write_all("npy", k->fd, k->name, p, n);
 }
 
 static tx_status sink_flush(npy_sink *k) {

@@ -14,10 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#endif
-
 /* Conversions (packing, byte swaps) go through a window of this many bytes. */
 #define ST_WINDOW ((size_t)1 << 20)
 
@@ -204,23 +200,7 @@ static tx_status sink_put(st_sink *k, const void *p, size_t n) {
         k->pos += n;
         return TX_OK;
     }
-#if defined(__unix__) || defined(__APPLE__)
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(k->fd, c, n < ((size_t)1 << 30) ? n : ((size_t)1 << 30));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            int err = w < 0 ? errno : EIO;
-            tx__fail(TX_INVALID_ARGUMENT, "%s: cannot write %s: %s", k->op, k->name,
-                     strerror(err));
-            errno = err;
-            return TX_INVALID_ARGUMENT;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-#endif
-    return TX_OK;
+    return tx__write_all(k->op, k->fd, k->name, p, n);
 }
 
 /* A tensor whose file bytes differ from tensorx's (F4/F6 packed; multi-byte elements on a

@@ -10,13 +10,6 @@
 #include <errno.h>
 #include <stdio.h>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#define TX_TFRECORD_POSIX 1
-#else
-#define TX_TFRECORD_POSIX 0
-#endif
-
 static const char *const OP = "tfrecord";
 
 /* Where the framed bytes go: a file descriptor or a growing buffer, maybe through a compressor. */
@@ -52,22 +45,7 @@ static tx_status to_buffer(sink *k, const void *p, size_t n) {
 static tx_status raw_write(void *ctx, const void *p, size_t n) {
     sink *k = ctx;
     if (k->fd < 0) return to_buffer(k, p, n);
-#if TX_TFRECORD_POSIX
-    const char *c = p;
-    while (n) {
-        const ssize_t w = write(k->fd, c, n < ((size_t)1 << 30) ? n : ((size_t)1 << 30));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            const int err = w < 0 ? errno : EIO;
-            tx__fail(TX_INVALID_ARGUMENT, "%s: cannot write %s: %s", OP, k->name, strerror(err));
-            errno = err;
-            return TX_INVALID_ARGUMENT;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-#endif
-    return TX_OK;
+    return tx__write_all(OP, k->fd, k->name, p, n);
 }
 
 static tx_status put(sink *k, const void *p, size_t n) {
