@@ -106,6 +106,8 @@ tx_status tx__zsource_read(tx__zsource *z, void *dst, size_t n, size_t *got) {
 
 uint64_t tx__zsource_tell(const tx__zsource *z) { return z->out; }
 
+bool tx__zsource_ended(const tx__zsource *z) { return z->ended; }
+
 tx_status tx__zsource_rewind(tx__zsource *z) {
     if (inflateReset(&z->s) != Z_OK) return z_memory(z->op);
     z->s.avail_in = 0;
@@ -211,6 +213,7 @@ tx_status tx__zsource_read(tx__zsource *z, void *dst, size_t n, size_t *got) {
     return tx__fail(TX_INTERNAL, "zstream: no zlib");
 }
 uint64_t tx__zsource_tell(const tx__zsource *z) { return (void)z, 0; }
+bool tx__zsource_ended(const tx__zsource *z) { return (void)z, false; }
 tx_status tx__zsource_rewind(tx__zsource *z) { return (void)z, TX_OK; }
 void tx__zsource_close(tx__zsource *z) { (void)z; }
 tx_status tx__zsink_open(const char *op, tx__zformat format, tx__zwrite_fn *write, void *ctx,

@@ -24,6 +24,9 @@ TX_HIDDEN tx_status tx__zsource_open(const char *op, const char *name, tx__zform
  * Concatenated streams (gzip members) are read as one.  Errors: invalid_argument (corrupt
  * data, naming the compressed byte and zlib's reason); resource_exhausted. */
 TX_HIDDEN tx_status tx__zsource_read(tx__zsource *z, void *dst, size_t n, size_t *got);
+/* Whether the last stream's end marker has been read and no compressed byte is left: after a
+ * read gave fewer bytes than asked, false means the input stops inside a stream (cut short). */
+TX_HIDDEN bool tx__zsource_ended(const tx__zsource *z);
 /* Decompressed bytes handed out so far. */
 TX_HIDDEN uint64_t tx__zsource_tell(const tx__zsource *z);
 /* Starts again from the first compressed byte. */
