@@ -233,26 +233,7 @@ typedef struct {
 
 static tx_status fd_put(void *ctx, const void *p, size_t n) {
     const idx_sink *k = ctx;
-#if defined(__unix__) || defined(__APPLE__)
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(k->fd, c, n < ((size_t)1 << 30) ? n : ((size_t)1 << 30));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            int err = w < 0 ? errno : EIO;
-            tx__fail(TX_INVALID_ARGUMENT, "%s: cannot write %s: %s", k->op, k->name,
-                     strerror(err));
-            errno = err;
-            return TX_INVALID_ARGUMENT;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-    return TX_OK;
-#else
-    (void)p, (void)n;
-    return tx__fail(TX_UNIMPLEMENTED, "%s: this platform has no file descriptors", k->op);
-#endif
+    return tx__write_all(k->op, k->fd, k->name, p, n);
 }
 
 static tx_status sink_put(idx_sink *k, const void *p, size_t n) {

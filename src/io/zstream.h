@@ -21,8 +21,8 @@ TX_HIDDEN tx_status tx__zsource_open(const char *op, const char *name, tx__zform
                                      const void *src, size_t n, tx__zsource **out);
 /* Decompresses up to n bytes into dst; *got < n only where the stream ends (a stream that stops
  * before its end marker ends there too: the caller decides whether that is a truncation).
- * Concatenated streams (gzip members) are read as one.  Errors: invalid_argument (corrupt
- * data, naming the compressed byte and zlib's reason); resource_exhausted. */
+ * Concatenated streams (gzip members) are read as one.  Errors: data_loss (corrupt data,
+ * naming the compressed byte and zlib's reason); resource_exhausted. */
 TX_HIDDEN tx_status tx__zsource_read(tx__zsource *z, void *dst, size_t n, size_t *got);
 /* Whether the last stream's end marker has been read and no compressed byte is left: after a
  * read gave fewer bytes than asked, false means the input stops inside a stream (cut short). */
