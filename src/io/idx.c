@@ -13,11 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
-
 /* The IDX type codes and their dtypes. */
 static const struct {
     unsigned char code;
@@ -195,28 +190,14 @@ tx_status tx_idx_load(const char *path, tx_tensor **out) {
     TX_REQUIRE_OUT(op, out);
     *out = NULL;
     TX_REQUIRE(path != NULL, TX_INVALID_ARGUMENT, "%s: path is NULL", op);
-#if defined(__unix__) || defined(__APPLE__)
-    struct stat sb;
-    TX_REQUIRE(stat(path, &sb) == 0, TX_INVALID_ARGUMENT, "%s: cannot open '%s': %s", op, path,
-               strerror(errno));
-    TX_REQUIRE(S_ISREG(sb.st_mode), TX_INVALID_ARGUMENT, "%s: '%s' is not a regular file", op,
-               path);
-    int64_t n = (int64_t)sb.st_size;
     tx_tensor *file;
-    tx_status st = tx_file_map(path, 0, TX_UINT8, 1, &n, 0, &file);
-    if (st != TX_OK) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s", tx_last_error());
-        return tx__fail(st, "%s: %s", op, msg);
-    }
+    TX_TRY(tx__map_whole_file(op, path, &file));
     char name[TX_FILE_NAME_CAP];
     snprintf(name, sizeof name, "'%s'", path);
-    st = read_bytes(op, name, (const unsigned char *)file->data, file->nbytes, file, out);
+    const tx_status st =
+        read_bytes(op, name, (const unsigned char *)file->data, file->nbytes, file, out);
     tx_tensor_free(file); /* a view keeps the mapping */
     return st;
-#else
-    return tx__fail(TX_UNIMPLEMENTED, "%s: this platform has no mmap", op);
-#endif
 }
 
 /* ---- writing ---- */

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #if defined(__unix__) || defined(__APPLE__)
 #define TX_HAVE_MMAP 1
@@ -245,6 +246,23 @@ tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, size_t 
 #else
     (void)path;
     (void)byte_swapped;
+    return tx__fail(TX_UNIMPLEMENTED, "%s: this platform has no mmap", op);
+#endif
+}
+
+tx_status tx__map_whole_file(const char *op, const char *path, tx_tensor **out) {
+    *out = NULL;
+#if TX_HAVE_MMAP
+    struct stat sb;
+    TX_REQUIRE(stat(path, &sb) == 0, TX_INVALID_ARGUMENT, "%s: cannot open '%s': %s", op, path,
+               strerror(errno));
+    TX_REQUIRE(S_ISREG(sb.st_mode), TX_INVALID_ARGUMENT, "%s: '%s' is not a regular file", op,
+               path);
+    const int64_t n = (int64_t)sb.st_size;
+    const tx_status st = tx_file_map(path, 0, TX_UINT8, 1, &n, 0, out);
+    return st == TX_OK ? TX_OK : prefixed(st, op);
+#else
+    (void)path;
     return tx__fail(TX_UNIMPLEMENTED, "%s: this platform has no mmap", op);
 #endif
 }

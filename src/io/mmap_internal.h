@@ -21,4 +21,10 @@ TX_HIDDEN tx_status tx__map_cow(const char *op, const char *name, int fd, uint64
                                 tx_dtype dtype, size_t rank, const int64_t *dims, bool *refused,
                                 tx_tensor **out);
 
+/* Maps the whole regular file at path as a read-only 1-D uint8 tensor (tx_file_map), for the
+ * readers of whole files (safetensors, IDX).  Errors start with `op: `: invalid_argument (the file
+ * cannot be opened or mapped, or is not a regular file, naming it and the system's reason);
+ * resource_exhausted; unimplemented without mmap. */
+TX_HIDDEN tx_status tx__map_whole_file(const char *op, const char *path, tx_tensor **out);
+
 #endif

@@ -14,12 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
-
 /* The crate's Dtype enum, in its order (which the writer sorts by). */
 static const tx__st_dtype st_dtypes[] = {
     {"BOOL", TX_BOOL, 8, 0},
@@ -417,26 +411,11 @@ tx_status tx_safetensors_open(const char *path, tx_safetensors **out) {
     TX_REQUIRE(out != NULL, TX_INVALID_ARGUMENT, "%s: out is NULL", op);
     *out = NULL;
     TX_REQUIRE(path != NULL, TX_INVALID_ARGUMENT, "%s: path is NULL", op);
-#if defined(__unix__) || defined(__APPLE__)
-    struct stat sb;
-    TX_REQUIRE(stat(path, &sb) == 0, TX_INVALID_ARGUMENT, "%s: cannot open '%s': %s", op, path,
-               strerror(errno));
-    TX_REQUIRE(S_ISREG(sb.st_mode), TX_INVALID_ARGUMENT, "%s: '%s' is not a regular file", op,
-               path);
-    int64_t n = (int64_t)sb.st_size;
     tx_tensor *file;
-    tx_status st = tx_file_map(path, 0, TX_UINT8, 1, &n, 0, &file);
-    if (st != TX_OK) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s", tx_last_error());
-        return tx__fail(st, "%s: %s", op, msg);
-    }
+    TX_TRY(tx__map_whole_file(op, path, &file));
     char name[TX_FILE_NAME_CAP];
     snprintf(name, sizeof name, "'%s'", path);
     return open_bytes(op, name, file, out);
-#else
-    return tx__fail(TX_UNIMPLEMENTED, "%s: this platform has no mmap", op);
-#endif
 }
 
 size_t tx_safetensors_count(const tx_safetensors *file) {
