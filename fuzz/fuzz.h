@@ -49,6 +49,10 @@ extern const tx_dtype fz_dtypes[FZ_NDTYPES + 2];
 /* Installs it (once; later calls do nothing) and sets a small tensor byte limit so that hostile
  * sizes are refused instead of allocated. */
 void fz_alloc_setup(void);
+/* The input as a file: one memfd (or an unlinked temporary file) per process, rewritten with
+ * data; *fd receives its descriptor (at offset 0 after the write), the result its path
+ * (/proc/self/fd/N), valid until the next call. */
+const char *fz_file_of(const uint8_t *data, size_t size, int *fd);
 /* The checking allocator itself, to set again after code that installs its own (the CLI). */
 const tx_allocator *fz_allocator(void);
 /* Fails the k-th allocation from now (1-based); 0 = never. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_common.c -- the byte reader, the checking allocator and the output checks shared by every
  * fuzz target (see fuzz.h). */
+#define _GNU_SOURCE
 #include "fuzz.h"
 
 #include <stdarg.h>
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 bool fz_replay_mode;
 
@@ -215,4 +218,24 @@ void fz_check_failure(tx_status st, const char *what, const char *message) {
     default: fz_die("%s: unknown status %d", what, (int)st);
     }
     if (!message || !message[0]) fz_die("%s: failed with %s and no message", what, tx_status_name(st));
+}
+
+const char *fz_file_of(const uint8_t *data, size_t size, int *fd) {
+    static int file_fd = -1;
+    static char file_path[64];
+    if (file_fd < 0) {
+        file_fd = memfd_create("fuzz", MFD_CLOEXEC);
+        if (file_fd < 0) {
+            char tmp[] = "/tmp/fuzz_XXXXXX";
+            file_fd = mkstemp(tmp);
+            if (file_fd < 0) fz_die("fz_file_of: no temporary file");
+            unlink(tmp);
+        }
+        snprintf(file_path, sizeof file_path, "/proc/self/fd/%d", file_fd);
+    }
+    if (ftruncate(file_fd, 0) != 0 || (size && pwrite(file_fd, data, size, 0) != (ssize_t)size) ||
+        lseek(file_fd, 0, SEEK_SET) != 0)
+        fz_die("fz_file_of: writing the file failed");
+    if (fd) *fd = file_fd;
+    return file_path;
 }

@@ -18,29 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
-
-static int file_fd = -1;
-static char file_path[64];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     fz_alloc_setup();
     return 0;
-}
-
-static void file_setup(void) {
-    if (file_fd >= 0) return;
-    file_fd = memfd_create("fuzz_idx", MFD_CLOEXEC);
-    if (file_fd < 0) {
-        char tmp[] = "/tmp/fuzz_idx_XXXXXX";
-        file_fd = mkstemp(tmp);
-        if (file_fd < 0) fz_die("fuzz_idx: no temporary file");
-        unlink(tmp);
-    }
-    snprintf(file_path, sizeof file_path, "/proc/self/fd/%d", file_fd);
 }
 
 static void same_tensor(const tx_tensor *a, const tx_tensor *b, const char *what) {
@@ -67,9 +51,7 @@ static void check_same_verdict(tx_status st, tx_tensor *u, tx_status want, const
 }
 
 static void check_mapped(const uint8_t *data, size_t size, tx_status want, const tx_tensor *t) {
-    file_setup();
-    if (ftruncate(file_fd, 0) != 0 || (size && pwrite(file_fd, data, size, 0) != (ssize_t)size))
-        fz_die("fuzz_idx: writing the file failed");
+    const char *file_path = fz_file_of(data, size, NULL);
     tx_tensor *u = NULL;
     tx_status st = tx_idx_load(file_path, &u);
     check_same_verdict(st, u, want, t, "idx_load (mapped)");

@@ -14,30 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
-
-static int file_fd = -1;
-static char file_path[64];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     fz_alloc_setup();
     return 0;
-}
-
-/* The input as a file: a memfd (an unlinked temporary file where there is none). */
-static void file_setup(void) {
-    if (file_fd >= 0) return;
-    file_fd = memfd_create("fuzz_npy", MFD_CLOEXEC);
-    if (file_fd < 0) {
-        char tmp[] = "/tmp/fuzz_npy_XXXXXX";
-        file_fd = mkstemp(tmp);
-        if (file_fd < 0) fz_die("fuzz_npy: no temporary file");
-        unlink(tmp);
-    }
-    snprintf(file_path, sizeof file_path, "/proc/self/fd/%d", file_fd);
 }
 
 static bool strings_keep(const tx_tensor *t) {
@@ -97,7 +80,8 @@ typedef enum { VIA_PATH, VIA_MAP, VIA_READ, VIA_STREAM, VIA_PIPE, VIA_COUNT } vi
 static const char *const via_name[VIA_COUNT] = {"tx_npy_load", "mapped", "read", "stream", "pipe"};
 
 /* Loads the input (already in the file) one way; VIA_PIPE only for inputs a pipe holds whole. */
-static tx_status load_via(via v, const uint8_t *data, size_t size, tx_tensor **t) {
+static tx_status load_via(via v, const char *file_path, int file_fd, const uint8_t *data,
+                          size_t size, tx_tensor **t) {
     if (v == VIA_PATH) return tx_npy_load(file_path, t);
     if (v != VIA_PIPE) {
         unsigned flags = v == VIA_MAP    ? TX__NPY_MAP
@@ -118,13 +102,12 @@ static tx_status load_via(via v, const uint8_t *data, size_t size, tx_tensor **t
 /* Every file and fd loader agrees with the buffer loader (st, msg, want). */
 static void check_loaders(const uint8_t *data, size_t size, tx_status st, const char *msg,
                           const tx_tensor *want) {
-    file_setup();
-    if (ftruncate(file_fd, 0) != 0 || (size && pwrite(file_fd, data, size, 0) != (ssize_t)size))
-        fz_die("fuzz_npy: writing the file failed");
+    int file_fd;
+    const char *file_path = fz_file_of(data, size, &file_fd);
     for (int v = 0; v < VIA_COUNT; v++) {
         if (v == VIA_PIPE && size > 4096) continue; /* a pipe holds 4 KiB at least */
         tx_tensor *t = NULL;
-        tx_status got = load_via((via)v, data, size, &t);
+        tx_status got = load_via((via)v, file_path, file_fd, data, size, &t);
         if (v == VIA_PIPE && size == 0) { /* an empty stream is its end */
             if (got != TX_OUT_OF_RANGE)
                 fz_die("npy pipe: empty input gave %s", tx_status_name(got));
@@ -147,11 +130,13 @@ static void check_loaders(const uint8_t *data, size_t size, tx_status st, const 
 }
 
 /* The stream path with each of its allocations failing in turn. */
-static void sweep_stream(long live) {
+static void sweep_stream(const uint8_t *data, size_t size, long live) {
+    int file_fd;
+    const char *file_path = fz_file_of(data, size, &file_fd);
     for (long k = 1;; k++) {
         tx_tensor *t = NULL;
         fz_alloc_fail_at(k);
-        tx_status st = load_via(VIA_STREAM, NULL, 0, &t);
+        tx_status st = load_via(VIA_STREAM, file_path, file_fd, NULL, 0, &t);
         bool hit = fz_alloc_failed();
         fz_alloc_fail_at(0);
         if (hit && st != TX_RESOURCE_EXHAUSTED)
@@ -198,6 +183,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tx_tensor_free(t);
     if (fz_alloc_live() != live) fz_die("npy load/save leaked");
     sweep_load(data, size, nload, live);
-    sweep_stream(live);
+    sweep_stream(data, size, live);
     return 0;
 }

@@ -17,11 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
-
-static int file_fd = -1;
-static char file_path[64];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
@@ -70,18 +66,6 @@ static void fuzz_json(const uint8_t *data, size_t size) {
         fz_die("json: the first value does not span every token");
     free(scratch);
     tx__free(tok, n * sizeof *tok);
-}
-
-static void file_setup(void) {
-    if (file_fd >= 0) return;
-    file_fd = memfd_create("fuzz_safetensors", MFD_CLOEXEC);
-    if (file_fd < 0) {
-        char tmp[] = "/tmp/fuzz_safetensors_XXXXXX";
-        file_fd = mkstemp(tmp);
-        if (file_fd < 0) fz_die("fuzz_safetensors: no temporary file");
-        unlink(tmp);
-    }
-    snprintf(file_path, sizeof file_path, "/proc/self/fd/%d", file_fd);
 }
 
 static void same_tensor(const tx_tensor *a, const tx_tensor *b, const char *what) {
@@ -183,9 +167,7 @@ static void round_trip(const tx_safetensors *f) {
 /* The same bytes as a mapped file: the same verdict, and the same tensors. */
 static void check_mapped(const uint8_t *data, size_t size, tx_status want,
                          const tx_safetensors *f) {
-    file_setup();
-    if (ftruncate(file_fd, 0) != 0 || (size && pwrite(file_fd, data, size, 0) != (ssize_t)size))
-        fz_die("fuzz_safetensors: writing the file failed");
+    const char *file_path = fz_file_of(data, size, NULL);
     tx_safetensors *g = NULL;
     tx_status st = tx_safetensors_open(file_path, &g);
     if (st != want) fz_die("safetensors open: %s (%s), the buffer's %s", tx_status_name(st), tx_last_error(), tx_status_name(want));
