@@ -30,6 +30,7 @@ build=${TX_FUZZPY_BUILD:-build/fuzz-python}
 lib=${TX_FUZZPY_LIB:-build/fuzz}
 jobs=${TX_FUZZPY_JOBS:-2}
 root=$PWD
+. scripts/lib/cpu-watch.sh
 
 bash scripts/install-deps.sh --python clang libclang-rt-14-dev
 mkdir -p "$build/corpus" "$build/artifacts" "$lib"
@@ -84,19 +85,7 @@ start=$(date +%s)
   -artifact_prefix="$build/artifacts/python-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} "$@" \
   "$build/corpus" "$root/fuzz/corpora/python") >"$log" 2>&1 &
 pid=$!
-# The fuzzer's CPU time (user + system, in seconds) every 5 minutes, and its last reading (at
-# most 1 s old) when it ends.
-cpu_of() { awk -v t="$(getconf CLK_TCK)" '{print ($14 + $15) / t}' "/proc/$1/stat" 2>/dev/null; }
-(
-  last="" n=0
-  while kill -0 "$pid" 2>/dev/null; do
-    c=$(cpu_of "$pid") && [ -n "$c" ] && last=$c
-    [ $((n % 300)) -eq 0 ] && [ -n "$last" ] && echo "$(date +%FT%T) pid $pid cpu_seconds $last" >>"$cpu"
-    n=$((n + 1))
-    sleep 1
-  done
-  echo "$(date +%FT%T) pid $pid cpu_seconds $last (last reading)" >>"$cpu"
-) &
+cpu_watch "$pid" "$cpu" &
 watch=$!
 status=0
 wait "$pid" || status=$?

@@ -10,7 +10,8 @@
 # reproducible).  New inputs go to $TX_FUZZ_BUILD/corpus/<target> (the seeds in
 # fuzz/corpora/<target> are read, never written); a crash is saved as
 # $TX_FUZZ_BUILD/artifacts/<target>-crash-<sha1>, and the script exits non-zero after running all
-# targets.  See docs/reliability.md for minimising a crash and adding it to the corpus.
+# targets.  Each target's CPU time is logged to $TX_FUZZ_BUILD/fuzz_<target>.cpu every 5 minutes
+# (for the fuzzing ledger).  See docs/reliability.md for minimising a crash and adding it to the corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=30
@@ -20,6 +21,7 @@ targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 build=${TX_FUZZ_BUILD:-build/fuzz}
 jobs=${TX_FUZZ_JOBS:-2}
+. scripts/lib/cpu-watch.sh
 
 # clang and its sanitizer/libFuzzer runtimes, plus what the build's tests directory configures.
 bash scripts/install-deps.sh clang libclang-rt-14-dev
@@ -34,8 +36,9 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 # One target's run; its summary goes to $build/fuzz_$t.result, its log to $build/fuzz_$t.log.
 run_target() {
-  local t=$1 start timeout seeds
+  local t=$1 start timeout seeds pid status cpu
   mkdir -p "$build/corpus/$t" "$build/artifacts"
+  rm -f "$build/fuzz_$t.cpu"
   start=$(date +%s)
   # ops_diff reads the ops seeds too (the same encoding) in runs of 10 minutes and more: loading
   # them (2,200 inputs, each at nine configurations) takes 2-3 minutes, a short run's whole time,
@@ -47,13 +50,21 @@ run_target() {
   timeout=10
   [ "$t" = ops_diff ] && timeout=90
   # shellcheck disable=SC2086
-  if "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=$timeout -rss_limit_mb=2048 -print_final_stats=1 \
+  "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=$timeout -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$t-" ${TX_FUZZ_SEED:+-seed=$TX_FUZZ_SEED} ${TX_FUZZ_FLAGS:-} "$build/corpus/$t" "${seeds[@]}" \
-      >"$build/fuzz_$t.log" 2>&1; then
-    echo "   ok in $(( $(date +%s) - start ))s: $(grep -E '^stat::number_of_executed_units' "$build/fuzz_$t.log" | awk '{print $2}') runs," \
+      >"$build/fuzz_$t.log" 2>&1 &
+  pid=$!
+  # Its CPU time for the ledger ($build/fuzz_$t.cpu), also when the run is ended from outside.
+  cpu_watch "$pid" "$build/fuzz_$t.cpu" &
+  status=0
+  wait "$pid" || status=$?
+  wait $! 2>/dev/null || true
+  cpu=$(tail -1 "$build/fuzz_$t.cpu" | awk '{print $5}')
+  if [ "$status" -eq 0 ]; then
+    echo "   ok in $(( $(date +%s) - start ))s (${cpu:-?} s of CPU): $(grep -E '^stat::number_of_executed_units' "$build/fuzz_$t.log" | awk '{print $2}') runs," \
          "$(grep -cE '^#[0-9]+.*(NEW|REDUCE)' "$build/fuzz_$t.log" || true) new/reduced inputs" >"$build/fuzz_$t.result"
   else
-    { echo "   CRASH (log: $build/fuzz_$t.log):"
+    { echo "   CRASH (status $status, log: $build/fuzz_$t.log):"
       grep -E 'ERROR|INVARIANT|runtime error|Test unit written' "$build/fuzz_$t.log" | head -5 | sed 's/^/   /'
     } >"$build/fuzz_$t.result"
     return 1
