@@ -35,6 +35,7 @@ static inline int tx__width_index(size_t width) {
 #define TX__SLOTS(X)                                                                             \
     X(bulk_copy, ONE)            /* large contiguous copies (memcpy) */                          \
     X(bulk_copy_stream, ONE)     /* the same with streaming stores */                            \
+    X(copy_runs, ONE)            /* strided runs of other widths, ordinary stores */             \
     X(copy_runs_stream, ONE)     /* strided runs of >= 64 bytes, streaming stores */             \
     X(copy_reversed, WIDTH)      /* dst[k] = src[-k] */                                          \
     X(copy_reversed_stream, WIDTH) /* the same with streaming stores */                          \

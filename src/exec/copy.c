@@ -45,10 +45,8 @@ static void inner(const tx__kernels *K, char *d, const char *s, int64_t n, int64
     case 8: INNER_LOOP(uint64_t); break;
     case 16: INNER_LOOP(u128); break;
     default:
-        if (stream && width >= TX_STREAM_MIN_WIDTH)
-            K->copy_runs_stream(d, s, n, ds, ss, width);
-        else
-            for (int64_t k = 0; k < n; k++) memcpy(d + k * ds, s + k * ss, width);
+        (stream && width >= TX_STREAM_MIN_WIDTH ? K->copy_runs_stream : K->copy_runs)(
+            d, s, n, ds, ss, width);
     }
 }
 

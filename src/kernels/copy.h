@@ -20,6 +20,9 @@ typedef tx__bulk_copy_ft tx__bulk_copy_stream_ft;
  * destination line first), the partial lines at a run's ends with ordinary ones. */
 typedef void tx__copy_runs_stream_ft(char *dst, const char *src, int64_t n, int64_t ds,
                                      int64_t ss, size_t width);
+/* The same with ordinary stores, for runs of any width that stay in cache: the SIMD kernels copy
+ * each run with whole vectors in registers instead of a memcpy call per run. */
+typedef tx__copy_runs_stream_ft tx__copy_runs_ft;
 /* Element k of dst (contiguous, k < n) = the element k places BELOW src, i.e. a reversed run:
  * src points at the run's first element in output order, which is its highest address.  The
  * streaming slot's kernels use streaming stores, for large outputs. */

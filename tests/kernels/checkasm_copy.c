@@ -57,6 +57,25 @@ static bool runs_case(tx__runs_copy_fn fn, int64_t nruns, size_t w, int64_t ds, 
     return ok;
 }
 
+/* Every width to past two vectors, then the ends of the vector path, at run starts of every
+ * alignment; one run and none. */
+void check_copy_runs(const kernel *k) {
+    tx__runs_copy_fn fn = (tx__runs_copy_fn)k->fn;
+    size_t widths[160], nw = 0;
+    for (size_t w = 1; w <= 130; w++) widths[nw++] = w;
+    const size_t more[] = {255, 256, 257, 1000, 4095, 4096, 4097, 9000};
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++) widths[nw++] = more[i];
+    for (size_t wi = 0; wi < nw; wi++) {
+        const size_t w = widths[wi];
+        for (size_t mis = 0; mis < 64; mis += w <= 130 ? 7 : 13) {
+            const int64_t ds = (int64_t)w + (int64_t)(mis * 3 % 70), ss = (int64_t)w + 17;
+            if (!runs_case(fn, 5, w, ds, ss, mis, (mis * 5 + 1) % 64)) return;
+        }
+    }
+    if (!runs_case(fn, 1, 128, 128, 128, 0, 0)) return;
+    runs_case(fn, 0, 128, 128, 128, 0, 0);
+}
+
 void check_copy_runs_stream(const kernel *k) {
     tx__runs_copy_fn fn = (tx__runs_copy_fn)k->fn;
     size_t widths[200], nw = 0;
@@ -136,9 +155,11 @@ static void run_reversed(void *p) {
 static void bench_copy(const kernel *k, void (*run)(void *), size_t run_width) {
     for (size_t b = 0; b < NBENCH; b++) {
         const size_t n = BENCH_BYTES[b];
-        copy_args a = {k, xmalloc(n + n / 2 + 64), xmalloc(n + n / 2 + 64), n, k->key ? k->key : 1, 0};
-        fill_random(a.src, n + n / 2 + 64);
-        memset(a.dst, 0, n + n / 2 + 64);
+        /* runs are run_width + 64 bytes apart (run_runs) */
+        const size_t span = run_width ? n / run_width * (run_width + 64) + 64 : n + n / 2 + 64;
+        copy_args a = {k, xmalloc(span), xmalloc(span), n, k->key ? k->key : 1, 0};
+        fill_random(a.src, span);
+        memset(a.dst, 0, span);
         char size[48];
         size_name(size, sizeof size, n);
         if (run_width) {
@@ -154,6 +175,10 @@ static void bench_copy(const kernel *k, void (*run)(void *), size_t run_width) {
 
 void bench_bulk_copy(const kernel *k) { bench_copy(k, run_bulk, 0); }
 void bench_bulk_copy_stream(const kernel *k) { bench_copy(k, run_bulk, 0); }
+void bench_copy_runs(const kernel *k) {
+    bench_copy(k, run_runs, 128);
+    bench_copy(k, run_runs, 40);
+}
 void bench_copy_runs_stream(const kernel *k) {
     bench_copy(k, run_runs, 128);
     bench_copy(k, run_runs, 1000);

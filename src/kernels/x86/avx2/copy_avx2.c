@@ -45,6 +45,38 @@ void tx__bulk_copy_avx2(void *dst, const void *src, size_t n) {
     memcpy(d, s, n);
 }
 
+/* Strided runs with ordinary stores: each run as 32-byte vectors, the last one overlapping the
+ * one before it when the width is not a multiple of 32 (runs of 16-31 bytes as two 16-byte
+ * halves, the same way).  A memcpy call per run cost more than the copy for depth_to_space's
+ * 128-byte runs at small sizes; runs of a page and more go to memcpy, which is as fast there. */
+void tx__copy_runs_avx2(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
+                        size_t width) {
+    if (width < 16 || width > TX_RUNS_PAGE) {
+        tx__copy_runs_scalar(dst, src, n, ds, ss, width);
+        return;
+    }
+    if (width < 32) {
+        for (int64_t k = 0; k < n; k++) {
+            char *d = dst + k * ds;
+            const char *s = src + k * ss;
+            __m128i a = _mm_loadu_si128((const __m128i *)s);
+            __m128i b = _mm_loadu_si128((const __m128i *)(s + width - 16));
+            _mm_storeu_si128((__m128i *)d, a);
+            _mm_storeu_si128((__m128i *)(d + width - 16), b);
+        }
+        return;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        char *d = dst + k * ds;
+        const char *s = src + k * ss;
+        size_t o = 0;
+        for (; o + 32 < width; o += 32)
+            _mm256_storeu_si256((__m256i *)(d + o), _mm256_loadu_si256((const __m256i *)(s + o)));
+        o = width - 32;
+        _mm256_storeu_si256((__m256i *)(d + o), _mm256_loadu_si256((const __m256i *)(s + o)));
+    }
+}
+
 /* Strided runs with streaming stores: the shared driver (x86/copy_runs_x86.h). */
 void tx__copy_runs_stream_avx2(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
                                size_t width) {
