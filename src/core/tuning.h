@@ -126,6 +126,18 @@ TX_HIDDEN extern int64_t tx__stream_min_bytes, tx__stream_seq_min_bytes;
  * 512x512 35 -> 22 us, 768x768 110 -> 76 us; from 1024x1024 (4 MiB) on the two were even. */
 #define TX_TRANSPOSE_STRIPES_MAX_BYTES ((int64_t)4 << 20)
 
+/* transpose: destination rows a multiple of this many bytes apart fall into one or two sets of a
+ * 64-set L1 (48 KiB, 12 ways here; 32 KiB, 8 ways on older cores), so a block that writes 64 of
+ * them at a time evicts its own lines.  Such planes of elements of 2 bytes and more, up to
+ * TX_TRANSPOSE_ALIASED_MAX_BYTES, are cut into stripes of TX_TRANSPOSE_ALIASED_COLS source
+ * columns (16 destination rows in flight) instead.  Float32 on one thread, stripes of 16 against
+ * the 64 before: 512x512 64 -> 26 us, 1024x1024 421 -> 193 us, 8192x128 (blocks of 128x128 before)
+ * 621 -> 155 us, 2048x2048 (blocks before) 1.74 -> 1.33 ms; at 4096x4096 the blocks were faster.
+ * Single bytes keep the wider cuts: a 16-byte piece of a source line is a quarter of it. */
+#define TX_TRANSPOSE_ALIASED_STRIDE 2048
+#define TX_TRANSPOSE_ALIASED_COLS 16
+#define TX_TRANSPOSE_ALIASED_MAX_BYTES ((int64_t)16 << 20)
+
 /* unique_with_counts (ops/unique_numeric.c).  Measured on 16M int32 with 1000 distinct values:
  * the blocked probe with the seed took 38 -> 22 ms on one thread and 22-40 -> 13-17 ms on two;
  * making many-valued inputs single-threaded took 100k distinct 247 -> 110 ms and 16M drawn

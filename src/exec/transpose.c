@@ -128,7 +128,10 @@ void tx__transpose_run(const tx__transpose_plan *pl, char *dst, const char *src)
     j.stream = total >= tx__stream_min_bytes;
     /* Planes above a grain are cut into blocks so that a few large planes -- or one -- still
      * spread over the threads:
-     *  - up to TX_TRANSPOSE_STRIPES_MAX_BYTES, 16 stripes of at least 64 source columns across
+     *  - destination rows a multiple of TX_TRANSPOSE_ALIASED_STRIDE apart (power-of-two planes):
+     *    stripes of TX_TRANSPOSE_ALIASED_COLS source columns across all rows, so that a block
+     *    writes no more destination rows at a time than the L1 sets they share can hold;
+     *  - otherwise up to TX_TRANSPOSE_STRIPES_MAX_BYTES, 16 stripes of at least 64 source columns across
      *    all rows (8 were as fast up to 512x512 float32, slower at 768x768), each writing whole
      *    destination rows: every call gives each thread the same part of the source and a
      *    contiguous part of the destination, which stay in its core's L2;
@@ -139,7 +142,12 @@ void tx__transpose_run(const tx__transpose_plan *pl, char *dst, const char *src)
      *    rows and took 1.1-1.3x memcpy's time, 1 KiB pieces 0.76x.
      * Either way a plane gets four blocks at least (256x256 float32 was one block of 1 KiB
      * rows: 9 us on one thread, 5.3 us on two). */
-    if (plane > TX_GRAIN_BYTES && plane <= TX_TRANSPOSE_STRIPES_MAX_BYTES && j.cols >= 4 * 64) {
+    const bool aliased = w >= 2 && j.dstride % TX_TRANSPOSE_ALIASED_STRIDE == 0 &&
+                         plane <= TX_TRANSPOSE_ALIASED_MAX_BYTES;
+    if (plane > TX_GRAIN_BYTES && aliased) {
+        j.chunk_rows = j.rows;
+        j.chunk_cols = j.cols < TX_TRANSPOSE_ALIASED_COLS ? j.cols : TX_TRANSPOSE_ALIASED_COLS;
+    } else if (plane > TX_GRAIN_BYTES && plane <= TX_TRANSPOSE_STRIPES_MAX_BYTES && j.cols >= 4 * 64) {
         j.chunk_rows = j.rows;
         j.chunk_cols = block_side(j.cols, j.cols / 16);
     } else if (plane > TX_GRAIN_BYTES) {

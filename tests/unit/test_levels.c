@@ -197,9 +197,30 @@ static tx_tensor *perm_tensor(size_t rank, const int64_t *p) {
     return tu_i64(rank, p);
 }
 
+/* out == x transposed by perm, element by element (the levels share the executor's cuts, so
+ * they are also checked against this). */
+static void assert_transposed(const tx_tensor *x, const int64_t *perm, const tx_tensor *out) {
+    const size_t r = tx_tensor_rank(x), w = tx_dtype_size(tx_tensor_dtype(x));
+    const int64_t *d = tx_tensor_dims(x);
+    int64_t in_stride[4], idx[4] = {0};
+    in_stride[r - 1] = 1;
+    for (size_t k = r - 1; k-- > 0;) in_stride[k] = in_stride[k + 1] * d[k + 1];
+    const char *in = tx_tensor_data_const(x), *o = tx_tensor_data_const(out);
+    for (int64_t e = 0, n = tx_tensor_numel(x); e < n; e++) { /* idx: output index of e */
+        int64_t src = 0;
+        for (size_t k = 0; k < r; k++) src += idx[k] * in_stride[perm[k]];
+        if (memcmp(o + e * (int64_t)w, in + src * (int64_t)w, w) != 0)
+            fail_msg("transpose: output element %lld differs", (long long)e);
+        for (size_t k = r; k-- > 0;)
+            if (++idx[k] < d[perm[k]]) break;
+            else idx[k] = 0;
+    }
+}
+
 /* Transposes x by perm with the CPU capped to scalar and at the default level, at `threads`
  * threads, and requires the same bytes. */
-static void transpose_same_at_levels(const tx_tensor *x, const tx_tensor *perm, int threads) {
+static void transpose_same_at_levels(const tx_tensor *x, const tx_tensor *perm, const int64_t *perm_list,
+                                     int threads) {
     tx_set_num_threads(threads);
     tx_isa_level have = tx_cpu_detected_level();
     tx_tensor *outs[TX__ISA_TOP + 1] = {NULL};
@@ -218,6 +239,7 @@ static void transpose_same_at_levels(const tx_tensor *x, const tx_tensor *perm, 
         assert_memory_equal(tx_tensor_data(outs[0]), tx_tensor_data(outs[l]), n);
     }
     assert_memory_equal(tx_tensor_data(outs[0]), tx_tensor_data(dflt), n);
+    assert_transposed(x, perm_list, dflt);
     for (int l = TX_ISA_SCALAR; l <= (int)have; l++) tx_tensor_free(outs[l]);
     tx_tensor_free(dflt);
     tx_set_num_threads(0);
@@ -240,13 +262,15 @@ static void public_transpose_same_at_every_level(void **state) {
         {3, {40, 70, 3}, {1, 0, 2}},       /* 3-element runs: the width-generic kernel */
         {4, {9, 8, 7, 5}, {2, 0, 1, 3}},
         {3, {2, 1024, 1024}, {0, 2, 1}},   /* large enough to stream and to use both threads */
+        {3, {2, 512, 1000}, {0, 2, 1}},    /* destination rows 2 KiB apart (stripes), a part stripe */
+        {2, {8192, 40}, {1, 0}},           /* and a few columns */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
         for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
             tx_tensor *x = random_nd(dts[d], cases[c].rank, cases[c].dims);
             tx_tensor *p = perm_tensor(cases[c].rank, cases[c].perm);
-            transpose_same_at_levels(x, p, 1);
-            transpose_same_at_levels(x, p, 2);
+            transpose_same_at_levels(x, p, cases[c].perm, 1);
+            transpose_same_at_levels(x, p, cases[c].perm, 2);
             tx_tensor_free(x);
             tx_tensor_free(p);
         }
