@@ -2,7 +2,7 @@
 /* concat.c -- TF's joining ops that build one tensor from a list: concat (ConcatV2, with
  * tf.concat's single-value shortcut), pack (tf.stack) and meshgrid.  concat and pack see every
  * input as [outer, chunk] and the output as [outer, sum of chunks], so each output row is the
- * inputs' rows side by side: one memcpy per input per row, walked in blocks of rows that stay in
+ * inputs' rows side by side: one run per input per row, walked in blocks of rows that stay in
  * cache while every input writes into them.  meshgrid writes one block (an argument broadcast over
  * the dims after its own) and replicates it with doubling memcpy. */
 #include "core/internal.h"
@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 
+#include "dispatch/dispatch.h"
 #include "exec/copy.h"
 #include "exec/pool.h"
 
@@ -18,7 +19,8 @@ static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
 /* ---- kernels ------------------------------------------------------------------------------- */
 
 /* Copies `rows` rows of `chunk` bytes, contiguous in src, to dst rows `stride` bytes apart.
- * Chunks of one element move with a fixed-size copy instead of a memcpy call. */
+ * Chunks of one element move with a fixed-size copy, others with the copy_runs kernel, instead of
+ * a memcpy call per row. */
 static void copy_rows(char *dst, int64_t stride, const char *src, size_t chunk, int64_t rows) {
 #define ROWS_FIXED(N)                                                                             \
     for (int64_t k = 0; k < rows; k++) memcpy(dst + k * stride, src + (size_t)k * (N), (N));      \
@@ -29,8 +31,8 @@ static void copy_rows(char *dst, int64_t stride, const char *src, size_t chunk, 
     case 4: ROWS_FIXED(4)
     case 8: ROWS_FIXED(8)
     case 16: ROWS_FIXED(16)
-    default:
-        for (int64_t k = 0; k < rows; k++) memcpy(dst + k * stride, src + (size_t)k * chunk, chunk);
+    default: /* whole vectors per row where the CPU has them (kernels/copy.h) */
+        tx__kernels_get()->copy_runs(dst, src, rows, stride, (int64_t)chunk, chunk);
     }
 #undef ROWS_FIXED
 }
