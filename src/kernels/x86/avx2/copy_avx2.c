@@ -48,10 +48,10 @@ void tx__bulk_copy_avx2(void *dst, const void *src, size_t n) {
 /* Strided runs with ordinary stores: each run as 32-byte vectors, the last one overlapping the
  * one before it when the width is not a multiple of 32 (runs of 16-31 bytes as two 16-byte
  * halves, the same way).  A memcpy call per run cost more than the copy for depth_to_space's
- * 128-byte runs at small sizes; runs of a page and more go to memcpy, which is as fast there. */
+ * 128-byte runs at small sizes; runs of TX_RUNS_VECTOR_MAX bytes and more go to memcpy. */
 void tx__copy_runs_avx2(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
                         size_t width) {
-    if (width < 16 || width > TX_RUNS_PAGE) {
+    if (width < 16 || width >= TX_RUNS_VECTOR_MAX) {
         tx__copy_runs_scalar(dst, src, n, ds, ss, width);
         return;
     }

@@ -16,6 +16,24 @@ static inline void stream_line(char *d, const char *s) {
 
 #include "kernels/x86/copy_runs_x86.h"
 
+/* Strided runs with ordinary stores: as copy_avx2.c's, with 64-byte vectors (the last one
+ * overlapping the one before it) for runs of 64 bytes and more. */
+void tx__copy_runs_avx512(char *dst, const char *src, int64_t n, int64_t ds, int64_t ss,
+                          size_t width) {
+    if (width < 64 || width >= TX_RUNS_VECTOR_MAX) {
+        tx__copy_runs_avx2(dst, src, n, ds, ss, width);
+        return;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        char *d = dst + k * ds;
+        const char *s = src + k * ss;
+        size_t o = 0;
+        for (; o + 64 < width; o += 64) _mm512_storeu_si512(d + o, _mm512_loadu_si512(s + o));
+        o = width - 64;
+        _mm512_storeu_si512(d + o, _mm512_loadu_si512(s + o));
+    }
+}
+
 /* Four pages at a time, as in copy_avx2.c. */
 void tx__bulk_copy_avx512(void *dst, const void *src, size_t n) {
     char *d = dst;
