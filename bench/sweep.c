@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "exec/transpose.h" /* the bare kernel's time (tensorx_kernel) */
+#include "dispatch/dispatch.h" /* the bare kernel's time (tensorx_kernel) */
 
 /* ---- the size sweep (bench/sweep.py): one family at the shapes it is given -------------------- */
 
@@ -94,29 +94,30 @@ static void print_time(const char *fam, const char *dims, const char *peer, doub
     fflush(stdout);
 }
 
-/* Seconds per call of the transpose kernel itself on a [r, c] float32 (tx__transpose_run on a
- * plan made once, one thread): what a prepared run costs beyond it is its own overhead. */
+/* Seconds per call of the transpose kernel itself on a [r, c] float32: the dispatched 2-D kernel
+ * called on the whole plane, one thread.  What a prepared run costs beyond it is its own overhead
+ * (above 64 KiB the op cuts the plane into stripes, which this call does not, so there the ratio
+ * can fall below 1). */
 static double time_bare_transpose(const tx_tensor *x, int reps) {
     const int64_t *d = tx_tensor_dims(x);
-    const size_t perm[2] = {1, 0};
-    tx__transpose_plan pl;
-    tx__transpose_plan_make(&pl, 2, d, 4, perm);
+    const int64_t rows = d[0], cols = d[1];
+    tx__transpose2d_fn kernel = tx__kernels_get()->transpose2d[tx__width_index(4)];
     size_t n = tx_tensor_nbytes(x);
     char *out = big_buffer(n);
     const char *in = tx_tensor_data_const(x);
     double t0 = now_s(), t[64], last;
-    tx__transpose_run(&pl, out, in);
+    kernel(out, in, rows, cols, cols * 4, rows * 4, false);
     last = now_s() - t0;
     for (int k = 0; k < 50 && now_s() - t0 < 1.0; k++) {
         double t1 = now_s();
-        tx__transpose_run(&pl, out, in);
+        kernel(out, in, rows, cols, cols * 4, rows * 4, false);
         last = now_s() - t1;
     }
     long calls = calls_per_sample(last);
     if (reps > 64) reps = 64;
     for (int r = 0; r < reps; r++) {
         double t1 = now_s();
-        for (long c = 0; c < calls; c++) tx__transpose_run(&pl, out, in);
+        for (long c = 0; c < calls; c++) kernel(out, in, rows, cols, cols * 4, rows * 4, false);
         t[r] = (now_s() - t1) / (double)calls;
     }
     free(out);

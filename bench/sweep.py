@@ -30,7 +30,7 @@ with NumPy's once per size (ort_peer and xnn_peer check theirs themselves).
 
 tensorx_prep / tensorx_prep_1t: the same op prepared once (docs/prepared.md) and run into memory
 allocated beforehand, as XNNPACK's prepared operators are; tensorx_kernel (transpose_2d only): the
-transpose kernel called bare, the floor of a prepared run.
+dispatched 2-D kernel called bare on the whole plane, the floor of a prepared run.
 
 Ratios: own = tensorx / min(tensorx, tensorx_1t) (1.00: the default thread count was the better
 one; the bar is <= 1.05); peer = tensorx / the best peer (< 1: tensorx is faster); prep = the

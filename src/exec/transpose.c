@@ -13,28 +13,21 @@
 
 static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
 
-/* The batched 2-D part of a transpose: planes of rows x cols (source rows sstride bytes apart,
- * destination rows dstride apart) at batch offsets walked by an odometer over nb dims.  A unit of
- * work is a block of up to chunk_rows x chunk_cols of one plane (nrc x ncc blocks per plane). */
-typedef struct transpose_job {
-    tx__transpose2d_fn kernel;     /* the element width's kernel, or NULL: */
-    tx__transpose2d_any_ft *any;   /* the any-width one */
+/* A unit of work: a job and the buffers of one run (the job itself is never copied). */
+typedef struct transpose_call {
+    const tx__transpose_job *j;
     char *dst;
     const char *src;
-    size_t width;
-    bool stream;
-    int64_t rows, cols, sstride, dstride, chunk_rows, chunk_cols, nrc, ncc;
-    size_t nb;
-    int64_t bdims[TX_MAX_RANK], bsrc[TX_MAX_RANK], bdst[TX_MAX_RANK];
-} transpose_job;
+} transpose_call;
 
 static void transpose_piece(void *ctx, int64_t begin, int64_t end) {
-    const transpose_job *j = ctx;
+    const transpose_call *call = ctx;
+    const tx__transpose_job *j = call->j;
     int64_t idx[TX_MAX_RANK];
     const int64_t per_plane = j->nrc * j->ncc, w = (int64_t)j->width;
     int64_t batch = begin / per_plane, block = begin % per_plane;
-    const char *s = j->src;
-    char *d = j->dst;
+    const char *s = call->src;
+    char *d = call->dst;
     for (size_t k = j->nb; k-- > 0;) {
         idx[k] = batch % j->bdims[k];
         batch /= j->bdims[k];
@@ -76,56 +69,57 @@ static int64_t block_side(int64_t n, int64_t target) {
     return b < n ? b : n;
 }
 
-/* Runs the plan: batches of 2-D transposes (the dispatched kernel of the element width, or the
- * width-generic tiled one), or for very wide elements the generic strided copy, whose memcpy runs
- * are then long enough.  Both split large work over the thread pool.  The plan is of a non-empty
- * tensor: strides, plane and batch sizes are products of its dims, at most its byte size. */
-void tx__transpose_run(const tx__transpose_plan *pl, char *dst, const char *src) {
+/* Makes the job of a plan: batches of 2-D transposes (the dispatched kernel of the element width,
+ * or the width-generic tiled one), or for very wide elements the generic strided copy, whose
+ * memcpy runs are then long enough.  Both split large work over the thread pool when run.  The
+ * plan is of a non-empty tensor: strides, plane and batch sizes are products of its dims, at most
+ * its byte size. */
+void tx__transpose_job_make(tx__transpose_job *j, const tx__transpose_plan *pl) {
     size_t r = pl->rank, w = pl->width;
     if (r == 0) {
-        tx__copy_nd(dst, src, 0, NULL, NULL, NULL, w);
+        j->copy = true;
+        tx__copy_plan_make(&j->copy_plan, 0, NULL, NULL, NULL, w);
         return;
     }
     int64_t in_strides[TX_MAX_RANK], odims[TX_MAX_RANK], ostrides[TX_MAX_RANK],
         src_strides[TX_MAX_RANK];
     tx__contiguous_strides(r, pl->dims, w, in_strides);
-    for (size_t j = 0; j < r; j++) {
-        odims[j] = pl->dims[pl->perm[j]];
-        src_strides[j] = in_strides[pl->perm[j]];
+    for (size_t k = 0; k < r; k++) {
+        odims[k] = pl->dims[pl->perm[k]];
+        src_strides[k] = in_strides[pl->perm[k]];
     }
     tx__contiguous_strides(r, odims, w, ostrides);
     int wi = tx__width_index(w);
-    if (wi < 0 && w >= TX_TRANSPOSE_ANY_MAX_WIDTH) {
-        tx__copy_nd(dst, src, r, odims, ostrides, src_strides, w);
+    j->copy = wi < 0 && w >= TX_TRANSPOSE_ANY_MAX_WIDTH;
+    if (j->copy) {
+        tx__copy_plan_make(&j->copy_plan, r, odims, ostrides, src_strides, w);
         return;
     }
     /* The plane: output-innermost dim a (source rows) by input-innermost dim b (source columns,
      * at output position qb); the other dims form the batch, walked in output order. */
-    transpose_job j;
     size_t a = pl->perm[r - 1], b = r - 1, qb = 0;
     while (pl->perm[qb] != b) qb++;
-    j.nb = 0;
+    j->nb = 0;
     int64_t nbatch = 1;
     for (size_t k = 0; k + 1 < r; k++) {
         if (k == qb) continue;
-        j.bdims[j.nb] = odims[k];
-        j.bsrc[j.nb] = src_strides[k];
-        j.bdst[j.nb] = ostrides[k];
+        j->bdims[j->nb] = odims[k];
+        j->bsrc[j->nb] = src_strides[k];
+        j->bdst[j->nb] = ostrides[k];
         nbatch *= odims[k];
-        j.nb++;
+        j->nb++;
     }
     const tx__kernels *K = tx__kernels_get();
-    j.kernel = wi >= 0 ? K->transpose2d[wi] : NULL;
-    j.any = K->transpose2d_any;
-    j.dst = dst;
-    j.src = src;
-    j.width = w;
-    j.rows = pl->dims[a];
-    j.cols = pl->dims[b];
-    j.sstride = in_strides[a];
-    j.dstride = ostrides[qb];
-    int64_t plane = j.rows * j.cols * (int64_t)w, total = nbatch * plane;
-    j.stream = total >= tx__stream_min_bytes;
+    j->kernel = wi >= 0 ? K->transpose2d[wi] : NULL;
+    j->any = K->transpose2d_any;
+    j->width = w;
+    j->rows = pl->dims[a];
+    j->cols = pl->dims[b];
+    j->sstride = in_strides[a];
+    j->dstride = ostrides[qb];
+    int64_t plane = j->rows * j->cols * (int64_t)w;
+    j->total = nbatch * plane;
+    j->stream = j->total >= tx__stream_min_bytes;
     /* Planes above a grain are cut into blocks so that a few large planes -- or one -- still
      * spread over the threads:
      *  - destination rows a multiple of TX_TRANSPOSE_ALIASED_STRIDE apart (power-of-two planes):
@@ -142,30 +136,50 @@ void tx__transpose_run(const tx__transpose_plan *pl, char *dst, const char *src)
      *    rows and took 1.1-1.3x memcpy's time, 1 KiB pieces 0.76x.
      * Either way a plane gets four blocks at least (256x256 float32 was one block of 1 KiB
      * rows: 9 us on one thread, 5.3 us on two). */
-    const bool aliased = w >= 2 && j.dstride % TX_TRANSPOSE_ALIASED_STRIDE == 0 &&
+    const bool aliased = w >= 2 && j->dstride % TX_TRANSPOSE_ALIASED_STRIDE == 0 &&
                          plane <= TX_TRANSPOSE_ALIASED_MAX_BYTES;
     if (plane > TX_GRAIN_BYTES && aliased) {
-        j.chunk_rows = j.rows;
-        j.chunk_cols = j.cols < TX_TRANSPOSE_ALIASED_COLS ? j.cols : TX_TRANSPOSE_ALIASED_COLS;
-    } else if (plane > TX_GRAIN_BYTES && plane <= TX_TRANSPOSE_STRIPES_MAX_BYTES && j.cols >= 4 * 64) {
-        j.chunk_rows = j.rows;
-        j.chunk_cols = block_side(j.cols, j.cols / 16);
+        j->chunk_rows = j->rows;
+        j->chunk_cols = j->cols < TX_TRANSPOSE_ALIASED_COLS ? j->cols : TX_TRANSPOSE_ALIASED_COLS;
+    } else if (plane > TX_GRAIN_BYTES && plane <= TX_TRANSPOSE_STRIPES_MAX_BYTES && j->cols >= 4 * 64) {
+        j->chunk_rows = j->rows;
+        j->chunk_cols = block_side(j->cols, j->cols / 16);
     } else if (plane > TX_GRAIN_BYTES) {
         const int64_t least = 1024 / (int64_t)w;
-        int64_t want = TX_GRAIN_BYTES / (j.cols * (int64_t)w);
-        j.chunk_rows = block_side(j.rows, want > least ? want : least);
-        want = TX_GRAIN_BYTES / (j.chunk_rows * (int64_t)w);
-        j.chunk_cols = block_side(j.cols, want > least ? want : least);
-        int64_t blocks = ((j.rows + j.chunk_rows - 1) / j.chunk_rows) *
-                         ((j.cols + j.chunk_cols - 1) / j.chunk_cols);
-        if (blocks < 4) j.chunk_rows = block_side(j.rows, j.rows / 4);
+        int64_t want = TX_GRAIN_BYTES / (j->cols * (int64_t)w);
+        j->chunk_rows = block_side(j->rows, want > least ? want : least);
+        want = TX_GRAIN_BYTES / (j->chunk_rows * (int64_t)w);
+        j->chunk_cols = block_side(j->cols, want > least ? want : least);
+        int64_t blocks = ((j->rows + j->chunk_rows - 1) / j->chunk_rows) *
+                         ((j->cols + j->chunk_cols - 1) / j->chunk_cols);
+        if (blocks < 4) j->chunk_rows = block_side(j->rows, j->rows / 4);
     } else {
-        j.chunk_rows = j.rows;
-        j.chunk_cols = j.cols;
+        j->chunk_rows = j->rows;
+        j->chunk_cols = j->cols;
     }
-    j.nrc = (j.rows + j.chunk_rows - 1) / j.chunk_rows;
-    j.ncc = (j.cols + j.chunk_cols - 1) / j.chunk_cols;
-    int64_t units = nbatch * j.nrc * j.ncc, unit_bytes = plane / (j.nrc * j.ncc);
-    if (total < TX_PARALLEL_MIN_BYTES) transpose_piece(&j, 0, units);
-    else tx__parallel_for(units, at_least_one(TX_GRAIN_BYTES / at_least_one(unit_bytes)), transpose_piece, &j);
+    j->nrc = (j->rows + j->chunk_rows - 1) / j->chunk_rows;
+    j->ncc = (j->cols + j->chunk_cols - 1) / j->chunk_cols;
+    j->units = nbatch * j->nrc * j->ncc;
+    j->unit_bytes = plane / (j->nrc * j->ncc);
+}
+
+void tx__transpose_job_run(const tx__transpose_job *j, char *dst, const char *src) {
+    if (j->copy) {
+        tx__copy_plan_exec(&j->copy_plan, dst, src);
+        return;
+    }
+    if (j->units == 1 && j->kernel != NULL) { /* one plane in one block: a small transpose */
+        j->kernel(dst, src, j->rows, j->cols, j->sstride, j->dstride, j->stream);
+        return;
+    }
+    transpose_call call = {j, dst, src};
+    if (j->total < TX_PARALLEL_MIN_BYTES) transpose_piece(&call, 0, j->units);
+    else tx__parallel_for(j->units, at_least_one(TX_GRAIN_BYTES / at_least_one(j->unit_bytes)),
+                          transpose_piece, &call);
+}
+
+void tx__transpose_run(const tx__transpose_plan *pl, char *dst, const char *src) {
+    tx__transpose_job j;
+    tx__transpose_job_make(&j, pl);
+    tx__transpose_job_run(&j, dst, src);
 }

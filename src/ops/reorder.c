@@ -381,7 +381,7 @@ typedef struct transpose_plan {
     tx_dtype dtype;
     int64_t numel;
     union {
-        tx__transpose_plan kernel;
+        tx__transpose_job kernel;
         tx__copy_plan copy;
     } u;
 } transpose_plan;
@@ -390,7 +390,7 @@ static tx_status transpose_run(const void *plan, const tx__run_io *io) {
     const transpose_plan *p = plan;
     if (p->numel == 0) return TX_OK;
     if (p->strided) tx__copy_plan_exec(&p->u.copy, io->out[0], io->in[0]);
-    else tx__transpose_run(&p->u.kernel, io->out[0], io->in[0]);
+    else tx__transpose_job_run(&p->u.kernel, io->out[0], io->in[0]);
     if (p->conjugate) conjugate_in_place(io->out[0], p->dtype, p->numel);
     return TX_OK;
 }
@@ -422,7 +422,9 @@ tx_status tx_transpose(const tx_tensor *a, const tx_tensor *perm, int conjugate,
         pl.strided = true;
         tx__copy_plan_make(&pl.u.copy, a->rank, odims, dst_strides, src_strides, elem);
     } else if (a->numel > 0) {
-        tx__transpose_plan_make(&pl.u.kernel, a->rank, a->dims, elem, p);
+        tx__transpose_plan tp;
+        tx__transpose_plan_make(&tp, a->rank, a->dims, elem, p);
+        tx__transpose_job_make(&pl.u.kernel, &tp);
     }
     TX_TRY(tx__prepared_step(op, transpose_run, &pl, sizeof pl, 1, &a, -1));
     tx_tensor *o;
