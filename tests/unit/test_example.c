@@ -524,7 +524,7 @@ static void test_argument_errors(void **state) {
                     TX_INVALID_ARGUMENT, "dense_shapes[0][0] is -1");
     tu_assert_error(tx_parse_example(ser, NULL, NULL, NULL, k, NULL, r1, s2, o),
                     TX_INVALID_ARGUMENT, "dense_defaults, dense_ranks and dense_shapes must be given");
-    tu_assert_error(tx_parse_example(ser, k, NULL, NULL, NULL, NULL, NULL, NULL, o),
+    tu_assert_error(tx_parse_example(ser, kk, NULL, NULL, NULL, NULL, NULL, NULL, o),
                     TX_INVALID_ARGUMENT, "names must be a string tensor with one name per record");
     tu_assert_error(tx_parse_example(ser, NULL, def, NULL, NULL, NULL, NULL, NULL, o),
                     TX_INVALID_ARGUMENT, "sparse_keys must be a 1-D string tensor");
