@@ -49,8 +49,9 @@ TX_API tx_status tx_parse_example(const tx_tensor *serialized, const tx_tensor *
                                   tx_tensor **outs);
 
 /* tf.io.parse_single_example (the raw op ParseSingleExample; ParseExampleV2 of a scalar): the
- * features of one serialized tf.train.Example, serialized a string scalar.  The arguments and
- * outputs are tx_parse_example's without the batch: a sparse key's indices are int64 [N, 1], its
+ * features of one serialized tf.train.Example, serialized a string scalar.  sparse_keys,
+ * sparse_types, dense_keys, dense_defaults, dense_ranks, dense_shapes and outs are
+ * tx_parse_example's, and so are the outputs, without the batch: a sparse key's indices are int64 [N, 1], its
  * dense_shape int64 [1] (N); a dense key's values have its shape.  TF's rules for one record
  * differ a little from a batch's: an empty Feature of a sparse key is skipped (in a batch it
  * wins, with no values), and the messages name only the key ("Key: k.  Can't parse serialized
