@@ -8,7 +8,7 @@
 #define TENSORX_OPS_PARSING_H
 
 /* ---- Parsing ---------------------------------------------------------------------------------
- * Implemented in src/ops/parse_example.c (the wire format: src/io/proto_wire.c).  docs/example.md
+ * Implemented in src/io/example.c (the wire format: src/io/proto_wire.c).  docs/example.md
  * has the rules, the errors and examples. */
 
 /* tf.io.parse_example (the raw op ParseExampleV2, without ragged features): the features of a
@@ -40,7 +40,7 @@
  * failing record and, in it, the error TF meets first decide which); unimplemented (a feature
  * dtype other than float32, int64 or string); resource_exhausted.  On failure every output slot
  * is NULL (once the keys are valid).  No prepared form (the outputs' shapes depend on the
- * records).  Since 0.4. */
+ * records).  Since 0.3. */
 TX_API tx_status tx_parse_example(const tx_tensor *serialized, const tx_tensor *names,
                                   const tx_tensor *sparse_keys, const tx_dtype *sparse_types,
                                   const tx_tensor *dense_keys,
@@ -58,7 +58,7 @@ TX_API tx_status tx_parse_example(const tx_tensor *serialized, const tx_tensor *
  * Example: Parsing int64_list failed.", "Feature: k (data type: int64) is required but could
  * not be found.").
  * Errors: those of tx_parse_example, with "parse_single_example: " before TF's messages, and
- * invalid_argument for serialized not a scalar.  Since 0.4. */
+ * invalid_argument for serialized not a scalar.  Since 0.3. */
 TX_API tx_status tx_parse_single_example(const tx_tensor *serialized, const tx_tensor *sparse_keys,
                                          const tx_dtype *sparse_types, const tx_tensor *dense_keys,
                                          const tx_tensor *const *dense_defaults,

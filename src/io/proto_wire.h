@@ -4,7 +4,7 @@
  * for a 32-bit read, are dropped, as protobuf drops them), fixed 32- and 64-bit little-endian
  * values, length-delimited fields and nested limits.  Every read is checked against the current
  * limit, which never lies past the bytes: nothing is read out of bounds, whatever the input.
- * Used by the Example parser (src/ops/parse_example.c); generic, for any message (TensorProto
+ * Used by the Example parser (src/io/example.c); generic, for any message (TensorProto
  * next).  The reader only reads: nothing is allocated. */
 #ifndef TX_IO_PROTO_WIRE_H
 #define TX_IO_PROTO_WIRE_H
