@@ -86,11 +86,11 @@ const file_format *ff_of_path(const char *path) {
     return NULL;
 }
 
-/* Where "SUFFIX:" of a named format first occurs in text (the end of PATH), or NULL. */
-static const char *named_split(const char *text, const file_format **fmt) {
+/* Where "SUFFIX:" of a format first occurs in text (the end of PATH), or NULL.  One-tensor
+ * formats too, so that "x.idx:w" is refused as such rather than read as a literal. */
+static const char *colon_split(const char *text, const file_format **fmt) {
     const char *best = NULL;
     for (size_t i = 0; ff_at(i); i++) {
-        if (!formats[i].named) continue;
         for (size_t k = 0; formats[i].suffixes[k]; k++) {
             size_t b = strlen(formats[i].suffixes[k]);
             for (const char *p = strstr(text, formats[i].suffixes[k]); p;
@@ -110,7 +110,7 @@ bool ff_split(const char *text, const file_format **fmt, char **path, const char
     *path = NULL;
     *name = NULL;
     if (text[0] == '[' || text[0] == '"' || text[0] == '\'' || text[0] == '\0') return false;
-    const char *colon = named_split(text, fmt);
+    const char *colon = colon_split(text, fmt);
     size_t n = colon ? (size_t)(colon - text) : strlen(text);
     if (!colon && !(*fmt = ff_of_path(text))) return false;
     if (!(*path = malloc(n + 1))) return true;
@@ -187,7 +187,7 @@ tx_status ff_load(const file_format *f, const char *path, const char *name, tx_t
     if (st != TX_OK) return st;
     if (!f->named && name)
         return op_fail(TX_INVALID_ARGUMENT,
-                       "%s: a %s file holds one tensor, not one named '%s' (drop ':%s')", path,
+                       "%s holds one tensor (format %s), not one named '%s' (drop ':%s')", path,
                        f->name, name, name);
     if (f->named) {
         void *file = NULL;
@@ -242,7 +242,7 @@ tx_status ff_names(const file_format *f, const char *path, char ***names, size_t
 tx_status ff_save(const file_format *f, const char *path, size_t count, const char *const *names,
                   const tx_tensor *const *tensors) {
     if (!f->named && count != 1)
-        return op_fail(TX_INVALID_ARGUMENT, "%s: a %s file holds one tensor, not %zu", path,
+        return op_fail(TX_INVALID_ARGUMENT, "%s holds one tensor (format %s), not %zu", path,
                        f->name, count);
     tx_status st = f->save(path, count, names, tensors);
     return st == TX_OK ? st : fail_in(st, path);
