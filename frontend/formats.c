@@ -153,7 +153,8 @@ static void list_names(const file_format *f, const void *file, char *buf, size_t
     buf[0] = '\0';
     for (size_t i = 0; i < n && used < cap; i++) {
         int w = i == 20 ? snprintf(buf + used, cap - used, ", ... (%zu more)", n - 20)
-                        : snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", f->name_at(file, i));
+                        : snprintf(buf + used, cap - used, "%s%s", i ? ", " : "",
+                                   f->name_at(file, i));
         if (w < 0 || i == 20) break;
         used += (size_t)w;
     }
@@ -228,7 +229,8 @@ tx_status ff_names(const file_format *f, const char *path, char ***names, size_t
     char **v = st == TX_OK ? calloc(n ? n : 1, sizeof *v) : NULL;
     if (st == TX_OK && !v) st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
     for (size_t i = 0; st == TX_OK && i < n; i++)
-        if (!(v[i] = strdup(f->name_at(file, i)))) st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+        if (!(v[i] = strdup(f->name_at(file, i))))
+            st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
     f->close(file);
     if (st != TX_OK) {
         ff_names_free(v, n);

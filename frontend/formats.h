@@ -39,7 +39,8 @@ const file_format *ff_of_path(const char *path);
 
 /* Splits a tensor source: "PATH" whose name ends in a format's suffix, or "PATH:NAME", PATH
  * ending in a format's suffix (the first such ':' splits: PATH cannot hold SUFFIX: but NAME may
- * hold anything; a NAME for a one-tensor format is refused by ff_load).  Text that starts like a literal ('[', a quote) is never a source.  On
+ * hold anything; a NAME for a one-tensor format is refused by ff_load).  Text that starts like a
+ * literal ('[', a quote) is never a source.  On
  * success *fmt is the format, *path a malloc'd copy of PATH (the caller frees it) and *name
  * points into text after the ':' (NULL when none was given); false when text names no file of
  * the table (*path NULL), or when out of memory (*fmt set, *path NULL). */

@@ -4,6 +4,8 @@ library's readers and writers, chosen by the frontend's format table (frontend/f
 safetensors, IDX), and TFRecord records read and written by tx_tfrecord_*."""
 import collections.abc
 import os
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -11,10 +13,10 @@ from . import _tensorx as _C
 
 # (name, suffixes, named) per row of the C table: a format added there is reachable here.
 _FORMATS = {name: (suffixes, named) for name, suffixes, named in _C.file_formats()}
-_COMPRESSION = {None: 0, "": 0, "ZLIB": 1, "GZIP": 2}
+_COMPRESSION: dict[str | None, int] = {None: 0, "": 0, "ZLIB": 1, "GZIP": 2}
 
 
-def _format_of(path, format, what):
+def _format_of(path: Any, format: str | None, what: str) -> str:
     if format is not None:
         if format not in _FORMATS:
             raise ValueError(f"{what}: format={format!r} is not one of {', '.join(_FORMATS)}")
@@ -28,7 +30,7 @@ def _format_of(path, format, what):
                      f"{known}); pass format= ({', '.join(_FORMATS)})")
 
 
-def load(path, name=None, *, format=None):
+def load(path: Any, name: str | None = None, *, format: str | None = None) -> Any:
     """The tensors of a file as NumPy arrays: a ``.npy``, an IDX file (``.idx``, ``.idx.gz``,
     MNIST's ``-ubyte`` / ``-ubyte.gz``) or a safetensors file, chosen by the name's ending or
     ``format=`` ("npy", "safetensors", "idx").  A safetensors file gives a dict of every tensor
@@ -42,7 +44,7 @@ def load(path, name=None, *, format=None):
     return _C.file_load(path, fmt, name)
 
 
-def save(path, arrays, *, format=None):
+def save(path: Any, arrays: Any, *, format: str | None = None) -> None:
     """Writes arrays to the file at path, whose format is its name's ending or ``format=``: a
     mapping of names to arrays for safetensors, one array for ``.npy`` and IDX (``.gz``:
     gzip'd).  The file is replaced whole or not at all."""
@@ -61,7 +63,7 @@ def save(path, arrays, *, format=None):
         _C.file_save(path, fmt, None, (np.asarray(arrays),))
 
 
-def _compression(value, what):
+def _compression(value: str | None, what: str) -> int:
     key = value.upper() if isinstance(value, str) else value
     if key not in _COMPRESSION:
         raise ValueError(f"{what}: compression={value!r} is not one of '', 'ZLIB', 'GZIP'")
@@ -77,19 +79,19 @@ class TFRecordReader:
 
     _BATCH = 256
 
-    def __init__(self, path, compression=None):
+    def __init__(self, path: Any, compression: str | None = None) -> None:
         self._r = _C._TFRecordReader(path, _compression(compression, "TFRecordReader"))
 
-    def __iter__(self):
+    def __iter__(self) -> "TFRecordReader":
         return self
 
-    def __next__(self):
+    def __next__(self) -> Any:
         recs = self.read(1)
         if not recs:
             raise StopIteration
         return recs[0]
 
-    def records(self):
+    def records(self) -> Iterator[Any]:
         """A generator of the records, read in batches (faster than next())."""
         while True:
             recs = self._r.read(self._BATCH)
@@ -97,39 +99,39 @@ class TFRecordReader:
                 return
             yield from recs
 
-    def read(self, max_records):
+    def read(self, max_records: int) -> list[Any]:
         """A list of up to max_records records, fewer at the end of the file, none after it."""
         return self._r.read(max_records)
 
-    def index(self):
+    def index(self) -> Any:
         """The offset of every record (an int64 array), for seek(), sharding and shuffling."""
         return self._r.index()
 
-    def seek(self, offset):
+    def seek(self, offset: int) -> None:
         """Moves to the record at offset (0, an offset index() gave, or the end)."""
         self._r.seek(offset)
 
-    def close(self):
+    def close(self) -> None:
         self._r.close()
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         return self._r.closed
 
-    def __enter__(self):
+    def __enter__(self) -> "TFRecordReader":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def tfrecord_records(path, compression=None):
+def tfrecord_records(path: Any, compression: str | None = None) -> Iterator[Any]:
     """A generator of the records of the TFRecord file at path (TFRecordReader's records)."""
     with TFRecordReader(path, compression) as r:
         yield from r.records()
 
 
-def tfrecord_write(path, records, compression=None):
+def tfrecord_write(path: Any, records: Iterable[Any], compression: str | None = None) -> None:
     """Writes records (bytes, or any bytes-like objects) as a TFRecord file at path, the bytes
     tf.io.TFRecordWriter writes with the same compression (None or '', 'ZLIB', 'GZIP').  The file
     is replaced whole or not at all."""

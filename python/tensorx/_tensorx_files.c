@@ -306,7 +306,8 @@ static PyObject *reader_read(reader_object *self, PyObject *arg) {
     }
     tx_tfrecord_reader *r = reader_take(self);
     if (!r) return NULL;
-    PyObject *list = self->compression == TX_TFRECORD_NONE ? read_views(r, max) : read_bytes(r, max);
+    PyObject *list = self->compression == TX_TFRECORD_NONE ? read_views(r, max)
+                                                           : read_bytes(r, max);
     self->busy = false;
     return list;
 }
@@ -371,7 +372,7 @@ static PyGetSetDef reader_getset[] = {
 PyTypeObject tfrecord_reader_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tensorx._tensorx._TFRecordReader",
     .tp_basicsize = sizeof(reader_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "_TFRecordReader(path, compression=0): tx_tfrecord_open's reader",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)reader_init,

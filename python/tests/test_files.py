@@ -116,7 +116,8 @@ def test_idx_errors(tmp_path):
     p.write_bytes(b"\x00\x00\x08\x01" + struct.pack(">I", 5) + b"ab")
     with pytest.raises(tx.DataLossError, match="truncated"):
         tx.load(p)
-    with pytest.raises(tx.InvalidArgumentError, match=r"cut.idx holds one tensor \(format idx\), not one named 'x'"):
+    with pytest.raises(tx.InvalidArgumentError,
+                       match=r"cut.idx holds one tensor \(format idx\), not one named 'x'"):
         tx.load(p, "x")
     with pytest.raises(tx.InvalidArgumentError, match="int64"):
         tx.save(tmp_path / "x.idx", np.zeros(2, np.int64))
