@@ -240,6 +240,11 @@ DASK_PARAMS = {
     ("decode_raw", "length"): "SupportsIndex | None",
     ("sequence_mask", "maxlen"): "SupportsInt | None",
     ("from_raw_files", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("from_safetensors", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("from_safetensors", "name"): "str",
+    ("from_idx", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("tfrecord_bag", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("tfrecord_bag", "compression"): "str | None",
     ("from_raw_files", "dtype"): "_DTypeLike",
     ("from_raw_files", "shape"): "Iterable[SupportsInt]",
     ("from_raw_files", "little_endian"): "_Bool",
@@ -247,7 +252,7 @@ DASK_PARAMS = {
     ("to_npy", "array"): "_DaskArrayLike",
     ("to_npy", "path"): "str | os.PathLike[str]",
 }
-DASK_RETURNS = {"to_npy": "int"}
+DASK_RETURNS = {"to_npy": "int", "tfrecord_bag": "Bag"}
 DASK_VALUES = {"CHUNK_LOCAL": "tuple[str, ...]"}
 
 
@@ -515,7 +520,8 @@ def gen_dask(tx, path):
     out = [HEADER, _docstring(ast.get_docstring(tree, clean=False), 0),
            "import os\nfrom collections.abc import Iterable\n"
            "from typing import Any, ClassVar, NoReturn, SupportsIndex, SupportsInt, TypeAlias\n\n"
-           "from dask.array.core import Array\nfrom numpy.typing import NDArray\n\n"
+           "from dask.array.core import Array\nfrom dask.bag.core import Bag\n"
+           "from numpy.typing import NDArray\n\n"
            "from tensorx import Error, _Bool, _DTypeLike, _IntList, _TensorLike, _Text\n\n"
            "# The chunked input: a Dask array (an ndarray is taken as one chunk).\n"
            "_DaskArrayLike: TypeAlias = Array | NDArray[Any]\n\n"]
