@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* formats.c -- the table of tensor file formats (formats.h): one row per format over the
- * library's readers and writers (tx_npy_*, tx_safetensors_*, tx_idx_*), the source syntax
- * FILE.suffix[:NAME], and loading with messages that name the file, the tensor and the rule. */
+ * library's readers and writers (tx_npy_*, tx_safetensors_*, tx_idx_*, tx_tfrecord_*), the
+ * source syntax FILE.suffix[:NAME], and loading with messages that name the file, the tensor and the rule. */
 #include "formats.h"
 
 #include "opreg.h"
@@ -54,6 +54,32 @@ static tx_status idx_save(const char *path, size_t count, const char *const *nam
     return tx_idx_save(path, tensors[0]);
 }
 
+static bool ends_with(const char *s, size_t n, const char *suffix) {
+    size_t b = strlen(suffix);
+    return n > b && memcmp(s + n - b, suffix, b) == 0;
+}
+
+/* A TFRecord file as one tensor: its records, a 1-D string tensor (over the mapping when
+ * uncompressed); gzip'd when the name ends in ".gz" (TF names no suffix for ZLIB). */
+tx_tfrecord_compression ff_tfrecord_compression(const char *path) {
+    return ends_with(path, strlen(path), ".gz") ? TX_TFRECORD_GZIP : TX_TFRECORD_NONE;
+}
+
+static tx_status tfrecord_load(const char *path, tx_tensor **out) {
+    tx_tfrecord_reader *r = NULL;
+    tx_status st = tx_tfrecord_open(path, ff_tfrecord_compression(path), &r);
+    if (st == TX_OK) st = tx_tfrecord_read(r, -1, out);
+    tx_tfrecord_close(r);
+    return st;
+}
+
+static tx_status tfrecord_save(const char *path, size_t count, const char *const *names,
+                               const tx_tensor *const *tensors) {
+    (void)count;
+    (void)names;
+    return tx_tfrecord_write(path, tensors[0], ff_tfrecord_compression(path));
+}
+
 static const file_format formats[] = {
     {.name = "npy", .suffixes = {".npy"}, .load = tx_npy_load, .save = npy_save},
     {.name = "safetensors", .suffixes = {".safetensors"}, NAMED_ROW(safetensors),
@@ -61,6 +87,8 @@ static const file_format formats[] = {
     /* MNIST's files are named train-images-idx3-ubyte(.gz) */
     {.name = "idx", .suffixes = {".idx", ".idx.gz", "-ubyte", "-ubyte.gz"}, .load = tx_idx_load,
      .save = idx_save},
+    {.name = "tfrecord", .suffixes = {".tfrecord", ".tfrecords", ".tfrecord.gz", ".tfrecords.gz"},
+     .load = tfrecord_load, .save = tfrecord_save},
 };
 
 const file_format *ff_at(size_t i) {
@@ -73,10 +101,6 @@ const file_format *ff_named(const char *name) {
     return NULL;
 }
 
-static bool ends_with(const char *s, size_t n, const char *suffix) {
-    size_t b = strlen(suffix);
-    return n > b && memcmp(s + n - b, suffix, b) == 0;
-}
 
 const file_format *ff_of_path(const char *path) {
     size_t n = strlen(path);
@@ -127,9 +151,7 @@ bool ff_mentions_file(const char *text) {
     return false;
 }
 
-/* OP_IO_ERROR for a path that cannot be opened or is a directory: the CLI's error class for a
- * missing file, before the library maps it. */
-static tx_status check_readable(const char *path) {
+tx_status ff_check_readable(const char *path) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return op_fail_io("read", path, errno);
     struct stat sb;
@@ -184,7 +206,7 @@ static tx_status get_named(const file_format *f, void *file, const char *path, c
 
 tx_status ff_load(const file_format *f, const char *path, const char *name, tx_tensor **out) {
     *out = NULL;
-    tx_status st = check_readable(path);
+    tx_status st = ff_check_readable(path);
     if (st != TX_OK) return st;
     if (!f->named && name)
         return op_fail(TX_INVALID_ARGUMENT,
@@ -222,7 +244,7 @@ tx_status ff_names(const file_format *f, const char *path, char ***names, size_t
     *names = NULL;
     *count = 0;
     if (!f->named) return TX_OK;
-    tx_status st = check_readable(path);
+    tx_status st = ff_check_readable(path);
     void *file = NULL;
     if (st == TX_OK && (st = f->open(path, &file)) != TX_OK) st = fail_in(st, path);
     size_t n = st == TX_OK ? f->count(file) : 0;

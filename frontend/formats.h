@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* formats.h -- the tensor file formats the frontends read and write (.npy, safetensors, IDX), one
- * row each (formats.c): which file names select a format, how a tensor is read from a file and
- * how tensors are written to one.  The CLI's tensor arguments (args.c: FILE.npy,
+/* formats.h -- the tensor file formats the frontends read and write (.npy, safetensors, IDX, and a
+ * TFRecord file as the 1-D string tensor of its records), one row each (formats.c): which file
+ * names select a format, how a tensor is read from a file and how tensors are written to one.
+ * The CLI's tensor arguments and -o files (args.c, tools/save.c: FILE.npy,
  * FILE.safetensors:NAME, FILE.idx) and Python's tensorx.load / tensorx.save come here, so a format
  * added as a row is reachable from both. */
 #ifndef TX_FRONTEND_FORMATS_H
@@ -30,6 +31,9 @@ typedef struct file_format {
                       const tx_tensor *const *tensors);
 } file_format;
 
+/* The compression a TFRecord file's name implies: GZIP for ".gz", else none. */
+tx_tfrecord_compression ff_tfrecord_compression(const char *path);
+
 /* Row i of the table, NULL past the end. */
 const file_format *ff_at(size_t i);
 /* The format called `name` ("npy"), or NULL. */
@@ -48,6 +52,10 @@ bool ff_split(const char *text, const file_format **fmt, char **path, const char
 /* Whether text holds a suffix of the table anywhere (a source, maybe in a list): such values are
  * parsed after those that read no file. */
 bool ff_mentions_file(const char *text);
+
+/* OP_IO_ERROR ("cannot read 'path': reason") for a path that cannot be opened or is a
+ * directory: the CLI's error class for a missing file, checked before the library maps it. */
+tx_status ff_check_readable(const char *path);
 
 /* Reads tensor `name` (NULL: the file's only tensor, or a one-tensor format's) from the file of
  * format f at path into *out: a read-only view of the file's mapping where the format allows.

@@ -212,3 +212,15 @@ def test_tfrecord_errors(tmp_path):
         tx.TFRecordReader(tmp_path / "x", compression="LZ4")
     with pytest.raises(TypeError, match="element 1"):
         tx.tfrecord_write(tmp_path / "x.tfrecord", [b"a", 3])
+
+
+def test_tfrecord_as_a_tensor_file(tmp_path):
+    """The format table's tfrecord row: a file's records as a 1-D string array, and back."""
+    p = tmp_path / "r.tfrecord.gz"
+    tx.tfrecord_write(p, RECORDS, compression="GZIP")
+    a = tx.load(p)
+    assert a.dtype == object and a.tolist() == RECORDS
+    tx.save(tmp_path / "copy.tfrecord", a)
+    assert (tmp_path / "copy.tfrecord").read_bytes() == b"".join(_record(r) for r in RECORDS)
+    with pytest.raises(tx.InvalidArgumentError, match="string"):
+        tx.save(tmp_path / "n.tfrecord", np.arange(3))
