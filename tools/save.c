@@ -29,15 +29,6 @@ static tx_status save_fd(int fd, const char *path, const tx_tensor *t) {
     return st;
 }
 
-bool save_is_npy(const char *path) {
-    const file_format *fmt;
-    char *p;
-    const char *name;
-    bool other = ff_split(path, &fmt, &p, &name) && strcmp(fmt->name, "npy") != 0;
-    free(p);
-    return !other;
-}
-
 /* The name of output i of op d in a named format's file. */
 static void output_name(const op_def *d, size_t i, char *buf, size_t cap) {
     size_t n = 0;
@@ -101,9 +92,12 @@ static tx_status save_one(outfile *f, const op_def *d, size_t i, const char *pat
     const file_format *fmt;
     char *file;
     const char *name;
-    if (ff_split(path, &fmt, &file, &name) && strcmp(fmt->name, "npy") != 0) {
-        tx_status st = file ? save_format(f, d, i, fmt, file, name, t)
-                            : op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    if (ff_split(path, &fmt, &file, &name) && (strcmp(fmt->name, "npy") != 0 || name)) {
+        tx_status st = !file ? op_fail(TX_RESOURCE_EXHAUSTED, "out of memory")
+                       : name && !fmt->named
+                           ? op_fail(TX_INVALID_ARGUMENT, "-o %s: %s holds one tensor (format %s), "
+                                     "not one named '%s'", path, file, fmt->name, name)
+                           : save_format(f, d, i, fmt, file, name, t);
         free(file);
         return st;
     }

@@ -21,10 +21,10 @@ def _format_of(path: Any, format: str | None, what: str) -> str:
         if format not in _FORMATS:
             raise ValueError(f"{what}: format={format!r} is not one of {', '.join(_FORMATS)}")
         return format
+    name = _C.file_format_of(path)
+    if name is not None:
+        return str(name)
     text = os.fsdecode(path)
-    for name, (suffixes, _named) in _FORMATS.items():
-        if any(text.endswith(s) and len(text) > len(s) for s in suffixes):
-            return name
     known = ", ".join(s for suffixes, _n in _FORMATS.values() for s in suffixes)
     raise ValueError(f"{what}: {text!r}: the format is not known from its name (endings: "
                      f"{known}); pass format= ({', '.join(_FORMATS)})")

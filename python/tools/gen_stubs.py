@@ -213,6 +213,7 @@ C_FUNCS = {
     "default_max_bytes": "def default_max_bytes() -> int: ...",
     "parse_size": "def parse_size(text: str, source: str, /) -> int: ...",
     "file_formats": "def file_formats() -> list[tuple[str, tuple[str, ...], bool]]: ...",
+    "file_format_of": "def file_format_of(path: _Path, /) -> str | None: ...",
     "file_load": ("def file_load(path: _Path, format: str, name: str | None, /)"
                   " -> NDArray[Any]: ..."),
     "file_names": "def file_names(path: _Path, format: str, /) -> tuple[str, ...]: ...",

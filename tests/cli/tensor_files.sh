@@ -114,6 +114,10 @@ expect_fail "all or none" invalid_argument "int64 has no IDX type code" -- \
     split value=[1,2,3,4]:int64 split_dim=0 num_split=2 -o "$T/new.safetensors" -o "$T/keep.idx"
 check "the file before the failure is not made, the one after kept" \
     bash -c "[ ! -e '$T/new.safetensors' ] && cmp '$T/keep.idx' '$T/u3.npy' && ! ls -A '$T' | grep -q '^\.tx-'"
+expect_fail "-o a name for a one-tensor format" invalid_argument "holds one tensor (format idx), not one named 'w'" -- \
+    reshape tensor=[1] shape=1 -o "$T/x.idx:w"
+expect_fail "-o a name for .npy" invalid_argument "holds one tensor (format npy), not one named 'w'" -- \
+    reshape tensor=[1] shape=1 -o "$T/x.npy:w"
 mkfifo "$T/fifo.idx"
 expect_fail "-o a FIFO in a file format" invalid_argument "written as a file, not to a device or pipe" -- \
     reshape tensor=[1] shape=1 -o "$T/fifo.idx"
