@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Writes t as .npy to fd, which is `path` ("-": stdout) for errors.  The library writes from the
@@ -77,9 +78,14 @@ static tx_status save_format(outfile *f, const op_def *d, size_t i, const file_f
         if (at) snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - why), why, path, at + strlen(as));
         else snprintf(msg, sizeof msg, "%s", why);
         st = op_fail(st, "%s", msg);
-    } else if (rename(as, f->tmp) != 0) {
-        st = op_fail_io("write", path, errno);
-        unlink(as);
+    } else {
+        /* the mode outfile_open gave its temporary file (an existing file's own) */
+        struct stat sb;
+        if (stat(f->tmp, &sb) != 0 || chmod(as, sb.st_mode & 07777) != 0 ||
+            rename(as, f->tmp) != 0) {
+            st = op_fail_io("write", path, errno);
+            unlink(as);
+        }
     }
     free(as);
     return st;

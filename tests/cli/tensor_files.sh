@@ -105,7 +105,10 @@ expect "-o FILE.safetensors:NAME" 'array([0, 1, 0, 2], dtype=int32)' -- \
 "$TX" transpose a="$T/img.idx" perm=1,0 -o "$T/t.idx.gz"
 check "-o FILE.idx.gz is gzip'd IDX" bash -c "gzip -dc '$T/t.idx.gz' | od -An -tx1 | head -1 | grep -q '00 00 08 02 00 00 00 03 00 00 00 02'"
 expect "and reads back" $'array([[0, 1, 2],\n       [3, 4, 5]], dtype=uint8)' -- transpose a="$T/t.idx.gz" perm=1,0
+cp "$T/r.tfrecord" "$T/copy.tfrecord"
+chmod 0640 "$T/copy.tfrecord"
 "$TX" reshape tensor="$T/r.tfrecord.gz" shape=-1 -o "$T/copy.tfrecord"
+check "-o over a file keeps its permissions" test "$(stat -c %a "$T/copy.tfrecord")" = 640
 check "-o FILE.tfrecord: the records' bytes" cmp "$T/copy.tfrecord" "$T/r.tfrecord"
 cp "$T/u3.npy" "$T/keep.idx"
 expect_fail "a dtype IDX lacks, naming the file given" invalid_argument \
