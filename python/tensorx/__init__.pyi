@@ -13,7 +13,8 @@ copy, or, for an op with one output given ``out=``, written into that array (Num
 the result's dtype and shape exactly, writeable, C-contiguous), which is returned.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GIL is released while
 an op runs.  See docs/python.md.
 """
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import (Any, ClassVar, NamedTuple, ParamSpec, Protocol, SupportsIndex, TypeAlias,
                     final, overload)
@@ -45,6 +46,7 @@ _Text: TypeAlias = str | bytes | float | np.bool_ | np.integer[Any] | np.floatin
 _DTypeLike: TypeAlias = str | bytes | np.dtype[Any] | type[Any] | _Named
 _IntList: TypeAlias = SupportsIndex | Iterable[SupportsIndex]
 _Array: TypeAlias = NDArray[Any]
+_Path: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
 __all__ = [
     'Error', 'InvalidArgumentError', 'OutOfRangeError', 'ResourceExhaustedError',
@@ -54,14 +56,14 @@ __all__ = [
     'batch_to_space', 'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'concat',
     'decode_raw', 'depth_to_space', 'dynamic_partition', 'dynamic_stitch', 'encode_raw',
     'expand_dims', 'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack',
-    'pack_subbyte', 'pad', 'parse_example', 'parse_single_example', 'rank',
-    'required_space_to_batch_paddings', 'reshape', 'reverse', 'reverse_sequence', 'saturate_cast',
-    'sequence_mask', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch', 'space_to_batch_nd',
-    'space_to_depth', 'split', 'squeeze', 'strided_slice', 'string_tensor_from_ort',
-    'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort', 'string_tensor_to_tf',
-    'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16', 'to_double', 'to_float',
-    'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack', 'unpack_subbyte',
-    'PreparedOp', 'TensorSpec', 'prepare',
+    'pack_subbyte', 'pad', 'rank', 'required_space_to_batch_paddings', 'reshape', 'reverse',
+    'reverse_sequence', 'saturate_cast', 'sequence_mask', 'shape', 'shape_n', 'size', 'slice',
+    'space_to_batch', 'space_to_batch_nd', 'space_to_depth', 'split', 'squeeze', 'strided_slice',
+    'string_tensor_from_ort', 'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort',
+    'string_tensor_to_tf', 'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16',
+    'to_double', 'to_float', 'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
+    'unpack_subbyte', 'PreparedOp', 'TensorSpec', 'prepare', 'load', 'save', 'TFRecordReader',
+    'tfrecord_records', 'tfrecord_write',
 ]
 
 __version__: str
@@ -167,6 +169,24 @@ def prepare(op: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs) -> Pr
     """Prepares one op call for running many times into your arrays: a PreparedOp."""
 @overload
 def prepare(op: str, *args: Any, **kwargs: Any) -> PreparedOp: ...
+def load(path: _Path, name: str | None = None, *, format: str | None = None) -> _Array | dict[str, _Array]: ...
+def save(path: _Path, arrays: ArrayLike | Mapping[str, ArrayLike], *, format: str | None = None) -> None: ...
+class TFRecordReader:
+    """The records of a TFRecord file: memoryviews of the mapping (uncompressed) or bytes."""
+    def __init__(self, path: _Path, compression: str | None = None) -> None: ...
+    def __iter__(self) -> TFRecordReader: ...
+    def __next__(self) -> memoryview | bytes: ...
+    def records(self) -> Iterator[memoryview | bytes]: ...
+    def read(self, max_records: int) -> list[memoryview | bytes]: ...
+    def index(self) -> NDArray[np.int64]: ...
+    def seek(self, offset: int) -> None: ...
+    def close(self) -> None: ...
+    @property
+    def closed(self) -> bool: ...
+    def __enter__(self) -> TFRecordReader: ...
+    def __exit__(self, *exc: object) -> None: ...
+def tfrecord_records(path: _Path, compression: str | None = None) -> Iterator[memoryview | bytes]: ...
+def tfrecord_write(path: _Path, records: Iterable[ReadableBuffer | str], compression: str | None = None) -> None: ...
 
 # ---- the ops, from the op table -----------------------------------------------------------------
 def string_to_number(string_tensor: _TensorLike, out_type: _DTypeLike = 'float32', *,
@@ -676,33 +696,4 @@ def sequence_mask(lengths: _TensorLike, maxlen: _TensorLike | None = None,
       maxlen (tensor, optional): int32/int64 scalar >= 0; absent: max(lengths)
       dtype (dtype, default bool): bool or any numeric dtype
       out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
-    """
-def parse_example(serialized: _TensorLike, names: _TensorLike | None = None,
-                  sparse_keys: _TensorLike | None = None, dense_keys: _TensorLike | None = None,
-                  sparse_types: _Text | None = None, dense_defaults: _TensorList | None = None,
-                  dense_shapes: _TensorList | None = None) -> list[_Array]:
-    """the features of serialized tf.train.Example records (tf.io.parse_example)
-
-    Parameters (tensorx's op table; TensorFlow's names):
-      serialized (tensor, required): 1-D string tensor of records (a scalar: one)
-      names (tensor, optional): string tensor: a name per record, for the errors
-      sparse_keys (tensor, optional): 1-D string tensor: the VarLenFeature keys
-      dense_keys (tensor, optional): 1-D string tensor: the FixedLenFeature keys
-      sparse_types (string, optional): a dtype per sparse key, by commas: float32, int64, string
-      dense_defaults (tensor_list, optional): a default per dense key, of its dtype (empty: required)
-      dense_shapes (tensor_list, optional): a 1-D int tensor per dense key: its shape ([] scalar)
-    """
-def parse_single_example(serialized: _TensorLike, sparse_keys: _TensorLike | None = None,
-                         dense_keys: _TensorLike | None = None, sparse_types: _Text | None = None,
-                         dense_defaults: _TensorList | None = None,
-                         dense_shapes: _TensorList | None = None) -> list[_Array]:
-    """the features of one serialized tf.train.Example (tf.io.parse_single_example)
-
-    Parameters (tensorx's op table; TensorFlow's names):
-      serialized (tensor, required): string scalar: one record
-      sparse_keys (tensor, optional): 1-D string tensor: the VarLenFeature keys
-      dense_keys (tensor, optional): 1-D string tensor: the FixedLenFeature keys
-      sparse_types (string, optional): a dtype per sparse key, by commas: float32, int64, string
-      dense_defaults (tensor_list, optional): a default per dense key, of its dtype (empty: required)
-      dense_shapes (tensor_list, optional): a 1-D int tensor per dense key: its shape ([] scalar)
     """

@@ -694,5 +694,5 @@ PyMODINIT_FUNC PyInit__tensorx(void) {
     import_array();
     if (!entries && entries_init() < 0) return NULL;
     if (!dtype_codes && dtype_codes_init() < 0) return NULL;
-    return PyModule_Create(&module);
+    return files_init(PyModule_Create(&module)); /* with _tensorx_files.c's functions */
 }
