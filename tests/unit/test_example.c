@@ -369,6 +369,19 @@ static void test_errors(void **state) {
     pb_byte(&ex, 0x0b); /* a group */
     expect(&c, &ex, false, "Could not parse example input");
     call_free(&c);
+    /* a bytes value of 2^31 bytes in a short record: TF 2.21 copies with a negative size
+     * (docs/tensorflow.md); tensorx finds the list unparseable */
+    call cs = call_of("s", TX_INT64, "t", TX_STRING, 1, TU_DIMS(1));
+    const unsigned char huge[] = {0x0a, 0x80, 0x80, 0x80, 0x80, 0x08};
+    fs.n = 0;
+    f.n = 0;
+    pb_field(&f, 0x0a, huge, sizeof huge);
+    pb_entry(&fs, "t", &f);
+    ex.n = 0;
+    pb_example(&ex, &fs);
+    expect(&cs, &ex, false, "Key: t, Index: 0.  Can't parse serialized Example.");
+    expect(&cs, &ex, true, "Key: t.  Can't parse serialized Example");
+    call_free(&cs);
 }
 
 /* The error TF meets first: entries are met from the last, so a later entry's error wins over an
