@@ -30,7 +30,7 @@ import tensorx as tx  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAMILIES = ["ops_casting", "ops_shapes", "ops_slicing", "ops_reorder", "ops_spatial", "ops_gather",
-            "ops_strings", "ops_lowbit"]
+            "ops_strings", "ops_lowbit", "ops_parsing"]
 
 # ---- dtypes ---------------------------------------------------------------------------------------
 _X = tf.dtypes.experimental
