@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ops_parsing.c -- the op spec's rows of the parsing family: parse_example and
- * parse_single_example (src/ops/parse_example.c), parse_tensor and serialize_tensor
- * (src/ops/parse_tensor.c).  The features are TF's raw op's parallel lists
+ * parse_single_example  (src/io/example.c), parse_tensor and serialize_tensor
+ * (src/io/tensor_proto.c).  The features are TF's raw op's parallel lists
  * (ParseExampleV2, ParseSingleExample): sparse_keys with sparse_types (dtype names separated by
  * commas), dense_keys with dense_defaults (a tensor per key, whose dtype is the feature's; empty
  * for a required feature) and dense_shapes (a 1-D integer tensor per key, [] for a scalar). */

@@ -4,8 +4,8 @@
  * for a 32-bit read, are dropped, as protobuf drops them), fixed 32- and 64-bit little-endian
  * values, length-delimited fields and nested limits.  Every read is checked against the current
  * limit, which never lies past the bytes: nothing is read out of bounds, whatever the input.
- * Used by the Example parser (src/ops/parse_example.c) and the TensorProto parser
- * (src/ops/parse_tensor.c).  The reader only reads: nothing is allocated.
+ * Used by the Example parser (src/io/example.c) and the TensorProto parser
+ * (src/io/tensor_proto.c).  The reader only reads: nothing is allocated.
  * The writer (tx__pw_out, below) writes into a buffer the caller sized with the tx__pw_*_size
  * functions, so that a message is allocated once; it never writes past the buffer's end. */
 #ifndef TX_IO_PROTO_WIRE_H

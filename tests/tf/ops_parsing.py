@@ -266,13 +266,16 @@ def _check_defined(serialized, dense_keys, dense_defaults, dense_shapes):
             raise TFUndefined("TF 2.21 writes past the feature's values (not run)")
 
 
-@difference("*",  # only parse_example and parse_single_example raise TFUndefined
-            "parse_example, parse_single_example: an unpacked float list (each value tagged) "
-            "with more values than a FixedLenFeature holds: TF 2.21 writes the extra values past "
-            "the feature's slot, out of bounds (a crash, or another record's values damaged "
-            "before the error); tensorx: invalid_argument, TF's count error (\"Number of float "
-            "values != expected\"), as for a packed list; why: an out-of-bounds write is no "
-            "behaviour to copy")
+UNPACKED_FLOATS_ROW = (
+    "parse_example, parse_single_example: an unpacked float list (each value tagged) with more "
+    "values than a FixedLenFeature holds: TF 2.21 writes the extra values past the feature's slot, "
+    "out of bounds (a crash, or another record's values damaged before the error); tensorx: "
+    "invalid_argument, TF's count error (\"Number of float values != expected\"), as for a "
+    "packed list; why: an out-of-bounds write is no behaviour to copy")
+
+
+@difference("parse_example", UNPACKED_FLOATS_ROW)
+@difference("parse_single_example", UNPACKED_FLOATS_ROW)
 def _unpacked_floats(case, want, got):
     return want[0] == "error" and want[1] == "unknown:TFUndefined" and \
         got[0] == "error" and got[1] == "invalid_argument"

@@ -198,7 +198,10 @@ def to_tf(a):
 
 def of_tf(t):
     name = TF_NAMES[t.dtype]
-    return Out.of_numpy(t.numpy(), name)
+    v = t.numpy()
+    if name == "string" and t.shape.rank == 0:
+        v = np.array(v, dtype=object)  # a scalar comes back as bytes: as 'S' it would lose its trailing NULs
+    return Out.of_numpy(v, name)
 
 
 TF_ERRORS = [(tf.errors.InvalidArgumentError, "invalid_argument"),

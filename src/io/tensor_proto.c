@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* parse_tensor.c -- TF's tf.io.parse_tensor and tf.io.serialize_tensor (the raw ops ParseTensor
+/* tensor_proto.c -- TF's tf.io.parse_tensor and tf.io.serialize_tensor (the raw ops ParseTensor
  * and SerializeTensor): a tensor from a serialized TensorProto, and a tensor into one.
  * Parsing follows protobuf's full parser (ParseProtoUnlimited: fields in any order, the last of a
  * singular field wins, messages merge, repeated numbers packed or not, unknown fields and groups

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* parse_example.c -- TF's tf.io.parse_example and tf.io.parse_single_example (the raw ops
+/* example.c -- TF's tf.io.parse_example and tf.io.parse_single_example (the raw ops
  * ParseExampleV2 and ParseSingleExample): serialized tf.train.Example protos into the values of
  * FixedLenFeature (dense) and VarLenFeature (sparse) features.  The rules are those of TF 2.21's
  * fast parser (example_proto_fast_parsing.cc), which differ from protobuf's in places: a Feature's
