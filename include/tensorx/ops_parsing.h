@@ -85,7 +85,7 @@ TX_API tx_status tx_parse_single_example(const tx_tensor *serialized, const tx_t
  * a tensor of, "Cannot parse tensor from proto: ..." (TF's prefix; the rest says why, where TF
  * prints the proto); another dtype, "Type mismatch between parsed tensor (float) and dtype
  * (double)" (TF's dtype names)); resource_exhausted.  No prepared form (string input).  Since
- * 0.4. */
+ * 0.3. */
 TX_API tx_status tx_parse_tensor(const tx_tensor *serialized, tx_dtype out_type, tx_tensor **out);
 
 /* tf.io.serialize_tensor (the raw op SerializeTensor): tensor as a serialized TensorProto, the
@@ -96,7 +96,7 @@ TX_API tx_status tx_parse_tensor(const tx_tensor *serialized, tx_dtype out_type,
  * the float6 types; a proto of 2 GiB or more, protobuf's limit); resource_exhausted.  TF 2.21 has
  * no kernel for the quantized, float8, float4, int4, uint4, int2 and uint2 dtypes; tensorx writes
  * their proto as TF's AsProtoTensorContent does (parse_tensor reads it back).  No prepared form.
- * Since 0.4. */
+ * Since 0.3. */
 TX_API tx_status tx_serialize_tensor(const tx_tensor *tensor, tx_tensor **out);
 
 #endif

@@ -54,14 +54,14 @@ __all__ = [
     'batch_to_space', 'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'concat',
     'decode_raw', 'depth_to_space', 'dynamic_partition', 'dynamic_stitch', 'encode_raw',
     'expand_dims', 'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack',
-    'pack_subbyte', 'pad', 'parse_example', 'parse_single_example', 'rank',
+    'pack_subbyte', 'pad', 'parse_example', 'parse_single_example', 'parse_tensor', 'rank',
     'required_space_to_batch_paddings', 'reshape', 'reverse', 'reverse_sequence', 'saturate_cast',
-    'sequence_mask', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch', 'space_to_batch_nd',
-    'space_to_depth', 'split', 'squeeze', 'strided_slice', 'string_tensor_from_ort',
-    'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort', 'string_tensor_to_tf',
-    'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16', 'to_double', 'to_float',
-    'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack', 'unpack_subbyte',
-    'PreparedOp', 'TensorSpec', 'prepare',
+    'sequence_mask', 'serialize_tensor', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch',
+    'space_to_batch_nd', 'space_to_depth', 'split', 'squeeze', 'strided_slice',
+    'string_tensor_from_ort', 'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort',
+    'string_tensor_to_tf', 'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16',
+    'to_double', 'to_float', 'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
+    'unpack_subbyte', 'PreparedOp', 'TensorSpec', 'prepare',
 ]
 
 __version__: str
@@ -705,4 +705,20 @@ def parse_single_example(serialized: _TensorLike, sparse_keys: _TensorLike | Non
       sparse_types (string, optional): a dtype per sparse key, by commas: float32, int64, string
       dense_defaults (tensor_list, optional): a default per dense key, of its dtype (empty: required)
       dense_shapes (tensor_list, optional): a 1-D int tensor per dense key: its shape ([] scalar)
+    """
+def parse_tensor(serialized: _TensorLike, out_type: _DTypeLike, *,
+                 out: _Array | None = None) -> _Array:
+    """the tensor a serialized TensorProto holds (tf.io.parse_tensor)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      serialized (tensor, required): string scalar: a serialized TensorProto
+      out_type (dtype, required): the dtype the proto must name
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
+    """
+def serialize_tensor(tensor: _TensorLike, *, out: _Array | None = None) -> _Array:
+    """a tensor as a serialized TensorProto (tf.io.serialize_tensor)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      tensor (tensor, required): any tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
