@@ -31,7 +31,8 @@ enum {
 enum { F_SHAPE_DIM = 2, F_DIM_SIZE = 1, F_DIM_NAME = 2 };
 /* TF's DataType numbers that tensorx has no dtype for, but TF parses. */
 enum { DT_RESOURCE = 20, DT_VARIANT = 21 };
-/* protobuf's default recursion limit: how deep groups and messages may nest. */
+/* protobuf's default recursion limit: how deep groups and messages may nest (TF 2.21 parses 100
+ * nested groups in an unknown field, not 101). */
 #define RECURSION_LIMIT 100
 
 /* The wire type of the values of a repeated number field (each may also come packed); 0xff for
@@ -58,10 +59,13 @@ typedef struct proto {
     int64_t count[F_LIMIT];
 } proto;
 
+/* A tag: a varint of at most 5 bytes, its low 32 bits (protobuf's ReadTag), field number > 0. */
 static bool read_tag(tx__pw *r, uint32_t *tag) {
-    uint64_t t;
-    if (!tx__pw_varint64(r, &t) || t > UINT32_MAX || (t >> 3) == 0) return false;
-    *tag = (uint32_t)t;
+    const uint8_t *start = r->p;
+    if (!tx__pw_varint32(r, tag) || r->p - start > 5 || (*tag >> 3) == 0) {
+        r->p = start;
+        return false;
+    }
     return true;
 }
 
@@ -82,50 +86,87 @@ static bool read_value(tx__pw *r, unsigned wire, uint64_t *v) {
     return true;
 }
 
-/* A message of unknown content (ResourceHandleProto, VariantTensorDataProto): well formed. */
-static bool read_any(const uint8_t *b, size_t n, int depth) {
-    tx__pw r = tx__pw_reader(b, n);
-    uint32_t tag;
-    while (!tx__pw_at_end(&r))
-        if (!read_tag(&r, &tag) || !tx__pw_skip_unknown(&r, tag, depth)) return false;
-    return true;
+/* A proto3 string field's bytes (its tag read): UTF-8, or protobuf fails the parse. */
+static bool read_utf8(tx__pw *r) {
+    const uint8_t *s;
+    uint32_t len;
+    size_t bad;
+    return read_len(r, &s, &len) && tx__utf8_valid(s, len, &bad);
 }
 
-static bool read_dim(proto *p, const uint8_t *b, size_t n) {
+/* The nested messages are parsed with `depth` levels left (protobuf's recursion limit: a
+ * message or a group takes one).  p is NULL for a TensorProto inside a variant value, which is
+ * only checked. */
+static bool read_proto(proto *p, const uint8_t *b, size_t n, int depth);
+
+static bool read_dim(proto *p, const uint8_t *b, size_t n, int depth) {
     tx__pw r = tx__pw_reader(b, n);
     int64_t size = 0;
-    uint32_t tag, len;
+    uint32_t tag;
     uint64_t v;
-    const uint8_t *s;
     while (!tx__pw_at_end(&r)) {
         if (!read_tag(&r, &tag)) return false;
         if (tag == TX__PW_TAG(F_DIM_SIZE, TX__PW_VARINT)) {
             if (!tx__pw_varint64(&r, &v)) return false;
             size = (int64_t)v;
         } else if (tag == TX__PW_TAG(F_DIM_NAME, TX__PW_LEN)) {
-            size_t bad;
-            if (!read_len(&r, &s, &len) || !tx__utf8_valid(s, len, &bad)) return false;
-        } else if (!tx__pw_skip_unknown(&r, tag, RECURSION_LIMIT - 2)) {
+            if (!read_utf8(&r)) return false;
+        } else if (!tx__pw_skip_unknown(&r, tag, depth)) {
             return false;
         }
     }
+    if (!p) return true;
     if (p->rank == TX_MAX_RANK || size < 0) p->shape_bad = true;
     else p->dims[p->rank++] = size;
     return true;
 }
 
-static bool read_shape(proto *p, const uint8_t *b, size_t n) {
+/* A TensorShapeProto: dims (merged into p's), unknown_rank (which TF's TensorShape ignores). */
+static bool read_shape(proto *p, const uint8_t *b, size_t n, int depth) {
     tx__pw r = tx__pw_reader(b, n);
     uint32_t tag, len;
     uint64_t v;
     const uint8_t *s;
+    if (depth <= 0) return false;
     while (!tx__pw_at_end(&r)) {
         if (!read_tag(&r, &tag)) return false;
         if (tag == TX__PW_TAG(F_SHAPE_DIM, TX__PW_LEN)) {
-            if (!read_len(&r, &s, &len) || !read_dim(p, s, len)) return false;
-        } else if (tag == TX__PW_TAG(3, TX__PW_VARINT)) { /* unknown_rank: TF's TensorShape ignores it */
+            if (depth <= 1 || !read_len(&r, &s, &len) || !read_dim(p, s, len, depth - 2))
+                return false;
+        } else if (tag == TX__PW_TAG(3, TX__PW_VARINT)) {
             if (!tx__pw_varint64(&r, &v)) return false;
-        } else if (!tx__pw_skip_unknown(&r, tag, RECURSION_LIMIT - 1)) {
+        } else if (!tx__pw_skip_unknown(&r, tag, depth - 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A message whose fields are strings (UTF-8: those in `strings`, a bit per field number),
+ * shapes (the field `shape`, 0: none) or TensorProtos (the field `tensors`, 0: none); the rest
+ * unknown.  ResourceHandleProto's dtypes_and_shapes entries are DtypeAndShape messages (shape 2);
+ * its strings are fields 1, 2, 3, 5.  VariantTensorDataProto: type_name 1, tensors 3. */
+static bool read_message(const uint8_t *b, size_t n, int depth, uint32_t strings, uint32_t shape,
+                         uint32_t tensors, uint32_t entries) {
+    tx__pw r = tx__pw_reader(b, n);
+    uint32_t tag, len;
+    const uint8_t *s;
+    if (depth <= 0) return false;
+    while (!tx__pw_at_end(&r)) {
+        if (!read_tag(&r, &tag)) return false;
+        const uint32_t f = tag >> 3;
+        if ((tag & 7) != TX__PW_LEN || f > 31 ||
+            !((strings >> f & 1) || f == shape || f == tensors || f == entries)) {
+            if (!tx__pw_skip_unknown(&r, tag, depth - 1)) return false;
+        } else if (strings >> f & 1) {
+            if (!read_utf8(&r)) return false;
+        } else if (!read_len(&r, &s, &len)) {
+            return false;
+        } else if (f == shape) {
+            if (!read_shape(NULL, s, len, depth - 1)) return false;
+        } else if (f == tensors) {
+            if (!read_proto(NULL, s, len, depth - 1)) return false;
+        } else if (!read_message(s, len, depth - 1, 0, 2, 0, 0)) { /* a DtypeAndShape */
             return false;
         }
     }
@@ -149,43 +190,53 @@ static bool count_packed(const uint8_t *b, uint32_t n, unsigned wire, int64_t *c
     return true;
 }
 
-/* One field of the TensorProto, its tag read. */
-static bool read_field(proto *p, tx__pw *r, uint32_t tag) {
+/* One field of a TensorProto, its tag read (p NULL: checked only). */
+static bool read_field(proto *p, tx__pw *r, uint32_t tag, int depth) {
     const uint32_t field = tag >> 3;
     const unsigned wire = tag & 7, vw = field < F_LIMIT ? value_wire(field) : 0xff;
+    int64_t ignored = 0;
+    int64_t *count = p && vw != 0xff ? &p->count[field] : &ignored;
     uint64_t v;
     uint32_t len;
     const uint8_t *b;
     if (vw != 0xff && wire == vw) {
-        p->count[field]++;
+        (*count)++;
         return read_value(r, wire, &v);
     }
     if (wire != TX__PW_LEN) {
         if (tag != TX__PW_TAG(F_DTYPE, TX__PW_VARINT) && tag != TX__PW_TAG(3, TX__PW_VARINT))
-            return tx__pw_skip_unknown(r, tag, RECURSION_LIMIT);
+            return tx__pw_skip_unknown(r, tag, depth);
         if (!tx__pw_varint64(r, &v)) return false;
-        if (field == F_DTYPE) p->dtype = (int32_t)(uint32_t)v; /* an int32: the low bits */
+        if (p && field == F_DTYPE) p->dtype = (int32_t)(uint32_t)v; /* an int32: the low bits */
         return true;
     }
     if (!read_len(r, &b, &len)) return false;
-    if (vw != 0xff) return count_packed(b, len, vw, &p->count[field]);
+    if (vw != 0xff) return count_packed(b, len, vw, count);
     switch (field) {
-    case F_SHAPE: return read_shape(p, b, len);
-    case F_CONTENT: p->content = b; p->content_size = len; return true;
-    case F_FLOAT8: p->float8 = b; p->float8_size = len; return true;
-    case F_STRING: p->count[F_STRING]++; return true;
-    case 14: case 15: return read_any(b, len, RECURSION_LIMIT - 1); /* resource, variant values */
+    case F_SHAPE: return read_shape(p, b, len, depth);
+    case F_CONTENT:
+        if (p) p->content = b, p->content_size = len;
+        return true;
+    case F_FLOAT8:
+        if (p) p->float8 = b, p->float8_size = len;
+        return true;
+    case F_STRING:
+        if (p) p->count[F_STRING]++;
+        return true;
+    case 14: return read_message(b, len, depth, 1u << 1 | 1u << 2 | 1u << 3 | 1u << 5, 0, 0, 6);
+    case 15: return read_message(b, len, depth, 1u << 1, 0, 3, 0);
     default: return true;
     }
 }
 
 /* protobuf's parse of a TensorProto; false where protobuf fails. */
-static bool read_proto(proto *p, const uint8_t *b, size_t n) {
-    memset(p, 0, sizeof *p);
+static bool read_proto(proto *p, const uint8_t *b, size_t n, int depth) {
+    if (p) memset(p, 0, sizeof *p);
     tx__pw r = tx__pw_reader(b, n);
     uint32_t tag;
+    if (depth < 0) return false;
     while (!tx__pw_at_end(&r))
-        if (!read_tag(&r, &tag) || !read_field(p, &r, tag)) return false;
+        if (!read_tag(&r, &tag) || !read_field(p, &r, tag, depth)) return false;
     return true;
 }
 
@@ -394,7 +445,7 @@ tx_status tx_parse_tensor(const tx_tensor *serialized, tx_dtype out_type, tx_ten
                tx__format_dims(dims, sizeof dims, serialized->rank, serialized->dims));
     const tx_string rec = *(const tx_string *)serialized->data;
     proto on_stack, *p = &on_stack;
-    if (!read_proto(p, (const uint8_t *)rec.data, (size_t)rec.size)) {
+    if (!read_proto(p, (const uint8_t *)rec.data, (size_t)rec.size, RECURSION_LIMIT)) {
         /* TF's message holds the whole input in base64 (the message is cut at its limit) */
         static const char b64[] =
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

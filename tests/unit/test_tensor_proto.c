@@ -215,6 +215,10 @@ static void test_parse_values(void **state) {
                  "\x04\x05\x06\x07\x08\x7d\x01\x02\x03\x04"), TX_FLOAT32);
     tu_assert_values(o, (const double[]){0});
     tx_tensor_free(o);
+    /* a 5-byte tag, and one past 32 bits (its low 32 bits: field 2^29 - 1); a resource handle */
+    tx_tensor_free(parsed(S("\x88\x80\x80\x80\x00\x01\x12\x00"), TX_FLOAT32));
+    tx_tensor_free(parsed(S("\x08\x01\x12\x00\xf8\xff\xff\xff\x1f\x01"), TX_FLOAT32));
+    tx_tensor_free(parsed(S("\x08\x01\x12\x04\x12\x02\x08\x01\x72\x02\x08\x01"), TX_FLOAT32));
     /* an empty tensor ignores its content */
     o = parsed(S("\x08\x01\x12\x04\x12\x02\x08\x00\x22\x01\x05"), TX_FLOAT32);
     tu_assert_shape(o, TX_FLOAT32, 1, TU_DIMS(0));
@@ -253,8 +257,25 @@ static void test_parse_errors(void **state) {
                        "Type mismatch between parsed tensor (string) and dtype (half)");
     assert_parse_error(S("\x08\x14\x12\x00"), TX_INT8,
                        "Type mismatch between parsed tensor (resource) and dtype (int8)");
+    /* a tag of more than 5 bytes; a resource handle's string not UTF-8, or cut */
+    assert_parse_error(S("\x88\x80\x80\x80\x80\x00\x01\x12\x00"), TX_FLOAT32, "Could not parse");
+    assert_parse_error(S("\x08\x01\x12\x04\x12\x02\x08\x01\x72\x03\x0a\x01\xff"), TX_FLOAT32,
+                       "Could not parse");
+    assert_parse_error(S("\x08\x01\x12\x04\x12\x02\x08\x01\x72\x02\x0a\x01"), TX_FLOAT32,
+                       "Could not parse");
+    /* unknown groups: 100 nested parse, 101 do not (protobuf's recursion limit) */
+    char deep[4 + 2 * 101] = "\x08\x01\x12\x00";
+    for (int depth = 100; depth <= 101; depth++) {
+        memset(deep + 4, 0x1b, (size_t)depth);
+        memset(deep + 4 + depth, 0x1c, (size_t)depth);
+        if (depth == 101) {
+            assert_parse_error(deep, 4 + 2 * (size_t)depth, TX_FLOAT32, "Could not parse");
+        } else {
+            tx_tensor_free(parsed(deep, 4 + 2 * (size_t)depth, TX_FLOAT32));
+        }
+    }
     /* 255 dims */
-    char many[3 + 4 * 255] = "\x08\x01\x12";
+    char many[5 + 4 * 255] = "\x08\x01\x12"; /* dtype, shape tag, 2-byte length, dims */
     size_t at = 3;
     many[at++] = (char)0xfc;
     many[at++] = 0x07;
