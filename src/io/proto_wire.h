@@ -93,7 +93,9 @@ static inline tx__pw_out tx__pw_writer(void *buf, size_t size) {
 /* The bytes of v as a varint (1..10). */
 size_t tx__pw_varint_size(uint64_t v);
 /* The bytes of field `field`'s tag. */
-static inline size_t tx__pw_tag_size(uint32_t field) { return tx__pw_varint_size((uint64_t)field << 3); }
+static inline size_t tx__pw_tag_size(uint32_t field) {
+    return tx__pw_varint_size((uint64_t)field << 3);
+}
 /* The bytes of a length-delimited field of n bytes: tag, length, bytes. */
 static inline size_t tx__pw_len_size(uint32_t field, uint64_t n) {
     return tx__pw_tag_size(field) + tx__pw_varint_size(n) + (size_t)n;

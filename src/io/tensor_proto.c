@@ -276,7 +276,7 @@ static bool next_value(values *v, uint64_t *x, const uint8_t **s, uint32_t *slen
     }
 }
 
-/* ---- from the proto to the tensor: TF's Tensor::FromProto -------------------------------------- */
+/* ---- from the proto to the tensor: TF's Tensor::FromProto ------------------------------------ */
 
 /* The typed field TF reads a dtype's values from. */
 static uint32_t field_of(tx_dtype t) {
@@ -507,7 +507,8 @@ tx_status tx_serialize_tensor(const tx_tensor *tensor, tx_tensor **out) {
     const tx_string *rec = (const tx_string *)tensor->data;
     /* Sizes first: every term is bounded by the tensor's bytes, which fit in memory. */
     const size_t shape = shape_size(tensor);
-    size_t total = 1 + tx__pw_varint_size((uint64_t)d->tf_datatype) + tx__pw_len_size(F_SHAPE, shape);
+    size_t total = 1 + tx__pw_varint_size((uint64_t)d->tf_datatype) +
+                   tx__pw_len_size(F_SHAPE, shape);
     const size_t content = strings ? 0 : (size_t)tensor->numel * d->size;
     if (content) total += tx__pw_len_size(F_CONTENT, content);
     for (int64_t i = 0; strings && i < tensor->numel; i++) {
