@@ -446,10 +446,10 @@ tx_status tx_parse_tensor(const tx_tensor *serialized, tx_dtype out_type, tx_ten
     const tx_string rec = *(const tx_string *)serialized->data;
     proto on_stack, *p = &on_stack;
     if (!read_proto(p, (const uint8_t *)rec.data, (size_t)rec.size, RECURSION_LIMIT)) {
-        /* TF's message holds the whole input in base64 (the message is cut at its limit) */
+        /* TF's message holds the whole input in base64 (cut where tx__fail's message ends) */
         static const char b64[] =
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        char text[1024];
+        char text[512];
         size_t at = 0;
         const uint8_t *b = (const uint8_t *)rec.data;
         for (uint64_t i = 0; i < rec.size && at + 5 < sizeof text; i += 3) {
