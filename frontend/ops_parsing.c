@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ops_parsing.c -- the op spec's rows of the parsing family: parse_example and
- * parse_single_example (src/io/example.c).  The features are TF's raw op's parallel lists
+ * parse_single_example  (src/io/example.c), parse_tensor and serialize_tensor
+ * (src/io/tensor_proto.c).  The features are TF's raw op's parallel lists
  * (ParseExampleV2, ParseSingleExample): sparse_keys with sparse_types (dtype names separated by
  * commas), dense_keys with dense_defaults (a tensor per key, whose dtype is the feature's; empty
  * for a required feature) and dense_shapes (a 1-D integer tensor per key, [] for a scalar). */
@@ -98,6 +99,13 @@ static tx_status run_parse(const op_args *a, op_outputs *o, bool single) {
     return s;
 }
 
+static tx_status run_parse_tensor(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_parse_tensor(arg_tensor(a, "serialized"), arg_dtype(a, "out_type"), OUT));
+}
+static tx_status run_serialize_tensor(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_serialize_tensor(arg_tensor(a, "tensor"), OUT));
+}
+
 static tx_status run_parse_example(const op_args *a, op_outputs *o) { return run_parse(a, o, false); }
 static tx_status run_parse_single_example(const op_args *a, op_outputs *o) {
     return run_parse(a, o, true);
@@ -122,5 +130,14 @@ const op_def tx_cli_ops_parsing[] = {
      {{"serialized", P_TENSOR, PARAM_REQUIRED, "string scalar: one record"},
       FEATURE_PARAMS},
      .outputs = {"outputs"}, .outputs_list = true, .doc = "example.md"},
+    {"parse_tensor", "the tensor a serialized TensorProto holds (tf.io.parse_tensor)",
+     run_parse_tensor,
+     {{"serialized", P_TENSOR, PARAM_REQUIRED, "string scalar: a serialized TensorProto"},
+      {"out_type", P_DTYPE, PARAM_REQUIRED, "the dtype the proto must name"}},
+     .outputs = {"output"}, .doc = "example.md"},
+    {"serialize_tensor", "a tensor as a serialized TensorProto (tf.io.serialize_tensor)",
+     run_serialize_tensor,
+     {{"tensor", P_TENSOR, PARAM_REQUIRED, "any tensor"}},
+     .outputs = {"output"}, .doc = "example.md"},
     {NULL, NULL, NULL, {{NULL}}},
 };

@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=30
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then secs=$1; shift; fi
-all=(npy args decode string_pack string_layout dlpack ops ops_diff tfrecord safetensors idx example)
+all=(npy args decode string_pack string_layout dlpack ops ops_diff tfrecord safetensors idx example tensorproto)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 build=${TX_FUZZ_BUILD:-build/fuzz}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tensorx/ops_parsing.h -- parsing tf.train.Example protos.  One part of the public header: include
- * <tensorx.h>, which includes every part in the manual's order, not this file. */
+/* tensorx/ops_parsing.h -- parsing tf.train.Example protos, and TensorProtos both ways.  One
+ * part of the public header: include <tensorx.h>, which includes every part in the manual's
+ * order, not this file. */
 #ifndef TENSORX_H
 #error "include <tensorx.h>, not tensorx/ops_parsing.h"
 #endif
@@ -8,8 +9,8 @@
 #define TENSORX_OPS_PARSING_H
 
 /* ---- Parsing ---------------------------------------------------------------------------------
- * Implemented in src/io/example.c (the wire format: src/io/proto_wire.c).  docs/example.md
- * has the rules, the errors and examples. */
+ * Implemented in src/io/example.c and src/io/tensor_proto.c (the wire format:
+ * src/io/proto_wire.c).  docs/example.md has the rules, the errors and examples. */
 
 /* tf.io.parse_example (the raw op ParseExampleV2, without ragged features): the features of a
  * batch of serialized tf.train.Example protos, as TF 2.21's fast parser reads them (packed and
@@ -65,5 +66,38 @@ TX_API tx_status tx_parse_single_example(const tx_tensor *serialized, const tx_t
                                          const tx_tensor *const *dense_defaults,
                                          const size_t *dense_ranks,
                                          const int64_t *const *dense_shapes, tx_tensor **outs);
+
+/* tf.io.parse_tensor (the raw op ParseTensor): the tensor a serialized TensorProto holds, as TF
+ * 2.21 reads it: protobuf's rules for the message (any field order, the last of a field wins,
+ * repeated numbers packed or not, unknown fields skipped), then TF's: the shape's dims >= 0 (at
+ * most 254, their product in int64); tensor_content, when not empty, the elements' little-endian
+ * bytes (a bool byte 0 or 1; strings as TF encodes them: every length as a varint, then the
+ * bytes); else the dtype's typed field (float_val, double_val, int_val for the 8-, 16- and
+ * 32-bit integers and the quantized and 2- and 4-bit ones, int64_val, uint32_val, uint64_val,
+ * bool_val, half_val for float16 and bfloat16, scomplex_val / dcomplex_val as pairs, string_val,
+ * float8_val for the float8 and float4 types), its values converted to the dtype as C converts,
+ * its last value repeated for the elements it lacks, zeros when it has none, its first n taken
+ * when it has more.  serialized: a string scalar; out_type: the dtype the proto must name.
+ * *out receives a new tensor of out_type with the proto's shape; string elements point into
+ * serialized's bytes, which *out keeps alive.
+ * Errors: invalid_argument (serialized NULL, not string or not a scalar, "Expected `serialized`
+ * to be a scalar, got shape: [1]"; out_type not a TensorFlow dtype; bytes protobuf cannot parse,
+ * "Could not parse `serialized` as TensorProto, base64: ..." (TF's text); a proto TF cannot make
+ * a tensor of, "Cannot parse tensor from proto: ..." (TF's prefix; the rest says why, where TF
+ * prints the proto); another dtype, "Type mismatch between parsed tensor (float) and dtype
+ * (double)" (TF's dtype names)); resource_exhausted.  No prepared form (string input).  Since
+ * 0.3. */
+TX_API tx_status tx_parse_tensor(const tx_tensor *serialized, tx_dtype out_type, tx_tensor **out);
+
+/* tf.io.serialize_tensor (the raw op SerializeTensor): tensor as a serialized TensorProto, the
+ * bytes TF 2.21 writes: dtype, tensor_shape, then tensor_content (the elements' little-endian
+ * bytes, on any host; none for an empty tensor) or, for a string tensor, a string_val per element.
+ * *out receives a new string scalar.
+ * Errors: invalid_argument (tensor NULL; a dtype TensorFlow has no DataType for: float8_e8m0fnu,
+ * the float6 types; a proto of 2 GiB or more, protobuf's limit); resource_exhausted.  TF 2.21 has
+ * no kernel for the quantized, float8, float4, int4, uint4, int2 and uint2 dtypes; tensorx writes
+ * their proto as TF's AsProtoTensorContent does (parse_tensor reads it back).  No prepared form.
+ * Since 0.3. */
+TX_API tx_status tx_serialize_tensor(const tx_tensor *tensor, tx_tensor **out);
 
 #endif

@@ -13,8 +13,7 @@ copy, or, for an op with one output given ``out=``, written into that array (Num
 the result's dtype and shape exactly, writeable, C-contiguous), which is returned.  Errors raise tensorx.Error subclasses carrying tensorx's message.  The GIL is released while
 an op runs.  See docs/python.md.
 """
-import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import (Any, ClassVar, NamedTuple, ParamSpec, Protocol, SupportsIndex, TypeAlias,
                     final, overload)
@@ -46,7 +45,6 @@ _Text: TypeAlias = str | bytes | float | np.bool_ | np.integer[Any] | np.floatin
 _DTypeLike: TypeAlias = str | bytes | np.dtype[Any] | type[Any] | _Named
 _IntList: TypeAlias = SupportsIndex | Iterable[SupportsIndex]
 _Array: TypeAlias = NDArray[Any]
-_Path: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
 __all__ = [
     'Error', 'InvalidArgumentError', 'OutOfRangeError', 'ResourceExhaustedError',
@@ -56,15 +54,14 @@ __all__ = [
     'batch_to_space', 'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'concat',
     'decode_raw', 'depth_to_space', 'dynamic_partition', 'dynamic_stitch', 'encode_raw',
     'expand_dims', 'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack',
-    'pack_subbyte', 'pad', 'parse_example', 'parse_single_example', 'rank',
+    'pack_subbyte', 'pad', 'parse_example', 'parse_single_example', 'parse_tensor', 'rank',
     'required_space_to_batch_paddings', 'reshape', 'reverse', 'reverse_sequence', 'saturate_cast',
-    'sequence_mask', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch', 'space_to_batch_nd',
-    'space_to_depth', 'split', 'squeeze', 'strided_slice', 'string_tensor_from_ort',
-    'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort', 'string_tensor_to_tf',
-    'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16', 'to_double', 'to_float',
-    'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack', 'unpack_subbyte',
-    'PreparedOp', 'TensorSpec', 'prepare', 'load', 'save', 'TFRecordReader', 'tfrecord_records',
-    'tfrecord_write',
+    'sequence_mask', 'serialize_tensor', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch',
+    'space_to_batch_nd', 'space_to_depth', 'split', 'squeeze', 'strided_slice',
+    'string_tensor_from_ort', 'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort',
+    'string_tensor_to_tf', 'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16',
+    'to_double', 'to_float', 'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
+    'unpack_subbyte', 'PreparedOp', 'TensorSpec', 'prepare',
 ]
 
 __version__: str
@@ -170,24 +167,6 @@ def prepare(op: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs) -> Pr
     """Prepares one op call for running many times into your arrays: a PreparedOp."""
 @overload
 def prepare(op: str, *args: Any, **kwargs: Any) -> PreparedOp: ...
-def load(path: _Path, name: str | None = None, *, format: str | None = None) -> _Array | dict[str, _Array]: ...
-def save(path: _Path, arrays: ArrayLike | Mapping[str, ArrayLike], *, format: str | None = None) -> None: ...
-class TFRecordReader:
-    """The records of a TFRecord file: memoryviews of the mapping (uncompressed) or bytes."""
-    def __init__(self, path: _Path, compression: str | None = None) -> None: ...
-    def __iter__(self) -> TFRecordReader: ...
-    def __next__(self) -> memoryview | bytes: ...
-    def records(self) -> Iterator[memoryview | bytes]: ...
-    def read(self, max_records: int) -> list[memoryview | bytes]: ...
-    def index(self) -> NDArray[np.int64]: ...
-    def seek(self, offset: int) -> None: ...
-    def close(self) -> None: ...
-    @property
-    def closed(self) -> bool: ...
-    def __enter__(self) -> TFRecordReader: ...
-    def __exit__(self, *exc: object) -> None: ...
-def tfrecord_records(path: _Path, compression: str | None = None) -> Iterator[memoryview | bytes]: ...
-def tfrecord_write(path: _Path, records: Iterable[ReadableBuffer | str], compression: str | None = None) -> None: ...
 
 # ---- the ops, from the op table -----------------------------------------------------------------
 def string_to_number(string_tensor: _TensorLike, out_type: _DTypeLike = 'float32', *,
@@ -726,4 +705,20 @@ def parse_single_example(serialized: _TensorLike, sparse_keys: _TensorLike | Non
       sparse_types (string, optional): a dtype per sparse key, by commas: float32, int64, string
       dense_defaults (tensor_list, optional): a default per dense key, of its dtype (empty: required)
       dense_shapes (tensor_list, optional): a 1-D int tensor per dense key: its shape ([] scalar)
+    """
+def parse_tensor(serialized: _TensorLike, out_type: _DTypeLike, *,
+                 out: _Array | None = None) -> _Array:
+    """the tensor a serialized TensorProto holds (tf.io.parse_tensor)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      serialized (tensor, required): string scalar: a serialized TensorProto
+      out_type (dtype, required): the dtype the proto must name
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
+    """
+def serialize_tensor(tensor: _TensorLike, *, out: _Array | None = None) -> _Array:
+    """a tensor as a serialized TensorProto (tf.io.serialize_tensor)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      tensor (tensor, required): any tensor
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """

@@ -34,6 +34,10 @@ EXAMPLES = [
                                 dtype=object),),
      {"dense_keys": S([b"k"], dtype=object), "dense_defaults": [S([], np.int64)],
       "dense_shapes": [S([2, 2], np.int64)]}),
+    # float_val [1.5, 2] for 3 elements: TF repeats the last
+    ("parse_tensor", (S(b"\x08\x01\x12\x04\x12\x02\x08\x03*\x08\x00\x00\xc0?\x00\x00\x00@",
+                        dtype=object), "float32"), {}),
+    ("serialize_tensor", (S([[1.5, 2], [3, 4]], np.float32),), {}),
     ("string_tensor_to_tf", (S([b"ab", b"", b"0123456789abcdefghijklmnop"]),), {}),
     ("string_tensor_from_tf", (S([8, 104, 105] + [0] * 21, np.uint8), []), {}),
     ("string_tensor_to_ort", (S([[b"ab", b""], [b"c", b"de"]]),), {}),

@@ -2,6 +2,8 @@
 /* proto_wire.c -- the protocol buffer wire-format reader (proto_wire.h). */
 #include "io/proto_wire.h"
 
+#include <string.h>
+
 bool tx__pw_varint64(tx__pw *r, uint64_t *v) {
     uint64_t x = 0;
     const uint8_t *q = r->p;
@@ -64,4 +66,64 @@ bool tx__pw_skip(tx__pw *r, unsigned wire) {
     }
     default: return false;
     }
+}
+
+bool tx__pw_skip_unknown(tx__pw *r, uint32_t tag, int depth) {
+    const unsigned wire = tag & 7;
+    if (wire != TX__PW_GROUP_START) return wire != TX__PW_GROUP_END && tx__pw_skip(r, wire);
+    if (depth <= 0) return false;
+    for (;;) {
+        uint32_t inner;
+        if (!tx__pw_varint32(r, &inner) || (inner >> 3) == 0) return false;
+        if ((inner & 7) == TX__PW_GROUP_END) return (inner >> 3) == (tag >> 3);
+        if (!tx__pw_skip_unknown(r, inner, depth - 1)) return false;
+    }
+}
+
+/* ---- the writer ---- */
+
+size_t tx__pw_varint_size(uint64_t v) {
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static bool room(tx__pw_out *w, size_t n) {
+    if (w->overflow || n > (size_t)(w->end - w->p)) {
+        w->overflow = true;
+        return false;
+    }
+    return true;
+}
+
+void tx__pw_put_varint(tx__pw_out *w, uint64_t v) {
+    if (!room(w, tx__pw_varint_size(v))) return;
+    while (v >= 0x80) {
+        *w->p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *w->p++ = (uint8_t)v;
+}
+
+void tx__pw_put_tag(tx__pw_out *w, uint32_t field, unsigned wire) {
+    tx__pw_put_varint(w, (uint64_t)field << 3 | wire);
+}
+
+void tx__pw_put_len(tx__pw_out *w, uint32_t field, uint64_t n) {
+    tx__pw_put_tag(w, field, TX__PW_LEN);
+    tx__pw_put_varint(w, n);
+}
+
+void tx__pw_put_raw(tx__pw_out *w, const void *b, size_t n) {
+    if (!room(w, n)) return;
+    if (n) memcpy(w->p, b, n);
+    w->p += n;
+}
+
+void tx__pw_put_bytes(tx__pw_out *w, uint32_t field, const void *b, size_t n) {
+    tx__pw_put_len(w, field, n);
+    tx__pw_put_raw(w, b, n);
 }

@@ -4,8 +4,10 @@
  * for a 32-bit read, are dropped, as protobuf drops them), fixed 32- and 64-bit little-endian
  * values, length-delimited fields and nested limits.  Every read is checked against the current
  * limit, which never lies past the bytes: nothing is read out of bounds, whatever the input.
- * Used by the Example parser (src/io/example.c); generic, for any message (TensorProto
- * next).  The reader only reads: nothing is allocated. */
+ * Used by the Example parser (src/io/example.c) and the TensorProto parser
+ * (src/io/tensor_proto.c).  The reader only reads: nothing is allocated.
+ * The writer (tx__pw_out, below) writes into a buffer the caller sized with the tx__pw_*_size
+ * functions, so that a message is allocated once; it never writes past the buffer's end. */
 #ifndef TX_IO_PROTO_WIRE_H
 #define TX_IO_PROTO_WIRE_H
 
@@ -72,5 +74,39 @@ static inline void tx__pw_pop(tx__pw *r, const uint8_t *old) { r->limit = old; }
  * a length and that many bytes.  Groups and the unused wire types 6 and 7 are refused (false),
  * as TensorFlow's parsers refuse them. */
 bool tx__pw_skip(tx__pw *r, unsigned wire);
+/* Skips an unknown field whose tag was read, as protobuf's full parser does: groups too (the
+ * fields up to the end-group tag of the same field number, nested at most `depth` deep); false
+ * for wire types 6 and 7, a stray end-group tag and whatever is cut short. */
+bool tx__pw_skip_unknown(tx__pw *r, uint32_t tag, int depth);
+
+/* ---- the writer ---- */
+typedef struct tx__pw_out {
+    uint8_t *p;   /* the next byte to write */
+    uint8_t *end; /* the buffer's end */
+    bool overflow; /* a write did not fit (it wrote nothing); the sizes were wrong */
+} tx__pw_out;
+
+static inline tx__pw_out tx__pw_writer(void *buf, size_t size) {
+    tx__pw_out w = {(uint8_t *)buf, (uint8_t *)buf + size, false};
+    return w;
+}
+/* The bytes of v as a varint (1..10). */
+size_t tx__pw_varint_size(uint64_t v);
+/* The bytes of field `field`'s tag. */
+static inline size_t tx__pw_tag_size(uint32_t field) {
+    return tx__pw_varint_size((uint64_t)field << 3);
+}
+/* The bytes of a length-delimited field of n bytes: tag, length, bytes. */
+static inline size_t tx__pw_len_size(uint32_t field, uint64_t n) {
+    return tx__pw_tag_size(field) + tx__pw_varint_size(n) + (size_t)n;
+}
+void tx__pw_put_varint(tx__pw_out *w, uint64_t v);
+void tx__pw_put_tag(tx__pw_out *w, uint32_t field, unsigned wire);
+/* Tag and length of a length-delimited field whose n bytes the caller writes next. */
+void tx__pw_put_len(tx__pw_out *w, uint32_t field, uint64_t n);
+/* n raw bytes. */
+void tx__pw_put_raw(tx__pw_out *w, const void *b, size_t n);
+/* A length-delimited field: tag, length and the n bytes at b. */
+void tx__pw_put_bytes(tx__pw_out *w, uint32_t field, const void *b, size_t n);
 
 #endif

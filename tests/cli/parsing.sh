@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Golden CLI tests for the parsing family: parse_example and parse_single_example of hand-written
-# tf.train.Example records (TF 2.21's answers), and TF's errors.
+# tf.train.Example records, parse_tensor and serialize_tensor of TensorProtos (TF 2.21's answers
+# and bytes), and TF's errors.
 . "$(dirname "$0")/lib.sh"
 
 # {"label": int64 [7], "tags": bytes ["a","bc"], "xy": float packed [1.5, 2]}
@@ -40,5 +41,14 @@ array([1, 0], dtype=int64)" -- parse_example 'serialized=["junk"]' 'sparse_keys=
 expect parse_no_features '' -- parse_example 'serialized=["\x0bjunk"]'
 expect_fail parse_types invalid_argument 'sparse_types must name one dtype per sparse key (1)' -- parse_example "serialized=[\"$R1\"]" 'sparse_keys=["a"]' sparse_types=int64,string
 expect_fail parse_dtype unimplemented 'sparse_types[0] is int32; a feature'"'"'s dtype is float32, int64 or string' -- parse_example "serialized=[\"$R1\"]" 'sparse_keys=["a"]' sparse_types=int32
+
+# TensorProto: TF's bytes for a float32 [2, 2] and a string [2]; float_val's last value repeated
+expect serialize_float "array(b'\x08\x01\x12\x08\x12\x02\x08\x02\x12\x02\x08\x02\"\x10\x00\x00\xc0?\x00\x00\x00@\x00\x00@@\x00\x00\x80@', dtype=string)" -- serialize_tensor 'tensor=[[1.5,2],[3,4]]'
+expect serialize_string "array(b'\x08\x07\x12\x04\x12\x02\x08\x02B\x01aB\x02bb', dtype=string)" -- serialize_tensor 'tensor=["a","bb"]'
+expect parse_tensor "array([1.5, 2.0, 2.0], dtype=float32)" -- parse_tensor 'serialized="\x08\x01\x12\x04\x12\x02\x08\x03\x2a\x08\x00\x00\xc0\x3f\x00\x00\x00\x40"' out_type=float32
+expect parse_tensor_strings "array([b'a', b'bb'], dtype=string)" -- parse_tensor 'serialized="\x08\x07\x12\x04\x12\x02\x08\x02\x42\x01a\x42\x02bb"' out_type=string
+expect_fail parse_tensor_bytes invalid_argument 'parse_tensor: Could not parse `serialized` as TensorProto, base64: /w==' -- parse_tensor 'serialized="\xff"' out_type=float32
+expect_fail parse_tensor_type invalid_argument 'Type mismatch between parsed tensor (float) and dtype (double)' -- parse_tensor 'serialized="\x08\x01\x12\x00"' out_type=float64
+expect_fail parse_tensor_size invalid_argument 'Cannot parse tensor from proto' -- parse_tensor 'serialized="\x08\x01\x12\x04\x12\x02\x08\x02\x22\x04\x00\x00\x80\x3f"' out_type=float32
 
 finish

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The oracle's cases for parse_example (TF's raw op ParseExampleV2, what tf.io.parse_example runs)
+"""The oracle's cases for parse_tensor and serialize_tensor (the raw ops ParseTensor and
+SerializeTensor), parse_example (TF's raw op ParseExampleV2, what tf.io.parse_example runs)
 and parse_single_example (the raw op ParseSingleExample, the kernel of
 tf.io.parse_single_example).  The records are serialized tf.train.Example protos written here
 byte by byte, so that every encoding TF's fast parser reads can be drawn: packed and unpacked
@@ -16,7 +17,7 @@ import struct
 
 import numpy as np
 import tensorflow as tf
-from oracle import TF_DTYPES, Case, difference, op
+from oracle import ALL, TF_DTYPES, Case, difference, op
 from oracle import string_array as _str
 
 KINDS = ["float32", "int64", "string"]
@@ -355,3 +356,174 @@ def gen_parse_single_example(g):
     while True:
         cfg = _Config(g)
         yield Case(_inputs(cfg, _str([_record(cfg, g)], ())), _attrs(cfg))
+
+
+# ---- TensorProto: parse_tensor and serialize_tensor ------------------------------------------------
+# The protos are written here field by field (tensor.proto's numbers), so that what TF's
+# SerializeTensor never writes can be drawn: the typed fields (half_val, float_val, int_val ...)
+# packed and unpacked, with fewer or more values than elements, fields repeated and out of order,
+# unknown fields and groups, and damaged bytes.  TF's own serializations of random tensors are
+# parsed too, and serialize_tensor's bytes are compared with TF's for random tensors of every dtype.
+TENSOR_FIELDS = {  # dtype -> (field, wire type of a value, struct format or None for varints)
+    "float32": (5, 5, "<f"), "float64": (6, 1, "<d"), "complex64": (9, 5, "<f"),
+    "complex128": (12, 1, "<d"), "int64": (10, 0, None), "bool": (11, 0, None),
+    "float16": (13, 0, None), "bfloat16": (13, 0, None), "uint32": (16, 0, None),
+    "uint64": (17, 0, None), "string": (8, 2, None),
+}
+PROTO_DTYPES = [d for d in ALL if d in TF_DTYPES]
+SERIALIZE_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+                    "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
+                    "complex128", "string"]  # TF 2.21's SerializeTensor kernels
+
+
+def _tag(field, wire):
+    return _varint(field << 3 | wire)
+
+
+def _len_field(field, payload):
+    return _tag(field, 2) + _varint(len(payload)) + payload
+
+
+def _field_of(dtype):
+    if dtype in TENSOR_FIELDS:
+        return TENSOR_FIELDS[dtype]
+    if dtype.startswith("float8") or dtype == "float4_e2m1fn":
+        return (18, 2, None)  # float8_val: one byte a value
+    return (7, 0, None)  # int_val
+
+
+def _shape_proto(shape, g):
+    dims = b"".join(_len_field(2, (_tag(1, 0) + _varint(d)) if d or g.rng.random() < 0.3 else b"")
+                    for d in shape)
+    if g.rng.random() < 0.1:
+        dims += _tag(3, 0) + b"\x01"  # unknown_rank, which TF's TensorShape ignores
+    return _len_field(2, dims)
+
+
+def _typed_values(dtype, n, g):
+    """The typed field of `dtype` holding n values (packed or not, in one or two runs)."""
+    field, wire, fmt = _field_of(dtype)
+    if field == 18:
+        return _len_field(18, g.rng.bytes(n))
+    count = n * (2 if dtype.startswith("complex") else 1)
+    if fmt:
+        vals = [struct.pack(fmt, float(v)) for v in g.rng.normal(0, 100, count)]
+        if g.rng.random() < 0.2 and vals:
+            vals[0] = g.rng.bytes(len(vals[0]))  # any bits: NaN payloads
+    elif field == 8:
+        vals = [g.rng.bytes(int(g.rng.integers(0, 6))) for _ in range(count)]
+        return b"".join(_len_field(8, v) for v in vals)
+    else:
+        big = g.rng.random() < 0.3
+        vals = [_varint(int(v)) for v in g.rng.integers(-2**63 if big else -300,
+                                                        2**63 - 1 if big else 70000, count)]
+    if g.rng.random() < 0.5:  # packed, maybe split in two runs
+        cut = int(g.rng.integers(0, len(vals) + 1))
+        runs = [vals[:cut], vals[cut:]] if g.rng.random() < 0.3 else [vals]
+        return b"".join(_len_field(field, b"".join(r)) for r in runs)
+    return b"".join(_tag(field, wire) + v for v in vals)
+
+
+def _unknown(g):
+    return g.choice([_tag(20, 0) + b"\x05", _tag(99, 1) + b"\x00" * 8, _tag(3, 5) + b"\x01\x02\x03\x04",
+                     _tag(30, 3) + _tag(1, 0) + b"\x07" + _tag(30, 4), _len_field(21, b"abc"),
+                     _tag(5, 0) + b"\x01"])  # the last: float_val of the wrong wire type
+
+
+def _tensor_proto(g):
+    """A TensorProto of a random dtype and shape, its values in tensor_content or a typed field."""
+    dtype = g.choice(PROTO_DTYPES)
+    shape = g.shape(max_dim=3)
+    n = int(np.prod(shape, dtype=np.int64))
+    parts = [_tag(1, 0) + _varint(TF_DTYPES[dtype].as_datatype_enum), _shape_proto(shape, g)]
+    r = g.rng.random()
+    if r < 0.35 and dtype != "string":
+        a = g.array(dtype, shape)
+        raw = a.view(a.dtype.fields[dtype][0]).tobytes() if a.dtype.fields else a.tobytes()
+        parts.append(_len_field(4, raw))
+    elif r < 0.45 and dtype == "string":
+        vals = [g.rng.bytes(int(g.rng.integers(0, 5))) for _ in range(n)]
+        parts.append(_len_field(4, b"".join(_varint(len(v)) for v in vals) + b"".join(vals)))
+    elif r < 0.9:
+        k = g.choice([0, 1, max(n - 1, 0), n, n + 2])
+        parts.append(_typed_values(dtype, k, g))
+    if g.rng.random() < 0.3:
+        parts.insert(int(g.rng.integers(0, len(parts) + 1)), _unknown(g))
+    if g.rng.random() < 0.1:
+        parts.reverse()  # fields in any order
+    out_type = dtype if g.rng.random() < 0.9 else g.choice(PROTO_DTYPES)
+    return b"".join(parts), out_type
+
+
+def _damaged(b, g):
+    r = g.rng.random()
+    if not b:
+        return b
+    i = int(g.rng.integers(0, len(b)))
+    if r < 0.4:
+        return b[:i]
+    if r < 0.8:
+        return b[:i] + bytes([b[i] ^ (1 << int(g.rng.integers(0, 8)))]) + b[i + 1:]
+    return b + g.rng.bytes(int(g.rng.integers(1, 4)))
+
+
+SUBBYTE_BITS = {"int4": 4, "uint4": 4, "int2": 2, "uint2": 2, "float4_e2m1fn": 4}
+SUBBYTE_ROW = (
+    "parse_tensor: a proto of int4, uint4, int2, uint2 or float4_e2m1fn whose bytes (tensor_content, "
+    "float8_val) or int_val values set bits above the element's: TF keeps the whole byte in its "
+    "tensor (ml_dtypes reads the low bits); tensorx stores the element as its constructors do, "
+    "the value bits with zeros above (float4: the sign bit set when any upper bit is), the same "
+    "values")
+
+
+def _subbyte_canonical(name, b):
+    bits = SUBBYTE_BITS[name]
+    if name == "float4_e2m1fn":
+        return (b & 7) | (8 if b >> 3 else 0)
+    return b & ((1 << bits) - 1)
+
+
+@difference("parse_tensor", SUBBYTE_ROW)
+def _subbyte_upper_bits(case, want, got):
+    if want[0] != "ok" or got[0] != "ok" or want[1][0].dtype not in SUBBYTE_BITS:
+        return False
+    w, g = want[1][0], got[1][0]
+    return w.dtype == g.dtype and tuple(w.shape) == tuple(g.shape) and \
+        bytes(_subbyte_canonical(w.dtype, b) for b in w.data) == g.data
+
+
+def tf_parse_tensor(serialized, out_type):
+    return tf.raw_ops.ParseTensor(serialized=serialized, out_type=TF_DTYPES[out_type])
+
+
+def tf_serialize_tensor(tensor):
+    return tf.raw_ops.SerializeTensor(tensor=tensor)
+
+
+@op("parse_tensor", tf=tf_parse_tensor, tf_name="ParseTensor")
+def gen_parse_tensor(g):
+    yield Case({"serialized": _str([b""], ())}, {"out_type": "float32"}, note="no dtype")
+    yield Case({"serialized": _str([b"\x08\x01\x12\x00"])}, {"out_type": "float32"},
+               note="not a scalar")
+    while True:
+        r = g.rng.random()
+        if r < 0.3:  # TF's own bytes
+            dtype = g.choice(SERIALIZE_DTYPES)
+            a = g.array(dtype, g.shape(max_dim=4))
+            t = tf.constant(a, TF_DTYPES[dtype]) if a.size or dtype != "string" else \
+                tf.zeros(a.shape, tf.string)
+            b = tf.raw_ops.SerializeTensor(tensor=t).numpy()
+            yield Case({"serialized": _str([b], ())}, {"out_type": dtype}, note="TF's bytes")
+            continue
+        b, out_type = _tensor_proto(g)
+        if r > 0.8:
+            b = _damaged(b, g)
+        yield Case({"serialized": _str([b], ())}, {"out_type": out_type})
+
+
+@op("serialize_tensor", tf=tf_serialize_tensor, tf_name="SerializeTensor")
+def gen_serialize_tensor(g):
+    while True:
+        dtype = g.choice(PROTO_DTYPES if g.rng.random() < 0.1 else SERIALIZE_DTYPES)
+        shape = g.shape(max_dim=4) if g.rng.random() < 0.95 else (int(g.rng.integers(300, 3000)),)
+        yield Case({"tensor": g.array(dtype, shape)}, {})

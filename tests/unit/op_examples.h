@@ -61,6 +61,8 @@ static const op_example tx_op_examples[] = {
     {"parse_single_example", {"serialized=\"\\x0a\\x37\\x0a\\x0e\\x0a\\x05label\\x12\\x05\\x1a\\x03\\x0a\\x01\\x07\\x0a\\x11\\x0a\\x04tags\\x12\\x09\\x0a\\x07\\x0a\\x01\\x61\\x0a\\x02\\x62\\x63\\x0a\\x12\\x0a\\x02xy\\x12\\x0c\\x12\\x0a\\x0a\\x08\\x00\\x00\\xc0\\x3f\\x00\\x00\\x00\\x40\"", "sparse_keys=[\"tags\",\"xy\"]",
                              "sparse_types=string,float32", "dense_keys=[\"label\"]", "dense_defaults=[]:int64",
                              "dense_shapes=[]"}},
+    {"parse_tensor", {"serialized=\"\\x08\\x01\\x12\\x04\\x12\\x02\\x08\\x03\\x2a\\x08\\x00\\x00\\xc0\\x3f\\x00\\x00\\x00\\x40\"", "out_type=float32"}},
+    {"serialize_tensor", {"tensor=[[1.5,2],[3,4]]"}},
     {"string_tensor_to_tf", {"data=[\"ab\",\"\",\"0123456789abcdefghijklmnop\"]"}},
     {"string_tensor_from_tf", {"records=[8,104,105,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]:uint8", "shape=[]"}},
     {"string_tensor_to_ort", {"data=[[\"ab\",\"\"],[\"c\",\"de\"]]"}},
