@@ -478,8 +478,19 @@ static tx_status load_src(npy_src *src, uint64_t file_size, unsigned flags, tx_t
 static tx_status load_z(tx__zsource *z, const char *name, tx_tensor **out) {
     npy_src s = {.fd = -1, .z = z};
     snprintf(s.name, sizeof s.name, "%s", name);
-    TX_TRY(load_src(&s, UINT64_MAX, 0, out));
-    if (!tx__zsource_ended(z)) {
+    tx_status st = load_src(&s, UINT64_MAX, 0, out);
+    if (st != TX_OK && st != TX_DATA_LOSS && !tx__zsource_ended(z)) {
+        /* A stream that stops early reports that rather than the short .npy it gives. */
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", tx_last_error());
+        unsigned char probe;
+        size_t got;
+        TX_TRY(tx__zsource_read(z, &probe, 1, &got));
+        if (got == 0 && !tx__zsource_ended(z)) st = TX_OK;
+        else return tx__fail(st, "%s", msg);
+    }
+    if (st != TX_OK) return st;
+    if (*out == NULL || !tx__zsource_ended(z)) {
         tx_tensor_free(*out);
         *out = NULL;
         return tx__fail(TX_DATA_LOSS, "npy: %s: truncated: the compressed stream stops before "

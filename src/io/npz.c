@@ -120,9 +120,9 @@ static tx_status read_end(npz_parse *p) {
     }
     const unsigned char *e = b + at;
     TX_REQUIRE(le16(e + 4) == 0 && le16(e + 6) == 0 && le16(e + 8) == le16(e + 10),
-               TX_UNIMPLEMENTED, "%s: %s: the end record names disk %u (central directory on "
-               "disk %u): multi-disk archives are not supported", p->op, p->name, le16(e + 4),
-               le16(e + 6));
+               TX_UNIMPLEMENTED, "%s: %s: the end record names disk %u, the central directory "
+               "on disk %u and %u of its %u entries on this disk: multi-disk archives are not "
+               "supported", p->op, p->name, le16(e + 4), le16(e + 6), le16(e + 8), le16(e + 10));
     bool zip64;
     TX_TRY(read_zip64_end(p, at, &zip64));
     if (zip64) return TX_OK;
