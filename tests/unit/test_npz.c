@@ -5,7 +5,8 @@
  * here by hand); ZIP64 end records, comments and data descriptors are read; every rule of the
  * reader, broken by patching a valid archive, gives its status and message; every truncation and
  * every one-byte change is refused or read without a crash; gzip'd and zlib'd .npy files and
- * buffers load; every allocation failing in turn gives resource_exhausted and no leak.  (Files
+ * buffers and pipes load, and tx_file_read_decompressed gives a compressed file's bytes; every
+ * allocation failing in turn gives resource_exhausted and no leak.  (Files
  * NumPy writes, and byte equality with np.savez, are checked in tests/oracle/test_npz.py.) */
 #include "testutil.h"
 
@@ -574,6 +575,73 @@ static void test_compressed_npy(void **state) {
     assert_int_equal(tx__zformat_of("\x93NUMPY", 6), 0);
 }
 
+static void assert_scalar_string(const tx_tensor *t, const void *bytes, size_t n) {
+    assert_int_equal(tx_tensor_dtype(t), TX_STRING);
+    assert_int_equal(tx_tensor_rank(t), 0);
+    const tx_string *s = tx_tensor_data_const(t);
+    assert_int_equal(s->size, n);
+    if (n) assert_memory_equal(s->data, bytes, n);
+}
+
+/* tx_file_read_decompressed: gzip'd, zlib'd, concatenated gzip members, empty content; a plain
+ * file, a cut stream, corrupt data and an output over the tensor cap are refused. */
+static void test_read_decompressed(void **state) {
+    (void)state;
+    const char *p = path_in_dir("raw.gz");
+    tx_tensor *t;
+    if (!TX_HAVE_ZLIB) {
+        write_whole(p, "\x1f\x8b", 2);
+        tu_assert_error(tx_file_read_decompressed(p, &t), TX_UNIMPLEMENTED, "TX_WITH_ZLIB");
+        return;
+    }
+    static const char text[] = "0123456789abcdefghij";
+    for (int fmt = TX__Z_ZLIB; fmt <= TX__Z_GZIP; fmt++) {
+        gbuf g = compress((tx__zformat)fmt, text, 20);
+        write_whole(p, g.p, g.n);
+        assert_int_equal(tx_file_read_decompressed(p, &t), TX_OK);
+        assert_scalar_string(t, text, 20);
+        tx_tensor_free(t);
+        write_whole(p, g.p, g.n - 1);
+        tu_assert_error(tx_file_read_decompressed(p, &t), TX_DATA_LOSS, "stops before its end");
+        assert_null(t);
+        free(g.p);
+        /* 4000 bytes from a file of a few dozen, over a cap of 1000 */
+        static char zeros[4000];
+        g = compress((tx__zformat)fmt, zeros, sizeof zeros);
+        write_whole(p, g.p, g.n);
+        size_t cap = tx_max_tensor_bytes();
+        tx_set_max_tensor_bytes(1000);
+        tx_status st = tx_file_read_decompressed(p, &t);
+        tx_set_max_tensor_bytes(cap);
+        tu_assert_error(st, TX_RESOURCE_EXHAUSTED, "more than tx_max_tensor_bytes() (1000");
+        free(g.p);
+    }
+    gbuf a = compress(TX__Z_GZIP, text, 10), b = compress(TX__Z_GZIP, text + 10, 10);
+    a.p = realloc(a.p, a.n + b.n);
+    memcpy(a.p + a.n, b.p, b.n);
+    write_whole(p, a.p, a.n + b.n);
+    assert_int_equal(tx_file_read_decompressed(p, &t), TX_OK);
+    assert_scalar_string(t, text, 20);
+    tx_tensor_free(t);
+    a.p[a.n + b.n - 12] ^= 0x40; /* a flipped byte in the second member's data */
+    write_whole(p, a.p, a.n + b.n);
+    tu_assert_error(tx_file_read_decompressed(p, &t), TX_DATA_LOSS, "GZIP");
+    free(a.p);
+    free(b.p);
+    gbuf e = compress(TX__Z_GZIP, "", 0);
+    write_whole(p, e.p, e.n);
+    assert_int_equal(tx_file_read_decompressed(p, &t), TX_OK);
+    assert_scalar_string(t, "", 0);
+    tx_tensor_free(t);
+    free(e.p);
+    write_whole(p, "plain", 5);
+    tu_assert_error(tx_file_read_decompressed(p, &t), TX_INVALID_ARGUMENT,
+                    "is neither gzip'd (magic 1f 8b) nor zlib'd");
+    tu_assert_error(tx_file_read_decompressed(NULL, &t), TX_INVALID_ARGUMENT, "path is NULL");
+    tu_assert_error(tx_file_read_decompressed(path_in_dir("none.gz"), &t), TX_INVALID_ARGUMENT,
+                    "cannot open");
+}
+
 /* Every allocation of save_buffer, open_buffer and get failing in turn. */
 static void test_allocation_failures(void **state) {
     (void)state;
@@ -642,6 +710,7 @@ int main(void) {
         cmocka_unit_test(test_truncations_and_flips),
         cmocka_unit_test(test_save_rules),
         cmocka_unit_test(test_compressed_npy),
+        cmocka_unit_test(test_read_decompressed),
         cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, setup, cleanup);
