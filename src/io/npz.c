@@ -333,15 +333,23 @@ static tx_status parse(npz_parse *p) {
                "%s: %s: the end record announces %llu members, more than the central directory's "
                "%llu bytes can hold (46 bytes each at least)", p->op, p->name,
                (unsigned long long)p->count, (unsigned long long)cd_size);
-    f->count = (size_t)p->count;
-    f->arena_size = 2 * (size_t)cd_size + 1; /* each name twice at most, with NULs */
-    if (f->count) {
-        f->members = tx__alloc(f->count * sizeof *f->members, p->op);
-        f->by_name = tx__alloc(f->count * sizeof *f->by_name, p->op);
+    /* close_file frees count members and by_name entries and arena_size bytes: set each size
+     * once its allocation has succeeded. */
+    size_t count = (size_t)p->count, arena_size = 2 * (size_t)cd_size + 1; /* each name twice */
+    if (count) {
+        f->members = tx__alloc(count * sizeof *f->members, p->op);
+        if (f->members == NULL) return TX_RESOURCE_EXHAUSTED;
+        f->by_name = tx__alloc(count * sizeof *f->by_name, p->op);
+        if (f->by_name == NULL) {
+            tx__free(f->members, count * sizeof *f->members);
+            f->members = NULL;
+            return TX_RESOURCE_EXHAUSTED;
+        }
+        f->count = count;
     }
-    f->arena = tx__alloc(f->arena_size, p->op);
-    if ((f->count && (f->members == NULL || f->by_name == NULL)) || f->arena == NULL)
-        return TX_RESOURCE_EXHAUSTED;
+    f->arena = tx__alloc(arena_size, p->op);
+    if (f->arena == NULL) return TX_RESOURCE_EXHAUSTED;
+    f->arena_size = arena_size;
     uint64_t pos = p->cd_offset;
     size_t arena_pos = 0;
     for (size_t i = 0; i < f->count; i++) TX_TRY(read_central(p, i, &pos, &arena_pos, &f->members[i]));
@@ -366,8 +374,6 @@ static tx_status open_bytes(const char *op, const char *name, tx_tensor *file, t
     npz_parse p = {.op = op, .name = name, .f = f};
     tx_status st = parse(&p);
     if (st != TX_OK) {
-        if (f->count && (f->members == NULL || f->by_name == NULL)) f->count = 0;
-        if (f->arena == NULL) f->arena_size = 0;
         close_file(f);
         return st;
     }
