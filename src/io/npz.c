@@ -465,6 +465,8 @@ static tx_status get_deflated(const char *op, const tx_npz *f, const npz_member 
     TX_TRY(tx__zsource_open(op, name, TX__Z_RAW, f->b + m->data, (size_t)m->csize, &z));
     tx__zsource_limit(z, m->usize);
     tx_status st = tx__npy_load_z(z, name, out);
+    if (st != TX_OK && strstr(tx_last_error(), name) == NULL) /* the .npy reader's own rules */
+        st = member_failed(op, f, m, st);
     if (st == TX_OK && tx__zsource_tell(z) != m->usize)
         st = tx__fail(TX_DATA_LOSS, "%s: %s: decompresses to %llu bytes, not the %llu its "
                       "headers declare", op, name, (unsigned long long)tx__zsource_tell(z),
