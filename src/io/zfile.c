@@ -40,7 +40,7 @@ static tx_status read_bytes(const char *op, const char *name, const unsigned cha
                "%s: %s is neither gzip'd (magic 1f 8b) nor zlib'd (a zlib header)", op, name);
     tx__zsource *z;
     TX_TRY(tx__zsource_open(op, name, zf, p, n, &z));
-    uint64_t size, again;
+    uint64_t size = 0, again;
     tx_tensor *t = NULL;
     char *bytes = NULL;
     char *sink = tx__alloc(SINK, op);
