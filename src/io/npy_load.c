@@ -344,7 +344,8 @@ static tx_status stream_failed(npy_src *s, const tx_npy_info *h, tx_status st, u
     char msg[512];
     snprintf(msg, sizeof msg, "%s", tx_last_error());
     uint64_t rest;
-    if (src_drain(s, &rest) != TX_OK) return TX_INVALID_ARGUMENT;
+    tx_status drained = src_drain(s, &rest); /* a read error; data_loss from a stream */
+    if (drained != TX_OK) return drained;
     if (read + rest != h->data_size) return tx__npy_wrong_size(h, read + rest);
     return tx__fail(st, "%s", msg);
 }
