@@ -79,18 +79,18 @@ TX_API tx_status tx_npz_get(const tx_npz *file, const char *name, tx_tensor **ou
 /* Writes the count tensors tensors[i] as the .npz file at path, member names[i] + ".npy" holding
  * tensors[i] as tx_npy_save writes it: deflated (zlib's default level, as np.savez_compressed)
  * when compressed is non-zero, else stored (as np.savez).  The bytes are those np.savez /
- * np.savez_compressed write for the same arrays with Python's zipfile (3.8 to 3.12): every local
- * header with a ZIP64 extra field (NumPy forces it), the date 1980-01-01 00:00, permissions 0600,
- * UTF-8 names flagged as such, and the ZIP64 end records when the archive passes zipfile's
- * limits -- for every tensor whose .npy tx_npy_save writes as numpy.save writes that array (see
- * tx_npy_save; strings and tensorx-only dtypes differ).  A deflated member is compressed in
- * memory before it is written (its compressed size goes in the header before the data).  The
- * file is replaced as tx_npy_save replaces one: whole or not at all.
+ * np.savez_compressed write for the same arrays with Python's zipfile (checked with Python 3.11):
+ * every local header with a ZIP64 extra field (NumPy forces it), the date 1980-01-01 00:00,
+ * permissions 0600, UTF-8 names flagged as such, and the ZIP64 end records when the archive
+ * passes zipfile's limits -- for every tensor whose .npy tx_npy_save writes as numpy.save writes
+ * that array (see tx_npy_save; strings and tensorx-only dtypes differ).  A deflated member is
+ * compressed in memory before it is written (its compressed size goes in the header before the
+ * data).  The file is replaced as tx_npy_save replaces one: whole or not at all.
  * Errors: invalid_argument (path NULL; names or tensors NULL with count > 0; a NULL name or
- * tensor; a name that is not valid UTF-8 or is given twice (np.savez's keyword arguments
- * cannot repeat either); the file cannot
- * be created, written or renamed, with the system's reason, errno kept); unimplemented
- * (compressed without zlib); resource_exhausted (allocation failed).  Since 0.3. */
+ * tensor; a name that is not valid UTF-8, longer than 65531 bytes, or given twice -- np.savez's
+ * keyword arguments cannot repeat either; the file cannot be created, written or renamed, with
+ * the system's reason, errno kept); unimplemented (compressed without zlib); resource_exhausted
+ * (allocation failed).  Since 0.3. */
 TX_API tx_status tx_npz_save(const char *path, size_t count, const char *const *names,
                              const tx_tensor *const *tensors, int compressed);
 
