@@ -220,12 +220,12 @@ static tx_status literal(const char *text, tx_dtype empty_dtype, tx_tensor **out
             dtype = bo ? TX_BOOL : fl ? TX_FLOAT32 : big ? TX_INT64 : TX_INT32;
         }
     }
-    if (strings != (dtype == TX_STRING)) {
+    if (l.n > 0 && strings != (dtype == TX_STRING)) { /* an empty literal fits every dtype, string too */
         leaves_free(&l);
         return op_fail(TX_INVALID_ARGUMENT, "literal values do not fit dtype %s", tx_dtype_name(dtype));
     }
     tx_tensor *t = NULL;
-    if (strings) {
+    if (dtype == TX_STRING) {
         const char **ptrs = calloc(l.n + 1, sizeof *ptrs);
         size_t *lens = calloc(l.n + 1, sizeof *lens);
         for (size_t i = 0; ptrs && lens && i < l.n; i++) {

@@ -11,10 +11,11 @@ extern const op_def tx_cli_ops_slicing[];
 extern const op_def tx_cli_ops_reorder[];
 extern const op_def tx_cli_ops_spatial[];
 extern const op_def tx_cli_ops_gather[];
+extern const op_def tx_cli_ops_parsing[];
 
 static const op_def *const families[] = {
     tx_cli_ops_casting, tx_cli_ops_shapes, tx_cli_ops_slicing, tx_cli_ops_reorder, tx_cli_ops_spatial,
-     tx_cli_ops_gather,
+     tx_cli_ops_gather, tx_cli_ops_parsing,
 };
 
 const op_def *op_at(size_t i) {

@@ -195,6 +195,7 @@ TX_API void tx_clear_error(void);
 #include "tensorx/ops_shaping.h"
 #include "tensorx/ops_spatial.h"
 #include "tensorx/ops_gather.h"
+#include "tensorx/ops_parsing.h"
 #include "tensorx/io.h"
 #include "tensorx/tfrecord.h"
 #include "tensorx/safetensors.h"

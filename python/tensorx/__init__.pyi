@@ -54,13 +54,14 @@ __all__ = [
     'batch_to_space', 'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'concat',
     'decode_raw', 'depth_to_space', 'dynamic_partition', 'dynamic_stitch', 'encode_raw',
     'expand_dims', 'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack',
-    'pack_subbyte', 'pad', 'rank', 'required_space_to_batch_paddings', 'reshape', 'reverse',
-    'reverse_sequence', 'saturate_cast', 'sequence_mask', 'shape', 'shape_n', 'size', 'slice',
-    'space_to_batch', 'space_to_batch_nd', 'space_to_depth', 'split', 'squeeze', 'strided_slice',
-    'string_tensor_from_ort', 'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort',
-    'string_tensor_to_tf', 'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16',
-    'to_double', 'to_float', 'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
-    'unpack_subbyte', 'PreparedOp', 'TensorSpec', 'prepare',
+    'pack_subbyte', 'pad', 'parse_example', 'parse_single_example', 'rank',
+    'required_space_to_batch_paddings', 'reshape', 'reverse', 'reverse_sequence', 'saturate_cast',
+    'sequence_mask', 'shape', 'shape_n', 'size', 'slice', 'space_to_batch', 'space_to_batch_nd',
+    'space_to_depth', 'split', 'squeeze', 'strided_slice', 'string_tensor_from_ort',
+    'string_tensor_from_tf', 'string_tensor_pack', 'string_tensor_to_ort', 'string_tensor_to_tf',
+    'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16', 'to_double', 'to_float',
+    'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack', 'unpack_subbyte',
+    'PreparedOp', 'TensorSpec', 'prepare',
 ]
 
 __version__: str
@@ -675,4 +676,33 @@ def sequence_mask(lengths: _TensorLike, maxlen: _TensorLike | None = None,
       maxlen (tensor, optional): int32/int64 scalar >= 0; absent: max(lengths)
       dtype (dtype, default bool): bool or any numeric dtype
       out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
+    """
+def parse_example(serialized: _TensorLike, names: _TensorLike | None = None,
+                  sparse_keys: _TensorLike | None = None, dense_keys: _TensorLike | None = None,
+                  sparse_types: _Text | None = None, dense_defaults: _TensorList | None = None,
+                  dense_shapes: _TensorList | None = None) -> list[_Array]:
+    """the features of serialized tf.train.Example records (tf.io.parse_example)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      serialized (tensor, required): 1-D string tensor of records (a scalar: one)
+      names (tensor, optional): string tensor: a name per record, for the errors
+      sparse_keys (tensor, optional): 1-D string tensor: the VarLenFeature keys
+      dense_keys (tensor, optional): 1-D string tensor: the FixedLenFeature keys
+      sparse_types (string, optional): a dtype per sparse key, by commas: float32, int64, string
+      dense_defaults (tensor_list, optional): a default per dense key, of its dtype (empty: required)
+      dense_shapes (tensor_list, optional): a 1-D int tensor per dense key: its shape ([] scalar)
+    """
+def parse_single_example(serialized: _TensorLike, sparse_keys: _TensorLike | None = None,
+                         dense_keys: _TensorLike | None = None, sparse_types: _Text | None = None,
+                         dense_defaults: _TensorList | None = None,
+                         dense_shapes: _TensorList | None = None) -> list[_Array]:
+    """the features of one serialized tf.train.Example (tf.io.parse_single_example)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      serialized (tensor, required): string scalar: one record
+      sparse_keys (tensor, optional): 1-D string tensor: the VarLenFeature keys
+      dense_keys (tensor, optional): 1-D string tensor: the FixedLenFeature keys
+      sparse_types (string, optional): a dtype per sparse key, by commas: float32, int64, string
+      dense_defaults (tensor_list, optional): a default per dense key, of its dtype (empty: required)
+      dense_shapes (tensor_list, optional): a 1-D int tensor per dense key: its shape ([] scalar)
     """

@@ -22,6 +22,18 @@ EXAMPLES = [
     ("unpack_subbyte", (S([57, 1], np.uint8), "uint2", [5]), {}),
     ("string_tensor_pack", ([0, 5], [5, 13], np.frombuffer(b"IntelOpenVINO", np.uint8)), {}),
     ("string_tensor_unpack", (S([[b"Intel", b""], [b"OpenVINO", b"x"]]),), {}),
+    # {"label": int64 [7], "tags": bytes [b"a", b"bc"], "xy": float [1.5, 2]}
+    ("parse_example", (S([b"\n7\n\x0e\n\x05label\x12\x05\x1a\x03\n\x01\x07\n\x11\n\x04tags"
+                          b"\x12\t\n\x07\n\x01a\n\x02bc\n\x12\n\x02xy\x12\x0c\x12\n\n\x08"
+                          b"\x00\x00\xc0?\x00\x00\x00@"], dtype=object),),
+     {"sparse_keys": S([b"tags"], dtype=object), "sparse_types": "string",
+      "dense_keys": S([b"label", b"xy"], dtype=object),
+      "dense_defaults": [S([], np.int64), S([0.5, 0], np.float32)],
+      "dense_shapes": [S([], np.int64), S([2], np.int64)]}),
+    ("parse_single_example", (S(b"\n\x0f\n\r\n\x01k\x12\x08\x1a\x06\n\x04\x01\x02\x03\x04",
+                                dtype=object),),
+     {"dense_keys": S([b"k"], dtype=object), "dense_defaults": [S([], np.int64)],
+      "dense_shapes": [S([2, 2], np.int64)]}),
     ("string_tensor_to_tf", (S([b"ab", b"", b"0123456789abcdefghijklmnop"]),), {}),
     ("string_tensor_from_tf", (S([8, 104, 105] + [0] * 21, np.uint8), []), {}),
     ("string_tensor_to_ort", (S([[b"ab", b""], [b"c", b"de"]]),), {}),

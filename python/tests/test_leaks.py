@@ -39,6 +39,7 @@ FAMILIES = {
     "gather": {"gather", "gather_nd", "dynamic_partition", "dynamic_stitch", "boolean_mask",
                "one_hot", "sequence_mask"},
     "unique": {"unique_with_counts"},
+    "parsing": {"parse_example", "parse_single_example"},
 }
 X = np.arange(12, dtype=np.float32)
 S = np.array([b"ab", b"cde"], dtype="S3")
@@ -48,6 +49,7 @@ FAILING = {
     "shapes": ("reshape", (X, [7, -1]), {}), "slicing": ("tile", (X, [1 << 62]), {}),
     "reorder": ("transpose", (X,), {"perm": [1, 0]}), "spatial": ("space_to_depth", (X, 2), {}),
     "gather": ("gather", (X, [99]), {}), "unique": ("unique_with_counts", (S.reshape(1, 2),), {}),
+    "parsing": ("parse_example", (S,), {"sparse_keys": S[:1], "sparse_types": "int64"}),
 }
 
 

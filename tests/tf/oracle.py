@@ -30,7 +30,7 @@ import tensorx as tx  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAMILIES = ["ops_casting", "ops_shapes", "ops_slicing", "ops_reorder", "ops_spatial", "ops_gather",
-            "ops_strings", "ops_lowbit"]
+            "ops_strings", "ops_lowbit", "ops_parsing"]
 
 # ---- dtypes ---------------------------------------------------------------------------------------
 _X = tf.dtypes.experimental
@@ -198,7 +198,10 @@ def to_tf(a):
 
 def of_tf(t):
     name = TF_NAMES[t.dtype]
-    return Out.of_numpy(t.numpy(), name)
+    v = t.numpy()
+    if name == "string" and t.shape.rank == 0:
+        v = np.array(v, dtype=object)  # a scalar comes back as bytes: as 'S' it would lose its trailing NULs
+    return Out.of_numpy(v, name)
 
 
 TF_ERRORS = [(tf.errors.InvalidArgumentError, "invalid_argument"),
