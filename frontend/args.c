@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* args.c -- parsing of CLI argument text: an op's command line (`name=value` words matched to
  * its parameters, with "did you mean" hints), tensor literals ("[[1,2],[3,4]]:float32", "1,0",
- * "[\"ab\",\"c\"]"), tensor sources (FILE.npy, @FILE for raw bytes, "-" for .npy on stdin), and
+ * "[\"ab\",\"c\"]"), tensor sources (FILE.npy, @FILE for raw bytes, "-" for .npy on stdin, and the
+ * other files of formats.h's table: FILE.safetensors:NAME, FILE.idx), and
  * attribute values by parameter kind.  Every tool that reads `name=value` words comes here: the
  * CLI, its streaming path, the fuzz seed maker and the tests that run the op examples. */
 #include "args.h"
 
 #include "fault.h"
+#include "formats.h"
 #include "opreg.h"
 #include "values.h"
 
@@ -284,6 +286,15 @@ static tx_status parse_tensor(const char *text, tx_dtype empty_dtype, tx_tensor 
         return st;
     }
     if (strcmp(text, "-") == 0 || ends_with(text, ".npy")) return tv_load_npy(text, out);
+    /* FILE.safetensors:NAME, FILE.idx, ...: a mapped file that shrinks under us raises SIGBUS,
+     * which the CLI's handler names */
+    int slot = fault_watch(NULL, 0, text, false);
+    tx_status st;
+    bool is_file = ff_load_source(text, out, &st);
+    fault_unwatch(slot);
+    if (is_file && st == TX_OK && tx_tensor_dtype(*out) != TX_STRING)
+        fault_watch(tx_tensor_data_const(*out), tx_tensor_nbytes(*out), text, false);
+    if (is_file) return st;
     return literal(text, empty_dtype, out);
 }
 
@@ -491,7 +502,7 @@ static tx_status parse_value(op_args *a, size_t k, op_cmdline *cl) {
  * literals, so that a mistyped small argument is reported before a big input is read. */
 static bool reads_input(const op_param *p, const char *text) {
     if (p->kind != P_TENSOR && p->kind != P_TENSOR_LIST) return false;
-    return text[0] == '@' || strstr(text, ".npy") || !strcmp(text, "-") || strstr(text, ",-") ||
+    return text[0] == '@' || ff_mentions_file(text) || !strcmp(text, "-") || strstr(text, ",-") ||
            !strncmp(text, "-,", 2);
 }
 

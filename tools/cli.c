@@ -10,11 +10,13 @@
 #include "console.h"
 #include "fault.h"
 #include "files.h"
+#include "formats.h"
 #include "opreg.h"
 #include "print.h"
 #include "progress.h"
 #include "save.h"
 #include "stream.h"
+#include "tfrecord.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -46,13 +48,18 @@ static void usage(FILE *f) {
             "  tensorx OP --help | tensorx help OP         an op's arguments and defaults\n"
             "  tensorx OP name=value ... --plan[=json]     the outputs' dtypes, shapes and bytes, or\n"
             "                                              the error, without running the op\n"
-            "  tensorx info FILE.npy|-                     dtype, shape, size and a preview\n"
+            "  tensorx info FILE|-                         a tensor file's dtype, shape, size and a preview\n"
             "  tensorx info --cpu                          the CPU level and the kernel of each slot\n"
             "  tensorx conform [--plan] [--prepared] FILE.json|DIR ...  run conformance suites\n"
+            "  tensorx tfrecord count|index|cat FILE [compression=GZIP|ZLIB] [-o OUT]\n"
+            "                                              a TFRecord file's record count, offsets\n"
+            "                                              or records (a string tensor)\n"
             "  tensorx help | --version\n\n"
             "tensor values: FILE.npy, - (.npy on stdin), @FILE (raw bytes as a string scalar),\n"
+            "  FILE.safetensors[:NAME], FILE.idx[.gz], FILE.tfrecord[.gz] (its records),\n"
             "  or a literal: 5, [4], 1,0, [[1,2],[3,4]]:float32, [\"ab\",\"c\"]\n"
-            "-o: once per output, or once with {} in the name (replaced by the output index)\n"
+            "-o: once per output, or once with {} in the name (replaced by the output index);\n"
+            "  FILE.npy, - (.npy on stdout), FILE.safetensors[:NAME], FILE.idx[.gz], FILE.tfrecord[.gz]\n"
             "--max-bytes N (or TENSORX_MAX_BYTES=N): the largest tensor made, e.g. 64M, 2G\n"
             "  (default: half of physical memory; 0: no cap)\n"
             "exit status: 0 success, 1 the operation or a file failed, 2 usage\n\n"
@@ -94,7 +101,7 @@ static int usage_error(const char *op, const char *fmt, ...) {
 
 /* ---- suggestions ------------------------------------------------------------------------------ */
 
-static const char *const commands[] = {"info", "conform", "help", "version"};
+static const char *const commands[] = {"info", "conform", "tfrecord", "help", "version"};
 
 static int unknown_command(const char *word) {
     const char *names[256];
@@ -232,7 +239,9 @@ static int info(const char *path) {
     tx_tensor *t = NULL;
     op_fail(TX_OK, "%s", "");
     fault_install("info");
-    tx_status st = stream_load_npy(path, &t); /* big files are mapped: the preview reads little */
+    /* big files are mapped: the preview reads little */
+    tx_status st;
+    if (save_is_npy(path) || !ff_load_source(path, &t, &st)) st = stream_load_npy(path, &t);
     if (st != TX_OK) return report("info", st, op_error());
     FILE *f = cli_out();
     fprintf(f, "dtype: %s\nshape: [", tx_dtype_name(tx_tensor_dtype(t)));
@@ -331,7 +340,7 @@ static tx_status cli_option(void *ctx, int argc, const char *const *argv, int *i
 
 /* Writes output i to `pattern` with its first {} replaced by i, all outputs or none
  * (save_all). */
-static tx_status save_indexed(const char *pattern, const op_outputs *o) {
+static tx_status save_indexed(const op_def *d, const char *pattern, const op_outputs *o) {
     const char *p = strstr(pattern, "{}");
     size_t cap = strlen(pattern) + 24; /* room for any size_t */
     char **names = calloc(o->n ? o->n : 1, sizeof *names);
@@ -341,7 +350,7 @@ static tx_status save_indexed(const char *pattern, const op_outputs *o) {
             st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory for %zu output names", o->n);
         else snprintf(names[i], cap, "%.*s%zu%s", (int)(p - pattern), pattern, i, p + 2);
     }
-    if (st == TX_OK) st = save_all(o->n, (const char *const *)names, o->t);
+    if (st == TX_OK) st = save_all(d, o->n, (const char *const *)names, o->t);
     for (size_t i = 0; names && i < o->n; i++) free(names[i]);
     free(names);
     return st;
@@ -400,10 +409,10 @@ static int run_op(const op_def *d, int argc, char **argv) {
         progress_stop();
         for (size_t i = 0; i < o.n; i++) print_tensor(cli_out(), o.t[i]);
     } else if (nouts == 1 && strstr(outs[0], "{}")) {
-        if ((st = save_indexed(outs[0], &o)) != TX_OK) rc = fail(st, d);
+        if ((st = save_indexed(d, outs[0], &o)) != TX_OK) rc = fail(st, d);
     } else if (nouts != o.n) {
         rc = fail(op_fail(OP_USAGE, "%zu -o given for %zu outputs (use one -o with {} in the name)", nouts, o.n), d);
-    } else if ((st = save_all(o.n, outs, o.t)) != TX_OK) {
+    } else if ((st = save_all(d, o.n, outs, o.t)) != TX_OK) {
         rc = fail(st, d);
     }
     progress_stop();
@@ -472,6 +481,9 @@ static int help(int argc, char **argv) {
     if (!strcmp(argv[0], "info")) fprintf(cli_out(), "usage: tensorx info FILE.npy|- | --cpu\n");
     else if (!strcmp(argv[0], "conform"))
         fprintf(cli_out(), "usage: tensorx conform [--plan] [--prepared] FILE.json|DIR ...\n");
+    else if (!strcmp(argv[0], "tfrecord"))
+        fprintf(cli_out(), "usage: tensorx tfrecord count|index|cat FILE "
+                "[compression=GZIP|ZLIB|NONE] [-o OUT]\n");
     else if (!strcmp(argv[0], "help") || !strcmp(argv[0], "version")) usage(cli_out());
     else return unknown_command(argv[0]);
     return 0;
@@ -493,6 +505,7 @@ static int run_command(int argc, char **argv) {
         return info(argv[2]);
     }
     if (!strcmp(cmd, "conform")) return conform_main(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tfrecord")) return tfrecord_main(argc - 2, argv + 2);
     const op_def *d = op_find(cmd);
     if (!d) return unknown_command(cmd);
     return run_op(d, argc - 2, argv + 2);
@@ -518,6 +531,7 @@ int cli_main(int argc, char **argv) {
     rc = run_command(argc, argv);
     /* Named as a failure of the command: an op, info or conform (not help or --version). */
     const char *cmd = argc >= 2 && (op_find(argv[1]) || !strcmp(argv[1], "info") ||
-                                    !strcmp(argv[1], "conform")) ? argv[1] : NULL;
+                                    !strcmp(argv[1], "conform") || !strcmp(argv[1], "tfrecord"))
+                          ? argv[1] : NULL;
     return check_stdout(cmd, rc);
 }

@@ -5,6 +5,7 @@
 #include "files.h"
 
 #include "fault.h"
+#include "save.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -247,7 +248,7 @@ bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path
     memset(m, 0, sizeof *m);
     m->slot = -1;
     *st = TX_OK;
-    if (strstr(path, "{}") || !outfile_replaces(path)) return false;
+    if (strstr(path, "{}") || !save_is_npy(path) || !outfile_replaces(path)) return false;
     op_plan_run(d, a, &r);
     op_fail(TX_OK, "%s", "");
     tx_clear_error();

@@ -4,6 +4,7 @@
 #include "save.h"
 
 #include "files.h"
+#include "formats.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -28,9 +29,85 @@ static tx_status save_fd(int fd, const char *path, const tx_tensor *t) {
     return st;
 }
 
+bool save_is_npy(const char *path) {
+    const file_format *fmt;
+    char *p;
+    const char *name;
+    bool other = ff_split(path, &fmt, &p, &name) && strcmp(fmt->name, "npy") != 0;
+    free(p);
+    return !other;
+}
+
+/* The name of output i of op d in a named format's file. */
+static void output_name(const op_def *d, size_t i, char *buf, size_t cap) {
+    size_t n = 0;
+    while (d && n < OP_MAX_OUTPUTS && d->outputs[n]) n++;
+    if (d && !d->outputs_list && i < n) snprintf(buf, cap, "%s", d->outputs[i]);
+    else snprintf(buf, cap, "%s_%zu", d && n ? d->outputs[0] : "output", i);
+}
+
+/* The suffix of fmt that ends path ("" if none). */
+static const char *suffix_of(const file_format *fmt, const char *path) {
+    size_t n = strlen(path);
+    for (size_t k = 0; fmt->suffixes[k]; k++) {
+        size_t b = strlen(fmt->suffixes[k]);
+        if (n > b && strcmp(path + n - b, fmt->suffixes[k]) == 0) return fmt->suffixes[k];
+    }
+    return "";
+}
+
+/* Output i in format fmt (not .npy) at path: the library writes the file whole under f's
+ * temporary name with path's suffix appended (the suffix decides, e.g., gzip for .idx.gz), which
+ * is renamed to f's temporary name, renamed over path by the commit. */
+static tx_status save_format(outfile *f, const op_def *d, size_t i, const file_format *fmt,
+                             const char *path, const char *name, const tx_tensor *t) {
+    if (!outfile_replaces(path))
+        return op_fail(TX_INVALID_ARGUMENT, "-o %s: a %s output is written as a file, not to a "
+                       "device or pipe", path, fmt->name);
+    char own[256];
+    if (fmt->named && !name) {
+        output_name(d, i, own, sizeof own);
+        name = own;
+    }
+    tx_status st = outfile_open(f, path);
+    if (st == TX_OK) st = outfile_close(f);
+    if (st == TX_OK && f->tmp == NULL)
+        st = op_fail(TX_INVALID_ARGUMENT, "-o %s: a %s output needs a regular file", path,
+                     fmt->name);
+    if (st != TX_OK) return st;
+    size_t cap = strlen(f->tmp) + strlen(suffix_of(fmt, path)) + 1;
+    char *as = malloc(cap);
+    if (!as) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    snprintf(as, cap, "%s%s", f->tmp, suffix_of(fmt, path));
+    st = ff_save(fmt, as, 1, fmt->named ? &name : NULL, &t);
+    if (st != TX_OK) { /* the message names the file given, not the temporary one */
+        char msg[1024];
+        const char *why = op_error(), *at = strstr(why, as);
+        if (at) snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - why), why, path, at + strlen(as));
+        else snprintf(msg, sizeof msg, "%s", why);
+        st = op_fail(st, "%s", msg);
+    } else if (rename(as, f->tmp) != 0) {
+        st = op_fail_io("write", path, errno);
+        unlink(as);
+    }
+    free(as);
+    return st;
+}
+
 /* Output i of save_all: a file under its temporary name (closed, not yet renamed), or
  * stdout. */
-static tx_status save_one(outfile *f, const char *path, const tx_tensor *t) {
+static tx_status save_one(outfile *f, const op_def *d, size_t i, const char *path,
+                          const tx_tensor *t) {
+    const file_format *fmt;
+    char *file;
+    const char *name;
+    if (ff_split(path, &fmt, &file, &name) && strcmp(fmt->name, "npy") != 0) {
+        tx_status st = file ? save_format(f, d, i, fmt, file, name, t)
+                            : op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+        free(file);
+        return st;
+    }
+    free(file);
     if (strcmp(path, "-") == 0) {
         fflush(stdout); /* anything printed goes first */
         return save_fd(STDOUT_FILENO, path, t);
@@ -41,7 +118,7 @@ static tx_status save_one(outfile *f, const char *path, const tx_tensor *t) {
     return st;
 }
 
-tx_status save_all(size_t n, const char *const *paths, tx_tensor *const *t) {
+tx_status save_all(const op_def *d, size_t n, const char *const *paths, tx_tensor *const *t) {
     for (size_t i = 0; i < n; i++)
         if (strcmp(paths[i], "-") == 0 && isatty(STDOUT_FILENO))
             return op_fail(TX_INVALID_ARGUMENT,
@@ -54,7 +131,8 @@ tx_status save_all(size_t n, const char *const *paths, tx_tensor *const *t) {
     tx_status st = TX_OK;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; st == TX_OK && i < n; i++)
-            if (outfile_replaces(paths[i]) == (pass == 0)) st = save_one(&f[i], paths[i], t[i]);
+            if (outfile_replaces(paths[i]) == (pass == 0))
+                st = save_one(&f[i], d, i, paths[i], t[i]);
     if (st == TX_OK) st = outfile_commit_all(f, n);
     else
         for (size_t i = 0; i < n; i++) outfile_abort(&f[i]);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* save.h -- the CLI's results written as .npy to files or stdout, all or none (tools only). */
+/* save.h -- the CLI's results written as .npy (or another format of frontend/formats.h) to files
+ * or stdout, all or none (tools only). */
 #ifndef TX_TOOLS_SAVE_H
 #define TX_TOOLS_SAVE_H
 
-#include "tensorx.h"
+#include "opreg.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Writes t[i] as .npy to paths[i] for i < n, all or none.  A file is written under a temporary
@@ -12,7 +14,14 @@
  * truncated) and renamed over it at the end; "-" is stdout (tx_npy_save_fd; refused when stdout
  * is a terminal).  Every file is written first, then stdout, devices and FIFOs, and only then are
  * the files renamed (outfile_commit_all): after a failure none is, and no temporary file is left.
- * Failed writes are OP_IO_ERROR with the system's reason. */
-tx_status save_all(size_t n, const char *const *paths, tx_tensor *const *t);
+ * Failed writes are OP_IO_ERROR with the system's reason.
+ * A path whose name ends in another format's suffix (FILE.safetensors[:NAME], FILE.idx[.gz]) is
+ * written in that format by the library, to the temporary name, which is renamed as a .npy's;
+ * a safetensors tensor is named NAME, else after op d's output (d NULL: "output_I").  Such a
+ * format needs a file: a device or FIFO is refused. */
+tx_status save_all(const op_def *d, size_t n, const char *const *paths, tx_tensor *const *t);
+/* Whether path is written as .npy (no other format's suffix): the paths that an output made in
+ * its mapped file, or streamed, may take. */
+bool save_is_npy(const char *path);
 
 #endif

@@ -624,3 +624,6 @@ __all__ = ["Error", "InvalidArgumentError", "OutOfRangeError", "ResourceExhauste
 from ._prepared import PreparedOp, TensorSpec, _preparer  # noqa: E402
 prepare = _preparer(OPS, _ABSENT, _TUPLES, _LISTS)  # binds an op's arguments as its function does
 __all__ += ["PreparedOp", "TensorSpec", "prepare"]
+
+from ._files import TFRecordReader, load, save, tfrecord_records, tfrecord_write  # noqa: E402
+__all__ += ["load", "save", "TFRecordReader", "tfrecord_records", "tfrecord_write"]

@@ -3,7 +3,8 @@
  * headers with the extension's API level, the module's state, argument names for messages, and
  * the functions one file calls in another.  The files: _tensorx.c (the module: run, the op
  * table, the tensor cap), _tensorx_arrays.c (ndarrays <-> tensors), _tensorx_args.c (Python
- * values -> op_values), _tensorx_dlpack.c (DLPack capsules), _tensorx_prepared.c (PreparedOp). */
+ * values -> op_values), _tensorx_dlpack.c (DLPack capsules), _tensorx_files.c (tensor files and
+ * TFRecord files), _tensorx_prepared.c (PreparedOp). */
 #ifndef TENSORX_PY_TENSORX_H
 #define TENSORX_PY_TENSORX_H
 
@@ -124,6 +125,13 @@ int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
 /* _tensorx_dlpack.c */
 PyObject *py_to_dlpack(PyObject *self, PyObject *args);
 PyObject *py_from_dlpack_capsule(PyObject *self, PyObject *cap);
+/* _tensorx_files.c */
+PyObject *py_file_formats(PyObject *self, PyObject *noargs);
+PyObject *py_file_load(PyObject *self, PyObject *args);
+PyObject *py_file_names(PyObject *self, PyObject *args);
+PyObject *py_file_save(PyObject *self, PyObject *args);
+PyObject *py_tfrecord_write(PyObject *self, PyObject *args);
+extern PyTypeObject tfrecord_reader_type;
 /* _tensorx_prepared.c */
 PyObject *py_prepare(PyObject *self, PyObject *args);
 PyObject *py_prepared_types(PyObject *self, PyObject *spec);

@@ -12,10 +12,14 @@ array as params or as strided_slice's begin), raise NotChunkLocalError instead o
 whole array in one task.
 
 from_raw_files(paths, dtype, shape) reads raw dumps with tensorx's mapped path inside the tasks
-(tx_file_map_string + tx_decode_raw, the CLI's streaming path); to_npy(array, path) writes one .npy
-from the workers: the header first, then each chunk at its offset.
+(tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name) and
+from_idx(paths) read one tensor per file (tensorx.load on the worker: mapped, no copy where the
+format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
+partition per file; to_npy(array, path) writes one .npy from the workers: the header first, then
+each chunk at its offset.
 """
 import functools
+import gzip
 import itertools
 import math
 import os
@@ -32,7 +36,7 @@ from dask.highlevelgraph import HighLevelGraph
 
 __all__ = ["NotChunkLocalError", "CHUNK_LOCAL", "cast", "saturate_cast", "bitcast", "decode_raw",
            "reverse", "transpose", "one_hot", "sequence_mask", "gather", "strided_slice",
-           "from_raw_files", "to_npy"]
+           "from_raw_files", "from_safetensors", "from_idx", "tfrecord_bag", "to_npy"]
 
 CHUNK_LOCAL = ("cast", "saturate_cast", "bitcast", "decode_raw", "reverse", "transpose",
                "one_hot", "sequence_mask", "gather", "strided_slice")
@@ -206,6 +210,99 @@ def from_raw_files(paths, dtype, shape, little_endian=True, chunk_bytes=64 << 20
     dt = tx._numpy_dtype(name_)
     return da.Array(HighLevelGraph.from_collections(name, dsk, dependencies=[]), name, chunks,
                     dtype=dt, meta=np.empty((0,) * len(shape), dtype=dt))
+
+
+# ---- tensor files: one task per file --------------------------------------------------------
+def _files_array(what, paths, heads, load):
+    """A Dask array of one tensor per file concatenated along axis 0, from each file's (dtype,
+    shape) read at graph build time (heads) and a task load(path) per file."""
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        raise ValueError(f"{what}: no files")
+    metas = [heads(p) for p in paths]
+    dt, shape0 = metas[0]
+    for p, (d, shape) in zip(paths, metas):
+        if not shape:
+            raise ValueError(f"{what}: {p}: a scalar has no axis 0 to concatenate along")
+        if d != dt or shape[1:] != shape0[1:]:
+            raise ValueError(f"{what}: {p} holds {d} {list(shape)}, {paths[0]} {dt} "
+                             f"{list(shape0)}: the files must agree in dtype and in every dim "
+                             "but the first")
+    name = f"tx-{what.replace('_', '-')}-" + tokenize(
+        what, paths, [os.stat(p).st_mtime_ns for p in paths], metas)
+    dsk = {(name, i) + (0,) * (len(shape0) - 1): (load, p) for i, p in enumerate(paths)}
+    chunks = (tuple(s[0] for _d, s in metas),) + tuple((n,) for n in shape0[1:])
+    return da.Array(HighLevelGraph.from_collections(name, dsk, dependencies=[]), name, chunks,
+                    dtype=dt, meta=np.empty((0,) * len(shape0), dtype=dt))
+
+
+def _load_named(name, path):
+    return tx.load(path, name, format="safetensors")
+
+
+def _safetensors_head(name):
+    def head(path):
+        a = tx.load(path, name, format="safetensors")  # a view of the mapping: no data read
+        return a.dtype, a.shape
+    return head
+
+
+def from_safetensors(paths, name):
+    """A Dask array of tensor `name` of each safetensors file of `paths`, concatenated along axis
+    0, one task (and chunk) per file.  The dtypes and shapes are read from the headers here; each
+    task reads its tensor with tensorx.load (a read-only view of the mapped file)."""
+    return _files_array("from_safetensors", paths, _safetensors_head(name),
+                        functools.partial(_load_named, name))
+
+
+# IDX type codes (include/tensorx/idx.h) -> NumPy dtypes
+_IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: np.int16, 0x0C: np.int32, 0x0D: np.float32,
+               0x0E: np.float64}
+
+
+def _idx_head(path):
+    """(dtype, shape) from an IDX file's header (gzip'd or not): its first 4 + 4 * rank bytes."""
+    with open(path, "rb") as f:
+        gz = f.read(2) == b"\x1f\x8b"
+    with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
+        head = f.read(4)
+        if len(head) == 4 and head[:2] == b"\0\0" and head[2] in _IDX_DTYPES:
+            dims = f.read(4 * head[3])
+            if len(dims) == 4 * head[3]:
+                return (np.dtype(_IDX_DTYPES[head[2]]),
+                        tuple(int.from_bytes(dims[i:i + 4], "big") for i in range(0, len(dims), 4)))
+    tx.load(path, format="idx")  # raises the library's error for the header
+    raise tx.InvalidArgumentError(f"from_idx: {path}: not an IDX file")
+
+
+def _load_idx(path):
+    return tx.load(path, format="idx")
+
+
+def from_idx(paths):
+    """A Dask array of the IDX files `paths` (plain or gzip'd), concatenated along axis 0, one
+    task (and chunk) per file; the shapes are read from the headers here."""
+    return _files_array("from_idx", paths, _idx_head, _load_idx)
+
+
+def _tfrecord_partition(path, compression):
+    # bytes, not the reader's memoryviews: a partition may be pickled to another process
+    return [bytes(r) for r in tx.tfrecord_records(path, compression)]
+
+
+def tfrecord_bag(paths, compression=None):
+    """A Dask bag of the records (bytes) of the TFRecord files `paths`, one partition per file,
+    read by tensorx.tfrecord_records in the task (checksums verified; a damaged record raises
+    DataLossError)."""
+    import dask.bag as db
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        raise ValueError("tfrecord_bag: no files")
+    tx._files._compression(compression, "tfrecord_bag")  # checked here, not in the tasks
+    name = "tx-tfrecord-bag-" + tokenize(paths, [os.stat(p).st_mtime_ns for p in paths],
+                                         compression)
+    dsk = {(name, i): (_tfrecord_partition, p, compression) for i, p in enumerate(paths)}
+    return db.Bag(HighLevelGraph.from_collections(name, dsk, dependencies=[]), name, len(paths))
 
 
 # ---- reordering -----------------------------------------------------------------------------

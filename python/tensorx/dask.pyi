@@ -15,14 +15,18 @@ array as params or as strided_slice's begin), raise NotChunkLocalError instead o
 whole array in one task.
 
 from_raw_files(paths, dtype, shape) reads raw dumps with tensorx's mapped path inside the tasks
-(tx_file_map_string + tx_decode_raw, the CLI's streaming path); to_npy(array, path) writes one .npy
-from the workers: the header first, then each chunk at its offset.
+(tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name) and
+from_idx(paths) read one tensor per file (tensorx.load on the worker: mapped, no copy where the
+format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
+partition per file; to_npy(array, path) writes one .npy from the workers: the header first, then
+each chunk at its offset.
 """
 import os
 from collections.abc import Iterable
 from typing import Any, ClassVar, NoReturn, SupportsIndex, SupportsInt, TypeAlias
 
 from dask.array.core import Array
+from dask.bag.core import Bag
 from numpy.typing import NDArray
 
 from tensorx import Error, _Bool, _DTypeLike, _IntList, _TensorLike, _Text
@@ -33,7 +37,7 @@ _DaskArrayLike: TypeAlias = Array | NDArray[Any]
 __all__ = [
     'NotChunkLocalError', 'CHUNK_LOCAL', 'cast', 'saturate_cast', 'bitcast', 'decode_raw',
     'reverse', 'transpose', 'one_hot', 'sequence_mask', 'gather', 'strided_slice', 'from_raw_files',
-    'to_npy',
+    'from_safetensors', 'from_idx', 'tfrecord_bag', 'to_npy',
 ]
 
 class NotChunkLocalError(Error, NotImplementedError):
@@ -100,6 +104,20 @@ def from_raw_files(paths: Iterable[str | os.PathLike[str]], dtype: _DTypeLike,
     rows).  Each task maps its byte range (tx_file_map_string) and decodes it (tx_decode_raw):
     only that range is read, on the worker.  The files are looked at (their sizes) here, so on a
     cluster the paths must name the same files on every machine (a shared file system).
+    """
+def from_safetensors(paths: Iterable[str | os.PathLike[str]], name: str) -> Array:
+    """A Dask array of tensor `name` of each safetensors file of `paths`, concatenated along axis
+    0, one task (and chunk) per file.  The dtypes and shapes are read from the headers here; each
+    task reads its tensor with tensorx.load (a read-only view of the mapped file).
+    """
+def from_idx(paths: Iterable[str | os.PathLike[str]]) -> Array:
+    """A Dask array of the IDX files `paths` (plain or gzip'd), concatenated along axis 0, one
+    task (and chunk) per file; the shapes are read from the headers here.
+    """
+def tfrecord_bag(paths: Iterable[str | os.PathLike[str]], compression: str | None = None) -> Bag:
+    """A Dask bag of the records (bytes) of the TFRecord files `paths`, one partition per file,
+    read by tensorx.tfrecord_records in the task (checksums verified; a damaged record raises
+    DataLossError).
     """
 def to_npy(array: _DaskArrayLike, path: str | os.PathLike[str]) -> int:
     """Writes the Dask array `array` to one .npy at `path` without gathering it: the header and

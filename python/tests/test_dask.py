@@ -215,3 +215,52 @@ def test_argument_errors_are_tensorxs_and_raised_when_the_graph_is_built(x):
         txd.one_hot(x, -1)
     with pytest.raises(tx.Error):
         txd.reverse(x, axis=[3])
+
+
+# ---- tensor files and TFRecord files --------------------------------------------------------
+def test_from_safetensors_one_task_per_file(tmp_path):
+    parts = [rng.standard_normal((n, 3, 2)).astype(np.float32) for n in (4, 1, 6)]
+    paths = []
+    for i, p in enumerate(parts):
+        paths.append(tmp_path / f"s{i}.safetensors")
+        tx.save(paths[-1], {"x": p, "other": np.arange(i + 1)})
+    d = txd.from_safetensors(paths, "x")
+    assert d.chunks == ((4, 1, 6), (3,), (2,)) and d.dtype == np.float32
+    assert len(d.__dask_graph__()) == 3
+    same(d, np.concatenate(parts))
+    tx.save(tmp_path / "bad.safetensors", {"x": np.zeros((2, 4), np.float32)})
+    with pytest.raises(ValueError, match="bad.safetensors holds float32 \\[2, 4\\]"):
+        txd.from_safetensors(paths + [tmp_path / "bad.safetensors"], "x")
+    with pytest.raises(tx.InvalidArgumentError, match="no tensor 'y' in .*s0.safetensors"):
+        txd.from_safetensors(paths, "y")
+
+
+def test_from_idx_plain_and_gzip(tmp_path):
+    parts = [rng.integers(0, 256, size=(n, 4, 4)).astype(np.uint8) for n in (3, 5)]
+    paths = [tmp_path / "a.idx", tmp_path / "b-idx3-ubyte.gz"]
+    for p, a in zip(paths, parts):
+        tx.save(p, a)
+    d = txd.from_idx(paths)
+    assert d.chunks == ((3, 5), (4,), (4,)) and d.dtype == np.uint8
+    same(d, np.concatenate(parts))
+    tx.save(tmp_path / "f.idx", np.zeros((2, 4, 4), np.float32))
+    with pytest.raises(ValueError, match="f.idx holds float32"):
+        txd.from_idx(paths + [tmp_path / "f.idx"])
+    (tmp_path / "junk.idx").write_bytes(b"\x00\x00\x07\x01")
+    with pytest.raises(tx.InvalidArgumentError, match="junk.idx"):
+        txd.from_idx([tmp_path / "junk.idx"])
+
+
+@pytest.mark.parametrize("compression", [None, "GZIP"])
+def test_tfrecord_bag_one_partition_per_file(tmp_path, compression):
+    shards = [[b"a", b"bc"], [], [bytes(range(100))] * 3]
+    paths = []
+    for i, recs in enumerate(shards):
+        paths.append(tmp_path / f"r{i}.tfrecord")
+        tx.tfrecord_write(paths[-1], recs, compression=compression)
+    bag = txd.tfrecord_bag(paths, compression=compression)
+    assert bag.npartitions == 3
+    assert bag.compute() == [r for s in shards for r in s]
+    assert bag.map(len).sum().compute() == 303
+    with pytest.raises(ValueError, match="compression"):
+        txd.tfrecord_bag(paths, compression="LZ4")

@@ -41,7 +41,7 @@ def test_the_cluster_tests_in_a_fresh_interpreter():
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                         os.path.abspath(__file__)], env=env, capture_output=True, text=True,
                        timeout=600, cwd=os.path.dirname(os.path.abspath(__file__)))
-    assert r.returncode == 0 and "3 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-3000:]
+    assert r.returncode == 0 and "4 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-3000:]
 
 
 in_fresh_interpreter = pytest.mark.skipif(not ISOLATED, reason="run by "
@@ -156,3 +156,22 @@ def test_a_killed_worker_is_retried_and_the_result_is_identical(client, data):
     client.wait_for_workers(2, timeout=WAIT)  # the nanny restarted it
     after = set(client.run(os.getpid).values())
     assert len(before - after) == 1  # exactly one worker process is a new one
+
+
+@in_fresh_interpreter
+def test_tensor_files_and_records_on_the_cluster(client, tmp_path):
+    parts = [np.arange(n * 6, dtype=np.int32).reshape(n, 6) + n for n in (2, 3, 4, 5)]
+    st, idx, rec = [], [], []
+    for i, a in enumerate(parts):
+        st.append(str(tmp_path / f"p{i}.safetensors"))
+        tx.save(st[-1], {"w": a})
+        idx.append(str(tmp_path / f"p{i}.idx.gz"))
+        tx.save(idx[-1], a)
+        rec.append(str(tmp_path / f"p{i}.tfrecord"))
+        tx.tfrecord_write(rec[-1], [r.tobytes() for r in a])
+    with dask.config.set(scheduler=client.get):
+        for d in (txd.from_safetensors(st, "w"), txd.from_idx(idx)):
+            assert d.npartitions == 4
+            assert np.array_equal(d.compute(), np.concatenate(parts))
+        got = txd.tfrecord_bag(rec).compute()
+    assert got == [r.tobytes() for a in parts for r in a]

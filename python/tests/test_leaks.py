@@ -5,7 +5,8 @@ reference counts flat.  The families are those of the op table (frontend/ops_<fa
 docs/ each), with the string layout ops and unique on their own: casting, strings, shapes,
 slicing, reorder, spatial, gather, unique; each runs its examples (examples.py, failing calls
 added) in turn until it has made TX_PY_LEAK_CALLS calls (default 100,000), and so does a ninth
-group of DLPack exports and imports, and a tenth of prepared ops (prepare, runs,
+group of DLPack exports and imports, a tenth of prepared ops (prepare, runs,
+refusals), and an eleventh of files (tensorx.load / save, the TFRecord reader and writer, their
 refusals).  About 1,000,000 calls, 10 s on a loaded 2-core machine;
 scripts/test.sh's asan stage sets TX_PY_LEAK_CALLS lower.  `pytest -s` prints each family's
 figures."""
@@ -88,6 +89,23 @@ def calls_of(family):
                 (p, (x,), {"out": np.empty((4, 3), np.float32)}), (p, (x,), {}),
                 (p, (x.astype(np.float64),), {}),  # refused: dtype
                 (tx.prepare, (tx.boolean_mask, x, [True, False, True]), {})]  # no prepared form
+    if family == "files":  # tensor files and TFRecord files, read, written and refused
+        import tempfile
+        d = tempfile.mkdtemp()
+        st, idx, rec = (os.path.join(d, n) for n in ("m.safetensors", "a.idx.gz", "r.tfrecord"))
+        tx.save(st, {"w": X, "b": np.arange(3)})
+        tx.save(idx, np.arange(6, dtype=np.uint8))
+        tx.tfrecord_write(rec, [b"a", b"bc", b""])
+        bad = os.path.join(d, "bad.tfrecord")
+        with open(bad, "wb") as f:
+            f.write(open(rec, "rb").read()[:-2])
+        return [(tx.load, (st, "w"), {}), (tx.load, (st,), {}), (tx.load, (st, "zz"), {}),
+                (tx.load, (idx,), {}), (tx.load, (rec,), {}),
+                (lambda p: [bytes(r) for r in tx.TFRecordReader(p).records()], (rec,), {}),
+                (lambda p: list(tx.tfrecord_records(p)), (bad,), {}),
+                (lambda p: tx.TFRecordReader(p).index(), (rec,), {}),
+                (tx.tfrecord_write, (os.path.join(d, "w.tfrecord"), [b"x", b"yz"]), {}),
+                (tx.save, (os.path.join(d, "w.safetensors"), {"x": X}), {})]
     calls = frozen([e for e in EXAMPLES if e[0] in FAMILIES[family]])
     fn, args, kwargs = FAILING[family]
     calls.append((getattr(tx, fn), args, kwargs))
@@ -111,17 +129,19 @@ def test_every_example_has_a_family():
     assert {op for op, _, _ in EXAMPLES} == set().union(*FAMILIES.values())
 
 
-@pytest.mark.parametrize("family", list(FAMILIES) + ["dlpack", "prepared"])
+@pytest.mark.parametrize("family", list(FAMILIES) + ["dlpack", "prepared", "files"])
 def test_rss_and_refcounts_stay_flat(family):
     calls = calls_of(family)
+    # file calls are system calls (open, mmap, rename): a tenth as many, still 10,000
+    n_calls = CALLS // 10 if family == "files" else CALLS
     arrays = [a for _, args, _ in calls for a in args if isinstance(a, np.ndarray)]
     refs = [sys.getrefcount(a) for a in arrays]
-    run(calls, max(CALLS // 20, 200))  # warm up: allocator caches, interned objects
+    run(calls, max(n_calls // 20, 200))  # warm up: allocator caches, interned objects
     gc.collect()
     rss, blocks = rss_kb(), sys.getallocatedblocks()
     total = sys.gettotalrefcount() if hasattr(sys, "gettotalrefcount") else None
     start = time.perf_counter()
-    n = run(calls, CALLS)
+    n = run(calls, n_calls)
     seconds = time.perf_counter() - start
     gc.collect()
     grown, more_blocks = rss_kb() - rss, sys.getallocatedblocks() - blocks

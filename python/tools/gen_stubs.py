@@ -49,7 +49,8 @@ KIND_TYPES = {
 }
 
 PRELUDE = '''\
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import (Any, ClassVar, NamedTuple, ParamSpec, Protocol, SupportsIndex, TypeAlias,
                     final, overload)
@@ -81,6 +82,7 @@ _Text: TypeAlias = str | bytes | float | np.bool_ | np.integer[Any] | np.floatin
 _DTypeLike: TypeAlias = str | bytes | np.dtype[Any] | type[Any] | _Named
 _IntList: TypeAlias = SupportsIndex | Iterable[SupportsIndex]
 _Array: TypeAlias = NDArray[Any]
+_Path: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 '''
 
 # OutputInfo's fields (plan's result), by name; a field not listed here is typed Any.
@@ -155,6 +157,31 @@ class DLPackArray:
     "get_string_dtype": "def get_string_dtype() -> np.dtype[Any] | None: ...\n",
     "string_dtype": ("def string_dtype(dtype: str | np.dtype[Any] | type[Any] | None)"
                      " -> AbstractContextManager[None]: ...\n"),
+    # files (docs/python.md, "Files")
+    "load": ("def load(path: _Path, name: str | None = None, *, format: str | None = None)"
+             " -> _Array | dict[str, _Array]: ...\n"),
+    "save": ("def save(path: _Path, arrays: ArrayLike | Mapping[str, ArrayLike], *,"
+             " format: str | None = None) -> None: ...\n"),
+    "TFRecordReader": '''\
+class TFRecordReader:
+    """The records of a TFRecord file: memoryviews of the mapping (uncompressed) or bytes."""
+    def __init__(self, path: _Path, compression: str | None = None) -> None: ...
+    def __iter__(self) -> TFRecordReader: ...
+    def __next__(self) -> memoryview | bytes: ...
+    def records(self) -> Iterator[memoryview | bytes]: ...
+    def read(self, max_records: int) -> list[memoryview | bytes]: ...
+    def index(self) -> NDArray[np.int64]: ...
+    def seek(self, offset: int) -> None: ...
+    def close(self) -> None: ...
+    @property
+    def closed(self) -> bool: ...
+    def __enter__(self) -> TFRecordReader: ...
+    def __exit__(self, *exc: object) -> None: ...
+''',
+    "tfrecord_records": ("def tfrecord_records(path: _Path, compression: str | None = None)"
+                         " -> Iterator[memoryview | bytes]: ...\n"),
+    "tfrecord_write": ("def tfrecord_write(path: _Path, records: Iterable[ReadableBuffer | str],"
+                       " compression: str | None = None) -> None: ...\n"),
 }
 
 # The extension's functions (private: the package calls them), by name; others get (*Any) -> Any.
@@ -185,6 +212,24 @@ C_FUNCS = {
     "max_bytes": "def max_bytes() -> int: ...",
     "default_max_bytes": "def default_max_bytes() -> int: ...",
     "parse_size": "def parse_size(text: str, source: str, /) -> int: ...",
+    "file_formats": "def file_formats() -> list[tuple[str, tuple[str, ...], bool]]: ...",
+    "file_load": ("def file_load(path: _Path, format: str, name: str | None, /)"
+                  " -> NDArray[Any]: ..."),
+    "file_names": "def file_names(path: _Path, format: str, /) -> tuple[str, ...]: ...",
+    "file_save": ("def file_save(path: _Path, format: str, names: tuple[str, ...] | None,"
+                  " arrays: tuple[NDArray[Any], ...], /) -> None: ..."),
+    "tfrecord_write": ("def tfrecord_write(path: _Path, records: NDArray[Any], compression: int,"
+                       " /) -> None: ..."),
+    "_TFRecordReader": '''\
+@final
+class _TFRecordReader:
+    def __init__(self, path: _Path, compression: int = 0) -> None: ...
+    def read(self, max_records: int, /) -> list[memoryview | bytes]: ...
+    def index(self) -> NDArray[Any]: ...
+    def seek(self, offset: int, /) -> None: ...
+    def close(self) -> None: ...
+    @property
+    def closed(self) -> bool: ...''',
 }
 
 # tensorx.dask: parameters that are not the op's (or are narrower there), and the functions that
@@ -195,6 +240,11 @@ DASK_PARAMS = {
     ("decode_raw", "length"): "SupportsIndex | None",
     ("sequence_mask", "maxlen"): "SupportsInt | None",
     ("from_raw_files", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("from_safetensors", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("from_safetensors", "name"): "str",
+    ("from_idx", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("tfrecord_bag", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("tfrecord_bag", "compression"): "str | None",
     ("from_raw_files", "dtype"): "_DTypeLike",
     ("from_raw_files", "shape"): "Iterable[SupportsInt]",
     ("from_raw_files", "little_endian"): "_Bool",
@@ -202,7 +252,7 @@ DASK_PARAMS = {
     ("to_npy", "array"): "_DaskArrayLike",
     ("to_npy", "path"): "str | os.PathLike[str]",
 }
-DASK_RETURNS = {"to_npy": "int"}
+DASK_RETURNS = {"to_npy": "int", "tfrecord_bag": "Bag"}
 DASK_VALUES = {"CHUNK_LOCAL": "tuple[str, ...]"}
 
 
@@ -425,7 +475,8 @@ def gen_init(tx):
 def gen_c(C):
     out = [HEADER, '"""tensorx\'s C extension (use the tensorx package)."""\n',
            "import os\nfrom collections.abc import Callable, Iterable\n"
-           "from typing import Any, SupportsIndex\n\nfrom numpy.typing import NDArray\n\n"]
+           "from typing import Any, SupportsIndex, TypeAlias, final\n\nfrom numpy.typing import NDArray\n\n"
+           "_Path: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]\n\n"]
     for n in sorted(dir(C)):
         if n.startswith("__"):
             continue
@@ -469,7 +520,8 @@ def gen_dask(tx, path):
     out = [HEADER, _docstring(ast.get_docstring(tree, clean=False), 0),
            "import os\nfrom collections.abc import Iterable\n"
            "from typing import Any, ClassVar, NoReturn, SupportsIndex, SupportsInt, TypeAlias\n\n"
-           "from dask.array.core import Array\nfrom numpy.typing import NDArray\n\n"
+           "from dask.array.core import Array\nfrom dask.bag.core import Bag\n"
+           "from numpy.typing import NDArray\n\n"
            "from tensorx import Error, _Bool, _DTypeLike, _IntList, _TensorLike, _Text\n\n"
            "# The chunked input: a Dask array (an ndarray is taken as one chunk).\n"
            "_DaskArrayLike: TypeAlias = Array | NDArray[Any]\n\n"]
