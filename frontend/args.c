@@ -258,7 +258,13 @@ static bool ends_with(const char *s, const char *suffix) {
 
 static tx_status parse_tensor(const char *text, tx_dtype empty_dtype, tx_tensor **out) {
     *out = NULL;
+    /* @FILE.gz / @FILE.zz: the decompressed bytes (the name decides: raw bytes may start with
+     * any magic; the library checks the magic) */
     struct stat sb;
+    if (text[0] == '@' && (ends_with(text, ".gz") || ends_with(text, ".zz"))) {
+        if (stat(text + 1, &sb) != 0) return op_fail_io("read", text + 1, errno);
+        return tx_file_read_decompressed(text + 1, out);
+    }
     if (text[0] == '@' && strcmp(text, "@-") != 0 && stat(text + 1, &sb) == 0 && S_ISREG(sb.st_mode) &&
         sb.st_size >= MAP_RAW_MIN_BYTES) {
         /* A big file is mapped, not read: its bytes cost no memory until an op reads them (a
@@ -285,7 +291,9 @@ static tx_status parse_tensor(const char *text, tx_dtype empty_dtype, tx_tensor 
         free(data);
         return st;
     }
-    if (strcmp(text, "-") == 0 || ends_with(text, ".npy")) return tv_load_npy(text, out);
+    if (strcmp(text, "-") == 0 || ends_with(text, ".npy") || ends_with(text, ".npy.gz") ||
+        ends_with(text, ".npy.zz"))
+        return tv_load_npy(text, out); /* gzip'd / zlib'd by magic, whatever the name */
     /* FILE.safetensors:NAME, FILE.idx, ...: a mapped file that shrinks under us raises SIGBUS,
      * which the CLI's handler names */
     int slot = fault_watch(NULL, 0, text, false);

@@ -200,6 +200,7 @@ TX_API void tx_clear_error(void);
 #include "tensorx/tfrecord.h"
 #include "tensorx/safetensors.h"
 #include "tensorx/idx.h"
+#include "tensorx/npz.h"
 
 /* ---- Runtime: threads, CPU dispatch, allocation cache -----------------------------------------
  * Implemented in src/exec/pool.c, src/dispatch/cpu.c, src/dispatch/dispatch.c and

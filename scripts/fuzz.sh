@@ -3,7 +3,7 @@
 # Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) and runs each for
 # SECONDS (default 30).  Usage:
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: npy args decode string_pack string_layout dlpack ops
-#                                              ops_diff tfrecord safetensors idx example (default: all)
+#                                              ops_diff tfrecord safetensors idx example npz (default: all)
 # Environment: TX_FUZZ_BUILD (build dir, default build/fuzz), TX_FUZZ_JOBS (build jobs, default 2),
 # TX_FUZZ_FLAGS (extra libFuzzer flags), TX_FUZZ_PARALLEL (targets run at once, default one per
 # core), TX_FUZZ_SEED (libFuzzer's -seed; scripts/test.sh sets one so that CI's short runs are
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=30
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then secs=$1; shift; fi
-all=(npy args decode string_pack string_layout dlpack ops ops_diff tfrecord safetensors idx example)
+all=(npy args decode string_pack string_layout dlpack ops ops_diff tfrecord safetensors idx example npz)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 build=${TX_FUZZ_BUILD:-build/fuzz}

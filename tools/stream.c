@@ -178,7 +178,8 @@ static bool parse_cmd(const op_def *d, int argc, char **argv, stream_cmd *c) {
     const char *text = ok ? cl.text[c->input_k] : NULL;
     ok = ok && text && c->out && save_is_npy(c->out) && (!h->accepts || h->accepts(&c->a));
     if (ok && h->source == OP_STREAM_RAW) { /* @FILE, not @- (stdin) */
-        ok = text[0] == '@' && strcmp(text, "@-") != 0;
+        ok = text[0] == '@' && strcmp(text, "@-") != 0 && !ends_with(text, ".gz") &&
+             !ends_with(text, ".zz"); /* compressed: the normal path decompresses it */
         c->path = text + 1;
     } else if (ok) {
         ok = ends_with(text, ".npy");

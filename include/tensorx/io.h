@@ -21,6 +21,13 @@
  * strip trailing NUL bytes of 'S' elements, so strings that end in NUL do not round-trip.
  * Malformed, truncated or lying headers and data give invalid_argument, never a read past the
  * buffer.
+ * Compressed input: a file, descriptor or buffer that starts with gzip's magic (1f 8b) or a zlib
+ * header (a .npy starts with 93 'NUMPY', so neither is ambiguous) is decompressed as it is read
+ * (src/io/zstream.c), front to back once, as a pipe is read: the header, then the data straight
+ * into the tensor; memory is the tensor, zlib's window and a 64 KiB input buffer (a file is read,
+ * never mapped).  Corrupt compressed data, or a stream that stops before its end, gives data_loss;
+ * decompressed bytes after the data invalid_argument.  It needs zlib (CMake option TX_WITH_ZLIB):
+ * without it, unimplemented.
  * --------------------------------------------------------------------------------------------- */
 /* tx_npy_load reads the .npy file at path into a new, writable tensor; tx_npy_load_buffer reads
  * the size bytes of a .npy file at data (which stay the caller's; the tensor has its own copy).
@@ -242,6 +249,17 @@ TX_API tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, 
  * or address space; allocation failed); unimplemented (no mmap).  Since 0.1. */
 TX_API tx_status tx_file_map_string(const char *path, uint64_t offset, uint64_t length,
                                     tx_tensor **out);
+
+/* Reads the gzip'd or zlib'd file at `path` (recognised by its magic: gzip's 1f 8b, or a zlib
+ * header) and gives its decompressed bytes as a new scalar string tensor (the input decode_raw
+ * takes; the CLI's @FILE.gz and @FILE.zz).  Concatenated gzip members are read as one stream, as
+ * gunzip reads them.  The file is mapped and inflated twice -- once to count the bytes, once into
+ * storage of exactly that size -- so memory is the output and zlib's window.
+ * Errors: invalid_argument (path or out NULL; the file cannot be opened or mapped, is not a
+ * regular file, or starts with neither magic); data_loss (corrupt compressed data; a stream that
+ * stops before its end); resource_exhausted (the bytes pass tx_max_tensor_bytes(); allocation
+ * failed); unimplemented (a build without zlib, naming TX_WITH_ZLIB; no mmap).  Since 0.3. */
+TX_API tx_status tx_file_read_decompressed(const char *path, tx_tensor **out);
 
 /* What a .npy header says, for reading a file piecewise (e.g. through tx_file_map).  The shape
  * goes into the caller's `dims`.  Initialise it with TX_NPY_INFO_INIT (see "Structs the library

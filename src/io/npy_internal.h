@@ -50,4 +50,11 @@ enum {
  * messages (NULL: "fd N"). */
 TX_HIDDEN tx_status tx__npy_load_fd(int fd, const char *name, unsigned flags, tx_tensor **out);
 
+/* The .npy in the decompressed stream z (zstream.h), read front to back once as a pipe is, with
+ * tx_npy_load_fd's rules: the stream must end where the data end (else data_loss when it stops
+ * early, invalid_argument when bytes follow).  `name` names the file in messages.  The gzip'd
+ * and zlib'd .npy loaders and the .npz reader's deflated members use it. */
+struct tx__zsource;
+TX_HIDDEN tx_status tx__npy_load_z(struct tx__zsource *z, const char *name, tx_tensor **out);
+
 #endif

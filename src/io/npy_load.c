@@ -8,6 +8,7 @@
 #include "exec/byteswap.h"
 #include "io/mmap_internal.h"
 #include "io/npy_internal.h"
+#include "io/zstream.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -221,10 +222,22 @@ static void str_empty_items(const tx_npy_info *h, tx_tensor *t) {
 
 /* ---- loading from memory --------------------------------------------------------------------- */
 
+/* A gzip'd or zlib'd .npy in memory: decompressed straight into the tensor (tx__npy_load_z). */
+static tx_status load_buffer_compressed(const void *buffer, size_t size, tx__zformat zf,
+                                        tx_tensor **out) {
+    tx__zsource *z;
+    TX_TRY(tx__zsource_open("npy", "the buffer", zf, buffer, size, &z));
+    tx_status st = tx__npy_load_z(z, "the buffer", out);
+    tx__zsource_close(z);
+    return st;
+}
+
 tx_status tx_npy_load_buffer(const void *buffer, size_t size, tx_tensor **out) {
     TX_REQUIRE_OUT("npy", out);
     *out = NULL;
     TX_REQUIRE(buffer != NULL || size == 0, TX_INVALID_ARGUMENT, "npy: data is NULL");
+    tx__zformat zf = tx__zformat_of(buffer, size);
+    if (zf) return load_buffer_compressed(buffer, size, zf, out);
     int64_t dims[TX_MAX_RANK];
     tx_npy_info h = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
     TX_TRY(tx__npy_parse(buffer, size, size, &h));
@@ -276,6 +289,9 @@ typedef struct {
     int fd;
     bool seekable;          /* a regular file: pread from pos; else read */
     uint64_t pos;           /* the next byte's offset (seekable) */
+    tx__zsource *z;         /* set: the bytes are decompressed from z (never seekable) */
+    unsigned char back[2];  /* bytes read ahead (the compression magic), given out first */
+    size_t nback;
     char name[TX_FILE_NAME_CAP];
 } npy_src;
 
@@ -283,6 +299,12 @@ typedef struct {
  * error is invalid_argument naming the file, with errno kept. */
 static tx_status src_read(npy_src *s, void *buf, size_t n, size_t *got) {
     size_t done = 0;
+    if (s->z) return tx__zsource_read(s->z, buf, n, got);
+    for (; s->nback > 0 && done < n; done++) {
+        ((unsigned char *)buf)[done] = s->back[0];
+        s->back[0] = s->back[1];
+        s->nback--;
+    }
     while (done < n) {
         size_t want = n - done < TX__NPY_IO_CHUNK ? n - done : TX__NPY_IO_CHUNK;
         ssize_t r = s->seekable ? pread(s->fd, (char *)buf + done, want, (off_t)s->pos)
@@ -449,6 +471,52 @@ static bool usable_in_place(const tx_npy_info *h, uint64_t offset) {
     return (!h->byte_swapped || unit == 1) && offset % align == 0;
 }
 
+static tx_status load_src(npy_src *src, uint64_t file_size, unsigned flags, tx_tensor **out);
+
+/* The .npy in the decompressed stream z (its decompressed size is known to be `size`, or
+ * UINT64_MAX): read front to back once, as a pipe is; the stream must end where the data end. */
+static tx_status load_z(tx__zsource *z, const char *name, tx_tensor **out) {
+    npy_src s = {.fd = -1, .z = z};
+    snprintf(s.name, sizeof s.name, "%s", name);
+    tx_status st = load_src(&s, UINT64_MAX, 0, out);
+    if (st != TX_OK && st != TX_DATA_LOSS && !tx__zsource_ended(z)) {
+        /* A stream that stops early reports that rather than the short .npy it gives. */
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", tx_last_error());
+        unsigned char probe;
+        size_t got;
+        TX_TRY(tx__zsource_read(z, &probe, 1, &got));
+        if (got == 0 && !tx__zsource_ended(z)) st = TX_OK;
+        else return tx__fail(st, "%s", msg);
+    }
+    if (st != TX_OK) return st;
+    if (*out == NULL || !tx__zsource_ended(z)) {
+        tx_tensor_free(*out);
+        *out = NULL;
+        return tx__fail(TX_DATA_LOSS, "npy: %s: truncated: the compressed stream stops before "
+                        "its end", name);
+    }
+    return TX_OK;
+}
+
+tx_status tx__npy_load_z(tx__zsource *z, const char *name, tx_tensor **out) {
+    *out = NULL;
+    return load_z(z, name, out);
+}
+
+static tx_status pull_fd(void *ctx, void *buf, size_t cap, size_t *got) {
+    return src_read(ctx, buf, cap, got);
+}
+
+/* A gzip'd or zlib'd .npy at s: decompressed as it is read (tx__zsource_open_pull). */
+static tx_status load_compressed(npy_src *s, tx__zformat zf, tx_tensor **out) {
+    tx__zsource *z;
+    TX_TRY(tx__zsource_open_pull("npy", s->name, zf, pull_fd, s, &z));
+    tx_status st = load_z(z, s->name, out);
+    tx__zsource_close(z);
+    return st;
+}
+
 tx_status tx__npy_load_fd(int fd, const char *name, unsigned flags, tx_tensor **out) {
     *out = NULL;
     npy_src s = {.fd = fd};
@@ -475,6 +543,19 @@ tx_status tx__npy_load_fd(int fd, const char *name, unsigned flags, tx_tensor **
             file_size = sb.st_size > cur ? (uint64_t)(sb.st_size - cur) : 0;
         }
     }
+    unsigned char magic[2];
+    size_t got;
+    TX_TRY(src_read(&s, magic, 2, &got));
+    tx__zformat zf = tx__zformat_of(magic, got);
+    if (s.seekable) s.pos -= got;
+    else memcpy(s.back, magic, s.nback = got);
+    if (zf) return load_compressed(&s, zf, out);
+    return load_src(&s, file_size, flags, out);
+}
+
+/* The .npy at s: mapped when s is a regular file whose data can be used in place, else read. */
+static tx_status load_src(npy_src *src, uint64_t file_size, unsigned flags, tx_tensor **out) {
+    npy_src s = *src;
     uint64_t base = s.pos;
     int64_t dims[TX_MAX_RANK];
     tx_npy_info h = TX_NPY_INFO_INIT(dims, TX_MAX_RANK);
@@ -484,7 +565,7 @@ tx_status tx__npy_load_fd(int fd, const char *name, unsigned flags, tx_tensor **
         int64_t numel; /* the tensor limit applies as to a tensor read into memory */
         TX_TRY(tx__check_output("npy", h.dtype, h.rank, h.dims, &numel));
         bool refused;
-        tx_status st = tx__map_cow("npy", s.name, fd, base + h.data_offset, h.dtype, h.rank,
+        tx_status st = tx__map_cow("npy", s.name, s.fd, base + h.data_offset, h.dtype, h.rank,
                                    h.dims, &refused, out);
         if (st == TX_OK || !refused) return st;
         /* The system would not map it (no mmap, address space, map count): read it. */
@@ -536,6 +617,12 @@ tx_status tx_npy_load(const char *path, tx_tensor **out) {
 }
 
 #else /* no POSIX I/O: read the whole file, then parse it */
+
+tx_status tx__npy_load_z(tx__zsource *z, const char *name, tx_tensor **out) {
+    (void)z;
+    *out = NULL;
+    return tx__fail(TX_UNIMPLEMENTED, "npy: %s: compressed .npy files need POSIX I/O", name);
+}
 
 tx_status tx__npy_load_fd(int fd, const char *name, unsigned flags, tx_tensor **out) {
     (void)fd;
