@@ -51,18 +51,20 @@ static tx_tensor *strings_or_die(size_t rank, size_t n, const char *const *data,
     return t;
 }
 
-/* A default of dtype t with numel elements (a constant pattern), or an empty one (required). */
-static tx_tensor *default_of(tx_dtype t, int64_t numel) {
+/* A default of dtype t and shape dims[0..rank) (a constant pattern), or an empty one (required). */
+static tx_tensor *default_of(tx_dtype t, size_t rank, const int64_t *dims, bool empty) {
     tx_tensor *d = NULL;
+    const int64_t none[1] = {0};
+    if (empty) rank = 1, dims = none;
     if (t == TX_STRING) {
-        const char *v[4] = {"d0", "d1", "d2", "d3"};
-        const size_t l[4] = {2, 2, 2, 2};
         const char *vals[16];
         size_t lens[16];
-        for (int64_t i = 0; i < numel && i < 16; i++) vals[i] = v[i % 4], lens[i] = l[i % 4];
-        return strings_or_die(1, (size_t)numel, vals, lens);
+        for (int i = 0; i < 16; i++) vals[i] = i % 2 ? "d1" : "d0", lens[i] = 2;
+        if (tx_tensor_new_strings(rank, dims, vals, lens, &d) != TX_OK)
+            fz_die("example: tensor_new_strings failed: %s", tx_last_error());
+        return d;
     }
-    if (tx_tensor_new(t, 1, (const int64_t[]){numel}, &d) != TX_OK)
+    if (tx_tensor_new(t, rank, dims, &d) != TX_OK)
         fz_die("example: tensor_new failed: %s", tx_last_error());
     return d;
 }
@@ -76,10 +78,9 @@ static void read_call(fz_in *in, call *c) {
     for (size_t d = 0; d < c->nd; d++) {
         tx_dtype t = KINDS[fz_u8(in) % 3];
         c->ranks[d] = fz_u8(in) % 3;
-        int64_t numel = 1;
-        for (size_t k = 0; k < c->ranks[d]; k++) numel *= c->dims[d][k] = fz_u8(in) % 4;
+        for (size_t k = 0; k < c->ranks[d]; k++) c->dims[d][k] = fz_u8(in) % 4;
         c->shapes[d] = c->dims[d];
-        c->defaults[d] = default_of(t, fz_u8(in) & 1 ? numel : 0);
+        c->defaults[d] = default_of(t, c->ranks[d], c->dims[d], !(fz_u8(in) & 1));
     }
     c->skeys = strings_or_die(1, c->ns, KEYS, KEY_LENS);
     c->dkeys = strings_or_die(1, c->nd, KEYS + c->ns, KEY_LENS + c->ns);

@@ -22,7 +22,7 @@
  *    (float32, int64 or string) is key i's dtype.
  *  - dense_keys: NULL (none) or a 1-D string tensor of FixedLenFeature keys; for key i,
  *    dense_defaults[i] is its default value, whose dtype (float32, int64 or string) is the
- *    feature's (TF's Tdense), with dense_shapes[i]'s element count, or empty to make the feature
+ *    feature's (TF's Tdense), of the feature's shape, or empty (any shape) to make the feature
  *    required; dense_ranks[i] and dense_shapes[i] (dense_ranks[i] dims, each >= 0) its shape.
  * outs must have room for 3 * S + D handles (S sparse, D dense keys), in TF's order: for each
  * sparse key the indices (int64 [N, 2]: record, position), then each one's values (1-D, N values),
@@ -32,7 +32,8 @@
  * which the outputs keep alive: no byte is copied.
  * Errors: invalid_argument (serialized NULL, not string or of rank > 1; names of another size;
  * keys not 1-D string; a list NULL that the keys need; a key given twice; a default of another
- * element count; a negative dim; more than 1024 sparse keys; and TF's data errors, with TF's
+ * shape, TF's "def_value[0].shape() == [4] is not compatible with dense_shapes_[0] == [2,2]"; a
+ * negative dim; more than 1024 sparse keys; and TF's data errors, with TF's
  * messages after "parse_example: ": a record that is not an Example, "Could not parse example
  * input, value: '...'" (its first 256 bytes, escaped); a Feature whose kind is unknown,
  * "Unsupported datatype."; "Data types don't match..."; "... is required but could not be

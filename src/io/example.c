@@ -291,12 +291,16 @@ static const char *list_name(int k) {
     return k == K_BYTES ? "bytes_list" : k == K_FLOAT ? "float_list" : "int64_list";
 }
 
-/* TensorShape::DebugString: "[2,3]", "[]". */
-static void shape_text(const spec *s, size_t d, char *buf, size_t cap) {
+/* TensorShape::DebugString: "[2,3]", "[]" (cut to cap bytes). */
+static void dims_text(size_t rank, const int64_t *dims, char *buf, size_t cap) {
     size_t at = (size_t)snprintf(buf, cap, "[");
-    for (size_t i = 0; i < s->ranks[d] && at < cap; i++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s%" PRId64, i ? "," : "", s->shapes[d][i]);
+    for (size_t i = 0; i < rank && at < cap; i++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%" PRId64, i ? "," : "", dims[i]);
     if (at < cap) snprintf(buf + at, cap - at, "]");
+}
+
+static void shape_text(const spec *s, size_t d, char *buf, size_t cap) {
+    dims_text(s->ranks[d], s->shapes[d], buf, cap);
 }
 
 static tx_status fail_entry(const spec *s, int64_t ex, bool dense, size_t d, verdict v) {
@@ -539,9 +543,16 @@ static tx_status check_dense(const char *op, const spec *s, const size_t *ranks,
         }
         /* the batch of outputs must be possible at all: checks the product too */
         TX_TRY(tx__check_output(op, def->dtype, ranks[d] + 1, dims, &numel));
-        TX_REQUIRE(def->numel == 0 || def->numel == numel, TX_INVALID_ARGUMENT,
-                   "%s: dense_defaults[%zu] has %" PRId64 " elements, dense_shapes[%zu] needs "
-                   "%" PRId64 " (or none: a required feature)", op, d, def->numel, d, numel);
+        (void)numel;
+        bool same = def->rank == ranks[d];
+        for (size_t k = 0; same && k < ranks[d]; k++) same = def->dims[k] == shapes[d][k];
+        if (def->numel > 0 && !same) { /* an empty default: a required feature, any shape */
+            char a[128], b[128];
+            dims_text(def->rank, def->dims, a, sizeof a);
+            dims_text(ranks[d], shapes[d], b, sizeof b);
+            return tx__fail(TX_INVALID_ARGUMENT, "%s: def_value[%zu].shape() == %s is not "
+                            "compatible with dense_shapes_[%zu] == %s", op, d, a, d, b);
+        }
     }
     return TX_OK;
 }

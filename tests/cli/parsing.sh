@@ -26,7 +26,7 @@ expect parse_default "array([[1, 0],
        [1, 1]], dtype=int64)
 array([b'a', b'bc'], dtype=string)
 array([2, 2], dtype=int64)
-array([5, 5], dtype=int64)" -- parse_example "serialized=[\"$R2\",\"$R1\"]" 'sparse_keys=["tags"]' sparse_types=string 'dense_keys=["missing"]' 'dense_defaults=[5]:int64' 'dense_shapes=[]'
+array([5, 5], dtype=int64)" -- parse_example "serialized=[\"$R2\",\"$R1\"]" 'sparse_keys=["tags"]' sparse_types=string 'dense_keys=["missing"]' 'dense_defaults=5:int64' 'dense_shapes=[]'
 expect_fail parse_kind invalid_argument "Name: <unknown>, Key: xy, Index: 0.  Data types don't match. Expected type: string, Actual type: float" -- parse_example "serialized=[\"$R2\",\"$R1\"]" 'sparse_keys=["xy"]' sparse_types=string
 expect_fail parse_required invalid_argument 'Name: <unknown>, Feature: tags (data type: string) is required but could not be found.' -- parse_example "serialized=[\"$R1\",\"$R2\"]" 'dense_keys=["tags"]' 'dense_defaults=[]:string' 'dense_shapes=[2]'
 expect_fail parse_count invalid_argument 'Name: <unknown>, Key: xy, Index: 0.  Number of float values != expected.  Values size: 2 but output shape: [3]' -- parse_example "serialized=[\"$R1\"]" 'dense_keys=["xy"]' 'dense_defaults=[]:float32' 'dense_shapes=[3]'
