@@ -240,9 +240,11 @@ void ff_names_free(char **names, size_t count) {
     free(names);
 }
 
-tx_status ff_names(const file_format *f, const char *path, char ***names, size_t *count) {
+tx_status ff_names(const file_format *f, const char *path, char ***names, size_t *count,
+                   tx_tensor ***tensors) {
     *names = NULL;
     *count = 0;
+    if (tensors) *tensors = NULL;
     if (!f->named) return TX_OK;
     tx_status st = ff_check_readable(path);
     void *file = NULL;
@@ -250,16 +252,24 @@ tx_status ff_names(const file_format *f, const char *path, char ***names, size_t
     size_t n = st == TX_OK ? f->count(file) : 0;
     char **v = st == TX_OK ? calloc(n ? n : 1, sizeof *v) : NULL;
     if (st == TX_OK && !v) st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
-    for (size_t i = 0; st == TX_OK && i < n; i++)
+    tx_tensor **t = st == TX_OK && tensors ? calloc(n ? n : 1, sizeof *t) : NULL;
+    if (st == TX_OK && tensors && !t) st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    for (size_t i = 0; st == TX_OK && i < n; i++) {
         if (!(v[i] = strdup(f->name_at(file, i))))
             st = op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+        else if (t && (st = f->get(file, v[i], &t[i])) != TX_OK)
+            st = fail_in(st, path);
+    }
     f->close(file);
     if (st != TX_OK) {
+        for (size_t i = 0; t && i < n; i++) tx_tensor_free(t[i]);
+        free(t);
         ff_names_free(v, n);
         return st;
     }
     *names = v;
     *count = n;
+    if (tensors) *tensors = t;
     return TX_OK;
 }
 

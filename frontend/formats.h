@@ -69,8 +69,11 @@ tx_status ff_load(const file_format *f, const char *path, const char *name, tx_t
 bool ff_load_source(const char *text, tx_tensor **out, tx_status *st);
 
 /* The names of the tensors in a named format's file, in its order: *names (malloc'd, each entry
- * malloc'd; ff_names_free) and *count.  A one-tensor format gives none. */
-tx_status ff_names(const file_format *f, const char *path, char ***names, size_t *count);
+ * malloc'd; ff_names_free) and *count.  A one-tensor format gives none.  With tensors not NULL,
+ * also every tensor, the file opened once: (*tensors)[i] is names[i]'s (malloc'd array; each
+ * tensor the caller's to free). */
+tx_status ff_names(const file_format *f, const char *path, char ***names, size_t *count,
+                   tx_tensor ***tensors);
 void ff_names_free(char **names, size_t count);
 
 /* Writes count tensors to path in format f (names[i] each; NULL names for a one-tensor format).

@@ -241,7 +241,7 @@ static int info(const char *path) {
     fault_install("info");
     /* big files are mapped: the preview reads little */
     tx_status st;
-    if (save_is_npy(path) || !ff_load_source(path, &t, &st)) st = stream_load_npy(path, &t);
+    if (outfile_is_npy(path) || !ff_load_source(path, &t, &st)) st = stream_load_npy(path, &t);
     if (st != TX_OK) return report("info", st, op_error());
     FILE *f = cli_out();
     fprintf(f, "dtype: %s\nshape: [", tx_dtype_name(tx_tensor_dtype(t)));
@@ -478,7 +478,7 @@ static int help(int argc, char **argv) {
         op_help(d);
         return 0;
     }
-    if (!strcmp(argv[0], "info")) fprintf(cli_out(), "usage: tensorx info FILE.npy|- | --cpu\n");
+    if (!strcmp(argv[0], "info")) fprintf(cli_out(), "usage: tensorx info FILE|- | --cpu\n");
     else if (!strcmp(argv[0], "conform"))
         fprintf(cli_out(), "usage: tensorx conform [--plan] [--prepared] FILE.json|DIR ...\n");
     else if (!strcmp(argv[0], "tfrecord"))
@@ -501,7 +501,7 @@ static int run_command(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "info")) {
-        if (argc != 3) return usage_error("info", "tensorx info FILE.npy|- takes one file (or --cpu)");
+        if (argc != 3) return usage_error("info", "tensorx info FILE|- takes one file (or --cpu)");
         return info(argv[2]);
     }
     if (!strcmp(cmd, "conform")) return conform_main(argc - 2, argv + 2);

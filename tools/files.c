@@ -5,7 +5,7 @@
 #include "files.h"
 
 #include "fault.h"
-#include "save.h"
+#include "formats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -241,6 +241,15 @@ uint64_t env_bytes(const char *name, uint64_t def) {
     return *end == '\0' ? (uint64_t)v : def;
 }
 
+bool outfile_is_npy(const char *path) {
+    const file_format *fmt;
+    char *p;
+    const char *name;
+    bool other = ff_split(path, &fmt, &p, &name) && (strcmp(fmt->name, "npy") != 0 || name);
+    free(p);
+    return !other;
+}
+
 uint64_t mapout_min_bytes(void) { return env_bytes("TENSORX_MAP_OUTPUT_MIN_BYTES", 1u << 20); }
 
 bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path, tx_status *st) {
@@ -248,7 +257,7 @@ bool mapout_begin(mapout *m, const op_def *d, const op_args *a, const char *path
     memset(m, 0, sizeof *m);
     m->slot = -1;
     *st = TX_OK;
-    if (strstr(path, "{}") || !save_is_npy(path) || !outfile_replaces(path)) return false;
+    if (strstr(path, "{}") || !outfile_is_npy(path) || !outfile_replaces(path)) return false;
     op_plan_run(d, a, &r);
     op_fail(TX_OK, "%s", "");
     tx_clear_error();

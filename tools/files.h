@@ -46,6 +46,10 @@ tx_status outfile_commit_all(outfile *f, size_t n);
 /* Closes the file and removes the temporary one (target untouched; a device is only closed).
  * Safe again, and after a failed outfile_open or a commit (then it does nothing). */
 void outfile_abort(outfile *f);
+/* Whether path is written as .npy: it names no other format of frontend/formats.h (no
+ * FILE.safetensors[:NAME], FILE.idx, ...; FILE.npy:NAME neither).  Only such a path may take an
+ * output made in its mapped file, or streamed. */
+bool outfile_is_npy(const char *path);
 /* Whether outfile_open(path) would write through a temporary file: path is not "-" and, with its
  * symbolic links followed, names a regular file or nothing (and the system agrees). */
 bool outfile_replaces(const char *path);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Writes t as .npy to fd, which is `path` ("-": stdout) for errors.  The library writes from the
@@ -27,15 +28,6 @@ static tx_status save_fd(int fd, const char *path, const tx_tensor *t) {
                        is_stdout ? "" : "'");
     if (st == TX_INVALID_ARGUMENT) return op_fail_io("write", path, err ? err : EIO);
     return st;
-}
-
-bool save_is_npy(const char *path) {
-    const file_format *fmt;
-    char *p;
-    const char *name;
-    bool other = ff_split(path, &fmt, &p, &name) && strcmp(fmt->name, "npy") != 0;
-    free(p);
-    return !other;
 }
 
 /* The name of output i of op d in a named format's file. */
@@ -86,9 +78,14 @@ static tx_status save_format(outfile *f, const op_def *d, size_t i, const file_f
         if (at) snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - why), why, path, at + strlen(as));
         else snprintf(msg, sizeof msg, "%s", why);
         st = op_fail(st, "%s", msg);
-    } else if (rename(as, f->tmp) != 0) {
-        st = op_fail_io("write", path, errno);
-        unlink(as);
+    } else {
+        /* the mode outfile_open gave its temporary file (an existing file's own) */
+        struct stat sb;
+        if (stat(f->tmp, &sb) != 0 || chmod(as, sb.st_mode & 07777) != 0 ||
+            rename(as, f->tmp) != 0) {
+            st = op_fail_io("write", path, errno);
+            unlink(as);
+        }
     }
     free(as);
     return st;
@@ -101,9 +98,12 @@ static tx_status save_one(outfile *f, const op_def *d, size_t i, const char *pat
     const file_format *fmt;
     char *file;
     const char *name;
-    if (ff_split(path, &fmt, &file, &name) && strcmp(fmt->name, "npy") != 0) {
-        tx_status st = file ? save_format(f, d, i, fmt, file, name, t)
-                            : op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    if (ff_split(path, &fmt, &file, &name) && (strcmp(fmt->name, "npy") != 0 || name)) {
+        tx_status st = !file ? op_fail(TX_RESOURCE_EXHAUSTED, "out of memory")
+                       : name && !fmt->named
+                           ? op_fail(TX_INVALID_ARGUMENT, "-o %s: %s holds one tensor (format %s), "
+                                     "not one named '%s'", path, file, fmt->name, name)
+                           : save_format(f, d, i, fmt, file, name, t);
         free(file);
         return st;
     }

@@ -6,7 +6,6 @@
 
 #include "opreg.h"
 
-#include <stdbool.h>
 #include <stddef.h>
 
 /* Writes t[i] as .npy to paths[i] for i < n, all or none.  A file is written under a temporary
@@ -20,8 +19,5 @@
  * a safetensors tensor is named NAME, else after op d's output (d NULL: "output_I").  Such a
  * format needs a file: a device or FIFO is refused. */
 tx_status save_all(const op_def *d, size_t n, const char *const *paths, tx_tensor *const *t);
-/* Whether path is written as .npy (no other format's suffix): the paths that an output made in
- * its mapped file, or streamed, may take. */
-bool save_is_npy(const char *path);
 
 #endif

@@ -15,7 +15,6 @@
 #include "fault.h"
 #include "files.h"
 #include "progress.h"
-#include "save.h"
 #include "values.h"
 
 #include <errno.h>
@@ -176,7 +175,7 @@ static bool parse_cmd(const op_def *d, int argc, char **argv, stream_cmd *c) {
     bool ok = c->input_k >= 0 && op_args_parse(&c->a, d, argc, (const char *const *)argv, &cl) == TX_OK;
     op_fail(TX_OK, "%s", ""); /* parsing errors are the normal path's to report */
     const char *text = ok ? cl.text[c->input_k] : NULL;
-    ok = ok && text && c->out && save_is_npy(c->out) && (!h->accepts || h->accepts(&c->a));
+    ok = ok && text && c->out && outfile_is_npy(c->out) && (!h->accepts || h->accepts(&c->a));
     if (ok && h->source == OP_STREAM_RAW) { /* @FILE, not @- (stdin) */
         ok = text[0] == '@' && strcmp(text, "@-") != 0 && !ends_with(text, ".gz") &&
              !ends_with(text, ".zz"); /* compressed: the normal path decompresses it */

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Tensor files and TFRecord files (docs/python.md, "Files"): load and save through the C
 library's readers and writers, chosen by the frontend's format table (frontend/formats.c: .npy,
-safetensors, IDX), and TFRecord records read and written by tx_tfrecord_*."""
+safetensors, IDX, TFRecord), and TFRecord records read and written by tx_tfrecord_*."""
 import collections.abc
 import os
 from collections.abc import Iterable, Iterator
@@ -21,10 +21,10 @@ def _format_of(path: Any, format: str | None, what: str) -> str:
         if format not in _FORMATS:
             raise ValueError(f"{what}: format={format!r} is not one of {', '.join(_FORMATS)}")
         return format
+    name = _C.file_format_of(path)
+    if name is not None:
+        return str(name)
     text = os.fsdecode(path)
-    for name, (suffixes, _named) in _FORMATS.items():
-        if any(text.endswith(s) and len(text) > len(s) for s in suffixes):
-            return name
     known = ", ".join(s for suffixes, _n in _FORMATS.values() for s in suffixes)
     raise ValueError(f"{what}: {text!r}: the format is not known from its name (endings: "
                      f"{known}); pass format= ({', '.join(_FORMATS)})")
@@ -32,22 +32,25 @@ def _format_of(path: Any, format: str | None, what: str) -> str:
 
 def load(path: Any, name: str | None = None, *, format: str | None = None) -> Any:
     """The tensors of a file as NumPy arrays: a ``.npy``, an IDX file (``.idx``, ``.idx.gz``,
-    MNIST's ``-ubyte`` / ``-ubyte.gz``) or a safetensors file, chosen by the name's ending or
-    ``format=`` ("npy", "safetensors", "idx").  A safetensors file gives a dict of every tensor
-    (in the file's order) without ``name``, or the one tensor ``name``.  The data are not copied
-    where the format allows: the array is read-only, over the file's mapping, which it keeps
-    alive (a safetensors tensor, a ``.npy`` in host byte order and C order, an uncompressed
-    uint8/int8 IDX file); other arrays are new and writable."""
+    MNIST's ``-ubyte`` / ``-ubyte.gz``), a safetensors file or a TFRecord file's records (an
+    object array of bytes), chosen by the name's ending or ``format=`` ("npy", "safetensors",
+    "idx", "tfrecord").  A safetensors file gives a dict of every tensor (in the file's order)
+    without ``name``, or the one tensor ``name``.  The data are not copied where the format
+    allows: a safetensors tensor or an uncompressed uint8/int8 IDX file is a read-only array
+    over the file's mapping, which it keeps alive; a ``.npy`` of 1 MiB or more in host byte order
+    and C order is a private copy-on-write mapping (writable; writes never reach the file);
+    other arrays are new and writable."""
     fmt = _format_of(path, format, "load")
     if name is None and _FORMATS[fmt][1]:
-        return {n: _C.file_load(path, fmt, n) for n in _C.file_names(path, fmt)}
+        return _C.file_names(path, fmt, True)
     return _C.file_load(path, fmt, name)
 
 
 def save(path: Any, arrays: Any, *, format: str | None = None) -> None:
     """Writes arrays to the file at path, whose format is its name's ending or ``format=``: a
     mapping of names to arrays for safetensors, one array for ``.npy`` and IDX (``.gz``:
-    gzip'd).  The file is replaced whole or not at all."""
+    gzip'd), a string array's elements as TFRecord records.  The file is replaced whole or not at
+    all."""
     fmt = _format_of(path, format, "save")
     if _FORMATS[fmt][1]:
         if not isinstance(arrays, collections.abc.Mapping):

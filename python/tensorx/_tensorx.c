@@ -684,13 +684,6 @@ static PyMethodDef methods[] = {
      "to_dlpack(array, versioned, copy): a DLPack capsule of the array"},
     {"from_dlpack_capsule", py_from_dlpack_capsule, METH_O,
      "an array over the tensor tensorx imports from a DLPack capsule"},
-    {"file_formats", py_file_formats, METH_NOARGS,
-     "the tensor file formats: (name, suffixes, named) per row of frontend/formats.c"},
-    {"file_load", py_file_load, METH_VARARGS, "file_load(path, format, name): one tensor"},
-    {"file_names", py_file_names, METH_VARARGS, "file_names(path, format): the tensors' names"},
-    {"file_save", py_file_save, METH_VARARGS, "file_save(path, format, names, arrays)"},
-    {"tfrecord_write", py_tfrecord_write, METH_VARARGS,
-     "tfrecord_write(path, records, compression): records (an ndarray of bytes) as a TFRecord file"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tensorx",
@@ -701,9 +694,5 @@ PyMODINIT_FUNC PyInit__tensorx(void) {
     import_array();
     if (!entries && entries_init() < 0) return NULL;
     if (!dtype_codes && dtype_codes_init() < 0) return NULL;
-    if (PyType_Ready(&tfrecord_reader_type) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddObjectRef(m, "_TFRecordReader", (PyObject *)&tfrecord_reader_type) < 0)
-        Py_CLEAR(m);
-    return m;
+    return files_init(PyModule_Create(&module)); /* with _tensorx_files.c's functions */
 }

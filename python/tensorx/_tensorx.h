@@ -125,13 +125,9 @@ int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
 /* _tensorx_dlpack.c */
 PyObject *py_to_dlpack(PyObject *self, PyObject *args);
 PyObject *py_from_dlpack_capsule(PyObject *self, PyObject *cap);
-/* _tensorx_files.c */
-PyObject *py_file_formats(PyObject *self, PyObject *noargs);
-PyObject *py_file_load(PyObject *self, PyObject *args);
-PyObject *py_file_names(PyObject *self, PyObject *args);
-PyObject *py_file_save(PyObject *self, PyObject *args);
-PyObject *py_tfrecord_write(PyObject *self, PyObject *args);
-extern PyTypeObject tfrecord_reader_type;
+/* _tensorx_files.c: adds its functions and the TFRecord reader type to module m (which it
+ * takes); m, or NULL on failure (m NULL too) */
+PyObject *files_init(PyObject *m);
 /* _tensorx_prepared.c */
 PyObject *py_prepare(PyObject *self, PyObject *args);
 PyObject *py_prepared_types(PyObject *self, PyObject *spec);

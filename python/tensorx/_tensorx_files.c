@@ -23,7 +23,7 @@ static const file_format *format_arg(const char *name) {
 }
 
 /* file_formats(): ((name, (suffix, ...), named), ...), the table's rows. */
-PyObject *py_file_formats(PyObject *self, PyObject *noargs) {
+static PyObject *py_file_formats(PyObject *self, PyObject *noargs) {
     (void)self;
     (void)noargs;
     PyObject *rows = PyList_New(0);
@@ -45,8 +45,19 @@ PyObject *py_file_formats(PyObject *self, PyObject *noargs) {
     return rows;
 }
 
+/* file_format_of(path): the name of the format whose suffix ends path (ff_of_path), or None. */
+static PyObject *py_file_format_of(PyObject *self, PyObject *arg) {
+    (void)self;
+    PyObject *path = NULL;
+    if (!PyUnicode_FSConverter(arg, &path)) return NULL;
+    const file_format *f = ff_of_path(PyBytes_AS_STRING(path));
+    Py_DECREF(path);
+    if (!f) Py_RETURN_NONE;
+    return PyUnicode_FromString(f->name);
+}
+
 /* file_load(path, format, name): the tensor `name` (None: the file's only one) as an ndarray. */
-PyObject *py_file_load(PyObject *self, PyObject *args) {
+static PyObject *py_file_load(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *path = NULL;
     const char *fmt, *name;
@@ -65,37 +76,52 @@ PyObject *py_file_load(PyObject *self, PyObject *args) {
     return array_from_tensor(t, false, NULL);
 }
 
-/* file_names(path, format): the names of a named format's tensors, in the file's order. */
-PyObject *py_file_names(PyObject *self, PyObject *args) {
+/* file_names(path, format, tensors=False): the names of a named format's tensors, in the file's
+ * order; with tensors, a dict of name -> ndarray instead (the file opened once). */
+static PyObject *py_file_names(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *path = NULL;
     const char *fmt;
-    if (!PyArg_ParseTuple(args, "O&s", PyUnicode_FSConverter, &path, &fmt)) return NULL;
+    int want = 0;
+    if (!PyArg_ParseTuple(args, "O&s|p", PyUnicode_FSConverter, &path, &fmt, &want)) return NULL;
     const file_format *f = format_arg(fmt);
     char **names = NULL;
+    tx_tensor **t = NULL;
     size_t n = 0;
     tx_status st = TX_OK;
     if (f) {
         Py_BEGIN_ALLOW_THREADS
-        st = ff_names(f, PyBytes_AS_STRING(path), &names, &n);
+        st = ff_names(f, PyBytes_AS_STRING(path), &names, &n, want ? &t : NULL);
         Py_END_ALLOW_THREADS
     }
     Py_DECREF(path);
     if (!f) return NULL;
     if (st != TX_OK) return raise_op(st);
-    PyObject *tuple = PyTuple_New((Py_ssize_t)n);
-    for (size_t i = 0; tuple && i < n; i++) {
-        PyObject *s = PyUnicode_DecodeUTF8(names[i], (Py_ssize_t)strlen(names[i]), "replace");
-        if (!s) Py_CLEAR(tuple);
-        else PyTuple_SET_ITEM(tuple, (Py_ssize_t)i, s);
+    PyObject *out = want ? PyDict_New() : PyTuple_New((Py_ssize_t)n);
+    for (size_t i = 0; i < n; i++) {
+        PyObject *s = out ? PyUnicode_DecodeUTF8(names[i], (Py_ssize_t)strlen(names[i]), "replace")
+                          : NULL;
+        if (!s) {
+            Py_CLEAR(out);
+        } else if (!want) {
+            PyTuple_SET_ITEM(out, (Py_ssize_t)i, s);
+        } else {
+            PyObject *a = array_from_tensor(t[i], false, NULL); /* takes t[i] */
+            if (!a || PyDict_SetItem(out, s, a) < 0) Py_CLEAR(out);
+            Py_XDECREF(a);
+            Py_DECREF(s);
+        }
+        if (want && !s) tx_tensor_free(t[i]);
+        if (want) t[i] = NULL;
     }
+    free(t);
     ff_names_free(names, n);
-    return tuple;
+    return out;
 }
 
 /* file_save(path, format, names, arrays): names a tuple of str (None for a one-tensor format),
  * arrays a tuple of ndarrays. */
-PyObject *py_file_save(PyObject *self, PyObject *args) {
+static PyObject *py_file_save(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *path = NULL, *names, *arrays;
     const char *fmt;
@@ -369,7 +395,7 @@ static PyGetSetDef reader_getset[] = {
     {"closed", (getter)reader_closed, NULL, "whether the reader is closed", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-PyTypeObject tfrecord_reader_type = {
+static PyTypeObject tfrecord_reader_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tensorx._tensorx._TFRecordReader",
     .tp_basicsize = sizeof(reader_object),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -382,7 +408,7 @@ PyTypeObject tfrecord_reader_type = {
 };
 
 /* tfrecord_write(path, records, compression): records an ndarray of bytes (object or 'S'). */
-PyObject *py_tfrecord_write(PyObject *self, PyObject *args) {
+static PyObject *py_tfrecord_write(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *path = NULL, *records;
     int compression;
@@ -405,4 +431,25 @@ PyObject *py_tfrecord_write(PyObject *self, PyObject *args) {
     Py_DECREF(path);
     if (st != TX_OK) return raise_status(st, msg);
     Py_RETURN_NONE;
+}
+
+static PyMethodDef files_methods[] = {
+    {"file_formats", py_file_formats, METH_NOARGS,
+     "the tensor file formats: (name, suffixes, named) per row of frontend/formats.c"},
+    {"file_format_of", py_file_format_of, METH_O,
+     "file_format_of(path): the format the end of path's name selects, or None"},
+    {"file_load", py_file_load, METH_VARARGS, "file_load(path, format, name): one tensor"},
+    {"file_names", py_file_names, METH_VARARGS,
+     "file_names(path, format, tensors=False): the tensors' names (or a dict of them)"},
+    {"file_save", py_file_save, METH_VARARGS, "file_save(path, format, names, arrays)"},
+    {"tfrecord_write", py_tfrecord_write, METH_VARARGS,
+     "tfrecord_write(path, records, compression): records (an ndarray of bytes) as a TFRecord file"},
+    {NULL, NULL, 0, NULL}};
+
+PyObject *files_init(PyObject *m) {
+    if (m && (PyType_Ready(&tfrecord_reader_type) < 0 ||
+              PyModule_AddFunctions(m, files_methods) < 0 ||
+              PyModule_AddObjectRef(m, "_TFRecordReader", (PyObject *)&tfrecord_reader_type) < 0))
+        Py_CLEAR(m);
+    return m;
 }

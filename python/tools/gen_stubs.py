@@ -213,9 +213,11 @@ C_FUNCS = {
     "default_max_bytes": "def default_max_bytes() -> int: ...",
     "parse_size": "def parse_size(text: str, source: str, /) -> int: ...",
     "file_formats": "def file_formats() -> list[tuple[str, tuple[str, ...], bool]]: ...",
+    "file_format_of": "def file_format_of(path: _Path, /) -> str | None: ...",
     "file_load": ("def file_load(path: _Path, format: str, name: str | None, /)"
                   " -> NDArray[Any]: ..."),
-    "file_names": "def file_names(path: _Path, format: str, /) -> tuple[str, ...]: ...",
+    "file_names": ("def file_names(path: _Path, format: str, tensors: bool = False, /)"
+                   " -> Any: ..."),
     "file_save": ("def file_save(path: _Path, format: str, names: tuple[str, ...] | None,"
                   " arrays: tuple[NDArray[Any], ...], /) -> None: ..."),
     "tfrecord_write": ("def tfrecord_write(path: _Path, records: NDArray[Any], compression: int,"

@@ -105,7 +105,10 @@ expect "-o FILE.safetensors:NAME" 'array([0, 1, 0, 2], dtype=int32)' -- \
 "$TX" transpose a="$T/img.idx" perm=1,0 -o "$T/t.idx.gz"
 check "-o FILE.idx.gz is gzip'd IDX" bash -c "gzip -dc '$T/t.idx.gz' | od -An -tx1 | head -1 | grep -q '00 00 08 02 00 00 00 03 00 00 00 02'"
 expect "and reads back" $'array([[0, 1, 2],\n       [3, 4, 5]], dtype=uint8)' -- transpose a="$T/t.idx.gz" perm=1,0
+cp "$T/r.tfrecord" "$T/copy.tfrecord"
+chmod 0640 "$T/copy.tfrecord"
 "$TX" reshape tensor="$T/r.tfrecord.gz" shape=-1 -o "$T/copy.tfrecord"
+check "-o over a file keeps its permissions" test "$(stat -c %a "$T/copy.tfrecord")" = 640
 check "-o FILE.tfrecord: the records' bytes" cmp "$T/copy.tfrecord" "$T/r.tfrecord"
 cp "$T/u3.npy" "$T/keep.idx"
 expect_fail "a dtype IDX lacks, naming the file given" invalid_argument \
@@ -114,6 +117,10 @@ expect_fail "all or none" invalid_argument "int64 has no IDX type code" -- \
     split value=[1,2,3,4]:int64 split_dim=0 num_split=2 -o "$T/new.safetensors" -o "$T/keep.idx"
 check "the file before the failure is not made, the one after kept" \
     bash -c "[ ! -e '$T/new.safetensors' ] && cmp '$T/keep.idx' '$T/u3.npy' && ! ls -A '$T' | grep -q '^\.tx-'"
+expect_fail "-o a name for a one-tensor format" invalid_argument "holds one tensor (format idx), not one named 'w'" -- \
+    reshape tensor=[1] shape=1 -o "$T/x.idx:w"
+expect_fail "-o a name for .npy" invalid_argument "holds one tensor (format npy), not one named 'w'" -- \
+    reshape tensor=[1] shape=1 -o "$T/x.npy:w"
 mkfifo "$T/fifo.idx"
 expect_fail "-o a FIFO in a file format" invalid_argument "written as a file, not to a device or pipe" -- \
     reshape tensor=[1] shape=1 -o "$T/fifo.idx"

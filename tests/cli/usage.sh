@@ -36,7 +36,7 @@ expect_fail twice usage "argument 'shape' given twice" -- reshape tensor=[1] sha
 expect_fail bad_option usage "unknown option '--plna'; did you mean '--plan'?" -- reshape tensor=[1] shape=[1] --plna
 expect_fail o_without_file usage "-o needs a file name" -- reshape tensor=[1] shape=[1] -o
 expect_fail o_count usage "2 -o given for 1 outputs" -- reshape tensor=[1] shape=[1] -o "$TX_TMP/a.npy" -o "$TX_TMP/b.npy"
-expect_fail info_args usage "tensorx info FILE.npy|- takes one file" -- info
+expect_fail info_args usage "tensorx info FILE|- takes one file" -- info
 expect_fail help_unknown usage "did you mean 'gather_nd'?" -- help gathr_nd
 expect_fail conform_option usage "unknown option '--bogus'" -- conform --bogus
 expect_fail conform_nothing usage "tensorx conform [--plan] [--prepared] FILE.json|DIR" -- conform --plan --prepared
