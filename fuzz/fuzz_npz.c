@@ -73,13 +73,16 @@ static void check_mapped(const uint8_t *data, size_t size, tx_status want, tx_te
     const char *path = fz_file_of(data, size, NULL);
     tx_npz *f = NULL;
     tx_status s = tx_npz_open(path, &f);
-    if (s != want) fz_die("npz_open (mapped): %s, the buffer's %s", tx_status_name(s), tx_status_name(want));
+    if (s != want)
+        fz_die("npz_open (mapped): %s, the buffer's %s", tx_status_name(s), tx_status_name(want));
     if (s != TX_OK) return;
     tx_tensor *u[MAXN];
     tx_status us[MAXN];
     read_all(f, u, us, "npz_get (mapped)");
     for (size_t i = 0; i < n; i++) {
-        if (us[i] != st[i]) fz_die("npz_get (mapped) %zu: %s, the buffer's %s", i, tx_status_name(us[i]), tx_status_name(st[i]));
+        if (us[i] != st[i])
+            fz_die("npz_get (mapped) %zu: %s, the buffer's %s", i, tx_status_name(us[i]),
+                   tx_status_name(st[i]));
         if (us[i] == TX_OK) same_tensor(t[i], u[i], "npz_get (mapped)");
     }
     free_all(u, n);

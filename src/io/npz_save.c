@@ -61,7 +61,8 @@ typedef struct {
 } npz_out;
 
 static tx_status out_put(npz_out *o, const void *p, size_t n) {
-    tx_status st = o->fd >= 0 ? tx__write_all(o->op, o->fd, o->name, p, n) : grow_put(&o->buf, p, n);
+    tx_status st =
+        o->fd >= 0 ? tx__write_all(o->op, o->fd, o->name, p, n) : grow_put(&o->buf, p, n);
     if (st == TX_OK) o->pos += n;
     return st;
 }

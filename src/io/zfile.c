@@ -40,7 +40,7 @@ static tx_status read_bytes(const char *op, const char *name, const unsigned cha
                "%s: %s is neither gzip'd (magic 1f 8b) nor zlib'd (a zlib header)", op, name);
     tx__zsource *z;
     TX_TRY(tx__zsource_open(op, name, zf, p, n, &z));
-    uint64_t size, again;
+    uint64_t size = 0, again;
     tx_tensor *t = NULL;
     char *bytes = NULL;
     char *sink = tx__alloc(SINK, op);
@@ -50,6 +50,7 @@ static tx_status read_bytes(const char *op, const char *name, const unsigned cha
     if (st == TX_OK) st = tx__zsource_rewind(z);
     if (st == TX_OK) st = tx__tensor_alloc(op, TX_STRING, 0, NULL, &t);
     if (st == TX_OK && size) st = tx__string_storage(t, (size_t)size, &bytes);
+    tx__zsource_limit(z, size); /* the second pass ends, and sees the end marker, at size */
     if (st == TX_OK && size) st = inflate_all(op, name, z, bytes, NULL, size, &again);
     tx__zsource_close(z);
     if (st != TX_OK) {

@@ -3,7 +3,8 @@
 # npy_files.sh -- .npy inputs and outputs of the CLI at memory cost: a file input is mapped (or
 # read straight into its tensor) and an output is written from the tensor, so a 256 MiB .npy goes
 # through `reshape` (a view) under an address-space limit of 1.5 times its size, from a file, a
-# redirected stdin and a pipe; a failed save leaves no file under the name.
+# redirected stdin and a pipe; a failed save leaves no file under the name; gzip'd and zlib'd
+# inputs (.npy by magic, raw @FILE.gz / @FILE.zz by name) are decompressed.
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 
@@ -37,6 +38,28 @@ head -c 136 "$TX_TMP/m.npy" >"$TX_TMP/short.npy"
 expect_fail "truncated file" invalid_argument "need 16 data bytes, the file has 8" -- transpose a="$TX_TMP/short.npy" perm=1,0
 expect_fail "truncated stdin" invalid_argument "need 16 data bytes, the file has 8" -- transpose a=- perm=1,0 <"$TX_TMP/short.npy"
 check "truncated pipe" bash -c "cat '$TX_TMP/short.npy' | '$TX' transpose a=- perm=1,0 2>&1 | grep -q 'invalid_argument: .*need 16 data bytes, the file has 8'"
+
+# ---- gzip'd and zlib'd inputs: .npy by magic, raw @FILE.gz / @FILE.zz by name ----
+if "$TX" decode_raw input_bytes=@/dev/null.gz out_type=uint8 2>&1 | grep -q "built without zlib"; then
+    echo "note: compressed input checks skipped (built without zlib)"
+else
+    gzip -c "$TX_TMP/m.npy" >"$TX_TMP/m.npy.gz"
+    cp "$TX_TMP/m.npy.gz" "$TX_TMP/gz_named.npy"
+    expect "gzip'd .npy named .npy.gz" "$want" -- transpose a="$TX_TMP/m.npy.gz" perm=1,0
+    expect "gzip'd .npy named .npy" "$want" -- transpose a="$TX_TMP/gz_named.npy" perm=1,0
+    check "gzip'd .npy piped" bash -c "[ \"\$(cat '$TX_TMP/m.npy.gz' | '$TX' transpose a=- perm=1,0)\" = '$want' ]"
+    $PY -c "import zlib, sys; sys.stdout.buffer.write(zlib.compress(open('$TX_TMP/m.npy', 'rb').read()))" >"$TX_TMP/m.npy.zz"
+    expect "zlib'd .npy" "$want" -- transpose a="$TX_TMP/m.npy.zz" perm=1,0
+    head -c -10 "$TX_TMP/m.npy.gz" >"$TX_TMP/cut.npy.gz"
+    expect_fail "gzip'd .npy cut short" data_loss "" -- transpose a="$TX_TMP/cut.npy.gz" perm=1,0
+    printf '\001\000\002\000' | gzip >"$TX_TMP/raw.gz"
+    expect "raw @FILE.gz" "array([1, 2], dtype=int16)" -- decode_raw input_bytes=@"$TX_TMP/raw.gz" out_type=int16
+    printf '\001\000\002\000' >"$TX_TMP/plain.gz"
+    expect_fail "raw @FILE.gz that is not gzip'd" invalid_argument "is neither gzip'd" -- decode_raw input_bytes=@"$TX_TMP/plain.gz" out_type=int16
+    cp "$TX_TMP/raw.gz" "$TX_TMP/raw.bin"
+    check "raw @FILE of another name is its bytes, gzip's magic included" bash -c "'$TX' decode_raw input_bytes=@'$TX_TMP/raw.bin' out_type=uint8 | grep -q '^array(\[ *31, 139,'"
+    expect_fail "missing @FILE.gz" io_error "cannot read" -- decode_raw input_bytes=@"$TX_TMP/none.gz" out_type=int16
+fi
 
 # ---- memory: a 256 MiB file under a 384 MiB address-space limit ----
 # Reading the file into a buffer and copying it into a tensor would need twice its size.  Sanitizer

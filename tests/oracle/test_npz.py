@@ -7,7 +7,8 @@ through ctypes on libtensorx.so beside $TX.
    open with tx_npz_open and tx_npz_open_buffer; the names are np.load's `files`, and every array
    tx_npz_get gives (saved back with tx_npy_save_buffer) equals np.load's.
 2. Writing: tx_npz_save (stored and compressed) of the same arrays writes the very bytes np.savez /
-   np.savez_compressed write, and np.load reads them back equal.
+   np.savez_compressed write, and np.load reads them back equal; so too for 65,536 members, where
+   zipfile writes the ZIP64 end records.
 3. gzip'd and zlib'd .npy files (Python's gzip and zlib modules) load with tx_npy_load and
    tx_npy_load_buffer equal to the plain file.
 Exits 77 (skipped) when libtensorx.so cannot be loaded (static and sanitizer builds).
@@ -195,6 +196,27 @@ def check_tensorx_files():
                 same(back[k], a, "%s %s %s" % (dt, save.__name__, k))
 
 
+def check_zip64_end_records():
+    """65,536 members: zipfile writes the ZIP64 end record and locator (its member count limit is
+    65,535); tensorx reads NumPy's file and writes the same bytes."""
+    d = {"m%d" % i: np.array(i % 256, dtype=np.uint8) for i in range(65536)}
+    p, q = os.path.join(tmp.name, "tx64.npz"), os.path.join(tmp.name, "np64.npz")
+    np.savez(q, **d)
+    with open(q, "rb") as fh:
+        theirs = fh.read()
+    assert theirs[-22 - 20:-22 - 16] == b"PK\x06\x07", "no ZIP64 locator in NumPy's file"
+    f = open_npz(path=q)
+    assert lib.tx_npz_count(f) == 65536
+    for name in ("m0", "m300", "m65535"):
+        h = P()
+        ok(lib.tx_npz_get(f, name.encode(), ctypes.byref(h)))
+        same(to_numpy(h), d[name], name)
+    lib.tx_npz_close(f)
+    save_tx(p, d, 0)
+    with open(p, "rb") as fh:
+        assert fh.read() == theirs
+
+
 def check_compressed_npy():
     for dt in DTYPES:
         for shape in SHAPES[:6]:
@@ -215,5 +237,6 @@ def check_compressed_npy():
 
 C.check("files NumPy writes", check_numpy_files)
 C.check("files tensorx writes", check_tensorx_files)
+C.check("ZIP64 end records", check_zip64_end_records)
 C.check("gzip'd and zlib'd .npy", check_compressed_npy)
 C.finish()

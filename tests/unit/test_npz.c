@@ -40,16 +40,11 @@ static uint32_t rd32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 static void wr16(unsigned char *p, unsigned v) {
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8);
 }
-static void wr32(unsigned char *p, uint32_t v) {
-    wr16(p, v & 0xFFFF);
-    wr16(p + 2, v >> 16);
-}
+static void wr32(unsigned char *p, uint32_t v) { wr16(p, v & 0xFFFF), wr16(p + 2, v >> 16); }
 static void wr64(unsigned char *p, uint64_t v) {
-    wr32(p, (uint32_t)v);
-    wr32(p + 4, (uint32_t)(v >> 32));
+    wr32(p, (uint32_t)v), wr32(p + 4, (uint32_t)(v >> 32));
 }
 
 static void assert_same(const tx_tensor *a, const tx_tensor *b) {
@@ -259,17 +254,13 @@ static void test_directory_rules(void **state) {
     free(p);
     /* data past the central directory: both headers lie alike */
     p = patched(b, n, cd + 20, (uint32_t)usize + 100, 4);
-    wr32(p + cd + 24, (uint32_t)usize + 100);
-    wr32(p + 18, (uint32_t)usize + 100);
+    wr32(p + cd + 24, (uint32_t)usize + 100), wr32(p + 18, (uint32_t)usize + 100);
     wr32(p + 22, (uint32_t)usize + 100);
-    wr64(p + 30 + 5 + 4, usize + 100);
-    wr64(p + 30 + 5 + 12, usize + 100);
+    wr64(p + 30 + 5 + 4, usize + 100), wr64(p + 30 + 5 + 12, usize + 100);
     expect_open(p, n, TX_DATA_LOSS, "run past the central directory");
     /* a stored member whose two sizes differ */
-    wr32(p + cd + 20, (uint32_t)usize - 1);
-    wr32(p + cd + 24, (uint32_t)usize);
-    wr32(p + 18, (uint32_t)usize - 1);
-    wr32(p + 22, (uint32_t)usize);
+    wr32(p + cd + 20, (uint32_t)usize - 1), wr32(p + cd + 24, (uint32_t)usize);
+    wr32(p + 18, (uint32_t)usize - 1), wr32(p + 22, (uint32_t)usize);
     expect_open(p, n, TX_INVALID_ARGUMENT, "is stored (method 0) with compressed size");
     free(p);
     free(b);
@@ -334,26 +325,13 @@ static void test_zip64_comment_descriptor(void **state) {
     unsigned char *z = malloc(m);
     memcpy(z, b, eocd);
     unsigned char *r = z + eocd;
-    wr32(r, 0x06064b50u);
-    wr64(r + 4, 44);
-    wr16(r + 12, 45);
-    wr16(r + 14, 45);
-    wr32(r + 16, 0);
-    wr32(r + 20, 0);
-    wr64(r + 24, NT);
-    wr64(r + 32, NT);
-    wr64(r + 40, cds);
-    wr64(r + 48, cd);
-    wr32(r + 56, 0x07064b50u);
-    wr32(r + 60, 0);
-    wr64(r + 64, eocd);
-    wr32(r + 72, 1);
+    wr32(r, 0x06064b50u), wr64(r + 4, 44), wr16(r + 12, 45), wr16(r + 14, 45);
+    wr32(r + 16, 0), wr32(r + 20, 0), wr64(r + 24, NT), wr64(r + 32, NT);
+    wr64(r + 40, cds), wr64(r + 48, cd);
+    wr32(r + 56, 0x07064b50u), wr32(r + 60, 0), wr64(r + 64, eocd), wr32(r + 72, 1);
     memcpy(r + 76, b + eocd, 22);
-    wr16(r + 76 + 8, 0xFFFF);
-    wr16(r + 76 + 10, 0xFFFF);
-    wr32(r + 76 + 12, 0xFFFFFFFFu);
-    wr32(r + 76 + 16, 0xFFFFFFFFu);
-    wr16(r + 76 + 20, 3);
+    wr16(r + 76 + 8, 0xFFFF), wr16(r + 76 + 10, 0xFFFF);
+    wr32(r + 76 + 12, 0xFFFFFFFFu), wr32(r + 76 + 16, 0xFFFFFFFFu), wr16(r + 76 + 20, 3);
     memcpy(r + 98, "hi!", 3);
     tx_npz *f;
     assert_int_equal(tx_npz_open_buffer(z, m, &f), TX_OK);
