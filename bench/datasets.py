@@ -63,8 +63,7 @@ def anon_kib():
 def checksum(a):
     """The sum of the bytes of a as little-endian uint64 words, wrapping (sizes are multiples of 8)."""
     import numpy as np
-    b = np.frombuffer(a, dtype=np.uint8) if not hasattr(a, "view") else a.reshape(-1).view(np.uint8)
-    return int(np.add.reduce(b.view("<u8"), dtype=np.uint64))
+    return int(np.add.reduce(a.reshape(-1).view(np.uint8).view("<u8"), dtype=np.uint64))
 
 
 # ---- the sides (in the subprocess) -----------------------------------------------------------------
@@ -364,6 +363,7 @@ def main():
     reps = o.reps or (1 if o.quick else 3)
     sections = [s for s in o.sections.split(",") if s]
     d = os.path.abspath(o.dir or os.path.join(os.path.dirname(ME), "..", "build-bench", "datasets"))
+    made_dir = not os.path.isdir(d)
     os.makedirs(d, exist_ok=True)
     out = os.path.join(d, "peer.out")
     if not have("tensorx"):
@@ -429,8 +429,13 @@ def main():
                         rows.append({"section": sec, "side": name, "file_mib": size / MIB,
                                      "load_s": r["load_s"], "s": r["s"], "rss_anon_kib": anon,
                                      "rss_kib": rss, "anon_after_imports_kib": r["anon0"]})
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
+    finally:  # the inputs this run made, and the folder if it made it
+        for f in ("mnist.tfrecord", "peer.out", "t.safetensors", "t.npz", "t_deflated.npz"):
+            if os.path.exists(os.path.join(d, f)):
+                os.unlink(os.path.join(d, f))
+        shutil.rmtree(os.path.join(d, "npy"), ignore_errors=True)
+        if made_dir and not os.listdir(d):
+            os.rmdir(d)
     if o.json:
         for row in rows:
             print(json.dumps(row))
