@@ -101,7 +101,6 @@ const file_format *ff_named(const char *name) {
     return NULL;
 }
 
-
 const file_format *ff_of_path(const char *path) {
     size_t n = strlen(path);
     for (size_t i = 0; ff_at(i); i++)
