@@ -304,8 +304,9 @@ static int by_name(const void *a, const void *b) {
 static tx_status check_members(npz_parse *p) {
     tx_npz *f = p->f;
     size_t n = f->count;
-    const npz_member **order = n ? tx__alloc(n * sizeof *order, p->op) : NULL;
-    if (n && order == NULL) return TX_RESOURCE_EXHAUSTED;
+    if (n == 0) return TX_OK;
+    const npz_member **order = tx__alloc(n * sizeof *order, p->op);
+    if (order == NULL) return TX_RESOURCE_EXHAUSTED;
     for (size_t i = 0; i < n; i++) order[i] = &f->members[i];
     qsort(order, n, sizeof *order, by_local);
     tx_status st = TX_OK;
