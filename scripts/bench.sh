@@ -65,7 +65,8 @@ while [ $# -gt 0 ]; do
 done
 say() { echo "bench.sh: $*" >&2; }
 
-if [ "$install" = 1 ]; then
+# The Debian peers and ONNX Runtime (not --datasets: its peers come from the package index, below).
+if [ "$install" = 1 ] && [ "$datasets" = 0 ]; then
   pkgs=(build-essential cmake pkg-config python3 python3-numpy python3-torch python3-pandas
         libxnnpack-dev libpthreadpool-dev python3-dev python3-setuptools python3-pip python3-venv
         python3-matplotlib)
