@@ -49,7 +49,7 @@ MIB = 1 << 20
 UNSUPPORTED = 3  # a side's exit status: its package cannot read this file
 BATCH = 256
 ME = os.path.abspath(__file__)
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow's start-up notices, in every side
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # fewer of TensorFlow's notices, in every side
 
 
 def anon_kib():
@@ -69,7 +69,6 @@ def checksum(a):
 # ---- the sides (in the subprocess) -----------------------------------------------------------------
 
 def tfr_tf(path, threads):
-    import numpy as np
     import tensorflow as tf
     if threads == 1:
         tf.config.threading.set_inter_op_parallelism_threads(1)
