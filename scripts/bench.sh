@@ -18,9 +18,18 @@
 #        scripts/bench.sh --sweep [--quick] [--filter FAMILY] [--json] [--no-install]
 #                         [--peers ...] [--xnnpack-src PATH]
 #        scripts/bench.sh --files [--quick] [--filter SUBSTR] [--json] [--no-install]
+#        scripts/bench.sh --datasets [--quick] [--filter SECTIONS] [--json] [--no-install]
 #   --files   the file workloads instead (bench/files.py): .npy files of 1 GiB in the page cache
 #             through load + op + save, for the tensorx CLI, the C API, NumPy, PyTorch and cp,
 #             with wall time and peak RssAnon / RSS; inputs in build-bench/files, removed after
+#   --datasets  the dataset files instead (bench/datasets.py): TFRecord -> tensors, safetensors,
+#             .npz and .npy files read by tensorx's Python package, TensorFlow's tf.data, the
+#             tfrecord and safetensors packages and NumPy; --filter takes section names
+#             (tfrecord,safetensors,npz).  They run in the venv $build/dsvenv (TX_BENCH_DSVENV), made
+#             with scripts/install-python.sh --index and then tensorflow-cpu (the version of
+#             tests/tf/requirements.txt), safetensors and tfrecord from the package index (wheels
+#             kept in TX_PIP_WHEELS, default build/pip-wheels); tensorx is reinstalled there when its
+#             sources changed.  Inputs in $build/datasets, removed after
 #   --sweep   the size sweep instead (bench/sweep.py): each op family from 4 KiB to 256 MiB, table
 #             and the plot $build/sweep.png; --filter takes family names (comma-separated);
 #             --quick stops at 1 MiB
@@ -34,12 +43,13 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TX_BENCH_BUILD_DIR:-$root/build-bench}
-quick=() filter=() json=() threads=() peers=() install=1 files=0 sweep=0
+quick=() filter=() json=() threads=() peers=() install=1 files=0 sweep=0 datasets=0
 xnnpack_src=${TX_XNNPACK_SRC:-}
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick) ;;
     --files) files=1 ;;
+    --datasets) datasets=1 ;;
     --sweep) sweep=1 ;;
     --xnnpack-src) xnnpack_src=$2; shift ;;
     --json) json=(--json) ;;
@@ -47,7 +57,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=(--threads "$2"); shift ;;
     --peers) peers=(--peers "$2"); shift ;;
     --no-install) install=0 ;;
-    *) echo "usage: $0 [--files | --sweep] [--quick] [--filter SUBSTR] [--json] [--threads N]" \
+    *) echo "usage: $0 [--files | --datasets | --sweep] [--quick] [--filter SUBSTR] [--json] [--threads N]" \
             "[--no-install] [--peers LIST] [--xnnpack-src PATH]" >&2
        exit 2 ;;
   esac
@@ -55,7 +65,8 @@ while [ $# -gt 0 ]; do
 done
 say() { echo "bench.sh: $*" >&2; }
 
-if [ "$install" = 1 ]; then
+# The Debian peers and ONNX Runtime (not --datasets: its peers come from the package index, below).
+if [ "$install" = 1 ] && [ "$datasets" = 0 ]; then
   pkgs=(build-essential cmake pkg-config python3 python3-numpy python3-torch python3-pandas
         libxnnpack-dev libpthreadpool-dev python3-dev python3-setuptools python3-pip python3-venv
         python3-matplotlib)
@@ -93,6 +104,38 @@ fi
 say "building (Release) in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DTX_BUILD_BENCH=ON \
   -DTX_XNNPACK_CURRENT_DIR="$xnn_cur_dir" > /dev/null
+if [ "$datasets" = 1 ]; then
+  dsvenv=${TX_BENCH_DSVENV:-$build/dsvenv}
+  stamp=$dsvenv/.tensorx-installed
+  log=$build/dsinstall.log
+  changed=x
+  if [ -f "$stamp" ]; then
+    changed=$(find "$root/python" "$root/src" "$root/include" "$root/tools" "$root/cmake" \
+                "$root/CMakeLists.txt" -newer "$stamp" -type f \
+                -not -path "$root/python/build/*" -not -path "*.egg-info/*" \
+                -not -path "*/__pycache__/*" -not -path "$root/python/tests/*" \
+                -print -quit 2>/dev/null)
+  fi
+  if [ "$install" = 1 ] && [ -n "$changed" ]; then
+    say "installing tensorx, TensorFlow, safetensors and tfrecord into $dsvenv (log: $log)"
+    wheels=${TX_PIP_WHEELS:-$root/build/pip-wheels}
+    tf_req=$(grep -m1 '^tensorflow-cpu==' "$root/tests/tf/requirements.txt")
+    touch "$build/dsstamp.new"
+    (cd "$root" && TX_PIP_WHEELS=$wheels bash scripts/install-python.sh --venv "$dsvenv" --index \
+       --build-dir "$build" &&
+     "$dsvenv/bin/python" -m pip download -q -d "$wheels" "$tf_req" safetensors tfrecord crc32c &&
+     "$dsvenv/bin/python" -m pip install -q --no-index --find-links "$wheels" "$tf_req" \
+       safetensors tfrecord crc32c) > "$log" 2>&1 &&
+      mv "$build/dsstamp.new" "$stamp" ||
+      say "the venv could not be made complete (see $log); what is missing is left out"
+  fi
+  [ -x "$dsvenv/bin/python" ] || { say "no venv $dsvenv"; exit 1; }
+  say "running the dataset files (inputs in $build/datasets)"
+  args=(--dir "$build/datasets" "${quick[@]}" "${json[@]}")
+  [ "${#filter[@]}" -gt 0 ] && args+=(--sections "${filter[1]}")
+  cd / # so that python/tensorx in the tree cannot shadow the installed package
+  exec "$dsvenv/bin/python" "$root/bench/datasets.py" "${args[@]}"
+fi
 cmake --build "$build" -j2 --target tensorx_bench > /dev/null
 if [ "$files" = 1 ]; then
   cmake --build "$build" -j2 --target tensorx_cli tensorx_files > /dev/null
