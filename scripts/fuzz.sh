@@ -61,7 +61,10 @@ run_target() {
   wait "$pid" || status=$?
   wait $! 2>/dev/null || true
   cpu=$(tail -1 "$build/fuzz_$t.cpu" | awk '{print $5}')
-  if [ "$status" -eq 0 ]; then
+  if [ "$status" -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$build/fuzz_$t.log"; then
+    # ended by hand (SIGINT): libFuzzer prints its stats and exits 72; not a crash
+    echo "   interrupted after $(( $(date +%s) - start ))s (${cpu:-?} s of CPU): $(grep -E '^stat::number_of_executed_units' "$build/fuzz_$t.log" | awk '{print $2}') runs" >"$build/fuzz_$t.result"
+  elif [ "$status" -eq 0 ]; then
     echo "   ok in $(( $(date +%s) - start ))s (${cpu:-?} s of CPU): $(grep -E '^stat::number_of_executed_units' "$build/fuzz_$t.log" | awk '{print $2}') runs," \
          "$(grep -cE '^#[0-9]+.*(NEW|REDUCE)' "$build/fuzz_$t.log" || true) new/reduced inputs" >"$build/fuzz_$t.result"
   else
@@ -87,7 +90,7 @@ failed=()
 for t in "${targets[@]}"; do
   echo "== fuzz_$t: ${secs}s"
   cat "$build/fuzz_$t.result" 2>/dev/null || echo "   no result (the run did not finish)"
-  grep -q '^   ok in' "$build/fuzz_$t.result" 2>/dev/null || failed+=("$t")
+  grep -qE '^   (ok|interrupted) ' "$build/fuzz_$t.result" 2>/dev/null || failed+=("$t")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: ${#failed[@]} target(s) crashed: ${failed[*]}"
