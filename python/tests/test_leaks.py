@@ -40,7 +40,7 @@ FAMILIES = {
     "gather": {"gather", "gather_nd", "dynamic_partition", "dynamic_stitch", "boolean_mask",
                "one_hot", "sequence_mask"},
     "unique": {"unique_with_counts"},
-    "parsing": {"parse_example", "parse_single_example"},
+    "parsing": {"parse_example", "parse_single_example", "parse_tensor", "serialize_tensor"},
 }
 X = np.arange(12, dtype=np.float32)
 S = np.array([b"ab", b"cde"], dtype="S3")
