@@ -250,6 +250,17 @@ tx_status tx_file_map(const char *path, uint64_t offset, tx_dtype dtype, size_t 
 #endif
 }
 
+tx_status tx__copy_whole_buffer(const char *op, const void *data, size_t size, tx_tensor **out) {
+    TX_REQUIRE(data != NULL || size == 0, TX_INVALID_ARGUMENT, "%s: data is NULL with size %zu",
+               op, size);
+    TX_REQUIRE(size <= INT64_MAX, TX_RESOURCE_EXHAUSTED, "%s: size %zu passes int64", op, size);
+    int64_t n = (int64_t)size;
+    TX_TRY(tx__tensor_alloc(op, TX_UINT8, 1, &n, out));
+    if (size) memcpy((*out)->data, data, size);
+    (*out)->read_only = true;
+    return TX_OK;
+}
+
 tx_status tx__map_whole_file(const char *op, const char *path, tx_tensor **out) {
     *out = NULL;
 #if TX_HAVE_MMAP

@@ -27,4 +27,10 @@ TX_HIDDEN tx_status tx__map_cow(const char *op, const char *name, int fd, uint64
  * resource_exhausted; unimplemented without mmap. */
 TX_HIDDEN tx_status tx__map_whole_file(const char *op, const char *path, tx_tensor **out);
 
+/* The same kind of tensor made of a caller's `size` bytes at data, copied (the readers'
+ * *_open_buffer).  Errors start with `op: `: invalid_argument (data NULL with size > 0);
+ * resource_exhausted. */
+TX_HIDDEN tx_status tx__copy_whole_buffer(const char *op, const void *data, size_t size,
+                                          tx_tensor **out);
+
 #endif

@@ -391,14 +391,8 @@ tx_status tx_npz_open_buffer(const void *data, size_t size, tx_npz **out) {
     static const char *op = "npz_open_buffer";
     TX_REQUIRE(out != NULL, TX_INVALID_ARGUMENT, "%s: out is NULL", op);
     *out = NULL;
-    TX_REQUIRE(data != NULL || size == 0, TX_INVALID_ARGUMENT, "%s: data is NULL with size %zu",
-               op, size);
-    TX_REQUIRE(size <= INT64_MAX, TX_RESOURCE_EXHAUSTED, "%s: size %zu passes int64", op, size);
-    int64_t n = (int64_t)size;
     tx_tensor *file;
-    TX_TRY(tx__tensor_alloc(op, TX_UINT8, 1, &n, &file));
-    if (size) memcpy(file->data, data, size);
-    file->read_only = true;
+    TX_TRY(tx__copy_whole_buffer(op, data, size, &file));
     return open_bytes(op, "the buffer", file, out);
 }
 
