@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* formats.c -- the table of tensor file formats (formats.h): one row per format over the
- * library's readers and writers (tx_npy_*, tx_safetensors_*, tx_idx_*, tx_tfrecord_*), the
+ * library's readers and writers (tx_npy_*, tx_safetensors_*, tx_npz_*, tx_idx_*, tx_tfrecord_*), the
  * source syntax FILE.suffix[:NAME], and loading with messages that name the file, the tensor and the rule. */
 #include "formats.h"
 
@@ -34,10 +34,17 @@
     .get = fmt##_get, .close = fmt##_close
 
 NAMED_FORMAT(safetensors)
+NAMED_FORMAT(npz)
 
 static tx_status safetensors_save(const char *path, size_t count, const char *const *names,
                                   const tx_tensor *const *tensors) {
     return tx_safetensors_save(path, count, names, tensors, 0, NULL);
+}
+
+/* As np.savez: stored members (np.savez_compressed's deflated ones are read, not written here). */
+static tx_status npz_save(const char *path, size_t count, const char *const *names,
+                          const tx_tensor *const *tensors) {
+    return tx_npz_save(path, count, names, tensors, 0);
 }
 
 static tx_status npy_save(const char *path, size_t count, const char *const *names,
@@ -84,6 +91,7 @@ static const file_format formats[] = {
     {.name = "npy", .suffixes = {".npy"}, .load = tx_npy_load, .save = npy_save},
     {.name = "safetensors", .suffixes = {".safetensors"}, NAMED_ROW(safetensors),
      .save = safetensors_save},
+    {.name = "npz", .suffixes = {".npz"}, NAMED_ROW(npz), .save = npz_save},
     /* MNIST's files are named train-images-idx3-ubyte(.gz) */
     {.name = "idx", .suffixes = {".idx", ".idx.gz", "-ubyte", "-ubyte.gz"}, .load = tx_idx_load,
      .save = idx_save},

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* _tensorx_files.c -- tensor files and TFRecord files for the extension: loading and saving
- * through the frontend's format table (frontend/formats.h: .npy, safetensors, IDX), as ndarrays
+ * through the frontend's format table (frontend/formats.h: .npy, .npz, safetensors, IDX), as ndarrays
  * over the tensors (a mapped file's tensor is a read-only array over the mapping, which the array
  * keeps alive), and the TFRecord reader type, whose records of an uncompressed file are read-only
  * memoryviews of the mapping (no copy). */

@@ -12,9 +12,9 @@ array as params or as strided_slice's begin), raise NotChunkLocalError instead o
 whole array in one task.
 
 from_raw_files(paths, dtype, shape) reads raw dumps with tensorx's mapped path inside the tasks
-(tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name) and
-from_idx(paths) read one tensor per file (tensorx.load on the worker: mapped, no copy where the
-format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
+(tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name),
+from_npz(paths, name) and from_idx(paths) read one tensor per file (tensorx.load on the worker:
+mapped, no copy where the format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
 partition per file; to_npy(array, path) writes one .npy from the workers: the header first, then
 each chunk at its offset.
 """
@@ -23,6 +23,7 @@ import gzip
 import itertools
 import math
 import os
+import zipfile
 
 import numpy as np
 
@@ -36,7 +37,7 @@ from dask.highlevelgraph import HighLevelGraph
 
 __all__ = ["NotChunkLocalError", "CHUNK_LOCAL", "cast", "saturate_cast", "bitcast", "decode_raw",
            "reverse", "transpose", "one_hot", "sequence_mask", "gather", "strided_slice",
-           "from_raw_files", "from_safetensors", "from_idx", "tfrecord_bag", "to_npy"]
+           "from_raw_files", "from_safetensors", "from_npz", "from_idx", "tfrecord_bag", "to_npy"]
 
 CHUNK_LOCAL = ("cast", "saturate_cast", "bitcast", "decode_raw", "reverse", "transpose",
                "one_hot", "sequence_mask", "gather", "strided_slice")
@@ -253,6 +254,36 @@ def from_safetensors(paths, name):
     task reads its tensor with tensorx.load (a read-only view of the mapped file)."""
     return _files_array("from_safetensors", paths, _safetensors_head(name),
                         functools.partial(_load_named, name))
+
+
+def _load_npz_member(name, path):
+    return tx.load(path, name, format="npz")
+
+
+def _npz_head(name):
+    def head(path):
+        # The member's .npy header alone (a deflated member is inflated only as far as that);
+        # format 3.0 headers, which NumPy reads through a private function, load the array.
+        with zipfile.ZipFile(path) as z:
+            if name + ".npy" in z.namelist():
+                with z.open(name + ".npy") as f:
+                    version = np.lib.format.read_magic(f)
+                    read = {(1, 0): np.lib.format.read_array_header_1_0,
+                            (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+                    if read is not None:
+                        shape, _fortran, dtype = read(f)
+                        return np.dtype(dtype), tuple(shape)
+        a = tx.load(path, name, format="npz")  # raises the library's error for the file or name
+        return a.dtype, a.shape
+    return head
+
+
+def from_npz(paths, name):
+    """A Dask array of array `name` of each .npz file of `paths` (np.savez or np.savez_compressed),
+    concatenated along axis 0, one task (and chunk) per file.  The dtypes and shapes are read from
+    the members' .npy headers here; each task reads its array with tensorx.load."""
+    return _files_array("from_npz", paths, _npz_head(name),
+                        functools.partial(_load_npz_member, name))
 
 
 # IDX type codes (include/tensorx/idx.h) -> NumPy dtypes

@@ -15,9 +15,9 @@ array as params or as strided_slice's begin), raise NotChunkLocalError instead o
 whole array in one task.
 
 from_raw_files(paths, dtype, shape) reads raw dumps with tensorx's mapped path inside the tasks
-(tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name) and
-from_idx(paths) read one tensor per file (tensorx.load on the worker: mapped, no copy where the
-format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
+(tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name),
+from_npz(paths, name) and from_idx(paths) read one tensor per file (tensorx.load on the worker:
+mapped, no copy where the format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
 partition per file; to_npy(array, path) writes one .npy from the workers: the header first, then
 each chunk at its offset.
 """
@@ -37,7 +37,7 @@ _DaskArrayLike: TypeAlias = Array | NDArray[Any]
 __all__ = [
     'NotChunkLocalError', 'CHUNK_LOCAL', 'cast', 'saturate_cast', 'bitcast', 'decode_raw',
     'reverse', 'transpose', 'one_hot', 'sequence_mask', 'gather', 'strided_slice', 'from_raw_files',
-    'from_safetensors', 'from_idx', 'tfrecord_bag', 'to_npy',
+    'from_safetensors', 'from_npz', 'from_idx', 'tfrecord_bag', 'to_npy',
 ]
 
 class NotChunkLocalError(Error, NotImplementedError):
@@ -109,6 +109,11 @@ def from_safetensors(paths: Iterable[str | os.PathLike[str]], name: str) -> Arra
     """A Dask array of tensor `name` of each safetensors file of `paths`, concatenated along axis
     0, one task (and chunk) per file.  The dtypes and shapes are read from the headers here; each
     task reads its tensor with tensorx.load (a read-only view of the mapped file).
+    """
+def from_npz(paths: Iterable[str | os.PathLike[str]], name: str) -> Array:
+    """A Dask array of array `name` of each .npz file of `paths` (np.savez or np.savez_compressed),
+    concatenated along axis 0, one task (and chunk) per file.  The dtypes and shapes are read from
+    the members' .npy headers here; each task reads its array with tensorx.load.
     """
 def from_idx(paths: Iterable[str | os.PathLike[str]]) -> Array:
     """A Dask array of the IDX files `paths` (plain or gzip'd), concatenated along axis 0, one

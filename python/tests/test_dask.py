@@ -235,6 +235,23 @@ def test_from_safetensors_one_task_per_file(tmp_path):
         txd.from_safetensors(paths, "y")
 
 
+def test_from_npz_stored_and_deflated(tmp_path):
+    parts = [rng.standard_normal((n, 3)).astype(np.float32) for n in (2, 5, 1)]
+    paths = []
+    for i, p in enumerate(parts):
+        paths.append(tmp_path / f"n{i}.npz")
+        (np.savez_compressed if i % 2 else np.savez)(paths[-1], x=p, other=np.arange(i + 1))
+    d = txd.from_npz(paths, "x")
+    assert d.chunks == ((2, 5, 1), (3,)) and d.dtype == np.float32
+    assert len(d.__dask_graph__()) == 3
+    same(d, np.concatenate(parts))
+    np.savez(tmp_path / "bad.npz", x=np.zeros((2, 4), np.float32))
+    with pytest.raises(ValueError, match="bad.npz holds float32 \\[2, 4\\]"):
+        txd.from_npz(paths + [tmp_path / "bad.npz"], "x")
+    with pytest.raises(tx.InvalidArgumentError, match="no tensor 'y' in .*n0.npz"):
+        txd.from_npz(paths, "y")
+
+
 def test_from_idx_plain_and_gzip(tmp_path):
     parts = [rng.integers(0, 256, size=(n, 4, 4)).astype(np.uint8) for n in (3, 5)]
     paths = [tmp_path / "a.idx", tmp_path / "b-idx3-ubyte.gz"]

@@ -161,16 +161,18 @@ def test_a_killed_worker_is_retried_and_the_result_is_identical(client, data):
 @in_fresh_interpreter
 def test_tensor_files_and_records_on_the_cluster(client, tmp_path):
     parts = [np.arange(n * 6, dtype=np.int32).reshape(n, 6) + n for n in (2, 3, 4, 5)]
-    st, idx, rec = [], [], []
+    st, npz, idx, rec = [], [], [], []
     for i, a in enumerate(parts):
         st.append(str(tmp_path / f"p{i}.safetensors"))
         tx.save(st[-1], {"w": a})
+        npz.append(str(tmp_path / f"p{i}.npz"))
+        np.savez_compressed(npz[-1], w=a)
         idx.append(str(tmp_path / f"p{i}.idx.gz"))
         tx.save(idx[-1], a)
         rec.append(str(tmp_path / f"p{i}.tfrecord"))
         tx.tfrecord_write(rec[-1], [r.tobytes() for r in a])
     with dask.config.set(scheduler=client.get):
-        for d in (txd.from_safetensors(st, "w"), txd.from_idx(idx)):
+        for d in (txd.from_safetensors(st, "w"), txd.from_npz(npz, "w"), txd.from_idx(idx)):
             assert d.npartitions == 4
             assert np.array_equal(d.compute(), np.concatenate(parts))
         got = txd.tfrecord_bag(rec).compute()

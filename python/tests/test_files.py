@@ -61,6 +61,29 @@ def test_safetensors_dict_and_names(tmp_path):
     assert np.array_equal(w, arrays["w"])
 
 
+def test_npz_with_numpy_both_ways(tmp_path):
+    """.npz through the same table: np.savez's and np.savez_compressed's files read as a dict (or
+    by name), and tx.save's file read by np.load."""
+    arrays = {"x": np.arange(6, dtype=np.float32).reshape(2, 3), "y": np.array([1, -2], np.int64),
+              "s": np.array([b"ab", b"c"])}
+    for write in (np.savez, np.savez_compressed):
+        p = tmp_path / f"{write.__name__}.npz"
+        write(p, **arrays)
+        got = tx.load(p)
+        assert list(got) == list(arrays)
+        for k, v in arrays.items():  # strings come as the package's string dtype (object)
+            assert got[k].tolist() == v.tolist() and (k == "s" or got[k].dtype == v.dtype)
+        assert np.array_equal(tx.load(p, "y"), arrays["y"])
+    p = tmp_path / "t.npz"
+    tx.save(p, arrays)
+    with np.load(p) as f:
+        assert list(f) == list(arrays)
+        for k, v in arrays.items():
+            assert f[k].tolist() == v.tolist()
+    with pytest.raises(tx.InvalidArgumentError, match="no tensor 'z' in"):
+        tx.load(p, "z")
+
+
 def test_safetensors_view_outlives_the_file_handle(tmp_path):
     p = tmp_path / "m.safetensors"
     tx.save(p, {"x": np.arange(1 << 16, dtype=np.int32)})

@@ -244,6 +244,8 @@ DASK_PARAMS = {
     ("from_raw_files", "paths"): "Iterable[str | os.PathLike[str]]",
     ("from_safetensors", "paths"): "Iterable[str | os.PathLike[str]]",
     ("from_safetensors", "name"): "str",
+    ("from_npz", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("from_npz", "name"): "str",
     ("from_idx", "paths"): "Iterable[str | os.PathLike[str]]",
     ("tfrecord_bag", "paths"): "Iterable[str | os.PathLike[str]]",
     ("tfrecord_bag", "compression"): "str | None",

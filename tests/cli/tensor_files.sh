@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # tensor_files.sh -- tensor arguments read from the files of the frontend's format table
-# (frontend/formats.c): FILE.safetensors[:NAME], FILE.idx, FILE.idx.gz and MNIST's -ubyte names,
+# (frontend/formats.c): FILE.safetensors[:NAME], FILE.npz[:NAME], FILE.idx, FILE.idx.gz and MNIST's -ubyte names,
 # FILE.tfrecord[.gz], with paths and names holding ':' and '.', in tensor lists, and every error
 # naming the file, the tensor and the rule; -o in those formats (all or none); `tensorx tfrecord`.
 # The input files are written here from the formats' definitions (not by tensorx).
@@ -49,6 +49,10 @@ open(os.path.join(d, "gz.bin"), "wb").write(gzip.compress(recs))
 bad = bytearray(recs)
 bad[-1] ^= 1
 open(os.path.join(d, "bad.tfrecord"), "wb").write(bytes(bad))
+import numpy as np
+np.savez(os.path.join(d, "a.npz"), x=np.arange(6, dtype=np.float32).reshape(2, 3),
+         y=np.array([1, 2], dtype=np.int64))
+np.savez_compressed(os.path.join(d, "c.npz"), x=np.arange(4, dtype=np.int16))
 PY
 
 # ---- safetensors ----
@@ -88,6 +92,16 @@ expect_fail "a name for a one-tensor file" invalid_argument \
     "$T/img.idx holds one tensor (format idx), not one named 'x' (drop ':x')" -- \
     reshape tensor="$T/img.idx:x" shape=6
 expect_fail "a truncated IDX file" data_loss "truncated" -- reshape tensor="$T/cut.idx" shape=5
+
+# ---- .npz ----
+expect "an array of np.savez's file" $'array([[0.0, 3.0],\n       [1.0, 4.0],\n       [2.0, 5.0]], dtype=float32)' -- \
+    transpose a="$T/a.npz:x" perm=1,0
+expect "np.savez_compressed's file" 'array([3, 2, 1, 0], dtype=int16)' -- reverse tensor="$T/c.npz" axis=[0]
+expect_fail "no name for several arrays" invalid_argument "a.npz holds 2 tensors: name one as" -- \
+    transpose a="$T/a.npz" perm=1,0
+"$TX" transpose a="$T/a.npz:x" perm=1,0 -o "$T/t.npz"
+check "-o FILE.npz (named after the op's output) is read by np.load" /usr/bin/python3 -c \
+    "import numpy as np; f = np.load('$T/t.npz'); assert f['y'].tolist() == [[0, 3], [1, 4], [2, 5]], dict(f)"
 
 # ---- TFRecord files as string tensors ----
 expect "a TFRecord file's records" "array([b'', b'a', b'hello world'], dtype=string)" -- \
