@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs what the build and the tests need on a fresh Debian machine (CI included).  The library
-# itself needs only build-essential and cmake; cmocka, pkg-config, python3-numpy and the DLPack
-# header are for the tests (each is optional: configure leaves out the tests that need it).
+# itself needs only build-essential and cmake (zlib1g-dev, optional, reads and writes compressed
+# files); cmocka, pkg-config, python3-numpy and the DLPack header are for the tests (each is
+# optional: configure leaves out the tests that need it).
 # Usage: scripts/install-deps.sh [--minimal | --bench | --cross | --python] [PACKAGE...]
 #   --minimal: only what the library and the CLI need to build (scripts/demo.sh);
 #   --python adds what the Python package (python/) needs to build, install and test
@@ -13,7 +14,7 @@
 #   after dpkg --add-architecture arm64 s390x); further names are extra Debian packages a script
 #   needs (scripts/fuzz.sh: clang and its runtimes, scripts/valgrind.sh: valgrind).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libcmocka-dev python3 python3-numpy libdlpack-dev)
+pkgs=(build-essential cmake pkg-config libcmocka-dev python3 python3-numpy libdlpack-dev zlib1g-dev)
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 if [ "${1:-}" = "--minimal" ]; then
   pkgs=(build-essential cmake)

@@ -6,6 +6,7 @@
 #                                                "STATUS: " and FRAGMENT
 #   check NAME COMMAND...                      the command (any program) must succeed
 # $TX_BYTE_ORDER is the CLI's host byte order, for results that depend on it (bitcast).
+# $TX_ZLIB is 1 when the CLI was built with zlib (compressed files), 0 when not.
 set -u
 : "${TX:?TX must point at the tensorx binary}"
 # The byte order of the host the CLI runs on (little or big): the cross builds run it under an
@@ -16,6 +17,12 @@ TX_PASSED=0
 TX_FAILED=0
 TX_TMP=$(mktemp -d)
 trap 'rm -rf "$TX_TMP"' EXIT
+# Whether the CLI reads gzip: a build without zlib (TX_WITH_ZLIB=OFF, or a cross build with no
+# target zlib) says so for any compressed input.
+printf 'x' | gzip >"$TX_TMP/zlib_probe.gz"
+TX_ZLIB=1
+"$TX" decode_raw input_bytes=@"$TX_TMP/zlib_probe.gz" out_type=uint8 2>&1 | grep -q "built without zlib" &&
+    TX_ZLIB=0
 
 # A .npy of a hostile shape: a version 1.0 float32 header, padded to 64 bytes, and no data (the
 # shape must have a 0 for the file to be complete).
