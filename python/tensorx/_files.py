@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Tensor files and TFRecord files (docs/python.md, "Files"): load and save through the C
 library's readers and writers, chosen by the frontend's format table (frontend/formats.c: .npy,
-safetensors, IDX, TFRecord), and TFRecord records read and written by tx_tfrecord_*."""
+.npz, safetensors, IDX, TFRecord), and TFRecord records read and written by tx_tfrecord_*."""
 import collections.abc
 import os
 from collections.abc import Iterable, Iterator
@@ -32,11 +32,12 @@ def _format_of(path: Any, format: str | None, what: str) -> str:
 
 def load(path: Any, name: str | None = None, *, format: str | None = None) -> Any:
     """The tensors of a file as NumPy arrays: a ``.npy``, an IDX file (``.idx``, ``.idx.gz``,
-    MNIST's ``-ubyte`` / ``-ubyte.gz``), a safetensors file or a TFRecord file's records (an
-    object array of bytes), chosen by the name's ending or ``format=`` ("npy", "safetensors",
-    "idx", "tfrecord").  A safetensors file gives a dict of every tensor (in the file's order)
-    without ``name``, or the one tensor ``name``.  The data are not copied where the format
-    allows: a safetensors tensor or an uncompressed uint8/int8 IDX file is a read-only array
+    MNIST's ``-ubyte`` / ``-ubyte.gz``), a safetensors or ``.npz`` file or a TFRecord file's
+    records (an object array of bytes), chosen by the name's ending or ``format=`` ("npy", "npz",
+    "safetensors", "idx", "tfrecord").  A safetensors or ``.npz`` file gives a dict of every
+    tensor (in the file's order) without ``name``, or the one tensor ``name``.  The data are not
+    copied where the format allows: a safetensors tensor, an aligned stored ``.npz`` member or an
+    uncompressed uint8/int8 IDX file is a read-only array
     over the file's mapping, which it keeps alive; a ``.npy`` of 1 MiB or more in host byte order
     and C order is a private copy-on-write mapping (writable; writes never reach the file);
     other arrays are new and writable."""
@@ -48,7 +49,8 @@ def load(path: Any, name: str | None = None, *, format: str | None = None) -> An
 
 def save(path: Any, arrays: Any, *, format: str | None = None) -> None:
     """Writes arrays to the file at path, whose format is its name's ending or ``format=``: a
-    mapping of names to arrays for safetensors, one array for ``.npy`` and IDX (``.gz``:
+    mapping of names to arrays for safetensors and ``.npz`` (as np.savez), one array for ``.npy``
+    and IDX (``.gz``:
     gzip'd), a string array's elements as TFRecord records.  The file is replaced whole or not at
     all."""
     fmt = _format_of(path, format, "save")
