@@ -465,15 +465,31 @@ static void out_spec(void *ctx, size_t i, tx__out_spec *o) {
     for (size_t k = 0; k < s->ranks[d]; k++) o->dims[o->rank++] = s->shapes[d][k];
 }
 
-static void fill_sparse(const spec *s, size_t d, int64_t max, tx_tensor *ind, tx_tensor *val,
-                        tx_tensor *shp) {
+/* The fills below write only what the outputs hold: the records were checked by the first pass,
+ * but another thread may have changed them since (tests/race), and then a feature may have another
+ * kind, another count or no entry.  Such a value is left out (sparse) or its row is zeros (dense):
+ * defined bytes, never a write past an output or a read past a default. */
+
+/* n elements of dtype t at dst: zeros (empty strings). */
+static void zero_values(char *dst, int64_t n, tx_dtype t) {
+    if (t == TX_STRING)
+        for (int64_t i = 0; i < n; i++) ((tx_string *)dst)[i] = (tx_string){0, ""};
+    else
+        memset(dst, 0, (size_t)n * tx_dtype_size(t));
+}
+
+static void fill_sparse(const spec *s, size_t d, int64_t total, int64_t max, tx_tensor *ind,
+                        tx_tensor *val, tx_tensor *shp) {
     int64_t *ix = (int64_t *)ind->data, at = 0;
     const size_t width = tx_dtype_size(s->stypes[d]);
+    const int want = dtype_kind(s->stypes[d]);
     entry e = {0};
     for (int64_t ex = 0; ex < s->batch; ex++) {
         int64_t n = 0;
-        if (winner(s, s->records[ex], s->skeys[d], true, &e) >= 0 && value_kind(&e) != K_NONE)
-            read_list(&e, value_kind(&e), -1, val->data + (size_t)at * width, &n);
+        if (winner(s, s->records[ex], s->skeys[d], true, &e) >= 0 && value_kind(&e) == want &&
+            (!read_list(&e, want, total - at, val->data + (size_t)at * width, &n) ||
+             n > total - at))
+            n = 0; /* changed since it was counted: left out */
         for (int64_t j = 0; j < n; j++, at++) {
             if (s->single) {
                 ix[at] = j;
@@ -482,6 +498,11 @@ static void fill_sparse(const spec *s, size_t d, int64_t max, tx_tensor *ind, tx
                 ix[2 * at + 1] = j;
             }
         }
+    }
+    if (at < total) { /* fewer values than counted (records changed): zeros */
+        zero_values(val->data + (size_t)at * width, total - at, s->stypes[d]);
+        memset(ix + (s->single ? at : 2 * at), 0,
+               (size_t)(total - at) * (s->single ? 1 : 2) * sizeof *ix);
     }
     int64_t *sh = (int64_t *)shp->data;
     if (s->single) {
@@ -495,14 +516,20 @@ static void fill_sparse(const spec *s, size_t d, int64_t max, tx_tensor *ind, tx
 static void fill_dense(const spec *s, size_t d, tx_tensor *out) {
     const int64_t per = dense_numel(s, d);
     const size_t width = tx_dtype_size(out->dtype), row = (size_t)per * width;
+    const int want = dtype_kind(out->dtype);
+    const bool has_default = s->defaults[d]->numel == per;
     entry e = {0};
     int64_t n;
     for (int64_t ex = 0; ex < s->batch; ex++) {
         char *dst = out->data + (size_t)ex * row;
-        if (winner(s, s->records[ex], s->dkeys[d], false, &e) >= 0)
-            read_list(&e, value_kind(&e), per, dst, &n);
-        else if (row)
-            memcpy(dst, s->defaults[d]->data, row); /* string records point into its storage */
+        if (winner(s, s->records[ex], s->dkeys[d], false, &e) >= 0) {
+            if (value_kind(&e) != want || !read_list(&e, want, per, dst, &n) || n != per)
+                zero_values(dst, per, out->dtype); /* changed since it was checked */
+        } else if (has_default) {
+            if (row) memcpy(dst, s->defaults[d]->data, row); /* strings point into its storage */
+        } else {
+            zero_values(dst, per, out->dtype); /* required, and gone since it was checked */
+        }
     }
 }
 
@@ -628,7 +655,7 @@ static tx_status parse(const char *op, bool single_op, const tx_tensor *serializ
     tx_status st = tx__tensor_alloc_n(op, nout, out_spec, &c, outs);
     if (st != TX_OK) return st;
     for (size_t d = 0; d < s.ns; d++)
-        fill_sparse(&s, d, max[d], outs[d], outs[s.ns + d], outs[2 * s.ns + d]);
+        fill_sparse(&s, d, total[d], max[d], outs[d], outs[s.ns + d], outs[2 * s.ns + d]);
     for (size_t d = 0; d < s.nd; d++) fill_dense(&s, d, outs[3 * s.ns + d]);
     /* String values point into the records and the defaults: the outputs keep them alive. */
     for (size_t i = 0; i < nout && st == TX_OK; i++) {
