@@ -47,8 +47,11 @@ static tx_string bytes_of(const tx_tensor *t) { return *(const tx_string *)tx_te
 /* serialize(t), parse of that, serialize again: equal tensors, equal bytes. */
 static void round_trip(const tx_tensor *t, tx_dtype out_type) {
     tx_tensor *s1 = NULL, *t2 = NULL, *s2 = NULL;
-    if (tx_serialize_tensor(t, &s1) != TX_OK)
-        fz_die("tensorproto: serialize of a parsed tensor failed: %s", tx_last_error());
+    tx_status st = tx_serialize_tensor(t, &s1);
+    /* The serialized bytes are larger than the tensor (tags, lengths): a tensor near the size cap
+     * may serialize past it.  Any other failure breaks the round trip. */
+    if (st == TX_RESOURCE_EXHAUSTED && strstr(tx_last_error(), "exceed the limit")) return;
+    if (st != TX_OK) fz_die("tensorproto: serialize of a parsed tensor failed: %s", tx_last_error());
     fz_check_tensor(s1, "tensorproto serialized");
     if (tx_parse_tensor(s1, out_type, &t2) != TX_OK)
         fz_die("tensorproto: parse of serialize_tensor's bytes failed: %s", tx_last_error());
