@@ -53,6 +53,9 @@ void fz_alloc_setup(void);
  * data; *fd receives its descriptor (at offset 0 after the write), the result its path
  * (/proc/self/fd/N), valid until the next call. */
 const char *fz_file_of(const uint8_t *data, size_t size, int *fd);
+/* The size bytes at data gzip'd (zstream.h's writer), in a malloc'd buffer of *n bytes the caller
+ * frees; NULL in a build without zlib. */
+uint8_t *fz_gzip(const uint8_t *data, size_t size, size_t *n);
 /* The checking allocator itself, to set again after code that installs its own (the CLI). */
 const tx_allocator *fz_allocator(void);
 /* Fails the k-th allocation from now (1-based); 0 = never. */

@@ -3,6 +3,7 @@
  * fuzz target (see fuzz.h). */
 #define _GNU_SOURCE
 #include "fuzz.h"
+#include "io/zstream.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -218,6 +219,37 @@ void fz_check_failure(tx_status st, const char *what, const char *message) {
     default: fz_die("%s: unknown status %d", what, (int)st);
     }
     if (!message || !message[0]) fz_die("%s: failed with %s and no message", what, tx_status_name(st));
+}
+
+typedef struct {
+    uint8_t *p;
+    size_t n, cap;
+} grow_buf;
+
+static tx_status grow_put(void *ctx, const void *p, size_t n) {
+    grow_buf *b = ctx;
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2;
+        b->p = realloc(b->p, b->cap);
+        if (b->p == NULL) fz_die("fz_gzip: out of memory");
+    }
+    memcpy(b->p + b->n, p, n);
+    b->n += n;
+    return TX_OK;
+}
+
+uint8_t *fz_gzip(const uint8_t *data, size_t size, size_t *n) {
+    grow_buf b = {NULL, 0, 0};
+    tx__zsink *z;
+    if (tx__zsink_open("fuzz", TX__Z_GZIP, grow_put, &b, &z) != TX_OK) {
+        if (!TX_HAVE_ZLIB) return NULL;
+        fz_die("fz_gzip: zsink_open: %s", tx_last_error());
+    }
+    if (tx__zsink_write(z, data, size) != TX_OK || tx__zsink_finish(z) != TX_OK)
+        fz_die("fz_gzip: deflate: %s", tx_last_error());
+    tx__zsink_close(z);
+    *n = b.n;
+    return b.p;
 }
 
 const char *fz_file_of(const uint8_t *data, size_t size, int *fd) {

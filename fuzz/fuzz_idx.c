@@ -57,44 +57,21 @@ static void check_mapped(const uint8_t *data, size_t size, tx_status want, const
     check_same_verdict(st, u, want, t, "idx_load (mapped)");
 }
 
-typedef struct {
-    uint8_t *p;
-    size_t n, cap;
-} grow_buf;
-
-static tx_status grow_put(void *ctx, const void *p, size_t n) {
-    grow_buf *b = ctx;
-    if (b->n + n > b->cap) {
-        b->cap = (b->n + n) * 2;
-        b->p = realloc(b->p, b->cap);
-        if (b->p == NULL) fz_die("fuzz_idx: out of memory");
-    }
-    memcpy(b->p + b->n, p, n);
-    b->n += n;
-    return TX_OK;
-}
-
 /* The input gzip'd through the streaming reader: the in-memory verdict and tensor. */
 static void check_gzipped(const uint8_t *data, size_t size, tx_status want, const tx_tensor *t) {
     if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b) return; /* already gzip: read as such */
-    grow_buf b = {NULL, 0, 0};
-    tx__zsink *z;
-    if (tx__zsink_open("fuzz", TX__Z_GZIP, grow_put, &b, &z) != TX_OK) {
-        if (!TX_HAVE_ZLIB) return;
-        fz_die("fuzz_idx: zsink_open: %s", tx_last_error());
-    }
-    if (tx__zsink_write(z, data, size) != TX_OK || tx__zsink_finish(z) != TX_OK)
-        fz_die("fuzz_idx: deflate: %s", tx_last_error());
-    tx__zsink_close(z);
+    size_t n;
+    uint8_t *zipped = fz_gzip(data, size, &n);
+    if (zipped == NULL) return; /* no zlib */
     tx_tensor *u = NULL;
-    tx_status st = tx_idx_load_buffer(b.p, b.n, &u);
+    tx_status st = tx_idx_load_buffer(zipped, n, &u);
     /* Dims that announce more than the cap and more than there is: the stream cannot tell how
      * much there is without inflating it, so the cap refuses it first. */
     if (st == TX_RESOURCE_EXHAUSTED && want == TX_DATA_LOSS &&
         strstr(tx_last_error(), "tx_max_tensor_bytes()") != NULL)
         want = TX_RESOURCE_EXHAUSTED;
     check_same_verdict(st, u, want, t, "idx_load_buffer (gzip'd)");
-    free(b.p);
+    free(zipped);
 }
 
 /* An accepted file saves to its own bytes (plain) or to a file that loads to t (gzip'd). */
