@@ -17,7 +17,6 @@ import ctypes
 import gzip
 import io
 import os
-import subprocess
 import sys
 import tempfile
 import zlib
@@ -27,17 +26,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import txoracle as tx  # noqa: E402
 
-so = os.path.join(os.path.dirname(os.path.abspath(tx.TX)), "libtensorx.so")
-probe = subprocess.run([sys.executable, "-c", "import ctypes, sys; ctypes.CDLL(sys.argv[1])", so],
-                       capture_output=True, text=True)
-if probe.returncode != 0:
-    print("skipped: cannot load %s (%s)" % (so, (probe.stderr.strip().splitlines() or ["?"])[-1][:120]))
-    sys.exit(77)
-lib = ctypes.CDLL(so)
+lib = tx.load_library()
 P = ctypes.c_void_p
 PP = ctypes.POINTER(P)
-lib.tx_tensor_free.argtypes = [P]
-lib.tx_last_error.restype = ctypes.c_char_p
 lib.tx_npz_open.argtypes = [ctypes.c_char_p, PP]
 lib.tx_npz_open_buffer.argtypes = [ctypes.c_char_p, ctypes.c_size_t, PP]
 lib.tx_npz_close.argtypes = [P]

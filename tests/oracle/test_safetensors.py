@@ -24,7 +24,6 @@ import json
 import os
 import random
 import struct
-import subprocess
 import sys
 import tempfile
 
@@ -44,18 +43,11 @@ except ImportError:
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import txoracle as tx  # noqa: E402
 
-so = os.path.join(os.path.dirname(os.path.abspath(tx.TX)), "libtensorx.so")
-probe = subprocess.run([sys.executable, "-c", "import ctypes, sys; ctypes.CDLL(sys.argv[1])", so],
-                       capture_output=True, text=True)
-if probe.returncode != 0:
-    print("skipped: cannot load %s (%s)" % (so, (probe.stderr.strip().splitlines() or ["?"])[-1][:120]))
-    sys.exit(77)
-lib = ctypes.CDLL(so)
+lib = tx.load_library()
 P = ctypes.c_void_p
 PP = ctypes.POINTER(P)
 lib.tx_tensor_from_data.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int64), P,
                                     ctypes.c_size_t, PP]
-lib.tx_tensor_free.argtypes = [P]
 lib.tx_tensor_dtype.argtypes = [P]
 lib.tx_tensor_rank.argtypes = [P]
 lib.tx_tensor_rank.restype = ctypes.c_size_t
@@ -68,7 +60,6 @@ lib.tx_tensor_data_const.restype = P
 lib.tx_dtype_from_name.argtypes = [ctypes.c_char_p]
 lib.tx_dtype_name.argtypes = [ctypes.c_int]
 lib.tx_dtype_name.restype = ctypes.c_char_p
-lib.tx_last_error.restype = ctypes.c_char_p
 lib.tx_buffer_free.argtypes = [P, ctypes.c_size_t]
 CHARPP = ctypes.POINTER(ctypes.c_char_p)
 lib.tx_safetensors_save_buffer.argtypes = [ctypes.c_size_t, CHARPP, PP, ctypes.c_size_t, CHARPP, PP,

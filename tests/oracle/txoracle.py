@@ -24,6 +24,24 @@ TX = os.environ.get("TX") or sys.exit("TX must point at the tensorx binary")
 TARGET_BYTE_ORDER = os.environ.get("TX_TARGET_BYTE_ORDER") or sys.byteorder
 
 
+def load_library():
+    """libtensorx.so beside the CLI through ctypes, with tx_tensor_free and tx_last_error typed;
+    exits 77 (skipped) when it cannot be loaded (static and sanitizer builds), probed in a child so
+    that a failed load cannot take this process down."""
+    import ctypes
+    so = os.path.join(os.path.dirname(os.path.abspath(TX)), "libtensorx.so")
+    probe = subprocess.run([sys.executable, "-c", "import ctypes, sys; ctypes.CDLL(sys.argv[1])",
+                            so], capture_output=True, text=True)
+    if probe.returncode != 0:
+        last = (probe.stderr.strip().splitlines() or ["?"])[-1][:120]
+        print("skipped: cannot load %s (%s)" % (so, last))
+        sys.exit(77)
+    lib = ctypes.CDLL(so)
+    lib.tx_tensor_free.argtypes = [ctypes.c_void_p]
+    lib.tx_last_error.restype = ctypes.c_char_p
+    return lib
+
+
 def host_view(a, dst):
     """a.view(dst) as it comes out on the CLI's host: a view reinterprets the host's bytes, so on
     a host of the other byte order than this interpreter's the bytes are those of that order."""
