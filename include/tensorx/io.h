@@ -300,7 +300,9 @@ TX_API tx_status tx_npy_read_info(const char *path, tx_npy_info *info);
 /* Writes the .npy header that tx_npy_save writes for a tensor of `dtype` and `dims` (the same
  * bytes), so that a writer can stream the little-endian row-major data after it.  The header
  * (format 1.0; 2.0 when it needs more than 65535 bytes) goes into buf; *len receives its size,
- * a multiple of 64.
+ * a multiple of 64.  These are np.save's bytes, spare room included: dims[0] may grow to 21
+ * digits and the header keeps its length, so a writer that learns the row count last rewrites
+ * the header in place.
  * Errors: invalid_argument (buf or len NULL; unknown dtype; rank > TX_MAX_RANK; a negative dim;
  * cap smaller than the header); unimplemented (string dtype: its item size depends on the data).
  * Since 0.1. */

@@ -275,18 +275,22 @@ tx_status tx__npy_header(tx_dtype dtype, size_t rank, const int64_t *dims, size_
                  is_unsigned ? 'u' : 'i', info->size);
     }
     /* numpy's own dict layout. */
+    enum { NPY_GROWTH_DIGITS = 21 }; /* numpy.lib.format.GROWTH_AXIS_MAX_DIGITS */
     char text[TX_MAX_RANK * 24 + 256];
     size_t n = (size_t)snprintf(text, sizeof text, "{'descr': %s, 'fortran_order': False, 'shape': (", descr);
     for (size_t d = 0; d < rank; d++)
         n += (size_t)snprintf(text + n, sizeof text - n,
                               rank == 1 ? "%" PRId64 "," : (d ? ", %" PRId64 : "%" PRId64), dims[d]);
     n += (size_t)snprintf(text + n, sizeof text - n, "), }");
-    /* Version 1.0 takes a 16-bit header length; larger headers need 2.0.  The total header is
-     * padded with spaces to a multiple of 64 and ends in '\n'. */
-    size_t pre = 10, total = (pre + n + 1 + 63) / 64 * 64;
+    /* As numpy's writer does, room for the first dim to grow to NPY_GROWTH_DIGITS digits, so that
+     * a writer that learns the row count last can rewrite the header in place. */
+    size_t grown = n + (rank > 0 ? NPY_GROWTH_DIGITS - (size_t)snprintf(NULL, 0, "%" PRId64, dims[0]) : 0);
+    /* Version 1.0 takes a 16-bit header length; larger headers need 2.0.  Then spaces (at least
+     * one, as numpy writes) and a '\n' end the header at a multiple of 64. */
+    size_t pre = 10, total = (pre + grown + 1) / 64 * 64 + 64;
     if (total - pre > 65535) {
         pre = 12;
-        total = (pre + n + 1 + 63) / 64 * 64;
+        total = (pre + grown + 1) / 64 * 64 + 64;
     }
     TX_REQUIRE(total <= cap, TX_INVALID_ARGUMENT, "npy: the header needs %zu bytes, cap is %zu",
                total, cap);

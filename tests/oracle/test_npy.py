@@ -97,4 +97,24 @@ def check_info():
 
 
 c.check("info", check_info)
+
+
+# tensorx writes np.save's very bytes: the header's spare room for the first dim to grow
+# (numpy's GROWTH_AXIS_MAX_DIGITS) and its padding, even when the header ends on 64 bytes.
+def check_same_bytes():
+    shapes = [(), (0,), (7,), (3, 4), (10**6, 0), (12345678901, 0, 2)]
+    shapes += [(1,) * k for k in range(1, 33)] + [(2, 1) + (0,) * k for k in range(30)]
+    for k, shape in enumerate(shapes):
+        a = np.zeros(shape, dtype=np.int16)
+        src, out = os.path.join(tmp, "same%d.npy" % k), os.path.join(tmp, "same%d.out.npy" % k)
+        np.save(src, a)
+        r = subprocess.run([tx.TX, "reshape", "tensor=" + src, "shape=" + (",".join(map(str, shape)) or "[]"),
+                            "-o", out], capture_output=True, text=True)
+        assert r.returncode == 0, (shape, r.stderr)
+        with open(src, "rb") as f, open(out, "rb") as g:
+            want, got = f.read(), g.read()
+        assert got == want, (shape, got[:200], want[:200])
+
+
+c.check("np.save bytes", check_same_bytes)
 c.finish()
