@@ -121,8 +121,9 @@ sys.exit(int(numpy.__version__.split(".")[0]) < 2)' ||
   # The live oracle (tests/tf/README.md): TensorFlow 2.21 and OpenVINO 2026.4 added to that venv
   # (after its tests, which run without them); TF's recorded suites regenerated and compared, the
   # frame's tests, and a seeded sample of every op against TF.
-  # TX_LIB: tests/tf/test_tfrecord.py reaches the C library's TFRecord API through ctypes.
-  TX_LIB=$PWD/build/release/libtensorx.so bash scripts/tf-oracle.sh --venv build/release/pyvenv-index ci ||
+  # TX_LIB: tests/tf/test_tfrecord.py reaches the C library's TFRecord API through ctypes, and
+  # TENSORX_CLI runs `tensorx tfrecord parse` against TF's pipeline.
+  TX_LIB=$PWD/build/release/libtensorx.so TENSORX_CLI=$PWD/build/release/tensorx bash scripts/tf-oracle.sh --venv build/release/pyvenv-index ci ||
     { echo "tests/tf: tensorx and TensorFlow disagree, or the recorded suites are stale"; exit 1; }
 fi
 

@@ -54,6 +54,9 @@ static void usage(FILE *f) {
             "  tensorx tfrecord count|index|cat FILE [compression=GZIP|ZLIB] [-o OUT]\n"
             "                                              a TFRecord file's record count, offsets\n"
             "                                              or records (a string tensor)\n"
+            "  tensorx tfrecord parse FILE [batch=N] [decode=KEY:DTYPE,...] FEATURES... -o OUT{}.npy\n"
+            "                                              its Examples through parse_example (and\n"
+            "                                              decode_raw) to .npy files, streamed\n"
             "  tensorx help | --version\n\n"
             "tensor values: FILE.npy, - (.npy on stdin), @FILE (raw bytes as a string scalar),\n"
             "  FILE.safetensors[:NAME], FILE.idx[.gz], FILE.tfrecord[.gz] (its records),\n"
@@ -483,7 +486,9 @@ static int help(int argc, char **argv) {
         fprintf(cli_out(), "usage: tensorx conform [--plan] [--prepared] FILE.json|DIR ...\n");
     else if (!strcmp(argv[0], "tfrecord"))
         fprintf(cli_out(), "usage: tensorx tfrecord count|index|cat FILE "
-                "[compression=GZIP|ZLIB|NONE] [-o OUT]\n");
+                "[compression=GZIP|ZLIB|NONE] [-o OUT]\n"
+                "       tensorx tfrecord parse FILE [compression=...] [batch=N] [decode=KEY:DTYPE,...]\n"
+                "           [little_endian=true|false] FEATURES (parse_example's arguments) -o OUT{}.npy\n");
     else if (!strcmp(argv[0], "help") || !strcmp(argv[0], "version")) usage(cli_out());
     else return unknown_command(argv[0]);
     return 0;

@@ -329,3 +329,46 @@ tx_status mapout_end(mapout *m, tx_status st, op_outputs *o, bool *made) {
     *made = true;
     return outfile_commit(&m->f);
 }
+
+/* ---- writing ---- */
+
+tx_status fd_write_all(int fd, const char *path, const void *data, size_t n) {
+    const unsigned char *p = data;
+    while (n) {
+        ssize_t w = write(fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return op_fail_io("write", path, w < 0 ? errno : EIO);
+        p += w;
+        n -= (size_t)w;
+    }
+    return TX_OK;
+}
+
+tx_status fd_write_npy_data(int fd, const char *path, const void *data, size_t n, tx_dtype dt) {
+    size_t unit = tx_dtype_size(dt) / (dt == TX_COMPLEX64 || dt == TX_COMPLEX128 ? 2 : 1);
+    if (TX_HOST_LITTLE_ENDIAN || unit < 2) return fd_write_all(fd, path, data, n);
+    unsigned char buf[1 << 16];
+    const unsigned char *p = data;
+    tx_status st = TX_OK;
+    for (size_t done = 0; st == TX_OK && done < n;) {
+        size_t len = n - done < sizeof buf ? n - done : sizeof buf; /* a multiple of unit */
+        for (size_t k = 0; k < len; k += unit)
+            for (size_t b = 0; b < unit; b++) buf[k + b] = p[done + k + unit - 1 - b];
+        st = fd_write_all(fd, path, buf, len);
+        done += len;
+    }
+    return st;
+}
+
+tx_status fd_pwrite_all(int fd, const char *path, const void *data, size_t n, uint64_t offset) {
+    const unsigned char *p = data;
+    while (n) {
+        ssize_t w = pwrite(fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30, (off_t)offset);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return op_fail_io("write", path, w < 0 ? errno : EIO);
+        p += w;
+        n -= (size_t)w;
+        offset += (uint64_t)w;
+    }
+    return TX_OK;
+}

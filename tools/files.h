@@ -54,6 +54,19 @@ bool outfile_is_npy(const char *path);
  * symbolic links followed, names a regular file or nothing (and the system agrees). */
 bool outfile_replaces(const char *path);
 
+/* ---- writing ---- */
+
+/* write(2) until every byte is written: a short write goes on, an error (a full disk, EFBIG past
+ * the file-size limit, a closed pipe) is OP_IO_ERROR naming path. */
+tx_status fd_write_all(int fd, const char *path, const void *data, size_t n);
+/* Writes n bytes of host-order elements of dtype dt as .npy data, which is little-endian (the
+ * header comes from tx_npy_write_header): on a big-endian host each element (each part of a
+ * complex) is reversed on the way through a small buffer, since the data may be a read-only
+ * mapping. */
+tx_status fd_write_npy_data(int fd, const char *path, const void *data, size_t n, tx_dtype dt);
+/* pwrite(2) of all n bytes at offset (a header rewritten once its sizes are known). */
+tx_status fd_pwrite_all(int fd, const char *path, const void *data, size_t n, uint64_t offset);
+
 /* ---- outputs made in a mapped output file ---- */
 
 /* Installs the CLI's allocator (call before any tensor is made): the library's default one,

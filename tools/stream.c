@@ -53,39 +53,7 @@ static tx_status sink_open(sink *s, const char *path) {
     return st;
 }
 
-/* write(2) until every byte is written: a short write goes on, an error (a full disk, EFBIG
- * past the file-size limit, a closed pipe) is an io_error. */
-static tx_status sink_write(sink *s, const void *data, size_t n) {
-    const unsigned char *p = data;
-    while (n) {
-        ssize_t w = write(s->fd, p, n < ((size_t)1 << 30) ? n : (size_t)1 << 30);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return op_fail_io("write", s->path, w < 0 ? errno : EIO);
-        p += w;
-        n -= (size_t)w;
-    }
-    return TX_OK;
-}
-
-/* Writes n bytes of host-order elements of dtype `dt` as .npy data, which is little-endian (the
- * header comes from tx_npy_write_header): on a big-endian host each element (each part of a
- * complex) is reversed on the way, through a small buffer, since the data may be a read-only
- * mapping. */
-static tx_status sink_write_elements(sink *s, const void *data, size_t n, tx_dtype dt) {
-    size_t unit = tx_dtype_size(dt) / (dt == TX_COMPLEX64 || dt == TX_COMPLEX128 ? 2 : 1);
-    if (TX_HOST_LITTLE_ENDIAN || unit < 2) return sink_write(s, data, n);
-    unsigned char buf[1 << 16];
-    const unsigned char *p = data;
-    tx_status st = TX_OK;
-    for (size_t done = 0; st == TX_OK && done < n;) {
-        size_t len = n - done < sizeof buf ? n - done : sizeof buf; /* a multiple of unit */
-        for (size_t k = 0; k < len; k += unit)
-            for (size_t b = 0; b < unit; b++) buf[k + b] = p[done + k + unit - 1 - b];
-        st = sink_write(s, buf, len);
-        done += len;
-    }
-    return st;
-}
+static tx_status sink_write(sink *s, const void *data, size_t n) { return fd_write_all(s->fd, s->path, data, n); }
 
 /* Closes the sink: a file is renamed over its path, or after a failure removed, leaving the path
  * as it was (a device such as /dev/full is only closed). */
@@ -421,7 +389,7 @@ static tx_status run_windows(stream_cmd *c, const stream_plan *p) {
         if (st == TX_OK && (o.n != 1 || tx_tensor_dtype(o.t[0]) != p->out.dtype))
             st = op_fail(TX_INTERNAL, "%s: a window's result is not the planned one", c->d->name);
         if (st == TX_OK) {
-            st = sink_write_elements(&s, tx_tensor_data_const(o.t[0]), tx_tensor_nbytes(o.t[0]), p->out.dtype);
+            st = fd_write_npy_data(s.fd, s.path, tx_tensor_data_const(o.t[0]), tx_tensor_nbytes(o.t[0]), p->out.dtype);
             made += tx_tensor_numel(o.t[0]);
         }
         op_outputs_clear(&o);

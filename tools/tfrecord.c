@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TFRECORD_USAGE "tensorx tfrecord count|index|cat FILE [compression=GZIP|ZLIB|NONE] [-o OUT]"
+#define TFRECORD_USAGE "tensorx tfrecord count|index|cat|parse FILE [compression=GZIP|ZLIB|NONE] [-o OUT]"
 
 static int report(tx_status st, const char *msg) {
     fprintf(cli_err(), "tensorx: tfrecord: %s: %s\n", op_status_name(st), msg);
@@ -42,7 +42,7 @@ static tx_status parse(int argc, char **argv, tfrecord_cmd *c) {
     c->out = NULL;
     c->compression = ff_tfrecord_compression(c->file);
     if (strcmp(c->sub, "count") && strcmp(c->sub, "index") && strcmp(c->sub, "cat"))
-        return op_fail(OP_USAGE, "unknown tfrecord command '%s' (count, index or cat)", c->sub);
+        return op_fail(OP_USAGE, "unknown tfrecord command '%s' (count, index, cat or parse)", c->sub);
     for (int i = 2; i < argc; i++) {
         tx_status st = TX_OK;
         if (!strcmp(argv[i], "-o") && i + 1 < argc && !c->out && strcmp(c->sub, "count"))
@@ -83,6 +83,13 @@ static tx_status one_tensor(const tfrecord_cmd *c, tx_tfrecord_reader *r) {
 int tfrecord_main(int argc, char **argv) {
     tfrecord_cmd c;
     op_fail(TX_OK, "%s", "");
+    if (argc >= 2 && !strcmp(argv[0], "parse")) {
+        fault_install("tfrecord");
+        int slot = fault_watch(NULL, 0, argv[1], false);
+        int rc = tfrecord_parse_main(argc - 1, argv + 1, report);
+        fault_unwatch(slot);
+        return rc;
+    }
     tx_status st = parse(argc, argv, &c);
     if (st != TX_OK) return report(st, op_error());
     fault_install("tfrecord"); /* the file is mapped: a truncation names it */

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tfrecord.h -- `tensorx tfrecord count|index|cat FILE [compression=...] [-o OUT]` (tools only). */
+/* tfrecord.h -- `tensorx tfrecord count|index|cat|parse FILE [compression=...] ...` (tools only). */
 #ifndef TX_TOOLS_TFRECORD_H
 #define TX_TOOLS_TFRECORD_H
 
+#include "tensorx.h"
+
 /* Runs the command on argv[0..argc) (the words after `tfrecord`); returns the exit status. */
 int tfrecord_main(int argc, char **argv);
+/* `tensorx tfrecord parse FILE ...` (tfrecord_parse.c) on argv[0..argc) (FILE first); failures go
+ * through report (status, message), whose result is returned. */
+int tfrecord_parse_main(int argc, char **argv, int (*report)(tx_status, const char *));
 
 #endif

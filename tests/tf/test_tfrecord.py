@@ -17,6 +17,7 @@ import glob
 import os
 import random
 import re
+import subprocess
 import zlib
 
 import numpy as np
@@ -171,3 +172,62 @@ def test_damaged_files_end_the_same_way(lib, tmp_path, comp):
         with open(bad, "wb") as f:
             f.write(bytes(b))
         _outcomes_agree(lib, bad, comp, f"bit {at % 8} of byte {at} flipped", records)
+
+
+def _cli():
+    path = os.environ.get("TENSORX_CLI")
+    if not path:
+        found = sorted(glob.glob(os.path.join(ROOT, "build", "*", "tensorx")), key=os.path.getmtime)
+        if not found:
+            pytest.skip("no tensorx CLI: set TENSORX_CLI or build one under build/")
+        path = found[-1]
+    return path
+
+
+def _random_example(rng, i):
+    f = tf.train.Feature
+    feats = {
+        "id": f(int64_list=tf.train.Int64List(value=[rng.randrange(-2**63, 2**63)])),
+        "xy": f(float_list=tf.train.FloatList(value=[rng.uniform(-1e30, 1e30) for _ in range(3)])),
+        "image/raw": f(bytes_list=tf.train.BytesList(value=[rng.randbytes(8)])),
+        "tags": f(int64_list=tf.train.Int64List(value=[rng.randrange(-9, 9) for _ in range(rng.randrange(0, 5))])),
+        "scores": f(float_list=tf.train.FloatList(value=[rng.random() for _ in range(rng.randrange(0, 3))])),
+    }
+    if i % 3:  # "opt" often missing: its default fills in
+        feats["opt"] = f(int64_list=tf.train.Int64List(value=[i, -i]))
+    return tf.train.Example(features=tf.train.Features(feature=feats)).SerializeToString()
+
+
+@pytest.mark.parametrize("comp", list(COMPRESSIONS))
+def test_cli_parse_equals_tf_pipeline(tmp_path, comp):
+    """`tensorx tfrecord parse` (batch by batch, streamed to .npy) against TF's pipeline on the
+    whole file: TFRecordDataset, parse_example, decode_raw; every output np.save's bytes of TF's."""
+    rng = random.Random(31 + len(comp))
+    records = [_random_example(rng, i) for i in range(333)]
+    path = str(tmp_path / "d.tfrecord")
+    tf_write(path, records, comp)
+    features = {"id": tf.io.FixedLenFeature([], tf.int64), "xy": tf.io.FixedLenFeature([3], tf.float32),
+                "image/raw": tf.io.FixedLenFeature([], tf.string),
+                "opt": tf.io.FixedLenFeature([2], tf.int64, default_value=[7, 8]),
+                "tags": tf.io.VarLenFeature(tf.int64), "scores": tf.io.VarLenFeature(tf.float32)}
+    ds = tf.data.TFRecordDataset(path, compression_type=comp).batch(len(records))
+    parsed = tf.io.parse_example(next(iter(ds)), features)
+    want = {"id": parsed["id"], "xy": parsed["xy"], "opt": parsed["opt"],
+            "image_raw": tf.io.decode_raw(parsed["image/raw"], tf.float16, little_endian=False)}
+    for k in ("tags", "scores"):
+        want[k + ".indices"], want[k + ".values"] = parsed[k].indices, parsed[k].values
+        want[k + ".dense_shape"] = parsed[k].dense_shape
+    for batch in (1, 64, 1000):
+        out = tmp_path / ("b%d" % batch)
+        out.mkdir()
+        r = subprocess.run([_cli(), "tfrecord", "parse", path, "compression=" + (comp or "NONE"),
+                            "batch=%d" % batch, 'sparse_keys=["tags","scores"]', "sparse_types=int64,float32",
+                            'dense_keys=["id","xy","image/raw","opt"]',
+                            "dense_defaults=[]:int64,[]:float32,[]:string,[7,8]:int64",
+                            "dense_shapes=[],[3],[],[2]", "decode=image/raw:float16",
+                            "little_endian=false", "-o", str(out / "{}.npy")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        for name, t in want.items():
+            expect = tmp_path / "want.npy"
+            np.save(expect, t.numpy())
+            assert (out / (name + ".npy")).read_bytes() == expect.read_bytes(), (batch, name)
