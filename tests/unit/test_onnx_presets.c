@@ -260,7 +260,7 @@ static void test_depth_to_space_crd(void **state) {
     tx_tensor_free(x);
     /* CRD with one output channel is DCR (bs * bs channels in either order); block 3, strings. */
     const char *names[18];
-    char buf[18][4];
+    char buf[18][12];
     for (int i = 0; i < 18; i++) {
         snprintf(buf[i], sizeof buf[i], "%d", i);
         names[i] = buf[i];
