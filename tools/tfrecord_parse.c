@@ -304,16 +304,13 @@ static tx_status finish(parse_cmd *c, op_outputs *o0) {
         tx_tensor *t = NULL;
         if (p->kind == OUT_DENSE_SHAPE) {
             int64_t two = 2;
-            st = tx_tensor_new(TX_INT64, 1, &two, &t);
-            if (st == TX_OK) {
-                int64_t *shape = tx_tensor_data(t);
-                shape[0] = c->records;
-                shape[1] = p->cols;
-            }
-        } else if (!p->open && p->decode != TX_INVALID_DTYPE) {
-            st = decode(c, p, o0->t[i], &t);
+            if ((st = tx_tensor_new(TX_INT64, 1, &two, &t)) != TX_OK) return op_fail(st, "%s", tx_last_error());
+            int64_t *shape = tx_tensor_data(t);
+            shape[0] = c->records;
+            shape[1] = p->cols;
+        } else if (!p->open && p->decode != TX_INVALID_DTYPE && (st = decode(c, p, o0->t[i], &t)) != TX_OK) {
+            return st;
         }
-        if (st != TX_OK) return op_fail(st, "%s", op_error()[0] ? op_error() : tx_last_error());
         if (!p->open) {
             st = append(p, &c->files[i], t ? t : o0->t[i]);
         } else {
