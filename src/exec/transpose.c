@@ -124,7 +124,9 @@ void tx__transpose_job_make(tx__transpose_job *j, const tx__transpose_plan *pl) 
      * spread over the threads:
      *  - destination rows a multiple of TX_TRANSPOSE_ALIASED_STRIDE apart (power-of-two planes):
      *    stripes of TX_TRANSPOSE_ALIASED_COLS source columns across all rows, so that a block
-     *    writes no more destination rows at a time than the L1 sets they share can hold;
+     *    writes no more destination rows at a time than the L1 sets they share can hold (not
+     *    when streaming: those stores bypass L1, and the narrow stripes cost 64 planes of
+     *    512x512 float32 3.4 -> 4.1 ms on one thread);
      *  - otherwise up to TX_TRANSPOSE_STRIPES_MAX_BYTES, 16 stripes of at least 64 source columns across
      *    all rows (8 were as fast up to 512x512 float32, slower at 768x768), each writing whole
      *    destination rows: every call gives each thread the same part of the source and a
@@ -137,7 +139,7 @@ void tx__transpose_job_make(tx__transpose_job *j, const tx__transpose_plan *pl) 
      * Either way a plane gets four blocks at least (256x256 float32 was one block of 1 KiB
      * rows: 9 us on one thread, 5.3 us on two). */
     const bool aliased = w >= 2 && j->dstride % TX_TRANSPOSE_ALIASED_STRIDE == 0 &&
-                         plane <= TX_TRANSPOSE_ALIASED_MAX_BYTES;
+                         plane <= TX_TRANSPOSE_ALIASED_MAX_BYTES && !j->stream;
     if (plane > TX_GRAIN_BYTES && aliased) {
         j->chunk_rows = j->rows;
         j->chunk_cols = j->cols < TX_TRANSPOSE_ALIASED_COLS ? j->cols : TX_TRANSPOSE_ALIASED_COLS;
