@@ -29,7 +29,8 @@ from dask.array.core import Array
 from dask.bag.core import Bag
 from numpy.typing import NDArray
 
-from tensorx import Error, _Bool, _DTypeLike, _IntList, _TensorLike, _Text
+from tensorx import (Error, _Bool, _Decode, _DTypeLike, _Features, _IntList, _TensorLike,
+                     _Text)
 
 # The chunked input: a Dask array (an ndarray is taken as one chunk).
 _DaskArrayLike: TypeAlias = Array | NDArray[Any]
@@ -37,7 +38,7 @@ _DaskArrayLike: TypeAlias = Array | NDArray[Any]
 __all__ = [
     'NotChunkLocalError', 'CHUNK_LOCAL', 'cast', 'saturate_cast', 'bitcast', 'decode_raw',
     'reverse', 'transpose', 'one_hot', 'sequence_mask', 'gather', 'strided_slice', 'from_raw_files',
-    'from_safetensors', 'from_npz', 'from_idx', 'tfrecord_bag', 'to_npy',
+    'from_safetensors', 'from_npz', 'from_idx', 'tfrecord_bag', 'from_tfrecord', 'to_npy',
 ]
 
 class NotChunkLocalError(Error, NotImplementedError):
@@ -123,6 +124,18 @@ def tfrecord_bag(paths: Iterable[str | os.PathLike[str]], compression: str | Non
     """A Dask bag of the records (bytes) of the TFRecord files `paths`, one partition per file,
     read by tensorx.tfrecord_records in the task (checksums verified; a damaged record raises
     DataLossError).
+    """
+def from_tfrecord(paths: Iterable[str | os.PathLike[str]], features: _Features,
+                  decode: _Decode | None = None, compression: str | None = None,
+                  records_per_chunk: SupportsIndex | None = None) -> dict[str, Array | Bag]:
+    """The features of the tf.train.Example records of the TFRecord files `paths`, one Dask
+    collection per key of `features` (tensorx.FixedLenFeature / VarLenFeature): a
+    FixedLenFeature's an array of shape [records] + shape (+ the decoded values' last dim for a
+    key of `decode`, as in tensorx.tfrecord_batches) concatenated along axis 0, a VarLenFeature's
+    a bag of each record's values (1-D arrays).  A task reads and parses one chunk for every
+    feature: a file, or records_per_chunk records of an uncompressed one.  The records are
+    counted here (each file's index: its headers, read through, decompressed for a compressed
+    file) and the decoded last dims taken from the first record, so the chunk sizes are known.
     """
 def to_npy(array: _DaskArrayLike, path: str | os.PathLike[str]) -> int:
     """Writes the Dask array `array` to one .npy at `path` without gathering it: the header and
