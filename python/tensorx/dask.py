@@ -345,10 +345,11 @@ def _parse_shard(spec, decoder, widths, path, compression, offset, count, first)
     VarLenFeature {key: a list of each record's values}."""
     with tx.TFRecordReader(path, compression) as r:
         r.seek(offset)
-        records = r.read(count)
-    if len(records) != count:  # the file changed since the graph was built
-        raise tx.DataLossError(f"from_tfrecord: {path}: {len(records)} records from offset "
-                               f"{offset} where the graph counted {count}")
+        records = r.read(count) if count else []
+        if len(records) < count:
+            r.read(1)  # a damaged record: its DataLossError
+            raise tx.DataLossError(f"from_tfrecord: {path}: {len(records)} records from offset "
+                                   f"{offset} where the graph counted {count} (the file changed)")
     got = spec.parse(_features._records(records))
     for key, (dtype, little) in decoder.items():
         strings = got[key]
