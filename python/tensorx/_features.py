@@ -110,11 +110,13 @@ class _Spec:
         self.dtypes = {}
         for key in sorted(features):
             f = features[key]
-            if isinstance(f, VarLenFeature):
+            # by the fields, so TF's own tf.io.FixedLenFeature and VarLenFeature are taken too
+            fields = getattr(f, "_fields", None) if isinstance(f, tuple) else None
+            if fields == VarLenFeature._fields:
                 self.sparse.append(key)
                 self.sparse_types.append(_dtype(key, f))
                 self.dtypes[key] = self.sparse_types[-1]
-            elif isinstance(f, FixedLenFeature):
+            elif fields == FixedLenFeature._fields:
                 dtype, shape = _dtype(key, f), _shape(key, f.shape)
                 self.dense.append(key)
                 self.defaults.append(_default(key, dtype, shape, f.default_value))

@@ -34,6 +34,22 @@ def test_features_are_tfs_named_tuples():
         f.shape = [1]  # type: ignore[misc]
 
 
+def test_specs_with_tfs_fields_are_taken():
+    """TF's tf.io.FixedLenFeature and VarLenFeature are namedtuples of the same fields: a dict of
+    them is taken as it is (here: look-alikes, without TF)."""
+    import collections
+    TFFixed = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])
+    TFVar = collections.namedtuple("VarLenFeature", ["dtype"])
+    got = tx.parse_features(RECORDS, {"label": TFFixed([], "int64", None), "tags": TFVar(bytes)})
+    want = tx.parse_features(RECORDS, {"label": F([], "int64"), "tags": V(bytes)})
+    assert got["label"].tolist() == want["label"].tolist()
+    assert got["tags"].values.tolist() == want["tags"].values.tolist()
+    Other = collections.namedtuple("FixedLenSequenceFeature", ["shape", "dtype", "allow_missing",
+                                                              "default_value"])
+    with pytest.raises(TypeError, match="feature 'x' is a FixedLenSequenceFeature"):
+        tx.parse_features(RECORDS, {"x": Other([], "int64", True, None)})
+
+
 def test_parse_features_batch_values_dtypes_shapes():
     got = tx.parse_features(RECORDS, FEATURES)
     assert list(got) == ["ids", "tags", "label", "pix", "xy"]  # TF's: sparse, then dense, sorted
