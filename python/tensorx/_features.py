@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""From TFRecord files to arrays (docs/python.md, "Features"): TF's feature specs
-(FixedLenFeature, VarLenFeature), parse_features -- tf.io.parse_example's dict form over the
-raw-op style tensorx.parse_example -- and tfrecord_batches, which reads a file a batch at a time,
-parses each batch and decodes raw bytes features with tensorx.decode_raw."""
+"""From TFRecord files to arrays (docs/python.md, "From TFRecord files to arrays"): TF's
+feature specs (FixedLenFeature, VarLenFeature), parse_features -- tf.io.parse_example's dict form
+over the raw-op style tensorx.parse_example -- and tfrecord_batches, which reads a file a batch
+at a time, parses each batch and decodes raw bytes features with tensorx.decode_raw."""
 import math
 import numbers
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
@@ -12,7 +13,7 @@ import numpy as np
 
 import tensorx as tx
 
-from ._files import TFRecordReader
+from ._files import TFRecordReader, _compression
 
 
 class FixedLenFeature(NamedTuple):
@@ -159,12 +160,12 @@ class _Spec:
 def parse_features(serialized: Any, features: Any, example_names: Any = None) -> dict[str, Any]:
     """tf.io.parse_example: the features of serialized tf.train.Example records (a list or 1-D
     array of bytes-like records, e.g. TFRecordReader's memoryviews) as a dict, per key of
-    `features` ({key: FixedLenFeature or VarLenFeature}): a FixedLenFeature's values as an array
-    of shape [records] + shape, a VarLenFeature's as a SparseTensorValue (indices int64 [N, 2],
-    values [N], dense_shape int64 [2]).  One record (a scalar: bytes, a memoryview) is
-    tf.io.parse_single_example: no records dimension (indices [N, 1], dense_shape [1]).
-    Parsing errors are TF's (tensorx.parse_example's); a bad spec raises TypeError or ValueError
-    naming the feature."""
+    `features` ({key: FixedLenFeature or VarLenFeature}, tensorx's or TensorFlow's): a
+    FixedLenFeature's values as an array of shape [records] + shape, a VarLenFeature's as a
+    SparseTensorValue (indices int64 [N, 2], values [N], dense_shape int64 [2]).  One record (a
+    scalar: bytes, a memoryview) is tf.io.parse_single_example: no records dimension (indices
+    [N, 1], dense_shape [1]).  Parsing errors are TF's (tensorx.parse_example's); a bad spec
+    raises TypeError or ValueError naming the feature."""
     return _Spec(features, "parse_features").parse(serialized, example_names)
 
 
@@ -186,7 +187,7 @@ def tfrecord_batches(path: Any, features: Any, batch_size: int, compression: str
     little_endian)}; a string FixedLenFeature) decoded by tensorx.decode_raw, which adds a last
     dim.  An uncompressed file's records are parsed from the mapped file (no copy); memory holds
     one batch.  The last batch may be short, unless drop_remainder.  The features, decode and
-    batch_size are checked here, the file when the first batch is read."""
+    batch_size are checked, and the file opened, here; its records are read batch by batch."""
     spec = _Spec(features, "tfrecord_batches")
     decoder = spec.decoder(decode, "tfrecord_batches")
     if isinstance(batch_size, (bool, np.bool_)) or not isinstance(batch_size, numbers.Integral):
@@ -206,6 +207,85 @@ def _batches(reader: TFRecordReader, spec: _Spec, decoder: dict[str, tuple[str, 
                 return
             yield _decode(spec.parse(_records(records)), decoder)
 
+
+
+# ---- tensorx.dask.from_tfrecord's chunks and tasks (no Dask needed here) ----------------------
+_Chunk = tuple[str, int, int, int]  # path, offset of the first record, records, records before
+
+
+def _chunks(spec: _Spec, decoder: dict[str, tuple[str, bool]], paths: Any,
+            compression: str | None, records_per_chunk: Any
+            ) -> tuple[list[_Chunk], dict[str, tuple[int, int]]]:
+    """The chunks of the files (each file's records counted by its index: the headers, read
+    through a compressed file's stream) and each decoded key's (last dim, bytes per string)
+    from the first record of all the files (its decode_raw error raised here)."""
+    what = "from_tfrecord"
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        raise ValueError(f"{what}: no files")
+    if records_per_chunk is not None:
+        if isinstance(records_per_chunk, (bool, np.bool_)) or \
+                not isinstance(records_per_chunk, numbers.Integral) or records_per_chunk < 1:
+            raise ValueError(f"{what}: records_per_chunk must be an int of at least 1, got "
+                             f"{records_per_chunk!r}")
+        if _compression(compression, what):
+            raise ValueError(f"{what}: records_per_chunk needs uncompressed files (a compressed "
+                             "file is read from its start: one chunk per file)")
+    chunks: list[_Chunk] = []
+    first: list[bytes] = []  # the first record of all the files
+    total = 0
+    for p in paths:
+        with TFRecordReader(p, compression) as r:
+            index = r.index()
+            if not first and len(index):
+                first = [bytes(r.read(1)[0])]
+        step = int(records_per_chunk or max(len(index), 1))
+        for k in range(0, max(len(index), 1), step):  # an empty file: one empty chunk
+            n = min(step, len(index) - k)
+            chunks.append((p, int(index[k]) if n else 0, n, total))
+            total += n
+    widths = {}
+    if decoder:
+        sample = spec.parse(np.array(first, dtype=object))
+        for key, (dtype, little) in decoder.items():
+            out = tx.decode_raw(sample[key], dtype, little)
+            size = len(sample[key].reshape(-1)[0]) if sample[key].size else 0
+            widths[key] = (int(out.shape[-1]), size)
+    return chunks, widths
+
+
+def _parse_chunk(spec: _Spec, decoder: dict[str, tuple[str, bool]],
+                 widths: dict[str, tuple[int, int]], compression: str | None, path: str,
+                 offset: int, count: int, first: int) -> dict[str, Any]:
+    """One task of from_tfrecord: `count` records of `path` from byte `offset` (record `first`
+    of all the files) parsed once for every feature: {key: array}, a VarLenFeature's a list of
+    each record's values.  Arrays and bytes only: the result may go to another process."""
+    with TFRecordReader(path, compression) as r:
+        r.seek(offset)
+        records = r.read(count) if count else []
+        if len(records) < count:
+            r.read(1)  # a damaged record: its DataLossError
+            raise tx.DataLossError(f"from_tfrecord: {path}: {len(records)} records from offset "
+                                   f"{offset} where the graph counted {count} (the file changed)")
+    got = spec.parse(_records(records))
+    for key, (dtype, little) in decoder.items():
+        strings = got[key]
+        per_record, size = math.prod(strings.shape[1:]), widths[key][1]
+        lens = np.fromiter(map(len, strings.reshape(-1)), np.int64, count=strings.size)
+        bad = np.flatnonzero(lens != size)
+        if bad.size:  # tx_decode_raw's message, as for one call on every record of all files
+            i = int(bad[0])
+            raise tx.InvalidArgumentError(
+                f"decode_raw: DecodeRaw requires input strings to all be the same size, but "
+                f"element {first * per_record + i} has size {lens[i]} != {size} (give "
+                "fixed_length to pad or truncate)")
+        got[key] = tx.decode_raw(strings, dtype, little).reshape(
+            strings.shape + (widths[key][0],))  # an empty chunk's last dim too
+    for key in spec.sparse:
+        indices, values, _shape = got[key]
+        ends = np.cumsum(np.bincount(indices[:, 0], minlength=count))
+        got[key] = np.split(values, ends[:-1]) if count else []
+    return got
 
 __all__ = ["FixedLenFeature", "VarLenFeature", "SparseTensorValue", "parse_features",
            "tfrecord_batches"]

@@ -14,15 +14,16 @@ whole array in one task.
 from_raw_files(paths, dtype, shape) reads raw dumps with tensorx's mapped path inside the tasks
 (tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name),
 from_npz(paths, name) and from_idx(paths) read one tensor per file (tensorx.load on the worker:
-mapped, no copy where the format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
-partition per file; to_npy(array, path) writes one .npy from the workers: the header first, then
+mapped, no copy where the format allows) concatenated along axis 0; tfrecord_bag(paths) is a
+Dask bag of TFRecord records, a partition per file; from_tfrecord(paths, features) the features
+of their tf.train.Example records (an array per FixedLenFeature, a bag per VarLenFeature, one
+parse per chunk); to_npy(array, path) writes one .npy from the workers: the header first, then
 each chunk at its offset.
 """
 import functools
 import gzip
 import itertools
 import math
-import numbers
 import operator
 import os
 import zipfile
@@ -339,105 +340,38 @@ def tfrecord_bag(paths, compression=None):
     return db.Bag(HighLevelGraph.from_collections(name, dsk, dependencies=[]), name, len(paths))
 
 
-def _parse_shard(spec, decoder, widths, path, compression, offset, count, first):
-    """One chunk of from_tfrecord: `count` records of `path` from byte `offset` (records `first`
-    onwards of all the shards), parsed once for every feature: {key: array}, and for a
-    VarLenFeature {key: a list of each record's values}."""
-    with tx.TFRecordReader(path, compression) as r:
-        r.seek(offset)
-        records = r.read(count) if count else []
-        if len(records) < count:
-            r.read(1)  # a damaged record: its DataLossError
-            raise tx.DataLossError(f"from_tfrecord: {path}: {len(records)} records from offset "
-                                   f"{offset} where the graph counted {count} (the file changed)")
-    got = spec.parse(_features._records(records))
-    for key, (dtype, little) in decoder.items():
-        strings = got[key]
-        per_record, size = math.prod(strings.shape[1:]), widths[key][1]
-        lens = np.fromiter(map(len, strings.reshape(-1)), np.int64, count=strings.size)
-        bad = np.flatnonzero(lens != size)
-        if bad.size:  # decode_raw's rule over every shard at once: element i counts from the first
-            i = int(bad[0])
-            raise tx.InvalidArgumentError(
-                f"decode_raw: DecodeRaw requires input strings to all be the same size, but "
-                f"element {first * per_record + i} has size {lens[i]} != {size} (give "
-                "fixed_length to pad or truncate)")
-        out = tx.decode_raw(strings, dtype, little)
-        got[key] = out.reshape(strings.shape + (widths[key][0],))  # an empty chunk's last dim
-    for key in spec.sparse:
-        indices, values, _shape = got[key]
-        ends = np.cumsum(np.bincount(indices[:, 0], minlength=count)) if count else []
-        got[key] = np.split(values, ends[:-1]) if count else []
-    return got
-
-
 def from_tfrecord(paths, features, decode=None, compression=None, records_per_chunk=None):
-    """The features of the tf.train.Example records of the TFRecord files `paths`, one Dask
-    collection per key of `features` (tensorx.FixedLenFeature / VarLenFeature): a
-    FixedLenFeature's an array of shape [records] + shape (+ the decoded values' last dim for a
-    key of `decode`, as in tensorx.tfrecord_batches) concatenated along axis 0, a VarLenFeature's
-    a bag of each record's values (1-D arrays).  A task reads and parses one chunk for every
-    feature: a file, or records_per_chunk records of an uncompressed one.  The records are
-    counted here (each file's index: its headers, read through, decompressed for a compressed
-    file) and the decoded last dims taken from the first record, so the chunk sizes are known."""
+    """The features of the tf.train.Example records of the TFRecord files `paths`: per
+    FixedLenFeature a Dask array [records] + shape (+ the last dim of `decode`, as in
+    tensorx.tfrecord_batches), per VarLenFeature a bag of each record's values (1-D arrays).
+    One task parses a chunk (a file, or records_per_chunk records of an uncompressed one) for
+    every feature.  The records are counted here (the files' indexes): chunk sizes are known."""
     import dask.bag as db
-    paths = [os.fspath(p) for p in paths]
-    if not paths:
-        raise ValueError("from_tfrecord: no files")
     spec = _features._Spec(features, "from_tfrecord")
     decoder = spec.decoder(decode, "from_tfrecord")
-    if records_per_chunk is not None:
-        if isinstance(records_per_chunk, bool) or \
-                not isinstance(records_per_chunk, numbers.Integral) or records_per_chunk < 1:
-            raise ValueError(f"from_tfrecord: records_per_chunk must be an int of at least 1, "
-                             f"got {records_per_chunk!r}")
-        if tx._files._compression(compression, "from_tfrecord"):
-            raise ValueError("from_tfrecord: records_per_chunk needs uncompressed files (a "
-                             "compressed file is read from its start: one chunk per file)")
-    chunks = []  # (path, offset, count, first record)
-    first = None  # the first record of all the shards, for the decoded widths
-    total = 0
-    for p in paths:
-        with tx.TFRecordReader(p, compression) as r:
-            index = r.index()
-            if first is None and len(index):
-                first = bytes(r.read(1)[0])
-        step = records_per_chunk or max(len(index), 1)
-        for k in range(0, max(len(index), 1), step):  # an empty file: one empty chunk
-            n = min(step, len(index) - k)
-            chunks.append((p, int(index[k]) if n else 0, n, total))
-            total += n
-    widths = {}  # key: (decoded last dim, bytes per string)
-    if decoder:
-        sample = spec.parse(np.array([first] if first is not None else [], dtype=object))
-        for key, (dtype, little) in decoder.items():
-            out = tx.decode_raw(sample[key], dtype, little)  # TF's errors for the first record
-            size = len(sample[key].reshape(-1)[0]) if sample[key].size else 0
-            widths[key] = (out.shape[-1], size)
-    token = tokenize(paths, [os.stat(p).st_mtime_ns for p in paths], compression, spec.sparse,
-                     spec.sparse_types, spec.dense, spec.defaults, spec.shapes, decoder, chunks)
+    chunks, widths = _features._chunks(spec, decoder, paths, compression, records_per_chunk)
+    token = tokenize(chunks, [os.stat(c[0]).st_mtime_ns for c in chunks], compression,
+                     vars(spec), decoder)
     pname = "tx-from-tfrecord-" + token
-    layer = {(pname, i): (_parse_shard, spec, decoder, widths, p, compression, off, n, first_rec)
-             for i, (p, off, n, first_rec) in enumerate(chunks)}
-    counts = tuple(c[2] for c in chunks)
+    layer = {(pname, i): (_features._parse_chunk, spec, decoder, widths, compression) + c
+             for i, c in enumerate(chunks)}
     out = {}
     for key in spec.sparse + spec.dense:  # each a getitem of the one parse per chunk
         name = f"tx-from-tfrecord-{key}-{token}"
-        if key in spec.sparse:
-            shape = None
-        else:
-            shape = tuple(int(d) for d in spec.shapes[spec.dense.index(key)])
-            shape += (widths[key][0],) if key in decoder else ()
-        pad = (0,) * len(shape or ())
-        items = {(name, i) + pad: (operator.getitem, (pname, i), key) for i in range(len(chunks))}
+        shape = () if key in spec.sparse else tuple(spec.shapes[spec.dense.index(key)].tolist())
+        shape += (widths[key][0],) if key in decoder else ()
+        items = {(name, i) + (0,) * len(shape): (operator.getitem, (pname, i), key)
+                 for i in range(len(chunks))}
         graph = HighLevelGraph({pname: layer, name: items}, {pname: set(), name: {pname}})
-        if shape is None:
+        if key in spec.sparse:
             out[key] = db.Bag(graph, name, len(chunks))
             continue
         dtype = tx._numpy_dtype(decoder[key][0] if key in decoder else spec.dtypes[key])
-        out[key] = da.Array(graph, name, (counts,) + tuple((d,) for d in shape), dtype=dtype,
+        out[key] = da.Array(graph, name, (tuple(c[2] for c in chunks),) +
+                            tuple((d,) for d in shape), dtype=dtype,
                             meta=np.empty((0,) * (1 + len(shape)), dtype=dtype))
     return out
+
 
 # ---- reordering -----------------------------------------------------------------------------
 def _axis(a, ndim, op):

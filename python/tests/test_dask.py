@@ -361,7 +361,7 @@ def test_from_tfrecord_parses_each_chunk_once_for_every_feature(tmp_path, monkey
         def __init__(self, *args, **kwargs):
             opened.append(args[0])
             super().__init__(*args, **kwargs)
-    monkeypatch.setattr(tx, "TFRecordReader", Counting)
+    monkeypatch.setattr(tx._features, "TFRecordReader", Counting)
     got = dask.compute(*out.values())
     assert sorted(opened) == sorted([paths[0]] * 2 + [paths[1]] + [paths[2]] * 2)
     whole = tx.parse_features(records, EXAMPLE_FEATURES)

@@ -17,7 +17,8 @@ F, V = tx.FixedLenFeature, tx.VarLenFeature
 RECORDS = [
     example({"label": ("int64", [7]), "xy": ("float", [1.5, 2]), "tags": ("bytes", [b"a", b"bc"]),
              "ids": ("int64", [-1, 2**40, 3]), "pix": ("bytes", [bytes([1, 0, 2, 0])])}),
-    example({"label": ("int64", [3]), "tags": ("bytes", []), "pix": ("bytes", [b"\xff\x00\x00\x01"])}),
+    example({"label": ("int64", [3]), "tags": ("bytes", []),
+             "pix": ("bytes", [b"\xff\x00\x00\x01"])}),
     example({"label": ("int64", [-9]), "xy": ("float", [0.25, -4]), "tags": ("bytes", [b"z"]),
              "pix": ("bytes", [bytes(4)])}),
 ]

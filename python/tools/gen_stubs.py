@@ -562,8 +562,8 @@ def gen_dask(tx, path):
            "from typing import Any, ClassVar, NoReturn, SupportsIndex, SupportsInt, TypeAlias\n\n"
            "from dask.array.core import Array\nfrom dask.bag.core import Bag\n"
            "from numpy.typing import NDArray\n\n"
-           "from tensorx import (Error, _Bool, _Decode, _DTypeLike, _Features, _IntList, _TensorLike,\n"
-           "                     _Text)\n\n"
+           "from tensorx import (Error, _Bool, _Decode, _DTypeLike, _Features, _IntList,\n"
+           "                     _TensorLike, _Text)\n\n"
            "# The chunked input: a Dask array (an ndarray is taken as one chunk).\n"
            "_DaskArrayLike: TypeAlias = Array | NDArray[Any]\n\n"]
     out.append(_all(public))
