@@ -150,6 +150,9 @@ class _Spec:
             if key not in self.dense or self.dtypes[key] != "string":
                 raise ValueError(f"{what}: decode[{key!r}]: decode_raw takes a string "
                                  "FixedLenFeature of `features`, which this key is not")
+            if isinstance(how, tuple) and len(how) != 2:
+                raise ValueError(f"{what}: decode[{key!r}] is {how!r}: give a dtype or a "
+                                 "(dtype, little_endian) pair")
             dtype, little = how if isinstance(how, tuple) else (how, True)
             name = tx.dtype_name(dtype)
             tx.plan(tx.decode_raw, b"", name, little)  # tensorx's error for a bad out_type

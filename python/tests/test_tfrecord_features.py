@@ -203,6 +203,8 @@ def test_decode_errors(tmp_path):
                           ({"nope": "uint8"}, "decode\\['nope'\\]")]:
         with pytest.raises(ValueError, match=match):
             tx.tfrecord_batches(path, FEATURES, 2, decode=decode)
+    with pytest.raises(ValueError, match="decode\\['pix'\\] is \\('uint8',\\): give a dtype"):
+        tx.tfrecord_batches(path, FEATURES, 2, decode={"pix": ("uint8",)})
     with pytest.raises(TypeError, match="decode must be a dict"):
         tx.tfrecord_batches(path, FEATURES, 2, decode=["pix"])
     with pytest.raises(tx.UnimplementedError):
