@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """tensorx.dask in one process (Dask's synchronous scheduler): every chunk-local op against
-tensorx on the whole array, bit for bit, over several chunkings; from_raw_files and to_npy; the
-refusals.  The cluster tests are test_dask_cluster.py."""
+tensorx on the whole array, bit for bit, over several chunkings; from_raw_files and to_npy;
+from_tfrecord against parse_features of every record; the refusals.  The cluster tests are test_dask_cluster.py."""
 import itertools
 import os
 

@@ -193,9 +193,9 @@ def test_example_features_on_the_cluster(client, tmp_path):
     whole = tx.parse_features(records, features)
     pix = tx.decode_raw(whole["pix"], "uint16")
     ids = [whole["ids"].values[whole["ids"].indices[:, 0] == r].tolist() for r in range(40)]
-    shards = None
+    shards = {c: [str(tmp_path / f"{c}{k}.tfrecord") for k in range(3)] for c in (None, "GZIP")}
     for compression, per_chunk in ((None, 7), ("GZIP", None)):
-        paths = [str(tmp_path / f"{compression}{k}.tfrecord") for k in range(3)]
+        paths = shards[compression]
         for p, part in zip(paths, (records[:25], [], records[25:])):
             tx.tfrecord_write(p, part, compression=compression)
         out = txd.from_tfrecord(paths, features, decode={"pix": "uint16"},
@@ -208,16 +208,16 @@ def test_example_features_on_the_cluster(client, tmp_path):
             if key != "ids":
                 want = pix if key == "pix" else whole[key]
                 assert g.dtype == want.dtype and np.array_equal(g, want)
-        shards = shards or paths  # the uncompressed ones
-    data = bytearray(open(shards[2], "rb").read())
+    plain, gz = shards[None], shards["GZIP"]
+    data = bytearray(open(plain[2], "rb").read())
     data[-5] ^= 1  # a data byte: the headers still index
-    open(shards[2], "wb").write(bytes(data))
-    out = txd.from_tfrecord(shards, features, records_per_chunk=7)
+    open(plain[2], "wb").write(bytes(data))
+    out = txd.from_tfrecord(plain, features, records_per_chunk=7)
     with dask.config.set(scheduler=client.get), pytest.raises(tx.DataLossError,
                                                               match="corrupted record at"):
         out["label"].compute()
-    data = bytearray(open(paths[2], "rb").read())
+    data = bytearray(open(gz[2], "rb").read())
     data[40] ^= 1  # GZIP'd: the records are counted through the stream, here
-    open(paths[2], "wb").write(bytes(data))
+    open(gz[2], "wb").write(bytes(data))
     with pytest.raises(tx.DataLossError, match="GZIP stream is corrupt"):
-        txd.from_tfrecord(paths, features, compression="GZIP")
+        txd.from_tfrecord(gz, features, compression="GZIP")
