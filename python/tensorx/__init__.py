@@ -627,3 +627,8 @@ __all__ += ["PreparedOp", "TensorSpec", "prepare"]
 
 from ._files import TFRecordReader, load, save, tfrecord_records, tfrecord_write  # noqa: E402
 __all__ += ["load", "save", "TFRecordReader", "tfrecord_records", "tfrecord_write"]
+
+from ._features import (FixedLenFeature, SparseTensorValue, VarLenFeature,  # noqa: E402
+                        parse_features, tfrecord_batches)
+__all__ += ["FixedLenFeature", "VarLenFeature", "SparseTensorValue", "parse_features",
+            "tfrecord_batches"]

@@ -47,6 +47,11 @@ _DTypeLike: TypeAlias = str | bytes | np.dtype[Any] | type[Any] | _Named
 _IntList: TypeAlias = SupportsIndex | Iterable[SupportsIndex]
 _Array: TypeAlias = NDArray[Any]
 _Path: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
+# Example features: the specs by key, parse_features' results, decode's {key: dtype or (dtype,
+# little_endian)}.
+_Features: TypeAlias = Mapping[str, FixedLenFeature | VarLenFeature]
+_Parsed: TypeAlias = dict[str, _Array | SparseTensorValue]
+_Decode: TypeAlias = Mapping[str, _DTypeLike | tuple[_DTypeLike, bool]]
 
 __all__ = [
     'Error', 'InvalidArgumentError', 'OutOfRangeError', 'ResourceExhaustedError',
@@ -64,7 +69,8 @@ __all__ = [
     'string_tensor_to_tf', 'string_tensor_unpack', 'string_to_number', 'tile', 'to_bfloat16',
     'to_double', 'to_float', 'to_int32', 'to_int64', 'transpose', 'unique_with_counts', 'unpack',
     'unpack_subbyte', 'PreparedOp', 'TensorSpec', 'prepare', 'load', 'save', 'TFRecordReader',
-    'tfrecord_records', 'tfrecord_write',
+    'tfrecord_records', 'tfrecord_write', 'FixedLenFeature', 'VarLenFeature', 'SparseTensorValue',
+    'parse_features', 'tfrecord_batches',
 ]
 
 __version__: str
@@ -188,6 +194,22 @@ class TFRecordReader:
     def __exit__(self, *exc: object) -> None: ...
 def tfrecord_records(path: _Path, compression: str | None = None) -> Iterator[memoryview | bytes]: ...
 def tfrecord_write(path: _Path, records: Iterable[ReadableBuffer | str], compression: str | None = None) -> None: ...
+class FixedLenFeature(NamedTuple):
+    """tf.io.FixedLenFeature: shape, dtype (float32, int64, string) and an optional default."""
+    shape: SupportsIndex | Iterable[SupportsIndex]
+    dtype: _DTypeLike
+    default_value: ArrayLike | None = None
+class VarLenFeature(NamedTuple):
+    """tf.io.VarLenFeature: any number of values of dtype (float32, int64, string) a record."""
+    dtype: _DTypeLike
+class SparseTensorValue(NamedTuple):
+    """A VarLenFeature's values: TF's SparseTensor parts."""
+    indices: _Array
+    values: _Array
+    dense_shape: _Array
+def parse_features(serialized: _TensorLike, features: _Features, example_names: _TensorLike | None = None) -> _Parsed: ...
+def tfrecord_batches(path: _Path, features: _Features, batch_size: int, compression: str | None = None,
+                     decode: _Decode | None = None, drop_remainder: bool = False) -> Iterator[_Parsed]: ...
 
 # ---- the ops, from the op table -----------------------------------------------------------------
 def string_to_number(string_tensor: _TensorLike, out_type: _DTypeLike = 'float32', *,

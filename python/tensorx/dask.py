@@ -14,21 +14,24 @@ whole array in one task.
 from_raw_files(paths, dtype, shape) reads raw dumps with tensorx's mapped path inside the tasks
 (tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name),
 from_npz(paths, name) and from_idx(paths) read one tensor per file (tensorx.load on the worker:
-mapped, no copy where the format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
-partition per file; to_npy(array, path) writes one .npy from the workers: the header first, then
+mapped, no copy where the format allows) concatenated along axis 0; tfrecord_bag(paths) is a
+Dask bag of TFRecord records, a partition per file; from_tfrecord(paths, features) the features
+of their tf.train.Example records (an array per FixedLenFeature, a bag per VarLenFeature, one
+parse per chunk); to_npy(array, path) writes one .npy from the workers: the header first, then
 each chunk at its offset.
 """
 import functools
 import gzip
 import itertools
 import math
+import operator
 import os
 import zipfile
 
 import numpy as np
 
 import tensorx as tx
-from tensorx import _tensorx as _C
+from tensorx import _features, _tensorx as _C
 
 import dask
 import dask.array as da
@@ -37,7 +40,8 @@ from dask.highlevelgraph import HighLevelGraph
 
 __all__ = ["NotChunkLocalError", "CHUNK_LOCAL", "cast", "saturate_cast", "bitcast", "decode_raw",
            "reverse", "transpose", "one_hot", "sequence_mask", "gather", "strided_slice",
-           "from_raw_files", "from_safetensors", "from_npz", "from_idx", "tfrecord_bag", "to_npy"]
+           "from_raw_files", "from_safetensors", "from_npz", "from_idx", "tfrecord_bag",
+           "from_tfrecord", "to_npy"]
 
 CHUNK_LOCAL = ("cast", "saturate_cast", "bitcast", "decode_raw", "reverse", "transpose",
                "one_hot", "sequence_mask", "gather", "strided_slice")
@@ -334,6 +338,39 @@ def tfrecord_bag(paths, compression=None):
                                          compression)
     dsk = {(name, i): (_tfrecord_partition, p, compression) for i, p in enumerate(paths)}
     return db.Bag(HighLevelGraph.from_collections(name, dsk, dependencies=[]), name, len(paths))
+
+
+def from_tfrecord(paths, features, decode=None, compression=None, records_per_chunk=None):
+    """The features of the tf.train.Example records of the TFRecord files `paths`: per
+    FixedLenFeature a Dask array [records] + shape (+ the last dim of `decode`, as in
+    tensorx.tfrecord_batches), per VarLenFeature a bag of each record's values (1-D arrays).
+    One task parses a chunk (a file, or records_per_chunk records of an uncompressed one) for
+    every feature.  The records are counted here (the files' indexes): chunk sizes are known."""
+    import dask.bag as db
+    spec = _features._Spec(features, "from_tfrecord")
+    decoder = spec.decoder(decode, "from_tfrecord")
+    chunks, widths = _features._chunks(spec, decoder, paths, compression, records_per_chunk)
+    token = tokenize(chunks, [os.stat(c[0]).st_mtime_ns for c in chunks], compression,
+                     vars(spec), decoder)
+    pname = "tx-from-tfrecord-" + token
+    layer = {(pname, i): (_features._parse_chunk, spec, decoder, widths, compression) + c
+             for i, c in enumerate(chunks)}
+    out = {}
+    for key in spec.sparse + spec.dense:  # each a getitem of the one parse per chunk
+        name = f"tx-from-tfrecord-{key}-{token}"
+        shape = () if key in spec.sparse else tuple(spec.shapes[spec.dense.index(key)].tolist())
+        shape += (widths[key][0],) if key in decoder else ()
+        items = {(name, i) + (0,) * len(shape): (operator.getitem, (pname, i), key)
+                 for i in range(len(chunks))}
+        graph = HighLevelGraph({pname: layer, name: items}, {pname: set(), name: {pname}})
+        if key in spec.sparse:
+            out[key] = db.Bag(graph, name, len(chunks))
+            continue
+        dtype = tx._numpy_dtype(decoder[key][0] if key in decoder else spec.dtypes[key])
+        out[key] = da.Array(graph, name, (tuple(c[2] for c in chunks),) +
+                            tuple((d,) for d in shape), dtype=dtype,
+                            meta=np.empty((0,) * (1 + len(shape)), dtype=dtype))
+    return out
 
 
 # ---- reordering -----------------------------------------------------------------------------

@@ -17,8 +17,10 @@ whole array in one task.
 from_raw_files(paths, dtype, shape) reads raw dumps with tensorx's mapped path inside the tasks
 (tx_file_map_string + tx_decode_raw, the CLI's streaming path); from_safetensors(paths, name),
 from_npz(paths, name) and from_idx(paths) read one tensor per file (tensorx.load on the worker:
-mapped, no copy where the format allows) concatenated along axis 0; tfrecord_bag(paths) is a Dask bag of TFRecord records, a
-partition per file; to_npy(array, path) writes one .npy from the workers: the header first, then
+mapped, no copy where the format allows) concatenated along axis 0; tfrecord_bag(paths) is a
+Dask bag of TFRecord records, a partition per file; from_tfrecord(paths, features) the features
+of their tf.train.Example records (an array per FixedLenFeature, a bag per VarLenFeature, one
+parse per chunk); to_npy(array, path) writes one .npy from the workers: the header first, then
 each chunk at its offset.
 """
 import os
@@ -29,7 +31,8 @@ from dask.array.core import Array
 from dask.bag.core import Bag
 from numpy.typing import NDArray
 
-from tensorx import Error, _Bool, _DTypeLike, _IntList, _TensorLike, _Text
+from tensorx import (Error, _Bool, _Decode, _DTypeLike, _Features, _IntList,
+                     _TensorLike, _Text)
 
 # The chunked input: a Dask array (an ndarray is taken as one chunk).
 _DaskArrayLike: TypeAlias = Array | NDArray[Any]
@@ -37,7 +40,7 @@ _DaskArrayLike: TypeAlias = Array | NDArray[Any]
 __all__ = [
     'NotChunkLocalError', 'CHUNK_LOCAL', 'cast', 'saturate_cast', 'bitcast', 'decode_raw',
     'reverse', 'transpose', 'one_hot', 'sequence_mask', 'gather', 'strided_slice', 'from_raw_files',
-    'from_safetensors', 'from_npz', 'from_idx', 'tfrecord_bag', 'to_npy',
+    'from_safetensors', 'from_npz', 'from_idx', 'tfrecord_bag', 'from_tfrecord', 'to_npy',
 ]
 
 class NotChunkLocalError(Error, NotImplementedError):
@@ -123,6 +126,15 @@ def tfrecord_bag(paths: Iterable[str | os.PathLike[str]], compression: str | Non
     """A Dask bag of the records (bytes) of the TFRecord files `paths`, one partition per file,
     read by tensorx.tfrecord_records in the task (checksums verified; a damaged record raises
     DataLossError).
+    """
+def from_tfrecord(paths: Iterable[str | os.PathLike[str]], features: _Features,
+                  decode: _Decode | None = None, compression: str | None = None,
+                  records_per_chunk: SupportsIndex | None = None) -> dict[str, Array | Bag]:
+    """The features of the tf.train.Example records of the TFRecord files `paths`: per
+    FixedLenFeature a Dask array [records] + shape (+ the last dim of `decode`, as in
+    tensorx.tfrecord_batches), per VarLenFeature a bag of each record's values (1-D arrays).
+    One task parses a chunk (a file, or records_per_chunk records of an uncompressed one) for
+    every feature.  The records are counted here (the files' indexes): chunk sizes are known.
     """
 def to_npy(array: _DaskArrayLike, path: str | os.PathLike[str]) -> int:
     """Writes the Dask array `array` to one .npy at `path` without gathering it: the header and

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """tensorx.dask in one process (Dask's synchronous scheduler): every chunk-local op against
-tensorx on the whole array, bit for bit, over several chunkings; from_raw_files and to_npy; the
-refusals.  The cluster tests are test_dask_cluster.py."""
+tensorx on the whole array, bit for bit, over several chunkings; from_raw_files and to_npy;
+from_tfrecord against parse_features of every record; the refusals.  The cluster tests are test_dask_cluster.py."""
 import itertools
 import os
 
@@ -281,3 +281,146 @@ def test_tfrecord_bag_one_partition_per_file(tmp_path, compression):
     assert bag.map(len).sum().compute() == 303
     with pytest.raises(ValueError, match="compression"):
         txd.tfrecord_bag(paths, compression="LZ4")
+
+
+# ---- from_tfrecord: Example features of TFRecord shards ----------------------------------------
+from example_proto import example  # noqa: E402
+
+F, V = tx.FixedLenFeature, tx.VarLenFeature
+EXAMPLE_FEATURES = {"label": F([], "int64"), "xy": F([2], "float32", default_value=[0.5, 0]),
+                    "pix": F([], "string"), "tags": V("string"), "ids": V("int64")}
+
+
+def _example(i, pix_bytes=4):
+    feats = {"label": ("int64", [i]), "pix": ("bytes", [bytes(range(i, i + pix_bytes))]),
+             "tags": ("bytes", [b"t%d" % j for j in range(i % 3)]), "ids": ("int64", [i] * (i % 4))}
+    if i % 2:
+        feats["xy"] = ("float", [i / 4, -i])
+    return example(feats)
+
+
+def _shards(tmp_path, sizes, compression=None):
+    """TFRecord files of Examples 0, 1, ... split into shards of `sizes` records."""
+    paths, records, i = [], [], 0
+    for k, n in enumerate(sizes):
+        recs = [_example(i + j) for j in range(n)]
+        i += n
+        paths.append(str(tmp_path / f"s{k}.tfrecord"))
+        tx.tfrecord_write(paths[-1], recs, compression=compression)
+        records += recs
+    return paths, records
+
+
+def _check_features(out, records, decode=None):
+    whole = tx.parse_features(records, EXAMPLE_FEATURES)
+    for key, (dtype, little) in (decode or {}).items():
+        whole[key] = tx.decode_raw(whole[key], dtype, little)
+    assert list(out) == list(whole)  # TF's order: sparse keys, then dense, each sorted
+    for key, want in whole.items():
+        if isinstance(want, tx.SparseTensorValue):
+            per_record = out[key].compute()
+            assert len(per_record) == len(records)
+            assert all(isinstance(v, np.ndarray) and v.ndim == 1 and v.dtype == want.values.dtype
+                       for v in per_record)
+            assert [v.tolist() for v in per_record] == [
+                want.values[want.indices[:, 0] == r].tolist() for r in range(len(records))]
+        elif want.dtype == object:
+            got = out[key].compute()
+            assert got.dtype == object and got.tolist() == want.tolist()
+        else:
+            same(out[key], want)
+
+
+@pytest.mark.parametrize("compression", [None, "GZIP"])
+def test_from_tfrecord_one_collection_per_feature(tmp_path, compression):
+    paths, records = _shards(tmp_path, [5, 0, 3], compression)
+    out = txd.from_tfrecord(paths, EXAMPLE_FEATURES, compression=compression)
+    assert isinstance(out["label"], da.Array) and out["label"].chunks == ((5, 0, 3),)
+    assert out["xy"].chunks == ((5, 0, 3), (2,)) and out["xy"].dtype == np.float32
+    assert out["pix"].dtype == object and out["tags"].npartitions == 3
+    _check_features(out, records)
+    decode = {"pix": ("uint16", False)}
+    out = txd.from_tfrecord(paths, EXAMPLE_FEATURES, decode={"pix": ("uint16", False)},
+                            compression=compression)
+    assert out["pix"].chunks == ((5, 0, 3), (2,)) and out["pix"].dtype == np.uint16
+    _check_features(out, records, decode=decode)
+
+
+def test_from_tfrecord_parses_each_chunk_once_for_every_feature(tmp_path, monkeypatch):
+    paths, records = _shards(tmp_path, [4, 0, 3])
+    out = txd.from_tfrecord(paths, EXAMPLE_FEATURES, decode={"pix": "uint8"},
+                            records_per_chunk=2)
+    assert out["label"].chunks == ((2, 2, 0, 2, 1),) and out["tags"].npartitions == 5
+    graphs = [dict(c.__dask_graph__()) for c in out.values()]
+    shared = set.intersection(*(set(g) for g in graphs))
+    assert len(shared) == 5  # one parse per chunk, in every feature's graph
+    assert sum(len(g) for g in graphs) == 5 * len(shared) + 5 * 5  # plus a getitem a chunk
+    opened = []
+
+    class Counting(tx.TFRecordReader):
+        def __init__(self, *args, **kwargs):
+            opened.append(args[0])
+            super().__init__(*args, **kwargs)
+    monkeypatch.setattr(tx._features, "TFRecordReader", Counting)
+    got = dask.compute(*out.values())
+    assert sorted(opened) == sorted([paths[0]] * 2 + [paths[1]] + [paths[2]] * 2)
+    whole = tx.parse_features(records, EXAMPLE_FEATURES)
+    assert np.array_equal(got[2], whole["label"])
+    import pickle
+    assert pickle.loads(pickle.dumps(graphs))  # what a distributed scheduler ships
+    _check_features(out, records, decode={"pix": ("uint8", True)})
+
+
+def test_from_tfrecord_decode_width_from_the_first_record(tmp_path):
+    paths, records = _shards(tmp_path, [0, 3])
+    recs = [_example(7, pix_bytes=3), _example(8)]
+    paths.append(str(tmp_path / "odd.tfrecord"))
+    tx.tfrecord_write(paths[-1], recs)
+    out = txd.from_tfrecord(paths, EXAMPLE_FEATURES, decode={"pix": "uint8"})
+    assert out["pix"].chunks == ((0, 3, 2), (4,))  # from the first shard that has a record
+    strings = tx.parse_features(records + recs, EXAMPLE_FEATURES)["pix"]
+    with pytest.raises(tx.InvalidArgumentError) as whole:
+        tx.decode_raw(strings, "uint8")  # TF's error on every record at once...
+    with pytest.raises(tx.InvalidArgumentError) as chunked:
+        out["pix"].compute()
+    assert str(chunked.value) == str(whole.value)  # ...is the chunk's, element 3 counted across
+    assert "element 3 has size 3 != 4" in str(whole.value)
+    with pytest.raises(tx.InvalidArgumentError, match="element 3 has size 3"):
+        out["label"].compute()  # the chunk's one task parses and decodes every feature
+
+
+def test_from_tfrecord_errors(tmp_path):
+    paths, _records = _shards(tmp_path, [3, 2])
+    with pytest.raises(ValueError, match="no files"):
+        txd.from_tfrecord([], EXAMPLE_FEATURES)
+    with pytest.raises(ValueError, match="feature 'label': dtype float64"):
+        txd.from_tfrecord(paths, {"label": F([], "float64")})
+    with pytest.raises(ValueError, match="decode\\['tags'\\]"):
+        txd.from_tfrecord(paths, EXAMPLE_FEATURES, decode={"tags": "uint8"})
+    with pytest.raises(tx.InvalidArgumentError, match="not a multiple of 8"):  # at graph time
+        txd.from_tfrecord(paths, EXAMPLE_FEATURES, decode={"pix": "int64"})
+    missing = txd.from_tfrecord(paths, {"nope": F([], "int64")})  # records are read in tasks
+    with pytest.raises(tx.InvalidArgumentError, match="Feature: nope .* is required"):
+        missing["nope"].compute()
+    for bad in (0, 1.5, True):
+        with pytest.raises(ValueError, match="records_per_chunk must be an int of at least 1"):
+            txd.from_tfrecord(paths, EXAMPLE_FEATURES, records_per_chunk=bad)
+    (tmp_path / "gz").mkdir()
+    gz, _r = _shards(tmp_path / "gz", [1], "GZIP")
+    with pytest.raises(ValueError, match="records_per_chunk needs uncompressed files"):
+        txd.from_tfrecord(gz, EXAMPLE_FEATURES, compression="GZIP", records_per_chunk=1)
+    with pytest.raises(ValueError, match="compression"):
+        txd.from_tfrecord(paths, EXAMPLE_FEATURES, compression="LZ4")
+
+
+def test_from_tfrecord_a_damaged_shard_fails_at_compute(tmp_path):
+    paths, _records = _shards(tmp_path, [3, 2])
+    data = bytearray(open(paths[1], "rb").read())
+    data[-5] ^= 0x40  # a data byte of the last record: the headers still index
+    open(paths[1], "wb").write(bytes(data))
+    out = txd.from_tfrecord(paths, EXAMPLE_FEATURES)
+    assert out["label"].blocks[0].compute().tolist() == [0, 1, 2]
+    with pytest.raises(tx.DataLossError, match="corrupted record at"):
+        out["label"].compute()
+    with pytest.raises(tx.DataLossError):
+        out["tags"].compute()

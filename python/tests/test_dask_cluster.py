@@ -41,7 +41,7 @@ def test_the_cluster_tests_in_a_fresh_interpreter():
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                         os.path.abspath(__file__)], env=env, capture_output=True, text=True,
                        timeout=600, cwd=os.path.dirname(os.path.abspath(__file__)))
-    assert r.returncode == 0 and "4 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-3000:]
+    assert r.returncode == 0 and "5 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-3000:]
 
 
 in_fresh_interpreter = pytest.mark.skipif(not ISOLATED, reason="run by "
@@ -177,3 +177,47 @@ def test_tensor_files_and_records_on_the_cluster(client, tmp_path):
             assert np.array_equal(d.compute(), np.concatenate(parts))
         got = txd.tfrecord_bag(rec).compute()
     assert got == [r.tobytes() for a in parts for r in a]
+
+
+@in_fresh_interpreter
+def test_example_features_on_the_cluster(client, tmp_path):
+    """from_tfrecord's tasks on the workers: shards (one empty) plain and GZIP'd, in chunks of
+    records, equal to parse_features of every record in this process; a damaged shard raises
+    DataLossError from the worker (a GZIP'd one when it is counted, at graph time)."""
+    from example_proto import example
+    F, V = tx.FixedLenFeature, tx.VarLenFeature
+    features = {"label": F([], "int64"), "pix": F([2], "string"), "ids": V("int64"),
+                "w": F([], "float32", default_value=-1.0)}
+    records = [example({"label": ("int64", [i]), "ids": ("int64", list(range(i % 5))),
+                        "pix": ("bytes", [bytes([i, 0, 0, i]), bytes(4)])}) for i in range(40)]
+    whole = tx.parse_features(records, features)
+    pix = tx.decode_raw(whole["pix"], "uint16")
+    ids = [whole["ids"].values[whole["ids"].indices[:, 0] == r].tolist() for r in range(40)]
+    shards = {c: [str(tmp_path / f"{c}{k}.tfrecord") for k in range(3)] for c in (None, "GZIP")}
+    for compression, per_chunk in ((None, 7), ("GZIP", None)):
+        paths = shards[compression]
+        for p, part in zip(paths, (records[:25], [], records[25:])):
+            tx.tfrecord_write(p, part, compression=compression)
+        out = txd.from_tfrecord(paths, features, decode={"pix": "uint16"},
+                                compression=compression, records_per_chunk=per_chunk)
+        with dask.config.set(scheduler=client.get):
+            got = dask.compute(*out.values())
+        assert out["pix"].chunks[0] == ((7, 7, 7, 4, 0, 7, 7, 1) if per_chunk else (25, 0, 15))
+        assert [v.tolist() for v in got[0]] == ids
+        for key, g in zip(out, got):
+            if key != "ids":
+                want = pix if key == "pix" else whole[key]
+                assert g.dtype == want.dtype and np.array_equal(g, want)
+    plain, gz = shards[None], shards["GZIP"]
+    data = bytearray(open(plain[2], "rb").read())
+    data[-5] ^= 1  # a data byte: the headers still index
+    open(plain[2], "wb").write(bytes(data))
+    out = txd.from_tfrecord(plain, features, records_per_chunk=7)
+    with dask.config.set(scheduler=client.get), pytest.raises(tx.DataLossError,
+                                                              match="corrupted record at"):
+        out["label"].compute()
+    data = bytearray(open(gz[2], "rb").read())
+    data[40] ^= 1  # GZIP'd: the records are counted through the stream, here
+    open(gz[2], "wb").write(bytes(data))
+    with pytest.raises(tx.DataLossError, match="GZIP stream is corrupt"):
+        txd.from_tfrecord(gz, features, compression="GZIP")

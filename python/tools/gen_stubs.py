@@ -83,6 +83,11 @@ _DTypeLike: TypeAlias = str | bytes | np.dtype[Any] | type[Any] | _Named
 _IntList: TypeAlias = SupportsIndex | Iterable[SupportsIndex]
 _Array: TypeAlias = NDArray[Any]
 _Path: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
+# Example features: the specs by key, parse_features' results, decode's {key: dtype or (dtype,
+# little_endian)}.
+_Features: TypeAlias = Mapping[str, FixedLenFeature | VarLenFeature]
+_Parsed: TypeAlias = dict[str, _Array | SparseTensorValue]
+_Decode: TypeAlias = Mapping[str, _DTypeLike | tuple[_DTypeLike, bool]]
 '''
 
 # OutputInfo's fields (plan's result), by name; a field not listed here is typed Any.
@@ -182,6 +187,32 @@ class TFRecordReader:
                          " -> Iterator[memoryview | bytes]: ...\n"),
     "tfrecord_write": ("def tfrecord_write(path: _Path, records: Iterable[ReadableBuffer | str],"
                        " compression: str | None = None) -> None: ...\n"),
+    # Example features (docs/python.md, "From TFRecord files to arrays")
+    "FixedLenFeature": '''\
+class FixedLenFeature(NamedTuple):
+    """tf.io.FixedLenFeature: shape, dtype (float32, int64, string) and an optional default."""
+    shape: SupportsIndex | Iterable[SupportsIndex]
+    dtype: _DTypeLike
+    default_value: ArrayLike | None = None
+''',
+    "VarLenFeature": '''\
+class VarLenFeature(NamedTuple):
+    """tf.io.VarLenFeature: any number of values of dtype (float32, int64, string) a record."""
+    dtype: _DTypeLike
+''',
+    "SparseTensorValue": '''\
+class SparseTensorValue(NamedTuple):
+    """A VarLenFeature's values: TF's SparseTensor parts."""
+    indices: _Array
+    values: _Array
+    dense_shape: _Array
+''',
+    "parse_features": ("def parse_features(serialized: _TensorLike, features: _Features,"
+                       " example_names: _TensorLike | None = None) -> _Parsed: ...\n"),
+    "tfrecord_batches": ("def tfrecord_batches(path: _Path, features: _Features, batch_size: int,"
+                         " compression: str | None = None,\n"
+                         "                     decode: _Decode | None = None,"
+                         " drop_remainder: bool = False) -> Iterator[_Parsed]: ...\n"),
 }
 
 # The extension's functions (private: the package calls them), by name; others get (*Any) -> Any.
@@ -249,6 +280,11 @@ DASK_PARAMS = {
     ("from_idx", "paths"): "Iterable[str | os.PathLike[str]]",
     ("tfrecord_bag", "paths"): "Iterable[str | os.PathLike[str]]",
     ("tfrecord_bag", "compression"): "str | None",
+    ("from_tfrecord", "paths"): "Iterable[str | os.PathLike[str]]",
+    ("from_tfrecord", "features"): "_Features",
+    ("from_tfrecord", "decode"): "_Decode | None",
+    ("from_tfrecord", "compression"): "str | None",
+    ("from_tfrecord", "records_per_chunk"): "SupportsIndex | None",
     ("from_raw_files", "dtype"): "_DTypeLike",
     ("from_raw_files", "shape"): "Iterable[SupportsInt]",
     ("from_raw_files", "little_endian"): "_Bool",
@@ -256,7 +292,7 @@ DASK_PARAMS = {
     ("to_npy", "array"): "_DaskArrayLike",
     ("to_npy", "path"): "str | os.PathLike[str]",
 }
-DASK_RETURNS = {"to_npy": "int", "tfrecord_bag": "Bag"}
+DASK_RETURNS = {"to_npy": "int", "tfrecord_bag": "Bag", "from_tfrecord": "dict[str, Array | Bag]"}
 DASK_VALUES = {"CHUNK_LOCAL": "tuple[str, ...]"}
 
 
@@ -526,7 +562,8 @@ def gen_dask(tx, path):
            "from typing import Any, ClassVar, NoReturn, SupportsIndex, SupportsInt, TypeAlias\n\n"
            "from dask.array.core import Array\nfrom dask.bag.core import Bag\n"
            "from numpy.typing import NDArray\n\n"
-           "from tensorx import Error, _Bool, _DTypeLike, _IntList, _TensorLike, _Text\n\n"
+           "from tensorx import (Error, _Bool, _Decode, _DTypeLike, _Features, _IntList,\n"
+           "                     _TensorLike, _Text)\n\n"
            "# The chunked input: a Dask array (an ndarray is taken as one chunk).\n"
            "_DaskArrayLike: TypeAlias = Array | NDArray[Any]\n\n"]
     out.append(_all(public))
