@@ -138,6 +138,12 @@ TX_HIDDEN extern int64_t tx__stream_min_bytes, tx__stream_seq_min_bytes;
 #define TX_TRANSPOSE_ALIASED_COLS 16
 #define TX_TRANSPOSE_ALIASED_MAX_BYTES ((int64_t)16 << 20)
 
+/* one_hot whose off value is one repeated byte (0, 0.0, -1 as an integer) and whose new axis
+ * holds at least TX_ONE_HOT_FILL_MIN_ROW_BYTES (at most one on value in so many bytes) memsets
+ * blocks of TX_ONE_HOT_FILL_BLOCK_BYTES of rows and then stores the on values (ops/encode.c). */
+#define TX_ONE_HOT_FILL_MIN_ROW_BYTES 256
+#define TX_ONE_HOT_FILL_BLOCK_BYTES ((int64_t)32 << 10)
+
 /* unique_with_counts (ops/unique_numeric.c).  Measured on 16M int32 with 1000 distinct values:
  * the blocked probe with the seed took 38 -> 22 ms on one thread and 22-40 -> 13-17 ms on two;
  * making many-valued inputs single-threaded took 100k distinct 247 -> 110 ms and 16M drawn

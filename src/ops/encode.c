@@ -24,6 +24,8 @@ typedef struct one_hot_plan {
     int64_t prefix, depth, suffix, grain;
     size_t width;
     unsigned char on[16], off[16];
+    bool fill;      /* fill_then_set instead of the kernel */
+    int fill_byte;  /* then: the one byte the off value is made of */
 } one_hot_plan;
 
 typedef struct {
@@ -35,9 +37,36 @@ typedef struct {
 /* Rows [begin, end) of the [prefix, depth, suffix] output: each piece writes its own rows, so the
  * bits do not depend on the thread count, and a large fresh output's page faults are spread over
  * the threads. */
+/* Rows [begin, end) when the off value is one repeated byte: a block of rows at a time (so that
+ * the on values land while it is in L1), memset, then each on value stored.  The C library's
+ * fill writes whole lines without reading them first (x86's fast rep stosb), which the
+ * kernel's line-by-line stores cannot: float32 one_hot of depth 1000, one thread, into an
+ * output written before: 1 MiB 17.2 -> 9 us, 16 MiB 280 -> 150 us.  Each index is read once
+ * and checked, as the kernels do. */
+static void fill_then_set(const one_hot_plan *p, char *out, const char *indices, int64_t begin,
+                          int64_t end) {
+    const int64_t row = p->depth * p->suffix * (int64_t)p->width;
+    const int64_t block = TX_ONE_HOT_FILL_BLOCK_BYTES / row > 0 ? TX_ONE_HOT_FILL_BLOCK_BYTES / row : 1;
+    for (int64_t b = begin; b < end; b += block) {
+        const int64_t e = end - b < block ? end : b + block;
+        memset(out + b * row, p->fill_byte, (size_t)((e - b) * row));
+        for (int64_t r = b; r < e; r++)
+            for (int64_t s = 0; s < p->suffix; s++) {
+                const int64_t v = tx__oob_position(tx__one_hot_index(indices, p->ti, r * p->suffix + s),
+                                                   p->depth, p->oob);
+                if (v >= 0 && v < p->depth)
+                    memcpy(out + ((r * p->depth + v) * p->suffix + s) * (int64_t)p->width, p->on, p->width);
+            }
+    }
+}
+
 static void one_hot_rows(void *ctx, int64_t begin, int64_t end) {
     const one_hot_job *j = ctx;
     const one_hot_plan *p = j->p;
+    if (p->fill) {
+        fill_then_set(p, j->out, j->indices, begin, end);
+        return;
+    }
     /* Bytes of an output row and of an indices row: at most the (non-empty) tensors' sizes. */
     const size_t row = (size_t)(p->depth * p->suffix) * p->width;
     const size_t irow = (size_t)p->suffix * tx_dtype_size(p->ti);
@@ -115,6 +144,12 @@ tx_status tx_one_hot_oob(const tx_tensor *indices, int64_t depth, const tx_tenso
         const int64_t row_bytes = depth * p.suffix * (int64_t)p.width; /* <= the output's bytes */
         const int64_t grain = TX_GRAIN_BYTES / row_bytes; /* rows of about a grain of output */
         p.grain = grain > 0 ? grain : 1;
+        /* Fill and set where on values are sparse and the output is below the streaming
+         * threshold (from there the kernel's streaming stores write it without reading). */
+        p.fill = depth * (int64_t)p.width >= TX_ONE_HOT_FILL_MIN_ROW_BYTES &&
+                 onumel * (int64_t)p.width < tx__stream_min_bytes &&
+                 memcmp(p.off, p.off + 1, p.width - 1) == 0;
+        p.fill_byte = p.off[0];
     }
     TX_TRY(tx__prepared_step(op, one_hot_run, &p, sizeof p, 1, &indices, -1));
     tx_tensor *o;

@@ -319,6 +319,47 @@ static void test_one_hot_threads(void **state) {
     free(iv);
 }
 
+/* Wide rows whose off value is one repeated byte are filled, then their on values set
+ * (ops/encode.c); other off values go to the kernel.  Both against an element-by-element
+ * reference, under every policy, for the new axis last and first, on 1 and 3 threads. */
+static void test_one_hot_fill(void **state) {
+    (void)state;
+    enum { N = 700, DEPTH = 97 };
+    int64_t iv[N];
+    for (int i = 0; i < N; i++) iv[i] = (int64_t)((i * 7919) % (3 * DEPTH)) - DEPTH; /* a third in range */
+    tx_tensor *ind = NULL;
+    assert_int_equal(tx_tensor_from_data(TX_INT64, 1, TU_DIMS(N), iv, sizeof iv, &ind), TX_OK);
+    const int32_t offs[] = {-1, 0x01010101, 7}; /* repeated bytes 0xff and 0x01; 7 is not one */
+    for (size_t k = 0; k < sizeof offs / sizeof *offs; k++) {
+        const int32_t on_v = 5;
+        tx_tensor *on = NULL, *off = NULL;
+        assert_int_equal(tx_tensor_from_data(TX_INT32, 0, NULL, &on_v, 4, &on), TX_OK);
+        assert_int_equal(tx_tensor_from_data(TX_INT32, 0, NULL, &offs[k], 4, &off), TX_OK);
+        for (int pol = TX_OOB_ERROR; pol <= TX_OOB_WRAP; pol++)
+            for (int axis = -1; axis <= 0; axis++)
+                for (int t = 1; t <= 3; t += 2) {
+                    tx_set_num_threads(t);
+                    tx_tensor *y = NULL;
+                    assert_int_equal(tx_one_hot_oob(ind, DEPTH, on, off, axis, TX_INT32, (tx_oob_policy)pol, &y),
+                                     TX_OK);
+                    const int32_t *o = tx_tensor_data(y);
+                    for (int i = 0; i < N; i++) {
+                        int64_t v = iv[i];
+                        if (pol == TX_OOB_CLAMP) v = v < 0 ? 0 : v >= DEPTH ? DEPTH - 1 : v;
+                        if (pol == TX_OOB_WRAP) v = ((v % DEPTH) + DEPTH) % DEPTH;
+                        for (int d = 0; d < DEPTH; d++)
+                            assert_int_equal(o[axis == -1 ? (size_t)i * DEPTH + d : (size_t)d * N + i],
+                                             v == d ? on_v : offs[k]);
+                    }
+                    tx_tensor_free(y);
+                }
+        tx_tensor_free(on);
+        tx_tensor_free(off);
+    }
+    tx_set_num_threads(0);
+    tx_tensor_free(ind);
+}
+
 /* ---- inputs that are not what tensorx makes ------------------------------------------------- */
 
 /* sequence_mask's casts as TF's (the oracle found them): a uint64 length wraps to int64, and
@@ -351,6 +392,7 @@ int main(void) {
         cmocka_unit_test(test_sequence_mask),
         cmocka_unit_test(test_oob_one_hot),
         cmocka_unit_test(test_one_hot_threads),
+        cmocka_unit_test(test_one_hot_fill),
         cmocka_unit_test(test_sequence_mask_casts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
