@@ -21,8 +21,7 @@ static int report(tx_status st, const char *msg) {
     return st == OP_USAGE ? 2 : 1;
 }
 
-/* compression=NAME: TF's compression_type names ("" and NONE for none). */
-static tx_status parse_compression(const char *v, tx_tfrecord_compression *c) {
+tx_status tfrecord_parse_compression(const char *v, tx_tfrecord_compression *c) {
     if (!strcmp(v, "GZIP")) *c = TX_TFRECORD_GZIP;
     else if (!strcmp(v, "ZLIB")) *c = TX_TFRECORD_ZLIB;
     else if (!v[0] || !strcmp(v, "NONE")) *c = TX_TFRECORD_NONE;
@@ -48,7 +47,7 @@ static tx_status parse(int argc, char **argv, tfrecord_cmd *c) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc && !c->out && strcmp(c->sub, "count"))
             c->out = argv[++i];
         else if (!strncmp(argv[i], "compression=", 12))
-            st = parse_compression(argv[i] + 12, &c->compression);
+            st = tfrecord_parse_compression(argv[i] + 12, &c->compression);
         else
             st = op_fail(OP_USAGE, "unexpected '%s' (usage: " TFRECORD_USAGE "; -o for index "
                          "and cat, once)", argv[i]);

@@ -9,6 +9,9 @@
 int tfrecord_main(int argc, char **argv);
 /* `tensorx tfrecord parse FILE ...` (tfrecord_parse.c) on argv[0..argc) (FILE first); failures go
  * through report (status, message), whose result is returned. */
+/* compression=NAME: TF's compression_type names (GZIP, ZLIB; "" and NONE for none), else
+ * OP_USAGE. */
+tx_status tfrecord_parse_compression(const char *name, tx_tfrecord_compression *c);
 int tfrecord_parse_main(int argc, char **argv, int (*report)(tx_status, const char *));
 
 #endif

@@ -69,14 +69,6 @@ static tx_status take_o(void *ctx, int argc, const char *const *argv, int *i) {
     return TX_OK;
 }
 
-static tx_status parse_compression(const char *v, tx_tfrecord_compression *c) {
-    if (!strcmp(v, "GZIP")) *c = TX_TFRECORD_GZIP;
-    else if (!strcmp(v, "ZLIB")) *c = TX_TFRECORD_ZLIB;
-    else if (!v[0] || !strcmp(v, "NONE")) *c = TX_TFRECORD_NONE;
-    else return op_fail(OP_USAGE, "compression='%s' is not one of GZIP, ZLIB, NONE", v);
-    return TX_OK;
-}
-
 /* The command's own words (compression=, batch=, decode=, little_endian=) are taken here; the
  * others, with serialized= the file (recorded, not read), are parse_example's. */
 static tx_status parse_words(int argc, char **argv, parse_cmd *c, const op_def *d) {
@@ -92,7 +84,7 @@ static tx_status parse_words(int argc, char **argv, parse_cmd *c, const op_def *
     for (int i = 1; st == TX_OK && i < argc; i++) {
         const char *w = argv[i];
         if (!strncmp(w, "compression=", 12)) {
-            st = parse_compression(w + 12, &c->compression);
+            st = tfrecord_parse_compression(w + 12, &c->compression);
         } else if (!strncmp(w, "batch=", 6)) {
             char *end = NULL;
             long long b = strtoll(w + 6, &end, 10);
