@@ -53,7 +53,9 @@ static tx_status sink_open(sink *s, const char *path) {
     return st;
 }
 
-static tx_status sink_write(sink *s, const void *data, size_t n) { return fd_write_all(s->fd, s->path, data, n); }
+static tx_status sink_write(sink *s, const void *data, size_t n) {
+    return fd_write_all(s->fd, s->path, data, n);
+}
 
 /* Closes the sink: a file is renamed over its path, or after a failure removed, leaving the path
  * as it was (a device such as /dev/full is only closed). */
