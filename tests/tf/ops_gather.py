@@ -540,6 +540,13 @@ def one_hot(g):
     yield Case({"indices": _a([2**31 - 1, -2**31, 0], "int32")}, {"depth": 3, "dtype": "int32"})
     yield Case({"indices": _a([2**40, -2**63, 2], "int64")}, {"depth": 3, "dtype": "int32"})
     yield Case({"indices": _a([255, 0], "uint8")}, {"depth": 300, "dtype": "uint8"})
+    # wide rows whose off value is one repeated byte: filled, then the on values set
+    for axis in (-1, 0, 1):
+        yield Case({"indices": g.ints(-5, 1005, (7, 5))}, {"depth": 1000, "axis": axis,
+                                                         "dtype": "float32"},
+                   note=f"depth 1000 axis {axis}")
+    yield Case({"indices": g.ints(-3, 70, (40,))},
+               {"depth": 64, "on_value": 7, "off_value": -1, "dtype": "int32"}, note="off -1")
     # axis: -1, 0..rank, out of range; ranks 0-5 of indices
     for rank in range(0, 6):
         shape = tuple(2 + (i % 2) for i in range(rank))
