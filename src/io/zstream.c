@@ -148,12 +148,15 @@ static tx_status inflate_some(tx__zsource *z, unsigned char *d, size_t n, size_t
     size_t have = 0;
     *got = 0;
     while (have < n && !z->ended) {
+        /* With every compressed byte given, zlib may still hold output that the last call had
+         * no room for: one more call gives it, and only a call that gives nothing means the
+         * input ends before the end marker. */
+        bool no_input = false;
         if (z->s.avail_in == 0 && z->pull != NULL) {
-            bool done;
-            TX_TRY(input_done(z, &done));
-            if (done) break; /* input ends before the end marker */
+            TX_TRY(input_done(z, &no_input));
+        } else if (z->s.avail_in == 0 && z->used == z->n) {
+            no_input = true;
         } else if (z->s.avail_in == 0) {
-            if (z->used == z->n) break; /* input ends before the end marker */
             const size_t take = z->n - z->used < (1u << 30) ? z->n - z->used : (1u << 30);
             z->s.next_in = (Bytef *)(uintptr_t)(z->src + z->used);
             z->s.avail_in = (uInt)take;
@@ -163,7 +166,9 @@ static tx_status inflate_some(tx__zsource *z, unsigned char *d, size_t n, size_t
         z->s.next_out = d + have;
         z->s.avail_out = (uInt)want;
         const int r = inflate(&z->s, Z_NO_FLUSH);
-        have += want - z->s.avail_out;
+        const size_t made = want - z->s.avail_out;
+        have += made;
+        if (no_input && made == 0 && r != Z_STREAM_END) break; /* input ends before the end marker */
         if (r == Z_STREAM_END) {
             /* another stream may follow (gzip members, as gunzip reads them; raw deflate has
              * no framing, so what follows its end is not another stream) */
