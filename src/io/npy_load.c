@@ -484,8 +484,9 @@ static tx_status load_z(tx__zsource *z, const char *name, tx_tensor **out) {
     npy_src s = {.fd = -1, .z = z};
     snprintf(s.name, sizeof s.name, "%s", name);
     tx_status st = load_src(&s, UINT64_MAX, 0, out);
-    if (st != TX_OK && st != TX_DATA_LOSS && !tx__zsource_ended(z)) {
-        /* A stream that stops early reports that rather than the short .npy it gives. */
+    if (st != TX_OK && st != TX_DATA_LOSS && st != TX_RESOURCE_EXHAUSTED && !tx__zsource_ended(z)) {
+        /* A stream that stops early reports that rather than the short .npy it gives (not
+         * memory that ran out: where it ran out, the rest was not read). */
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", tx_last_error());
         unsigned char probe;
