@@ -80,6 +80,15 @@ def with_txpy(d, fn, ref=None):
     return d
 
 
+def with_spec(d, op, inputs, **attrs):
+    """The workload as one call of a TensorFlow op (TF's names): `inputs` its tensors (NumPy arrays
+    or bytes; concat's values one by one), `attrs` the rest.  bench/peers_current.py builds each
+    current peer's call from it and runs it through tensorx for the result every peer must equal;
+    the attrs' names are fixed there (current_peers/README in bench/peers_current.py)."""
+    d["spec"] = (op, list(inputs), attrs)
+    return d
+
+
 NP_T = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "f64": np.float64, "u8": np.uint8}
 
 
@@ -109,6 +118,7 @@ def cast_builder(src, dst):
                 torch_mod().int16).numpy()
         with_txpy(d, lambda tx: lambda: tx.cast(x, names[dst]),
                   bf16_ref if dst == "bf16" else None)
+        with_spec(d, "cast", [x], dtype=names[dst])
         return with_torch(d, tb)
     return build
 
@@ -117,6 +127,7 @@ def saturate_builder(div):
     x = floats(N64M // div, -100.0, 400.0)
     d = {"numpy": lambda: np.clip(x, 0, 255).astype(np.uint8)}
     with_txpy(d, lambda tx: lambda: tx.saturate_cast(x, "uint8"))
+    with_spec(d, "saturate_cast", [x], dtype="uint8")
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -150,6 +161,7 @@ def lowbit_builder(dst, packed=False):
             return d
         d["numpy"] = lambda: x.astype(t)
         with_txpy(d, lambda tx: lambda: tx.cast(x, dst))
+        with_spec(d, "cast", [x], dtype=dst)
 
         def tb(torch):
             tt = getattr(torch, dst, None)
@@ -165,6 +177,7 @@ def bitcast_builder(div):
     x = floats(N64M // div)
     d = {"numpy": lambda: x.view(np.int32)}
     with_txpy(d, lambda tx: lambda: tx.bitcast(x, "int32"))
+    with_spec(d, "bitcast", [x], type="int32")
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -180,6 +193,7 @@ def decode_one_builder(dt, little):
         d = {"numpy": (lambda: np.frombuffer(b, npt).copy()) if little
              else (lambda: np.frombuffer(b, npt).astype(np.dtype(dt)))}
         with_txpy(d, lambda tx: lambda: tx.decode_raw(b, dt, little_endian=little))
+        with_spec(d, "decode_raw", [b], out_type=dt, little_endian=little)
 
         def tb(torch):
             tt = {"int16": torch.int16, "float32": torch.float32}[dt]
@@ -202,6 +216,7 @@ def decode_records_builder(div):
     rec_arr = np.empty(n, dtype=object)
     rec_arr[:] = recs
     with_txpy(d, lambda tx: lambda: tx.decode_raw(rec_arr, "float32"))
+    with_spec(d, "decode_raw", [rec_arr], out_type="float32", little_endian=True)
 
     def tb(torch):
         return lambda: torch.frombuffer(b"".join(recs), dtype=torch.float32).reshape(n, 16)
@@ -221,6 +236,7 @@ def transpose_builder(case):
         x = rand_f32(shape)
         d = {"numpy": lambda: np.ascontiguousarray(x.transpose(perm))}
         with_txpy(d, lambda tx: lambda: tx.transpose(x, list(perm)))
+        with_spec(d, "transpose", [x], perm=list(perm))
 
         def tb(torch):
             t = torch.from_numpy(x)
@@ -235,6 +251,7 @@ def concat_builder(axis):
         a, b = rand_f32((s, s)), rand_f32((s, s))
         d = {"numpy": lambda: np.concatenate((a, b), axis)}
         with_txpy(d, lambda tx: lambda: tx.concat([a, b], axis))
+        with_spec(d, "concat", [a, b], axis=axis)
 
         def tb(torch):
             ta, tb_ = torch.from_numpy(a), torch.from_numpy(b)
@@ -248,6 +265,7 @@ def reverse_builder(div):
     x = rand_f32((s, s))
     d = {"numpy": lambda: np.flip(x, 1).copy()}
     with_txpy(d, lambda tx: lambda: tx.reverse(x, axis=[1]))
+    with_spec(d, "reverse", [x], axis=[1])
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -262,6 +280,7 @@ def pad_builder(mode):
         d = {"numpy": (lambda: np.pad(x, 16)) if mode == "constant"
              else (lambda: np.pad(x, 16, mode="reflect"))}
         with_txpy(d, lambda tx: lambda: tx.pad(x, [[16, 16], [16, 16]], mode=mode.upper()))
+        with_spec(d, "pad", [x], paddings=[[16, 16], [16, 16]], mode=mode.upper())
 
         def tb(torch):
             import torch.nn.functional as F  # noqa: PLC0415
@@ -278,6 +297,7 @@ def tile_builder(div):
     x = rand_f32((s, s))
     d = {"numpy": lambda: np.tile(x, (4, 4))}
     with_txpy(d, lambda tx: lambda: tx.tile(x, [4, 4]))
+    with_spec(d, "tile", [x], multiples=[4, 4])
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -291,6 +311,8 @@ def strided_builder(div):
     d = {"numpy": lambda: x[::2, ::-1].copy()}
     with_txpy(d, lambda tx: lambda: tx.strided_slice(x, [0, 0], [0, 0], [2, -1], begin_mask=3,
                                                      end_mask=3))
+    with_spec(d, "strided_slice", [x], begin=[0, 0], end=[0, 0], strides=[2, -1], begin_mask=3,
+              end_mask=3)
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -302,6 +324,7 @@ def take_rows(x, idx):
     """Rows idx of x: NumPy's take, tensorx's gather, PyTorch's index_select."""
     d = {"numpy": lambda: np.take(x, idx, axis=0)}
     with_txpy(d, lambda tx: lambda: tx.gather(x, idx, axis=0))
+    with_spec(d, "gather", [x, idx], axis=0)
 
     def tb(torch):
         t, i = torch.from_numpy(x), torch.from_numpy(idx.astype(np.int64))
@@ -321,6 +344,7 @@ def gather_axis1_builder(div):
     idx = RNG.integers(0, s, s, dtype=np.int32)
     d = {"numpy": lambda: np.take(x, idx, axis=1)}
     with_txpy(d, lambda tx: lambda: tx.gather(x, idx, axis=1))
+    with_spec(d, "gather", [x, idx], axis=1)
 
     def tb(torch):
         t, i = torch.from_numpy(x), torch.from_numpy(idx.astype(np.int64))
@@ -334,6 +358,7 @@ def boolean_mask_builder(div):
     m = RNG.integers(0, 2, (s, s)).astype(bool)
     d = {"numpy": lambda: x[m]}
     with_txpy(d, lambda tx: lambda: tx.boolean_mask(x, m))
+    with_spec(d, "boolean_mask", [x, m])
 
     def tb(torch):
         t, tm = torch.from_numpy(x), torch.from_numpy(m)
@@ -349,6 +374,7 @@ def gather_nd_builder(div):
     d = {"numpy": lambda: x[i0, i1]}
     i01 = np.stack([i0, i1], 1)  # gather_nd's [n, 2] indices, made once
     with_txpy(d, lambda tx: lambda: tx.gather_nd(x, i01))
+    with_spec(d, "gather_nd", [x, i01])
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -368,6 +394,7 @@ def one_hot_of(idx, depth):
         return out
     d = {"numpy": np_one_hot}
     with_txpy(d, lambda tx: lambda: tx.one_hot(idx, depth))
+    with_spec(d, "one_hot", [idx], depth=depth)
 
     def tb(torch):
         i = torch.from_numpy(idx.astype(np.int64))[:, None]
@@ -391,6 +418,7 @@ def unique_builder(div):
         codes, uniq = pd.factorize(x)
         return uniq, codes.astype(np.int32), np.bincount(codes).astype(np.int32)
     with_txpy(d, lambda tx: lambda: tuple(tx.unique_with_counts(x)), first_order)
+    with_spec(d, "unique_with_counts", [x])
     try:
         import pandas as pd  # noqa: PLC0415
 
@@ -422,6 +450,7 @@ def s2d_builder(inverse):
         d = {"numpy": np_f}
         with_txpy(d, lambda tx: (lambda: tx.depth_to_space(x, 2)) if inverse
                   else (lambda: tx.space_to_depth(x, 2)))
+        with_spec(d, "depth_to_space" if inverse else "space_to_depth", [x], block_size=2)
 
         def tb(torch):
             t = torch.from_numpy(x)
@@ -437,6 +466,7 @@ def s2d_builder(inverse):
 def copy_builder(div):
     x = rand_f32(N64M // div)
     d = {"numpy": lambda: x.copy()}
+    with_spec(d, "identity", [x])
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -456,6 +486,7 @@ def infer_nhwc_nchw_builder(div):
     x = rand_f32((1, 224, 224, 3))
     d = {"numpy": lambda: np.ascontiguousarray(x.transpose(0, 3, 1, 2))}
     with_txpy(d, lambda tx: lambda: tx.transpose(x, [0, 3, 1, 2]))
+    with_spec(d, "transpose", [x], perm=[0, 3, 1, 2])
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -468,6 +499,8 @@ def infer_strided_slice_builder(div):
     d = {"numpy": lambda: x[:, ::2].copy()}
     with_txpy(d, lambda tx: lambda: tx.strided_slice(x, [0, 0, 0], [0, 0, 0], [1, 2, 1],
                                                      begin_mask=7, end_mask=7))
+    with_spec(d, "strided_slice", [x], begin=[0, 0, 0], end=[0, 0, 0], strides=[1, 2, 1],
+              begin_mask=7, end_mask=7)
 
     def tb(torch):
         t = torch.from_numpy(x)
@@ -480,6 +513,7 @@ def infer_concat_kv_builder(div):
     b = rand_f32((1, 32, 512, 128)).astype(np.float16)
     d = {"numpy": lambda: np.concatenate((a, b), 2)}
     with_txpy(d, lambda tx: lambda: tx.concat([a, b], 2))
+    with_spec(d, "concat", [a, b], axis=2)
 
     def tb(torch):
         ta, tb_ = torch.from_numpy(a), torch.from_numpy(b)
@@ -499,6 +533,7 @@ def infer_cast_bf16_builder(div):
         torch = torch_mod()
         return torch.from_numpy(x).to(torch.bfloat16).view(torch.int16).numpy()
     with_txpy(d, lambda tx: lambda: tx.cast(x, "bfloat16"), bf16_ref)
+    with_spec(d, "cast", [x], dtype="bfloat16")
 
     def tb(torch):
         t = torch.from_numpy(x)

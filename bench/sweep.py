@@ -118,38 +118,47 @@ def python_thunks(family, dims, want):
         except Exception:  # noqa: BLE001  (no PyTorch: the numpy column only)
             torch = None
     t = torch.from_numpy(x) if torch is not None and x is not None else None
+    spec = P.peers_workloads.with_spec
     if family == "cast_f32_f16":
+        spec(d, "cast", [x], dtype="float16")
         d["numpy"] = lambda: x.astype(np.float16)
         if t is not None:
             d["torch"] = lambda: t.to(torch.float16)
     elif family == "decode_raw_le_f32":
         b = rng.integers(0, 1 << 62, dims[0] // 8, dtype=np.int64).tobytes()
+        spec(d, "decode_raw", [b], out_type="float32", little_endian=True)
         d["numpy"] = lambda: np.frombuffer(b, "<f4").copy()
         if torch is not None:
             d["torch"] = lambda: torch.frombuffer(b, dtype=torch.float32).clone()
     elif family in ("transpose_2d", "nhwc_nchw", "nchw_nhwc"):
         perm = {"transpose_2d": (1, 0), "nhwc_nchw": (0, 3, 1, 2),
                 "nchw_nhwc": (0, 2, 3, 1)}[family]
+        spec(d, "transpose", [x], perm=list(perm))
         d["numpy"] = lambda: np.ascontiguousarray(x.transpose(perm))
         if t is not None:
             d["torch"] = lambda: t.permute(perm).contiguous()
     elif family == "concat":
         y = rng.standard_normal(dims, dtype=np.float32)
+        spec(d, "concat", [x, y], axis=1)
         d["numpy"] = lambda: np.concatenate((x, y), 1)
         if t is not None:
             ty = torch.from_numpy(y)
             d["torch"] = lambda: torch.cat((t, ty), 1)
     elif family == "pad":
+        spec(d, "pad", [x], paddings=[[1, 1], [1, 1]], mode="CONSTANT")
         d["numpy"] = lambda: np.pad(x, 1)
         if t is not None:
             import torch.nn.functional as F  # noqa: PLC0415
             d["torch"] = lambda: F.pad(t, (1, 1, 1, 1))
     elif family == "strided_slice":
+        spec(d, "strided_slice", [x], begin=[0, 0], end=[0, 0], strides=[2, 1], begin_mask=3,
+             end_mask=3)
         d["numpy"] = lambda: x[::2].copy()
         if t is not None:
             d["torch"] = lambda: t[::2].contiguous()
     elif family == "gather_rows":
         idx = rng.integers(0, dims[0], dims[0], dtype=np.int32)
+        spec(d, "gather", [x, idx], axis=0)
         d["numpy"] = lambda: np.take(x, idx, axis=0)
         if t is not None:
             ti = torch.from_numpy(idx.astype(np.int64))
@@ -157,12 +166,14 @@ def python_thunks(family, dims, want):
     elif family == "depth_to_space":
         n, h, w, c = dims
         shape, out = (n, h, w, 2, 2, c // 4), (n, 2 * h, 2 * w, c // 4)
+        spec(d, "depth_to_space", [x], block_size=2)
         d["numpy"] = lambda: x.reshape(shape).transpose(0, 1, 3, 2, 4, 5).reshape(out)
         if t is not None:
             d["torch"] = lambda: t.reshape(shape).permute(0, 1, 3, 2, 4, 5).reshape(out)
     elif family == "one_hot":
         n = dims[0]
         idx = rng.integers(0, 1000, n, dtype=np.int32)
+        spec(d, "one_hot", [idx], depth=1000)
         rows = np.arange(n)
 
         def np_one_hot():
