@@ -84,10 +84,12 @@ static double floor_copy2(char *dst, const char *src, size_t n, int reps) {
 }
 
 void run_floor(const options *o, int64_t div, int reps) {
-    printf("copy floor: memcpy of half a workload's bytes (what it reads and writes), repeated as "
-           "the op is; tensorx at its default threads\n");
-    printf("%-38s %10s %12s %12s %12s %9s\n", "workload", "MB moved", "tensorx ms", "copy 1t ms",
-           "copy 2t ms", "tx/floor");
+    if (!o->json) {
+        printf("copy floor: memcpy of half a workload's bytes (what it reads and writes), repeated "
+               "as the op is; tensorx at its default threads\n");
+        printf("%-38s %10s %12s %12s %12s %9s\n", "workload", "MB moved", "tensorx ms",
+               "copy 1t ms", "copy 2t ms", "tx/floor");
+    }
     for (size_t i = 0; i < NUM_WORKLOADS; i++) {
         const workload *w = &WORKLOADS[i];
         if (o->filter && !strstr(w->name, o->filter)) continue;
@@ -102,8 +104,13 @@ void run_floor(const options *o, int64_t div, int reps) {
             double c1 = floor_copy(dst, src, n, NULL, reps);
             double c2 = floor_copy2(dst, src, n, reps);
             double best = c2 < c1 ? c2 : c1; /* NaN (no second thread) compares false */
-            printf("%-38s %10.1f %12.4f %12.4f %12.4f %9.2f\n", w->name, (double)s.bytes / 1e6,
-                   ta * 1e3, c1 * 1e3, c2 * 1e3, ta / best);
+            if (o->json) /* bench/peers.py's floor column: the better of the two copies */
+                printf("{\"workload\": \"%s\", \"floor_s\": %.9g, \"floor_1t_s\": %.9g, "
+                       "\"floor_2t_s\": %.9g, \"tensorx_s\": %.9g}\n", w->name, best, c1,
+                       isnan(c2) ? -1.0 : c2, ta);
+            else
+                printf("%-38s %10.1f %12.4f %12.4f %12.4f %9.2f\n", w->name,
+                       (double)s.bytes / 1e6, ta * 1e3, c1 * 1e3, c2 * 1e3, ta / best);
             fflush(stdout);
             free(src);
             free(dst);

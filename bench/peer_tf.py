@@ -2,6 +2,8 @@
 """peer_tf.py -- TensorFlow as a peer of bench/peers_current.py: its own CPU kernels, called
 eagerly and from a tf.function traced once (the faster is the column).  The inputs become
 tensors before timing; each call makes a new output tensor, as tensorx's allocating call does."""
+import os
+
 import numpy as np
 
 PEER = "tf"
@@ -10,6 +12,7 @@ tf = None
 
 def load():
     global tf
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # no start-up chatter on stderr
     import tensorflow  # noqa: PLC0415
     tf = tensorflow
     return tf.__version__

@@ -7,7 +7,11 @@ Peers: NumPy (one thread: its copies are single-threaded), PyTorch at 1 and 2 th
 torch2), pandas for unique_with_counts (factorize keeps first-occurrence order as TF does), and,
 through small helper programs, ONNX Runtime (bench/ort_peer.js on node with onnxruntime-node) and
 XNNPACK (bench/xnn_peer.c: Debian's, "xnnpack", and with --xnn-cur-cmd a current build,
-"xnnpack_cur") where the op exists there.  A peer that cannot run a workload is left out of that
+"xnnpack_cur") where the op exists there.  Those are Debian 12's; with --cur-cmd, the package
+index's current releases too (bench/peers_current.py in their own venv: numpy_cur, pandas_cur,
+torch1_cur, torch2_cur, tf, jax, ort_cur, openvino, and txpy_cur), each checked bit for bit against
+tensorx before it is timed.  Next to each workload, tensorx_bench --floor measures the copy floor
+(memcpy of the same bytes, the better of one and two threads): the "floor" column.  A peer that cannot run a workload is left out of that
 workload's "peers" object.  The helper programs check their results themselves before timing
 (xnn_peer against tensorx, ort_peer against a reference in JavaScript for the workloads it checks).
 
@@ -54,6 +58,13 @@ from peers_output import merge_and_print  # noqa: E402
 from peers_workloads import WORKLOADS, torch_mod, tx_mod  # noqa: E402
 
 warnings.filterwarnings("ignore")
+
+# The peers' columns: Debian 12's packages (and the two helper programs), then the package index's
+# current releases, run by bench/peers_current.py in their own venv (--cur-cmd).  txpy/txpy_cur
+# are tensorx from Python: their own columns, never a peer.
+DEBIAN = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur", "txpy"]
+CURRENT = ["numpy_cur", "pandas_cur", "torch1_cur", "torch2_cur", "tf", "jax", "ort_cur",
+           "openvino", "txpy_cur"]
 
 # ---- timing -------------------------------------------------------------------------------------
 
@@ -303,6 +314,9 @@ def interleaved(a, div, reps, peers):
     names = [x.split()[1] for x in lines_of([a.tx_bench, "--list"]) if len(x.split()) == 2]
     names = [n for n in names if not a.filter or a.filter in n]
     ort = a.ort_cmd.split() if a.ort_cmd and "ort" in peers else None
+    cur_peers = sorted(peers & set(CURRENT))
+    cur = a.cur_cmd.split() + ["--peers", ",".join(cur_peers)] if a.cur_cmd and cur_peers else None
+    cur_names = set(lines_of(cur[:-2] + ["--list"])) if cur else set()
     xnn = a.xnn_cmd.split() if a.xnn_cmd and "xnnpack" in peers else None
     xnn_cur = a.xnn_cur_cmd.split() if a.xnn_cur_cmd and "xnnpack_cur" in peers else None
     ort_names = set(lines_of(ort + ["--list"])) if ort else set()
@@ -325,10 +339,17 @@ def interleaved(a, div, reps, peers):
         got = [json.loads(x) for x in lines_of(base + ["--exact", n, "--no-alloc-probe"])
                if x.startswith("{")]
         tx += got
+        # The copy floor of the same bytes, measured next to the workload (bench/floor.c)
+        for o in (json.loads(x) for x in lines_of(base + ["--floor", "--exact", n])
+                  if x.startswith("{")):
+            for t in got:
+                if t.get("workload") == n:
+                    t["floor_s"] = o["floor_s"]
         if n in known:
             for w, d in run_python_peers({n}, div, reps, peers).items():
                 res.setdefault(w, {}).update(d)
-        for cmd, have in ((ort, ort_names), (xnn, xnn_names), (xnn_cur, xnn_cur_names)):
+        for cmd, have in ((ort, ort_names), (xnn, xnn_names), (xnn_cur, xnn_cur_names),
+                          (cur, cur_names)):
             if cmd and n in have:
                 for w, d in run_external(cmd, div, {n}, ["--exact", n]).items():
                     res.setdefault(w, {}).update(d)
@@ -339,7 +360,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--filter")
-    ap.add_argument("--peers", default="numpy,pandas,torch1,torch2,ort,xnnpack,xnnpack_cur,txpy")
+    ap.add_argument("--peers", default=",".join(DEBIAN + CURRENT))
     ap.add_argument("--no-overhead", action="store_true",
                     help="leave out the per-call overhead rows")
     ap.add_argument("--tensorx", help="tensorx_bench --json output to merge")
@@ -351,6 +372,9 @@ def main():
     ap.add_argument("--ort-cmd", help="command line of the ONNX Runtime peer")
     ap.add_argument("--xnn-cmd", help="command line of the XNNPACK peer (Debian's)")
     ap.add_argument("--xnn-cur-cmd", help="command line of the current XNNPACK's peer")
+    ap.add_argument("--cur-cmd", help="command line of bench/peers_current.py in the current "
+                    "peers' venv (the package index's NumPy 2, PyTorch 2, TensorFlow, JAX, "
+                    "ONNX Runtime, OpenVINO)")
     a = ap.parse_args()
     div = 8 if a.quick else 1
     reps = a.reps or (3 if a.quick else 5)
@@ -375,6 +399,12 @@ def main():
     for peer, cmd in (("ort", a.ort_cmd), ("xnnpack", a.xnn_cmd), ("xnnpack_cur", a.xnn_cur_cmd)):
         if peer in peers and cmd:
             for w, d in run_external(cmd.split(), div, set(names)).items():
+                res.setdefault(w, {}).update(d)
+    cur_peers = ",".join(sorted(peers & set(CURRENT)))
+    if a.cur_cmd and cur_peers:  # one process per workload, as in the interleaved run
+        for n in sorted(names):
+            for w, d in run_external(a.cur_cmd.split(), div, {n},
+                                     ["--peers", cur_peers, "--exact", n]).items():
                 res.setdefault(w, {}).update(d)
     if not a.no_overhead:
         overhead = measure_overhead(peers, rounds=3 if a.quick else 5)

@@ -5,9 +5,27 @@ import json
 import math
 
 
-PEER_ORDER = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"]
-# txpy is tensorx itself called through the Python package: its own column (and txpy/numpy), not a
-# peer, so it never enters "peers" or the best-peer ratio.
+CURRENT = ["numpy_cur", "pandas_cur", "torch1_cur", "torch2_cur", "tf", "jax", "ort_cur",
+           "openvino"]
+PEER_ORDER = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"] + CURRENT
+# txpy (txpy_cur: built against NumPy 2) is tensorx itself called through the Python package: its
+# own column (and txpy/numpy), not a peer, so it never enters "peers" or the best-peer ratio.
+BAR_PEER, BAR_FLOOR = 0.7, 1.1  # a workload's bar: <= 0.7x the best peer or <= 1.1x the copy floor
+GOAL_GEOMEAN_CURRENT = 0.35
+
+
+def bar_met(o):
+    rb, rf = o.get("ratio_best_peer"), o.get("ratio_floor")
+    return (rb is not None and rb <= BAR_PEER) or (rf is not None and rf <= BAR_FLOOR)
+
+
+# Column heads of at most 8 characters ("_c": the current release)
+LABEL = {"numpy_cur": "numpy_c", "pandas_cur": "pandas_c", "torch1_cur": "torch1_c",
+         "torch2_cur": "torch2_c", "xnnpack_cur": "xnn_cur", "txpy_cur": "txpy_c"}
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
 def fmt_ms(s):
@@ -26,6 +44,13 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
         o["peers"] = {k: peers.get(w, {})[k] for k in PEER_ORDER if k in peers.get(w, {})}
         best = min(o["peers"].values()) if o["peers"] else None
         o["ratio_best_peer"] = (o["tensorx_s"] / best) if best else None
+        cur = [o["peers"][k] for k in CURRENT if k in o["peers"]]
+        o["ratio_best_current"] = (o["tensorx_s"] / min(cur)) if cur else None
+        if o.get("floor_s"):
+            o["ratio_floor"] = o["tensorx_s"] / o["floor_s"]
+        floor_cur = peers.get(w, {}).get("ort_cur_session")
+        if floor_cur is not None:  # not a peer: the Python API's fixed session.run cost
+            o["ort_cur_session_s"] = floor_cur
         floor = peers.get(w, {}).get("ort_session")
         if floor is not None:  # not a peer: ONNX Runtime's fixed session.run cost
             o["ort_session_s"] = floor
@@ -34,6 +59,11 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
             o["txpy_s"] = py
             npy = o["peers"].get("numpy")
             o["ratio_txpy_numpy"] = py / npy if npy else None
+        py = peers.get(w, {}).get("txpy_cur")
+        if py is not None:
+            o["txpy_cur_s"] = py
+            npy = o["peers"].get("numpy_cur")
+            o["ratio_txpy_numpy_cur"] = py / npy if npy else None
         rows.append(o)
     if as_json:
         for o in rows:
@@ -59,43 +89,71 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
               f"tensorx fresh {probe['fresh_tensorx_gbps']:.1f}, tensorx reused "
               f"{probe['reused_tensorx_gbps']:.1f}")
     cols = [p for p in PEER_ORDER if any(p in r["peers"] for r in rows)]
-    has_py = any("txpy_s" in r for r in rows)
+    pys = [(k, n) for k, n in (("txpy", "numpy"), ("txpy_cur", "numpy_cur"))
+           if any(f"{k}_s" in r for r in rows)]
+    has_cur = any(r.get("ratio_best_current") for r in rows)
+    has_floor = any(r.get("ratio_floor") for r in rows)
     head = f"{'workload':34s} {'tensorx':>9s} {'into':>8s} "
-    if has_py:
-        head += f"{'txpy':>8s} {'py/np':>6s} "
-    head += " ".join(f"{c:>8s}" for c in cols)
-    head += f" {'tx/best':>8s} {'MB':>8s} {'GB/s':>6s} {'memcpy':>6s} {'x memcpy':>8s}"
+    for k, n in pys:
+        head += f"{LABEL.get(k, k):>8s} {'/' + LABEL.get(n, n):>8s} "
+    head += " ".join(f"{LABEL.get(c, c):>8s}" for c in cols)
+    head += f" {'tx/best':>8s}" + (f" {'tx/cur':>7s}" if has_cur else "")
+    head += f" {'floor':>8s} {'tx/floor':>8s} {'bar':>4s}" if has_floor else ""
+    head += f" {'MB':>8s} {'GB/s':>6s} {'memcpy':>6s} {'x memcpy':>8s}"
     print(head)
-    print("(times in ms, medians; tx/best < 1 means tensorx is faster than every peer; txpy is "
-          "tensorx from Python, not a peer; py/np = txpy/numpy)")
-    ratios, py_ratios = [], []
+    print("(times in ms, medians; tx/best < 1 means tensorx is faster than every peer, tx/cur "
+          "than every current peer (the package index's releases: *_cur, tf, jax, openvino); "
+          "floor: memcpy of the same bytes; bar: tx/best <= 0.7 or tx/floor <= 1.1; txpy, "
+          "txpy_cur: tensorx from Python (Debian's NumPy, NumPy 2), not peers, next to their "
+          "ratio to that NumPy)")
+    ratios, cur_ratios, missed = [], [], []
+    py_ratios = {k: [] for k, _ in pys}
     for r in rows:
         line = f"{r['workload']:34s} {fmt_ms(r['tensorx_s']):>9s} "
         line += f"{fmt_ms(r.get('tensorx_into_s')):>8s} "
-        if has_py:
-            rp = r.get("ratio_txpy_numpy")
+        for k, n in pys:
+            py = r.get(f"{k}_s")
+            rp = py / r["peers"][n] if py and r["peers"].get(n) else None
             if rp and r["bytes"]:
-                py_ratios.append(rp)
-            line += f"{fmt_ms(r.get('txpy_s')):>8s} {('%.2f' % rp) if rp else '-':>6s} "
+                py_ratios[k].append(rp)
+            line += f"{fmt_ms(py):>8s} {('%.2f' % rp) if rp else '-':>8s} "
         line += " ".join(f"{fmt_ms(r['peers'].get(c)):>8s}" for c in cols)
-        rb = r["ratio_best_peer"]
+        rb, rc = r["ratio_best_peer"], r.get("ratio_best_current")
         if rb and r["bytes"]:
             ratios.append(rb)
+        if rc and r["bytes"]:
+            cur_ratios.append(rc)
+        line += f" {('%.2f' % rb) if rb else '-':>8s}"
+        line += f" {('%.2f' % rc) if rc else '-':>7s}" if has_cur else ""
+        if has_floor:
+            rf = r.get("ratio_floor")
+            ok = bar_met(r)
+            if not ok and r["bytes"]:
+                missed.append(r["workload"])
+            line += (f" {fmt_ms(r.get('floor_s')):>8s} {('%.2f' % rf) if rf else '-':>8s}"
+                     f" {'ok' if ok else 'NO':>4s}")
         gb = r["bytes"] / r["tensorx_s"] / 1e9 if r["bytes"] and r["tensorx_s"] else None
         rm = r.get("ratio_memcpy")
-        line += f" {('%.2f' % rb) if rb else '-':>8s} {r['bytes'] / 1e6:8.1f}"
+        line += f" {r['bytes'] / 1e6:8.1f}"
         line += f" {('%.1f' % gb) if gb else '-':>6s} {r['memcpy_gbps']:6.1f} {('%.2f' % rm) if rm else '-':>8s}"
         print(line)
     if ratios:
-        gm = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-        wins = sum(1 for x in ratios if x < 1)
-        print(f"geometric mean tensorx/best-peer: {gm:.2f} over {len(ratios)} workloads; "
-              f"tensorx faster on {wins}")
-    if py_ratios:
-        gm = math.exp(sum(math.log(x) for x in py_ratios) / len(py_ratios))
-        wins = sum(1 for x in py_ratios if x < 1)
-        print(f"geometric mean txpy/numpy: {gm:.2f} over {len(py_ratios)} workloads; "
-              f"tensorx from Python faster than NumPy on {wins}")
+        print(f"geometric mean tensorx/best-peer: {geomean(ratios):.2f} over {len(ratios)} "
+              f"workloads; tensorx faster on {sum(1 for x in ratios if x < 1)}")
+    if cur_ratios:
+        gm = geomean(cur_ratios)
+        print(f"geometric mean tensorx/best current peer: {gm:.2f} over {len(cur_ratios)} "
+              f"workloads (goal <= {GOAL_GEOMEAN_CURRENT}: {'met' if gm <= GOAL_GEOMEAN_CURRENT else 'not met'}); "
+              f"tensorx faster on {sum(1 for x in cur_ratios if x < 1)}")
+    if has_floor:
+        n = sum(1 for r in rows if r["bytes"])
+        print(f"bar (<= {BAR_PEER}x the best peer or <= {BAR_FLOOR}x the copy floor): met on "
+              f"{n - len(missed)} of {n}" + (f"; not on {', '.join(missed)}" if missed else ""))
+    for k, n in pys:
+        if py_ratios[k]:
+            x = py_ratios[k]
+            print(f"geometric mean {k}/{n}: {geomean(x):.2f} over {len(x)} workloads; "
+                  f"tensorx from Python faster than that NumPy on {sum(1 for v in x if v < 1)}")
     print_inference(rows, cols)
     if overhead:
         print_overhead(overhead)
@@ -107,23 +165,25 @@ def print_inference(rows, cols):
     inf = [r for r in rows if r.get("family") == "inference"]
     if not inf:
         return
-    print("inference shapes, per call (us per call / thousand calls per second; ort-run is "
-          "ONNX Runtime's session.run of a one-node Identity graph, measured next to the "
-          "workload: the part of the ort column that is not the op)")
+    print("inference shapes, per call (us per call / thousand calls per second; ort-run and "
+          "ort_cur-run are ONNX Runtime's session.run of a one-node Identity graph (node's "
+          "onnxruntime, the Python API's), measured next to the workload: the part of the ort "
+          "column that is not the op)")
     cols = [c for c in cols if any(c in r["peers"] for r in inf)]
-    has_py = any("txpy_s" in r for r in inf)
-    has_floor = any("ort_session_s" in r for r in inf)
-    names = ["tensorx", "into"] + (["txpy"] if has_py else []) + cols + \
-        (["ort-run"] if has_floor else [])
+    pys = [k for k in ("txpy", "txpy_cur") if any(f"{k}_s" in r for r in inf)]
+    runs = [k for k in ("ort_session", "ort_cur_session") if any(f"{k}_s" in r for r in inf)]
+    names = ["tensorx", "into"] + [LABEL.get(k, k) for k in pys] + \
+        [LABEL.get(c, c) for c in cols] + \
+        [{"ort_session": "ort-run", "ort_cur_session": "ort_cur-run"}[k] for k in runs]
     print(f"{'workload':38s} " + " ".join(f"{c:>15s}" for c in names))
 
     def cell(s):
         return "-" if s is None else f"{s * 1e6:.2f}/{1e-3 / s:.1f}k"
     for r in inf:
         vals = [r["tensorx_s"], r.get("tensorx_into_s")]
-        vals += [r.get("txpy_s")] if has_py else []
+        vals += [r.get(f"{k}_s") for k in pys]
         vals += [r["peers"].get(c) for c in cols]
-        vals += [r.get("ort_session_s")] if has_floor else []
+        vals += [r.get(f"{k}_s") for k in runs]
         print(f"{r['workload']:38s} " + " ".join(f"{cell(v):>15s}" for v in vals))
 
 

@@ -22,7 +22,8 @@ given to the helpers with --dims):
 Implementations: tensorx (default threads), tensorx_1t (tx_set_num_threads(1)), both from
 tensorx_bench --sweep; numpy; torch1 / torch2 (PyTorch at 1 / 2 threads); ort (bench/ort_peer.js,
 best of 1 and 2 intra-op threads); xnnpack and xnnpack_cur (bench/xnn_peer.c, best of 1 and 2
-threads).  tensorx, NumPy and PyTorch allocate their output in every call, XNNPACK writes into
+threads); with --cur-cmd, the current releases of bench/peers_current.py (numpy_cur, torch1_cur,
+torch2_cur, tf, jax, ort_cur, openvino: each checked against tensorx before it is timed).  tensorx, NumPy and PyTorch allocate their output in every call, XNNPACK writes into
 memory it was set up with, ONNX Runtime's time is the better of an allocated and a preallocated
 output (as in the main table).  Each time is the median of samples of many
 calls (a sample lasts at least about 2 ms), as seconds per call.  The PyTorch result is compared
@@ -57,7 +58,9 @@ SIZES = [4 * KIB * 4 ** i for i in range(9)]  # 4 KiB .. 256 MiB
 FAMILIES = ["cast_f32_f16", "decode_raw_le_f32", "transpose_2d", "nhwc_nchw", "nchw_nhwc",
             "concat", "pad", "strided_slice", "gather_rows", "depth_to_space", "one_hot"]
 OURS = ["tensorx", "tensorx_1t", "tensorx_prep", "tensorx_prep_1t", "tensorx_kernel"]
-PEERS = ["numpy", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"]
+PEERS = ["numpy", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur",
+         # the package index's current releases (bench/peers_current.py, --cur-cmd)
+         "numpy_cur", "torch1_cur", "torch2_cur", "tf", "jax", "ort_cur", "openvino"]
 IMPLS = OURS + PEERS
 
 
@@ -290,7 +293,9 @@ def print_table(rows):
 
 COLORS = {"tensorx": "#d62728", "tensorx_1t": "#ff9896", "tensorx_prep": "#ff7f0e",
           "tensorx_prep_1t": "#ffbb78", "tensorx_kernel": "#7f7f7f", "numpy": "#1f77b4", "torch1": "#2ca02c",
-          "torch2": "#98df8a", "ort": "#9467bd", "xnnpack": "#8c564b", "xnnpack_cur": "#e377c2"}
+          "torch2": "#98df8a", "ort": "#9467bd", "xnnpack": "#8c564b", "xnnpack_cur": "#e377c2",
+          "numpy_cur": "#17becf", "torch1_cur": "#bcbd22", "torch2_cur": "#dbdb8d",
+          "tf": "#ff00ff", "jax": "#393b79", "ort_cur": "#c5b0d5", "openvino": "#000000"}
 
 
 def plot(rows, path):
@@ -341,6 +346,8 @@ def main():
     ap.add_argument("--ort-cmd", help="command line of the ONNX Runtime peer")
     ap.add_argument("--xnn-cmd", help="command line of the XNNPACK peer (Debian's)")
     ap.add_argument("--xnn-cur-cmd", help="command line of the current XNNPACK's peer")
+    ap.add_argument("--cur-cmd", help="command line of bench/peers_current.py in the current "
+                    "peers' venv")
     ap.add_argument("--peers", default=",".join(PEERS))
     ap.add_argument("--families", help="comma-separated subset (default: all)")
     ap.add_argument("--quick", action="store_true", help="sizes up to 1 MiB, 3 samples")
@@ -361,7 +368,10 @@ def main():
     for peer, cmd in (("ort", a.ort_cmd), ("xnnpack", a.xnn_cmd), ("xnnpack_cur", a.xnn_cur_cmd)):
         if cmd and peer in want:
             has = set(P.lines_of(cmd.split() + ["--sweep-list"]))
-            helpers.append((peer, cmd.split(), has))
+            helpers.append(({peer}, cmd.split(), has))
+    cur = sorted(want & set(PEERS[6:]))
+    if a.cur_cmd and cur:
+        helpers.append((set(cur), a.cur_cmd.split() + ["--peers", ",".join(cur)], set(fams)))
     rows = []
     for fam in fams:
         print(f"sweep: {fam}", file=sys.stderr)
@@ -372,10 +382,10 @@ def main():
             res.get(k, {}).update(d)
         for k, d in zip(keys, dims):
             res[k].update(run_python(fam, d, want, reps))
-        for peer, cmd, has in helpers:
+        for cols, cmd, has in helpers:
             if fam in has:
                 for k, d in run_helper(cmd, fam, dims, reps).items():
-                    res.get(k, {}).update({p: s for p, s in d.items() if p == peer})
+                    res.get(k, {}).update({p: s for p, s in d.items() if p in cols})
         for size, d, k in zip(sizes, dims, keys):
             rows.append(summarize({"family": fam, "size": size, "bytes": bytes_of(fam, d),
                                    "dims": k, "times": res[k]}))

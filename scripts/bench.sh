@@ -11,8 +11,14 @@
 # reinstalled only when python/, src/, include/, tools/ or the CMake files changed since the last
 # install; bench/peers.py runs with that venv's python.  After the table: the per-call overhead of
 # a view op and of a 16-element cast for txpy, NumPy and PyTorch.
+# The current peers (the main table and --sweep; --no-current leaves them out): the package
+# index's NumPy 2, pandas, PyTorch 2, TensorFlow, JAX, ONNX Runtime's Python API and OpenVINO,
+# pinned in bench/requirements-current.txt and run by bench/peers_current.py from the venv
+# $build/curvenv (TX_BENCH_CURVENV), with txpy_cur (tensorx built against NumPy 2); every one is
+# checked against tensorx before it is timed.  The main table also gets the copy floor of each
+# workload (tensorx_bench --floor) and the bars of docs/performance.md.
 #
-# Usage: scripts/bench.sh [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install]
+# Usage: scripts/bench.sh [--quick] [--filter SUBSTR] [--json] [--threads N] [--no-install] [--no-current]
 #                         [--peers numpy,pandas,torch1,torch2,ort,xnnpack,xnnpack_cur,txpy]
 #                         [--xnnpack-src PATH]
 #        scripts/bench.sh --sweep [--quick] [--filter FAMILY] [--json] [--no-install]
@@ -43,7 +49,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TX_BENCH_BUILD_DIR:-$root/build-bench}
-quick=() filter=() json=() threads=() peers=() install=1 files=0 sweep=0 datasets=0
+quick=() filter=() json=() threads=() peers=() install=1 files=0 sweep=0 datasets=0 current=1
 xnnpack_src=${TX_XNNPACK_SRC:-}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -57,13 +63,24 @@ while [ $# -gt 0 ]; do
     --threads) threads=(--threads "$2"); shift ;;
     --peers) peers=(--peers "$2"); shift ;;
     --no-install) install=0 ;;
+    --no-current) current=0 ;;
     *) echo "usage: $0 [--files | --datasets | --sweep] [--quick] [--filter SUBSTR] [--json] [--threads N]" \
-            "[--no-install] [--peers LIST] [--xnnpack-src PATH]" >&2
+            "[--no-install] [--no-current] [--peers LIST] [--xnnpack-src PATH]" >&2
        exit 2 ;;
   esac
   shift
 done
 say() { echo "bench.sh: $*" >&2; }
+# Prints a file of the tensorx package's sources (or of the extra paths given) newer than STAMP,
+# nothing when none is: a venv's tensorx is reinstalled only when its sources changed.
+changed_since() {
+  local stamp=$1; shift
+  [ -f "$stamp" ] || { echo "$stamp"; return; }
+  find "$root/python" "$root/src" "$root/include" "$root/tools" "$root/cmake" \
+    "$root/CMakeLists.txt" "$@" -newer "$stamp" -type f \
+    -not -path "$root/python/build/*" -not -path "*.egg-info/*" \
+    -not -path "*/__pycache__/*" -not -path "$root/python/tests/*" -print -quit 2>/dev/null
+}
 
 # The Debian peers and ONNX Runtime (not --datasets: its peers come from the package index, below).
 if [ "$install" = 1 ] && [ "$datasets" = 0 ]; then
@@ -108,15 +125,7 @@ if [ "$datasets" = 1 ]; then
   dsvenv=${TX_BENCH_DSVENV:-$build/dsvenv}
   stamp=$dsvenv/.tensorx-installed
   log=$build/dsinstall.log
-  changed=x
-  if [ -f "$stamp" ]; then
-    changed=$(find "$root/python" "$root/src" "$root/include" "$root/tools" "$root/cmake" \
-                "$root/CMakeLists.txt" -newer "$stamp" -type f \
-                -not -path "$root/python/build/*" -not -path "*.egg-info/*" \
-                -not -path "*/__pycache__/*" -not -path "$root/python/tests/*" \
-                -print -quit 2>/dev/null)
-  fi
-  if [ "$install" = 1 ] && [ -n "$changed" ]; then
+  if [ "$install" = 1 ] && [ -n "$(changed_since "$stamp")" ]; then
     say "installing tensorx, TensorFlow, safetensors and tfrecord into $dsvenv (log: $log)"
     wheels=${TX_PIP_WHEELS:-$root/build/pip-wheels}
     tf_req=$(grep -m1 '^tensorflow-cpu==' "$root/tests/tf/requirements.txt")
@@ -162,6 +171,26 @@ if command -v node > /dev/null && [ -d "$root/bench/node_modules/onnxruntime-nod
   ort_cmd="node $root/bench/ort_peer.js"
 fi
 
+# The current peers (bench/peers_current.py; --no-current leaves them out): the package index's
+# releases pinned in bench/requirements-current.txt, in the venv $curvenv beside the tensorx
+# package built against NumPy 2; made once, its tensorx reinstalled when the sources change.
+cur_cmd=""
+if [ "$current" = 1 ]; then
+  curvenv=${TX_BENCH_CURVENV:-$build/curvenv}
+  stamp=$curvenv/.tensorx-installed
+  log=$build/curinstall.log
+  if [ "$install" = 1 ] && [ -n "$(changed_since "$stamp" "$root/bench/requirements-current.txt")" ]; then
+    say "installing tensorx and the current peers into $curvenv (several GB the first time; log: $log)"
+    touch "$build/curstamp.new"
+    (cd "$root" && TX_PIP_WHEELS=${TX_PIP_WHEELS:-$root/build/pip-wheels} \
+       bash scripts/install-python.sh --venv "$curvenv" --index --build-dir "$build" &&
+     "$curvenv/bin/python" -m pip install -q -r bench/requirements-current.txt) > "$log" 2>&1 &&
+      mv "$build/curstamp.new" "$stamp" ||
+      say "the current peers' venv could not be made complete (see $log); what is missing is left out"
+  fi
+  [ -x "$curvenv/bin/python" ] && cur_cmd="$curvenv/bin/python $root/bench/peers_current.py"
+fi
+
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
 if [ "$sweep" = 1 ]; then
   say "running the size sweep (plot: $build/sweep.png)"
@@ -172,23 +201,19 @@ if [ "$sweep" = 1 ]; then
   [ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")
   [ -n "$xnn_cmd" ] && args+=(--xnn-cmd "$xnn_cmd")
   [ -n "$xnn_cur_cmd" ] && args+=(--xnn-cur-cmd "$xnn_cur_cmd")
+  [ -n "$cur_cmd" ] && args+=(--cur-cmd "$cur_cmd")
   exec "$py" "$root/bench/sweep.py" "${args[@]}"
 fi
 # The txpy column: the tensorx package in $pyvenv, (re)installed when its sources changed.
 # pip builds in python/build (in-tree), so the library's CMake build there is incremental.
-peer_list=${peers[1]:-numpy,pandas,torch1,torch2,ort,xnnpack,xnnpack_cur,txpy}
+peer_list=${peers[1]:-numpy,pandas,torch1,torch2,ort,xnnpack,xnnpack_cur,txpy,numpy_cur,pandas_cur,torch1_cur,torch2_cur,tf,jax,ort_cur,openvino,txpy_cur}
 if [[ ",$peer_list," == *,txpy,* ]]; then
   pyvenv=${TX_BENCH_PYVENV:-$build/pyvenv}
   stamp=$pyvenv/.tensorx-installed
   log=$build/pyinstall.log
   fresh=0
-  if [ -x "$pyvenv/bin/python" ] && [ -f "$stamp" ]; then
-    changed=$(find "$root/python" "$root/src" "$root/include" "$root/tools" "$root/cmake" \
-                "$root/CMakeLists.txt" -newer "$stamp" -type f \
-                -not -path "$root/python/build/*" -not -path "*.egg-info/*" \
-                -not -path "*/__pycache__/*" -not -path "$root/python/tests/*" \
-                -print -quit 2>/dev/null)
-    [ -z "$changed" ] && fresh=1
+  if [ -x "$pyvenv/bin/python" ] && [ -z "$(changed_since "$stamp")" ]; then
+    fresh=1
   fi
   ok=1
   if [ "$fresh" = 0 ]; then
@@ -215,4 +240,5 @@ args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${filter[@]}" "${js
 [ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")
 [ -n "$xnn_cmd" ] && args+=(--xnn-cmd "$xnn_cmd")
 [ -n "$xnn_cur_cmd" ] && args+=(--xnn-cur-cmd "$xnn_cur_cmd")
+[ -n "$cur_cmd" ] && args+=(--cur-cmd "$cur_cmd")
 "$py" "$root/bench/peers.py" "${args[@]}"
