@@ -221,6 +221,8 @@ C_FUNCS = {
     "ops": ("def ops() -> list[tuple[str, str, list[tuple[str, str, str | None, str, str]]]]: "
             "..."),
     "outputs": "def outputs() -> list[tuple[str, tuple[str, ...], bool]]: ...",
+    "op_function": ("def op_function(index: int, names: tuple[str, ...], npos: int, "
+                    "func: Callable[..., Any], /) -> Callable[..., Any]: ..."),
     "_register": ("def _register(sentinel: object, errors: dict[str, type[BaseException]],"
                   " outs: list[Any],\n              ins: dict[Any, int],"
                   " convs: tuple[Callable[..., Any], ...] = ..., /) -> None: ..."),
