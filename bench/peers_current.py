@@ -35,6 +35,7 @@ and optionally floor() -> seconds (a fixed per-call cost, printed as PEER_sessio
   peers_current.py --exact NAME [--quick] [--peers P1,P2] [--reps N]
   peers_current.py --sweep FAMILY --dims 'D;D;...' [--reps N] [--peers P1,P2]
   peers_current.py --versions
+  peers_current.py --overhead [--quick]   the per-call overhead rows of bench/peers.py, here
 """
 import argparse
 import importlib
@@ -175,6 +176,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--versions", action="store_true")
+    ap.add_argument("--overhead", action="store_true",
+                    help="bench/peers.py's per-call overhead rows against this venv's NumPy")
     ap.add_argument("--exact")
     ap.add_argument("--sweep")
     ap.add_argument("--dims")
@@ -185,6 +188,9 @@ def main():
     want = set(a.peers.split(","))
     if "ort_cur" in want:
         want.add("ort")  # the adapter's PEER is the column name; ort's is ort_cur
+    if a.overhead:
+        print(json.dumps(P.measure_overhead({"txpy", "torch1"}, rounds=3 if a.quick else 5)))
+        return
     if a.list:
         for name, _ in W.WORKLOADS:
             print(name)
