@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """peers_workloads.py -- the workloads of bench/peers.py: for each of bench/workloads.c's (the same
 names and sizes), a builder that makes its inputs once and returns a thunk per peer."""
+import inspect
 import sys
 
 import numpy as np
@@ -412,6 +413,9 @@ def unique_builder(div):
     vals = RNG.integers(0, 1 << 31, 1000, dtype=np.int64).astype(np.int32)
     x = vals[RNG.integers(0, 1000, n)]
     d = {"numpy": lambda: np.unique(x, return_inverse=True, return_counts=True)}
+    if "sorted" in inspect.signature(np.unique).parameters:  # NumPy 2.3+: its hash-based unique
+        d["numpy_unsorted"] = lambda: np.unique(x, return_inverse=True, return_counts=True,
+                                                sorted=False)
 
     def first_order():  # TF's order (first occurrence), as pandas.factorize gives it
         import pandas as pd  # noqa: PLC0415
