@@ -146,6 +146,8 @@ def main():
     ap.add_argument("--dir", default=None)
     ap.add_argument("--filter", default=None)
     ap.add_argument("--peers", default="numpy,torch")
+    ap.add_argument("--current-python", help="a python with the package index's NumPy 2 and "
+                    "PyTorch 2 (scripts/bench.sh's curvenv): the sides NumPy 2 and PyTorch 2")
     ap.add_argument("--json", action="store_true")
     o = ap.parse_args()
     n = 4096 if o.quick else 16384
@@ -185,10 +187,11 @@ def main():
                      ("tensorx CLI", [o.tensorx] + args + ["-o", out], "/dev/null"),
                      ("tensorx C", [o.c_api, name, src, out] + ([idx] if name == "gather" else []),
                       "/dev/null")]
-            for p in peers:
-                sides.append(({"numpy": "NumPy", "torch": "PyTorch"}[p],
-                              [sys.executable, me, "--peer", p, name, src, out] +
-                              ([idx] if name == "gather" else []), tmo))
+            for py, suffix in ((sys.executable, ""), (o.current_python, " 2")):
+                for p in peers if py else []:
+                    sides.append(({"numpy": "NumPy", "torch": "PyTorch"}[p] + suffix,
+                                  [py, me, "--peer", p, name, src, out] +
+                                  ([idx] if name == "gather" else []), tmo))
             res = measure(sides, reps, out)
             if os.path.exists(prefix):
                 os.unlink(prefix)
@@ -213,9 +216,10 @@ def main():
         s, name = r["sides"], r["workload"]
         cli, c = s["tensorx CLI"], s["tensorx C"]
         checks = []
-        if "NumPy" in s:
-            checks.append((f"CLI faster than NumPy ({cli['s']:.3f} vs {s['NumPy']['s']:.3f} s)",
-                           cli["s"] < s["NumPy"]["s"]))
+        for numpy in ("NumPy", "NumPy 2"):
+            if numpy in s:
+                checks.append((f"CLI faster than {numpy} ({cli['s']:.3f} vs "
+                               f"{s[numpy]['s']:.3f} s)", cli["s"] < s[numpy]["s"]))
         if name in DATA_MOVEMENT:
             checks.append((f"CLI within 1.3x of cp ({cli['s'] / s['cp']['s']:.2f}x)",
                            cli["s"] <= 1.3 * s["cp"]["s"]))

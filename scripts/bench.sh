@@ -145,32 +145,6 @@ if [ "$datasets" = 1 ]; then
   cd / # so that python/tensorx in the tree cannot shadow the installed package
   exec "$dsvenv/bin/python" "$root/bench/datasets.py" "${args[@]}"
 fi
-cmake --build "$build" -j2 --target tensorx_bench > /dev/null
-if [ "$files" = 1 ]; then
-  cmake --build "$build" -j2 --target tensorx_cli tensorx_files > /dev/null
-  py=/usr/bin/python3; [ -x "$py" ] || py=python3
-  say "running the file workloads (inputs in $build/files)"
-  exec "$py" "$root/bench/files.py" --tensorx "$build/tensorx" --c-api "$build/bench/tensorx_files" \
-    --dir "$build/files" "${quick[@]}" "${filter[@]}" "${json[@]}"
-fi
-xnn_cmd=""
-if cmake --build "$build" -j2 --target tensorx_xnn_peer > /dev/null 2>&1; then
-  xnn_cmd="$build/bench/tensorx_xnn_peer"
-fi
-xnn_cur_cmd=""
-if [ -n "$xnn_cur_dir" ]; then
-  log=$build/xnn-peer-current.log
-  if cmake --build "$build" -j2 --target tensorx_xnn_peer_current > "$log" 2>&1; then
-    xnn_cur_cmd="$build/bench/tensorx_xnn_peer_current"
-  else
-    say "tensorx_xnn_peer_current did not build (see $log); xnnpack_cur is left out"
-  fi
-fi
-ort_cmd=""
-if command -v node > /dev/null && [ -d "$root/bench/node_modules/onnxruntime-node" ]; then
-  ort_cmd="node $root/bench/ort_peer.js"
-fi
-
 # The current peers (bench/peers_current.py; --no-current leaves them out): the package index's
 # releases pinned in bench/requirements-current.txt, in the venv $curvenv beside the tensorx
 # package built against NumPy 2; made once, its tensorx reinstalled when the sources change.
@@ -189,6 +163,33 @@ if [ "$current" = 1 ]; then
       say "the current peers' venv could not be made complete (see $log); what is missing is left out"
   fi
   [ -x "$curvenv/bin/python" ] && cur_cmd="$curvenv/bin/python $root/bench/peers_current.py"
+fi
+
+cmake --build "$build" -j2 --target tensorx_bench > /dev/null
+if [ "$files" = 1 ]; then
+  cmake --build "$build" -j2 --target tensorx_cli tensorx_files > /dev/null
+  py=/usr/bin/python3; [ -x "$py" ] || py=python3
+  say "running the file workloads (inputs in $build/files)"
+  cur_py=(); [ -n "$cur_cmd" ] && cur_py=(--current-python "$curvenv/bin/python")
+  exec "$py" "$root/bench/files.py" --tensorx "$build/tensorx" --c-api "$build/bench/tensorx_files" \
+    --dir "$build/files" "${quick[@]}" "${filter[@]}" "${json[@]}" "${cur_py[@]}"
+fi
+xnn_cmd=""
+if cmake --build "$build" -j2 --target tensorx_xnn_peer > /dev/null 2>&1; then
+  xnn_cmd="$build/bench/tensorx_xnn_peer"
+fi
+xnn_cur_cmd=""
+if [ -n "$xnn_cur_dir" ]; then
+  log=$build/xnn-peer-current.log
+  if cmake --build "$build" -j2 --target tensorx_xnn_peer_current > "$log" 2>&1; then
+    xnn_cur_cmd="$build/bench/tensorx_xnn_peer_current"
+  else
+    say "tensorx_xnn_peer_current did not build (see $log); xnnpack_cur is left out"
+  fi
+fi
+ort_cmd=""
+if command -v node > /dev/null && [ -d "$root/bench/node_modules/onnxruntime-node" ]; then
+  ort_cmd="node $root/bench/ort_peer.js"
 fi
 
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
