@@ -54,7 +54,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its modules beside it, from any cwd
 import peers_workloads  # noqa: E402
-from peers_output import merge_and_print  # noqa: E402
+from peers_output import merge_and_print, plot_ratios  # noqa: E402
 from peers_workloads import WORKLOADS, torch_mod, tx_mod  # noqa: E402
 
 warnings.filterwarnings("ignore")
@@ -370,6 +370,7 @@ def main():
                     "with the peers (the fairest comparison on a busy machine)")
     ap.add_argument("--threads", type=int, default=0, help="tensorx's thread count (--tx-bench)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--plot", help="write the per-workload ratio picture here (PNG)")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--ort-cmd", help="command line of the ONNX Runtime peer")
     ap.add_argument("--xnn-cmd", help="command line of the XNNPACK peer (Debian's)")
@@ -393,7 +394,13 @@ def main():
                 overhead += [json.loads(x) for x in lines_of(a.cur_cmd.split() + ["--overhead"] +
                                                              (["--quick"] if a.quick else []))
                              if x.startswith("{")]
-        merge_and_print(tx_lines, res, a.json, overhead)
+        rows = merge_and_print(tx_lines, res, a.json, overhead)
+        if a.plot:
+            try:
+                plot_ratios(rows, a.plot)
+                print(f"peers: plot written to {a.plot}", file=sys.stderr)
+            except ImportError as e:
+                print(f"peers: no plot ({e}; Debian: python3-matplotlib)", file=sys.stderr)
         return
     tx_lines = []
     if a.tensorx:

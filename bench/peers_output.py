@@ -160,6 +160,42 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
     return rows
 
 
+def plot_ratios(rows, path):
+    """The picture of the table: per workload, tensorx's time over the best peer's (log scale,
+    lower is better), one bar against all peers and one against the current releases only, with
+    the 0.7 bar; a workload whose bar is met by the copy floor (tx/floor <= 1.1) is marked."""
+    import matplotlib  # noqa: PLC0415  (Debian's python3-matplotlib)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+    rs = [r for r in rows if r.get("ratio_best_peer") and r["bytes"]]
+    if not rs:
+        return
+    fig, ax = plt.subplots(figsize=(9, 0.26 * len(rs) + 1.4))
+    ys = range(len(rs))
+    ax.barh([y + 0.2 for y in ys], [r["ratio_best_peer"] for r in rs], height=0.4,
+            color="#d62728", label="tensorx / best peer (all)")
+    cur = [(y, r["ratio_best_current"]) for y, r in zip(ys, rs) if r.get("ratio_best_current")]
+    if cur:
+        ax.barh([y - 0.2 for y, _ in cur], [v for _, v in cur], height=0.4, color="#ff9896",
+                label="tensorx / best current peer")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.axvline(BAR_PEER, color="#2ca02c", linestyle="--", linewidth=1,
+               label=f"bar: {BAR_PEER}x the best peer")
+    ax.set_xscale("log")
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels([r["workload"] + (" *" if (r.get("ratio_floor") or 9) <= BAR_FLOOR else "")
+                        for r in rs], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("tensorx time / best peer's time (log; < 1: tensorx faster)")
+    ax.set_title(f"tensorx against its peers, per workload (* within {BAR_FLOOR}x of the copy "
+                 "floor)", fontsize=10)
+    fig.legend(*ax.get_legend_handles_labels(), fontsize=7, loc="lower center", ncol=3)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    fig.tight_layout(rect=(0, 0.3 / (0.26 * len(rs) + 1.4), 1, 1))  # room for the legend
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def print_inference(rows, cols):
     """The inference-shape rows again, per call: microseconds and calls per second."""
     inf = [r for r in rows if r.get("family") == "inference"]

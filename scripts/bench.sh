@@ -235,9 +235,9 @@ if [[ ",$peer_list," == *,txpy,* ]]; then
   fi
 fi
 
-say "running tensorx and the peers, workload by workload"
+say "running tensorx and the peers, workload by workload (plot: $build/ratios.png)"
 args=(--tx-bench "$build/bench/tensorx_bench" "${quick[@]}" "${filter[@]}" "${json[@]}"
-      --peers "$peer_list" "${threads[@]}")
+      --peers "$peer_list" "${threads[@]}" --plot "$build/ratios.png")
 [ -n "$ort_cmd" ] && args+=(--ort-cmd "$ort_cmd")
 [ -n "$xnn_cmd" ] && args+=(--xnn-cmd "$xnn_cmd")
 [ -n "$xnn_cur_cmd" ] && args+=(--xnn-cur-cmd "$xnn_cur_cmd")
