@@ -4,7 +4,7 @@
  * the functions one file calls in another.  The files: _tensorx.c (the module: run, the op
  * table, the tensor cap), _tensorx_arrays.c (ndarrays <-> tensors), _tensorx_args.c (Python
  * values -> op_values), _tensorx_dlpack.c (DLPack capsules), _tensorx_files.c (tensor files and
- * TFRecord files), _tensorx_prepared.c (PreparedOp). */
+ * TFRecord files), _tensorx_prepared.c (PreparedOp), _tensorx_functions.c (the op functions). */
 #ifndef TENSORX_PY_TENSORX_H
 #define TENSORX_PY_TENSORX_H
 
@@ -110,8 +110,23 @@ typedef struct {
     PyObject *vstring; /* the dtype of a StringDType input (a reference), or NULL */
 } inputs_info;
 
+/* The op table as the extension uses it, made once at import: each op with its parameter count
+ * and its parameters' defaults parsed from the table's text.  A parameter left at its default
+ * borrows the parsed value (parsing it again on each call -- a strdup for a string -- was a tenth of
+ * a small op's time); tensors never have table defaults, so only plain values are borrowed. */
+typedef struct op_entry {
+    const op_def *def;
+    size_t nparams;
+    op_value defaults[OP_MAX_PARAMS]; /* present: a parsed default to borrow */
+} op_entry;
+
 /* _tensorx.c */
 PyObject *raise_status(tx_status st, const char *msg);
+const op_entry *op_by_index(PyObject *idx);
+PyObject *run_values(const op_entry *entry, PyObject *const *values, long mode);
+/* _tensorx_functions.c */
+int op_functions_init(void);
+PyObject *py_op_function(PyObject *self, PyObject *args);
 int string_out_descr(const inputs_info *ii, PyObject **descr);
 /* _tensorx_arrays.c */
 void release_array(void *data, void *ctx);
