@@ -125,7 +125,7 @@ long calls_per_sample(double first_call_s) {
 
 /* Runs the op once and frees its outputs; returns their total size. */
 static uint64_t run_and_free(const workload *w, const wl_state *s) {
-    tx_tensor *o[3] = {NULL, NULL, NULL};
+    tx_tensor *o[BENCH_MAX_OUTPUTS] = {NULL};
     int n = w->run(s, o);
     uint64_t bytes = 0;
     for (int i = 0; i < n; i++) {
@@ -149,7 +149,7 @@ double time_op(const workload *w, const wl_state *s, int reps, uint64_t *out_byt
     double t[64];
     if (reps > 64) reps = 64;
     double start = now_s(), t0 = start;
-    tx_tensor *o[3] = {NULL, NULL, NULL};
+    tx_tensor *o[BENCH_MAX_OUTPUTS] = {NULL};
     int n = w->run(s, o);
     double last = now_s() - t0;
     uint64_t bytes = 0;
@@ -183,7 +183,7 @@ double time_op(const workload *w, const wl_state *s, int reps, uint64_t *out_byt
 double time_prepared(const workload *w, const wl_state *s, int reps, const tx_runner *runner) {
     if (w->call == NULL) return NAN;
     tx_op *op = NULL;
-    tx_tensor *o[3] = {NULL, NULL, NULL};
+    tx_tensor *o[BENCH_MAX_OUTPUTS] = {NULL};
     if (TX_PREPARE(&op, NULL, w->call(s, o)) != TX_OK) return NAN;
     size_t n_in = tx_op_input_count(op), n_out = tx_op_output_count(op);
     const void *in[4] = {NULL};

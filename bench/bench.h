@@ -44,11 +44,13 @@ typedef struct wl_state {
     uint64_t bytes;    /* bytes the op must move: what it reads plus what it writes */
 } wl_state;
 
+#define BENCH_MAX_OUTPUTS 4 /* split's parts */
+
 typedef struct workload {
     const char *name;
     const char *family;
     void (*setup)(wl_state *s, int64_t scale_div, const struct workload *w);
-    /* Runs the op; returns its outputs (up to 3) and their count. */
+    /* Runs the op; returns its outputs (up to BENCH_MAX_OUTPUTS) and their count. */
     int (*run)(const wl_state *s, tx_tensor **outs);
     int64_t arg;       /* passed to setup through w->arg */
     int64_t arg2;

@@ -58,6 +58,25 @@ def _d2s(x, b):
             .reshape(n, h * b, w * b, c // (b * b)))
 
 
+def _s2b(x, block, pads):
+    """space_to_batch_nd of a 4-D NHWC x with a 2-D block (padding first, as TF)."""
+    x = jnp.pad(x, [(0, 0)] + [tuple(p) for p in pads] + [(0, 0)])
+    n, h, w, c = x.shape
+    bh, bw = block
+    return (x.reshape(n, h // bh, bh, w // bw, bw, c).transpose(2, 4, 0, 1, 3, 5)
+            .reshape(bh * bw * n, h // bh, w // bw, c))
+
+
+def _b2s(x, block, crops):
+    """batch_to_space_nd of a 4-D NHWC x with a 2-D block (cropping after, as TF)."""
+    b, h, w, c = x.shape
+    bh, bw = block
+    n = b // (bh * bw)
+    y = x.reshape(bh, bw, n, h, w, c).transpose(2, 3, 0, 4, 1, 5).reshape(n, h * bh, w * bw, c)
+    (t, bo), (left, r) = crops
+    return y[:, t:y.shape[1] - bo, left:y.shape[2] - r]
+
+
 def _range(t):
     i = jnp.finfo(t) if jnp.dtype(t).kind == "f" else jnp.iinfo(t)
     return i.min, i.max
@@ -90,6 +109,9 @@ def _fn(op, attrs):
         # cannot compile (it needs static shapes)
         "gather_nd": lambda x, i: x[tuple(i[..., k] for k in range(i.shape[-1]))],
         "one_hot": lambda i: jax.nn.one_hot(i, a["depth"], dtype=jnp.float32),
+        "split": lambda x: tuple(jnp.split(x, a["num_split"], axis=a["split_dim"])),
+        "space_to_batch_nd": lambda x: _s2b(x, a["block_shape"], a["paddings"]),
+        "batch_to_space_nd": lambda x: _b2s(x, a["block_shape"], a["crops"]),
         "space_to_depth": lambda x: _s2d(x, a["block_size"]),
         "depth_to_space": lambda x: _d2s(x, a["block_size"]),
     }
@@ -114,8 +136,8 @@ def variants(op, inputs, attrs):
     xs = [jax.device_put(v, jax.devices("cpu")[0]) for v in arrays]
     g = jax.jit(f)
     jax.block_until_ready(g(*xs))  # compiled once, before timing
-    return [("jit", lambda: g(*xs).block_until_ready())]
+    return [("jit", lambda: jax.block_until_ready(g(*xs)))]  # a tuple for split: each part
 
 
 def to_numpy(r):
-    return np.asarray(r)
+    return tuple(np.asarray(v) for v in r) if isinstance(r, (tuple, list)) else np.asarray(r)

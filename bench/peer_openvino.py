@@ -69,6 +69,14 @@ def _build(op, ps, attrs):
             return [(mask >> i) & 1 for i in range(len(a["begin"]))]
         return ops.strided_slice(ps[0], _i64(a["begin"]), _i64(a["end"]), _i64(a["strides"]),
                                  bits(a.get("begin_mask", 0)), bits(a.get("end_mask", 0)))
+    if op == "split":
+        return ops.split(ps[0], a["split_dim"], a["num_split"]).outputs()
+    if op in ("space_to_batch_nd", "batch_to_space_nd"):
+        # OpenVINO's block and pads span every dim (batch and channels: 1 and 0)
+        block = _i64([1] + list(a["block_shape"]) + [1])
+        p = np.array([[0, 0]] + list(a.get("paddings", a.get("crops"))) + [[0, 0]], np.int64)
+        f = ops.space_to_batch if op == "space_to_batch_nd" else ops.batch_to_space
+        return f(ps[0], block, _i64(p[:, 0]), _i64(p[:, 1]))
     if op == "gather":
         return ops.gather(ps[0], ps[1], _i64(a.get("axis", 0)))
     if op == "gather_nd":

@@ -87,6 +87,10 @@ def _plan(op, xs, a):
         return "Tile", {}, xs, [np.array(a["multiples"], np.int64)], ["y"], same, 21
     if op == "gather":
         return "Gather", {"axis": a["axis"]}, xs, [], ["y"], same, 21
+    if op == "split":  # equal parts (num_outputs: opset 18+)
+        n = a["num_split"]
+        return ("Split", {"axis": a["split_dim"], "num_outputs": n}, xs, [],
+                [f"y{i}" for i in range(n)], same, 21)
     if op == "gather_nd":  # ONNX's GatherND takes int64 indices only
         return "GatherND", {}, [x, xs[1].astype(np.int64)], [], ["y"], same, 21
     if op == "boolean_mask":

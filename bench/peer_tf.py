@@ -43,6 +43,9 @@ def _fn(op, attrs):
         "gather_nd": lambda x, i: tf.gather_nd(x, i),
         "one_hot": lambda i: tf.one_hot(i, a["depth"]),
         "unique_with_counts": lambda x: tuple(tf.unique_with_counts(x)),
+        "split": lambda x: tuple(tf.split(x, a["num_split"], axis=a["split_dim"])),
+        "space_to_batch_nd": lambda x: tf.space_to_batch_nd(x, a["block_shape"], a["paddings"]),
+        "batch_to_space_nd": lambda x: tf.batch_to_space(x, a["block_shape"], a["crops"]),
         "space_to_depth": lambda x: tf.nn.space_to_depth(x, a["block_size"]),
         "depth_to_space": lambda x: tf.nn.depth_to_space(x, a["block_size"]),
     }

@@ -274,6 +274,20 @@ def reverse_builder(div):
     return with_torch(d, tb)
 
 
+def split_builder(div):
+    """4 parts along axis 1, each a contiguous array (NumPy's and PyTorch's split give views)."""
+    s = side4096(div)
+    x = rand_f32((s, s))
+    d = {"numpy": lambda: tuple(np.ascontiguousarray(p) for p in np.split(x, 4, axis=1))}
+    with_txpy(d, lambda tx: lambda: tuple(tx.split(x, 1, 4)))
+    with_spec(d, "split", [x], split_dim=1, num_split=4)
+
+    def tb(torch):
+        t = torch.from_numpy(x)
+        return lambda: tuple(p.contiguous() for p in torch.split(t, s // 4, dim=1))
+    return with_torch(d, tb)
+
+
 def pad_builder(mode):
     def build(div):
         s = side4096(div)
@@ -467,6 +481,33 @@ def s2d_builder(inverse):
     return build
 
 
+def s2b_builder(inverse):
+    """space_to_batch_nd [n, 256, 256, 64] -> [4n, 128, 128, 64], block [2, 2], no padding (and
+    batch_to_space_nd back): as a reshape/transpose for NumPy and PyTorch."""
+    def build(div):
+        n = 8 // min(div, 8)
+        zeros = [[0, 0], [0, 0]]
+        if inverse:
+            x = rand_f32((4 * n, 128, 128, 64))
+            shape, perm, out = (2, 2, n, 128, 128, 64), (2, 3, 0, 4, 1, 5), (n, 256, 256, 64)
+        else:
+            x = rand_f32((n, 256, 256, 64))
+            shape, perm, out = (n, 128, 2, 128, 2, 64), (2, 4, 0, 1, 3, 5), (4 * n, 128, 128, 64)
+        d = {"numpy": lambda: np.ascontiguousarray(x.reshape(shape).transpose(perm)).reshape(out)}
+        op = "batch_to_space_nd" if inverse else "space_to_batch_nd"
+        with_txpy(d, lambda tx: lambda: getattr(tx, op)(x, [2, 2], zeros))
+        if inverse:
+            with_spec(d, op, [x], block_shape=[2, 2], crops=zeros)
+        else:
+            with_spec(d, op, [x], block_shape=[2, 2], paddings=zeros)
+
+        def tb(torch):
+            t = torch.from_numpy(x)
+            return lambda: t.reshape(shape).permute(perm).contiguous().reshape(out)
+        return with_torch(d, tb)
+    return build
+
+
 def copy_builder(div):
     x = rand_f32(N64M // div)
     d = {"numpy": lambda: x.copy()}
@@ -571,6 +612,7 @@ WORKLOADS = [
     ("concat_2x4096x4096_axis0", concat_builder(0)),
     ("concat_2x4096x4096_axis1", concat_builder(1)),
     ("reverse_8192x8192_axis1", reverse_builder),
+    ("split_4096x4096_axis1_x4", split_builder),
     ("pad_4096x4096_16_constant", pad_builder("constant")),
     ("pad_4096x4096_16_reflect", pad_builder("reflect")),
     ("tile_1024x1024_4x4", tile_builder),
@@ -583,6 +625,8 @@ WORKLOADS = [
     ("unique_with_counts_16M_1000", unique_builder),
     ("space_to_depth_8x256x256x64_b2", s2d_builder(False)),
     ("depth_to_space_8x256x256x64_b2", s2d_builder(True)),
+    ("space_to_batch_nd_8x256x256x64_b2", s2b_builder(False)),
+    ("batch_to_space_nd_32x128x128x64_b2", s2b_builder(True)),
     ("infer_embedding_gather_30522x768_128", infer_embedding_builder),
     ("infer_nhwc_nchw_1x224x224x3", infer_nhwc_nchw_builder),
     ("infer_strided_slice_1x128x768_s2", infer_strided_slice_builder),

@@ -378,6 +378,38 @@ int run_s2d(const wl_state *s, tx_tensor **o) {
     return 1;
 }
 
+/* space_to_batch_nd [8, 256, 256, 64] -> [32, 128, 128, 64] and batch_to_space_nd back (arg 1), block
+ * [2, 2], no padding or crops */
+static void setup_s2b(wl_state *s, int64_t div, const workload *w) {
+    int64_t n = 8 / (div >= 8 ? 8 : div);
+    int64_t dims[4] = {n, 256, 256, 64}, inv[4] = {4 * n, 128, 128, 64}, two = 2, pd[2] = {2, 2};
+    const int32_t block[2] = {2, 2}, zeros[4] = {0, 0, 0, 0};
+    s->a = w->arg;
+    s->in[0] = mk(TX_FLOAT32, 4, s->a ? inv : dims, FILL_BYTES);
+    s->in[1] = mk_ints(1, &two, block);
+    s->in[2] = mk_ints(2, pd, zeros);
+    s->bytes = 2 * nb(s->in[0]);
+}
+static int run_s2b(const wl_state *s, tx_tensor **o) {
+    tx_status st = s->a ? tx_batch_to_space_nd(s->in[0], s->in[1], s->in[2], o)
+                        : tx_space_to_batch_nd(s->in[0], s->in[1], s->in[2], o);
+    if (st != TX_OK) die("space_to_batch_nd / batch_to_space_nd", st);
+    return 1;
+}
+
+/* -- shaping: split [4096, 4096] into 4 along axis 1 (each part a strided copy) -- */
+static void setup_split(wl_state *s, int64_t div, const workload *w) {
+    (void)w;
+    int64_t d = side4096(div), dims[2] = {d, d};
+    s->in[0] = mk(TX_FLOAT32, 2, dims, FILL_BYTES);
+    s->bytes = 2 * nb(s->in[0]);
+}
+static int run_split(const wl_state *s, tx_tensor **o) {
+    tx_status st = tx_split(s->in[0], 1, 4, o);
+    if (st != TX_OK) die("split", st);
+    return 4;
+}
+
 /* -- core: a plain deep copy (the copy kernel) -- */
 static void setup_copy(wl_state *s, int64_t div, const workload *w) {
     (void)w;
@@ -474,6 +506,7 @@ const workload WORKLOADS[] = {
     {"concat_2x4096x4096_axis0", "reorder", setup_concat, run_concat, 0, 0, call_concat},
     {"concat_2x4096x4096_axis1", "reorder", setup_concat, run_concat, 1, 0, call_concat},
     {"reverse_8192x8192_axis1", "reorder", setup_reverse, run_reverse, 0, 0},
+    {"split_4096x4096_axis1_x4", "reorder", setup_split, run_split, 0, 0},
     /* slicing */
     {"pad_4096x4096_16_constant", "slicing", setup_pad, run_pad, TX_PAD_CONSTANT, 0, call_pad},
     {"pad_4096x4096_16_reflect", "slicing", setup_pad, run_pad, TX_PAD_REFLECT, 0, call_pad},
@@ -489,6 +522,8 @@ const workload WORKLOADS[] = {
     /* spatial */
     {"space_to_depth_8x256x256x64_b2", "spatial", setup_s2d, run_s2d, 0, 0, call_s2d},
     {"depth_to_space_8x256x256x64_b2", "spatial", setup_s2d, run_s2d, 1, 0, call_s2d},
+    {"space_to_batch_nd_8x256x256x64_b2", "spatial", setup_s2b, run_s2b, 0, 0},
+    {"batch_to_space_nd_32x128x128x64_b2", "spatial", setup_s2b, run_s2b, 1, 0},
     /* inference shapes (per-call cost matters here: timed over many calls) */
     {"infer_embedding_gather_30522x768_128", "inference", setup_infer, run_gather, 0, 0, call_gather},
     {"infer_nhwc_nchw_1x224x224x3", "inference", setup_infer, run_transpose, 1, 0, call_transpose},
