@@ -33,7 +33,7 @@ The frameworks are adapters beside this file, bench/peer_<name>.py, each with
 and optionally floor() -> seconds (a fixed per-call cost, printed as PEER_session).
 
   peers_current.py --list
-  peers_current.py --exact NAME [--quick] [--peers P1,P2] [--reps N]
+  peers_current.py --exact NAME[,NAME...] [--quick] [--peers P1,P2] [--reps N] [--check-only]
   peers_current.py --sweep FAMILY --dims 'D;D;...' [--reps N] [--peers P1,P2]
   peers_current.py --versions
   peers_current.py --overhead [--quick]   the per-call overhead rows of bench/peers.py, here
@@ -114,8 +114,9 @@ def agrees(label, peer, got, want, spec=None):
     return False
 
 
-def run(label, thunks, spec, want, reps, adapters):
-    """{column: seconds} for one workload (or one sweep size)."""
+def run(label, thunks, spec, want, reps, adapters, timer=P.time_thunk):
+    """{column: seconds} for one workload (or one sweep size); timer(thunk, reps) times a thunk
+    whose result agreed (--check-only: none, only the check)."""
     res = {}
     tx = W.tx_mod()
     ref = tx_reference(tx, spec) if (tx is not None and spec is not None) else None
@@ -130,7 +131,7 @@ def run(label, thunks, spec, want, reps, adapters):
         best = None
         for variant, f in vs:
             if col in want and f is not None and agrees(label, col, f(), ref, spec):
-                s = P.time_thunk(f, reps)
+                s = timer(f, reps)
                 best = (s, variant) if best is None or s < best[0] else best
         if best is not None:
             res[col] = best
@@ -141,7 +142,7 @@ def run(label, thunks, spec, want, reps, adapters):
             for col, n in (("torch1_cur", 1), ("torch2_cur", 2)):
                 if col in want:
                     torch.set_num_threads(n)
-                    res[col] = P.time_thunk(tt, reps)
+                    res[col] = timer(tt, reps)
     for mod in adapters:
         op, inputs, attrs = spec
         try:
@@ -158,12 +159,12 @@ def run(label, thunks, spec, want, reps, adapters):
                 continue
             if not agrees(label, f"{mod.PEER} ({variant})", got, ref, spec):
                 continue
-            s = P.time_thunk(f, reps)
+            s = timer(f, reps)
             if best is None or s < best[0]:
                 best = (s, variant)
         if best is not None:
             res[mod.PEER] = best
-        if hasattr(mod, "floor") and vs:
+        if hasattr(mod, "floor") and vs and timer is P.time_thunk:
             res[mod.PEER + "_session"] = mod.floor()
     return res
 
@@ -194,7 +195,9 @@ def main():
     ap.add_argument("--versions", action="store_true")
     ap.add_argument("--overhead", action="store_true",
                     help="bench/peers.py's per-call overhead rows against this venv's NumPy")
-    ap.add_argument("--exact")
+    ap.add_argument("--exact", help="a workload (comma-separated: several, in one process)")
+    ap.add_argument("--check-only", action="store_true",
+                    help="compare every column with tensorx, time nothing (the tests' use)")
     ap.add_argument("--sweep")
     ap.add_argument("--dims")
     ap.add_argument("--quick", action="store_true")
@@ -225,12 +228,15 @@ def main():
         print(json.dumps(v))
         return
     reps = a.reps or (3 if a.quick else 5)
+    timer = (lambda f, reps: 0.0) if a.check_only else P.time_thunk
     if a.exact:
-        build = dict(W.WORKLOADS).get(a.exact)
-        if build is None:
-            sys.exit(f"peers_current: no workload {a.exact}")
-        thunks = build(8 if a.quick else 1)
-        emit({"workload": a.exact}, run(a.exact, thunks, thunks.get("spec"), want, reps, adapters))
+        for name in a.exact.split(","):
+            build = dict(W.WORKLOADS).get(name)
+            if build is None:
+                sys.exit(f"peers_current: no workload {name}")
+            thunks = build(8 if a.quick else 1)
+            emit({"workload": name},
+                 run(name, thunks, thunks.get("spec"), want, reps, adapters, timer))
         return
     if a.sweep:
         import sweep  # noqa: PLC0415
@@ -238,7 +244,7 @@ def main():
             dims = [int(v) for v in dims_s.split(",")]
             thunks = sweep.python_thunks(a.sweep, dims, {"numpy", "torch1"})[0]
             label = f"{a.sweep} {dims_s}"
-            res = run(label, thunks, thunks.get("spec"), want, reps, adapters)
+            res = run(label, thunks, thunks.get("spec"), want, reps, adapters, timer)
             emit({"family": a.sweep, "dims": dims_s}, res)
         return
     ap.error("one of --list, --versions, --exact, --sweep")
