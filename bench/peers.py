@@ -11,7 +11,8 @@ XNNPACK (bench/xnn_peer.c: Debian's, "xnnpack", and with --xnn-cur-cmd a current
 index's current releases too (bench/peers_current.py in their own venv: numpy_cur, pandas_cur,
 torch1_cur, torch2_cur, tf, jax, ort_cur, openvino, and txpy_cur), each checked bit for bit against
 tensorx before it is timed.  Next to each workload, tensorx_bench --floor measures the copy floor
-(memcpy of the same bytes, the better of one and two threads): the "floor" column.  A peer that cannot run a workload is left out of that
+(memcpy of the same bytes, the better of one and two threads): the "floor" column.
+A peer that cannot run a workload is left out of that
 workload's "peers" object.  The helper programs check their results themselves before timing
 (xnn_peer against tensorx, ort_peer against a reference in JavaScript for the workloads it checks).
 
@@ -54,7 +55,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its modules beside it, from any cwd
 import peers_workloads  # noqa: E402
-from peers_output import merge_and_print, plot_ratios  # noqa: E402
+from peers_output import CURRENT_PEERS, merge_and_print, plot_ratios  # noqa: E402
 from peers_workloads import WORKLOADS, torch_mod, tx_mod  # noqa: E402
 
 warnings.filterwarnings("ignore")
@@ -63,8 +64,7 @@ warnings.filterwarnings("ignore")
 # current releases, run by bench/peers_current.py in their own venv (--cur-cmd).  txpy/txpy_cur
 # are tensorx from Python: their own columns, never a peer.
 DEBIAN = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur", "txpy"]
-CURRENT = ["numpy_cur", "pandas_cur", "torch1_cur", "torch2_cur", "tf", "jax", "ort_cur",
-           "openvino", "txpy_cur"]
+CURRENT = CURRENT_PEERS + ["txpy_cur"]
 
 # ---- timing -------------------------------------------------------------------------------------
 

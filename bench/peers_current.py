@@ -16,8 +16,8 @@ Columns, each a peer of its own:
                 threads, the faster; ort_cur_session (not a peer) is its session.run of a
                 one-node Identity on one float, the fixed part of each run
   openvino      OpenVINO's CPU plugin: a one-op model compiled once, infer() timed
-  txpy_cur      not a peer: tensorx's Python package built against NumPy 2 (the column item
-                "txpy faster than NumPy 2" is read from)
+  txpy_cur      not a peer: tensorx's Python package built against NumPy 2, to be read against
+                numpy_cur (tensorx from Python against NumPy 2)
 Every column's result is compared bit for bit with tensorx's before it is timed -- tensorx's
 package in this venv running the workload's spec, the op as TensorFlow names it (with_spec in
 bench/peers_workloads.py) -- and a peer that differs, or lacks the op, is left out with a message

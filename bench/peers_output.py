@@ -5,9 +5,10 @@ import json
 import math
 
 
-CURRENT = ["numpy_cur", "pandas_cur", "torch1_cur", "torch2_cur", "tf", "jax", "ort_cur",
-           "openvino"]
-PEER_ORDER = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"] + CURRENT
+# The package index's current releases (bench/peers_current.py); the rest are Debian 12's
+CURRENT_PEERS = ["numpy_cur", "pandas_cur", "torch1_cur", "torch2_cur", "tf", "jax", "ort_cur",
+                 "openvino"]
+PEER_ORDER = ["numpy", "pandas", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"] + CURRENT_PEERS
 # txpy (txpy_cur: built against NumPy 2) is tensorx itself called through the Python package: its
 # own column (and txpy/numpy), not a peer, so it never enters "peers" or the best-peer ratio.
 BAR_PEER, BAR_FLOOR = 0.7, 1.1  # a workload's bar: <= 0.7x the best peer or <= 1.1x the copy floor
@@ -44,7 +45,7 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
         o["peers"] = {k: peers.get(w, {})[k] for k in PEER_ORDER if k in peers.get(w, {})}
         best = min(o["peers"].values()) if o["peers"] else None
         o["ratio_best_peer"] = (o["tensorx_s"] / best) if best else None
-        cur = [o["peers"][k] for k in CURRENT if k in o["peers"]]
+        cur = [o["peers"][k] for k in CURRENT_PEERS if k in o["peers"]]
         o["ratio_best_current"] = (o["tensorx_s"] / min(cur)) if cur else None
         if o.get("floor_s"):
             o["ratio_floor"] = o["tensorx_s"] / o["floor_s"]

@@ -58,9 +58,10 @@ SIZES = [4 * KIB * 4 ** i for i in range(9)]  # 4 KiB .. 256 MiB
 FAMILIES = ["cast_f32_f16", "decode_raw_le_f32", "transpose_2d", "nhwc_nchw", "nchw_nhwc",
             "concat", "pad", "strided_slice", "gather_rows", "depth_to_space", "one_hot"]
 OURS = ["tensorx", "tensorx_1t", "tensorx_prep", "tensorx_prep_1t", "tensorx_kernel"]
-PEERS = ["numpy", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur",
-         # the package index's current releases (bench/peers_current.py, --cur-cmd)
-         "numpy_cur", "torch1_cur", "torch2_cur", "tf", "jax", "ort_cur", "openvino"]
+# Debian's peers and the helper programs, then the package index's current releases
+# (bench/peers_current.py, --cur-cmd; pandas has no op of the sweep)
+PEERS_CURRENT = [p for p in P.CURRENT_PEERS if p != "pandas_cur"]
+PEERS = ["numpy", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"] + PEERS_CURRENT
 IMPLS = OURS + PEERS
 
 
@@ -369,7 +370,7 @@ def main():
         if cmd and peer in want:
             has = set(P.lines_of(cmd.split() + ["--sweep-list"]))
             helpers.append(({peer}, cmd.split(), has))
-    cur = sorted(want & set(PEERS[6:]))
+    cur = sorted(want & set(PEERS_CURRENT))
     if a.cur_cmd and cur:
         helpers.append((set(cur), a.cur_cmd.split() + ["--peers", ",".join(cur)], set(fams)))
     rows = []
