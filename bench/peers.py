@@ -289,6 +289,15 @@ def measure_overhead(peers, calls=100_000, rounds=5):
             "goals": GOALS, "numpy_version": np.__version__}
 
 
+def write_plot(draw, rows, path, who):
+    """draw(rows, path), or a line saying why there is no picture (matplotlib missing)."""
+    try:
+        draw(rows, path)
+        print(f"{who}: plot written to {path}", file=sys.stderr)
+    except ImportError as e:
+        print(f"{who}: no plot ({e}; Debian: python3-matplotlib)", file=sys.stderr)
+
+
 def lines_of(cmd):
     """stdout lines of a command, [] if it cannot run."""
     try:
@@ -396,11 +405,7 @@ def main():
                              if x.startswith("{")]
         rows = merge_and_print(tx_lines, res, a.json, overhead)
         if a.plot:
-            try:
-                plot_ratios(rows, a.plot)
-                print(f"peers: plot written to {a.plot}", file=sys.stderr)
-            except ImportError as e:
-                print(f"peers: no plot ({e}; Debian: python3-matplotlib)", file=sys.stderr)
+            write_plot(plot_ratios, rows, a.plot, "peers")
         return
     tx_lines = []
     if a.tensorx:

@@ -396,11 +396,7 @@ def main():
     else:
         print_table(rows)
     if a.plot:
-        try:
-            plot(rows, a.plot)
-            print(f"sweep: plot written to {a.plot}", file=sys.stderr)
-        except ImportError as e:
-            print(f"sweep: no plot ({e}; Debian: python3-matplotlib)", file=sys.stderr)
+        P.write_plot(plot, rows, a.plot, "sweep")
     missing = [f"{r['family']} {r['dims']}" for r in rows
                if "tensorx" not in r["times"] or "tensorx_1t" not in r["times"]]
     if missing:  # tensorx_bench failed there: say so in the exit status (the smoke test's check)
