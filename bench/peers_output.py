@@ -16,7 +16,10 @@ GOAL_GEOMEAN_CURRENT = 0.35
 
 
 def bar_met(o):
+    """True or False; None where there is nothing to hold tensorx to (no peer, no floor)."""
     rb, rf = o.get("ratio_best_peer"), o.get("ratio_floor")
+    if rb is None and rf is None:
+        return None
     return (rb is not None and rb <= BAR_PEER) or (rf is not None and rf <= BAR_FLOOR)
 
 
@@ -129,10 +132,10 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
         if has_floor:
             rf = r.get("ratio_floor")
             ok = bar_met(r)
-            if not ok and r["bytes"]:
+            if ok is False and r["bytes"]:
                 missed.append(r["workload"])
             line += (f" {fmt_ms(r.get('floor_s')):>8s} {('%.2f' % rf) if rf else '-':>8s}"
-                     f" {'ok' if ok else 'NO':>4s}")
+                     f" {'-' if ok is None else 'ok' if ok else 'NO':>4s}")
         gb = r["bytes"] / r["tensorx_s"] / 1e9 if r["bytes"] and r["tensorx_s"] else None
         rm = r.get("ratio_memcpy")
         line += f" {r['bytes'] / 1e6:8.1f}"
@@ -147,7 +150,7 @@ def merge_and_print(tx_lines, peers, as_json, overhead=None):
               f"workloads (goal <= {GOAL_GEOMEAN_CURRENT}: {'met' if gm <= GOAL_GEOMEAN_CURRENT else 'not met'}); "
               f"tensorx faster on {sum(1 for x in cur_ratios if x < 1)}")
     if has_floor:
-        n = sum(1 for r in rows if r["bytes"])
+        n = sum(1 for r in rows if r["bytes"] and bar_met(r) is not None)
         print(f"bar (<= {BAR_PEER}x the best peer or <= {BAR_FLOOR}x the copy floor): met on "
               f"{n - len(missed)} of {n}" + (f"; not on {', '.join(missed)}" if missed else ""))
     for k, n in pys:

@@ -46,8 +46,10 @@ typedef void tx__stitch_ft(char *out, const int32_t *idx, int64_t n, const char 
                            size_t slice_bytes, int64_t rows, tx_oob_policy policy);
 
 /* boolean_mask: for each of nouter blocks of m slices, appends the slices whose mask byte is
- * non-zero to out (contiguous runs move with one memcpy), never past out_end (a mask that gained
- * true bytes after the op counted them stops there).  Returns the end of what it wrote. */
+ * non-zero to out, never past out_end (a mask that gained true bytes after the op counted them
+ * stops there).  Returns the end of the kept slices; the bytes from there to out_end may have been
+ * written too (narrow slices are stored before their mask byte decides; the op zero-fills that
+ * part, which a mask that lost true bytes leaves). */
 typedef char *tx__mask_ft(char *out, char *out_end, const char *src, const uint8_t *mask,
                           int64_t nouter, int64_t m, size_t slice_bytes);
 
