@@ -100,26 +100,63 @@ tx_status op_outputs_reserve(op_outputs *o, size_t n) {
                        "%zu outputs need about %zu bytes even when empty, over the byte limit %zu "
                        "(--max-bytes)",
                        n, n > SIZE_MAX / OUTPUT_COST ? SIZE_MAX : n * OUTPUT_COST, budget);
-    o->t = calloc(n ? n : 1, sizeof *o->t);
-    if (!o->t) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    if (n <= OP_MAX_OUTPUTS) {
+        memset(o->inline_t, 0, sizeof o->inline_t);
+        o->t = o->inline_t;
+    } else {
+        o->t = calloc(n, sizeof *o->t);
+        if (!o->t) return op_fail(TX_RESOURCE_EXHAUSTED, "out of memory");
+    }
     o->n = n;
     return TX_OK;
 }
 
 void op_outputs_clear(op_outputs *o) {
     for (size_t i = 0; o->t && i < o->n; i++) tx_tensor_free(o->t[i]);
-    free(o->t);
+    if (o->t != o->inline_t) free(o->t);
     o->t = NULL;
     o->n = 0;
 }
 
+/* Called for every parameter of every call, most of them plain values: only what is set is freed. */
 void op_value_clear(op_value *v) {
-    tx_tensor_free(v->tensor);
-    for (size_t i = 0; i < v->nlist; i++) tx_tensor_free(v->list[i]);
-    free(v->list);
-    free(v->s);
-    free(v->ints);
+    if (v->tensor) tx_tensor_free(v->tensor);
+    if (v->list) {
+        for (size_t i = 0; i < v->nlist; i++) tx_tensor_free(v->list[i]);
+        free(v->list);
+    }
+    if (v->s) free(v->s);
+    if (v->ints) free(v->ints);
     memset(v, 0, sizeof *v);
+}
+
+/* A tensor's bytes: its elements, and for strings their bytes too. */
+static uint64_t tensor_bytes(const tx_tensor *t) {
+    uint64_t n = tx_tensor_nbytes(t);
+    if (tx_tensor_dtype(t) == TX_STRING)
+        for (int64_t i = 0; i < tx_tensor_numel(t); i++) n += tx_tensor_string(t, i)->size;
+    return n;
+}
+
+uint64_t op_args_tensor_bytes(const op_args *a) {
+    uint64_t n = 0;
+    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++) {
+        if (a->v[i].tensor) n += tensor_bytes(a->v[i].tensor);
+        for (size_t k = 0; k < a->v[i].nlist; k++) n += tensor_bytes(a->v[i].list[k]);
+    }
+    return n;
+}
+
+bool op_outputs_bounded(const op_args *a, const op_outputs *o, char *why, size_t cap) {
+    if (!a->def->outputs_bounded) return true;
+    uint64_t in = op_args_tensor_bytes(a), out = 0;
+    for (size_t i = 0; i < o->n; i++)
+        if (o->t[i]) out += tensor_bytes(o->t[i]);
+    if (out <= in * OP_BOUND_PER_BYTE + OP_BOUND_SLACK) return true;
+    snprintf(why, cap, "outputs of %llu bytes from tensors of %llu: over the op table's bound "
+             "(outputs_bounded: %d per byte + %d)", (unsigned long long)out,
+             (unsigned long long)in, OP_BOUND_PER_BYTE, OP_BOUND_SLACK);
+    return false;
 }
 
 void op_args_clear(op_args *a) {

@@ -60,10 +60,14 @@ typedef struct op_args {
     op_value v[OP_MAX_PARAMS];
 } op_args;
 
+/* The most outputs of an op that makes a fixed number of them (unique_with_counts: three). */
+#define OP_MAX_OUTPUTS 4
+
 /* The results of one call: run functions fill them with op_outputs_reserve + out[i]. */
 typedef struct op_outputs {
-    tx_tensor **t;
+    tx_tensor **t; /* n entries: `inline_t` for up to OP_MAX_OUTPUTS, else allocated */
     size_t n;
+    tx_tensor *inline_t[OP_MAX_OUTPUTS]; /* no allocation for a call of a few outputs */
     tx_plan *plan; /* non-NULL: size the call (--plan, conform's plan check) instead of running it */
     tx_op **prepare; /* non-NULL: prepare the call into *prepare instead of running it */
 } op_outputs;
@@ -98,9 +102,6 @@ typedef struct op_stream {
     bool (*accepts)(const op_args *a);
 } op_stream;
 
-/* The most outputs of an op that makes a fixed number of them (unique_with_counts: three). */
-#define OP_MAX_OUTPUTS 4
-
 /* One row of the op spec: everything a frontend needs to know of an op.  The CLI's help, the
  * conformance runner, Python's functions and stubs (their signatures, named-tuple fields and
  * list results), FORMAT.md's operation table, README's op table, docs/index.md's family pages and
@@ -117,6 +118,12 @@ struct op_def {
     const char *outputs[OP_MAX_OUTPUTS];
     bool outputs_list;
     const char *doc; /* the op's page under docs/ ("casting.md"): arguments, errors, TF's gaps */
+    /* The outputs never hold more than OP_BOUND_PER_BYTE bytes per byte of the call's tensors
+     * plus OP_BOUND_SLACK, whatever its other arguments (a cast, a view, a transpose; not pad,
+     * tile or one_hot, whose attributes set the size): a call on small tensors is small work,
+     * which the Python binding runs without releasing the GIL.  conform checks it on each case
+     * (op_outputs_bounded). */
+    bool outputs_bounded;
     /* The prepared form's data inputs (tensorx/prepared.h), in the order tx_op_run takes them:
      * parameter names up to the first NULL (a P_TENSOR_LIST gives one input per tensor).  The
      * other tensor parameters are attributes, fixed at prepare time.  None: the op has no
@@ -193,6 +200,14 @@ const op_def *op_find(const char *name);
 const op_def *op_at(size_t i);
 /* The index in d->params of the parameter named by the first len bytes of name, or -1. */
 int op_param_index(const op_def *d, const char *name, size_t len);
+
+/* The bytes of the call's tensor arguments (strings' bytes included). */
+uint64_t op_args_tensor_bytes(const op_args *a);
+/* Whether a successful call of an op marked outputs_bounded kept within the bound; if not, says
+ * why in why[cap].  True for an op not so marked. */
+#define OP_BOUND_PER_BYTE 32
+#define OP_BOUND_SLACK 1024
+bool op_outputs_bounded(const op_args *a, const op_outputs *o, char *why, size_t cap);
 
 void op_value_clear(op_value *v);
 void op_args_clear(op_args *a);

@@ -182,7 +182,7 @@ static const op_stream decode_raw_stream = {"input_bytes", OP_STREAM_RAW, decode
 
 #define TO_OP(name, fn, what)                                                                     \
     {name, "cast to " what " (tf." name ")", fn, {{"x", P_TENSOR, PARAM_REQUIRED, "any numeric tensor"}}, \
-     .outputs = {"y"}, .doc = "casting.md", .data_inputs = {"x"}}
+     .outputs = {"y"}, .outputs_bounded = true, .doc = "casting.md", .data_inputs = {"x"}}
 
 const op_def tx_cli_ops_casting[] = {
     {"string_to_number", "parse strings as numbers (tf.strings.to_number)", run_string_to_number,
@@ -202,17 +202,17 @@ const op_def tx_cli_ops_casting[] = {
       {"saturate", P_BOOL, "true", "onnx mode: ONNX's saturate (false: overflow gives inf or NaN)"},
       {"round_mode", P_STRING, "up", "onnx mode: ONNX's round_mode for float8_e8m0fnu: up, down or nearest"}},
      &cast_stream,
-     .outputs = {"y"}, .doc = "casting.md", .data_inputs = {"x"}},
+     .outputs = {"y"}, .outputs_bounded = true, .doc = "casting.md", .data_inputs = {"x"}},
     {"bitcast", "reinterpret the bytes as another dtype (a view; tf.bitcast)", run_bitcast,
      {{"input", P_TENSOR, PARAM_REQUIRED, "numeric tensor (not bool)"},
       {"type", P_DTYPE, PARAM_REQUIRED, "numeric dtype (not bool)"}},
      &bitcast_stream,
-     .outputs = {"output"}, .doc = "casting.md", .data_inputs = {"input"}},
+     .outputs = {"output"}, .outputs_bounded = true, .doc = "casting.md", .data_inputs = {"input"}},
     {"saturate_cast", "cast after clamping to the target's range (tf.saturate_cast)",
      run_saturate_cast,
      {{"value", P_TENSOR, PARAM_REQUIRED, "numeric tensor"},
       {"dtype", P_DTYPE, PARAM_REQUIRED, "numeric dtype"}},
-     .outputs = {"y"}, .doc = "casting.md", .data_inputs = {"value"}},
+     .outputs = {"y"}, .outputs_bounded = true, .doc = "casting.md", .data_inputs = {"value"}},
     {"decode_raw", "reinterpret each string's bytes as numbers (tf.io.decode_raw)", run_decode_raw,
      {{"input_bytes", P_TENSOR, PARAM_REQUIRED, "string tensor"},
       {"out_type", P_DTYPE, PARAM_REQUIRED, "float16..uint64, complex, bool, bfloat16"},
@@ -228,13 +228,13 @@ const op_def tx_cli_ops_casting[] = {
     {"pack_subbyte", "the packed bytes of a sub-byte tensor, 8/bits per byte (tensorx)",
      run_pack_subbyte,
      {{"x", P_TENSOR, PARAM_REQUIRED, "int4, uint4, int2, uint2, float4_e2m1fn or float6 tensor"}},
-     .outputs = {"packed"}, .doc = "casting.md", .data_inputs = {"x"}},
+     .outputs = {"packed"}, .outputs_bounded = true, .doc = "casting.md", .data_inputs = {"x"}},
     {"unpack_subbyte", "a sub-byte tensor of dtype and shape from packed bytes (tensorx)",
      run_unpack_subbyte,
      {{"packed", P_TENSOR, PARAM_REQUIRED, "1-D uint8 (or a string scalar, e.g. @FILE: its bytes)", TX_UINT8},
       {"dtype", P_DTYPE, PARAM_REQUIRED, "int4, uint4, int2, uint2, float4_e2m1fn or float6"},
       {"shape", P_INT_LIST, PARAM_REQUIRED, "shape of the result ([] for a scalar)"}},
-     .outputs = {"output"}, .doc = "casting.md", .data_inputs = {"packed"}},
+     .outputs = {"output"}, .outputs_bounded = true, .doc = "casting.md", .data_inputs = {"packed"}},
     {"string_tensor_pack", "strings from [begin, end) ranges of symbols (OpenVINO)",
      run_string_tensor_pack,
      {{"begins", P_TENSOR, PARAM_REQUIRED, "int32/int64 tensor", TX_INT64},

@@ -356,6 +356,8 @@ static void run_case(const json *c, tally *t) {
         ok = false;
     } else if (prepared_check && build_ok && !op_prepared_agrees(def, &a, st, &o, why, sizeof why)) {
         ok = false;
+    } else if (st == TX_OK && !op_outputs_bounded(&a, &o, why, sizeof why)) {
+        ok = false;
     } else if (experr) {
         ok = st != TX_OK;
         if (!ok) snprintf(why, sizeof why, "succeeded, want error %s", experr->text ? experr->text : "?");

@@ -215,8 +215,10 @@ PyObject *run_values(const op_entry *entry, PyObject *const *values, long mode) 
             o.plan = &plan;
         }
         /* The op runs without the GIL: it touches only tensorx tensors, whose memory the arrays
-         * hold (the arrays live: `values` holds them, and each wrapped tensor holds its own). */
-        Py_BEGIN_ALLOW_THREADS
+         * hold (the arrays live: `values` holds them, and each wrapped tensor holds its own).
+         * Except small work, where letting the GIL go and taking it back would cost more than
+         * the op (NumPy keeps it for small arrays too). */
+        PyThreadState *ts = small_work(&a, np) ? NULL : PyEval_SaveThread();
         clear_op_message();
         tx_clear_error();
         st = def->run(&a, &o);
@@ -224,7 +226,7 @@ PyObject *run_values(const op_entry *entry, PyObject *const *values, long mode) 
             snprintf(msg, sizeof msg, "%s", op_error());
             clear_op_message();
         }
-        Py_END_ALLOW_THREADS
+        if (ts) PyEval_RestoreThread(ts);
         if (st != TX_OK || !plan_mode || (plan.count <= cap && plan.dims_count <= dims_cap)) break;
         cap = plan.count > cap ? plan.count : cap;
         dims_cap = plan.dims_count > dims_cap ? plan.dims_count : dims_cap;

@@ -61,6 +61,8 @@ static tx_status plan_and_run(const op_example *c) {
     /* The prepared form, where the op has one, gives the same (docs/prepared.md). */
     if (!op_prepared_agrees(a.def, &a, st, &o, why, sizeof why))
         fail_msg("%s %s: %s", c->op, c->args[0], why);
+    if (st == TX_OK && !op_outputs_bounded(&a, &o, why, sizeof why))
+        fail_msg("%s %s: %s", c->op, c->args[0], why);
     /* A fixed number of outputs is the spec's (op_def.outputs). */
     size_t named = 0;
     while (named < OP_MAX_OUTPUTS && a.def->outputs[named]) named++;
