@@ -4,7 +4,7 @@
  * space/depth family and extract_image_patches (exec/spatial.c): pure data movement over raw
  * memory, keyed by the byte width of the moved unit (a slice of 1, 2, 4, 8, 16 bytes gets a
  * fixed-size move, any other size a memcpy).  One line per kernel in kernels/gather.inc, which the
- * CPU dispatch puts in its tables (portable, and one_hot for AVX-512 too).  No validation and no allocation here: the
+ * CPU dispatch puts in its tables (portable, and one_hot and gather for AVX-512 too).  No validation and no allocation here: the
  * ops in src/ops/{gather,partition,encode,spatial}.c have checked every index and size before
  * calling. */
 #ifndef TX_KERNELS_GATHER_H

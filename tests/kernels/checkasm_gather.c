@@ -79,8 +79,10 @@ static bool gather_case(tx__gather_fn fn, size_t iw, tx_oob_policy policy, size_
 }
 
 void check_gather(const kernel *k) {
+    /* n around the vector kernels' 8 and 16 lanes too: whole vectors, masked tails */
     const int64_t shapes[][4] = {{1, 1, 0, 3}, {1, 1, 5, 1}, {2, 3, 7, 5}, {1, 4, 33, 17},
-                                 {3, 2, 100, 64}, {1, 1, 1000, 999}};
+                                 {3, 2, 100, 64}, {1, 1, 1000, 999}, {1, 2, 16, 40},
+                                 {2, 1, 17, 9}, {1, 3, 8, 2}, {1, 1, 63, 5000}};
     for (size_t a = 0; a < COUNT_OF(INDEX_WIDTHS); a++)
         for (size_t p = 0; p < COUNT_OF(POLICIES); p++)
             for (size_t s = 0; s < COUNT_OF(SLICES); s++)

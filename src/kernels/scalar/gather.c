@@ -56,7 +56,17 @@ KERNEL_INLINE void gather_loop(const gather_job *j, size_t iw, size_t w, tx_oob_
     for (int64_t b = 0; b < j->nbatch; b++) {
         for (int64_t o = 0; o < j->nouter; o++) {
             const char *p = j->params + ((b * j->nouter + o) * j->dim) * sb;
+            /* Narrow slices: the next row's lines, one every `every` elements (random loads
+             * leave the hardware nothing to foresee: a row not in the cache cost a miss a line,
+             * 4096 x 4096 float32 along axis 1 ran 2.4x slower). */
+            const int64_t lines = w < 64 && o + 1 < j->nouter ? (j->dim * sb + 63) / 64 : 0;
+            const int64_t every = lines && j->n / lines > 1 ? j->n / lines : 1;
+            int64_t line = 0, count = every;
             for (int64_t i = 0; i < j->n; i++, out += sb) {
+                if (line < lines && --count == 0) {
+                    count = every;
+                    __builtin_prefetch(p + j->dim * sb + 64 * line++);
+                }
                 if (w >= 64 && i + GATHER_AHEAD < j->n) {
                     const int64_t ahead = tx__oob_position(
                         index_at(j->indices, iw, b * j->n + i + GATHER_AHEAD), j->dim, policy);
