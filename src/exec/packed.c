@@ -4,11 +4,12 @@
  * (int4, uint4, float4e2m1, int2, uint2, float6), DLPack 1.1 (its packed default) and
  * safetensors (F4, F6) store them; the bits after the last element, all in the last byte, are 0.
  * tensorx itself holds these dtypes one element per byte (core/tensor.c).  The 2- and 4-bit loops
- * are written for the compiler to vectorise, the 6-bit ones go an element at a time, and ranges
- * of two grains or more are split over the thread pool. */
+ * are the dispatched kernels of kernels/pack.h, the 6-bit ones go an element at a time here, and
+ * ranges of two grains or more are split over the thread pool. */
 #include "exec/packed.h"
 
 #include "core/tuning.h"
+#include "dispatch/dispatch.h"
 #include "exec/pool.h"
 
 #define GROUP TX__PACK_GROUP
@@ -44,70 +45,16 @@ void tx__unpack_bits_generic(tx_dtype dtype, int64_t numel, const uint8_t *b, ui
     }
 }
 
-/* The field of stored byte b: tx__subbyte_value's rule written as arithmetic the compiler
- * vectorises (an integer's low bits; a float's bits below the sign, and the sign when any bit at
- * or above it is set).  The tests hold it to the generic loops, which read the rule itself. */
-static inline unsigned field_of(unsigned b, unsigned bits, bool is_float) {
-    const unsigned sign = 1u << (bits - 1);
-    return is_float ? (b & (sign - 1u)) | (b >= sign ? sign : 0u) : b & ((1u << bits) - 1u);
-}
-
-/* Two elements per byte, the first in the low nibble; is_float a constant in each call below, so
- * that each loop is compiled (and vectorised) for its rule. */
-static inline void pack4(bool is_float, int64_t numel, const uint8_t *restrict p,
-                         uint8_t *restrict o) {
-    const int64_t pairs = numel / 2;
-    for (int64_t k = 0; k < pairs; k++)
-        o[k] = (uint8_t)(field_of(p[2 * k], 4, is_float) | field_of(p[2 * k + 1], 4, is_float) << 4);
-    if (numel & 1) o[pairs] = (uint8_t)field_of(p[numel - 1], 4, is_float);
-}
-
-/* Four elements per byte (no 2-bit float exists, but the rule would hold for one). */
-static inline void pack2(bool is_float, int64_t numel, const uint8_t *restrict p,
-                         uint8_t *restrict o) {
-    const int64_t quads = numel / 4;
-    for (int64_t k = 0; k < quads; k++)
-        o[k] = (uint8_t)(field_of(p[4 * k], 2, is_float) | field_of(p[4 * k + 1], 2, is_float) << 2 |
-                         field_of(p[4 * k + 2], 2, is_float) << 4 |
-                         field_of(p[4 * k + 3], 2, is_float) << 6);
-    if (numel % 4) {
-        unsigned v = 0;
-        for (int64_t j = 0; j < numel % 4; j++) v |= field_of(p[4 * quads + j], 2, is_float) << (2 * j);
-        o[quads] = (uint8_t)v;
-    }
-}
-
-/* Every sub-byte dtype stores a field as the field itself (an integer keeps its low bits, a
- * float's top value bit is its sign), so unpacking splits the bytes whatever the dtype. */
-static void unpack4(int64_t numel, const uint8_t *restrict b, uint8_t *restrict p) {
-    const int64_t pairs = numel / 2;
-    for (int64_t k = 0; k < pairs; k++) {
-        p[2 * k] = b[k] & 15u;
-        p[2 * k + 1] = (uint8_t)(b[k] >> 4);
-    }
-    if (numel & 1) p[numel - 1] = b[pairs] & 15u;
-}
-
-static void unpack2(int64_t numel, const uint8_t *restrict b, uint8_t *restrict p) {
-    const int64_t quads = numel / 4;
-    for (int64_t k = 0; k < quads; k++)
-        for (int j = 0; j < 4; j++) p[4 * k + j] = (uint8_t)(b[k] >> (2 * j) & 3u);
-    for (int64_t j = 0; j < numel % 4; j++) p[4 * quads + j] = (uint8_t)(b[quads] >> (2 * j) & 3u);
-}
-
 void tx__pack_bits_serial(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o) {
     const tx__dtype_info *d = tx__dtype(dtype);
-    const bool is_float = d->kind == TX_KIND_FLOAT;
-    if (d->value_bits == 4) is_float ? pack4(true, numel, p, o) : pack4(false, numel, p, o);
-    else if (d->value_bits == 2) is_float ? pack2(true, numel, p, o) : pack2(false, numel, p, o);
-    else tx__pack_bits_generic(dtype, numel, p, o);
+    if (d->value_bits == 6) tx__pack_bits_generic(dtype, numel, p, o);
+    else tx__kernels_get()->subbyte_pack(d->value_bits, d->kind == TX_KIND_FLOAT, numel, p, o);
 }
 
 static void unpack_bits_serial(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p) {
     const unsigned bits = tx__dtype(dtype)->value_bits;
-    if (bits == 4) unpack4(numel, b, p);
-    else if (bits == 2) unpack2(numel, b, p);
-    else tx__unpack_bits_generic(dtype, numel, b, p);
+    if (bits == 6) tx__unpack_bits_generic(dtype, numel, b, p);
+    else tx__kernels_get()->subbyte_unpack(bits, numel, b, p);
 }
 
 /* ---- the split: pieces of whole groups, so that each writes bytes of its own ---- */
