@@ -97,7 +97,8 @@ static void cast_pack_piece(void *ctx, int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; i += TX_CAST_PACK_TILE) {
         int64_t k = end - i < TX_CAST_PACK_TILE ? end - i : TX_CAST_PACK_TILE;
         p->fn(codes, j->src + (size_t)i * p->src_size, k);
-        tx__pack_bits_serial(p->dtype, k, codes, j->dst + (size_t)(i / TX__PACK_GROUP) * p->group_bytes);
+        uint8_t *to = j->dst + (size_t)(i / TX__PACK_GROUP) * p->group_bytes;
+        tx__pack_bits_serial(p->dtype, k, codes, to);
     }
 }
 
@@ -118,7 +119,7 @@ tx_status tx_cast_pack(const tx_tensor *x, tx_dtype dtype, tx_tensor **out) {
                            tx__dtype(dtype)->value_bits / 2};
     /* The tile stays in cache: the kernel with ordinary stores, whatever x's size. */
     TX_TRY(tx__cast_plain_kernel(op, x->dtype, dtype, 0, &plan.fn));
-    /* About TX_GRAIN_BYTES of x per grain, in whole groups (element sizes are powers of two <= 16). */
+    /* About TX_GRAIN_BYTES of x per grain, in whole groups (element sizes: powers of two <= 16). */
     plan.grain = TX_GRAIN_BYTES / (int64_t)plan.src_size;
     assert(plan.grain % TX__PACK_GROUP == 0);
     const int64_t n = (int64_t)tx__packed_size(tx__dtype(dtype)->value_bits, x->numel);

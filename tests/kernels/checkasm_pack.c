@@ -47,13 +47,15 @@ static bool pack_case(tx__subbyte_pack_ft *fn, unsigned bits, bool is_float, siz
     naive_pack(bits, is_float, n, src, d.want);
     fn(bits, is_float, (int64_t)n, src, d.got);
     char what[96];
-    snprintf(what, sizeof what, "bits=%u float=%d n=%zu off=%zu mis=%zu", bits, is_float, n, off, mis);
+    snprintf(what, sizeof what, "bits=%u float=%d n=%zu off=%zu mis=%zu", bits, is_float, n, off,
+             mis);
     bool ok = dest_check(&d, what);
     free(block);
     return ok;
 }
 
-static bool unpack_case(tx__subbyte_unpack_ft *fn, unsigned bits, size_t n, size_t off, size_t mis) {
+static bool unpack_case(tx__subbyte_unpack_ft *fn, unsigned bits, size_t n, size_t off,
+                        size_t mis) {
     unsigned char *block;
     const unsigned char *src = source(packed_bytes(bits, n), off, &block);
     dest d = dest_new(n, mis);

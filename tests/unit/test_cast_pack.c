@@ -97,7 +97,8 @@ static void test_float32_counts(void **state) {
 static void test_every_source(void **state) {
     (void)state;
     tx_dtype to[16], from[64], sub[16];
-    size_t nt = dtypes_where(true, to), nf = dtypes_where(false, from), ns = dtypes_where(true, sub);
+    size_t nt = dtypes_where(true, to), nf = dtypes_where(false, from);
+    size_t ns = dtypes_where(true, sub);
     memcpy(from + nf, sub, ns * sizeof *sub);
     nf += ns;
     srand(12);

@@ -21,7 +21,8 @@ static inline void pack4(bool is_float, int64_t numel, const uint8_t *restrict p
                          uint8_t *restrict o) {
     const int64_t pairs = numel / 2;
     for (int64_t k = 0; k < pairs; k++)
-        o[k] = (uint8_t)(field_of(p[2 * k], 4, is_float) | field_of(p[2 * k + 1], 4, is_float) << 4);
+        o[k] = (uint8_t)(field_of(p[2 * k], 4, is_float) |
+                         field_of(p[2 * k + 1], 4, is_float) << 4);
     if (numel & 1) o[pairs] = (uint8_t)field_of(p[numel - 1], 4, is_float);
 }
 
@@ -30,12 +31,14 @@ static inline void pack2(bool is_float, int64_t numel, const uint8_t *restrict p
                          uint8_t *restrict o) {
     const int64_t quads = numel / 4;
     for (int64_t k = 0; k < quads; k++)
-        o[k] = (uint8_t)(field_of(p[4 * k], 2, is_float) | field_of(p[4 * k + 1], 2, is_float) << 2 |
+        o[k] = (uint8_t)(field_of(p[4 * k], 2, is_float) |
+                         field_of(p[4 * k + 1], 2, is_float) << 2 |
                          field_of(p[4 * k + 2], 2, is_float) << 4 |
                          field_of(p[4 * k + 3], 2, is_float) << 6);
     if (numel % 4) {
         unsigned v = 0;
-        for (int64_t j = 0; j < numel % 4; j++) v |= field_of(p[4 * quads + j], 2, is_float) << (2 * j);
+        for (int64_t j = 0; j < numel % 4; j++)
+            v |= field_of(p[4 * quads + j], 2, is_float) << (2 * j);
         o[quads] = (uint8_t)v;
     }
 }
