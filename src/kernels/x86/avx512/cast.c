@@ -259,7 +259,9 @@ static inline __m512i line_sat_f32_u8(const char *s) {
     return _mm512_permutexvar_epi32(order, _mm512_packus_epi16(ab, cd));
 }
 
-/* LINE: 1 when the pair has a line_NAME (outputs narrower than 4 bytes). */
+/* LINE: 1 when the pair has a line_NAME (outputs narrower than 4 bytes), which then writes whole
+ * 64-byte lines of output in both modes: the plain mode's 16-element steps alone took 10% longer
+ * in cache (float32 -> float4_e2m1fn, 0.122 -> 0.110 ns an element, the tiles of cast_pack). */
 #define DEFINE_RUN(NAME, SIN, SOUT, LINE)                                                        \
     static inline void run_##NAME(void *dst, const void *src, int64_t n, bool nt) {              \
         char *d = (char *)dst;                                                                   \
@@ -282,6 +284,9 @@ static inline __m512i line_sat_f32_u8(const char *s) {
             }                                                                                    \
             _mm_sfence();                                                                        \
         } else {                                                                                 \
+            if (LINE)                                                                            \
+                for (; n - i >= 64 / (SOUT); i += 64 / (SOUT))                                   \
+                    _mm512_storeu_si512((void *)(d + i * (SOUT)), LINE_OF(NAME, LINE)(s + i * (SIN))); \
             for (; n - i >= 16; i += 16) v_##NAME(d + i * (SOUT), s + i * (SIN), PLAIN, 0xffff); \
         }                                                                                        \
         if (i < n) v_##NAME(d + i * (SOUT), s + i * (SIN), MASKED, lanes(n - i));                \
