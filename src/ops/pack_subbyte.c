@@ -88,15 +88,30 @@ typedef struct cast_pack_job {
     uint8_t *dst;
 } cast_pack_job;
 
+/* Casts n elements of x at s into codes a chunk at a time, each chunk's call preceded by the
+ * prefetch of the source TX_CAST_PACK_PREFETCH bytes ahead (while it lies within the piece). */
+static void cast_chunks(const cast_pack_plan *p, uint8_t *codes, const char *s, int64_t n,
+                        const char *piece_end) {
+    const int64_t chunk = TX_CAST_PACK_CHUNK_BYTES / (int64_t)p->src_size;
+    for (int64_t c = 0; c < n; c += chunk) {
+        const char *at = s + (size_t)c * p->src_size;
+        if (piece_end - at > TX_CAST_PACK_PREFETCH + TX_CAST_PACK_CHUNK_BYTES)
+            for (int l = 0; l < TX_CAST_PACK_CHUNK_BYTES; l += 64)
+                __builtin_prefetch(at + TX_CAST_PACK_PREFETCH + l, 0, 2);
+        p->fn(codes + c, at, n - c < chunk ? n - c : chunk);
+    }
+}
+
 /* Elements [begin, end): begin is a multiple of the grain, a multiple of TX__PACK_GROUP, and so
  * is every tile's start, so each tile writes whole bytes of its own. */
 static void cast_pack_piece(void *ctx, int64_t begin, int64_t end) {
     const cast_pack_job *j = ctx;
     const cast_pack_plan *p = j->p;
     _Alignas(16) uint8_t codes[TX_CAST_PACK_TILE];
+    const char *piece_end = j->src + (size_t)end * p->src_size;
     for (int64_t i = begin; i < end; i += TX_CAST_PACK_TILE) {
         int64_t k = end - i < TX_CAST_PACK_TILE ? end - i : TX_CAST_PACK_TILE;
-        p->fn(codes, j->src + (size_t)i * p->src_size, k);
+        cast_chunks(p, codes, j->src + (size_t)i * p->src_size, k, piece_end);
         uint8_t *to = j->dst + (size_t)(i / TX__PACK_GROUP) * p->group_bytes;
         tx__pack_bits_serial(p->dtype, k, codes, to);
     }

@@ -163,11 +163,25 @@ static inline __m512i c32_f32_e4m3fn(const void *s, int mode, __mmask16 m) {
     return _mm512_ternarylogic_epi32(_mm512_srli_epi32(x, 24), _mm512_set1_epi32(0x80), code, 0xEA);
 }
 
-/* float4_e2m1fn: sign (bit 3) | code saturated to 7; NaN the zero of the opposite sign. */
+/* float4_e2m1fn: sign (bit 3) | code saturated to 7; NaN the zero of the opposite sign.  The code
+ * of |x| by float arithmetic instead of mx_code_16's: the codes step by 0.5 below 2, by 1 below 4
+ * and by 2 from there, so it is |x| * 2, |x| or |x| / 2 (exact scalings) rounded to nearest even,
+ * plus 0, 2 or 4: a code's parity is its rounded value's, so the ties go to the even code as the
+ * rule says.  |x| is capped at 8 first (code 8, saturated; +inf too), which keeps the conversion
+ * in range.  Half mx_code_16's instructions: the cast_pack tiles' time is this arithmetic. */
 static inline __m512i c32_f32_e2m1fn(const void *s, int mode, __mmask16 m) {
     __m512i x = ld32(s, mode, m), ax = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
     __m512i sign = _mm512_slli_epi32(_mm512_srli_epi32(x, 31), 3);
-    __m512i code = _mm512_min_epu32(mx_code_16(ax, 1, 1), _mm512_set1_epi32(7));
+    __m512 f = _mm512_min_ps(_mm512_castsi512_ps(ax), _mm512_set1_ps(8.0f)); /* NaN: 8 */
+    __mmask16 ge2 = _mm512_cmp_ps_mask(f, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
+    __mmask16 ge4 = _mm512_cmp_ps_mask(f, _mm512_set1_ps(4.0f), _CMP_GE_OQ);
+    __m512 scale = _mm512_mask_mov_ps(_mm512_set1_ps(2.0f), ge2, _mm512_set1_ps(1.0f));
+    scale = _mm512_mask_mov_ps(scale, ge4, _mm512_set1_ps(0.5f));
+    __m512i q = _mm512_cvt_roundps_epi32(_mm512_mul_ps(f, scale),
+                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    q = _mm512_mask_add_epi32(q, ge2, q, _mm512_set1_epi32(2));
+    q = _mm512_mask_add_epi32(q, ge4, q, _mm512_set1_epi32(2));
+    __m512i code = _mm512_min_epi32(q, _mm512_set1_epi32(7));
     __mmask16 nan = _mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7f800000));
     return _mm512_mask_xor_epi32(_mm512_or_si512(code, sign), nan, sign, _mm512_set1_epi32(8));
 }
