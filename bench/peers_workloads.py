@@ -144,8 +144,9 @@ def ml_dtypes_mod():
 def lowbit_builder(dst, packed=False):
     """float32 -> an ml_dtypes type: the numpy column is NumPy's astype with ml_dtypes' dtype
     (their reference conversion); float4_e2m1fn packed two per byte (first element in the low
-    nibble) by NumPy, as tensorx's row packs its cast with pack_subbyte.  PyTorch 2.7+ has float8_e4m3fn
-    and float8_e8m0fnu (no unpacked float4); it is used where it has the dtype."""
+    nibble) by NumPy, as tensorx's row (and the txpy column) does in one call of cast_pack.
+    PyTorch 2.7+ has float8_e4m3fn and float8_e8m0fnu (no unpacked float4); it is used where it has
+    the dtype."""
     def build(div):
         x = floats(N64M // div)
         d = {}
@@ -159,7 +160,7 @@ def lowbit_builder(dst, packed=False):
                 a = x.astype(t).view(np.uint8)
                 return a[0::2] | (a[1::2] << 4)
             d["numpy"] = pack
-            return d
+            return with_txpy(d, lambda tx: lambda: tx.cast_pack(x, dst))
         d["numpy"] = lambda: x.astype(t)
         with_txpy(d, lambda tx: lambda: tx.cast(x, dst))
         with_spec(d, "cast", [x], dtype=dst)

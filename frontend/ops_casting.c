@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ops_casting.c -- the op spec's rows of the casting family: cast, saturate_cast, the to_*
  * ops, bitcast (src/ops/cast.c), decode_raw, encode_raw, string_to_number (src/ops/decode.c),
- * pack_subbyte, unpack_subbyte (src/ops/pack_subbyte.c),
+ * pack_subbyte, unpack_subbyte, cast_pack (src/ops/pack_subbyte.c),
  * OpenVINO's string_tensor_pack / string_tensor_unpack (src/ops/string_pack.c) and the
  * TF_TString / ONNX Runtime string layouts (src/io/string_layouts.c).  Parameter names and
  * defaults are TF's (OpenVINO's for the string tensors). */
@@ -127,6 +127,10 @@ static tx_status run_pack_subbyte(const op_args *a, op_outputs *o) {
     TX_CLI_ONE(o, tx_pack_subbyte(arg_tensor(a, "x"), OUT));
 }
 
+static tx_status run_cast_pack(const op_args *a, op_outputs *o) {
+    TX_CLI_ONE(o, tx_cast_pack(arg_tensor(a, "x"), arg_dtype(a, "dtype"), OUT));
+}
+
 /* packed may also be a string scalar (@FILE, a literal): its bytes. */
 static tx_status run_unpack_subbyte(const op_args *a, op_outputs *o) {
     tx_tensor *tmp;
@@ -235,6 +239,11 @@ const op_def tx_cli_ops_casting[] = {
       {"dtype", P_DTYPE, PARAM_REQUIRED, "int4, uint4, int2, uint2, float4_e2m1fn or float6"},
       {"shape", P_INT_LIST, PARAM_REQUIRED, "shape of the result ([] for a scalar)"}},
      .outputs = {"output"}, .outputs_bounded = true, .doc = "casting.md", .data_inputs = {"packed"}},
+    {"cast_pack", "cast to a sub-byte dtype and pack, 8/bits per byte, in one pass (tensorx)",
+     run_cast_pack,
+     {{"x", P_TENSOR, PARAM_REQUIRED, "any numeric tensor"},
+      {"dtype", P_DTYPE, PARAM_REQUIRED, "int4, uint4, int2, uint2, float4_e2m1fn or float6"}},
+     .outputs = {"packed"}, .outputs_bounded = true, .doc = "casting.md", .data_inputs = {"x"}},
     {"string_tensor_pack", "strings from [begin, end) ranges of symbols (OpenVINO)",
      run_string_tensor_pack,
      {{"begins", P_TENSOR, PARAM_REQUIRED, "int32/int64 tensor", TX_INT64},

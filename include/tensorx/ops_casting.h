@@ -228,6 +228,21 @@ TX_API tx_status tx_string_tensor_unpack(const tx_tensor *data, tx_tensor **outs
  * Implemented in src/ops/pack_subbyte.c.  Since 0.3. */
 TX_API tx_status tx_pack_subbyte(const tx_tensor *x, tx_tensor **out);
 
+/* cast_pack (a tensorx extension; TF has no such op): x cast to the sub-byte dtype `dtype` and
+ * packed, in one pass over memory: the bytes of tx_pack_subbyte(tx_cast(x, dtype)), a new 1-D
+ * uint8 tensor of ceil(numel * bits / 8) bytes (element i in bits [i * bits, (i + 1) * bits),
+ * the padding bits of the last byte 0), without the one-per-byte intermediate: what a writer of
+ * FP4 / int4 checkpoints does.  Every element converts by tx_cast's rule (e.g. float32 ->
+ * float4_e2m1fn: round to nearest even, +-inf and beyond +-6 saturate, NaN gives the zero of
+ * the opposite sign; docs/casting.md).
+ * x: any tensor tx_cast converts to dtype, any shape (not kept).  dtype: a sub-byte dtype (int4,
+ * uint4, int2, uint2, float4_e2m1fn, float6_e2m3fn, float6_e3m2fn).
+ * Errors: invalid_argument (x NULL, unknown dtype, dtype not sub-byte); unimplemented (x a string
+ * tensor: "cast_pack: Cast string to int4 is not supported", as tx_cast); resource_exhausted.
+ * New buffer.  Prepared: data input x (not strings); output strides not taken.
+ * Implemented in src/ops/pack_subbyte.c.  Since 0.3. */
+TX_API tx_status tx_cast_pack(const tx_tensor *x, tx_dtype dtype, tx_tensor **out);
+
 /* unpack_subbyte (a tensorx extension; TF has no such op): the inverse of tx_pack_subbyte, a new
  * tensor of dtype and shape dims[0..rank), one element per byte as tensorx stores them, from the
  * packed bytes of packed (tx_tensor_from_packed's rules).  packed: a 1-D uint8 tensor of exactly

@@ -58,7 +58,7 @@ __all__ = [
     'UnimplementedError', 'InternalError', 'DataLossError', 'StructuredDtypeWarning', 'OutputInfo',
     'OPS', 'plan', 'dtype_name', 'from_dlpack', 'to_dlpack', 'dlpack', 'DLPackArray',
     'set_max_bytes', 'get_max_bytes', 'set_string_dtype', 'get_string_dtype', 'string_dtype',
-    'batch_to_space', 'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'concat',
+    'batch_to_space', 'batch_to_space_nd', 'bitcast', 'boolean_mask', 'cast', 'cast_pack', 'concat',
     'decode_raw', 'depth_to_space', 'dynamic_partition', 'dynamic_stitch', 'encode_raw',
     'expand_dims', 'extract_image_patches', 'gather', 'gather_nd', 'meshgrid', 'one_hot', 'pack',
     'pack_subbyte', 'pad', 'parse_example', 'parse_single_example', 'parse_tensor', 'rank',
@@ -319,6 +319,14 @@ def unpack_subbyte(packed: _TensorLike, dtype: _DTypeLike, shape: _IntList, *,
       packed (tensor, required): 1-D uint8 (or a string scalar, e.g. @FILE: its bytes)
       dtype (dtype, required): int4, uint4, int2, uint2, float4_e2m1fn or float6
       shape (int_list, required): shape of the result ([] for a scalar)
+      out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
+    """
+def cast_pack(x: _TensorLike, dtype: _DTypeLike, *, out: _Array | None = None) -> _Array:
+    """cast to a sub-byte dtype and pack, 8/bits per byte, in one pass (tensorx)
+
+    Parameters (tensorx's op table; TensorFlow's names):
+      x (tensor, required): any numeric tensor
+      dtype (dtype, required): int4, uint4, int2, uint2, float4_e2m1fn or float6
       out (ndarray, keyword-only, optional): receives the result and is returned (NumPy's out=)
     """
 def string_tensor_pack(begins: _TensorLike, ends: _TensorLike, symbols: _TensorLike, *,

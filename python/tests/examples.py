@@ -20,6 +20,7 @@ EXAMPLES = [
     ("encode_raw", (S([[1, 2], [3, 4]], np.int16),), {}),
     ("pack_subbyte", (S([1, 2, 3, 0, 1], np.uint8).view([("uint2", "u1")]),), {}),
     ("unpack_subbyte", (S([57, 1], np.uint8), "uint2", [5]), {}),
+    ("cast_pack", ([0.25, -3.5, 7.0, 1.0, -0.5], "float4_e2m1fn"), {}),
     ("string_tensor_pack", ([0, 5], [5, 13], np.frombuffer(b"IntelOpenVINO", np.uint8)), {}),
     ("string_tensor_unpack", (S([[b"Intel", b""], [b"OpenVINO", b"x"]]),), {}),
     # {"label": int64 [7], "tags": bytes [b"a", b"bc"], "xy": float [1.5, 2]}

@@ -28,7 +28,7 @@ ASAN = "libclang_rt.asan" in os.environ.get("LD_PRELOAD", "")
 FAMILIES = {
     "casting": {"string_to_number", "to_double", "to_float", "to_bfloat16", "to_int32",
                 "to_int64", "cast", "bitcast", "saturate_cast", "decode_raw", "encode_raw",
-                "pack_subbyte", "unpack_subbyte"},
+                "pack_subbyte", "unpack_subbyte", "cast_pack"},
     "strings": {"string_tensor_pack", "string_tensor_unpack", "string_tensor_to_tf",
                 "string_tensor_from_tf", "string_tensor_to_ort", "string_tensor_from_ort"},
     "shapes": {"shape", "shape_n", "size", "rank", "reshape", "squeeze", "expand_dims"},

@@ -4,7 +4,8 @@ here with NumPy's own bit routines (element i is bits [i * bits, (i + 1) * bits)
 little-endian bit string: np.unpackbits / np.packbits with bitorder="little"), and against ONNX's
 packing of int4, uint4, float4e2m1, int2, uint2 and (onnx >= 1.23) float6e2m3 and float6e3m2
 (onnx.numpy_helper) where onnx is installed.
-Odd counts and shapes, every dtype, every byte; the errors."""
+Odd counts and shapes, every dtype, every byte; the errors.  cast_pack against pack_subbyte of cast
+and against NumPy's packing of ml_dtypes' conversion."""
 import numpy as np
 import pytest
 import tensorx as tx
@@ -109,6 +110,28 @@ def test_plan_sizes_the_ops():
     assert (p.dtype, p.shape, p.nbytes) == ("uint8", (79,), 79)
     (u,) = tx.plan("unpack_subbyte", np.zeros(7, np.uint8), "int2", [4, 7])
     assert (u.dtype, u.shape, u.nbytes) == ("int2", (4, 7), 28)
+
+
+@pytest.mark.parametrize("name", sorted(BITS))
+def test_cast_pack(name):
+    rng = np.random.default_rng(41)
+    specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e30, -1e30, 6.5, -7.0, 0.25,
+                         2.5, 300.0, -129.0], np.float32)
+    for n in (0, 1, 3, 4, 5, 14, 4097, 70001):
+        x = np.concatenate([specials, rng.uniform(-40, 40, n).astype(np.float32)])[:max(n, 1)]
+        for src in (x, x.astype(np.float64), (x * 8).astype(np.int32).reshape(-1, 1)):
+            got = np.asarray(tx.cast_pack(src, name))
+            assert got.dtype == np.uint8 and got.shape == ((src.size * BITS[name] + 7) // 8,)
+            assert np.array_equal(got, np.asarray(tx.pack_subbyte(tx.cast(src, name)))), (name, n, src.dtype)
+        if not name.startswith(("int", "uint")):  # within range, the float types round as ml_dtypes
+            y = rng.uniform(-6, 6, n).astype(np.float32)
+            assert np.array_equal(np.asarray(tx.cast_pack(y, name)), numpy_pack(y.astype(dtype(name)), name))
+    with pytest.raises(tx.InvalidArgumentError, match="dtype must be a sub-byte dtype"):
+        tx.cast_pack(np.zeros(4, np.float32), np.float32)
+    with pytest.raises(tx.UnimplementedError, match="Cast string to"):
+        tx.cast_pack(np.array([b"1"], dtype=object), name)
+    (p,) = tx.plan("cast_pack", np.zeros((3, 35), np.float32), name)
+    assert (p.dtype, p.shape) == ("uint8", ((105 * BITS[name] + 7) // 8,))
 
 
 ONNX_TYPES = {"int4": "INT4", "uint4": "UINT4", "float4_e2m1fn": "FLOAT4E2M1", "int2": "INT2",

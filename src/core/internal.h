@@ -111,27 +111,6 @@ static inline int64_t tx__int_at(const void *data, tx_dtype t, int64_t i) {
 TX_HIDDEN bool tx__normalise_subbyte(tx_dtype t, char *p, int64_t n);
 /* The byte tensorx stores for byte b of sub-byte dtype t (one element of tx__normalise_subbyte). */
 TX_HIDDEN uint8_t tx__subbyte_value(tx_dtype t, unsigned b);
-/* ---- the packed form of the sub-byte dtypes (packed.c) ---- */
-/* OK when dtype packs (value bits 2, 4 or 6); else invalid_argument naming op and arg. */
-TX_HIDDEN tx_status tx__check_packable(const char *op, const char *arg, tx_dtype dtype);
-/* ceil(numel * bits / 8), without overflow for any numel >= 0 and bits 2, 4 or 6. */
-TX_HIDDEN size_t tx__packed_size(unsigned bits, int64_t numel);
-/* Writes the tx__packed_size bytes of numel elements of a packable dtype at p to o, the padding
- * bits 0. */
-TX_HIDDEN void tx__pack_bits(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o);
-/* The inverse: numel elements from their packed bytes b into p, one per byte. */
-TX_HIDDEN void tx__unpack_bits(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p);
-/* Checks a packed form's layout: dtype packable, the shape an output's, nbytes exactly
- * tx__packed_size; *numel receives the element count.  Errors name op. */
-TX_HIDDEN tx_status tx__packed_layout(const char *op, tx_dtype dtype, size_t rank,
-                                      const int64_t *dims, size_t nbytes, int64_t *numel);
-/* Checks that the padding bits after numel elements in the last of nbytes bytes are 0. */
-TX_HIDDEN tx_status tx__check_pad_bits(const char *op, tx_dtype dtype, int64_t numel,
-                                       const uint8_t *data, size_t nbytes);
-/* A new tensor of dtype and shape from exactly tx__packed_size bytes at data, whose padding bits
- * must be 0; errors name op.  *out is NULL on failure. */
-TX_HIDDEN tx_status tx__from_packed(const char *op, tx_dtype dtype, size_t rank, const int64_t *dims,
-                                    const void *data, size_t nbytes, tx_tensor **out);
 /* Rewrites n bool bytes to 0 or 1 (any non-zero byte is true, as TF reads it). */
 TX_HIDDEN void tx__normalise_bool(char *p, int64_t n);
 

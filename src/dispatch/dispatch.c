@@ -28,6 +28,7 @@ const tx__listed tx__kernel_list[] = {
 #include "kernels/cast.inc"
 #include "kernels/gather.inc"
 #include "kernels/crc32c.inc"
+#include "kernels/pack.inc"
 };
 #undef TX__KERNEL
 const size_t tx__kernel_list_count = sizeof tx__kernel_list / sizeof *tx__kernel_list;

@@ -14,6 +14,7 @@
 #include "kernels/gather.h"
 #include "kernels/hash_probe.h"
 #include "kernels/crc32c.h"
+#include "kernels/pack.h"
 
 /* Index of an element width in the per-width arrays below (1, 2, 4, 8, 16 -> 0..4); -1 otherwise. */
 static inline int tx__width_index(size_t width) {
@@ -55,7 +56,9 @@ static inline int tx__width_index(size_t width) {
     X(one_hot, ONE)                                                                              \
     X(gather_strided, ONE)       /* strided elements to contiguous ones */                       \
     X(scatter_strided, ONE)      /* contiguous elements to strided ones */                       \
-    X(crc32c, ONE)               /* TFRecord's checksums */
+    X(crc32c, ONE)               /* TFRecord's checksums */                                      \
+    X(subbyte_pack, ONE)         /* the packed form of the 2- and 4-bit dtypes */                \
+    X(subbyte_unpack, ONE)
 
 #define TX__SLOT_DIM_ONE
 #define TX__SLOT_DIM_WIDTH [TX_NUM_WIDTHS]

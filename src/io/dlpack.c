@@ -21,6 +21,7 @@
 #include "tensorx_dlpack.h"
 
 #include "exec/copy.h"
+#include "exec/packed.h"
 
 /* The DLPack code and bits of each dtype are columns of dtypes.def, written as numbers so that the
  * table needs no DLPack header; they must be the header's.  kDLBool (6) joined the enum in DLPack

@@ -6,6 +6,7 @@
  * stricter: duplicate names are refused), and each tensor is handed out as a view of those bytes
  * that keeps them alive. */
 #include "exec/byteswap.h"
+#include "exec/packed.h"
 #include "io/json.h"
 #include "io/mmap_internal.h"
 #include "io/safetensors_internal.h"

@@ -5,6 +5,7 @@
  * padded with spaces to a multiple of 8, then each tensor's little-endian bytes (F4 and F6
  * packed).  Files are replaced whole or not at all (file_replace.c). */
 #include "exec/byteswap.h"
+#include "exec/packed.h"
 #include "io/json.h"
 #include "io/mmap_internal.h"
 #include "io/safetensors_internal.h"

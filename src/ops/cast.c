@@ -223,6 +223,15 @@ static void check_spec_of(const char *op, const tx_tensor *x, tx_dtype dtype, bo
     if (x->rank) memcpy(c->dims, x->dims, x->rank * sizeof *c->dims);
 }
 
+tx_status tx__cast_plain_kernel(const char *op, tx_dtype from, tx_dtype to, int64_t numel,
+                                tx__cast_fn *fn) {
+    *fn = tx__cast_select(from, to, false, numel);
+    /* TF's CastOpBase::Unimplemented wording. */
+    TX_REQUIRE(*fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
+               tx_dtype_name(from), tx_dtype_name(to));
+    return TX_OK;
+}
+
 /* tf.cast's checks and kernel; with mode TX_CAST_CHECKED (flags: TX_CAST_EXACT_FLOAT) the run
  * checks the result. */
 static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_cast_mode mode,
@@ -239,10 +248,7 @@ static tx_status cast_op(const char *op, const tx_tensor *x, tx_dtype dtype, tx_
     }
     cast_plan p;
     plan_clear(&p, LOOP_KERNEL);
-    p.fn = tx__cast_select(x->dtype, dtype, false, x->numel);
-    /* TF's CastOpBase::Unimplemented wording. */
-    TX_REQUIRE(p.fn != NULL, TX_UNIMPLEMENTED, "%s: Cast %s to %s is not supported", op,
-               tx_dtype_name(x->dtype), tx_dtype_name(dtype));
+    TX_TRY(tx__cast_plain_kernel(op, x->dtype, dtype, x->numel, &p.fn));
     p.checked = mode == TX_CAST_CHECKED;
     if (p.checked) check_spec_of(op, x, dtype, (flags & TX_CAST_EXACT_FLOAT) != 0, &p.check);
     return cast_finish(op, x, dtype, &p, out);

@@ -36,6 +36,12 @@ static inline double tx__toward_zero(tx_dtype r, double v) {
     return tx__from_float_dtype(r, b);
 }
 
+/* tf.cast's kernel from `from` to `to` for numel elements (a count of 0 for a destination that
+ * stays in cache: the count picks streaming stores for large ones) into *fn; unimplemented in TF's
+ * wording, naming op, when the pair has none (string to anything else). */
+TX_HIDDEN tx_status tx__cast_plain_kernel(const char *op, tx_dtype from, tx_dtype to, int64_t numel,
+                                          tx__cast_fn *fn);
+
 /* Checked mode's check after the cast: what it compares and what its message names. */
 typedef struct tx__check_spec {
     const char *op;

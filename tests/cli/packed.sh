@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Golden CLI tests for pack_subbyte / unpack_subbyte, the packed form of the sub-byte dtypes: element
 # i in bits [i * bits, (i + 1) * bits) of the little-endian bit string, the last byte's unused bits
-# 0.  Every sub-byte dtype, odd counts and shapes, round trips through files, plans, errors.
+# 0.  Every sub-byte dtype, odd counts and shapes, round trips through files, plans, errors; and
+# cast_pack, which must give pack_subbyte's bytes of cast.
 . "$(dirname "$0")/lib.sh"
 
 # int4 -8, -1, 7 are the codes 0x8, 0xf, 0x7: 0xf8 = 248, then 0x07 with a zero pad nibble.
@@ -41,6 +42,22 @@ for dt in int4 uint4 int2 uint2 float4_e2m1fn float6_e2m3fn float6_e3m2fn; do
     check "file_rt_$dt" cmp "$TX_TMP/x_$dt.npy" "$TX_TMP/y_$dt.npy"
 done
 
+# cast_pack: float32 0.25, -3.5, 7 | 1, -0.5 are the float4 codes 0x0 (a tie to even), 0xe (-4),
+# 0x7 (6, saturated) | 0x2, 0x9; int32 1, -2, 9, 300, -129 are int4 1, -2, -7, -4, -1.
+expect cp_f4 "array([224, 39, 9], dtype=uint8)" -- cast_pack x='[0.25,-3.5,7,1,-0.5]' dtype=float4_e2m1fn
+expect cp_int4 "array([225, 201, 15], dtype=uint8)" -- cast_pack x='[1,-2,9,300,-129]:int32' dtype=int4
+expect cp_empty "array([], dtype=uint8)" -- cast_pack x='[]' dtype=uint2
+# Every sub-byte dtype, from the 3x35 int32 tensor and from float64 specials: pack_subbyte's bytes.
+for dt in int4 uint4 int2 uint2 float4_e2m1fn float6_e2m3fn float6_e3m2fn; do
+    "$TX" cast_pack x="[[$(seq -s, 0 34)],[$(seq -s, 35 69)],[$(seq -s, 70 104)]]:int32" dtype="$dt" -o "$TX_TMP/cp_$dt.npy"
+    check "cast_pack_$dt" cmp "$TX_TMP/p_$dt.npy" "$TX_TMP/cp_$dt.npy"
+    specials="[nan,-nan,inf,-inf,0,-0.0,1e30,-1e30,1e-30,6.5,-7,0.25,0.75,2.5,-300]:float64"
+    "$TX" cast x="$specials" dtype="$dt" -o "$TX_TMP/s_$dt.npy"
+    "$TX" pack_subbyte x="$TX_TMP/s_$dt.npy" -o "$TX_TMP/sp_$dt.npy"
+    "$TX" cast_pack x="$specials" dtype="$dt" -o "$TX_TMP/scp_$dt.npy"
+    check "cast_pack_specials_$dt" cmp "$TX_TMP/sp_$dt.npy" "$TX_TMP/scp_$dt.npy"
+done
+
 expect plan_pack "output 0: uint8 [79], 79 elements, 79 bytes
 new bytes: 79" -- pack_subbyte x="$TX_TMP/x_float6_e3m2fn.npy" --plan
 expect plan_unpack "output 0: int2 [4, 7], 28 elements, 28 bytes
@@ -63,4 +80,11 @@ expect_fail us_huge_plan resource_exhausted "unpack_subbyte:" -- \
 expect_fail ps_dtype invalid_argument "pack_subbyte: x must be a sub-byte dtype (value bits 2, 4 or 6), got float8_e4m3fn (8 bits)" -- \
     pack_subbyte x='[1]:float8_e4m3fn'
 expect_fail ps_missing usage "x" -- pack_subbyte
+expect plan_cast_pack "output 0: uint8 [53], 53 elements, 53 bytes
+new bytes: 53" -- cast_pack x="$TX_TMP/x_int4.npy" dtype=float4_e2m1fn --plan
+expect_fail cp_dtype invalid_argument "cast_pack: dtype must be a sub-byte dtype (value bits 2, 4 or 6), got float32 (32 bits)" -- \
+    cast_pack x='[1]' dtype=float32
+expect_fail cp_string unimplemented "cast_pack: Cast string to int4 is not supported" -- \
+    cast_pack x='["1"]' dtype=int4
+expect_fail cp_missing usage "dtype" -- cast_pack x='[1]'
 finish

@@ -3,7 +3,8 @@
 are ONNX's own packing (onnx.numpy_helper.from_array of an ml_dtypes array: a TensorProto's
 raw_data) for every sub-byte dtype ONNX has (INT4, UINT4, FLOAT4E2M1, INT2, UINT2, FLOAT6E2M3,
 FLOAT6E3M2), on odd counts and shapes, each checked to read back through numpy_helper.to_array;
-plus the error cases of the element-count and padding rules.  Run with onnx >= 1.23, ml_dtypes
+plus the error cases of the element-count and padding rules; and cast_pack of each dtype's values
+as float32 / int32 against the same packing.  Run with onnx >= 1.23, ml_dtypes
 and NumPy:  python tests/conformance/onnx_packed.py"""
 import json
 import os
@@ -68,6 +69,20 @@ def main():
     cases.append({"name": "pack_subbyte/not_sub_byte", "op": "pack_subbyte",
                   "inputs": {"x": tensor(np.zeros(3, np.float32), "float32")}, "attrs": {},
                   "expect_error": "invalid_argument"})
+    # cast_pack: float32 / int32 values of each dtype (so the cast is exact) packed as ONNX packs
+    # the dtype's array.
+    for name in DTYPES:
+        for shape in [(), (5,), (2, 3), (3, 5, 7)]:
+            a = sample(name, shape, rng)
+            packed = np.frombuffer(numpy_helper.from_array(a).raw_data, np.uint8)
+            src = a.astype(np.int32 if name[0] in "iu" else np.float32)
+            tag = "%s_%s_%s" % (src.dtype, name, "x".join(map(str, shape)) or "scalar")
+            cases.append({"name": "cast_pack/onnx_%s" % tag, "op": "cast_pack",
+                          "inputs": {"x": tensor(src, str(src.dtype))}, "attrs": {"dtype": name},
+                          "expect": [tensor(packed, "uint8")]})
+    cases.append({"name": "cast_pack/not_sub_byte", "op": "cast_pack",
+                  "inputs": {"x": tensor(np.zeros(3, np.float32), "float32")},
+                  "attrs": {"dtype": "int8"}, "expect_error": "invalid_argument"})
     suite = {"suite": "onnx_packed",
              "source": "ONNX %s's packing of sub-byte tensors (onnx.numpy_helper.from_array: TensorProto "
                        "raw_data, little bit-endian, zero padding), checked to read back with "

@@ -3,7 +3,7 @@
  * lists, tx__kernel_list), the failure count, the random bytes, the guarded destinations and the
  * benchmark row, all in checkasm.c; and each slot's check_<slot> and bench_<slot>, in the family's
  * file (checkasm_copy.c, checkasm_transpose.c, checkasm_probe.c, checkasm_cast.c,
- * checkasm_gather.c, checkasm_crc32c.c). */
+ * checkasm_gather.c, checkasm_crc32c.c, checkasm_pack.c). */
 #ifndef TX_TESTS_CHECKASM_H
 #define TX_TESTS_CHECKASM_H
 

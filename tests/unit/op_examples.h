@@ -53,6 +53,8 @@ static const op_example tx_op_examples[] = {
     {"pack_subbyte", {"x=[1,-0.5,6]:float6_e2m3fn"}},
     {"unpack_subbyte", {"packed=[27,2]:uint8", "dtype=uint2", "shape=[5]"}},
     {"unpack_subbyte", {"packed=[8,127]:uint8", "dtype=float4_e2m1fn", "shape=[2,2]"}},
+    {"cast_pack", {"x=[[0.25,-3.5,7],[1,6,-0.5]]", "dtype=float4_e2m1fn"}},
+    {"cast_pack", {"x=[1,-2,9,300,-129]:int32", "dtype=int4"}},
     {"string_tensor_pack", {"begins=[0,5]", "ends=[5,13]", "symbols=\"IntelOpenVINO\""}},
     {"string_tensor_pack", {"begins=[[0,1],[2,2]]:int64", "ends=[[1,2],[2,4]]:int64", "symbols=[65,66,67,68]:uint8"}},
     {"string_tensor_unpack", {"data=[[\"Intel\",\"\"],[\"OpenVINO\",\"x\"]]"}},

@@ -3,13 +3,16 @@
  * float4_e2m1fn, float6_e2m3fn, float6_e3m2fn): tx_tensor_from_packed / tx_tensor_pack and the ops
  * pack_subbyte / unpack_subbyte against a bit-by-bit packing written from DLPack's rule (element i
  * is (D >> (i * bits)) & mask of the little-endian bit string D), on odd counts and shapes; every
- * padding bit refused; wrong sizes, other dtypes, NULLs, huge shapes; plans; allocation failure. */
-#define TX_EXPERIMENTAL_API /* tx_dtype_info_of: the dtype table's value bits */
+ * padding bit refused; wrong sizes, other dtypes, NULLs, huge shapes; plans; allocation failure;
+ * the vectorised 2- and 4-bit loops and the split over threads against the generic loops. */
+#define TX_EXPERIMENTAL_API /* tx_dtype_info_of: the dtype table's value bits; tx_set_num_threads */
 #include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "exec/packed.h"
 
 /* The sub-byte dtypes, from the dtype table (value bits below 8). */
 static size_t subbyte_dtypes(tx_dtype *out) {
@@ -270,6 +273,51 @@ static void test_plan(void **state) {
     tx_tensor_free(x);
 }
 
+/* The loops each width takes (vectorised for 2 and 4 bits, split over the threads for large
+ * ranges) give the generic loops' bytes: any byte values (wrapped memory may hold bits above the
+ * value), every count up to a few groups past a vector, and counts of several grains on 1-3
+ * threads, every range split (TENSORX_THREAD_POLICY=split, set in main).  Each output is written
+ * over a canary, and nothing past its end may change. */
+static void loops_case(tx_dtype dt, int64_t n, const uint8_t *in) {
+    const size_t len = tx__packed_size(bits_of(dt), n);
+    uint8_t *want = malloc(len + 1), *got = malloc(len + 1);
+    uint8_t *back_want = malloc((size_t)n + 1), *back_got = malloc((size_t)n + 1);
+    memset(want, 0x5c, len + 1);
+    memset(got, 0x5c, len + 1);
+    tx__pack_bits_generic(dt, n, in, want);
+    tx__pack_bits(dt, n, in, got);
+    assert_memory_equal(got, want, len + 1);
+    memset(got, 0x5c, len + 1);
+    tx__pack_bits_serial(dt, n, in, got);
+    assert_memory_equal(got, want, len + 1);
+    memset(back_want, 0xa3, (size_t)n + 1);
+    memset(back_got, 0xa3, (size_t)n + 1);
+    tx__unpack_bits_generic(dt, n, want, back_want);
+    tx__unpack_bits(dt, n, want, back_got);
+    assert_memory_equal(back_got, back_want, (size_t)n + 1);
+    free(want), free(got), free(back_want), free(back_got);
+}
+
+static void test_loops_match_generic(void **state) {
+    (void)state;
+    tx_dtype dts[16];
+    size_t nd = subbyte_dtypes(dts);
+    const int64_t big = 3 * 65536 + 4 * 37 + 3; /* three grains of TX_GRAIN_BYTES and a bit */
+    uint8_t *in = malloc((size_t)big);
+    srand(5);
+    for (int64_t i = 0; i < big; i++) in[i] = (uint8_t)(i < 256 ? i : rand());
+    for (size_t k = 0; k < nd; k++) {
+        for (int64_t n = 0; n <= 260; n++) loops_case(dts[k], n, in);
+        for (int threads = 1; threads <= 3; threads++) {
+            tx_set_num_threads(threads);
+            loops_case(dts[k], big, in);
+            loops_case(dts[k], 2 * 65536, in);
+        }
+        tx_set_num_threads(0);
+    }
+    free(in);
+}
+
 /* Allocation failure: resource_exhausted and nothing left allocated, at each allocation. */
 static void test_alloc_failure(void **state) {
     (void)state;
@@ -294,6 +342,7 @@ static void test_alloc_failure(void **state) {
 }
 
 int main(void) {
+    setenv("TENSORX_THREAD_POLICY", "split", 0); /* the split paths run, whatever is measured */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_every_byte),
@@ -301,6 +350,7 @@ int main(void) {
         cmocka_unit_test(test_padding),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_plan),
+        cmocka_unit_test(test_loops_match_generic),
         cmocka_unit_test(test_alloc_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,28 +3,20 @@
  * in bits [i * bits, (i + 1) * bits) of the bytes read as one little-endian bit string, as ONNX
  * (int4, uint4, float4e2m1, int2, uint2, float6), DLPack 1.1 (its packed default) and
  * safetensors (F4, F6) store them; the bits after the last element, all in the last byte, are 0.
- * tensorx itself holds these dtypes one element per byte (tensor.c). */
-#include "core/internal.h"
+ * tensorx itself holds these dtypes one element per byte (core/tensor.c).  The 2- and 4-bit loops
+ * are the dispatched kernels of kernels/pack.h, the 6-bit ones go an element at a time here, and
+ * ranges of two grains or more are split over the thread pool. */
+#include "exec/packed.h"
 
-/* Four elements of any packable width fill whole bytes (4 * bits / 8 = bits / 2), so the bytes go
- * in groups of four elements and only the last group can be partial. */
-#define GROUP 4
+#include "core/tuning.h"
+#include "dispatch/dispatch.h"
+#include "exec/pool.h"
 
-size_t tx__packed_size(unsigned bits, int64_t numel) {
-    size_t groups = (size_t)(numel / GROUP), rest = (size_t)(numel % GROUP);
-    return groups * (bits / 2) + (rest * bits + 7) / 8;
-}
+#define GROUP TX__PACK_GROUP
 
-tx_status tx__check_packable(const char *op, const char *arg, tx_dtype dtype) {
-    const tx__dtype_info *d = tx__dtype(dtype);
-    TX_REQUIRE(d != NULL, TX_INVALID_ARGUMENT, "%s: %s: unknown dtype %d", op, arg, (int)dtype);
-    TX_REQUIRE(d->value_bits == 2 || d->value_bits == 4 || d->value_bits == 6, TX_INVALID_ARGUMENT,
-               "%s: %s must be a sub-byte dtype (value bits 2, 4 or 6), got %s (%u bits)", op, arg,
-               d->name, (unsigned)d->value_bits);
-    return TX_OK;
-}
+/* ---- the loops ---- */
 
-void tx__pack_bits(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o) {
+void tx__pack_bits_generic(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o) {
     const unsigned bits = tx__dtype(dtype)->value_bits, mask = (1u << bits) - 1u;
     /* Each byte's field as every reader reads it (wrapped memory may hold upper bits). */
     uint8_t field[256];
@@ -40,7 +32,7 @@ void tx__pack_bits(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o) 
 
 /* A field holds the value bits only, which tx__subbyte_value stores as the constructors do (an
  * integer's low bits, a float's sign bit). */
-void tx__unpack_bits(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p) {
+void tx__unpack_bits_generic(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p) {
     const unsigned bits = tx__dtype(dtype)->value_bits, mask = (1u << bits) - 1u;
     uint8_t stored[64];
     for (unsigned f = 0; f <= mask; f++) stored[f] = tx__subbyte_value(dtype, f);
@@ -51,6 +43,66 @@ void tx__unpack_bits(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p
         for (size_t k = 0; k < len; k++) v |= (uint32_t)b[(size_t)g * (bits / 2) + k] << (8 * k);
         for (int64_t j = 0; j < n; j++) p[g * GROUP + j] = stored[(v >> (j * bits)) & mask];
     }
+}
+
+void tx__pack_bits_serial(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o) {
+    const tx__dtype_info *d = tx__dtype(dtype);
+    if (d->value_bits == 6) tx__pack_bits_generic(dtype, numel, p, o);
+    else tx__kernels_get()->subbyte_pack(d->value_bits, d->kind == TX_KIND_FLOAT, numel, p, o);
+}
+
+static void unpack_bits_serial(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p) {
+    const unsigned bits = tx__dtype(dtype)->value_bits;
+    if (bits == 6) tx__unpack_bits_generic(dtype, numel, b, p);
+    else tx__kernels_get()->subbyte_unpack(bits, numel, b, p);
+}
+
+/* ---- the split: pieces of whole groups, so that each writes bytes of its own ---- */
+
+typedef struct bits_job {
+    tx_dtype dtype;
+    size_t group_bytes; /* bits / 2 */
+    const uint8_t *from;
+    uint8_t *to;
+} bits_job;
+
+static void pack_piece(void *ctx, int64_t begin, int64_t end) {
+    const bits_job *j = ctx;
+    tx__pack_bits_serial(j->dtype, end - begin, j->from + begin,
+                         j->to + (size_t)(begin / GROUP) * j->group_bytes);
+}
+
+static void unpack_piece(void *ctx, int64_t begin, int64_t end) {
+    const bits_job *j = ctx;
+    unpack_bits_serial(j->dtype, end - begin, j->from + (size_t)(begin / GROUP) * j->group_bytes,
+                       j->to + begin);
+}
+
+/* A grain of TX_GRAIN_BYTES elements: the one-per-byte side's bytes, a multiple of GROUP. */
+void tx__pack_bits(tx_dtype dtype, int64_t numel, const uint8_t *p, uint8_t *o) {
+    bits_job j = {dtype, tx__dtype(dtype)->value_bits / 2, p, o};
+    tx__parallel_for(numel, TX_GRAIN_BYTES, pack_piece, &j);
+}
+
+void tx__unpack_bits(tx_dtype dtype, int64_t numel, const uint8_t *b, uint8_t *p) {
+    bits_job j = {dtype, tx__dtype(dtype)->value_bits / 2, b, p};
+    tx__parallel_for(numel, TX_GRAIN_BYTES, unpack_piece, &j);
+}
+
+/* ---- the rules and the constructors ---- */
+
+size_t tx__packed_size(unsigned bits, int64_t numel) {
+    size_t groups = (size_t)(numel / GROUP), rest = (size_t)(numel % GROUP);
+    return groups * (bits / 2) + (rest * bits + 7) / 8;
+}
+
+tx_status tx__check_packable(const char *op, const char *arg, tx_dtype dtype) {
+    const tx__dtype_info *d = tx__dtype(dtype);
+    TX_REQUIRE(d != NULL, TX_INVALID_ARGUMENT, "%s: %s: unknown dtype %d", op, arg, (int)dtype);
+    TX_REQUIRE(d->value_bits == 2 || d->value_bits == 4 || d->value_bits == 6, TX_INVALID_ARGUMENT,
+               "%s: %s must be a sub-byte dtype (value bits 2, 4 or 6), got %s (%u bits)", op, arg,
+               d->name, (unsigned)d->value_bits);
+    return TX_OK;
 }
 
 /* The bits after the last element pad the last byte and are 0 in the packed form; anything else
