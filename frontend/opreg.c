@@ -111,6 +111,13 @@ tx_status op_outputs_reserve(op_outputs *o, size_t n) {
     return TX_OK;
 }
 
+void op_outputs_move(op_outputs *to, op_outputs *from) {
+    *to = *from;
+    if (from->t == from->inline_t) to->t = to->inline_t;
+    from->t = NULL;
+    from->n = 0;
+}
+
 void op_outputs_clear(op_outputs *o) {
     for (size_t i = 0; o->t && i < o->n; i++) tx_tensor_free(o->t[i]);
     if (o->t != o->inline_t) free(o->t);

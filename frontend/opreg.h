@@ -65,7 +65,9 @@ typedef struct op_args {
 
 /* The results of one call: run functions fill them with op_outputs_reserve + out[i]. */
 typedef struct op_outputs {
-    tx_tensor **t; /* n entries: `inline_t` for up to OP_MAX_OUTPUTS, else allocated */
+    /* n entries: `inline_t` for up to OP_MAX_OUTPUTS, else allocated (so never copy the struct:
+     * op_outputs_move) */
+    tx_tensor **t;
     size_t n;
     tx_tensor *inline_t[OP_MAX_OUTPUTS]; /* no allocation for a call of a few outputs */
     tx_plan *plan; /* non-NULL: size the call (--plan, conform's plan check) instead of running it */
@@ -146,6 +148,9 @@ bool arg_has(const op_args *a, const char *name);
  * wrap).  Another text fails with invalid_argument naming `op`. */
 tx_status arg_oob(const char *op, const op_args *a, tx_oob_policy *oob);
 
+/* Moves the outputs of *from to *to (which must hold none), leaving *from empty: a plain struct
+ * copy would leave to->t pointing at from's in-place slots. */
+void op_outputs_move(op_outputs *to, op_outputs *from);
 /* Makes room for n outputs (all NULL); returns TX_RESOURCE_EXHAUSTED on failure, or when n outputs
  * would cost more than tx_max_tensor_bytes() even if each were empty. */
 tx_status op_outputs_reserve(op_outputs *o, size_t n);

@@ -51,7 +51,7 @@ void fz_op_run(fz_op_case *c, long fail_k, long live_before, bool keep, fz_op_ou
         }
     }
     if (keep && st == TX_OK) {
-        r->out = o;
+        op_outputs_move(&r->out, &o);
         return;
     }
     op_outputs_clear(&o);
