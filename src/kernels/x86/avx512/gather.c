@@ -10,6 +10,7 @@
  * the next row's prefetch (the portable loop: 16.3, 11.6 with it). */
 #include <immintrin.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "kernels/gather.h"
 
@@ -21,6 +22,18 @@ static inline __mmask16 valid32(__m512i v, int64_t dim) {
 }
 static inline __mmask8 valid64(__m512i v, int64_t dim) {
     return _mm512_cmplt_epu64_mask(v, _mm512_set1_epi64(dim));
+}
+
+/* Element 0 of a row, which params' alignment does not promise. */
+static inline int32_t first32(const char *row) {
+    int32_t v;
+    memcpy(&v, row, sizeof v);
+    return v;
+}
+static inline int64_t first64(const char *row) {
+    int64_t v;
+    memcpy(&v, row, sizeof v);
+    return v;
 }
 
 /* One row: out[i] = row[indices[i]] for i in [0, n), W-byte elements, IW-byte indices.  An
@@ -50,7 +63,7 @@ static inline __attribute__((always_inline)) void gather_row(char *out, const ch
                                                             _mm512_maskz_mov_epi32(ok, v), row, 4);
             const __m512i r = zero ? got
                                    : _mm512_mask_mov_epi32(got, live & ~ok,
-                                                           _mm512_set1_epi32(*(const int32_t *)row));
+                                                           _mm512_set1_epi32(first32(row)));
             _mm512_mask_storeu_epi32((int32_t *)out + i, live, r);
         } else if (IW == 4) { /* 8-byte elements, int32 indices */
             const __m256i v = _mm256_maskz_loadu_epi32((__mmask8)live, (const int32_t *)indices + i);
@@ -59,7 +72,7 @@ static inline __attribute__((always_inline)) void gather_row(char *out, const ch
                                                             _mm256_maskz_mov_epi32(ok, v), row, 8);
             const __m512i r = zero ? got
                                    : _mm512_mask_mov_epi64(got, (__mmask8)(live & ~ok),
-                                                           _mm512_set1_epi64(*(const int64_t *)row));
+                                                           _mm512_set1_epi64(first64(row)));
             _mm512_mask_storeu_epi64((int64_t *)out + i, (__mmask8)live, r);
         } else { /* int64 indices: 8 lanes of 4- or 8-byte elements */
             const __m512i v = _mm512_maskz_loadu_epi64((__mmask8)live, (const int64_t *)indices + i);
@@ -69,13 +82,13 @@ static inline __attribute__((always_inline)) void gather_row(char *out, const ch
                 const __m256i got = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), ok, at, row, 4);
                 const __m256i r = zero ? got
                                        : _mm256_mask_mov_epi32(got, (__mmask8)(live & ~ok),
-                                                               _mm256_set1_epi32(*(const int32_t *)row));
+                                                               _mm256_set1_epi32(first32(row)));
                 _mm256_mask_storeu_epi32((int32_t *)out + i, (__mmask8)live, r);
             } else {
                 const __m512i got = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), ok, at, row, 8);
                 const __m512i r = zero ? got
                                        : _mm512_mask_mov_epi64(got, (__mmask8)(live & ~ok),
-                                                               _mm512_set1_epi64(*(const int64_t *)row));
+                                                               _mm512_set1_epi64(first64(row)));
                 _mm512_mask_storeu_epi64((int64_t *)out + i, (__mmask8)live, r);
             }
         }
