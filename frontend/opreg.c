@@ -137,28 +137,28 @@ void op_value_clear(op_value *v) {
     memset(v, 0, sizeof *v);
 }
 
-/* A tensor's bytes: its elements, and for strings their bytes too. */
-static uint64_t tensor_bytes(const tx_tensor *t) {
-    uint64_t n = tx_tensor_nbytes(t);
+/* A tensor's bytes: its elements, and for strings their bytes too (counted while n <= stop). */
+static uint64_t tensor_bytes(const tx_tensor *t, uint64_t n, uint64_t stop) {
+    n += tx_tensor_nbytes(t);
     if (tx_tensor_dtype(t) == TX_STRING)
-        for (int64_t i = 0; i < tx_tensor_numel(t); i++) n += tx_tensor_string(t, i)->size;
+        for (int64_t i = 0; i < tx_tensor_numel(t) && n <= stop; i++) n += tx_tensor_string(t, i)->size;
     return n;
 }
 
-uint64_t op_args_tensor_bytes(const op_args *a) {
+uint64_t op_args_tensor_bytes(const op_args *a, uint64_t stop) {
     uint64_t n = 0;
-    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name; i++) {
-        if (a->v[i].tensor) n += tensor_bytes(a->v[i].tensor);
-        for (size_t k = 0; k < a->v[i].nlist; k++) n += tensor_bytes(a->v[i].list[k]);
+    for (size_t i = 0; i < OP_MAX_PARAMS && a->def->params[i].name && n <= stop; i++) {
+        if (a->v[i].tensor) n = tensor_bytes(a->v[i].tensor, n, stop);
+        for (size_t k = 0; k < a->v[i].nlist && n <= stop; k++) n = tensor_bytes(a->v[i].list[k], n, stop);
     }
     return n;
 }
 
 bool op_outputs_bounded(const op_args *a, const op_outputs *o, char *why, size_t cap) {
     if (!a->def->outputs_bounded) return true;
-    uint64_t in = op_args_tensor_bytes(a), out = 0;
+    uint64_t in = op_args_tensor_bytes(a, UINT64_MAX), out = 0;
     for (size_t i = 0; i < o->n; i++)
-        if (o->t[i]) out += tensor_bytes(o->t[i]);
+        if (o->t[i]) out = tensor_bytes(o->t[i], out, UINT64_MAX);
     if (out <= in * OP_BOUND_PER_BYTE + OP_BOUND_SLACK) return true;
     snprintf(why, cap, "outputs of %llu bytes from tensors of %llu: over the op table's bound "
              "(outputs_bounded: %d per byte + %d)", (unsigned long long)out,

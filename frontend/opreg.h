@@ -206,8 +206,9 @@ const op_def *op_at(size_t i);
 /* The index in d->params of the parameter named by the first len bytes of name, or -1. */
 int op_param_index(const op_def *d, const char *name, size_t len);
 
-/* The bytes of the call's tensor arguments (strings' bytes included). */
-uint64_t op_args_tensor_bytes(const op_args *a);
+/* The bytes of the call's tensor arguments (strings' bytes included), counted until they pass
+ * stop (then some value above it: a caller asking "at most stop?" pays for no more). */
+uint64_t op_args_tensor_bytes(const op_args *a, uint64_t stop);
 /* Whether a successful call of an op marked outputs_bounded kept within the bound; if not, says
  * why in why[cap].  True for an op not so marked. */
 #define OP_BOUND_PER_BYTE 32

@@ -218,7 +218,7 @@ PyObject *run_values(const op_entry *entry, PyObject *const *values, long mode) 
          * hold (the arrays live: `values` holds them, and each wrapped tensor holds its own).
          * Except small work, where letting the GIL go and taking it back would cost more than
          * the op (NumPy keeps it for small arrays too). */
-        PyThreadState *ts = small_work(&a, np) ? NULL : PyEval_SaveThread();
+        PyThreadState *ts = small_work(&a) ? NULL : PyEval_SaveThread();
         clear_op_message();
         tx_clear_error();
         st = def->run(&a, &o);

@@ -137,7 +137,7 @@ PyObject *array_from_tensor(tx_tensor *t, bool readonly, PyObject *sdescr);
 PyObject *snapshot(what_t *what, PyObject *v, const char *rule);
 int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
                inputs_info *ii);
-bool small_work(const op_args *a, size_t nparams);
+bool small_work(const op_args *a);
 /* _tensorx_dlpack.c */
 PyObject *py_to_dlpack(PyObject *self, PyObject *args);
 PyObject *py_from_dlpack_capsule(PyObject *self, PyObject *cap);

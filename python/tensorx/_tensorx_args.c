@@ -333,22 +333,8 @@ int fill_value(const op_def *def, const op_param *p, PyObject *v, op_value *ov,
 }
 
 /* Whether the call is small work: an op whose outputs are bounded by its tensors (the op table's
- * outputs_bounded), on at most SMALL_WORK_BYTES of them, none of strings (whose bytes are not
- * counted here).  Only the call's nparams values are set. */
+ * outputs_bounded), on at most SMALL_WORK_BYTES of them. */
 #define SMALL_WORK_BYTES 4096
-bool small_work(const op_args *a, size_t nparams) {
-    if (!a->def->outputs_bounded) return false;
-    uint64_t n = 0;
-    for (size_t i = 0; i < nparams; i++) {
-        const op_value *v = &a->v[i];
-        if (v->tensor) {
-            if (tx_tensor_dtype(v->tensor) == TX_STRING) return false;
-            n += tx_tensor_nbytes(v->tensor);
-        }
-        for (size_t k = 0; k < v->nlist; k++) {
-            if (tx_tensor_dtype(v->list[k]) == TX_STRING) return false;
-            n += tx_tensor_nbytes(v->list[k]);
-        }
-    }
-    return n <= SMALL_WORK_BYTES;
+bool small_work(const op_args *a) {
+    return a->def->outputs_bounded && op_args_tensor_bytes(a, SMALL_WORK_BYTES) <= SMALL_WORK_BYTES;
 }
