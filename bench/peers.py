@@ -356,6 +356,8 @@ def interleaved(a, div, reps, peers):
             for t in got:
                 if t.get("workload") == n:
                     t["floor_s"] = o["floor_s"]
+                    if o.get("ceiling_s"):
+                        t["ceiling_s"] = o["ceiling_s"]
         if n in known:
             for w, d in run_python_peers({n}, div, reps, peers).items():
                 res.setdefault(w, {}).update(d)

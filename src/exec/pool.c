@@ -346,12 +346,17 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
  *     overhead + w / p * split  <  w * serial.
  * The first call of a class runs serially (that measures serial; split is assumed perfect until
  * measured).  So that a decision can change when the machine does, one call in EXPLORE_EVERY of
- * a class takes the other way when the two predictions are within a factor of 2 of each other:
- * far from the crossover the loser is never retried.  Results do not depend on any of this (see
+ * a class takes the other way when the two predictions are within a factor of 2 of each other;
+ * far from the crossover the loser is retried once in EXPLORE_FAR_NS, two calls running (the
+ * second finds the workers warm, so it measures the overhead).  Under real load a retried split
+ * can wait a scheduler time slice (milliseconds), too much to pay more often; on a quiet machine
+ * it undoes what one preempted call did (see average_in).  Results do not depend on any of this (see
  * pool.h).  TENSORX_THREAD_POLICY=split restores splitting every range of two grains or more
  * (the tests use it so that the split paths run whatever the machine measures). */
 #define SITE_SLOTS 256 /* a power of two */
 #define EXPLORE_EVERY 32
+#define EXPLORE_FAR_NS 1000000000ull /* 1 s */
+#define EXPLORE_FAR_CALLS 2
 #define OVERHEAD_GUESS_NS 5000 /* before any split call is measured */
 
 typedef struct site {
@@ -359,6 +364,8 @@ typedef struct site {
     _Atomic uint32_t serial;  /* ns per KiB of work; 0 = not measured */
     _Atomic uint32_t split;   /* ns per KiB of work; 0 = not measured */
     _Atomic uint32_t calls;
+    _Atomic uint32_t far_left;    /* calls left of a retry far from the crossover */
+    _Atomic uint64_t far_ns;      /* when it began */
 } site;
 
 static site sites[SITE_SLOTS];
@@ -402,10 +409,14 @@ static site *site_of(tx__range_fn fn, uint64_t kib) {
 }
 
 /* A moving average that follows a drop at once and a rise slowly: timings are noisy upwards
- * (page faults of a first call, preemption), so the typical cost is near the low ones. */
+ * (page faults of a first call, preemption), so the typical cost is near the low ones.  A sample
+ * counts for at most RISE_CAP times the average (a rise of at most 2x a sample): one preempted
+ * call would otherwise lift the split overhead a hundredfold. */
+#define RISE_CAP 9
 static void average_in(_Atomic uint32_t *avg, uint64_t value) {
-    if (value > UINT32_MAX) value = UINT32_MAX;
     uint32_t old = atomic_load_explicit(avg, memory_order_relaxed);
+    if (old != 0 && value > (uint64_t)old * RISE_CAP) value = (uint64_t)old * RISE_CAP;
+    if (value > UINT32_MAX) value = UINT32_MAX;
     uint64_t v = old == 0 || value < old ? value : ((uint64_t)old * 7 + value) / 8;
     atomic_store_explicit(avg, (uint32_t)(v ? v : 1), memory_order_relaxed); /* 0: unmeasured */
 }
@@ -420,10 +431,20 @@ static bool should_split(site *s, uint64_t kib, int pieces) {
     double t_serial = (double)kib * (double)serial;
     double t_split = (double)overhead + (double)kib / pieces * (double)split;
     bool split_wins = t_split < t_serial;
-    uint32_t calls = atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed) + 1;
-    if (calls % EXPLORE_EVERY == 0 && t_split < 2 * t_serial && t_serial < 2 * t_split)
+    uint32_t far = atomic_load_explicit(&s->far_left, memory_order_relaxed);
+    if (far > 0) {
+        atomic_store_explicit(&s->far_left, far - 1, memory_order_relaxed);
         return !split_wins;
-    return split_wins;
+    }
+    uint32_t calls = atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed) + 1;
+    if (calls % EXPLORE_EVERY != 0) return split_wins;
+    if (t_split < 2 * t_serial && t_serial < 2 * t_split) return !split_wins;
+    uint64_t now = now_ns();
+    if (now - atomic_load_explicit(&s->far_ns, memory_order_relaxed) < EXPLORE_FAR_NS)
+        return split_wins;
+    atomic_store_explicit(&s->far_ns, now, memory_order_relaxed);
+    atomic_store_explicit(&s->far_left, EXPLORE_FAR_CALLS - 1, memory_order_relaxed);
+    return !split_wins;
 }
 
 /* A prepared op's run on the caller's threads: the static split of tensorx's pool for the
