@@ -147,7 +147,7 @@ if [ "$datasets" = 1 ]; then
 fi
 # The current peers (bench/peers_current.py; --no-current leaves them out): the package index's
 # releases pinned in bench/requirements-current.txt, in the venv $curvenv beside the tensorx
-# package built against NumPy 2; made once, its tensorx reinstalled when the sources change.
+# package built against NumPy 2; made once, its tensorx rebuilt when the sources change.
 cur_cmd=""
 if [ "$current" = 1 ]; then
   curvenv=${TX_BENCH_CURVENV:-$build/curvenv}
@@ -161,6 +161,18 @@ if [ "$current" = 1 ]; then
      "$curvenv/bin/python" -m pip install -q -r bench/requirements-current.txt) > "$log" 2>&1 &&
       mv "$build/curstamp.new" "$stamp" ||
       say "the current peers' venv could not be made complete (see $log); what is missing is left out"
+  fi
+  # Its tensorx is the tree's, as txpy's is (below): rebuilt when the sources changed, with or
+  # without --no-install (which leaves the peers' packages as they are), from the wheels kept.
+  tstamp=$curvenv/.tensorx-built
+  if [ -x "$curvenv/bin/python" ] && [ -n "$(changed_since "$tstamp")" ]; then
+    say "rebuilding the tensorx package in $curvenv (log: $log)"
+    touch "$tstamp.new"
+    (cd "$root" && PIP_NO_INDEX=1 PIP_FIND_LINKS=${TX_PIP_WHEELS:-$root/build/pip-wheels} \
+       TENSORX_BUILD_DIR=$build "$curvenv/bin/python" -m pip install -q --no-deps \
+       --force-reinstall ./python) >> "$log" 2>&1 && mv "$tstamp.new" "$tstamp" ||
+      { say "the tensorx package could not be rebuilt in $curvenv (see $log); its txpy_cur would" \
+            "be an older tensorx's, so the current peers are left out"; curvenv=/nonexistent; }
   fi
   [ -x "$curvenv/bin/python" ] && cur_cmd="$curvenv/bin/python $root/bench/peers_current.py"
 fi
