@@ -26,7 +26,10 @@ threads); with --cur-cmd, the current releases of bench/peers_current.py (numpy_
 torch2_cur, tf, jax, ort_cur, openvino: each checked against tensorx before it is timed).  tensorx, NumPy and PyTorch allocate their output in every call, XNNPACK writes into
 memory it was set up with, ONNX Runtime's time is the better of an allocated and a preallocated
 output (as in the main table).  Each time is the median of samples of many
-calls (a sample lasts at least about 2 ms), as seconds per call.  The PyTorch result is compared
+calls (a sample lasts at least about 2 ms), as seconds per call, and the best of --rounds rounds
+(default 2): a family runs every implementation in turn, then again, so that a slow minute of a
+shared machine's memory (this VM's bandwidth moves by 2x from minute to minute) does not land on
+one implementation alone.  The PyTorch result is compared
 with NumPy's once per size (ort_peer and xnn_peer check theirs themselves).
 
 tensorx_prep / tensorx_prep_1t: the same op prepared once (docs/prepared.md) and run into memory
@@ -256,8 +259,9 @@ def summarize(row):
 
 def print_table(rows):
     cols = [c for c in IMPLS if any(c in r["times"] for r in rows)]
-    print("size sweep: seconds per call (median of samples of many calls), tensorx's ns per byte, "
-          "own = tensorx / min(tensorx, tensorx_1t), peer = tensorx / best peer")
+    print("size sweep: seconds per call (median of samples of many calls, best of the rounds), "
+          "tensorx's ns per byte, own = tensorx / min(tensorx, tensorx_1t), peer = tensorx / "
+          "best peer")
     fam = None
     for r in rows:
         if r["family"] != fam:
@@ -354,11 +358,15 @@ def main():
     ap.add_argument("--quick", action="store_true", help="sizes up to 1 MiB, 3 samples")
     ap.add_argument("--max-bytes", type=int, default=0)
     ap.add_argument("--reps", type=int, default=0)
+    ap.add_argument("--rounds", type=int, default=0,
+                    help="times each family runs, every implementation in turn; each keeps its "
+                    "best round (default 2, --quick 1)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--plot", help="write the PNG here")
     a = ap.parse_args()
     want = set(a.peers.split(","))
     reps = a.reps or (3 if a.quick else 5)
+    rounds = max(1, a.rounds or (1 if a.quick else 2))
     top = a.max_bytes or (1 << 20 if a.quick else SIZES[-1])
     sizes = [s for s in SIZES if s <= top]
     fams = a.families.split(",") if a.families else FAMILIES
@@ -375,18 +383,26 @@ def main():
         helpers.append((set(cur), a.cur_cmd.split() + ["--peers", ",".join(cur)], set(fams)))
     rows = []
     for fam in fams:
-        print(f"sweep: {fam}", file=sys.stderr)
         dims = [dims_of(fam, s) for s in sizes]
         keys = [",".join(map(str, d)) for d in dims]
         res = {k: {} for k in keys}
-        for k, d in run_helper([a.tx_bench], fam, dims, reps).items():
-            res.get(k, {}).update(d)
-        for k, d in zip(keys, dims):
-            res[k].update(run_python(fam, d, want, reps))
-        for cols, cmd, has in helpers:
-            if fam in has:
-                for k, d in run_helper(cmd, fam, dims, reps).items():
-                    res.get(k, {}).update({p: s for p, s in d.items() if p in cols})
+
+        def keep(k, d):  # each implementation's best round
+            for p, t in d.items():
+                res[k][p] = min(t, res[k].get(p, t))
+        for r in range(rounds):
+            print(f"sweep: {fam}" + (f" (round {r + 1} of {rounds})" if rounds > 1 else ""),
+                  file=sys.stderr)
+            for k, d in run_helper([a.tx_bench], fam, dims, reps).items():
+                if k in res:
+                    keep(k, d)
+            for k, d in zip(keys, dims):
+                keep(k, run_python(fam, d, want, reps))
+            for cols, cmd, has in helpers:
+                if fam in has:
+                    for k, d in run_helper(cmd, fam, dims, reps).items():
+                        if k in res:
+                            keep(k, {p: t for p, t in d.items() if p in cols})
         for size, d, k in zip(sizes, dims, keys):
             rows.append(summarize({"family": fam, "size": size, "bytes": bytes_of(fam, d),
                                    "dims": k, "times": res[k]}))
