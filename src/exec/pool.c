@@ -345,7 +345,10 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
  * A call of w KiB split into p pieces is split when
  *     overhead + w / p * split  <  w * serial.
  * The first call of a class runs serially (that measures serial; split is assumed perfect until
- * measured).  So that a decision can change when the machine does, one call in EXPLORE_EVERY of
+ * measured), except work of SPLIT_UNMEASURED_KIB or more, which splits until one call in
+ * EXPLORE_EVERY has measured serial: a program that makes one big call (the CLI on a file) would
+ * otherwise make it on one thread, and a wake-up of the workers (tens of microseconds) is little
+ * beside milliseconds of work.  So that a decision can change when the machine does, one call in EXPLORE_EVERY of
  * a class takes the other way when the two predictions are within a factor of 2 of each other;
  * far from the crossover the loser is retried once in EXPLORE_FAR_NS, two calls running (the
  * second finds the workers warm, so it measures the overhead).  Under real load a retried split
@@ -355,6 +358,7 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
  * (the tests use it so that the split paths run whatever the machine measures). */
 #define SITE_SLOTS 256 /* a power of two */
 #define EXPLORE_EVERY 32
+#define SPLIT_UNMEASURED_KIB 16384 /* 16 MiB of work: at least about a millisecond */
 #define EXPLORE_FAR_NS 1000000000ull /* 1 s */
 #define EXPLORE_FAR_CALLS 2
 #define OVERHEAD_GUESS_NS 5000 /* before any split call is measured */
@@ -424,7 +428,11 @@ static void average_in(_Atomic uint32_t *avg, uint64_t value) {
 /* Whether to split kib KiB of work into `pieces` pieces at site s. */
 static bool should_split(site *s, uint64_t kib, int pieces) {
     uint64_t serial = atomic_load_explicit(&s->serial, memory_order_relaxed);
-    if (serial == 0) return false; /* measure the serial cost first */
+    if (serial == 0) { /* measure the serial cost first, but not by a big call */
+        if (kib < SPLIT_UNMEASURED_KIB) return false;
+        uint32_t calls = atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed) + 1;
+        return calls % EXPLORE_EVERY != 0;
+    }
     uint64_t split = atomic_load_explicit(&s->split, memory_order_relaxed);
     if (split == 0) split = serial; /* optimistic until measured */
     uint64_t overhead = atomic_load_explicit(&split_overhead_ns, memory_order_relaxed);
