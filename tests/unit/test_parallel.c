@@ -404,16 +404,17 @@ static void env_sets_default(void **state) {
 }
 
 /* The measured policy: a site's first call of a size runs as one piece (it measures the serial
- * cost), whatever the thread count; every index still runs once under it.  (4096 / 32 grains of
- * 64 KiB: 8 MiB of work, under the size that splits from its first call.) */
-static void measured_policy_first_call_is_serial(void **state) {
+ * cost), whatever the thread count, unless it has 16 MiB of work or more (a program that makes one
+ * big call would otherwise make it on one thread); every index still runs once under it. */
+static void measured_policy_first_call(void **state) {
     (void)state;
     tx__set_split_policy(TX__SPLIT_MEASURED);
     tx_set_num_threads(4);
     atomic_int *hits = calloc(4096, sizeof *hits);
     assert_non_null(hits);
     mark_ctx m = {hits, 0};
-    tx__parallel_for(4096, 32, mark, &m); /* `mark` is new to this process's measured table */
+    /* 4096 / 32 grains of 64 KiB: 8 MiB; `mark` is new to this process's measured table */
+    tx__parallel_for(4096, 32, mark, &m);
     assert_int_equal(atomic_load(&m.calls), 1);
     for (int round = 0; round < 50; round++) {
         m.calls = 0;
@@ -422,22 +423,10 @@ static void measured_policy_first_call_is_serial(void **state) {
         for (int64_t i = 0; i < 4096; i++) assert_int_equal(atomic_load(&hits[i]), 1);
         assert_true(atomic_load(&m.calls) == 1 || atomic_load(&m.calls) == 4);
     }
-    free(hits);
-    tx__set_split_policy(TX__SPLIT_ALWAYS);
-    tx_set_num_threads(0);
-}
-
-/* ...but a first call with 16 MiB of work or more splits: a program that makes one big call
- * would otherwise make it on one thread.  Every index still runs once. */
-static void measured_policy_big_first_call_splits(void **state) {
-    (void)state;
-    tx__set_split_policy(TX__SPLIT_MEASURED);
-    tx_set_num_threads(4);
-    atomic_int *hits = calloc(4096, sizeof *hits);
-    assert_non_null(hits);
-    mark_ctx m = {hits, 0};
-    tx__parallel_for_work(4096, 16, (uint64_t)64 << 20, mark, &m); /* a size class new to `mark` */
-    tx__set_split_policy(TX__SPLIT_ALWAYS); /* before any assert: the later tests need it */
+    m.calls = 0;
+    for (int64_t i = 0; i < 4096; i++) atomic_store(&hits[i], 0);
+    tx__parallel_for_work(4096, 16, (uint64_t)64 << 20, mark, &m); /* a new size class: 64 MiB */
+    tx__set_split_policy(TX__SPLIT_ALWAYS); /* before the asserts: the later tests need it */
     tx_set_num_threads(0);
     assert_int_equal(atomic_load(&m.calls), 4);
     for (int64_t i = 0; i < 4096; i++) assert_int_equal(atomic_load(&hits[i]), 1);
@@ -569,8 +558,7 @@ int main(int argc, char **argv) {
     /* every split path runs (the measured policy's own test switches to it) */
     setenv("TENSORX_THREAD_POLICY", "split", 1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(measured_policy_first_call_is_serial),
-        cmocka_unit_test(measured_policy_big_first_call_splits),
+        cmocka_unit_test(measured_policy_first_call),
         cmocka_unit_test(env_sets_default),
         cmocka_unit_test(split_covers_exactly),
         cmocka_unit_test(every_index_once),
