@@ -348,14 +348,14 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
  * measured), except work of SPLIT_UNMEASURED_KIB or more, which splits until one call in
  * EXPLORE_EVERY has measured serial: a program that makes one big call (the CLI on a file) would
  * otherwise make it on one thread, and a wake-up of the workers (tens of microseconds) is little
- * beside milliseconds of work.  So that a decision can change when the machine does, one call in EXPLORE_EVERY of
- * a class takes the other way when the two predictions are within a factor of 2 of each other;
- * far from the crossover the loser is retried once in EXPLORE_FAR_NS, two calls running (the
- * second finds the workers warm, so it measures the overhead).  Under real load a retried split
- * can wait a scheduler time slice (milliseconds), too much to pay more often; on a quiet machine
- * it undoes what one preempted call did (see average_in).  Results do not depend on any of this (see
- * pool.h).  TENSORX_THREAD_POLICY=split restores splitting every range of two grains or more
- * (the tests use it so that the split paths run whatever the machine measures). */
+ * beside milliseconds of work.  So that a decision can change when the machine does, one call in
+ * EXPLORE_EVERY of a class takes the other way when the two predictions are within a factor of 2
+ * of each other; far from the crossover the loser is retried once in EXPLORE_FAR_NS, two calls
+ * running (the second finds the workers warm, so it measures the overhead).  Under real load a
+ * retried split can wait a scheduler time slice (milliseconds), too much to pay more often; on a
+ * quiet machine it undoes what one preempted call did (see average_in).  Results do not depend on
+ * any of this (see pool.h).  TENSORX_THREAD_POLICY=split restores splitting every range of two
+ * grains or more (the tests use it so that the split paths run whatever the machine measures). */
 #define SITE_SLOTS 256 /* a power of two */
 #define EXPLORE_EVERY 32
 #define SPLIT_UNMEASURED_KIB 16384 /* 16 MiB of work: at least about a millisecond */
@@ -368,8 +368,8 @@ typedef struct site {
     _Atomic uint32_t serial;  /* ns per KiB of work; 0 = not measured */
     _Atomic uint32_t split;   /* ns per KiB of work; 0 = not measured */
     _Atomic uint32_t calls;
-    _Atomic uint32_t far_left;    /* calls left of a retry far from the crossover */
-    _Atomic uint64_t far_ns;      /* when it began */
+    _Atomic uint32_t far_left; /* calls left of a retry far from the crossover */
+    _Atomic uint64_t far_ns;   /* when it began */
 } site;
 
 static site sites[SITE_SLOTS];
