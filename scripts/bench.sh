@@ -172,9 +172,10 @@ if [ "$current" = 1 ]; then
        TENSORX_BUILD_DIR=$build "$curvenv/bin/python" -m pip install -q --no-deps \
        --force-reinstall ./python) >> "$log" 2>&1 && mv "$tstamp.new" "$tstamp" ||
       { say "the tensorx package could not be rebuilt in $curvenv (see $log); its txpy_cur would" \
-            "be an older tensorx's, so the current peers are left out"; curvenv=/nonexistent; }
+            "be an older tensorx's, so the current peers are left out"; current=0; }
   fi
-  [ -x "$curvenv/bin/python" ] && cur_cmd="$curvenv/bin/python $root/bench/peers_current.py"
+  [ "$current" = 1 ] && [ -x "$curvenv/bin/python" ] &&
+    cur_cmd="$curvenv/bin/python $root/bench/peers_current.py"
 fi
 
 cmake --build "$build" -j2 --target tensorx_bench > /dev/null
