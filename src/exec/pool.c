@@ -35,24 +35,39 @@
 
 #define DEFAULT_THREAD_CAP 16
 
+/* The hand-off of a job is lock-free while the threads spin: the caller writes the job, then
+ * bumps `generation`; each worker, spinning on it, runs its piece and counts `remaining` down;
+ * the caller spins until it reaches 0.  The mutex and condition variables serve only threads that
+ * have stopped spinning and sleep: `sleepers` and `caller_sleeping` say that someone sleeps,
+ * and the side that changes what a sleeper waits for reads them after its change (both seq_cst,
+ * as the sleeper's announcement and its re-check are), so either the sleeper sees the change
+ * before it waits or the other side sees the sleeper and wakes it under the mutex.  With the
+ * mutex taken at every hand-off, a worker that saw the new generation while the caller still
+ * held it went to sleep in the kernel: 1.2 futex calls and 400 ns per empty split call. */
 typedef struct pool {
     pthread_t threads[TX_MAX_THREADS];
     int nworkers;               /* threads started */
     int wanted;                 /* threads asked for (more than nworkers if creation failed) */
-    pthread_mutex_t m;          /* guards everything below */
-    pthread_cond_t work_cv;     /* workers wait here for a new generation */
-    pthread_cond_t done_cv;     /* the caller waits here for remaining == 0 */
-    _Atomic uint64_t generation; /* written under m; read without it while spinning */
-    atomic_bool stop;
-    atomic_int remaining;       /* workers that have not finished the current generation */
-    /* the current job */
+    pthread_mutex_t m;          /* for sleeping and waking only */
+    pthread_cond_t work_cv;     /* sleeping workers wait here for a new generation */
+    pthread_cond_t done_cv;     /* a sleeping caller waits here for remaining == 0 */
+    /* What the caller writes and the workers read, the generation and the job on one cache line
+     * (with up to 3 workers, the starts they read too): a worker's first look at it brings the
+     * whole job.  The job is written before the generation is bumped and not again until
+     * remaining is 0. */
+    _Alignas(64) _Atomic uint64_t generation;
     tx__range_fn fn;
     void *ctx;
     int npieces;
+    atomic_bool stop;
     int64_t starts[TX_MAX_THREADS + 1];
+    atomic_int sleepers;         /* workers asleep on work_cv, or about to be */
+    /* what the workers write and the caller reads, a line of its own */
+    _Alignas(64) atomic_int remaining; /* workers that have not finished the current generation */
+    atomic_bool caller_sleeping; /* the caller is asleep on done_cv, or about to be */
     /* The CPU each worker ran its last piece on, and the CPU the caller took out of its
      * affinity mask to move it off the caller's, or -1 (see separate_colocated). */
-    atomic_int cpu[TX_MAX_THREADS];
+    _Alignas(64) atomic_int cpu[TX_MAX_THREADS];
     int excluded[TX_MAX_THREADS]; /* under run_lock */
 } pool;
 
@@ -203,34 +218,37 @@ static void separate_colocated(pool *p, int busy) {
 }
 #endif
 
+/* Until a generation after `seen` or stop: spins a while, then sleeps. */
+static void wait_for_work(pool *p, uint64_t seen) {
+    spin_while_idle(p, seen);
+    if (atomic_load(&p->generation) != seen || atomic_load(&p->stop)) return;
+    pthread_mutex_lock(&p->m);
+    atomic_fetch_add(&p->sleepers, 1);
+    while (!atomic_load(&p->stop) && atomic_load(&p->generation) == seen)
+        pthread_cond_wait(&p->work_cv, &p->m);
+    atomic_fetch_sub(&p->sleepers, 1);
+    pthread_mutex_unlock(&p->m);
+}
+
 static void *worker_main(void *arg) {
     int id = (int)(intptr_t)arg; /* runs piece id + 1 */
     pool *p = &the_pool;
     uint64_t seen = 0;
-    pthread_mutex_lock(&p->m);
     for (;;) {
-        if (!p->stop && p->generation == seen) { /* spin a little before sleeping */
-            pthread_mutex_unlock(&p->m);
-            spin_while_idle(p, seen);
-            pthread_mutex_lock(&p->m);
-        }
-        while (!p->stop && p->generation == seen) pthread_cond_wait(&p->work_cv, &p->m);
-        if (p->stop) break;
-        seen = p->generation;
-        tx__range_fn fn = p->fn;
-        void *ctx = p->ctx;
+        wait_for_work(p, seen);
+        if (atomic_load(&p->stop)) break;
+        seen = atomic_load_explicit(&p->generation, memory_order_acquire);
         int piece = id + 1;
-        bool mine = piece < p->npieces;
-        int64_t b = mine ? p->starts[piece] : 0, e = mine ? p->starts[piece + 1] : 0;
-        pthread_mutex_unlock(&p->m);
-        if (mine) {
+        if (piece < p->npieces) {
             note_cpu(p, id);
-            fn(ctx, b, e);
+            p->fn(p->ctx, p->starts[piece], p->starts[piece + 1]);
         }
-        pthread_mutex_lock(&p->m);
-        if (--p->remaining == 0) pthread_cond_signal(&p->done_cv);
+        if (atomic_fetch_sub(&p->remaining, 1) == 1 && atomic_load(&p->caller_sleeping)) {
+            pthread_mutex_lock(&p->m);
+            pthread_cond_signal(&p->done_cv);
+            pthread_mutex_unlock(&p->m);
+        }
     }
-    pthread_mutex_unlock(&p->m);
     return NULL;
 }
 
@@ -255,8 +273,10 @@ static void pool_start(int want) {
     pool *p = &the_pool;
     pthread_once(&atfork_once, atfork_register);
     pthread_mutex_lock(&p->m);
-    p->stop = false;
-    p->generation = 0;
+    atomic_store(&p->stop, false);
+    atomic_store(&p->generation, 0);
+    atomic_store(&p->sleepers, 0);
+    atomic_store(&p->caller_sleeping, false);
     p->nworkers = 0;
     p->wanted = want;
     for (int i = 0; i < want && i < TX_MAX_THREADS; i++) {
@@ -285,7 +305,7 @@ static void pool_stop(void) {
     pool *p = &the_pool;
     if (!pool_started) return;
     pthread_mutex_lock(&p->m);
-    p->stop = true;
+    atomic_store(&p->stop, true);
     pthread_cond_broadcast(&p->work_cv);
     pthread_mutex_unlock(&p->m);
     for (int i = 0; i < p->nworkers; i++) pthread_join(p->threads[i], NULL);
@@ -362,6 +382,10 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
 #define EXPLORE_FAR_NS 1000000000ull /* 1 s */
 #define EXPLORE_FAR_CALLS 2
 #define OVERHEAD_GUESS_NS 5000 /* before any split call is measured */
+/* One call in TIME_EVERY of a site is timed (and every call while a cost is unmeasured): the
+ * two to three clock reads of a timed call (20 ns each here) cost as much as a split call's
+ * hand-off to spinning workers. */
+#define TIME_EVERY 8 /* a power of two dividing EXPLORE_EVERY */
 
 typedef struct site {
     _Atomic uintptr_t key;    /* fn ^ size class; 0 = free */
@@ -374,7 +398,6 @@ typedef struct site {
 
 static site sites[SITE_SLOTS];
 static _Atomic uint32_t split_overhead_ns = OVERHEAD_GUESS_NS;
-static uint64_t last_split_end_ns; /* under run_lock */
 static atomic_int policy; /* a tx__split_policy; 0: TENSORX_THREAD_POLICY not read yet */
 
 static tx__split_policy split_policy(void) {
@@ -426,18 +449,20 @@ static void average_in(_Atomic uint32_t *avg, uint64_t value) {
 }
 
 /* Whether to split kib KiB of work into `pieces` pieces at site s. */
-static bool should_split(site *s, uint64_t kib, int pieces) {
+/* Whether to split kib KiB of work into `pieces` pieces at site s, and whether to time the call:
+ * while a cost is unmeasured, when it explores the losing way, and one call in TIME_EVERY. */
+static bool should_split(site *s, uint64_t kib, int pieces, bool *timed) {
     uint64_t serial = atomic_load_explicit(&s->serial, memory_order_relaxed);
+    uint64_t split = atomic_load_explicit(&s->split, memory_order_relaxed);
+    *timed = true;
     if (serial == 0) { /* measure the serial cost first, but not by a big call */
         if (kib < SPLIT_UNMEASURED_KIB) return false;
         uint32_t calls = atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed) + 1;
         return calls % EXPLORE_EVERY != 0;
     }
-    uint64_t split = atomic_load_explicit(&s->split, memory_order_relaxed);
-    if (split == 0) split = serial; /* optimistic until measured */
     uint64_t overhead = atomic_load_explicit(&split_overhead_ns, memory_order_relaxed);
     double t_serial = (double)kib * (double)serial;
-    double t_split = (double)overhead + (double)kib / pieces * (double)split;
+    double t_split = (double)overhead + (double)kib / pieces * (double)(split ? split : serial);
     bool split_wins = t_split < t_serial;
     uint32_t far = atomic_load_explicit(&s->far_left, memory_order_relaxed);
     if (far > 0) {
@@ -445,6 +470,7 @@ static bool should_split(site *s, uint64_t kib, int pieces) {
         return !split_wins;
     }
     uint32_t calls = atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed) + 1;
+    *timed = split == 0 || calls % TIME_EVERY == 0; /* EXPLORE_EVERY is a multiple */
     if (calls % EXPLORE_EVERY != 0) return split_wins;
     if (t_split < 2 * t_serial && t_serial < 2 * t_split) return !split_wins;
     uint64_t now = now_ns();
@@ -526,37 +552,46 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
     int pieces = (int)(grains < p->nworkers + 1 ? grains : p->nworkers + 1);
     const uint64_t kib = kib_of(work_bytes);
     site *s = split_policy() == TX__SPLIT_MEASURED ? site_of(fn, kib) : NULL;
-    if (s != NULL && !should_split(s, kib, pieces)) {
+    bool timed = false;
+    if (s != NULL && !should_split(s, kib, pieces, &timed)) {
         pthread_mutex_unlock(&run_lock); /* the pool is not needed: let other callers have it */
+        if (!timed) {
+            fn(ctx, 0, n);
+            return;
+        }
         uint64_t t0 = now_ns();
         fn(ctx, 0, n);
         average_in(&s->serial, (now_ns() - t0) / kib);
         return;
     }
-    uint64_t t0 = now_ns();
-    bool warm = !fresh && t0 - last_split_end_ns < TX_POOL_SPIN_NS;
-    pthread_mutex_lock(&p->m);
+    /* the overhead is typical when the workers were found spinning (a run of ops) */
+    bool warm = !fresh && atomic_load_explicit(&p->sleepers, memory_order_relaxed) == 0;
+    uint64_t t0 = timed ? now_ns() : 0;
     p->npieces = tx__parallel_split(n, grain, p->nworkers + 1, p->starts);
     p->fn = fn;
     p->ctx = ctx;
-    p->remaining = p->nworkers;
-    p->generation++;
-    pthread_cond_broadcast(&p->work_cv);
+    atomic_store_explicit(&p->remaining, p->nworkers, memory_order_relaxed);
+    atomic_fetch_add(&p->generation, 1); /* publishes the job (seq_cst: see the pool struct) */
+    if (atomic_load(&p->sleepers) > 0) {
+        pthread_mutex_lock(&p->m);
+        pthread_cond_broadcast(&p->work_cv);
+        pthread_mutex_unlock(&p->m);
+    }
     int64_t b = p->starts[0], e = p->starts[1];
-    pthread_mutex_unlock(&p->m);
-    uint64_t t_piece = now_ns();
     fn(ctx, b, e);
-    t_piece = now_ns() - t_piece;
+    uint64_t t_piece = timed ? now_ns() - t0 : 0; /* the caller's piece, and the hand-out */
     spin_while_running(p);
-    pthread_mutex_lock(&p->m);
-    while (p->remaining > 0) pthread_cond_wait(&p->done_cv, &p->m);
-    pthread_mutex_unlock(&p->m);
-    uint64_t t_end = now_ns();
+    if (atomic_load(&p->remaining) != 0) {
+        pthread_mutex_lock(&p->m);
+        atomic_store(&p->caller_sleeping, true);
+        while (atomic_load(&p->remaining) != 0) pthread_cond_wait(&p->done_cv, &p->m);
+        atomic_store(&p->caller_sleeping, false);
+        pthread_mutex_unlock(&p->m);
+    }
+    uint64_t total = timed ? now_ns() - t0 : 0;
     separate_colocated(p, p->npieces - 1);
-    last_split_end_ns = t_end;
     pthread_mutex_unlock(&run_lock);
-    if (s != NULL) {
-        uint64_t total = t_end - t0;
+    if (timed) {
         /* the caller's piece's share of the work, by its share of the range */
         uint64_t piece_kib = kib_of((uint64_t)((double)work_bytes * (double)(e - b) / (double)n));
         average_in(&s->split, t_piece / piece_kib);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_parallel.c -- the thread pool (src/exec/pool.c) and the parallel strided copy
  * (src/exec/copy.c): the static split covers [0, n) exactly once in whole grains, every
- * index runs exactly once for many n / grain / thread counts, results are identical for any thread
+ * index runs exactly once for many n / grain / thread counts and when the workers or the caller
+ * sleep, results are identical for any thread
  * count, nested and concurrent callers, TENSORX_NUM_THREADS, re-sizing and tx_shutdown; the copy
  * planner with dims and strides whose products pass int64; on Linux, the default thread count
  * follows the affinity mask and a worker found on the caller's CPU is moved off it.  No timing is
@@ -97,6 +98,32 @@ static void every_index_once(void **state) {
                 if (ns[a] == 0) assert_int_equal(atomic_load(&m.calls), 0);
                 else assert_true(atomic_load(&m.calls) == 1 || atomic_load(&m.calls) == k);
             }
+    }
+    free(hits);
+    tx_set_num_threads(0);
+}
+
+/* The sleeping side of the hand-off (pool.c spins, then sleeps on condition variables): split
+ * calls after the workers have fallen asleep, and calls whose worker pieces outlast the caller's
+ * spin so that the caller sleeps until the last worker wakes it.  Every index once, each time. */
+static void slow_mark(void *ctx, int64_t b, int64_t e) {
+    if (b > 0) usleep(3000); /* a worker's piece: past TX_POOL_SPIN_NS (100 us) */
+    mark(ctx, b, e);
+}
+
+static void sleepers_are_woken(void **state) {
+    (void)state;
+    enum { N = 4096 };
+    atomic_int *hits = calloc(N, sizeof *hits);
+    assert_non_null(hits);
+    tx_set_num_threads(3);
+    for (int round = 0; round < 6; round++) {
+        mark_ctx m = {hits, 0};
+        for (int64_t i = 0; i < N; i++) atomic_store(&hits[i], 0);
+        if (round % 2 == 0) usleep(3000); /* the workers stop spinning and sleep */
+        tx__parallel_for(N, 64, round % 3 == 2 ? slow_mark : mark, &m);
+        for (int64_t i = 0; i < N; i++) assert_int_equal(atomic_load(&hits[i]), 1);
+        assert_int_equal(atomic_load(&m.calls), 3);
     }
     free(hits);
     tx_set_num_threads(0);
@@ -562,6 +589,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(env_sets_default),
         cmocka_unit_test(split_covers_exactly),
         cmocka_unit_test(every_index_once),
+        cmocka_unit_test(sleepers_are_woken),
         cmocka_unit_test(identical_across_thread_counts),
         cmocka_unit_test(copy_identical_across_thread_counts),
         cmocka_unit_test(copy_plan_products_past_int64),

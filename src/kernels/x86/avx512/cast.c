@@ -22,6 +22,11 @@
  * reading. */
 #define PF_DIST 8192
 #define PF_HINT _MM_HINT_T1
+/* The plain loops of the narrowing pairs prefetch 2 KiB ahead into L1 when they read at least
+ * PF_PLAIN_MIN bytes, past this machine's 1 MiB L2: float32 -> float16 of 1M elements (4 MiB,
+ * 2 threads) 2.87-3.04 -> 2.70-2.78 us.  In L1 the prefetches cost 5% (4096 elements). */
+#define PF_PLAIN_DIST 2048
+#define PF_PLAIN_MIN ((int64_t)1 << 20)
 
 enum { PLAIN, STREAM, MASKED };
 
@@ -298,6 +303,12 @@ static inline __m512i line_sat_f32_u8(const char *s) {
             }                                                                                    \
             _mm_sfence();                                                                        \
         } else {                                                                                 \
+            if (LINE && n * (SIN) >= PF_PLAIN_MIN)                                               \
+                for (; n - i >= 64 / (SOUT); i += 64 / (SOUT)) {                                 \
+                    for (int q = 0; q < (SIN) / (SOUT); q++)                                     \
+                        _mm_prefetch(s + i * (SIN) + PF_PLAIN_DIST + 64 * q, _MM_HINT_T0);       \
+                    _mm512_storeu_si512((void *)(d + i * (SOUT)), LINE_OF(NAME, LINE)(s + i * (SIN))); \
+                }                                                                                \
             if (LINE)                                                                            \
                 for (; n - i >= 64 / (SOUT); i += 64 / (SOUT))                                   \
                     _mm512_storeu_si512((void *)(d + i * (SOUT)), LINE_OF(NAME, LINE)(s + i * (SIN))); \
