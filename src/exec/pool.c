@@ -351,6 +351,33 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
     return k;
 }
 
+/* ---- handing out and waiting (under run_lock) -------------------------------------------------- */
+
+/* Publishes fn over [0, n) in grains to the workers; the caller runs piece 0 (starts[0..1]). */
+static void hand_out(pool *p, int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
+    p->npieces = tx__parallel_split(n, grain, p->nworkers + 1, p->starts);
+    p->fn = fn;
+    p->ctx = ctx;
+    atomic_store_explicit(&p->remaining, p->nworkers, memory_order_relaxed);
+    atomic_fetch_add(&p->generation, 1); /* publishes the job (seq_cst: see the pool struct) */
+    if (atomic_load(&p->sleepers) > 0) {
+        pthread_mutex_lock(&p->m);
+        pthread_cond_broadcast(&p->work_cv);
+        pthread_mutex_unlock(&p->m);
+    }
+}
+
+/* Until every worker is done with the current generation: spins, then sleeps. */
+static void wait_for_workers(pool *p) {
+    spin_while_running(p);
+    if (atomic_load(&p->remaining) == 0) return;
+    pthread_mutex_lock(&p->m);
+    atomic_store(&p->caller_sleeping, true);
+    while (atomic_load(&p->remaining) != 0) pthread_cond_wait(&p->done_cv, &p->m);
+    atomic_store(&p->caller_sleeping, false);
+    pthread_mutex_unlock(&p->m);
+}
+
 /* ---- the measured split decision ------------------------------------------------------------ *
  * For each call site (the piece function) and size class (log2 of the bytes of work) a small
  * table keeps two costs in nanoseconds per KiB of work, each a moving average of what calls
@@ -381,7 +408,6 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
 #define SPLIT_UNMEASURED_KIB 16384 /* 16 MiB of work: at least about a millisecond */
 #define EXPLORE_FAR_NS 1000000000ull /* 1 s */
 #define EXPLORE_FAR_CALLS 2
-#define OVERHEAD_GUESS_NS 5000 /* before any split call is measured */
 /* One call in TIME_EVERY of a site is timed (and every call while a cost is unmeasured): the
  * two to three clock reads of a timed call (20 ns each here) cost as much as a split call's
  * hand-off to spinning workers. */
@@ -397,7 +423,7 @@ typedef struct site {
 } site;
 
 static site sites[SITE_SLOTS];
-static _Atomic uint32_t split_overhead_ns = OVERHEAD_GUESS_NS;
+static _Atomic uint32_t split_overhead_ns; /* set by calibrate */
 static atomic_int policy; /* a tx__split_policy; 0: TENSORX_THREAD_POLICY not read yet */
 
 static tx__split_policy split_policy(void) {
@@ -446,6 +472,31 @@ static void average_in(_Atomic uint32_t *avg, uint64_t value) {
     if (value > UINT32_MAX) value = UINT32_MAX;
     uint64_t v = old == 0 || value < old ? value : ((uint64_t)old * 7 + value) / 8;
     atomic_store_explicit(avg, (uint32_t)(v ? v : 1), memory_order_relaxed); /* 0: unmeasured */
+}
+
+/* A new pool measures its hand-off: CALIBRATION_SPLITS splits of nothing, each followed by the
+ * check that moves a worker off the caller's CPU, the fastest after the first four (the workers'
+ * start, and a worker the scheduler put on the caller's CPU: 5.5 us a round until moved) setting
+ * the overhead (70-110 ns on this VM).  The guess it replaces, 5 us, kept mid-size work on one
+ * thread for a second at a time: float32 -> float16 of 64K elements 1.75 us instead of 1.2. */
+#define CALIBRATION_SPLITS 16
+static void nothing(void *ctx, int64_t begin, int64_t end) {
+    (void)ctx;
+    (void)begin;
+    (void)end;
+}
+static void calibrate(pool *p) {
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < CALIBRATION_SPLITS; i++) {
+        uint64_t t0 = now_ns();
+        hand_out(p, p->nworkers + 1, 1, nothing, NULL);
+        wait_for_workers(p);
+        uint64_t t = now_ns() - t0;
+        separate_colocated(p, p->nworkers);
+        if (i >= 4 && t < best) best = t;
+    }
+    if (best > UINT32_MAX) best = UINT32_MAX;
+    atomic_store_explicit(&split_overhead_ns, (uint32_t)(best ? best : 1), memory_order_relaxed);
 }
 
 /* Whether to split kib KiB of work into `pieces` pieces at site s. */
@@ -538,11 +589,10 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
         return;
     }
     pool *p = &the_pool;
-    bool fresh = false; /* workers just created: this call's overhead is not typical */
     if (!pool_started || p->wanted + 1 != threads) {
         pool_stop();
         pool_start(threads - 1);
-        fresh = true;
+        if (p->nworkers > 0) calibrate(p);
     }
     if (p->nworkers == 0) {
         pthread_mutex_unlock(&run_lock);
@@ -565,29 +615,13 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
         return;
     }
     /* the overhead is typical when the workers were found spinning (a run of ops) */
-    bool warm = !fresh && atomic_load_explicit(&p->sleepers, memory_order_relaxed) == 0;
+    bool warm = atomic_load_explicit(&p->sleepers, memory_order_relaxed) == 0;
     uint64_t t0 = timed ? now_ns() : 0;
-    p->npieces = tx__parallel_split(n, grain, p->nworkers + 1, p->starts);
-    p->fn = fn;
-    p->ctx = ctx;
-    atomic_store_explicit(&p->remaining, p->nworkers, memory_order_relaxed);
-    atomic_fetch_add(&p->generation, 1); /* publishes the job (seq_cst: see the pool struct) */
-    if (atomic_load(&p->sleepers) > 0) {
-        pthread_mutex_lock(&p->m);
-        pthread_cond_broadcast(&p->work_cv);
-        pthread_mutex_unlock(&p->m);
-    }
+    hand_out(p, n, grain, fn, ctx);
     int64_t b = p->starts[0], e = p->starts[1];
     fn(ctx, b, e);
     uint64_t t_piece = timed ? now_ns() - t0 : 0; /* the caller's piece, and the hand-out */
-    spin_while_running(p);
-    if (atomic_load(&p->remaining) != 0) {
-        pthread_mutex_lock(&p->m);
-        atomic_store(&p->caller_sleeping, true);
-        while (atomic_load(&p->remaining) != 0) pthread_cond_wait(&p->done_cv, &p->m);
-        atomic_store(&p->caller_sleeping, false);
-        pthread_mutex_unlock(&p->m);
-    }
+    wait_for_workers(p);
     uint64_t total = timed ? now_ns() - t0 : 0;
     separate_colocated(p, p->npieces - 1);
     pthread_mutex_unlock(&run_lock);
