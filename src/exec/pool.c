@@ -52,7 +52,7 @@ typedef struct pool {
     pthread_cond_t work_cv;     /* sleeping workers wait here for a new generation */
     pthread_cond_t done_cv;     /* a sleeping caller waits here for remaining == 0 */
     /* What the caller writes and the workers read, the generation and the job on one cache line
-     * (with up to 3 workers, the starts they read too): a worker's first look at it brings the
+     * (with the bounds of the first two workers' pieces): a worker's first look at it brings the
      * whole job.  The job is written before the generation is bumped and not again until
      * remaining is 0. */
     _Alignas(64) _Atomic uint64_t generation;
@@ -351,7 +351,7 @@ int tx__parallel_split(int64_t n, int64_t grain, int threads, int64_t *starts) {
     return k;
 }
 
-/* ---- handing out and waiting (under run_lock) -------------------------------------------------- */
+/* ---- handing out and waiting (under run_lock) ----------------------------------------------- */
 
 /* Publishes fn over [0, n) in grains to the workers; the caller runs piece 0 (starts[0..1]). */
 static void hand_out(pool *p, int64_t n, int64_t grain, tx__range_fn fn, void *ctx) {
@@ -499,7 +499,6 @@ static void calibrate(pool *p) {
     atomic_store_explicit(&split_overhead_ns, (uint32_t)(best ? best : 1), memory_order_relaxed);
 }
 
-/* Whether to split kib KiB of work into `pieces` pieces at site s. */
 /* Whether to split kib KiB of work into `pieces` pieces at site s, and whether to time the call:
  * while a cost is unmeasured, when it explores the losing way, and one call in TIME_EVERY. */
 static bool should_split(site *s, uint64_t kib, int pieces, bool *timed) {
