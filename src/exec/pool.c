@@ -27,6 +27,7 @@
 #include "core/tuning.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,8 @@ typedef struct pool {
     _Alignas(64) atomic_int cpu[TX_MAX_THREADS];
     int excluded[TX_MAX_THREADS]; /* under run_lock */
 } pool;
+_Static_assert(offsetof(pool, starts) + 4 * sizeof(int64_t) <= offsetof(pool, generation) + 64,
+               "the job's line holds starts[0..3]");
 
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER; /* owner runs a parallel section */
 static pool the_pool = {.m = PTHREAD_MUTEX_INITIALIZER,
