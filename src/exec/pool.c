@@ -607,13 +607,9 @@ void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_bytes, tx__ra
     bool timed = false;
     if (s != NULL && !should_split(s, kib, pieces, &timed)) {
         pthread_mutex_unlock(&run_lock); /* the pool is not needed: let other callers have it */
-        if (!timed) {
-            fn(ctx, 0, n);
-            return;
-        }
-        uint64_t t0 = now_ns();
+        uint64_t t0 = timed ? now_ns() : 0;
         fn(ctx, 0, n);
-        average_in(&s->serial, (now_ns() - t0) / kib);
+        if (timed) average_in(&s->serial, (now_ns() - t0) / kib);
         return;
     }
     /* the overhead is typical when the workers were found spinning (a run of ops) */
