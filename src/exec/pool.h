@@ -38,6 +38,10 @@ TX_HIDDEN void tx__parallel_for_work(int64_t n, int64_t grain, uint64_t work_byt
 typedef enum tx__split_policy { TX__SPLIT_MEASURED = 1, TX__SPLIT_ALWAYS = 2 } tx__split_policy;
 TX_HIDDEN void tx__set_split_policy(tx__split_policy p);
 
+/* While held, workers that see a new job wait before they claim a piece: the caller runs every
+ * piece itself (as it does those of workers that are late for any reason).  For the tests. */
+TX_HIDDEN void tx__pool_hold_workers(bool hold);
+
 /* The pieces tx__parallel_for uses for n indices, grain and `threads` threads: returns the number
  * of pieces k and writes piece i's start to starts[i] for i <= k (starts[k] = n).  starts must have
  * room for TX_MAX_THREADS + 1 entries.  Exposed for the tests. */

@@ -129,6 +129,43 @@ static void sleepers_are_woken(void **state) {
     tx_set_num_threads(0);
 }
 
+/* Late workers (pool.c's claims): while the workers are held, a split call must not wait for
+ * them -- the caller runs every piece (it hangs, a ctest timeout, if it waits) -- and once they
+ * are let go, workers that saw those jobs late must not run a piece again. */
+typedef struct who_ctx {
+    mark_ctx m;
+    pthread_t caller;
+    atomic_int elsewhere; /* pieces run on another thread than the caller's */
+} who_ctx;
+
+static void mark_who(void *ctx, int64_t b, int64_t e) {
+    who_ctx *w = ctx;
+    if (!pthread_equal(pthread_self(), w->caller)) atomic_fetch_add(&w->elsewhere, 1);
+    mark(&w->m, b, e);
+}
+
+static void late_workers_do_not_hold_up_the_call(void **state) {
+    (void)state;
+    enum { N = 4096 };
+    atomic_int *hits = calloc(N, sizeof *hits);
+    assert_non_null(hits);
+    tx_set_num_threads(4);
+    for (int round = 0; round < 40; round++) {
+        bool held = round < 20 || round % 3 == 0;
+        tx__pool_hold_workers(held);
+        who_ctx w = {{hits, 0}, pthread_self(), 0};
+        for (int64_t i = 0; i < N; i++) atomic_store(&hits[i], 0);
+        tx__parallel_for(N, 64, mark_who, &w);
+        for (int64_t i = 0; i < N; i++) assert_int_equal(atomic_load(&hits[i]), 1);
+        assert_int_equal(atomic_load(&w.m.calls), 4);
+        if (held) assert_int_equal(atomic_load(&w.elsewhere), 0);
+        if (round == 20) usleep(2000); /* the late workers wake and find nothing left to claim */
+    }
+    tx__pool_hold_workers(false);
+    free(hits);
+    tx_set_num_threads(0);
+}
+
 /* ---- identical results for every thread count ----------------------------------------------- */
 
 typedef struct fill_ctx {
@@ -590,6 +627,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(split_covers_exactly),
         cmocka_unit_test(every_index_once),
         cmocka_unit_test(sleepers_are_woken),
+        cmocka_unit_test(late_workers_do_not_hold_up_the_call),
         cmocka_unit_test(identical_across_thread_counts),
         cmocka_unit_test(copy_identical_across_thread_counts),
         cmocka_unit_test(copy_plan_products_past_int64),
