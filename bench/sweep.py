@@ -29,7 +29,10 @@ output (as in the main table).  Each time is the median of samples of many
 calls (a sample lasts at least about 2 ms), as seconds per call, and the best of --rounds rounds
 (default 2): a family runs every implementation in turn, then again, so that a slow minute of a
 shared machine's memory (this VM's bandwidth moves by 2x from minute to minute) does not land on
-one implementation alone.  The PyTorch result is compared
+one implementation alone.  From 16 MiB a round of a family lasts minutes, over which the
+bandwidth moves more than the implementations differ, so each such size then gets a duel:
+DUEL_ROUNDS more runs of that size alone, tensorx and each peer within DUEL_BAND of the best
+one taking turns (the order alternating), each keeping its best.  The PyTorch result is compared
 with NumPy's once per size (ort_peer and xnn_peer check theirs themselves).
 
 tensorx_prep / tensorx_prep_1t: the same op prepared once (docs/prepared.md) and run into memory
@@ -66,6 +69,12 @@ OURS = ["tensorx", "tensorx_1t", "tensorx_prep", "tensorx_prep_1t", "tensorx_ker
 PEERS_CURRENT = [p for p in P.CURRENT_PEERS if p != "pandas_cur"]
 PEERS = ["numpy", "torch1", "torch2", "ort", "xnnpack", "xnnpack_cur"] + PEERS_CURRENT
 IMPLS = OURS + PEERS
+# The duels of large sizes (main): tensorx against each peer within DUEL_BAND of the best one,
+# DUEL_ROUNDS turns each, at sizes of DUEL_MIN_BYTES and more.
+DUEL_MIN_BYTES = 16 << 20
+DUEL_ROUNDS = 3
+DUEL_BAND = 1.5
+PYTHON_PEERS = {"numpy", "torch1", "torch2"}
 
 
 def split2(n):
@@ -211,6 +220,13 @@ def run_python(family, dims, want, reps):
                     torch.set_num_threads(n)
                     out[peer] = P.time_thunk(thunks["torch"], reps)
     return out
+
+
+def rivals_of(times):
+    """The peers timed within DUEL_BAND of the best peer."""
+    peers = {p: t for p, t in times.items() if p in PEERS}
+    best = min(peers.values(), default=None)
+    return sorted(p for p, t in peers.items() if t <= DUEL_BAND * best)
 
 
 def run_helper(cmd, family, dims_list, reps):
@@ -403,6 +419,23 @@ def main():
                     for k, d in run_helper(cmd, fam, dims, reps).items():
                         if k in res:
                             keep(k, {p: t for p, t in d.items() if p in cols})
+        for size, d, k in zip(sizes, dims, keys):
+            rivals = rivals_of(res[k]) if size >= DUEL_MIN_BYTES else []
+            for r in range(DUEL_ROUNDS if rivals else 0):
+                print(f"sweep: {fam} {fmt_size(size)}, duel {r + 1} of {DUEL_ROUNDS} with "
+                      f"{', '.join(rivals)}", file=sys.stderr)
+                turns = [lambda: run_helper([a.tx_bench], fam, [d], reps).get(k, {})]
+                if PYTHON_PEERS & set(rivals):
+                    turns.append(lambda: run_python(fam, d, PYTHON_PEERS & set(rivals), reps))
+                for cols, cmd, has in helpers:
+                    mine = sorted(cols & set(rivals))
+                    if mine and fam in has:
+                        c = cmd + (["--peers", ",".join(mine)] if cols & set(PEERS_CURRENT) else [])
+                        turns.append(lambda c=c, mine=mine: {
+                            p: t for p, t in run_helper(c, fam, [d], reps).get(k, {}).items()
+                            if p in mine})
+                for turn in (turns if r % 2 == 0 else turns[::-1]):
+                    keep(k, turn())
         for size, d, k in zip(sizes, dims, keys):
             rows.append(summarize({"family": fam, "size": size, "bytes": bytes_of(fam, d),
                                    "dims": k, "times": res[k]}))
