@@ -36,21 +36,18 @@
 
 #define DEFAULT_THREAD_CAP 16
 
-/* The hand-off of a job is lock-free while the threads spin: the caller writes the job, then
+/* The hand-off of a job is lock-free while the threads spin: the caller writes the job and
  * bumps `generation`; each worker, spinning on it, claims its piece, runs it and counts
- * `remaining` down; the caller runs piece 0, then claims and runs every piece no worker has
- * claimed yet, and spins until `remaining` reaches 0.  A late worker -- asleep, or its CPU taken
- * by the caller, another thread or the hypervisor -- so costs a call at most its piece run on
- * the caller's thread, not its lateness: waiting for it, 16 MiB concats took 0.5-3 ms instead of
- * 0.23 (one thread: 0.43) in some minutes on this VM, where a worker was 0.1-4 ms late in most
- * split calls.  A late worker whose claim fails does nothing.  The mutex and condition
- * variables serve only threads that have stopped spinning and sleep: `sleepers` and
- * `caller_sleeping` say that someone sleeps, and the side that changes what a sleeper waits for
- * reads them after its change (both seq_cst, as the sleeper's announcement and its re-check
- * are), so either the sleeper sees the change before it waits or the other side sees the sleeper
- * and wakes it under the mutex.  With the mutex taken at every hand-off, a worker that saw the
- * new generation while the caller still held it went to sleep in the kernel: 1.2 futex calls
- * and 400 ns per empty split call. */
+ * `remaining` down; the caller runs piece 0, then every piece still unclaimed, and spins until
+ * `remaining` is 0.  So a late worker (asleep, or its CPU held by the caller, another thread or
+ * the hypervisor: 0.1-4 ms in most split calls of some minutes on this VM, 16 MiB concats
+ * 0.5-3 ms instead of 0.23 while the caller waited) costs a call at most its piece on the
+ * caller's thread.  The mutex and condition variables serve only threads that have stopped
+ * spinning: `sleepers` and `caller_sleeping` say that someone sleeps, and the side that changes
+ * what a sleeper waits for reads them after its change (both seq_cst, as the sleeper's
+ * announcement and re-check are), so either the sleeper sees the change or it is woken under
+ * the mutex.  With the mutex at every hand-off, a worker that saw the new generation while the
+ * caller held it slept in the kernel: 1.2 futex calls and 400 ns per empty split call. */
 typedef struct pool {
     pthread_t threads[TX_MAX_THREADS];
     int nworkers;               /* threads started */
@@ -81,6 +78,7 @@ typedef struct pool {
     _Alignas(64) atomic_int cpu[TX_MAX_THREADS];
     int excluded[TX_MAX_THREADS]; /* under run_lock */
     bool late[TX_MAX_THREADS];    /* under run_lock: the caller ran worker i's piece */
+    uint32_t late_calls[TX_MAX_THREADS]; /* under run_lock: split calls in a row it was late */
 } pool;
 _Static_assert(offsetof(pool, starts) + 4 * sizeof(int64_t) <= offsetof(pool, generation) + 64,
                "the job's line holds starts[0..3]");
@@ -216,11 +214,15 @@ static void separate_colocated(pool *p, int busy) {
         /* also when its mask already leaves `here` out: someone else has set it since */
         bool seen_here = atomic_load_explicit(&p->cpu[i], memory_order_relaxed) == here;
         bool late = p->late[i];
+        uint32_t k = p->late_calls[i] = late ? p->late_calls[i] + 1 : 0;
         p->late[i] = false;
         if (i >= busy || !(seen_here || late)) continue;
-        if (!seen_here && p->excluded[i] == here) { /* late again: is its mask still ours? */
-            cpu_set_t cur; /* reading it costs 0.2 us here, setting it 0.9 */
-            if (pthread_getaffinity_np(p->threads[i], sizeof cur, &cur) != 0 ||
+        /* Late again though moved: is its mask still ours?  Read back (0.2 us) after 1, 2, 4,
+         * 8 ... late calls in a row, not in every call. */
+        if (!seen_here && p->excluded[i] == here) {
+            cpu_set_t cur;
+            if ((k & (k - 1)) != 0 ||
+                pthread_getaffinity_np(p->threads[i], sizeof cur, &cur) != 0 ||
                 !CPU_ISSET(here, &cur))
                 continue;
         }
@@ -255,7 +257,6 @@ static void wait_for_work(pool *p, uint64_t seen) {
 
 static atomic_bool workers_held; /* tx__pool_hold_workers: the tests' late workers */
 void tx__pool_hold_workers(bool hold) { atomic_store(&workers_held, hold); }
-
 /* Takes piece `piece` of generation `gen`; false if someone has it or that generation is over. */
 static bool claim_piece(pool *p, int piece, uint64_t gen) {
     uint64_t expected = gen;
@@ -318,6 +319,7 @@ static void pool_start(int want) {
         atomic_store_explicit(&p->cpu[i], -1, memory_order_relaxed);
         p->excluded[i] = -1;
         p->late[i] = false;
+        p->late_calls[i] = 0;
     }
     pthread_mutex_unlock(&p->m);
 #ifdef TX_HAVE_LINUX_SCHED
@@ -406,19 +408,20 @@ static void hand_out(pool *p, int64_t n, int64_t grain, tx__range_fn fn, void *c
     }
 }
 
-/* Under run_lock, after piece 0: runs on the caller's thread each piece no worker has claimed
- * yet; returns how many it ran.  A worker the scheduler put on this CPU cannot claim while this
- * thread runs -- this VM's scheduler packs threads onto fewer CPUs, so that was most split calls
- * for minutes at a time -- and would go unnoticed by separate_colocated, which looks at where
- * workers woke: so a piece run here marks its worker `late`, which separate_colocated treats as
- * found on this CPU (for a worker that is elsewhere, only a mask that is already true), and a
- * sleeping worker first gets this CPU for a moment to wake on (sched_yield, 0.4 us here). */
+/* Under run_lock, after piece 0: runs here each piece no worker has claimed; returns how many.
+ * A worker the scheduler put on this CPU (this VM's packs threads onto fewer CPUs) cannot claim
+ * while this thread runs, nor be seen there: a piece run here marks its worker `late`, which
+ * separate_colocated treats as found here; a sleeping worker first gets this CPU to wake on. */
 static int run_unclaimed(pool *p) {
     uint64_t gen = atomic_load_explicit(&p->generation, memory_order_relaxed);
     int pieces = atomic_load_explicit(&p->npieces, memory_order_relaxed), ran = 0;
+    if (pieces < 2) return 0;
+    _Atomic uint64_t *last = &p->claim[pieces - 1];
+    /* a worker spinning on another CPU claims within ~100 ns: wait that long for tiny pieces */
+    for (int i = 0; i < 16 && atomic_load_explicit(last, memory_order_relaxed) == gen; i++)
+        cpu_relax();
 #ifdef TX_HAVE_LINUX_SCHED
-    if (atomic_load(&p->sleepers) > 0 && pieces > 1 &&
-        atomic_load_explicit(&p->claim[pieces - 1], memory_order_relaxed) == gen)
+    if (atomic_load(&p->sleepers) > 0 && atomic_load_explicit(last, memory_order_relaxed) == gen)
         sched_yield();
 #endif
     for (int i = 1; i < pieces; i++) {
@@ -545,11 +548,7 @@ static void average_in(_Atomic uint32_t *avg, uint64_t value) {
  * only when all did).  The guess it replaces, 5 us, kept mid-size work on one thread for a
  * second at a time: float32 -> float16 of 64K elements 1.75 us instead of 1.2. */
 #define CALIBRATION_SPLITS 16
-static void nothing(void *ctx, int64_t begin, int64_t end) {
-    (void)ctx;
-    (void)begin;
-    (void)end;
-}
+static void nothing(void *ctx, int64_t begin, int64_t end) { (void)ctx, (void)begin, (void)end; }
 static void calibrate(pool *p) {
     uint64_t best = UINT64_MAX, best_late = UINT64_MAX; /* late: the caller ran a worker's piece */
     for (int i = 0; i < CALIBRATION_SPLITS; i++) {
