@@ -217,8 +217,7 @@ static void separate_colocated(pool *p, int busy) {
         uint32_t k = p->late_calls[i] = late ? p->late_calls[i] + 1 : 0;
         p->late[i] = false;
         if (i >= busy || !(seen_here || late)) continue;
-        /* Late again though moved: is its mask still ours?  Read back (0.2 us) after 1, 2, 4,
-         * 8 ... late calls in a row, not in every call. */
+        /* late again though moved: still our mask?  Read (0.2 us) at 1, 2, 4 ... in a row */
         if (!seen_here && p->excluded[i] == here) {
             cpu_set_t cur;
             if ((k & (k - 1)) != 0 ||
@@ -229,7 +228,9 @@ static void separate_colocated(pool *p, int busy) {
         cpu_set_t m = creator_mask;
         CPU_CLR(here, &m);
         if (CPU_COUNT(&m) == 0) return; /* nowhere else to go */
-        if (pthread_setaffinity_np(p->threads[i], sizeof m, &m) == 0) p->excluded[i] = here;
+        if (pthread_setaffinity_np(p->threads[i], sizeof m, &m) != 0) continue;
+        p->excluded[i] = here;
+        atomic_store_explicit(&p->cpu[i], -1, memory_order_relaxed); /* seen here: anew only */
     }
 }
 #else
