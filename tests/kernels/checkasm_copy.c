@@ -16,7 +16,9 @@ void check_bulk_copy(const kernel *k) {
     const size_t bases[] = {4096, 8192, 16384, 3 * 4096};
     for (size_t b = 0; b < sizeof bases / sizeof *bases; b++)
         for (size_t t = 0; t < 130; t += b == 1 ? 1 : 9) sizes[ns++] = bases[b] - 2 + t;
-    const size_t big[] = {65536 + 31, 100003, (size_t)1 << 20, ((size_t)3 << 20) + 17};
+    /* (511-513 and 1 MiB - 1 .. 1 MiB: the ends of the AVX-512 kernel's vector loop) */
+    const size_t big[] = {511, 512, 513, 65536 + 31, 100003, ((size_t)1 << 20) - 1,
+                          (size_t)1 << 20, ((size_t)3 << 20) + 17};
     for (size_t b = 0; b < sizeof big / sizeof *big; b++) sizes[ns++] = big[b];
     for (size_t si = 0; si < ns; si++) {
         const size_t n = sizes[si];
