@@ -12,7 +12,8 @@
 
 /* dst[0, n) = src[0, n) for large blocks that do not overlap.  The streaming slot's SIMD kernels
  * use streaming (non-temporal) stores, which skip reading the destination into the cache first;
- * blocks under a few KiB go to memcpy. */
+ * blocks under a few KiB go to memcpy.  The plain slot is memcpy but at the AVX-512 level, where
+ * blocks whose destination is skewed against their source take a vector loop. */
 typedef void tx__bulk_copy_ft(void *dst, const void *src, size_t n);
 typedef tx__bulk_copy_ft tx__bulk_copy_stream_ft;
 /* n runs of `width` bytes (>= 64): run k goes from src + k * ss to dst + k * ds, the whole lines
