@@ -104,7 +104,10 @@ def main():
     a = ap.parse_args()
     for case in a.cases:
         res = duel(a, case)
-        print(json.dumps(res)) if a.json else show(res)
+        if a.json:
+            print(json.dumps(res))
+        else:
+            show(res)
         sys.stdout.flush()
 
 
