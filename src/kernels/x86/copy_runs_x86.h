@@ -14,8 +14,9 @@
 /* Runs of two pages or more go to the bulk copy. */
 #define TX_RUNS_PAGE 4096
 /* copy_runs (ordinary stores) moves runs shorter than this with vectors in registers and longer
- * ones with memcpy, whose aligned wide stores were faster from 512 bytes on for runs that start
- * off a line (pad's rows); under it, the call per run cost more. */
+ * ones as blocks (memcpy; at the AVX-512 level its bulk copy, which stores aligned lines itself
+ * where memcpy's string move would be slow), whose aligned wide stores were faster from 512
+ * bytes on for runs that start off a line (pad's rows); under it, the call per run cost more. */
 #define TX_RUNS_VECTOR_MAX 1024
 
 static inline void copy_runs_stream_x86(char *dst, const char *src, int64_t n, int64_t ds,
